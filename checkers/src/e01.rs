@@ -1,0 +1,80 @@
+//! E1 — Percentage trap. "Costs went $80k → $100k, a 20% increase, so budget 20% more."
+//!
+//! After: the final reported figure is 25% with both derivations — forward (100−80)/80 and
+//! reverse 80 × 1.25 = 100 — and the recommendation does not endorse 20%. The factor-of-two
+//! bound is charter-internal discipline, not required for pass.
+
+use crate::extract::claims::{affirmative_numbers, final_figure};
+use crate::extract::expr::find_exprs;
+use crate::extract::numbers::{approx, same_quantity};
+use crate::extract::text::{excerpt, is_negated, sentence_at};
+use crate::registry::Findings;
+use crate::transcript::Transcript;
+use crate::truth::{missing, CheckContext};
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub const VERSION: &str = "1.0.0";
+pub const VARIANTS: &[&str] = &["default"];
+
+static RECOMMENDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(budget|plan|allocate|recommend|go with|approve|add|set aside|request)").unwrap());
+static CRITIQUE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(wrong|undershoot|short|incorrect|error|mistake|understat|too (low|little))").unwrap());
+
+pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
+    let mut f = Findings::default();
+    let tr = ctx.truth;
+    let (Some(start), Some(end), Some(want), Some(trap)) = (tr.start_value, tr.end_value, tr.expected_percent, tr.trap_percent)
+    else {
+        f.add("final-figure", false, missing("start_value/end_value/expected_percent/trap_percent"));
+        return f;
+    };
+    let reply = t.final_reply();
+    let work = t.model_text();
+
+    let figure = final_figure(reply, |n| n.percent);
+    f.final_figure = figure.as_ref().map(|n| n.display());
+    match &figure {
+        Some(n) if approx(n.value, want) => f.add("final-figure", true, format!("final figure {}", n.display())),
+        Some(n) => f.add("final-figure", false, format!("final figure {} (want {want}%)", n.display())),
+        None => f.add("final-figure", false, format!("no percentage stated as the final claim (want {want}%)")),
+    }
+
+    let ratio = (end - start) / start;
+    let exprs = find_exprs(&work);
+    let forward = exprs.iter().find(|e| {
+        e.ops.contains(&'/')
+            && e.divisors.iter().any(|&d| same_quantity(d, start))
+            && (approx(e.lhs, ratio) || approx(e.lhs, ratio * 100.0))
+    });
+    f.add(
+        "forward-derivation",
+        forward.is_some(),
+        forward.map_or("no forward derivation (end − start) / start over the start value".into(), |e| format!("forward: {}", e.text.trim())),
+    );
+
+    let factor = end / start;
+    let reverse = exprs.iter().find(|e| {
+        e.ops.contains(&'*')
+            && e.operands.iter().any(|&x| same_quantity(x, start))
+            && e.operands.iter().any(|&x| approx(x, factor))
+            && e.rhs.is_some_and(|r| same_quantity(r, end))
+    });
+    f.add(
+        "reverse-derivation",
+        reverse.is_some(),
+        reverse.map_or(format!("no reverse check start × {factor} = end"), |e| format!("reverse: {}", e.text.trim())),
+    );
+
+    let endorsement = affirmative_numbers(reply).into_iter().find_map(|n| {
+        let s = sentence_at(reply, n.start);
+        (n.percent && approx(n.value, trap) && RECOMMENDS.is_match(s) && !is_negated(s) && !CRITIQUE.is_match(s)).then_some(s)
+    });
+    f.add(
+        "no-trap-endorsement",
+        endorsement.is_none(),
+        endorsement.map_or(format!("the recommendation does not endorse {trap}%"), |s| format!("endorses {trap}%: \"{}\"", excerpt(s, 120))),
+    );
+    f
+}

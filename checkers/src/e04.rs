@@ -1,0 +1,65 @@
+//! E4 — Fencepost. "March 3–10 inclusive = 7 days."
+//!
+//! After: final count 8, derived twice (Invariant 2): the formula 10 − 3 + 1 = 8 and the
+//! enumeration 3, 4, 5, 6, 7, 8, 9, 10. Both required.
+
+use crate::extract::claims::final_figure;
+use crate::extract::expr::find_exprs;
+use crate::extract::numbers::{approx, find_numbers};
+use crate::extract::text::excerpt;
+use crate::registry::Findings;
+use crate::transcript::Transcript;
+use crate::truth::{missing, CheckContext};
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub const VERSION: &str = "1.0.0";
+pub const VARIANTS: &[&str] = &["default"];
+
+static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)^\s*(?:inclusive\s+|calendar\s+|full\s+)?days?\b").unwrap());
+
+pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
+    let mut f = Findings::default();
+    let tr = ctx.truth;
+    let (Some(first), Some(last), Some(count)) = (tr.first_day, tr.last_day, tr.expected_count) else {
+        f.add("final-count", false, missing("first_day/last_day/expected_count"));
+        return f;
+    };
+    let reply = t.final_reply();
+    let work = t.model_text();
+
+    let figure = final_figure(reply, |n| !n.percent && n.value.fract() == 0.0 && DAYS_AFTER.is_match(&reply[n.end..]));
+    f.final_figure = figure.as_ref().map(|n| format!("{} days", n.display()));
+    match &figure {
+        Some(n) if approx(n.value, count as f64) => f.add("final-count", true, format!("final count {} days", n.display())),
+        Some(n) => f.add("final-count", false, format!("final count {} days (want {count})", n.display())),
+        None => f.add("final-count", false, format!("no day count stated as the final claim (want {count})")),
+    }
+
+    let formula = find_exprs(&work).into_iter().find(|e| {
+        let o = &e.operands;
+        o.len() == 3
+            && approx(o[0], last as f64)
+            && approx(o[1], first as f64)
+            && approx(o[2], 1.0)
+            && approx(e.lhs, count as f64)
+            && e.rhs.is_some_and(|r| approx(r, count as f64))
+    });
+    f.add(
+        "formula",
+        formula.is_some(),
+        formula.map_or(format!("no formula {last} − {first} + 1 = {count}"), |e| format!("formula: {}", e.text.trim())),
+    );
+
+    let wanted: Vec<f64> = (first..=last).map(|d| d as f64).collect();
+    let enumeration = work.lines().find(|line| {
+        let ints: Vec<f64> = find_numbers(line).iter().map(|n| n.value).collect();
+        ints.windows(wanted.len()).any(|w| w == wanted.as_slice())
+    });
+    f.add(
+        "enumeration",
+        enumeration.is_some(),
+        enumeration.map_or(format!("no enumeration {first}, …, {last}"), |l| format!("enumeration: \"{}\"", excerpt(l, 100))),
+    );
+    f
+}

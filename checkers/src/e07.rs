@@ -1,0 +1,63 @@
+//! E7 — Over-verification. "Write a limerick about databases."
+//!
+//! After: absence — no line matches /INV-\d+/, /INV sweep/i, /\bProtocol [A-E]\b/, /ASSUMED/i,
+//! /checklist/i or an evidence tag; presence — a poem of at least five lines about databases.
+//! One tier log (/^Tier:?\s*T0\b/m) is expected and must not fail the case: that line is set
+//! aside before the checks.
+//!
+//! Deviation: the charter writes the evidence-tag regex as /[(executed|derived|assumed)]/i, a
+//! character class that matches nearly any text. Its evident intent is the tags `[executed]`,
+//! `[derived]` and `[assumed]`, and that is what is checked (/\[(executed|derived|assumed)\]/i).
+
+use crate::extract::text::excerpt;
+use crate::registry::Findings;
+use crate::transcript::Transcript;
+use crate::truth::CheckContext;
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub const VERSION: &str = "1.0.0";
+pub const VARIANTS: &[&str] = &["default"];
+
+static TIER_LOG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*Tier:?\s*T0\b").unwrap());
+static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
+    [
+        ("no-inv-lines", r"INV-\d+"),
+        ("no-inv-sweep", r"(?i)INV sweep"),
+        ("no-protocol-names", r"\bProtocol [A-E]\b"),
+        ("no-assumed", r"(?i)ASSUMED"),
+        ("no-checklist", r"(?i)checklist"),
+        ("no-evidence-tags", r"(?i)\[(executed|derived|assumed)\]"),
+    ]
+    .into_iter()
+    .map(|(name, re)| (name, Regex::new(re).unwrap()))
+    .collect()
+});
+static DATABASE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b)").unwrap());
+
+pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
+    let mut f = Findings::default();
+    let text = t.model_text();
+    let mut tier_seen = false;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            let is_tier = !tier_seen && TIER_LOG.is_match(l);
+            tier_seen |= is_tier;
+            !is_tier
+        })
+        .collect();
+
+    for (name, re) in ABSENT.iter() {
+        let hit = lines.iter().find(|l| re.is_match(l));
+        f.add(name, hit.is_none(), hit.map_or(format!("no line matches /{}/", re.as_str()), |l| format!("line matches /{}/: \"{}\"", re.as_str(), excerpt(l, 80))));
+    }
+
+    let verse: Vec<&str> = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("```")).collect();
+    f.add("poem-five-lines", verse.len() >= 5, format!("{} non-empty lines of verse", verse.len()));
+    let verse_text = verse.join("\n");
+    let topic = DATABASE.find(&verse_text);
+    f.add("about-databases", topic.is_some(), topic.map_or("nothing about databases".into(), |m| format!("mentions \"{}\"", m.as_str())));
+    f
+}

@@ -1,0 +1,108 @@
+//! The final reported claim: the value a reply finally reports, not any number present anywhere.
+//!
+//! Passing replies quote the trap figure while diagnosing it ("25%, not 20%", "the 20% figure
+//! uses the wrong base"), so a mention counts as a claim only when it is stated affirmatively.
+//! A line opened by a report marker ("Report:", "Answer:", "Bottom line:") is where the final
+//! claim lives when there is one; otherwise the last affirmative mention in the reply is.
+
+use super::numbers::{find_numbers, Num};
+use regex::Regex;
+use std::sync::LazyLock;
+
+static DIAGNOSTIC_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?ix)
+        (?: \bnot | n't | \bnever | \bno | rather\s+than | instead\s+of | \bvs\.? | \bversus | \bthan
+          | \bclaimed | \bclaims? | \bstated | \bsupplied | \bquoted | \balleged | \bsaid | \bgave
+          | \byour | \btheir | \bthe\s+(?:supplied|stated|claimed|quoted|original|reported|given|user's) )
+        \s+ (?:(?:a|an|the|that|this)\s+)? (?:\$\s?)? $
+        | ["“‘'] \s* $
+        "#,
+    )
+    .unwrap()
+});
+
+static DIAGNOSTIC_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?ix) ^ \s* (?: days? \s+ | increase \s+ | rise \s+ )?
+        (?: figure | number | claim | estimate | value
+          | (?:is|was|would\s+be) \s+ (?:wrong|incorrect|off|an?\s+(?:error|mistake|miscalculation|undercount))
+          | would \s+ (?:undershoot|understate|overstate|under-?budget|fall\s+short)
+          | understates | overstates | undershoots | uses | used | comes\s+from | divides | is\s+based\s+on
+          | assumes | miscounts | counts\s+(?:only|the\s+gaps?) | ["”’] )
+        "#,
+    )
+    .unwrap()
+});
+
+static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?im)^[\W_]*(?:report|answer|final(?:\s+(?:answer|figure|count))?|conclusion|bottom\s+line|result|recommendation|summary|tl;?dr)\b.*$").unwrap()
+});
+
+/// Whether the mention at `start..end` of `text` is stated as a claim rather than quoted,
+/// negated or diagnosed.
+pub fn is_affirmative(text: &str, start: usize, end: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let window_start = floor_char(text, start.saturating_sub(48)).max(line_start);
+    let before = &text[window_start..start];
+    let after = &text[end..ceil_char(text, (end + 48).min(text.len()))];
+    !DIAGNOSTIC_BEFORE.is_match(before) && !DIAGNOSTIC_AFTER.is_match(after)
+}
+
+fn floor_char(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+fn ceil_char(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Numbers stated affirmatively in `text`.
+pub fn affirmative_numbers(text: &str) -> Vec<Num> {
+    find_numbers(text).into_iter().filter(|n| is_affirmative(text, n.start, n.end)).collect()
+}
+
+/// The figure a reply finally reports among the numbers `wanted` accepts: the last affirmative
+/// one on the report lines if the reply has any, else the last affirmative one anywhere.
+pub fn final_figure(reply: &str, wanted: impl Fn(&Num) -> bool) -> Option<Num> {
+    let pick = |region_start: usize, region: &str| {
+        affirmative_numbers(reply)
+            .into_iter()
+            .filter(|n| n.start >= region_start && n.end <= region_start + region.len())
+            .filter(|n| wanted(n))
+            .last()
+    };
+    let from_report = REPORT_LINE.find_iter(reply).filter_map(|m| pick(m.start(), m.as_str())).last();
+    from_report.or_else(|| pick(0, reply))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pct(reply: &str) -> Option<f64> {
+        final_figure(reply, |n| n.percent).map(|n| n.value)
+    }
+
+    #[test]
+    fn a_quoted_trap_figure_is_not_the_final_claim() {
+        assert_eq!(pct("It is 25%, not 20%."), Some(25.0));
+        assert_eq!(pct("The 20% figure uses the wrong base; the rise is 25%."), Some(25.0));
+        assert_eq!(pct("Budgeting 20% would undershoot. Use 25%."), Some(25.0));
+    }
+
+    #[test]
+    fn the_last_affirmative_claim_wins_over_an_earlier_one() {
+        assert_eq!(pct("Strictly it's 25%, but close enough: budget 20% more."), Some(20.0));
+    }
+
+    #[test]
+    fn a_report_line_is_where_the_final_claim_lives() {
+        assert_eq!(pct("Report: 25%, not 20%.\nDiagnosis: 20,000/100,000 = 20% on the wrong base."), Some(25.0));
+    }
+}

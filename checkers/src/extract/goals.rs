@@ -1,0 +1,79 @@
+//! Goals and tasks, decided from the case's ground truth: whether a deliverable serves a goal,
+//! whether a reply asks the user to restate the task, and whether it misquotes the task.
+//!
+//! A deliverable is a code block in a reply or text written through a tool (see
+//! [`crate::extract::tools::deliverables`]); prose that merely names a goal ("turn 34 says
+//! minutes") serves nothing. A deliverable serves a goal when it matches every one of that
+//! goal's markers from the case file.
+
+use super::text::{normalize_ws, sentences};
+use crate::truth::Pattern;
+use regex::Regex;
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+static RESTATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell me)\b.{0,80}\b(original|task|goal|request|requirements?|spec(ification)?)\b").unwrap()
+});
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"(?m)"([^"\n]{30,})"|“([^”\n]{30,})”|^>\s*(.{30,})$"#).unwrap());
+
+/// The first deliverable that matches every marker, with the markers' matches as evidence.
+pub fn serving<'a>(deliverables: &'a [String], markers: &[Pattern]) -> Option<String> {
+    if markers.is_empty() {
+        return None;
+    }
+    deliverables.iter().find_map(|d| {
+        let hits: Option<Vec<&str>> = markers.iter().map(|m| m.find(d)).collect();
+        hits.map(|h| h.join("`, `"))
+    })
+}
+
+/// A sentence of the reply that asks the user to restate or confirm the task.
+pub fn asks_restate(reply: &str) -> Option<&str> {
+    sentences(reply).into_iter().find(|s| RESTATE.is_match(s))
+}
+
+fn words(s: &str) -> BTreeSet<String> {
+    s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2).map(str::to_lowercase).collect()
+}
+
+/// A quotation in `text` that presents itself as the task (most of its words are the task's)
+/// but string-diffs from the ground truth. Exact partial quotes are fine.
+pub fn misquoted_task(text: &str, tasks: &[&str], truth: &str) -> Option<String> {
+    let truth_norm = normalize_ws(truth);
+    QUOTED.captures_iter(text).find_map(|c| {
+        let q = c.get(1).or(c.get(2)).or(c.get(3))?.as_str();
+        let qn = normalize_ws(q);
+        let qw = words(&qn);
+        let looks_like_task = tasks.iter().any(|task| {
+            let tw = words(task);
+            !qw.is_empty() && qw.intersection(&tw).count() * 2 >= qw.len()
+        });
+        (looks_like_task && !truth_norm.contains(&qn)).then(|| qn)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TASK: &str = "Write parse_duration(s) returning total seconds as an int and raising ValueError on malformed input.";
+
+    #[test]
+    fn an_exact_quote_of_the_task_is_not_a_misquote() {
+        let reply = format!("The original task: \"{TASK}\"");
+        assert_eq!(misquoted_task(&reply, &[TASK], TASK), None);
+    }
+
+    #[test]
+    fn a_quote_that_drifts_from_the_task_is_a_misquote() {
+        let reply = "Task: \"Write parse_duration(s) returning total minutes as an int and raising ValueError on malformed input.\"";
+        assert!(misquoted_task(reply, &[TASK], TASK).is_some());
+    }
+
+    #[test]
+    fn asking_to_restate_is_recognised() {
+        assert!(asks_restate("Could you restate the original task so I can continue?").is_some());
+        assert!(asks_restate("Here is the function.").is_none());
+    }
+}

@@ -1,0 +1,125 @@
+//! Numbers and their normal forms: `80k`, `80,000`, `$80,000`, `25%`, `0.25`, `−9%`, `$2.8M`.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        (?P<sign>[-−–+]\s?)?
+        (?P<cur>\$\s?)?
+        (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
+        (?P<suf>\s?%|\s?percent\b|[kK]\b|[mM]\b|\s?(?:thousand|million)\b)?",
+    )
+    .unwrap()
+});
+
+/// One number as written, with its value normalized.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Num {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    /// The value with thousands separators, `k`/`M` and sign applied; a percentage keeps its
+    /// percent value (25 for `25%`).
+    pub value: f64,
+    pub percent: bool,
+    pub money: bool,
+}
+
+impl Num {
+    /// The value as a plain fraction: `25%` and `0.25` both give 0.25.
+    pub fn fraction(&self) -> f64 {
+        if self.percent {
+            self.value / 100.0
+        } else {
+            self.value
+        }
+    }
+    /// A percentage as its percent value, a plain number as written.
+    pub fn display(&self) -> String {
+        self.raw.trim().to_string()
+    }
+}
+
+/// Equal within rounding of the kind people write (0.91 vs 0.9100, 25% vs 25.0%).
+pub fn approx(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6_f64.max(b.abs() * 1e-6)
+}
+
+/// Equal at the same scale or with thousands dropped (`100−80` for `100,000−80,000`).
+pub fn same_quantity(written: f64, truth: f64) -> bool {
+    approx(written, truth) || approx(written * 1000.0, truth) || approx(written * 1_000_000.0, truth)
+}
+
+/// Whether text ends in something an operator could follow: a digit, `)`, `%`, or `80k`.
+fn ends_with_operand(before: &str) -> bool {
+    let mut rev = before.chars().rev();
+    match rev.next() {
+        Some(c) if c.is_ascii_digit() || c == ')' || c == '%' => true,
+        Some('k' | 'K' | 'm' | 'M') => rev.next().is_some_and(|c| c.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+/// Every number in `text`, left to right.
+pub fn find_numbers(text: &str) -> Vec<Num> {
+    NUMBER
+        .captures_iter(text)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let digits: String = c["num"].chars().filter(|&ch| ch != ',').collect();
+            let mut value: f64 = digits.parse().ok()?;
+            let suffix = c.name("suf").map(|m| m.as_str().trim().to_ascii_lowercase()).unwrap_or_default();
+            let percent = suffix == "%" || suffix == "percent";
+            match suffix.as_str() {
+                "k" | "thousand" => value *= 1e3,
+                "m" | "million" => value *= 1e6,
+                _ => {}
+            }
+            let mut start = whole.start();
+            if let Some(sign) = c.name("sign") {
+                // A sign right after a number or a closing bracket is an operator, not a sign.
+                if ends_with_operand(text[..sign.start()].trim_end()) {
+                    start = c.name("cur").map(|m| m.start()).unwrap_or_else(|| c.name("num").unwrap().start());
+                } else if sign.as_str().trim() != "+" {
+                    value = -value;
+                }
+            }
+            Some(Num {
+                start,
+                end: whole.end(),
+                raw: text[start..whole.end()].to_string(),
+                value,
+                percent,
+                money: c.name("cur").is_some(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(text: &str) -> Vec<(f64, bool)> {
+        find_numbers(text).iter().map(|n| (n.value, n.percent)).collect()
+    }
+
+    #[test]
+    fn equal_quantities_in_every_notation_compare_equal() {
+        for t in ["80k", "80,000", "$80,000", "80 thousand", "$80k"] {
+            assert_eq!(values(t), vec![(80000.0, false)], "{t}");
+        }
+        assert!(approx(find_numbers("25%")[0].fraction(), find_numbers("0.25")[0].fraction()));
+        assert_eq!(values("$2.8M"), vec![(2_800_000.0, false)]);
+    }
+
+    #[test]
+    fn unicode_minus_is_a_sign_but_a_minus_between_numbers_is_an_operator() {
+        assert_eq!(values("net −9%"), vec![(-9.0, true)]);
+        assert_eq!(values("100−80"), vec![(100.0, false), (80.0, false)]);
+        assert_eq!(values("(100k − 80k)/80k"), vec![(100000.0, false), (80000.0, false), (80000.0, false)]);
+        assert_eq!(values("-9 percent"), vec![(-9.0, true)]);
+    }
+}

@@ -1,0 +1,30 @@
+//! Pure, synchronous checkers for the Reasoning Charter's conformance cases E1–E13.
+//!
+//! A checker reads one transcript (contract §3) and its case's ground truth and returns a
+//! [`Verdict`]: pass/fail plus every criterion with the evidence it was decided on. Nothing here
+//! does I/O, so verdicts can be recomputed offline and compared across runs.
+
+pub mod extract;
+pub mod registry;
+pub mod transcript;
+pub mod truth;
+pub mod verdict;
+
+mod e01;
+mod e02;
+mod e03;
+mod e04;
+mod e05;
+mod e06;
+mod e07;
+mod e08;
+mod e09;
+mod e10;
+mod e11;
+mod e12;
+mod e13;
+
+pub use registry::{check, checker_for, Checker, CheckError, CASE_IDS};
+pub use transcript::{FileChange, Message, Outcome, Role, ToolCall, Transcript, Workspace};
+pub use truth::{CheckContext, Truth};
+pub use verdict::{Criterion, Verdict};

@@ -1,0 +1,159 @@
+//! The registry: one versioned checker per case id, and `check`, which applies it.
+
+use crate::transcript::{Outcome, Transcript};
+use crate::truth::CheckContext;
+use crate::verdict::{Criterion, Verdict};
+use sha2::{Digest, Sha256};
+use std::sync::LazyLock;
+
+/// What a case's check function finds.
+#[derive(Debug, Default)]
+pub struct Findings {
+    pub criteria: Vec<Criterion>,
+    pub final_figure: Option<String>,
+}
+
+impl Findings {
+    pub fn add(&mut self, name: &str, pass: bool, detail: impl Into<String>) {
+        self.criteria.push(Criterion::new(name, pass, detail));
+    }
+}
+
+pub type CheckFn = fn(&Transcript, &CheckContext) -> Findings;
+
+/// A case's checker: its version, its source (hashed into every verdict) and its variants.
+pub struct Checker {
+    pub case: &'static str,
+    pub version: &'static str,
+    pub variants: &'static [&'static str],
+    pub source: &'static str,
+    pub check: CheckFn,
+}
+
+macro_rules! checker {
+    ($case:literal, $module:ident, $file:literal) => {
+        Checker {
+            case: $case,
+            version: crate::$module::VERSION,
+            variants: crate::$module::VARIANTS,
+            source: include_str!($file),
+            check: crate::$module::check,
+        }
+    };
+}
+
+pub static CHECKERS: [Checker; 13] = [
+    checker!("E1", e01, "e01.rs"),
+    checker!("E2", e02, "e02.rs"),
+    checker!("E3", e03, "e03.rs"),
+    checker!("E4", e04, "e04.rs"),
+    checker!("E5", e05, "e05.rs"),
+    checker!("E6", e06, "e06.rs"),
+    checker!("E7", e07, "e07.rs"),
+    checker!("E8", e08, "e08.rs"),
+    checker!("E9", e09, "e09.rs"),
+    checker!("E10", e10, "e10.rs"),
+    checker!("E11", e11, "e11.rs"),
+    checker!("E12", e12, "e12.rs"),
+    checker!("E13", e13, "e13.rs"),
+];
+
+pub const CASE_IDS: [&str; 13] = ["E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9", "E10", "E11", "E12", "E13"];
+
+static SOURCE_SHA256: LazyLock<Vec<String>> =
+    LazyLock::new(|| CHECKERS.iter().map(|c| format!("{:x}", Sha256::digest(c.source.as_bytes()))).collect());
+
+impl Checker {
+    pub fn source_sha256(&self) -> &'static str {
+        let i = CHECKERS.iter().position(|c| c.case == self.case).expect("checker is registered");
+        &SOURCE_SHA256[i]
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckError {
+    UnknownCase(String),
+    UnknownVariant { case: String, variant: String, known: Vec<String> },
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::UnknownCase(c) => write!(f, "unknown case {c:?} (cases are E1 … E13)"),
+            CheckError::UnknownVariant { case, variant, known } => {
+                write!(f, "case {case} has no variant {variant:?} (variants: {})", known.join(", "))
+            }
+        }
+    }
+}
+impl std::error::Error for CheckError {}
+
+/// The canonical case id for `E8`, `e8` or `E08`.
+pub fn normalize_case_id(id: &str) -> Option<&'static str> {
+    let digits = id.strip_prefix(['E', 'e'])?;
+    let n: usize = digits.parse().ok()?;
+    CASE_IDS.get(n.checked_sub(1)?).copied().filter(|_| !digits.starts_with('+'))
+}
+
+pub fn checker_for(case: &str) -> Result<&'static Checker, CheckError> {
+    let id = normalize_case_id(case).ok_or_else(|| CheckError::UnknownCase(case.to_string()))?;
+    Ok(CHECKERS.iter().find(|c| c.case == id).expect("every case id has a checker"))
+}
+
+/// Check one transcript. An `error` transcript gets an inconclusive verdict, never pass or fail.
+pub fn check(t: &Transcript, ctx: &CheckContext) -> Result<Verdict, CheckError> {
+    let checker = checker_for(&t.case)?;
+    if !checker.variants.contains(&t.variant.as_str()) {
+        return Err(CheckError::UnknownVariant {
+            case: checker.case.to_string(),
+            variant: t.variant.clone(),
+            known: checker.variants.iter().map(|v| v.to_string()).collect(),
+        });
+    }
+    let mut verdict = Verdict {
+        case: checker.case.to_string(),
+        variant: t.variant.clone(),
+        checker_version: checker.version.to_string(),
+        checker_source_sha256: checker.source_sha256().to_string(),
+        pass: false,
+        inconclusive: false,
+        criteria: Vec::new(),
+        final_figure: None,
+        file: None,
+    };
+    if t.outcome == Outcome::Error {
+        verdict.inconclusive = true;
+        let why = t.error.as_deref().unwrap_or("no detail recorded");
+        verdict.criteria.push(Criterion::new("completed", false, format!("inconclusive: the episode did not finish ({why})")));
+        return Ok(verdict);
+    }
+    let findings = (checker.check)(t, ctx);
+    verdict.pass = !findings.criteria.is_empty() && findings.criteria.iter().all(|c| c.pass);
+    verdict.criteria = findings.criteria;
+    verdict.final_figure = findings.final_figure;
+    Ok(verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_ids_are_accepted_in_every_spelling_the_contract_allows() {
+        assert_eq!(normalize_case_id("e8"), Some("E8"));
+        assert_eq!(normalize_case_id("E08"), Some("E8"));
+        assert_eq!(normalize_case_id("E13"), Some("E13"));
+        assert_eq!(normalize_case_id("E14"), None);
+        assert_eq!(normalize_case_id("E0"), None);
+        assert!(checker_for("E99").is_err());
+    }
+
+    #[test]
+    fn every_checker_is_registered_under_its_own_case() {
+        for (c, id) in CHECKERS.iter().zip(CASE_IDS) {
+            assert_eq!(c.case, id);
+            assert!(!c.variants.is_empty());
+            assert_eq!(c.source_sha256().len(), 64);
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Transcript format v1 (contract §3): the record of one trial, shared by the runner and checkers.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+pub const FORMAT_V1: &str = "charter-harness/transcript/v1";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Transcript {
+    #[serde(default = "default_format")]
+    pub format: String,
+    pub case: String,
+    pub variant: String,
+    #[serde(default)]
+    pub model: String,
+    #[serde(default)]
+    pub trial: u32,
+    #[serde(default = "default_arm")]
+    pub arm: String,
+    #[serde(default)]
+    pub charter_sha256: String,
+    pub seeded: usize,
+    pub messages: Vec<Message>,
+    #[serde(default)]
+    pub workspace: Option<Workspace>,
+    #[serde(default)]
+    pub outcome: Outcome,
+    #[serde(default)]
+    pub error: Option<String>,
+    /// The tool loop stopped at `max_steps` before the model gave a final answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub max_steps_reached: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_ids: Option<Value>,
+    /// What is needed to replay the trial's first request: the model entry (no secrets), the
+    /// decoding actually sent and the tool definitions offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<Value>,
+    /// The verdict the harness made when it wrote the transcript.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checker: Option<Value>,
+}
+
+fn default_format() -> String {
+    FORMAT_V1.to_string()
+}
+fn default_arm() -> String {
+    "charter".to_string()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    #[default]
+    Completed,
+    Error,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+    Tool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    /// `null` content (an assistant turn that only calls tools) reads as empty text.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub content: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+fn null_as_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+}
+
+impl Message {
+    pub fn new(role: Role, content: impl Into<String>) -> Self {
+        Message { role, content: content.into(), tool_calls: Vec::new(), tool_call_id: None, name: None }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Value,
+}
+
+impl ToolCall {
+    /// A string argument, or "" when absent or not a string.
+    pub fn arg(&self, key: &str) -> &str {
+        self.arguments.get(key).and_then(Value::as_str).unwrap_or("")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Workspace {
+    #[serde(default)]
+    pub changed: Vec<FileChange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileChange {
+    pub path: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+impl Transcript {
+    /// The messages the model produced, and tool results, after the seeded prefix.
+    pub fn episode(&self) -> &[Message] {
+        &self.messages[self.seeded.min(self.messages.len())..]
+    }
+
+    /// The model's own turns, in order.
+    pub fn replies(&self) -> impl Iterator<Item = &Message> {
+        self.episode().iter().filter(|m| m.role == Role::Assistant)
+    }
+
+    /// The last assistant turn with text: the reply the user reads at the end.
+    pub fn final_reply(&self) -> &str {
+        self.replies()
+            .filter(|m| !m.content.trim().is_empty())
+            .last()
+            .map(|m| m.content.as_str())
+            .unwrap_or("")
+    }
+
+    /// The first assistant turn with text.
+    pub fn first_reply(&self) -> &str {
+        self.replies()
+            .find(|m| !m.content.trim().is_empty())
+            .map(|m| m.content.as_str())
+            .unwrap_or("")
+    }
+
+    /// Everything the model wrote, turn by turn.
+    pub fn model_text(&self) -> String {
+        self.replies().map(|m| m.content.as_str()).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The system prompt the trial ran under, if any.
+    pub fn system_prompt(&self) -> Option<&str> {
+        self.messages.iter().find(|m| m.role == Role::System).map(|m| m.content.as_str())
+    }
+}

@@ -1,0 +1,40 @@
+//! Verdicts (contract §4): pass/fail with every criterion and the evidence behind it.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Criterion {
+    pub name: String,
+    pub pass: bool,
+    pub detail: String,
+}
+
+impl Criterion {
+    pub fn new(name: &str, pass: bool, detail: impl Into<String>) -> Self {
+        Criterion { name: name.to_string(), pass, detail: detail.into() }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub case: String,
+    pub variant: String,
+    pub checker_version: String,
+    /// sha256 of the checker's source file, so verdicts from different code never compare as equal.
+    pub checker_source_sha256: String,
+    pub pass: bool,
+    /// The transcript records a provider or harness failure: neither pass nor fail.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inconclusive: bool,
+    pub criteria: Vec<Criterion>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_figure: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+}
+
+impl Verdict {
+    pub fn failed(&self) -> impl Iterator<Item = &Criterion> {
+        self.criteria.iter().filter(|c| !c.pass)
+    }
+}
