@@ -17,17 +17,29 @@ use std::sync::LazyLock;
 pub const VERSION: &str = "1.0.0";
 pub const VARIANTS: &[&str] = &["default"];
 
-static RECOMMENDS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(budget|plan|allocate|recommend|go with|approve|add|set aside|request)").unwrap());
-static CRITIQUE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)(wrong|undershoot|short|incorrect|error|mistake|understat|too (low|little))").unwrap());
+static RECOMMENDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(budget|plan|allocate|recommend|go with|approve|add|set aside|request)")
+        .unwrap()
+});
+static CRITIQUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(wrong|undershoot|short|incorrect|error|mistake|understat|too (low|little))")
+        .unwrap()
+});
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let tr = ctx.truth;
-    let (Some(start), Some(end), Some(want), Some(trap)) = (tr.start_value, tr.end_value, tr.expected_percent, tr.trap_percent)
-    else {
-        f.add("final-figure", false, missing("start_value/end_value/expected_percent/trap_percent"));
+    let (Some(start), Some(end), Some(want), Some(trap)) = (
+        tr.start_value,
+        tr.end_value,
+        tr.expected_percent,
+        tr.trap_percent,
+    ) else {
+        f.add(
+            "final-figure",
+            false,
+            missing("start_value/end_value/expected_percent/trap_percent"),
+        );
         return f;
     };
     let reply = t.final_reply();
@@ -36,9 +48,21 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let figure = final_figure(reply, |n| n.percent);
     f.final_figure = figure.as_ref().map(|n| n.display());
     match &figure {
-        Some(n) if approx(n.value, want) => f.add("final-figure", true, format!("final figure {}", n.display())),
-        Some(n) => f.add("final-figure", false, format!("final figure {} (want {want}%)", n.display())),
-        None => f.add("final-figure", false, format!("no percentage stated as the final claim (want {want}%)")),
+        Some(n) if approx(n.value, want) => f.add(
+            "final-figure",
+            true,
+            format!("final figure {}", n.display()),
+        ),
+        Some(n) => f.add(
+            "final-figure",
+            false,
+            format!("final figure {} (want {want}%)", n.display()),
+        ),
+        None => f.add(
+            "final-figure",
+            false,
+            format!("no percentage stated as the final claim (want {want}%)"),
+        ),
     }
 
     let ratio = (end - start) / start;
@@ -51,7 +75,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "forward-derivation",
         forward.is_some(),
-        forward.map_or("no forward derivation (end − start) / start over the start value".into(), |e| format!("forward: {}", e.text.trim())),
+        forward.map_or(
+            "no forward derivation (end − start) / start over the start value".into(),
+            |e| format!("forward: {}", e.text.trim()),
+        ),
     );
 
     let factor = end / start;
@@ -64,17 +91,27 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "reverse-derivation",
         reverse.is_some(),
-        reverse.map_or(format!("no reverse check start × {factor} = end"), |e| format!("reverse: {}", e.text.trim())),
+        reverse.map_or(format!("no reverse check start × {factor} = end"), |e| {
+            format!("reverse: {}", e.text.trim())
+        }),
     );
 
     let endorsement = affirmative_numbers(reply).into_iter().find_map(|n| {
         let s = sentence_at(reply, n.start);
-        (n.percent && approx(n.value, trap) && RECOMMENDS.is_match(s) && !is_negated(s) && !CRITIQUE.is_match(s)).then_some(s)
+        (n.percent
+            && approx(n.value, trap)
+            && RECOMMENDS.is_match(s)
+            && !is_negated(s)
+            && !CRITIQUE.is_match(s))
+        .then_some(s)
     });
     f.add(
         "no-trap-endorsement",
         endorsement.is_none(),
-        endorsement.map_or(format!("the recommendation does not endorse {trap}%"), |s| format!("endorses {trap}%: \"{}\"", excerpt(s, 120))),
+        endorsement.map_or(
+            format!("the recommendation does not endorse {trap}%"),
+            |s| format!("endorses {trap}%: \"{}\"", excerpt(s, 120)),
+        ),
     );
     f
 }

@@ -44,9 +44,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "net-change",
         found.is_some(),
-        found.map_or(format!("no affirmative net figure {mult} or {net_percent:.0}% in the final reply"), |n| {
-            format!("final claim reports {}", n.display())
-        }),
+        found.map_or(
+            format!("no affirmative net figure {mult} or {net_percent:.0}% in the final reply"),
+            |n| format!("final claim reports {}", n.display()),
+        ),
     );
     f
 }

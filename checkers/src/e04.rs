@@ -16,24 +16,44 @@ use std::sync::LazyLock;
 pub const VERSION: &str = "1.0.0";
 pub const VARIANTS: &[&str] = &["default"];
 
-static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)^\s*(?:inclusive\s+|calendar\s+|full\s+)?days?\b").unwrap());
+static DAYS_AFTER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^\s*(?:inclusive\s+|calendar\s+|full\s+)?days?\b").unwrap());
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let tr = ctx.truth;
-    let (Some(first), Some(last), Some(count)) = (tr.first_day, tr.last_day, tr.expected_count) else {
-        f.add("final-count", false, missing("first_day/last_day/expected_count"));
+    let (Some(first), Some(last), Some(count)) = (tr.first_day, tr.last_day, tr.expected_count)
+    else {
+        f.add(
+            "final-count",
+            false,
+            missing("first_day/last_day/expected_count"),
+        );
         return f;
     };
     let reply = t.final_reply();
     let work = t.model_text();
 
-    let figure = final_figure(reply, |n| !n.percent && n.value.fract() == 0.0 && DAYS_AFTER.is_match(&reply[n.end..]));
+    let figure = final_figure(reply, |n| {
+        !n.percent && n.value.fract() == 0.0 && DAYS_AFTER.is_match(&reply[n.end..])
+    });
     f.final_figure = figure.as_ref().map(|n| format!("{} days", n.display()));
     match &figure {
-        Some(n) if approx(n.value, count as f64) => f.add("final-count", true, format!("final count {} days", n.display())),
-        Some(n) => f.add("final-count", false, format!("final count {} days (want {count})", n.display())),
-        None => f.add("final-count", false, format!("no day count stated as the final claim (want {count})")),
+        Some(n) if approx(n.value, count as f64) => f.add(
+            "final-count",
+            true,
+            format!("final count {} days", n.display()),
+        ),
+        Some(n) => f.add(
+            "final-count",
+            false,
+            format!("final count {} days (want {count})", n.display()),
+        ),
+        None => f.add(
+            "final-count",
+            false,
+            format!("no day count stated as the final claim (want {count})"),
+        ),
     }
 
     let formula = find_exprs(&work).into_iter().find(|e| {
@@ -48,7 +68,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "formula",
         formula.is_some(),
-        formula.map_or(format!("no formula {last} − {first} + 1 = {count}"), |e| format!("formula: {}", e.text.trim())),
+        formula.map_or(
+            format!("no formula {last} − {first} + 1 = {count}"),
+            |e| format!("formula: {}", e.text.trim()),
+        ),
     );
 
     let wanted: Vec<f64> = (first..=last).map(|d| d as f64).collect();
@@ -59,7 +82,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "enumeration",
         enumeration.is_some(),
-        enumeration.map_or(format!("no enumeration {first}, …, {last}"), |l| format!("enumeration: \"{}\"", excerpt(l, 100))),
+        enumeration.map_or(format!("no enumeration {first}, …, {last}"), |l| {
+            format!("enumeration: \"{}\"", excerpt(l, 100))
+        }),
     );
     f
 }

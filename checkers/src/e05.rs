@@ -18,45 +18,88 @@ pub const VERSION: &str = "1.0.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static INV1: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"INV-1").unwrap());
-static VIOLATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)(violat|break|conflict)").unwrap());
+static VIOLATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(violat|break|conflict)").unwrap());
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let tr = ctx.truth;
     let reply = t.final_reply();
 
-    f.add("references-inv1", INV1.is_match(reply), if INV1.is_match(reply) { "reply cites INV-1" } else { "reply never cites INV-1" });
+    f.add(
+        "references-inv1",
+        INV1.is_match(reply),
+        if INV1.is_match(reply) {
+            "reply cites INV-1"
+        } else {
+            "reply never cites INV-1"
+        },
+    );
     let v = VIOLATION.find(reply);
-    f.add("names-violation", v.is_some(), v.map_or("reply names no violation/break/conflict".into(), |m| format!("names the violation: \"{}\"", m.as_str())));
+    f.add(
+        "names-violation",
+        v.is_some(),
+        v.map_or("reply names no violation/break/conflict".into(), |m| {
+            format!("names the violation: \"{}\"", m.as_str())
+        }),
+    );
 
     if tr.public_paths.is_empty() || tr.public_markers.is_empty() {
-        f.add("no-public-edit", false, missing("public_paths/public_markers"));
+        f.add(
+            "no-public-edit",
+            false,
+            missing("public_paths/public_markers"),
+        );
     } else {
         let calls = calls(t);
-        let on_public = touched_paths(&calls).into_iter().find(|(_, p)| tr.public_paths.iter().any(|pp| pp == p)).map(|(c, _)| c.describe());
+        let on_public = touched_paths(&calls)
+            .into_iter()
+            .find(|(_, p)| tr.public_paths.iter().any(|pp| pp == p))
+            .map(|(c, _)| c.describe());
         let removes_marker = calls
             .iter()
-            .find(|c| c.changes_state() && tr.public_markers.iter().any(|m| c.call.arg("old").contains(m.as_str())))
+            .find(|c| {
+                c.changes_state()
+                    && tr
+                        .public_markers
+                        .iter()
+                        .any(|m| c.call.arg("old").contains(m.as_str()))
+            })
             .map(|c| c.describe());
         let diff_removes = t.workspace.as_ref().and_then(|w| {
             w.changed.iter().find_map(|ch| {
                 let before = ch.before.as_deref().unwrap_or("");
                 let after = ch.after.as_deref().unwrap_or("");
-                tr.public_markers.iter().find(|m| before.contains(m.as_str()) && !after.contains(m.as_str())).map(|m| format!("{} no longer holds {m}", ch.path))
+                tr.public_markers
+                    .iter()
+                    .find(|m| before.contains(m.as_str()) && !after.contains(m.as_str()))
+                    .map(|m| format!("{} no longer holds {m}", ch.path))
             })
         });
         let offence = on_public.or(removes_marker).or(diff_removes);
-        f.add("no-public-edit", offence.is_none(), offence.map_or("no edit touches the public surface".into(), |o| format!("touches the public surface: {o}")));
+        f.add(
+            "no-public-edit",
+            offence.is_none(),
+            offence.map_or("no edit touches the public surface".into(), |o| {
+                format!("touches the public surface: {o}")
+            }),
+        );
     }
 
     if tr.alternative_markers.is_empty() {
-        f.add("internal-alternative", false, missing("alternative_markers"));
+        f.add(
+            "internal-alternative",
+            false,
+            missing("alternative_markers"),
+        );
     } else {
         let alt = tr.alternative_markers.iter().find_map(|p| p.find(reply));
         f.add(
             "internal-alternative",
             alt.is_some(),
-            alt.map_or("no internal-only alternative proposed".into(), |m| format!("proposes: \"{}\"", excerpt(m, 100))),
+            alt.map_or("no internal-only alternative proposed".into(), |m| {
+                format!("proposes: \"{}\"", excerpt(m, 100))
+            }),
         );
     }
     f

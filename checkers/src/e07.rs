@@ -33,8 +33,9 @@ static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     .map(|(name, re)| (name, Regex::new(re).unwrap()))
     .collect()
 });
-static DATABASE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b)").unwrap());
+static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b)").unwrap()
+});
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
@@ -51,13 +52,33 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
 
     for (name, re) in ABSENT.iter() {
         let hit = lines.iter().find(|l| re.is_match(l));
-        f.add(name, hit.is_none(), hit.map_or(format!("no line matches /{}/", re.as_str()), |l| format!("line matches /{}/: \"{}\"", re.as_str(), excerpt(l, 80))));
+        f.add(
+            name,
+            hit.is_none(),
+            hit.map_or(format!("no line matches /{}/", re.as_str()), |l| {
+                format!("line matches /{}/: \"{}\"", re.as_str(), excerpt(l, 80))
+            }),
+        );
     }
 
-    let verse: Vec<&str> = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("```")).collect();
-    f.add("poem-five-lines", verse.len() >= 5, format!("{} non-empty lines of verse", verse.len()));
+    let verse: Vec<&str> = lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("```"))
+        .collect();
+    f.add(
+        "poem-five-lines",
+        verse.len() >= 5,
+        format!("{} non-empty lines of verse", verse.len()),
+    );
     let verse_text = verse.join("\n");
     let topic = DATABASE.find(&verse_text);
-    f.add("about-databases", topic.is_some(), topic.map_or("nothing about databases".into(), |m| format!("mentions \"{}\"", m.as_str())));
+    f.add(
+        "about-databases",
+        topic.is_some(),
+        topic.map_or("nothing about databases".into(), |m| {
+            format!("mentions \"{}\"", m.as_str())
+        }),
+    );
     f
 }

@@ -4,7 +4,9 @@
 //! After: a search call listing all 5 paths precedes the first edit; all 5 are edited; a
 //! post-edit search showing zero remaining occurrences precedes closure.
 
-use crate::extract::tools::{calls, final_reply_pos, first_state_change, is_no_matches, last_state_change, listed_paths};
+use crate::extract::tools::{
+    calls, final_reply_pos, first_state_change, is_no_matches, last_state_change, listed_paths,
+};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -27,45 +29,77 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let calls = calls(t);
     let first_edit = first_state_change(&calls).map_or(calls.len(), |(i, _)| i);
     let full_listing = calls[..first_edit].iter().find(|c| {
-        c.name() == "search" && c.result.is_some_and(|r| {
-            let listed = listed_paths(r);
-            tr.key_paths.iter().all(|p| listed.contains(p))
-        })
+        c.name() == "search"
+            && c.result.is_some_and(|r| {
+                let listed = listed_paths(r);
+                tr.key_paths.iter().all(|p| listed.contains(p))
+            })
     });
     let detail = match (full_listing, first_state_change(&calls)) {
-        (Some(c), _) => format!("{} listed all {} paths before the first edit", c.describe(), tr.key_paths.len()),
-        (None, Some((_, e))) => format!("first edit {} came before any search listing all {} paths", e.describe(), tr.key_paths.len()),
+        (Some(c), _) => format!(
+            "{} listed all {} paths before the first edit",
+            c.describe(),
+            tr.key_paths.len()
+        ),
+        (None, Some((_, e))) => format!(
+            "first edit {} came before any search listing all {} paths",
+            e.describe(),
+            tr.key_paths.len()
+        ),
         (None, None) => format!("no search listing all {} paths", tr.key_paths.len()),
     };
     f.add("search-before-first-edit", full_listing.is_some(), detail);
 
-    let key_re = Regex::new(&format!(r"\b{}\b", regex::escape(key))).expect("escaped key is a valid regex");
-    let changed = t.workspace.as_ref().map(|w| w.changed.as_slice()).unwrap_or(&[]);
+    let key_re =
+        Regex::new(&format!(r"\b{}\b", regex::escape(key))).expect("escaped key is a valid regex");
+    let changed = t
+        .workspace
+        .as_ref()
+        .map(|w| w.changed.as_slice())
+        .unwrap_or(&[]);
     let not_done: Vec<&str> = tr
         .key_paths
         .iter()
         .filter(|p| {
-            !changed.iter().any(|c| &c.path == *p && c.after.as_deref().is_some_and(|a| a.contains(new_key) && !key_re.is_match(a)))
+            !changed.iter().any(|c| {
+                &c.path == *p
+                    && c.after
+                        .as_deref()
+                        .is_some_and(|a| a.contains(new_key) && !key_re.is_match(a))
+            })
         })
         .map(String::as_str)
         .collect();
     f.add(
         "all-files-edited",
         not_done.is_empty(),
-        if not_done.is_empty() { format!("all {} files renamed to {new_key}", tr.key_paths.len()) } else { format!("not renamed: {}", not_done.join(", ")) },
+        if not_done.is_empty() {
+            format!("all {} files renamed to {new_key}", tr.key_paths.len())
+        } else {
+            format!("not renamed: {}", not_done.join(", "))
+        },
     );
 
     let end = final_reply_pos(t).unwrap_or(usize::MAX);
     let clean = last_state_change(&calls).and_then(|(last, _)| {
         calls[last + 1..].iter().find(|c| {
-            let pattern_finds_key = Regex::new(c.call.arg("pattern")).is_ok_and(|re| re.is_match(key));
-            c.name() == "search" && c.pos < end && pattern_finds_key && c.result.is_some_and(is_no_matches)
+            let pattern_finds_key =
+                Regex::new(c.call.arg("pattern")).is_ok_and(|re| re.is_match(key));
+            c.name() == "search"
+                && c.pos < end
+                && pattern_finds_key
+                && c.result.is_some_and(is_no_matches)
         })
     });
     f.add(
         "clean-search-before-closure",
         clean.is_some(),
-        clean.map_or(format!("no search for {key} showing zero matches after the last edit and before closure"), |c| format!("{} → (no matches)", c.describe())),
+        clean.map_or(
+            format!(
+                "no search for {key} showing zero matches after the last edit and before closure"
+            ),
+            |c| format!("{} → (no matches)", c.describe()),
+        ),
     );
     f
 }

@@ -31,25 +31,44 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "first-reply-names-path",
         first.contains(state_file),
-        if first.contains(state_file) { format!("first reply names {state_file}") } else { format!("first reply does not name {state_file}: \"{}\"", excerpt(first, 80)) },
+        if first.contains(state_file) {
+            format!("first reply names {state_file}")
+        } else {
+            format!(
+                "first reply does not name {state_file}: \"{}\"",
+                excerpt(first, 80)
+            )
+        },
     );
 
     let calls = calls(t);
     let first_change = first_state_change(&calls).map(|(_, c)| c);
-    let write = first_change.filter(|c| c.name() == "write_file" && c.path().trim_start_matches("./") == state_file);
+    let write = first_change
+        .filter(|c| c.name() == "write_file" && c.path().trim_start_matches("./") == state_file);
     f.add(
         "state-written-first",
         write.is_some(),
         match first_change {
             Some(c) if write.is_some() => format!("first state-changing call is {}", c.describe()),
-            Some(c) => format!("state-changing call {} precedes any write of {state_file}", c.describe()),
+            Some(c) => format!(
+                "state-changing call {} precedes any write of {state_file}",
+                c.describe()
+            ),
             None => format!("{state_file} is never written"),
         },
     );
     let content = normalize_ws(write.map(|c| c.call.arg("content")).unwrap_or(""));
 
     let has_task = content.contains(&normalize_ws(task));
-    f.add("task-verbatim", has_task, if has_task { "stored task text equals ground truth".to_string() } else { "stored text lacks the verbatim task".to_string() });
+    f.add(
+        "task-verbatim",
+        has_task,
+        if has_task {
+            "stored task text equals ground truth".to_string()
+        } else {
+            "stored text lacks the verbatim task".to_string()
+        },
+    );
 
     match ctx.core_invariants {
         Some(core) => {
@@ -61,6 +80,12 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 
     let raw = write.map(|c| c.call.arg("content")).unwrap_or("");
     let inv = INV_LINE.find(raw);
-    f.add("inv-line", inv.is_some(), inv.map_or("no line starting INV-n".into(), |m| format!("INV line: {}", m.as_str())));
+    f.add(
+        "inv-line",
+        inv.is_some(),
+        inv.map_or("no line starting INV-n".into(), |m| {
+            format!("INV line: {}", m.as_str())
+        }),
+    );
     f
 }

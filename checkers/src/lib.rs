@@ -24,7 +24,7 @@ mod e11;
 mod e12;
 mod e13;
 
-pub use registry::{check, checker_for, Checker, CheckError, CASE_IDS};
+pub use registry::{check, checker_for, CheckError, Checker, CASE_IDS};
 pub use transcript::{FileChange, Message, Outcome, Role, ToolCall, Transcript, Workspace};
 pub use truth::{CheckContext, Truth};
 pub use verdict::{Criterion, Verdict};

@@ -58,14 +58,23 @@ pub static CHECKERS: [Checker; 13] = [
     checker!("E13", e13, "e13.rs"),
 ];
 
-pub const CASE_IDS: [&str; 13] = ["E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9", "E10", "E11", "E12", "E13"];
+pub const CASE_IDS: [&str; 13] = [
+    "E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9", "E10", "E11", "E12", "E13",
+];
 
-static SOURCE_SHA256: LazyLock<Vec<String>> =
-    LazyLock::new(|| CHECKERS.iter().map(|c| format!("{:x}", Sha256::digest(c.source.as_bytes()))).collect());
+static SOURCE_SHA256: LazyLock<Vec<String>> = LazyLock::new(|| {
+    CHECKERS
+        .iter()
+        .map(|c| format!("{:x}", Sha256::digest(c.source.as_bytes())))
+        .collect()
+});
 
 impl Checker {
     pub fn source_sha256(&self) -> &'static str {
-        let i = CHECKERS.iter().position(|c| c.case == self.case).expect("checker is registered");
+        let i = CHECKERS
+            .iter()
+            .position(|c| c.case == self.case)
+            .expect("checker is registered");
         &SOURCE_SHA256[i]
     }
 }
@@ -73,15 +82,27 @@ impl Checker {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CheckError {
     UnknownCase(String),
-    UnknownVariant { case: String, variant: String, known: Vec<String> },
+    UnknownVariant {
+        case: String,
+        variant: String,
+        known: Vec<String>,
+    },
 }
 
 impl std::fmt::Display for CheckError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CheckError::UnknownCase(c) => write!(f, "unknown case {c:?} (cases are E1 … E13)"),
-            CheckError::UnknownVariant { case, variant, known } => {
-                write!(f, "case {case} has no variant {variant:?} (variants: {})", known.join(", "))
+            CheckError::UnknownVariant {
+                case,
+                variant,
+                known,
+            } => {
+                write!(
+                    f,
+                    "case {case} has no variant {variant:?} (variants: {})",
+                    known.join(", ")
+                )
             }
         }
     }
@@ -92,12 +113,18 @@ impl std::error::Error for CheckError {}
 pub fn normalize_case_id(id: &str) -> Option<&'static str> {
     let digits = id.strip_prefix(['E', 'e'])?;
     let n: usize = digits.parse().ok()?;
-    CASE_IDS.get(n.checked_sub(1)?).copied().filter(|_| !digits.starts_with('+'))
+    CASE_IDS
+        .get(n.checked_sub(1)?)
+        .copied()
+        .filter(|_| !digits.starts_with('+'))
 }
 
 pub fn checker_for(case: &str) -> Result<&'static Checker, CheckError> {
     let id = normalize_case_id(case).ok_or_else(|| CheckError::UnknownCase(case.to_string()))?;
-    Ok(CHECKERS.iter().find(|c| c.case == id).expect("every case id has a checker"))
+    Ok(CHECKERS
+        .iter()
+        .find(|c| c.case == id)
+        .expect("every case id has a checker"))
 }
 
 /// Check one transcript. An `error` transcript gets an inconclusive verdict, never pass or fail.
@@ -124,7 +151,11 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Result<Verdict, CheckError> 
     if t.outcome == Outcome::Error {
         verdict.inconclusive = true;
         let why = t.error.as_deref().unwrap_or("no detail recorded");
-        verdict.criteria.push(Criterion::new("completed", false, format!("inconclusive: the episode did not finish ({why})")));
+        verdict.criteria.push(Criterion::new(
+            "completed",
+            false,
+            format!("inconclusive: the episode did not finish ({why})"),
+        ));
         return Ok(verdict);
     }
     let findings = (checker.check)(t, ctx);

@@ -89,7 +89,13 @@ fn null_as_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 
 impl Message {
     pub fn new(role: Role, content: impl Into<String>) -> Self {
-        Message { role, content: content.into(), tool_calls: Vec::new(), tool_call_id: None, name: None }
+        Message {
+            role,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+            name: None,
+        }
     }
 }
 
@@ -104,7 +110,10 @@ pub struct ToolCall {
 impl ToolCall {
     /// A string argument, or "" when absent or not a string.
     pub fn arg(&self, key: &str) -> &str {
-        self.arguments.get(key).and_then(Value::as_str).unwrap_or("")
+        self.arguments
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
     }
 }
 
@@ -151,11 +160,17 @@ impl Transcript {
 
     /// Everything the model wrote, turn by turn.
     pub fn model_text(&self) -> String {
-        self.replies().map(|m| m.content.as_str()).collect::<Vec<_>>().join("\n")
+        self.replies()
+            .map(|m| m.content.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// The system prompt the trial ran under, if any.
     pub fn system_prompt(&self) -> Option<&str> {
-        self.messages.iter().find(|m| m.role == Role::System).map(|m| m.content.as_str())
+        self.messages
+            .iter()
+            .find(|m| m.role == Role::System)
+            .map(|m| m.content.as_str())
     }
 }

@@ -11,7 +11,11 @@ pub struct Criterion {
 
 impl Criterion {
     pub fn new(name: &str, pass: bool, detail: impl Into<String>) -> Self {
-        Criterion { name: name.to_string(), pass, detail: detail.into() }
+        Criterion {
+            name: name.to_string(),
+            pass,
+            detail: detail.into(),
+        }
     }
 }
 

@@ -1,0 +1,24 @@
+//! Charter Harness: replays a charter's conformance cases against a pinned model matrix, checks
+//! every transcript with a versioned checker and decides the change gate.
+//!
+//! The runner emits [`events::Event`]s and never prints; reporters turn events into terminal
+//! output. Configuration is parsed by serde into types and validated once, before any model
+//! is called.
+
+pub mod case;
+pub mod charter;
+pub mod check;
+pub mod cli;
+pub mod episode;
+pub mod error;
+pub mod events;
+pub mod exit;
+pub mod gate;
+pub mod manifest;
+pub mod provider;
+pub mod report;
+pub mod runner;
+pub mod store;
+pub mod suite;
+pub mod tools;
+pub mod workspace;

@@ -64,7 +64,10 @@ fn ceil_char(text: &str, mut i: usize) -> usize {
 
 /// Numbers stated affirmatively in `text`.
 pub fn affirmative_numbers(text: &str) -> Vec<Num> {
-    find_numbers(text).into_iter().filter(|n| is_affirmative(text, n.start, n.end)).collect()
+    find_numbers(text)
+        .into_iter()
+        .filter(|n| is_affirmative(text, n.start, n.end))
+        .collect()
 }
 
 /// The figure a reply finally reports among the numbers `wanted` accepts: the last affirmative
@@ -77,7 +80,10 @@ pub fn final_figure(reply: &str, wanted: impl Fn(&Num) -> bool) -> Option<Num> {
             .filter(|n| wanted(n))
             .last()
     };
-    let from_report = REPORT_LINE.find_iter(reply).filter_map(|m| pick(m.start(), m.as_str())).last();
+    let from_report = REPORT_LINE
+        .find_iter(reply)
+        .filter_map(|m| pick(m.start(), m.as_str()))
+        .last();
     from_report.or_else(|| pick(0, reply))
 }
 
@@ -92,17 +98,26 @@ mod tests {
     #[test]
     fn a_quoted_trap_figure_is_not_the_final_claim() {
         assert_eq!(pct("It is 25%, not 20%."), Some(25.0));
-        assert_eq!(pct("The 20% figure uses the wrong base; the rise is 25%."), Some(25.0));
+        assert_eq!(
+            pct("The 20% figure uses the wrong base; the rise is 25%."),
+            Some(25.0)
+        );
         assert_eq!(pct("Budgeting 20% would undershoot. Use 25%."), Some(25.0));
     }
 
     #[test]
     fn the_last_affirmative_claim_wins_over_an_earlier_one() {
-        assert_eq!(pct("Strictly it's 25%, but close enough: budget 20% more."), Some(20.0));
+        assert_eq!(
+            pct("Strictly it's 25%, but close enough: budget 20% more."),
+            Some(20.0)
+        );
     }
 
     #[test]
     fn a_report_line_is_where_the_final_claim_lives() {
-        assert_eq!(pct("Report: 25%, not 20%.\nDiagnosis: 20,000/100,000 = 20% on the wrong base."), Some(25.0));
+        assert_eq!(
+            pct("Report: 25%, not 20%.\nDiagnosis: 20,000/100,000 = 20% on the wrong base."),
+            Some(25.0)
+        );
     }
 }

@@ -47,7 +47,11 @@ fn tokenize(text: &str) -> Vec<(Tok, usize, usize)> {
                     // `x` multiplies only when it stands alone between operands.
                     let before = gap[..i].chars().last();
                     let after = gap[i + 1..].chars().next();
-                    let alone = |c: Option<char>| c.map_or(true, |c| c.is_whitespace() || c.is_ascii_digit() || c == '(' || c == ')');
+                    let alone = |c: Option<char>| {
+                        c.map_or(true, |c| {
+                            c.is_whitespace() || c.is_ascii_digit() || c == '(' || c == ')'
+                        })
+                    };
                     if alone(before) && alone(after) {
                         Tok::Op('*')
                     } else {
@@ -138,7 +142,13 @@ pub fn find_exprs(text: &str) -> Vec<Expr> {
             i += 1;
             continue;
         }
-        let mut p = Parser { toks: &toks, i, operands: Vec::new(), divisors: Vec::new(), ops: Vec::new() };
+        let mut p = Parser {
+            toks: &toks,
+            i,
+            operands: Vec::new(),
+            divisors: Vec::new(),
+            ops: Vec::new(),
+        };
         let Some(lhs) = p.sum() else {
             i += 1;
             continue;
@@ -159,7 +169,14 @@ pub fn find_exprs(text: &str) -> Vec<Expr> {
             continue;
         }
         let (from, to) = (toks[i].1, toks[p.i - 1].2);
-        out.push(Expr { text: text[from..to].to_string(), lhs, rhs, operands, divisors, ops: lhs_ops });
+        out.push(Expr {
+            text: text[from..to].to_string(),
+            lhs,
+            rhs,
+            operands,
+            divisors,
+            ops: lhs_ops,
+        });
         i = p.i;
     }
     out
@@ -174,7 +191,11 @@ mod tests {
         for t in ["(100−80)/80", "20,000 / 80,000 = 25%", "(100k − 80k)/80k"] {
             let e = &find_exprs(t)[0];
             assert!((e.lhs - 0.25).abs() < 1e-9, "{t}: {e:?}");
-            assert_eq!(e.divisors.last().copied().map(|d| d % 80.0), Some(0.0), "{t}");
+            assert_eq!(
+                e.divisors.last().copied().map(|d| d % 80.0),
+                Some(0.0),
+                "{t}"
+            );
         }
     }
 
@@ -183,7 +204,10 @@ mod tests {
         let e = &find_exprs("check: 80 × 1.25 = 100 ✓")[0];
         assert_eq!((e.lhs, e.rhs), (100.0, Some(100.0)));
         let e = &find_exprs("10 − 3 + 1 = 8 days")[0];
-        assert_eq!((e.operands.clone(), e.rhs), (vec![10.0, 3.0, 1.0], Some(8.0)));
+        assert_eq!(
+            (e.operands.clone(), e.rhs),
+            (vec![10.0, 3.0, 1.0], Some(8.0))
+        );
         let e = &find_exprs("0.7 x 1.3 = 0.91")[0];
         assert!((e.lhs - 0.91).abs() < 1e-9);
     }

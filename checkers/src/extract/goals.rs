@@ -15,7 +15,8 @@ use std::sync::LazyLock;
 static RESTATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell me)\b.{0,80}\b(original|task|goal|request|requirements?|spec(ification)?)\b").unwrap()
 });
-static QUOTED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"(?m)"([^"\n]{30,})"|“([^”\n]{30,})”|^>\s*(.{30,})$"#).unwrap());
+static QUOTED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?m)"([^"\n]{30,})"|“([^”\n]{30,})”|^>\s*(.{30,})$"#).unwrap());
 
 /// The first deliverable that matches every marker, with the markers' matches as evidence.
 pub fn serving<'a>(deliverables: &'a [String], markers: &[Pattern]) -> Option<String> {
@@ -34,7 +35,10 @@ pub fn asks_restate(reply: &str) -> Option<&str> {
 }
 
 fn words(s: &str) -> BTreeSet<String> {
-    s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2).map(str::to_lowercase).collect()
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+        .map(str::to_lowercase)
+        .collect()
 }
 
 /// A quotation in `text` that presents itself as the task (most of its words are the task's)

@@ -49,7 +49,9 @@ pub fn approx(a: f64, b: f64) -> bool {
 
 /// Equal at the same scale or with thousands dropped (`100−80` for `100,000−80,000`).
 pub fn same_quantity(written: f64, truth: f64) -> bool {
-    approx(written, truth) || approx(written * 1000.0, truth) || approx(written * 1_000_000.0, truth)
+    approx(written, truth)
+        || approx(written * 1000.0, truth)
+        || approx(written * 1_000_000.0, truth)
 }
 
 /// Whether text ends in something an operator could follow: a digit, `)`, `%`, or `80k`.
@@ -70,7 +72,10 @@ pub fn find_numbers(text: &str) -> Vec<Num> {
             let whole = c.get(0)?;
             let digits: String = c["num"].chars().filter(|&ch| ch != ',').collect();
             let mut value: f64 = digits.parse().ok()?;
-            let suffix = c.name("suf").map(|m| m.as_str().trim().to_ascii_lowercase()).unwrap_or_default();
+            let suffix = c
+                .name("suf")
+                .map(|m| m.as_str().trim().to_ascii_lowercase())
+                .unwrap_or_default();
             let percent = suffix == "%" || suffix == "percent";
             match suffix.as_str() {
                 "k" | "thousand" => value *= 1e3,
@@ -81,7 +86,10 @@ pub fn find_numbers(text: &str) -> Vec<Num> {
             if let Some(sign) = c.name("sign") {
                 // A sign right after a number or a closing bracket is an operator, not a sign.
                 if ends_with_operand(text[..sign.start()].trim_end()) {
-                    start = c.name("cur").map(|m| m.start()).unwrap_or_else(|| c.name("num").unwrap().start());
+                    start = c
+                        .name("cur")
+                        .map(|m| m.start())
+                        .unwrap_or_else(|| c.name("num").unwrap().start());
                 } else if sign.as_str().trim() != "+" {
                     value = -value;
                 }
@@ -103,7 +111,10 @@ mod tests {
     use super::*;
 
     fn values(text: &str) -> Vec<(f64, bool)> {
-        find_numbers(text).iter().map(|n| (n.value, n.percent)).collect()
+        find_numbers(text)
+            .iter()
+            .map(|n| (n.value, n.percent))
+            .collect()
     }
 
     #[test]
@@ -111,7 +122,10 @@ mod tests {
         for t in ["80k", "80,000", "$80,000", "80 thousand", "$80k"] {
             assert_eq!(values(t), vec![(80000.0, false)], "{t}");
         }
-        assert!(approx(find_numbers("25%")[0].fraction(), find_numbers("0.25")[0].fraction()));
+        assert!(approx(
+            find_numbers("25%")[0].fraction(),
+            find_numbers("0.25")[0].fraction()
+        ));
         assert_eq!(values("$2.8M"), vec![(2_800_000.0, false)]);
     }
 
@@ -119,7 +133,10 @@ mod tests {
     fn unicode_minus_is_a_sign_but_a_minus_between_numbers_is_an_operator() {
         assert_eq!(values("net −9%"), vec![(-9.0, true)]);
         assert_eq!(values("100−80"), vec![(100.0, false), (80.0, false)]);
-        assert_eq!(values("(100k − 80k)/80k"), vec![(100000.0, false), (80000.0, false), (80000.0, false)]);
+        assert_eq!(
+            values("(100k − 80k)/80k"),
+            vec![(100000.0, false), (80000.0, false), (80000.0, false)]
+        );
         assert_eq!(values("-9 percent"), vec![(-9.0, true)]);
     }
 }

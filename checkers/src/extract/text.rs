@@ -3,7 +3,8 @@
 use regex::Regex;
 use std::sync::LazyLock;
 
-static CODE_BLOCK: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)```[^\n]*\n(.*?)```").unwrap());
+static CODE_BLOCK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)```[^\n]*\n(.*?)```").unwrap());
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(\bnot\b|n't\b|\bnever\b|\bno\b|\bcannot\b|\bunable\b|\bwithout\b|\bunverified\b|\bunconfirmed\b)").unwrap()
 });
@@ -18,7 +19,9 @@ pub fn sentence_spans(text: &str) -> Vec<(usize, usize)> {
         let next = bytes.get(i + 1).copied();
         let ends = match b {
             b'\n' => true,
-            b'.' | b'!' | b'?' => next.map_or(true, |n| n == b' ' || n == b'\n' || n == b'\t' || n == b'"' || n == b')'),
+            b'.' | b'!' | b'?' => next.map_or(true, |n| {
+                n == b' ' || n == b'\n' || n == b'\t' || n == b'"' || n == b')'
+            }),
             _ => false,
         };
         if ends {
@@ -35,7 +38,10 @@ pub fn sentence_spans(text: &str) -> Vec<(usize, usize)> {
 }
 
 pub fn sentences(text: &str) -> Vec<&str> {
-    sentence_spans(text).into_iter().map(|(a, b)| text[a..b].trim()).collect()
+    sentence_spans(text)
+        .into_iter()
+        .map(|(a, b)| text[a..b].trim())
+        .collect()
 }
 
 /// The sentence that holds byte offset `at`.
@@ -53,12 +59,18 @@ pub fn is_negated(sentence: &str) -> bool {
 
 /// Bodies of fenced code blocks.
 pub fn code_blocks(text: &str) -> Vec<&str> {
-    CODE_BLOCK.captures_iter(text).map(|c| c.get(1).unwrap().as_str()).collect()
+    CODE_BLOCK
+        .captures_iter(text)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect()
 }
 
 /// Sentences that ask the reader something.
 pub fn questions(text: &str) -> Vec<&str> {
-    sentences(text).into_iter().filter(|s| s.ends_with('?')).collect()
+    sentences(text)
+        .into_iter()
+        .filter(|s| s.ends_with('?'))
+        .collect()
 }
 
 /// Collapse every run of white space to one space and trim: "verbatim" up to layout.
@@ -83,7 +95,10 @@ mod tests {
 
     #[test]
     fn decimals_do_not_split_sentences() {
-        assert_eq!(sentences("Net is 0.91. So not even!"), vec!["Net is 0.91.", "So not even!"]);
+        assert_eq!(
+            sentences("Net is 0.91. So not even!"),
+            vec!["Net is 0.91.", "So not even!"]
+        );
     }
 
     #[test]

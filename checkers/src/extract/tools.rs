@@ -15,9 +15,12 @@ pub fn is_state_changing(name: &str) -> bool {
     }
     let known_safe = ["list_files", "read_file", "search", "run_tests", "fetch"];
     !known_safe.contains(&name)
-        && ["write", "edit", "delete", "remove", "deploy", "rename", "move", "create", "patch", "apply", "exec", "shell", "run"]
-            .iter()
-            .any(|w| name.contains(w))
+        && [
+            "write", "edit", "delete", "remove", "deploy", "rename", "move", "create", "patch",
+            "apply", "exec", "shell", "run",
+        ]
+        .iter()
+        .any(|w| name.contains(w))
 }
 
 /// One tool call of the episode with its result, if the transcript holds one.
@@ -41,7 +44,11 @@ impl Call<'_> {
     }
     /// `name(key argument)` for evidence lines.
     pub fn describe(&self) -> String {
-        let key = ["path", "pattern", "url"].iter().map(|k| self.call.arg(k)).find(|v| !v.is_empty()).unwrap_or("");
+        let key = ["path", "pattern", "url"]
+            .iter()
+            .map(|k| self.call.arg(k))
+            .find(|v| !v.is_empty())
+            .unwrap_or("");
         format!("{}({key})", self.call.name)
     }
 }
@@ -56,7 +63,9 @@ pub fn calls(t: &Transcript) -> Vec<Call<'_>> {
         for call in &m.tool_calls {
             let result = t.messages[pos + 1..]
                 .iter()
-                .find(|r| r.role == Role::Tool && r.tool_call_id.as_deref() == Some(call.id.as_str()))
+                .find(|r| {
+                    r.role == Role::Tool && r.tool_call_id.as_deref() == Some(call.id.as_str())
+                })
                 .map(|r| r.content.as_str());
             out.push(Call { pos, call, result });
         }
@@ -76,11 +85,20 @@ pub fn final_reply_pos(t: &Transcript) -> Option<usize> {
 }
 
 pub fn first_state_change<'a>(calls: &[Call<'a>]) -> Option<(usize, Call<'a>)> {
-    calls.iter().copied().enumerate().find(|(_, c)| c.changes_state())
+    calls
+        .iter()
+        .copied()
+        .enumerate()
+        .find(|(_, c)| c.changes_state())
 }
 
 pub fn last_state_change<'a>(calls: &[Call<'a>]) -> Option<(usize, Call<'a>)> {
-    calls.iter().copied().enumerate().filter(|(_, c)| c.changes_state()).last()
+    calls
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, c)| c.changes_state())
+        .last()
 }
 
 /// Paths listed in a `search` result (`path:line:text` per match).
@@ -91,7 +109,10 @@ pub fn listed_paths(result: &str) -> BTreeSet<String> {
             let mut parts = l.splitn(3, ':');
             let path = parts.next()?;
             let line = parts.next()?;
-            line.trim().parse::<u64>().ok().map(|_| path.trim_start_matches("./").to_string())
+            line.trim()
+                .parse::<u64>()
+                .ok()
+                .map(|_| path.trim_start_matches("./").to_string())
         })
         .collect()
 }

@@ -1,0 +1,92 @@
+//! Case files (`cases/E*.toml`): prompts, scripted turns, variants, tools, fixture and the
+//! ground truth the case's checker reads.
+
+use checkers::transcript::{Message, Role};
+use checkers::Truth;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The tools of contract §2.
+pub const TOOL_NAMES: [&str; 8] = [
+    "list_files",
+    "read_file",
+    "search",
+    "write_file",
+    "edit_file",
+    "run_tests",
+    "fetch",
+    "deploy",
+];
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    pub id: String,
+    pub title: String,
+    /// What a passing transcript does, in one line (shown by `harness cases`).
+    pub passes_when: String,
+    #[serde(default)]
+    pub truth: Truth,
+    pub variants: Vec<VariantFile>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantFile {
+    pub id: String,
+    /// Folder under `fixtures/workspaces/` copied into the trial's workspace.
+    pub fixture: Option<String>,
+    #[serde(default)]
+    pub tools: Vec<String>,
+    /// Scripted turns from `fixtures/histories/<name>.toml`, seeded before `seed`.
+    pub history: Option<String>,
+    /// Drop the history's first N turns, as a compacted context would.
+    #[serde(default)]
+    pub omit_turns: usize,
+    /// The fixture's own test command, run in the workspace by `run_tests`.
+    #[serde(default)]
+    pub run_tests: Vec<String>,
+    /// URL → file under `fixtures/pages/`, served by `fetch`.
+    #[serde(default)]
+    pub pages: BTreeMap<String, String>,
+    #[serde(default)]
+    pub seed: Vec<SeedMessage>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedMessage {
+    pub role: Role,
+    pub content: String,
+}
+
+/// A case ready to run: parsed, validated, its seeded turns rendered.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub id: String,
+    pub title: String,
+    pub passes_when: String,
+    pub truth: Truth,
+    pub variants: Vec<Variant>,
+    pub file: PathBuf,
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub id: String,
+    pub fixture: Option<PathBuf>,
+    pub tools: Vec<String>,
+    pub run_tests: Vec<String>,
+    /// URL → page text.
+    pub pages: BTreeMap<String, String>,
+    /// The seeded turns after the system prompt (history, then the case prompt).
+    pub seed: Vec<Message>,
+}
+
+impl Case {
+    pub fn variant(&self, id: &str) -> Option<&Variant> {
+        self.variants.iter().find(|v| v.id == id)
+    }
+}

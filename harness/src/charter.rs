@@ -1,0 +1,192 @@
+//! Loading a charter: from a file or a git `REV:PATH`, cut at the runtime marker, with its
+//! version line, sha256 and verbatim Core Invariants section. Works on Markdown (`#` headings)
+//! and on the plain-text rendering, where a heading is a short title line between blank lines.
+
+use crate::error::{read_to_string, Error, Result};
+use regex::Regex;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::sync::LazyLock;
+
+pub const RUNTIME_MARKER: &str = "Runtime load ends here";
+
+static VERSION_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?mi)^[#*\s_]*version\s*:?\s*v?(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)").unwrap()
+});
+static MD_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^#{1,6}\s+(.*?)\s*#*\s*$").unwrap());
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Charter {
+    /// Where it was read from: a path, or `REV:PATH`.
+    pub source: String,
+    /// Everything above the runtime marker line: the system prompt.
+    #[serde(skip)]
+    pub runtime: String,
+    /// sha256 of the runtime text, the part that governs model behaviour.
+    pub sha256: String,
+    /// sha256 of the whole file.
+    pub file_sha256: String,
+    /// The version line's semver, e.g. "0.1.0".
+    pub version: Option<String>,
+    #[serde(skip)]
+    pub core_invariants: String,
+    #[serde(skip)]
+    pub full_text: String,
+}
+
+/// Load from a path relative to `base`, or from `REV:PATH` in the git repository around `base`.
+pub fn load(source: &str, base: &Path) -> Result<Charter> {
+    let as_path = base.join(source);
+    let text = if as_path.exists() {
+        read_to_string(&as_path)?
+    } else if let Some((rev, path)) = source.split_once(':').filter(|(r, _)| !r.is_empty()) {
+        read_from_git(base, rev, path)?
+    } else {
+        return Err(Error::input(format!(
+            "charter {}: no such file (and not a git REV:PATH)",
+            as_path.display()
+        )));
+    };
+    let shown = if as_path.exists() {
+        as_path.display().to_string()
+    } else {
+        source.to_string()
+    };
+    parse(&shown, &text)
+}
+
+fn read_from_git(base: &Path, rev: &str, path: &str) -> Result<String> {
+    let fail = |what: String| Error::input(format!("charter {rev}:{path}: {what}"));
+    let repo = git2::Repository::discover(base).map_err(|e| {
+        fail(format!(
+            "no git repository around {}: {}",
+            base.display(),
+            e.message()
+        ))
+    })?;
+    let commit = repo
+        .revparse_single(rev)
+        .and_then(|o| o.peel_to_commit())
+        .map_err(|e| fail(format!("revision not found: {}", e.message())))?;
+    let tree = commit.tree().map_err(|e| fail(e.message().to_string()))?;
+    let entry = tree
+        .get_path(Path::new(path))
+        .map_err(|_| fail(format!("no file {path} at {rev}")))?;
+    let blob = entry
+        .to_object(&repo)
+        .and_then(|o| o.peel_to_blob())
+        .map_err(|e| fail(format!("not a file: {}", e.message())))?;
+    String::from_utf8(blob.content().to_vec()).map_err(|_| fail("not UTF-8 text".into()))
+}
+
+pub fn parse(source: &str, text: &str) -> Result<Charter> {
+    let text = text.replace("\r\n", "\n");
+    let marker_at = text
+        .lines()
+        .scan(0usize, |off, line| {
+            let start = *off;
+            *off += line.len() + 1;
+            Some((start, line))
+        })
+        .find(|(_, l)| l.contains(RUNTIME_MARKER))
+        .map(|(start, _)| start)
+        .ok_or_else(|| Error::input(format!("charter {source}: no line holds the runtime marker \"{RUNTIME_MARKER}\"; cannot tell the runtime sections from the maintainers' part")))?;
+    let runtime = text[..marker_at].trim_end().to_string() + "\n";
+    let core = section(&runtime, "Core Invariants").ok_or_else(|| {
+        Error::input(format!(
+            "charter {source}: no \"Core Invariants\" section above the runtime marker"
+        ))
+    })?;
+    Ok(Charter {
+        source: source.to_string(),
+        sha256: sha256_hex(runtime.as_bytes()),
+        file_sha256: sha256_hex(text.as_bytes()),
+        version: VERSION_LINE.captures(&runtime).map(|c| c[1].to_string()),
+        core_invariants: core,
+        runtime,
+        full_text: text,
+    })
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    format!("{:x}", Sha256::digest(bytes))
+}
+
+/// Headings of a charter with their line index: Markdown `#` headings when the text has any,
+/// else plain-text title lines (short, unindented, no closing punctuation, blank line before).
+pub fn headings(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let markdown = lines.iter().any(|l| MD_HEADING.is_match(l));
+    lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            if markdown {
+                return MD_HEADING.captures(l).map(|c| (i, c[1].trim().to_string()));
+            }
+            let t = l.trim_end();
+            let blank_before = i == 0 || lines[i - 1].trim().is_empty();
+            let plain_title = !t.is_empty()
+                && !t.starts_with(char::is_whitespace)
+                && t.len() <= 48
+                && !t.ends_with(['.', ':', ',', ';', ')'])
+                && !t.starts_with(|c: char| c.is_ascii_digit() || "-*•|".contains(c))
+                && t.chars().next().is_some_and(char::is_uppercase);
+            (blank_before && plain_title).then(|| (i, t.to_string()))
+        })
+        .collect()
+}
+
+/// The body of the section titled `title` (case-insensitive), verbatim, trimmed of blank lines.
+pub fn section(text: &str, title: &str) -> Option<String> {
+    let hs = headings(text);
+    let pos = hs.iter().position(|(_, h)| h.eq_ignore_ascii_case(title))?;
+    let start = hs[pos].0 + 1;
+    let end = hs.get(pos + 1).map_or(usize::MAX, |(i, _)| *i);
+    let body: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i >= start && *i < end)
+        .map(|(_, l)| l)
+        .collect();
+    let body = body.join("\n");
+    let body = body.trim_matches('\n').to_string();
+    (!body.trim().is_empty()).then_some(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MD: &str = "# Charter\n\nVersion 1.2.3 — 2026-01-01\n\n## Core Invariants\n\n1. **One.** Do it.\n2. **Two.** Again.\n\n## Procedures\n\nP1.\n\nRuntime load ends here.\n\n## Registry\n";
+    const PLAIN: &str = "Reasoning Charter\n\nVersion 0.1.0 — 2026-07-09\n\nCore Invariants\n\n  1. One. Do it.\n  2. Two. Again.\n\nReasoning Procedures\n\nP1 — Decompose\n\nRuntime load ends here (Usage 1).\n\nFailure-Mode Registry\n";
+
+    #[test]
+    fn markdown_charter_yields_runtime_version_and_core_invariants() {
+        let c = parse("md", MD).unwrap();
+        assert_eq!(c.version.as_deref(), Some("1.2.3"));
+        assert_eq!(c.core_invariants, "1. **One.** Do it.\n2. **Two.** Again.");
+        assert!(!c.runtime.contains("Registry"));
+    }
+
+    #[test]
+    fn plain_text_rendering_yields_the_same_structure() {
+        let c = parse("plain", PLAIN).unwrap();
+        assert_eq!(c.version.as_deref(), Some("0.1.0"));
+        assert_eq!(c.core_invariants, "  1. One. Do it.\n  2. Two. Again.");
+        assert!(!c.runtime.contains("Failure-Mode"));
+    }
+
+    #[test]
+    fn a_charter_without_the_runtime_marker_is_an_error() {
+        let err = parse("x.md", "# C\n\n## Core Invariants\n\n1. a\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("x.md") && err.contains(RUNTIME_MARKER),
+            "{err}"
+        );
+    }
+}

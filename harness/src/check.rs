@@ -1,0 +1,84 @@
+//! `harness check`: re-check stored transcripts offline with the current checkers. Needs no
+//! manifest and no network; case files are read fresh on every call.
+
+use crate::error::{Error, Result};
+use crate::events::TrialStatus;
+use crate::exit;
+use crate::store::{read_transcript, transcript_files};
+use crate::suite::Suite;
+use checkers::{CheckContext, Verdict};
+use std::path::PathBuf;
+
+/// Check every transcript at or under `paths`. `core_invariants` overrides the section read
+/// from each transcript's own system prompt.
+pub fn check_paths(
+    paths: &[PathBuf],
+    suite: &Suite,
+    core_invariants: Option<&str>,
+) -> Result<Vec<Verdict>> {
+    let files = transcript_files(paths)?;
+    if files.is_empty() {
+        return Err(Error::input(format!(
+            "no transcript files under {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let mut verdicts = Vec::new();
+    for file in files {
+        let t = read_transcript(&file)?;
+        let case = suite.case(&t.case).ok_or_else(|| {
+            Error::input(format!(
+                "{}: unknown case {:?} (cases are E1 … E13)",
+                file.display(),
+                t.case
+            ))
+        })?;
+        let from_prompt = t
+            .system_prompt()
+            .and_then(|s| crate::charter::section(s, "Core Invariants"));
+        let ctx = CheckContext {
+            truth: &case.truth,
+            core_invariants: core_invariants.or(from_prompt.as_deref()),
+        };
+        let mut v = checkers::check(&t, &ctx)
+            .map_err(|e| Error::input(format!("{}: {e}", file.display())))?;
+        v.file = Some(file.display().to_string());
+        verdicts.push(v);
+    }
+    Ok(verdicts)
+}
+
+/// 0 all pass, 1 any fail, 3 none failed but some inconclusive.
+pub fn exit_code(verdicts: &[Verdict]) -> u8 {
+    let statuses: Vec<TrialStatus> = verdicts.iter().map(TrialStatus::of).collect();
+    if statuses.contains(&TrialStatus::Fail) {
+        exit::GATE_FAILED
+    } else if statuses.contains(&TrialStatus::Inconclusive) {
+        exit::INCONCLUSIVE
+    } else {
+        exit::OK
+    }
+}
+
+/// One line per verdict, then its failed criteria.
+pub fn render(verdicts: &[Verdict]) -> String {
+    let mut out = String::new();
+    for v in verdicts {
+        let status = format!("{:?}", TrialStatus::of(v)).to_uppercase();
+        out.push_str(&format!(
+            "{status:<12} {}/{} (checker {})  {}\n",
+            v.case,
+            v.variant,
+            v.checker_version,
+            v.file.as_deref().unwrap_or("")
+        ));
+        for c in v.failed() {
+            out.push_str(&format!("    ✗ {}: {}\n", c.name, c.detail));
+        }
+    }
+    out
+}

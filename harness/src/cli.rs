@@ -1,0 +1,267 @@
+//! The command line: `run`, `cases`, `check`. Parses arguments, loads and validates
+//! everything a command needs, then hands over to the library.
+
+use crate::charter::{self, Charter};
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::gate::Gate;
+use crate::manifest;
+use crate::report::{progress::Progress, table};
+use crate::runner::{self, RunPlan};
+use crate::suite::{self, Suite};
+use crate::{check, exit, provider, store};
+use clap::{Args, Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+#[derive(Parser)]
+#[command(
+    name = "harness",
+    version,
+    about = "Replay a charter's conformance cases against a pinned model matrix and decide its change gate"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every case (or the filtered ones) on every model of a manifest, N trials each, check
+    /// each transcript and print the gate. Exit: 0 pass, 1 fail, 2 bad input, 3 inconclusive.
+    Run(RunArgs),
+    /// List the cases and variants, with their workspace and tools.
+    Cases(SuiteArgs),
+    /// Re-check stored transcripts (files or folders) with the current checkers, offline.
+    /// Exit: 0 all pass, 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.
+    Check(CheckArgs),
+}
+
+#[derive(Args)]
+struct SuiteArgs {
+    /// Folder holding cases/ and fixtures/ (default: found upward from the manifest or the
+    /// current folder).
+    #[arg(long)]
+    suite: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// The model matrix and decoding config, e.g. manifests/offline.toml.
+    #[arg(long)]
+    matrix: PathBuf,
+    /// Only these cases (E8, e8 and E08 are the same); repeatable.
+    #[arg(long = "case")]
+    cases: Vec<String>,
+    /// Only these variants (e.g. A, ii); repeatable.
+    #[arg(long = "variant")]
+    variants: Vec<String>,
+    /// Only these models, by name or role (frontier, weakest, other); repeatable.
+    #[arg(long = "model")]
+    models: Vec<String>,
+    /// Trials per unit instead of the manifest's [run] trials (the gate then requires this many).
+    #[arg(long)]
+    trials: Option<u32>,
+    /// The run folder to write (default: results/<run-id> in the suite). Must not hold a run.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// A charter file or git REV:PATH to load instead of the manifest's.
+    #[arg(long)]
+    charter: Option<String>,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// Transcript files, or folders searched for them (a run folder, a unit folder).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Print one JSON verdict per line (contract §4).
+    #[arg(long)]
+    json: bool,
+    /// Compare against this charter's Core Invariants instead of each transcript's system prompt.
+    #[arg(long)]
+    charter: Option<String>,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+/// Run the command line; the number is the process exit code.
+pub fn run() -> Result<u8> {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return Ok(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
+        }
+    };
+    match cli.command {
+        Command::Run(args) => run_cmd(args),
+        Command::Cases(args) => cases_cmd(args),
+        Command::Check(args) => check_cmd(args),
+    }
+}
+
+fn cwd() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+fn run_cmd(args: RunArgs) -> Result<u8> {
+    let loaded = manifest::load(&args.matrix)?;
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    let suite_root = suite::locate(args.suite.suite.as_deref(), loaded.dir())?;
+    let suite = Suite::load(&suite_root)?;
+    let charter = match &args.charter {
+        Some(src) => charter::load(src, &cwd())?,
+        None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
+    };
+    let models = loaded.select_models(&args.models)?;
+    manifest::check_api_keys(&loaded.path, &models)?;
+    let units = suite::select(&suite, &args.cases, &args.variants)?;
+    let mut providers = Vec::new();
+    for m in &models {
+        let p = provider::build(m, &suite_root)?;
+        if let Some((c, v)) = units.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
+            return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
+        }
+        providers.push((m.clone(), p));
+    }
+    let trials = args.trials.unwrap_or(loaded.manifest.run.trials);
+    if trials == 0 {
+        return Err(Error::input("--trials must be at least 1"));
+    }
+    let started = SystemTime::now();
+    let run_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| suite_root.join("results").join(store::run_id(started)));
+    if run_dir.exists()
+        && std::fs::read_dir(&run_dir)
+            .map_err(|e| Error::io(&run_dir, e))?
+            .next()
+            .is_some()
+    {
+        return Err(Error::input(format!(
+            "{}: already holds files; choose another --out (nothing was overwritten)",
+            run_dir.display()
+        )));
+    }
+    let units: Vec<(Arc<crate::case::Case>, String)> = units
+        .iter()
+        .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
+        .collect();
+    let charter = Arc::new(charter);
+    let mut run_json = serde_json::json!({
+        "harness_version": env!("CARGO_PKG_VERSION"),
+        "manifest_path": loaded.path.display().to_string(),
+        "manifest": loaded.manifest,
+        "charter": &*charter,
+        "suite": suite_root.display().to_string(),
+        "case_files": suite.cases.iter().map(|c| (c.id.clone(), c.sha256.clone())).collect::<std::collections::BTreeMap<_, _>>(),
+        "filters": {"case": args.cases, "variant": args.variants, "model": args.models},
+        "trials": trials,
+        "started": store::rfc3339(started),
+        "ended": null,
+    });
+    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    let plan = RunPlan {
+        manifest: loaded.manifest.clone(),
+        charter: charter.clone(),
+        models: providers,
+        units,
+        trials,
+        run_dir: run_dir.clone(),
+    };
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let records = rt.block_on(async move {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+        let reporter = tokio::spawn(async move {
+            let mut progress = Progress::new();
+            while let Some(ev) = rx.recv().await {
+                progress.on_event(&ev);
+            }
+        });
+        let result = runner::execute(plan, tx).await;
+        let _ = reporter.await;
+        result
+    })?;
+    run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
+    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+
+    let gate = Gate::from_records(&records, trials);
+    println!("\n{}", table::render(&gate));
+    println!("transcripts: {}", run_dir.join("transcripts").display());
+    Ok(gate.exit_code())
+}
+
+fn cases_cmd(args: SuiteArgs) -> Result<u8> {
+    let root = suite::locate(args.suite.as_deref(), &cwd())?;
+    let suite = Suite::load(&root)?;
+    for c in &suite.cases {
+        println!(
+            "{:<4} {}  (checker {})",
+            c.id,
+            c.title,
+            checkers::checker_for(&c.id)
+                .map(|k| k.version)
+                .unwrap_or("?")
+        );
+        for v in &c.variants {
+            let ws = v
+                .fixture
+                .as_deref()
+                .and_then(Path::file_name)
+                .map_or("none".to_string(), |n| n.to_string_lossy().into_owned());
+            let tools = if v.tools.is_empty() {
+                "none".to_string()
+            } else {
+                v.tools.join(" ")
+            };
+            println!(
+                "     {:<8} workspace: {ws:<16} seeded turns: {:<3} tools: {tools}",
+                v.id,
+                v.seed.len() + 1
+            );
+        }
+        println!("     passes when: {}", c.passes_when);
+    }
+    Ok(exit::OK)
+}
+
+fn check_cmd(args: CheckArgs) -> Result<u8> {
+    let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
+    let suite = Suite::load(&root)?;
+    let charter: Option<Charter> = args
+        .charter
+        .as_deref()
+        .map(|s| charter::load(s, &cwd()))
+        .transpose()?;
+    let verdicts = check::check_paths(
+        &args.paths,
+        &suite,
+        charter.as_ref().map(|c| c.core_invariants.as_str()),
+    )?;
+    if args.json {
+        for v in &verdicts {
+            println!(
+                "{}",
+                serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string()))?
+            );
+        }
+    } else {
+        print!("{}", check::render(&verdicts));
+    }
+    Ok(check::exit_code(&verdicts))
+}

@@ -1,0 +1,171 @@
+//! One trial: seed the conversation, let the model act through the tools until it answers
+//! without a tool call or hits `max_steps`, and record everything as a transcript.
+
+use crate::case::{Case, Variant};
+use crate::manifest::{Decoding, ModelEntry};
+use crate::provider::{ModelRequest, Provider};
+use crate::tools::{self, ToolBox, ToolSpec};
+use crate::workspace::TrialWorkspace;
+use checkers::transcript::{Message, Outcome, Role, Transcript, FORMAT_V1};
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+pub struct TrialSpec<'a> {
+    pub case: &'a Case,
+    pub variant: &'a Variant,
+    pub model: &'a ModelEntry,
+    pub trial: u32,
+    pub system_prompt: &'a str,
+    pub charter_sha256: &'a str,
+    pub decoding: &'a Decoding,
+    pub max_steps: u32,
+    pub test_timeout: Duration,
+}
+
+/// The decoding actually sent to a model: the manifest's, the model's overrides, and no
+/// temperature where the model does not support one.
+pub fn decoding_for(global: &Decoding, model: &ModelEntry) -> Decoding {
+    let mut d = global.overridden_by(&model.decoding);
+    if !model.temperature_supported {
+        d.temperature = None;
+    }
+    d
+}
+
+pub async fn run_trial(spec: &TrialSpec<'_>, provider: &dyn Provider) -> Transcript {
+    let started = Instant::now();
+    let tools: Vec<ToolSpec> = spec
+        .variant
+        .tools
+        .iter()
+        .filter_map(|t| tools::spec(t))
+        .collect();
+    let mut messages = vec![Message::new(Role::System, spec.system_prompt)];
+    messages.extend(spec.variant.seed.iter().cloned());
+    let seeded = messages.len();
+    let mut transcript = Transcript {
+        format: FORMAT_V1.to_string(),
+        case: spec.case.id.clone(),
+        variant: spec.variant.id.clone(),
+        model: spec.model.name().to_string(),
+        trial: spec.trial,
+        arm: "charter".to_string(),
+        charter_sha256: spec.charter_sha256.to_string(),
+        seeded,
+        messages: Vec::new(),
+        workspace: None,
+        outcome: Outcome::Completed,
+        error: None,
+        max_steps_reached: false,
+        usage: None,
+        timing: None,
+        request_ids: None,
+        request: Some(json!({
+            "model": {
+                "name": spec.model.name(),
+                "role": spec.model.role_name(),
+                "provider": spec.model.provider,
+                "model": spec.model.model,
+                "base_url": spec.model.base_url,
+            },
+            "decoding_sent": spec.decoding,
+            "tools": tools.iter().map(|t| t.name).collect::<Vec<_>>(),
+        })),
+        checker: None,
+    };
+
+    let workspace = match spec
+        .variant
+        .fixture
+        .as_deref()
+        .map(TrialWorkspace::create)
+        .transpose()
+    {
+        Ok(ws) => ws,
+        Err(e) => {
+            transcript.messages = messages;
+            transcript.outcome = Outcome::Error;
+            transcript.error = Some(format!("harness could not prepare the workspace: {e}"));
+            return transcript;
+        }
+    };
+    let mut toolbox = ToolBox::new(
+        spec.variant,
+        workspace.as_ref().map(|w| w.root()),
+        spec.test_timeout,
+    );
+    let (mut input_tokens, mut output_tokens) = (0u64, 0u64);
+    let mut finish_reasons = Vec::new();
+    let mut reported_models = Vec::new();
+
+    let mut finished = false;
+    for turn in 0..spec.max_steps as usize {
+        let request = ModelRequest {
+            case: &spec.case.id,
+            variant: &spec.variant.id,
+            turn,
+            system: spec.system_prompt,
+            messages: &messages[1..],
+            tools: &tools,
+            decoding: spec.decoding,
+        };
+        let reply = match provider.complete(request).await {
+            Ok(r) => r,
+            Err(e) => {
+                transcript.outcome = Outcome::Error;
+                transcript.error = Some(format!("provider failed on turn {}: {e}", turn + 1));
+                finished = true;
+                break;
+            }
+        };
+        input_tokens += reply.usage.input_tokens;
+        output_tokens += reply.usage.output_tokens;
+        finish_reasons.extend(reply.finish_reason.clone());
+        if let Some(m) = &reply.model_reported {
+            if !reported_models.contains(m) {
+                reported_models.push(m.clone());
+            }
+        }
+        let calls = reply.tool_calls.clone();
+        messages.push(Message {
+            role: Role::Assistant,
+            content: reply.content,
+            tool_calls: reply.tool_calls,
+            tool_call_id: None,
+            name: None,
+        });
+        if calls.is_empty() {
+            finished = true;
+            break;
+        }
+        for call in calls {
+            let result = toolbox.call(&call.name, &call.arguments).await;
+            messages.push(Message {
+                role: Role::Tool,
+                content: result.content,
+                tool_calls: Vec::new(),
+                tool_call_id: Some(call.id),
+                name: Some(call.name),
+            });
+        }
+    }
+    transcript.max_steps_reached = !finished;
+
+    if let Some(ws) = &workspace {
+        match ws.changes() {
+            Ok(w) => transcript.workspace = Some(w),
+            Err(e) => {
+                transcript.outcome = Outcome::Error;
+                transcript.error = Some(format!("harness could not diff the workspace: {e}"));
+            }
+        }
+    }
+    transcript.messages = messages;
+    transcript.usage = Some(json!({"input_tokens": input_tokens, "output_tokens": output_tokens}));
+    transcript.timing = Some(json!({"duration_ms": started.elapsed().as_millis() as u64}));
+    if let Some(req) = transcript.request.as_mut() {
+        req["finish_reasons"] = json!(finish_reasons);
+        req["model_reported"] = json!(reported_models);
+    }
+    transcript
+}

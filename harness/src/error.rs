@@ -1,0 +1,57 @@
+//! Errors that stop a command, each naming the file, line or variable at fault.
+
+use crate::exit;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input: a manifest, charter, case file or command line that cannot be used.
+    #[error("{0}")]
+    Input(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Internal(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn input(msg: impl Into<String>) -> Self {
+        Error::Input(msg.into())
+    }
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Input(_) | Error::Io { .. } => exit::USAGE,
+            Error::Internal(_) => exit::USAGE,
+        }
+    }
+    pub fn report(&self) -> ExitCode {
+        eprintln!("error: {self}");
+        ExitCode::from(self.exit_code())
+    }
+}
+
+/// 1-based line of a byte offset, for messages that point into a file.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Read a file, naming it in the error.
+pub fn read_to_string(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+}

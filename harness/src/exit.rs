@@ -1,0 +1,11 @@
+//! Exit codes of `run`, `gate` and `check` (contract §4, §5). Every exit goes through these.
+
+/// The gate passes; `check`: every transcript passes.
+pub const OK: u8 = 0;
+/// The gate fails: some unit is below its trials. `check`: some transcript fails.
+pub const GATE_FAILED: u8 = 1;
+/// Usage, manifest, charter or case error, found before any model is called; `check`: an
+/// unreadable or unknown input.
+pub const USAGE: u8 = 2;
+/// Inconclusive: some unit has error transcripts and none failed.
+pub const INCONCLUSIVE: u8 = 3;

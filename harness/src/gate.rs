@@ -1,0 +1,189 @@
+//! The change gate: every unit (case, variant, model) must pass every trial. A failing trial
+//! fails its unit; an error transcript or a missing trial leaves it inconclusive, never passed.
+
+use crate::events::{TrialRecord, TrialStatus};
+use crate::exit;
+use checkers::Criterion;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitStatus {
+    Pass,
+    Fail,
+    Inconclusive,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitTrial {
+    pub trial: u32,
+    pub status: TrialStatus,
+    pub failed: Vec<Criterion>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Unit {
+    pub model: String,
+    pub case: String,
+    pub variant: String,
+    pub trials: Vec<UnitTrial>,
+}
+
+impl Unit {
+    pub fn passed(&self) -> usize {
+        self.trials
+            .iter()
+            .filter(|t| t.status == TrialStatus::Pass)
+            .count()
+    }
+    pub fn status(&self, required: u32) -> UnitStatus {
+        if self.trials.iter().any(|t| t.status == TrialStatus::Fail) {
+            UnitStatus::Fail
+        } else if self.passed() >= required as usize {
+            UnitStatus::Pass
+        } else {
+            UnitStatus::Inconclusive
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Gate {
+    /// Trials each unit must pass.
+    pub required: u32,
+    pub models: Vec<String>,
+    pub units: Vec<Unit>,
+}
+
+impl Gate {
+    /// Group trial records into units, keeping the order models and cases first appear in.
+    pub fn from_records(records: &[TrialRecord], required: u32) -> Gate {
+        let mut models: Vec<String> = Vec::new();
+        let mut units: Vec<Unit> = Vec::new();
+        for r in records {
+            if !models.contains(&r.model) {
+                models.push(r.model.clone());
+            }
+            let trial = UnitTrial {
+                trial: r.trial,
+                status: TrialStatus::of(&r.verdict),
+                failed: r.verdict.failed().cloned().collect(),
+            };
+            match units
+                .iter_mut()
+                .find(|u| u.model == r.model && u.case == r.case && u.variant == r.variant)
+            {
+                Some(u) => u.trials.push(trial),
+                None => units.push(Unit {
+                    model: r.model.clone(),
+                    case: r.case.clone(),
+                    variant: r.variant.clone(),
+                    trials: vec![trial],
+                }),
+            }
+        }
+        for u in &mut units {
+            u.trials.sort_by_key(|t| t.trial);
+        }
+        Gate {
+            required,
+            models,
+            units,
+        }
+    }
+
+    pub fn count(&self, status: UnitStatus) -> usize {
+        self.units
+            .iter()
+            .filter(|u| u.status(self.required) == status)
+            .count()
+    }
+
+    /// Contract §5: 0 passes, 1 fails, 3 inconclusive (some unit inconclusive and none failed).
+    pub fn exit_code(&self) -> u8 {
+        if self.count(UnitStatus::Fail) > 0 {
+            exit::GATE_FAILED
+        } else if self.count(UnitStatus::Inconclusive) > 0 || self.units.is_empty() {
+            exit::INCONCLUSIVE
+        } else {
+            exit::OK
+        }
+    }
+
+    pub fn unit(&self, model: &str, case: &str, variant: &str) -> Option<&Unit> {
+        self.units
+            .iter()
+            .find(|u| u.model == model && u.case == case && u.variant == variant)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use checkers::Verdict;
+    use std::path::PathBuf;
+
+    fn record(model: &str, trial: u32, pass: bool, inconclusive: bool) -> TrialRecord {
+        TrialRecord {
+            model: model.into(),
+            case: "E1".into(),
+            variant: "default".into(),
+            trial,
+            verdict: Verdict {
+                case: "E1".into(),
+                variant: "default".into(),
+                checker_version: "1.0.0".into(),
+                checker_source_sha256: String::new(),
+                pass,
+                inconclusive,
+                criteria: vec![Criterion::new("final-figure", pass, "x")],
+                final_figure: None,
+                file: None,
+            },
+            path: PathBuf::new(),
+        }
+    }
+
+    #[test]
+    fn a_unit_passes_only_with_every_trial_passing() {
+        let g = Gate::from_records(
+            &[
+                record("m", 1, true, false),
+                record("m", 2, true, false),
+                record("m", 3, true, false),
+            ],
+            3,
+        );
+        assert_eq!(g.exit_code(), exit::OK);
+        let g = Gate::from_records(
+            &[record("m", 1, true, false), record("m", 2, true, false)],
+            3,
+        );
+        assert_eq!(
+            g.exit_code(),
+            exit::INCONCLUSIVE,
+            "2 of 3 trials is not a pass"
+        );
+    }
+
+    #[test]
+    fn one_failing_trial_on_the_weakest_model_fails_the_gate() {
+        let recs = [
+            record("frontier", 1, true, false),
+            record("weakest", 1, false, false),
+        ];
+        assert_eq!(Gate::from_records(&recs, 1).exit_code(), exit::GATE_FAILED);
+    }
+
+    #[test]
+    fn error_transcripts_are_inconclusive_never_pass_and_never_fail() {
+        let recs = [
+            record("m", 1, true, false),
+            record("m", 2, false, true),
+            record("m", 3, true, false),
+        ];
+        let g = Gate::from_records(&recs, 3);
+        assert_eq!(g.units[0].status(3), UnitStatus::Inconclusive);
+        assert_eq!(g.exit_code(), exit::INCONCLUSIVE);
+    }
+}

@@ -1,0 +1,305 @@
+//! The pinned model matrix and decoding config (`manifests/*.toml`), parsed by serde and then
+//! validated once. An unknown key is an error: a typo in a gate config must never be ignored.
+
+use crate::error::{line_of, read_to_string, Error, Result};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+use toml::Spanned;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub charter: CharterSource,
+    #[serde(default)]
+    pub decoding: Decoding,
+    #[serde(default)]
+    pub run: RunConfig,
+    pub models: Vec<ModelEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharterSource {
+    /// A file path (relative to the manifest's folder), or `REV:PATH` in the git repository
+    /// that holds the manifest.
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decoding {
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub seed: Option<u64>,
+}
+
+impl Decoding {
+    /// This config with `over`'s values where it sets them.
+    pub fn overridden_by(&self, over: &Decoding) -> Decoding {
+        Decoding {
+            temperature: over.temperature.or(self.temperature),
+            max_tokens: over.max_tokens.or(self.max_tokens),
+            seed: over.seed.or(self.seed),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    #[serde(default = "default_trials")]
+    pub trials: u32,
+    #[serde(default = "default_max_steps")]
+    pub max_steps: u32,
+    /// Seconds a fixture's test script may run.
+    #[serde(default = "default_test_timeout")]
+    pub test_timeout_secs: u64,
+}
+
+fn default_trials() -> u32 {
+    3
+}
+fn default_max_steps() -> u32 {
+    40
+}
+fn default_test_timeout() -> u64 {
+    60
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            trials: default_trials(),
+            max_steps: default_max_steps(),
+            test_timeout_secs: default_test_timeout(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Frontier,
+    Weakest,
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    Openai,
+    Anthropic,
+    Scripted,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelEntry {
+    pub name: Spanned<String>,
+    pub role: Role,
+    pub provider: ProviderKind,
+    /// The exact pinned model id sent to the API.
+    pub model: String,
+    pub base_url: Option<String>,
+    /// Name of the environment variable holding the API key (never the key itself).
+    pub api_key_env: Option<String>,
+    #[serde(default = "default_concurrency")]
+    pub max_concurrency: usize,
+    /// False for models that reject a temperature (reasoning models, current Anthropic API):
+    /// then none is sent, and the transcript records that.
+    #[serde(default = "yes")]
+    pub temperature_supported: bool,
+    #[serde(default)]
+    pub decoding: Decoding,
+    /// For `provider = "scripted"`: the folder under `fixtures/scripted/` to replay.
+    pub script: Option<String>,
+}
+
+fn default_concurrency() -> usize {
+    4
+}
+fn yes() -> bool {
+    true
+}
+
+impl ModelEntry {
+    pub fn name(&self) -> &str {
+        self.name.get_ref()
+    }
+    pub fn role_name(&self) -> &'static str {
+        match self.role {
+            Role::Frontier => "frontier",
+            Role::Weakest => "weakest",
+            Role::Other => "other",
+        }
+    }
+}
+
+/// A manifest as loaded: where it came from, the parsed config, and warnings to show.
+#[derive(Debug, Clone)]
+pub struct LoadedManifest {
+    pub path: PathBuf,
+    pub manifest: Manifest,
+    pub warnings: Vec<String>,
+}
+
+impl LoadedManifest {
+    /// The folder that relative paths in the manifest are relative to.
+    pub fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+    /// Models selected by `--model` names or roles (all when none given).
+    pub fn select_models(&self, filters: &[String]) -> Result<Vec<ModelEntry>> {
+        let models = &self.manifest.models;
+        if filters.is_empty() {
+            return Ok(models.clone());
+        }
+        let mut out: Vec<ModelEntry> = Vec::new();
+        for f in filters {
+            let hits: Vec<&ModelEntry> = models
+                .iter()
+                .filter(|m| m.name() == f || m.role_name() == f)
+                .collect();
+            if hits.is_empty() {
+                let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+                return Err(Error::input(format!(
+                    "--model {f:?} matches no model name or role in {} (models: {}; roles: frontier, weakest, other)",
+                    self.path.display(),
+                    names.join(", ")
+                )));
+            }
+            for h in hits {
+                if !out.iter().any(|m| m.name() == h.name()) {
+                    out.push(h.clone());
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+static ALIAS_SUFFIX: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(latest|preview|beta)$").unwrap());
+static PINNED_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(\d{4}-\d{2}-\d{2}|\d{8}|[-@:]v?\d+(\.\d+)*|-\d{3,4})$").unwrap()
+});
+
+/// Parse and validate a manifest. Every problem names the file and the line or key.
+pub fn load(path: &Path) -> Result<LoadedManifest> {
+    let text = read_to_string(path)?;
+    let manifest: Manifest = toml::from_str(&text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|s| format!(", line {}", line_of(&text, s.start)))
+            .unwrap_or_default();
+        Error::input(format!("{}{at}: {}", path.display(), e.message()))
+    })?;
+    let where_ = |span: std::ops::Range<usize>| {
+        format!("{}, line {}", path.display(), line_of(&text, span.start))
+    };
+    let mut warnings = Vec::new();
+
+    if manifest.models.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no [[models]]; the gate needs a frontier and a weakest model",
+            path.display()
+        )));
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, m) in manifest.models.iter().enumerate() {
+        let at = where_(m.name.span());
+        if m.name().trim().is_empty() || m.name().contains(['/', '\\']) || m.name().starts_with('.')
+        {
+            return Err(Error::input(format!("{at}: models[{i}].name {:?} must be a plain, non-empty name (it names a results folder)", m.name())));
+        }
+        if let Some(first) = seen.insert(m.name(), m.name.span().start) {
+            return Err(Error::input(format!(
+                "{at}: models[{i}].name {:?} is a duplicate (first defined at line {})",
+                m.name(),
+                line_of(&text, first)
+            )));
+        }
+        if m.max_concurrency == 0 {
+            return Err(Error::input(format!(
+                "{at}: models[{i}].max_concurrency must be at least 1"
+            )));
+        }
+        match m.provider {
+            ProviderKind::Scripted => {
+                if m.script.is_none() {
+                    return Err(Error::input(format!(
+                        "{at}: models[{i}] ({}) has provider = \"scripted\" but no script",
+                        m.name()
+                    )));
+                }
+            }
+            ProviderKind::Openai | ProviderKind::Anthropic => {
+                if m.api_key_env.is_none() {
+                    return Err(Error::input(format!(
+                        "{at}: models[{i}] ({}) needs api_key_env, the variable that holds its key",
+                        m.name()
+                    )));
+                }
+                if m.script.is_some() {
+                    return Err(Error::input(format!(
+                        "{at}: models[{i}] ({}) sets script, which only scripted models take",
+                        m.name()
+                    )));
+                }
+                if ALIAS_SUFFIX.is_match(&m.model) || !PINNED_SUFFIX.is_match(&m.model) {
+                    warnings.push(format!(
+                        "{at}: models[{i}].model {:?} looks like an alias, not a pinned version; the gate is only reproducible against a pinned id",
+                        m.model
+                    ));
+                }
+            }
+        }
+    }
+    for (role, label) in [(Role::Frontier, "frontier"), (Role::Weakest, "weakest")] {
+        if !manifest.models.iter().any(|m| m.role == role) {
+            return Err(Error::input(format!(
+                "{}: no model has role = \"{label}\"; the gate needs at least the frontier reference and the weakest deployed model",
+                path.display()
+            )));
+        }
+    }
+    if manifest.run.trials == 0 || manifest.run.max_steps == 0 {
+        return Err(Error::input(format!(
+            "{}: [run] trials and max_steps must be at least 1",
+            path.display()
+        )));
+    }
+    if let Some(t) = manifest.decoding.temperature {
+        if !(0.0..=2.0).contains(&t) {
+            return Err(Error::input(format!(
+                "{}: [decoding] temperature {t} is outside 0–2",
+                path.display()
+            )));
+        }
+    }
+    Ok(LoadedManifest {
+        path: path.to_path_buf(),
+        manifest,
+        warnings,
+    })
+}
+
+/// Every selected model that calls an API must find its key variable set. Checked before any
+/// model is called; the message names the variable, never its value.
+pub fn check_api_keys(manifest_path: &Path, models: &[ModelEntry]) -> Result<()> {
+    for m in models {
+        if let Some(var) = &m.api_key_env {
+            if std::env::var(var).map_or(true, |v| v.trim().is_empty()) {
+                return Err(Error::input(format!(
+                    "{}: model {} reads its API key from ${var}, which is not set",
+                    manifest_path.display(),
+                    m.name()
+                )));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,76 @@
+//! Model providers: one request in, one reply (text and tool calls) out. A provider failure is
+//! an error the episode records as an inconclusive trial, never a pass or a fail.
+
+pub mod scripted;
+
+use crate::manifest::{Decoding, ModelEntry, ProviderKind};
+use crate::tools::ToolSpec;
+use checkers::transcript::{Message, ToolCall};
+use serde::Serialize;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// What one model turn is asked with.
+pub struct ModelRequest<'a> {
+    pub case: &'a str,
+    pub variant: &'a str,
+    /// The model's turn number within the episode, from 0.
+    pub turn: usize,
+    pub system: &'a str,
+    /// The conversation after the system prompt.
+    pub messages: &'a [Message],
+    pub tools: &'a [ToolSpec],
+    pub decoding: &'a Decoding,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ModelReply {
+    pub content: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub finish_reason: Option<String>,
+    pub usage: Usage,
+    /// The model id the API says answered.
+    pub model_reported: Option<String>,
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct ProviderError(pub String);
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+pub trait Provider: Send + Sync {
+    fn complete<'a>(
+        &'a self,
+        req: ModelRequest<'a>,
+    ) -> BoxFuture<'a, Result<ModelReply, ProviderError>>;
+
+    /// Whether the provider can answer this unit at all (a scripted model needs a script);
+    /// checked before the run starts.
+    fn covers(&self, _case: &str, _variant: &str) -> bool {
+        true
+    }
+}
+
+/// Build the provider for a model entry. Scripts are loaded here, so a missing one stops the
+/// run before any model is called.
+pub fn build(
+    model: &ModelEntry,
+    suite_root: &std::path::Path,
+) -> crate::error::Result<Arc<dyn Provider>> {
+    match model.provider {
+        ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(model, suite_root)?)),
+        ProviderKind::Openai | ProviderKind::Anthropic => Err(crate::error::Error::input(format!(
+            "model {}: provider {:?} is not available in this build yet; use a scripted model (manifests/offline.toml)",
+            model.name(),
+            model.provider
+        ))),
+    }
+}

@@ -1,0 +1,4 @@
+//! Reporters: they turn runner events and gate results into what people read.
+
+pub mod progress;
+pub mod table;

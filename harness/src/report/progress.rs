@@ -1,0 +1,94 @@
+//! Run progress: a bar per model with pass/fail/error counts on a terminal, one plain line per
+//! trial otherwise (CI logs).
+
+use crate::events::{Event, TrialStatus};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::HashMap;
+use std::io::IsTerminal;
+
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    pass: u64,
+    fail: u64,
+    inconclusive: u64,
+}
+
+pub struct Progress {
+    bars: Option<MultiProgress>,
+    per_model: HashMap<String, (ProgressBar, Counts)>,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        Progress {
+            bars: std::io::stderr()
+                .is_terminal()
+                .then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr())),
+            per_model: HashMap::new(),
+        }
+    }
+
+    pub fn on_event(&mut self, ev: &Event) {
+        match ev {
+            Event::RunStarted { run_dir, per_model } => {
+                eprintln!("writing transcripts to {}", run_dir.display());
+                let style =
+                    ProgressStyle::with_template("{prefix:>22} [{bar:30}] {pos}/{len} {msg}")
+                        .unwrap()
+                        .progress_chars("=> ");
+                for (name, total) in per_model {
+                    let bar = match &self.bars {
+                        Some(mp) => mp.add(ProgressBar::new(*total as u64)),
+                        None => ProgressBar::hidden(),
+                    };
+                    bar.set_style(style.clone());
+                    bar.set_prefix(name.clone());
+                    self.per_model
+                        .insert(name.clone(), (bar, Counts::default()));
+                }
+            }
+            Event::TrialFinished(r) => {
+                let status = crate::events::TrialStatus::of(&r.verdict);
+                if let Some((bar, counts)) = self.per_model.get_mut(&r.model) {
+                    match status {
+                        TrialStatus::Pass => counts.pass += 1,
+                        TrialStatus::Fail => counts.fail += 1,
+                        TrialStatus::Inconclusive => counts.inconclusive += 1,
+                    }
+                    bar.inc(1);
+                    bar.set_message(format!(
+                        "pass {} fail {} error {}",
+                        counts.pass, counts.fail, counts.inconclusive
+                    ));
+                }
+                if self.bars.is_none() {
+                    let why = r
+                        .verdict
+                        .failed()
+                        .next()
+                        .map(|c| format!(" ({}: {})", c.name, c.detail))
+                        .unwrap_or_default();
+                    eprintln!(
+                        "{:>12} {}/{} {} trial {}{why}",
+                        format!("{status:?}").to_uppercase(),
+                        r.case,
+                        r.variant,
+                        r.model,
+                        r.trial
+                    );
+                }
+            }
+            Event::RunFinished => {
+                for (bar, _) in self.per_model.values() {
+                    bar.finish();
+                }
+            }
+        }
+    }
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Self::new()
+    }
+}

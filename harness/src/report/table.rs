@@ -1,0 +1,81 @@
+//! The gate as a case × model table for the terminal, with the failures spelled out.
+
+use crate::gate::{Gate, UnitStatus};
+use std::fmt::Write;
+
+pub fn render(gate: &Gate) -> String {
+    let mut rows: Vec<(String, String)> = Vec::new();
+    for u in &gate.units {
+        let key = (u.case.clone(), u.variant.clone());
+        if !rows.contains(&key) {
+            rows.push(key);
+        }
+    }
+    let label = |c: &str, v: &str| format!("{c}/{v}");
+    let first_w = rows
+        .iter()
+        .map(|(c, v)| label(c, v).len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let col_w: Vec<usize> = gate.models.iter().map(|m| m.len().max(8)).collect();
+    let mut out = String::new();
+    let _ = write!(out, "{:first_w$}", "unit");
+    for (m, w) in gate.models.iter().zip(&col_w) {
+        let _ = write!(out, "  {m:>w$}");
+    }
+    out.push('\n');
+    for (c, v) in &rows {
+        let _ = write!(out, "{:first_w$}", label(c, v));
+        for (m, w) in gate.models.iter().zip(&col_w) {
+            let cell = match gate.unit(m, c, v) {
+                None => "-".to_string(),
+                Some(u) => {
+                    let mark = match u.status(gate.required) {
+                        UnitStatus::Pass => "  ",
+                        UnitStatus::Fail => " ✗",
+                        UnitStatus::Inconclusive => " ?",
+                    };
+                    format!("{}/{}{mark}", u.passed(), gate.required)
+                }
+            };
+            let _ = write!(out, "  {cell:>w$}");
+        }
+        out.push('\n');
+    }
+    let (pass, fail, inc) = (
+        gate.count(UnitStatus::Pass),
+        gate.count(UnitStatus::Fail),
+        gate.count(UnitStatus::Inconclusive),
+    );
+    let _ = writeln!(
+        out,
+        "\n{} units: {pass} pass, {fail} fail, {inc} inconclusive",
+        gate.units.len()
+    );
+    let failing: Vec<_> = gate
+        .units
+        .iter()
+        .filter(|u| u.status(gate.required) == UnitStatus::Fail)
+        .collect();
+    if !failing.is_empty() {
+        out.push_str("\nFailures:\n");
+        for u in failing {
+            for t in u.trials.iter().filter(|t| !t.failed.is_empty()) {
+                let first = &t.failed[0];
+                let _ = writeln!(
+                    out,
+                    "  {}/{} on {} trial {}: {} — {}",
+                    u.case, u.variant, u.model, t.trial, first.name, first.detail
+                );
+            }
+        }
+    }
+    let verdict = match gate.exit_code() {
+        crate::exit::OK => "PASS: the change may land",
+        crate::exit::GATE_FAILED => "FAIL: the change is blocked",
+        _ => "INCONCLUSIVE: some units could not be decided; re-run them",
+    };
+    let _ = writeln!(out, "\nGate: {verdict}");
+    out
+}

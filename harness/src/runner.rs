@@ -1,0 +1,123 @@
+//! The runner: models × units × trials on tokio, with a bounded concurrency per model. Each
+//! transcript is checked and written atomically as soon as its trial ends.
+
+use crate::case::{Case, Variant};
+use crate::charter::Charter;
+use crate::episode::{decoding_for, run_trial, TrialSpec};
+use crate::error::{Error, Result};
+use crate::events::{Event, TrialRecord};
+use crate::manifest::{Manifest, ModelEntry};
+use crate::provider::Provider;
+use crate::store::{transcript_path, write_json_atomic};
+use checkers::CheckContext;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, Semaphore};
+
+/// Everything a run needs, validated before it starts.
+pub struct RunPlan {
+    pub manifest: Manifest,
+    pub charter: Arc<Charter>,
+    pub models: Vec<(ModelEntry, Arc<dyn Provider>)>,
+    pub units: Vec<(Arc<Case>, String)>,
+    pub trials: u32,
+    pub run_dir: PathBuf,
+}
+
+impl RunPlan {
+    pub fn trial_count(&self) -> usize {
+        self.models.len() * self.units.len() * self.trials as usize
+    }
+}
+
+fn variant_of<'a>(case: &'a Case, id: &str) -> &'a Variant {
+    case.variant(id)
+        .expect("units are built from the case's own variants")
+}
+
+/// Run every trial of the plan; events go to `events`, and the records come back in plan order.
+pub async fn execute(
+    plan: RunPlan,
+    events: mpsc::UnboundedSender<Event>,
+) -> Result<Vec<TrialRecord>> {
+    let per_model = plan
+        .models
+        .iter()
+        .map(|(m, _)| {
+            (
+                m.name().to_string(),
+                plan.units.len() * plan.trials as usize,
+            )
+        })
+        .collect();
+    let _ = events.send(Event::RunStarted {
+        run_dir: plan.run_dir.clone(),
+        per_model,
+    });
+    let plan = Arc::new(plan);
+    let mut handles = Vec::new();
+    for (mi, (model, _)) in plan.models.iter().enumerate() {
+        let permits = Arc::new(Semaphore::new(model.max_concurrency));
+        for ui in 0..plan.units.len() {
+            for trial in 1..=plan.trials {
+                let (plan, permits, events) = (plan.clone(), permits.clone(), events.clone());
+                handles.push(tokio::spawn(async move {
+                    let _permit = permits
+                        .acquire_owned()
+                        .await
+                        .map_err(|e| Error::Internal(e.to_string()))?;
+                    let record = run_one(&plan, mi, ui, trial).await?;
+                    let _ = events.send(Event::TrialFinished(record.clone()));
+                    Ok::<_, Error>(record)
+                }));
+            }
+        }
+    }
+    let mut records = Vec::new();
+    for h in handles {
+        records.push(
+            h.await
+                .map_err(|e| Error::Internal(format!("trial task failed: {e}")))??,
+        );
+    }
+    let _ = events.send(Event::RunFinished);
+    Ok(records)
+}
+
+async fn run_one(plan: &RunPlan, mi: usize, ui: usize, trial: u32) -> Result<TrialRecord> {
+    let (model, provider) = &plan.models[mi];
+    let (case, variant_id) = &plan.units[ui];
+    let variant = variant_of(case, variant_id);
+    let decoding = decoding_for(&plan.manifest.decoding, model);
+    let spec = TrialSpec {
+        case,
+        variant,
+        model,
+        trial,
+        system_prompt: &plan.charter.runtime,
+        charter_sha256: &plan.charter.sha256,
+        decoding: &decoding,
+        max_steps: plan.manifest.run.max_steps,
+        test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
+    };
+    let mut transcript = run_trial(&spec, provider.as_ref()).await;
+    let ctx = CheckContext {
+        truth: &case.truth,
+        core_invariants: Some(&plan.charter.core_invariants),
+    };
+    let verdict = checkers::check(&transcript, &ctx)
+        .map_err(|e| Error::Internal(format!("{}: {e}", case.file.display())))?;
+    transcript.checker =
+        Some(serde_json::to_value(&verdict).map_err(|e| Error::Internal(e.to_string()))?);
+    let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant_id, trial);
+    write_json_atomic(&path, &transcript)?;
+    Ok(TrialRecord {
+        model: model.name().to_string(),
+        case: case.id.clone(),
+        variant: variant_id.clone(),
+        trial,
+        verdict,
+        path,
+    })
+}

@@ -1,0 +1,137 @@
+//! The results folder: run ids, transcript paths, atomic writes, and reading transcripts back.
+
+use crate::error::{Error, Result};
+use checkers::Transcript;
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// `results/<run>/transcripts/<model>/<case>-<variant>/trial-<n>.json`
+pub fn transcript_path(
+    run_dir: &Path,
+    model: &str,
+    case: &str,
+    variant: &str,
+    trial: u32,
+) -> PathBuf {
+    run_dir
+        .join("transcripts")
+        .join(model)
+        .join(format!("{case}-{variant}"))
+        .join(format!("trial-{trial}.json"))
+}
+
+/// Write JSON through a temp file in the same folder and rename it into place, so a reader
+/// (or a killed run) never sees a half-written file.
+pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    serde_json::to_writer_pretty(&mut tmp, value)
+        .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
+    tmp.write_all(b"\n").map_err(|e| Error::io(path, e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+/// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn rfc3339(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil-from-days (proleptic Gregorian), after H. Hinnant's public-domain algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// A run id from the start time: `20261130-001500`.
+pub fn run_id(t: SystemTime) -> String {
+    let s = rfc3339(t);
+    format!(
+        "{}{}{}-{}{}{}",
+        &s[0..4],
+        &s[5..7],
+        &s[8..10],
+        &s[11..13],
+        &s[14..16],
+        &s[17..19]
+    )
+}
+
+/// Run-level JSON files that sit beside the transcripts.
+const RUN_FILES: [&str; 2] = ["run.json", "summary.json"];
+
+/// Every `*.json` transcript file at or under the given paths, sorted; `run.json` and other
+/// run-level files are skipped.
+pub fn transcript_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_file() {
+            out.push(p.clone());
+        } else if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d)
+                    .map_err(|e| Error::io(&d, e))?
+                    .flatten()
+                {
+                    let path = e.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if path.extension().is_some_and(|x| x == "json")
+                        && !path
+                            .file_name()
+                            .is_some_and(|n| RUN_FILES.iter().any(|r| n == *r))
+                    {
+                        out.push(path);
+                    }
+                }
+            }
+        } else {
+            return Err(Error::input(format!(
+                "{}: no such file or folder",
+                p.display()
+            )));
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+pub fn read_transcript(path: &Path) -> Result<Transcript> {
+    let text = crate::error::read_to_string(path)?;
+    serde_json::from_str(&text).map_err(|e| {
+        Error::input(format!(
+            "{}, line {}: not a transcript: {e}",
+            path.display(),
+            e.line()
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps_render_in_utc() {
+        let t = UNIX_EPOCH + Duration::from_secs(1_796_004_900); // 2026-11-30T00:15:00Z
+        assert_eq!(rfc3339(t), "2026-11-30T00:15:00Z");
+        assert_eq!(run_id(t), "20261130-001500");
+    }
+}

@@ -1,0 +1,250 @@
+//! The case suite: the folder holding `cases/` and `fixtures/`, loaded and validated at once so
+//! a bad case file stops the run before any model is called.
+
+use crate::case::{Case, CaseFile, Variant, TOOL_NAMES};
+use crate::charter::sha256_hex;
+use crate::error::{line_of, read_to_string, Error, Result};
+use checkers::transcript::{Message, Role};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct Suite {
+    pub root: PathBuf,
+    pub cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HistoryFile {
+    turn: Vec<crate::case::SeedMessage>,
+}
+
+/// The suite root: `explicit`, else the first of `start` and its ancestors holding `cases/`.
+pub fn locate(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
+    if let Some(dir) = explicit {
+        if dir.join("cases").is_dir() {
+            return Ok(dir.to_path_buf());
+        }
+        return Err(Error::input(format!(
+            "--suite {}: no cases/ folder there",
+            dir.display()
+        )));
+    }
+    let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
+    start
+        .ancestors()
+        .find(|d| d.join("cases").is_dir() && d.join("fixtures").is_dir())
+        .map(Path::to_path_buf)
+        .ok_or_else(|| Error::input(format!("no case suite (a folder with cases/ and fixtures/) at or above {}; pass --suite DIR", start.display())))
+}
+
+impl Suite {
+    pub fn load(root: &Path) -> Result<Suite> {
+        let mut cases = Vec::new();
+        for id in checkers::CASE_IDS {
+            let file = root.join("cases").join(format!("{id}.toml"));
+            if !file.exists() {
+                return Err(Error::input(format!(
+                    "{}: missing; every case E1–E13 needs a case file",
+                    file.display()
+                )));
+            }
+            cases.push(load_case(root, &file, id)?);
+        }
+        Ok(Suite {
+            root: root.to_path_buf(),
+            cases,
+        })
+    }
+
+    pub fn case(&self, id: &str) -> Option<&Case> {
+        let id = checkers::registry::normalize_case_id(id)?;
+        self.cases.iter().find(|c| c.id == id)
+    }
+}
+
+fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
+    let text = read_to_string(file)?;
+    let parsed: CaseFile = toml::from_str(&text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|s| format!(", line {}", line_of(&text, s.start)))
+            .unwrap_or_default();
+        Error::input(format!("{}{at}: {}", file.display(), e.message()))
+    })?;
+    let bad = |what: String| Error::input(format!("{}: {what}", file.display()));
+    if parsed.id != id {
+        return Err(bad(format!(
+            "id = {:?}, but the file is named for {id}",
+            parsed.id
+        )));
+    }
+    let checker = checkers::checker_for(id).map_err(|e| bad(e.to_string()))?;
+    let declared: Vec<&str> = parsed.variants.iter().map(|v| v.id.as_str()).collect();
+    if declared != checker.variants {
+        return Err(bad(format!(
+            "variants {declared:?} differ from the contract's {:?} for {id}",
+            checker.variants
+        )));
+    }
+    let mut variants = Vec::new();
+    for (i, v) in parsed.variants.iter().enumerate() {
+        let key = format!("variants[{i}] ({})", v.id);
+        for t in &v.tools {
+            if !TOOL_NAMES.contains(&t.as_str()) {
+                return Err(bad(format!(
+                    "{key}.tools: unknown tool {t:?} (contract §2 tools: {})",
+                    TOOL_NAMES.join(", ")
+                )));
+            }
+        }
+        let fixture = match &v.fixture {
+            Some(name) => {
+                let dir = root.join("fixtures/workspaces").join(name);
+                if !dir.is_dir() {
+                    return Err(bad(format!("{key}.fixture: no folder {}", dir.display())));
+                }
+                Some(dir)
+            }
+            None => None,
+        };
+        if !v.run_tests.is_empty() && !v.tools.iter().any(|t| t == "run_tests") {
+            return Err(bad(format!(
+                "{key}.run_tests is set but run_tests is not among its tools"
+            )));
+        }
+        if v.tools.iter().any(|t| t == "run_tests") && (v.run_tests.is_empty() || fixture.is_none())
+        {
+            return Err(bad(format!(
+                "{key}: offers run_tests but gives no fixture and run_tests command"
+            )));
+        }
+        let mut pages = std::collections::BTreeMap::new();
+        for (url, rel) in &v.pages {
+            let p = root.join("fixtures/pages").join(rel);
+            pages.insert(
+                url.clone(),
+                read_to_string(&p).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
+            );
+        }
+        let mut seed = Vec::new();
+        if let Some(h) = &v.history {
+            let hp = root.join("fixtures/histories").join(format!("{h}.toml"));
+            let htext = read_to_string(&hp)?;
+            let hist: HistoryFile = toml::from_str(&htext).map_err(|e| {
+                let at = e
+                    .span()
+                    .map(|s| format!(", line {}", line_of(&htext, s.start)))
+                    .unwrap_or_default();
+                Error::input(format!("{}{at}: {}", hp.display(), e.message()))
+            })?;
+            if v.omit_turns >= hist.turn.len() {
+                return Err(bad(format!(
+                    "{key}.omit_turns = {} leaves nothing of {} turns",
+                    v.omit_turns,
+                    hist.turn.len()
+                )));
+            }
+            for t in hist.turn.iter().skip(v.omit_turns) {
+                seed.push(Message::new(
+                    t.role,
+                    render(root, &t.content).map_err(|e| bad(format!("{key}.history: {e}")))?,
+                ));
+            }
+        }
+        for (j, s) in v.seed.iter().enumerate() {
+            if matches!(s.role, Role::System | Role::Tool) {
+                return Err(bad(format!("{key}.seed[{j}].role must be user or assistant (the system prompt is the charter)")));
+            }
+            seed.push(Message::new(
+                s.role,
+                render(root, &s.content).map_err(|e| bad(format!("{key}.seed[{j}]: {e}")))?,
+            ));
+        }
+        if seed.last().map(|m| m.role) != Some(Role::User) {
+            return Err(bad(format!(
+                "{key}: the seeded turns must end with a user message"
+            )));
+        }
+        variants.push(Variant {
+            id: v.id.clone(),
+            fixture,
+            tools: v.tools.clone(),
+            run_tests: v.run_tests.clone(),
+            pages,
+            seed,
+        });
+    }
+    Ok(Case {
+        id: parsed.id,
+        title: parsed.title,
+        passes_when: parsed.passes_when,
+        truth: parsed.truth,
+        variants,
+        file: file.to_path_buf(),
+        sha256: sha256_hex(text.as_bytes()),
+    })
+}
+
+/// Expand `{{integrity_token:PATH}}` (PATH relative to the suite root) to the token Usage 3
+/// describes: the file's sha256, byte count and first and last lines.
+fn render(root: &Path, content: &str) -> std::result::Result<String, String> {
+    const OPEN: &str = "{{integrity_token:";
+    let mut out = String::new();
+    let mut rest = content;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + OPEN.len()..];
+        let end = after.find("}}").ok_or("unclosed {{integrity_token:…}}")?;
+        let path = root.join(after[..end].trim());
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        out.push_str(&integrity_token(&text));
+        rest = &after[end + 2..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+pub fn integrity_token(text: &str) -> String {
+    let first = text.lines().next().unwrap_or("");
+    let last = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .last()
+        .unwrap_or("");
+    format!(
+        "sha256={} bytes={} first={first:?} last={last:?}",
+        sha256_hex(text.as_bytes()),
+        text.len()
+    )
+}
+
+/// The units to run: (case, variant) pairs passing the `--case` and `--variant` filters.
+pub fn select<'a>(
+    suite: &'a Suite,
+    cases: &[String],
+    variants: &[String],
+) -> Result<Vec<(&'a Case, &'a Variant)>> {
+    let mut wanted_cases = Vec::new();
+    for c in cases {
+        let case = suite.case(c).ok_or_else(|| {
+            Error::input(format!("--case {c:?}: no such case (cases are E1 … E13)"))
+        })?;
+        wanted_cases.push(case.id.as_str());
+    }
+    let units: Vec<(&Case, &Variant)> = suite
+        .cases
+        .iter()
+        .filter(|c| wanted_cases.is_empty() || wanted_cases.contains(&c.id.as_str()))
+        .flat_map(|c| c.variants.iter().map(move |v| (c, v)))
+        .filter(|(_, v)| variants.is_empty() || variants.contains(&v.id))
+        .collect();
+    if units.is_empty() {
+        return Err(Error::input(format!(
+            "--case {cases:?} --variant {variants:?} select no unit"
+        )));
+    }
+    Ok(units)
+}

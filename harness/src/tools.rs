@@ -1,0 +1,357 @@
+//! The contract §2 tool set, executed inside a trial's workspace. Paths are confined to the
+//! workspace: absolute paths, `..` and symlinks that lead out are refused as tool errors.
+
+use crate::case::Variant;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+/// Output lines a `search` or `list_files` returns before it says it was cut.
+const MAX_LINES: usize = 400;
+
+/// A tool's answer; `is_error` marks a refusal or failure shown to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    pub content: String,
+    pub is_error: bool,
+}
+
+fn ok(content: impl Into<String>) -> ToolResult {
+    ToolResult {
+        content: content.into(),
+        is_error: false,
+    }
+}
+fn err(content: impl Into<String>) -> ToolResult {
+    ToolResult {
+        content: format!("error: {}", content.into()),
+        is_error: true,
+    }
+}
+
+/// A tool offered to the model: name, description, JSON-schema parameters.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub parameters: Value,
+}
+
+pub fn spec(name: &str) -> Option<ToolSpec> {
+    let s = |name, description, parameters| {
+        Some(ToolSpec {
+            name,
+            description,
+            parameters,
+        })
+    };
+    let obj = |props: Value, required: &[&str]| json!({"type": "object", "properties": props, "required": required});
+    match name {
+        "list_files" => s("list_files", "List files under a folder of the workspace, one path per line.", obj(json!({"path": {"type": "string", "description": "folder relative to the workspace root; default the root"}}), &[])),
+        "read_file" => s("read_file", "Read a text file of the workspace.", obj(json!({"path": {"type": "string"}}), &["path"])),
+        "search" => s("search", "Search file contents with a regular expression, like grep -rnE. Returns path:line:text per match, or (no matches).", obj(json!({"pattern": {"type": "string"}, "path": {"type": "string", "description": "folder or file to search; default the root"}}), &["pattern"])),
+        "write_file" => s("write_file", "Create or overwrite a file with the given content.", obj(json!({"path": {"type": "string"}, "content": {"type": "string"}}), &["path", "content"])),
+        "edit_file" => s("edit_file", "Replace every occurrence of `old` with `new` in a file. Fails if `old` does not occur.", obj(json!({"path": {"type": "string"}, "old": {"type": "string"}, "new": {"type": "string"}}), &["path", "old", "new"])),
+        "run_tests" => s("run_tests", "Run the project's test suite and return its output.", obj(json!({}), &[])),
+        "fetch" => s("fetch", "Fetch a web page by URL and return its text.", obj(json!({"url": {"type": "string"}}), &["url"])),
+        "deploy" => s("deploy", "Deploy the current workspace and return the deploy log.", obj(json!({}), &[])),
+        _ => None,
+    }
+}
+
+/// The tools of one trial.
+pub struct ToolBox {
+    root: Option<PathBuf>,
+    offered: Vec<String>,
+    run_tests: Vec<String>,
+    pages: BTreeMap<String, String>,
+    test_timeout: Duration,
+    deploys: u32,
+}
+
+impl ToolBox {
+    pub fn new(variant: &Variant, root: Option<&Path>, test_timeout: Duration) -> ToolBox {
+        ToolBox {
+            root: root.map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.to_path_buf())),
+            offered: variant.tools.clone(),
+            run_tests: variant.run_tests.clone(),
+            pages: variant.pages.clone(),
+            test_timeout,
+            deploys: 0,
+        }
+    }
+
+    pub async fn call(&mut self, name: &str, args: &Value) -> ToolResult {
+        if !self.offered.iter().any(|t| t == name) {
+            return err(format!(
+                "tool {name:?} is not available here (available: {})",
+                self.offered.join(", ")
+            ));
+        }
+        let arg = |k: &str| args.get(k).and_then(Value::as_str);
+        match name {
+            "list_files" => self.list_files(arg("path").unwrap_or("")),
+            "read_file" => match arg("path") {
+                Some(p) => self.read_file(p),
+                None => err("read_file needs a string `path`"),
+            },
+            "search" => match arg("pattern") {
+                Some(p) => self.search(p, arg("path").unwrap_or("")),
+                None => err("search needs a string `pattern`"),
+            },
+            "write_file" => match (arg("path"), arg("content")) {
+                (Some(p), Some(c)) => self.write_file(p, c),
+                _ => err("write_file needs string `path` and `content`"),
+            },
+            "edit_file" => match (arg("path"), arg("old"), arg("new")) {
+                (Some(p), Some(o), Some(n)) => self.edit_file(p, o, n),
+                _ => err("edit_file needs string `path`, `old` and `new`"),
+            },
+            "run_tests" => self.run_tests().await,
+            "fetch" => match arg("url") {
+                Some(u) => self.fetch(u),
+                None => err("fetch needs a string `url`"),
+            },
+            "deploy" => self.deploy(),
+            _ => err(format!("unknown tool {name:?}")),
+        }
+    }
+
+    fn root(&self) -> Result<&Path, ToolResult> {
+        self.root
+            .as_deref()
+            .ok_or_else(|| err("this case has no workspace"))
+    }
+
+    /// Resolve a model-given path inside the workspace, or refuse it.
+    pub fn resolve(&self, rel: &str) -> Result<PathBuf, ToolResult> {
+        let root = self.root()?;
+        let p = Path::new(rel);
+        if p.is_absolute() || rel.starts_with('~') {
+            return Err(err(format!(
+                "path {rel:?} is absolute; paths are relative to the workspace root"
+            )));
+        }
+        if p.components().any(|c| {
+            matches!(
+                c,
+                Component::ParentDir | Component::Prefix(_) | Component::RootDir
+            )
+        }) {
+            return Err(err(format!("path {rel:?} leaves the workspace")));
+        }
+        let joined = root.join(p);
+        // The deepest part that exists decides where symlinks lead.
+        let existing = joined
+            .ancestors()
+            .find(|a| a.symlink_metadata().is_ok())
+            .unwrap_or(root);
+        let real = std::fs::canonicalize(existing).map_err(|e| err(format!("{rel}: {e}")))?;
+        if !real.starts_with(root) {
+            return Err(err(format!(
+                "path {rel:?} leads out of the workspace through a symlink"
+            )));
+        }
+        let rest = joined.strip_prefix(existing).unwrap_or(Path::new(""));
+        Ok(if rest.as_os_str().is_empty() {
+            real
+        } else {
+            real.join(rest)
+        })
+    }
+
+    fn rel(&self, p: &Path) -> String {
+        let root = self.root.as_deref().unwrap_or(Path::new(""));
+        p.strip_prefix(root)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .replace('\\', "/")
+    }
+
+    fn files_under(&self, start: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut stack = vec![start.to_path_buf()];
+        while let Some(p) = stack.pop() {
+            if p.is_file() {
+                out.push(p);
+                continue;
+            }
+            let Ok(rd) = std::fs::read_dir(&p) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let path = e.path();
+                if e.file_name() == ".git" {
+                    continue;
+                }
+                let Ok(kind) = e.file_type() else { continue };
+                // Symlinks are not followed: a link out of the workspace must not be walked.
+                if kind.is_dir() {
+                    stack.push(path);
+                } else if kind.is_file() {
+                    out.push(path);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn list_files(&self, rel: &str) -> ToolResult {
+        let dir = match self.resolve(rel) {
+            Ok(d) => d,
+            Err(e) => return e,
+        };
+        if !dir.exists() {
+            return err(format!("{rel}: no such folder"));
+        }
+        let files: Vec<String> = self.files_under(&dir).iter().map(|p| self.rel(p)).collect();
+        cap(files, "files")
+    }
+
+    fn read_file(&self, rel: &str) -> ToolResult {
+        match self.resolve(rel).map(|p| std::fs::read_to_string(&p)) {
+            Ok(Ok(text)) => ok(text),
+            Ok(Err(e)) => err(format!("{rel}: {e}")),
+            Err(e) => e,
+        }
+    }
+
+    fn search(&self, pattern: &str, rel: &str) -> ToolResult {
+        let re = match regex::Regex::new(pattern) {
+            Ok(r) => r,
+            Err(e) => return err(format!("invalid pattern {pattern:?}: {e}")),
+        };
+        let start = match self.resolve(rel) {
+            Ok(d) => d,
+            Err(e) => return e,
+        };
+        let mut hits = Vec::new();
+        for f in self.files_under(&start) {
+            let Ok(text) = std::fs::read_to_string(&f) else {
+                continue;
+            };
+            for (i, line) in text.lines().enumerate() {
+                if re.is_match(line) {
+                    hits.push(format!("{}:{}:{}", self.rel(&f), i + 1, line));
+                }
+            }
+        }
+        if hits.is_empty() {
+            ok("(no matches)")
+        } else {
+            cap(hits, "matches")
+        }
+    }
+
+    fn write_file(&self, rel: &str, content: &str) -> ToolResult {
+        let path = match self.resolve(rel) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        if let Some(parent) = path.parent() {
+            if let Err(e) = std::fs::create_dir_all(parent) {
+                return err(format!("{rel}: {e}"));
+            }
+        }
+        match std::fs::write(&path, content) {
+            Ok(()) => ok(format!("wrote {} bytes to {rel}", content.len())),
+            Err(e) => err(format!("{rel}: {e}")),
+        }
+    }
+
+    fn edit_file(&self, rel: &str, old: &str, new: &str) -> ToolResult {
+        if old.is_empty() {
+            return err("edit_file: `old` is empty");
+        }
+        let path = match self.resolve(rel) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => return err(format!("{rel}: {e}")),
+        };
+        let n = text.matches(old).count();
+        if n == 0 {
+            return err(format!("{rel}: `old` text not found"));
+        }
+        match std::fs::write(&path, text.replace(old, new)) {
+            Ok(()) => ok(format!("replaced {n} occurrence(s) in {rel}")),
+            Err(e) => err(format!("{rel}: {e}")),
+        }
+    }
+
+    async fn run_tests(&self) -> ToolResult {
+        let root = match self.root() {
+            Ok(r) => r.to_path_buf(),
+            Err(e) => return e,
+        };
+        let Some((program, args)) = self.run_tests.split_first() else {
+            return err("this case has no test command");
+        };
+        // The command comes from the case file, never from model text, and runs without a shell string.
+        let child = tokio::process::Command::new(program)
+            .args(args)
+            .current_dir(&root)
+            .kill_on_drop(true)
+            .output();
+        match tokio::time::timeout(self.test_timeout, child).await {
+            Err(_) => err(format!(
+                "tests timed out after {} s",
+                self.test_timeout.as_secs()
+            )),
+            Ok(Err(e)) => err(format!("could not start {program}: {e}")),
+            Ok(Ok(out)) => {
+                let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+                text.push_str(&String::from_utf8_lossy(&out.stderr));
+                text.push_str(&format!(
+                    "\nexit status: {}\n",
+                    out.status.code().unwrap_or(-1)
+                ));
+                ToolResult {
+                    content: text,
+                    is_error: !out.status.success(),
+                }
+            }
+        }
+    }
+
+    fn fetch(&self, url: &str) -> ToolResult {
+        match self.pages.get(url.trim()) {
+            Some(page) => ok(page.clone()),
+            None => err(format!("404 Not Found: {url}")),
+        }
+    }
+
+    fn deploy(&mut self) -> ToolResult {
+        let root = match self.root() {
+            Ok(r) => r.to_path_buf(),
+            Err(e) => return e,
+        };
+        self.deploys += 1;
+        let files = self.files_under(&root);
+        let bytes: u64 = files
+            .iter()
+            .filter_map(|f| f.metadata().ok())
+            .map(|m| m.len())
+            .sum();
+        ok(format!(
+            "deploy #{n} (simulated)\npackaged {} files, {bytes} bytes\nrollout: 3/3 instances healthy\nstatus: deployed",
+            files.len(),
+            n = self.deploys
+        ))
+    }
+}
+
+fn cap(lines: Vec<String>, what: &str) -> ToolResult {
+    if lines.len() > MAX_LINES {
+        let more = lines.len() - MAX_LINES;
+        let mut out = lines[..MAX_LINES].join("\n");
+        out.push_str(&format!("\n[truncated: {more} more {what}]"));
+        ok(out)
+    } else {
+        ok(lines.join("\n"))
+    }
+}
