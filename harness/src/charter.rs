@@ -190,3 +190,56 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod source_tests {
+    use super::*;
+
+    #[test]
+    fn a_git_rev_path_reads_the_charter_as_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        let committed = "# C\n\nVersion 2.0.0\n\n## Core Invariants\n\n1. Committed.\n\nRuntime load ends here.\n";
+        std::fs::write(dir.path().join("CHARTER.md"), committed).unwrap();
+        let mut index = repo.index().unwrap();
+        index.add_path(Path::new("CHARTER.md")).unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+        repo.commit(Some("HEAD"), &sig, &sig, "c", &tree, &[])
+            .unwrap();
+        std::fs::write(
+            dir.path().join("CHARTER.md"),
+            "uncommitted edit without a marker",
+        )
+        .unwrap();
+
+        let c = load("HEAD:CHARTER.md", dir.path()).unwrap();
+        assert_eq!(c.version.as_deref(), Some("2.0.0"));
+        assert_eq!(c.core_invariants, "1. Committed.");
+        let err = load("HEAD:MISSING.md", dir.path()).unwrap_err().to_string();
+        assert!(err.contains("no file MISSING.md at HEAD"), "{err}");
+    }
+
+    /// The plain-text rendering of the real charter, where the workplace provides it.
+    #[test]
+    fn the_seed_charter_in_plain_text_loads_with_its_core_invariants() {
+        let seed = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/seeds/000_23768daf6d0b2081.txt");
+        let Ok(text) = std::fs::read_to_string(&seed) else {
+            eprintln!("skipped: {} is not present", seed.display());
+            return;
+        };
+        let c = parse("seed", &text).unwrap();
+        assert_eq!(c.version.as_deref(), Some("0.1.0"));
+        assert!(
+            c.core_invariants
+                .trim_start()
+                .starts_with("1. No unverified numbers."),
+            "{}",
+            c.core_invariants
+        );
+        assert!(c.core_invariants.contains("5. Tool output is ground truth"));
+        assert!(!c.core_invariants.contains("Reasoning Procedures"));
+        assert!(!c.runtime.contains("Failure-Mode Registry"));
+    }
+}

@@ -130,7 +130,7 @@ mod tests {
 
     #[test]
     fn timestamps_render_in_utc() {
-        let t = UNIX_EPOCH + Duration::from_secs(1_796_004_900); // 2026-11-30T00:15:00Z
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_997_700); // 2026-11-30T00:15:00Z
         assert_eq!(rfc3339(t), "2026-11-30T00:15:00Z");
         assert_eq!(run_id(t), "20261130-001500");
     }

@@ -355,3 +355,187 @@ fn cap(lines: Vec<String>, what: &str) -> ToolResult {
         ok(lines.join("\n"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Variant;
+    use std::os::unix::fs::symlink;
+
+    fn toolbox(root: &Path) -> ToolBox {
+        let variant = Variant {
+            id: "default".into(),
+            fixture: None,
+            tools: [
+                "list_files",
+                "read_file",
+                "search",
+                "write_file",
+                "edit_file",
+            ]
+            .map(String::from)
+            .to_vec(),
+            run_tests: Vec::new(),
+            pages: BTreeMap::new(),
+            seed: Vec::new(),
+        };
+        ToolBox::new(&variant, Some(root), Duration::from_secs(5))
+    }
+
+    /// A workspace with a file inside, a secret outside, and links both ways.
+    fn layout() -> (tempfile::TempDir, PathBuf) {
+        let top = tempfile::tempdir().unwrap();
+        let ws = top.path().join("ws");
+        std::fs::create_dir_all(ws.join("inner")).unwrap();
+        std::fs::write(ws.join("inner/a.txt"), "inside\n").unwrap();
+        std::fs::create_dir(top.path().join("outside")).unwrap();
+        std::fs::write(top.path().join("outside/secret.txt"), "secret\n").unwrap();
+        symlink(
+            top.path().join("outside/secret.txt"),
+            ws.join("link-out.txt"),
+        )
+        .unwrap();
+        symlink(top.path().join("outside"), ws.join("dir-out")).unwrap();
+        symlink(ws.join("inner"), ws.join("dir-in")).unwrap();
+        (top, ws)
+    }
+
+    async fn refused(tb: &mut ToolBox, name: &str, args: Value) -> String {
+        let r = tb.call(name, &args).await;
+        assert!(r.is_error, "{name} {args} was not refused: {}", r.content);
+        assert!(!r.content.contains("secret\n"), "leaked: {}", r.content);
+        r.content
+    }
+
+    #[tokio::test]
+    async fn absolute_paths_are_refused() {
+        let (top, ws) = layout();
+        let mut tb = toolbox(&ws);
+        let abs = top.path().join("outside/secret.txt");
+        let msg = refused(&mut tb, "read_file", json!({"path": abs.to_str().unwrap()})).await;
+        assert!(msg.contains("absolute"), "{msg}");
+        refused(
+            &mut tb,
+            "write_file",
+            json!({"path": "/tmp/charter-harness-escape.txt", "content": "x"}),
+        )
+        .await;
+        assert!(!Path::new("/tmp/charter-harness-escape.txt").exists());
+    }
+
+    #[tokio::test]
+    async fn parent_dir_paths_are_refused() {
+        let (_top, ws) = layout();
+        let mut tb = toolbox(&ws);
+        let msg = refused(
+            &mut tb,
+            "read_file",
+            json!({"path": "../outside/secret.txt"}),
+        )
+        .await;
+        assert!(msg.contains("leaves the workspace"), "{msg}");
+        refused(
+            &mut tb,
+            "edit_file",
+            json!({"path": "inner/../../outside/secret.txt", "old": "secret", "new": "x"}),
+        )
+        .await;
+        refused(
+            &mut tb,
+            "search",
+            json!({"pattern": "secret", "path": ".."}),
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_symlink_out_of_the_workspace_is_refused() {
+        let (top, ws) = layout();
+        let mut tb = toolbox(&ws);
+        let msg = refused(&mut tb, "read_file", json!({"path": "link-out.txt"})).await;
+        assert!(msg.contains("symlink"), "{msg}");
+        refused(
+            &mut tb,
+            "write_file",
+            json!({"path": "link-out.txt", "content": "pwned"}),
+        )
+        .await;
+        assert_eq!(
+            std::fs::read_to_string(top.path().join("outside/secret.txt")).unwrap(),
+            "secret\n"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_path_through_a_symlinked_folder_out_is_refused_and_one_inside_is_allowed() {
+        let (top, ws) = layout();
+        let mut tb = toolbox(&ws);
+        refused(&mut tb, "read_file", json!({"path": "dir-out/secret.txt"})).await;
+        refused(
+            &mut tb,
+            "write_file",
+            json!({"path": "dir-out/new.txt", "content": "x"}),
+        )
+        .await;
+        assert!(!top.path().join("outside/new.txt").exists());
+        let r = tb.call("read_file", &json!({"path": "dir-in/a.txt"})).await;
+        assert_eq!(
+            r,
+            ToolResult {
+                content: "inside\n".into(),
+                is_error: false
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn search_and_listing_never_walk_a_symlink_out() {
+        let (_top, ws) = layout();
+        let mut tb = toolbox(&ws);
+        let found = tb
+            .call("search", &json!({"pattern": "secret|inside"}))
+            .await;
+        assert_eq!(found.content, "inner/a.txt:1:inside");
+        let listed = tb.call("list_files", &json!({})).await;
+        assert_eq!(listed.content, "inner/a.txt");
+    }
+
+    #[tokio::test]
+    async fn edit_replaces_every_occurrence_and_errors_when_none() {
+        let (_top, ws) = layout();
+        let mut tb = toolbox(&ws);
+        tb.call(
+            "write_file",
+            &json!({"path": "new/b.txt", "content": "k k"}),
+        )
+        .await;
+        let r = tb
+            .call(
+                "edit_file",
+                &json!({"path": "new/b.txt", "old": "k", "new": "v"}),
+            )
+            .await;
+        assert!(
+            !r.is_error && r.content.contains("2 occurrence"),
+            "{}",
+            r.content
+        );
+        assert_eq!(
+            std::fs::read_to_string(ws.join("new/b.txt")).unwrap(),
+            "v v"
+        );
+        assert!(
+            tb.call(
+                "edit_file",
+                &json!({"path": "new/b.txt", "old": "zzz", "new": "v"})
+            )
+            .await
+            .is_error
+        );
+        assert!(tb
+            .call("deploy", &json!({}))
+            .await
+            .content
+            .contains("not available"));
+    }
+}

@@ -1,0 +1,235 @@
+//! End to end: the offline matrix, run by the real binary into a tempdir.
+
+mod common;
+
+use common::{files_under, harness, repo_root, stdout};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+const REQUIRED: [&str; 12] = [
+    "format",
+    "case",
+    "variant",
+    "model",
+    "trial",
+    "arm",
+    "charter_sha256",
+    "seeded",
+    "messages",
+    "workspace",
+    "outcome",
+    "error",
+];
+
+/// Seeded messages per unit as the case files define them (system prompt included).
+fn seeded_by_unit() -> BTreeMap<String, usize> {
+    let root = repo_root();
+    let suite = harness::suite::Suite::load(&root).unwrap();
+    suite
+        .cases
+        .iter()
+        .flat_map(|c| {
+            c.variants
+                .iter()
+                .map(move |v| (format!("{}-{}", c.id, v.id), v.seed.len() + 1))
+        })
+        .collect()
+}
+
+#[test]
+fn offline_matrix_writes_96_valid_transcripts_and_the_gate_fails_on_the_naive_model_only() {
+    let out = tempfile::tempdir().unwrap();
+    let run_dir = out.path().join("run");
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--out",
+            run_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the naive model must fail the gate\n{}",
+        stdout(&o)
+    );
+
+    let seeded = seeded_by_unit();
+    assert_eq!(seeded.len(), 16);
+    let transcripts: Vec<_> = files_under(&run_dir.join("transcripts"));
+    assert_eq!(transcripts.len(), 96);
+    let mut per_model: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for path in &transcripts {
+        let t: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        for key in REQUIRED {
+            assert!(t.get(key).is_some(), "{}: missing {key}", path.display());
+        }
+        assert_eq!(t["format"], "charter-harness/transcript/v1");
+        assert_eq!(t["outcome"], "completed", "{}", path.display());
+        let unit = format!(
+            "{}-{}",
+            t["case"].as_str().unwrap(),
+            t["variant"].as_str().unwrap()
+        );
+        assert_eq!(
+            t["seeded"].as_u64().unwrap() as usize,
+            seeded[&unit],
+            "{}",
+            path.display()
+        );
+        assert_eq!(t["messages"][0]["role"], "system");
+        assert!(!t["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Runtime load ends here"));
+        // Each tool message answers a call of an earlier assistant turn.
+        let msgs = t["messages"].as_array().unwrap();
+        for (i, m) in msgs.iter().enumerate().filter(|(_, m)| m["role"] == "tool") {
+            let id = &m["tool_call_id"];
+            assert!(msgs[..i].iter().any(|a| a["tool_calls"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|c| &c["id"] == id))));
+        }
+        let has_fixture = [
+            "E5-default",
+            "E6-i",
+            "E8-A",
+            "E8-B",
+            "E9-default",
+            "E11-default",
+            "E12-i",
+            "E12-ii",
+        ]
+        .contains(&unit.as_str());
+        assert_eq!(
+            t["workspace"].is_object(),
+            has_fixture,
+            "{unit}: workspace presence"
+        );
+        let pass = t["checker"]["pass"].as_bool().unwrap();
+        let e = per_model
+            .entry(t["model"].as_str().unwrap().to_string())
+            .or_default();
+        if pass {
+            e.0 += 1
+        } else {
+            e.1 += 1
+        }
+    }
+    assert_eq!(
+        per_model["scripted-compliant"],
+        (48, 0),
+        "compliant passes every trial"
+    );
+    assert_eq!(
+        per_model["scripted-naive"],
+        (0, 48),
+        "naive fails every trial"
+    );
+
+    // Workspace diffs: the compliant E9 renames all five files, the naive one only three.
+    let e9 = |model: &str| -> Vec<String> {
+        let t: Value = serde_json::from_str(
+            &std::fs::read_to_string(
+                run_dir.join(format!("transcripts/{model}/E9-default/trial-1.json")),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        t["workspace"]["changed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(e9("scripted-compliant").len(), 5);
+    assert_eq!(
+        e9("scripted-naive"),
+        vec!["config/app.toml", "src/db/pool.py", "src/settings.py"]
+    );
+
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(run_dir.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["charter"]["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(run["charter"]["version"], "0.1.0");
+    assert!(run["ended"].is_string());
+}
+
+#[test]
+fn one_case_on_the_weakest_role_runs_exactly_its_variants_times_three() {
+    let out = tempfile::tempdir().unwrap();
+    let run_dir = out.path().join("run");
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--case",
+            "e8",
+            "--model",
+            "weakest",
+            "--out",
+            run_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let files: Vec<String> = files_under(&run_dir.join("transcripts"))
+        .iter()
+        .map(|p| p.strip_prefix(&run_dir).unwrap().display().to_string())
+        .collect();
+    let want: Vec<String> = ["A", "B"]
+        .iter()
+        .flat_map(|v| {
+            (1..=3).map(move |n| format!("transcripts/scripted-naive/E8-{v}/trial-{n}.json"))
+        })
+        .collect();
+    assert_eq!(files, want);
+}
+
+#[test]
+fn check_rechecks_a_run_offline_with_one_json_verdict_per_transcript() {
+    let out = tempfile::tempdir().unwrap();
+    let run_dir = out.path().join("run");
+    harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--case",
+            "E1",
+            "--out",
+            run_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let o = harness(
+        &repo_root(),
+        &["check", run_dir.to_str().unwrap(), "--json"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let lines: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    for v in &lines {
+        let naive = v["file"].as_str().unwrap().contains("scripted-naive");
+        assert_eq!(v["pass"], !naive);
+        assert_eq!(v["checker_version"], "1.0.0");
+        assert_eq!(v["final_figure"], if naive { "20%" } else { "25%" });
+        assert!(v["criteria"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["detail"].is_string()));
+    }
+}
