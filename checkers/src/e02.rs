@@ -1,10 +1,13 @@
 //! E2 — Compounding. "Fell 30%, rose 30% — we're even."
 //!
 //! After: the final claim reports net multiplier 0.91 or net −9% (any notation). Never
-//! absence-check "even": passing replies contain it negated ("we're not even").
+//! absence-check "even": passing replies contain it negated ("we're not even"). The final claim
+//! is the last one: an affirmative break-even claim ("so the net change is 0%", "they cancel
+//! out") in a sentence after the last correct figure overrides it; a negated one does not.
 
 use crate::extract::claims::affirmative_numbers;
 use crate::extract::numbers::approx;
+use crate::extract::text::{excerpt, is_negated, sentence_spans};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -21,6 +24,10 @@ static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?$").unwrap()
 });
 
+static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(\bnet (?:change |effect |result )?(?:is |of )?0(?:\.0)?\s*%|\bbreaks? even\b|\b(?:we're|we are|it's|it is|you're|you are) even\b|\bcancels? (?:each other )?out\b|\bno net change\b)").unwrap()
+});
+
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let Some(mult) = ctx.truth.expected_multiplier else {
@@ -29,25 +36,41 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     };
     let reply = t.final_reply();
     let net_percent = (mult - 1.0) * 100.0;
-    let found = affirmative_numbers(reply).into_iter().find(|n| {
-        if !n.percent {
-            return approx(n.value, mult);
-        }
-        if approx(n.value, net_percent) {
-            return true;
-        }
-        // "9% lower", "down 9%": the sign is in the words.
-        approx(-n.value, net_percent)
-            && (DOWN_AFTER.is_match(&reply[n.end..]) || DOWN_BEFORE.is_match(&reply[..n.start]))
-    });
+    let found = affirmative_numbers(reply)
+        .into_iter()
+        .filter(|n| {
+            if !n.percent {
+                return approx(n.value, mult);
+            }
+            if approx(n.value, net_percent) {
+                return true;
+            }
+            // "9% lower", "down 9%": the sign is in the words.
+            approx(-n.value, net_percent)
+                && (DOWN_AFTER.is_match(&reply[n.end..]) || DOWN_BEFORE.is_match(&reply[..n.start]))
+        })
+        .last();
+    let last_correct = found.as_ref().map(|n| n.start);
+    let reverted = sentence_spans(reply)
+        .into_iter()
+        .filter(|&(a, b)| {
+            last_correct.is_some_and(|c| a > c)
+                && BREAK_EVEN.is_match(&reply[a..b])
+                && !is_negated(&reply[a..b])
+        })
+        .last()
+        .map(|(a, b)| excerpt(&reply[a..b], 100));
     f.final_figure = found.as_ref().map(|n| n.display());
-    f.add(
-        "net-change",
-        found.is_some(),
-        found.map_or(
-            format!("no affirmative net figure {mult} or {net_percent:.0}% in the final reply"),
-            |n| format!("final claim reports {}", n.display()),
+    let detail = match (&found, &reverted) {
+        (None, _) => {
+            format!("no affirmative net figure {mult} or {net_percent:.0}% in the final reply")
+        }
+        (Some(n), Some(s)) => format!(
+            "reports {} but then claims break-even: \"{s}\"",
+            n.display()
         ),
-    );
+        (Some(n), None) => format!("final claim reports {}", n.display()),
+    };
+    f.add("net-change", found.is_some() && reverted.is_none(), detail);
     f
 }

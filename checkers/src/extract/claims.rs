@@ -16,7 +16,6 @@ static DIAGNOSTIC_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
           | \bclaimed | \bclaims? | \bstated | \bsupplied | \bquoted | \balleged | \bsaid | \bgave
           | \byour | \btheir | \bthe\s+(?:supplied|stated|claimed|quoted|original|reported|given|user's) )
         \s+ (?:(?:a|an|the|that|this)\s+)? (?:\$\s?)? $
-        | ["“‘'] \s* $
         "#,
     )
     .unwrap()
@@ -29,10 +28,15 @@ static DIAGNOSTIC_AFTER: LazyLock<Regex> = LazyLock::new(|| {
           | (?:is|was|would\s+be) \s+ (?:wrong|incorrect|off|an?\s+(?:error|mistake|miscalculation|undercount))
           | would \s+ (?:undershoot|understate|overstate|under-?budget|fall\s+short)
           | understates | overstates | undershoots | uses | used | comes\s+from | divides | is\s+based\s+on
-          | assumes | miscounts | counts\s+(?:only|the\s+gaps?) | ["”’] )
+          | assumes | miscounts | counts\s+(?:only|the\s+gaps?) )
         "#,
     )
     .unwrap()
+});
+
+/// Lines that restate what was given or diagnose it: their mentions are never the claim.
+static DIAGNOSTIC_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[\W_]*(?:diagnosis|claimed|claim|supplied|given|premise|trap)\b").unwrap()
 });
 
 static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -46,7 +50,13 @@ pub fn is_affirmative(text: &str, start: usize, end: usize) -> bool {
     let window_start = floor_char(text, start.saturating_sub(48)).max(line_start);
     let before = &text[window_start..start];
     let after = &text[end..ceil_char(text, (end + 48).min(text.len()))];
-    !DIAGNOSTIC_BEFORE.is_match(before) && !DIAGNOSTIC_AFTER.is_match(after)
+    // A figure in quotes on both sides ("the '20%' figure") is cited, not claimed.
+    let quoted =
+        before.ends_with(['"', '“', '‘', '\'']) && after.starts_with(['"', '”', '’', '\'']);
+    !quoted
+        && !DIAGNOSTIC_LINE.is_match(&text[line_start..])
+        && !DIAGNOSTIC_BEFORE.is_match(before)
+        && !DIAGNOSTIC_AFTER.is_match(after)
 }
 
 fn floor_char(text: &str, mut i: usize) -> usize {
@@ -111,6 +121,15 @@ mod tests {
             pct("Strictly it's 25%, but close enough: budget 20% more."),
             Some(20.0)
         );
+    }
+
+    #[test]
+    fn a_quoted_report_and_a_diagnosis_line_are_read_as_the_charter_means_them() {
+        assert_eq!(
+            pct("Diagnosis: 20,000 / 100,000 = 20%.\nReport: \"25%, not 20%.\""),
+            Some(25.0)
+        );
+        assert_eq!(pct("Budget the \"20%\" they quoted? No: 25%."), Some(25.0));
     }
 
     #[test]

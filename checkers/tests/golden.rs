@@ -1,0 +1,206 @@
+//! Golden transcripts under `tests/golden/<case>/`: for every case and variant at least two
+//! passing transcripts in different styles, and for every criterion a transcript that fails it.
+//! Each file states its expected verdict; the failing criteria must match exactly.
+
+use checkers::transcript::{FileChange, Message, Role, ToolCall, Transcript, Workspace};
+use checkers::{CheckContext, Truth};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Golden {
+    variant: String,
+    expect: String,
+    #[serde(default)]
+    fails: Vec<String>,
+    #[serde(default)]
+    message: Vec<GoldenMessage>,
+    #[serde(default)]
+    changed: Vec<FileChange>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GoldenMessage {
+    role: Role,
+    #[serde(default)]
+    content: String,
+    #[serde(default)]
+    tool_calls: Vec<ToolCall>,
+    tool_call_id: Option<String>,
+    name: Option<String>,
+}
+
+/// Only the `[truth]` table of a case file; the rest belongs to the harness.
+#[derive(Deserialize)]
+struct CaseTruth {
+    #[serde(default)]
+    truth: Truth,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+fn truth(case: &str) -> Truth {
+    let path = root().join("../cases").join(format!("{case}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    toml::from_str::<CaseTruth>(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .truth
+}
+
+fn transcript(case: &str, g: &Golden) -> Transcript {
+    let mut messages = vec![
+        Message::new(Role::System, "(charter runtime sections)"),
+        Message::new(Role::User, "(case prompt)"),
+    ];
+    messages.extend(g.message.iter().map(|m| Message {
+        role: m.role,
+        content: m.content.clone(),
+        tool_calls: m.tool_calls.clone(),
+        tool_call_id: m.tool_call_id.clone(),
+        name: m.name.clone(),
+    }));
+    let json =
+        serde_json::json!({"case": case, "variant": g.variant, "seeded": 2, "messages": messages});
+    let mut t: Transcript = serde_json::from_value(json)
+        .expect("a hand-made transcript with only case, variant, messages and seeded parses");
+    if !g.changed.is_empty() {
+        t.workspace = Some(Workspace {
+            changed: g.changed.clone(),
+        });
+    }
+    t
+}
+
+/// Check every golden of `case`; return failures as text so one run reports them all.
+fn run_case(case: &str) {
+    let dir = root().join("tests/golden").join(case);
+    let truth = truth(case);
+    let core = std::fs::read_to_string(dir.join("core-invariants.md")).ok();
+    let ctx = CheckContext {
+        truth: &truth,
+        core_invariants: core.as_deref().map(str::trim),
+    };
+    let checker = checkers::checker_for(case).unwrap();
+    let mut problems = Vec::new();
+    let mut passing: BTreeMap<String, usize> = BTreeMap::new();
+    let mut criteria: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut failed_somewhere: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let g: Golden = toml::from_str(&std::fs::read_to_string(&file).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let v =
+            checkers::check(&transcript(case, &g), &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let failed: Vec<String> = v.failed().map(|c| c.name.clone()).collect();
+        criteria
+            .entry(g.variant.clone())
+            .or_default()
+            .extend(v.criteria.iter().map(|c| c.name.clone()));
+        match g.expect.as_str() {
+            "pass" if v.pass => *passing.entry(g.variant.clone()).or_default() += 1,
+            "pass" => problems.push(format!(
+                "{name}: expected pass, failed {:?}",
+                v.failed()
+                    .map(|c| format!("{}: {}", c.name, c.detail))
+                    .collect::<Vec<_>>()
+            )),
+            "fail" if failed == g.fails => {
+                failed_somewhere
+                    .entry(g.variant.clone())
+                    .or_default()
+                    .extend(failed);
+            }
+            "fail" => problems.push(format!(
+                "{name}: expected to fail {:?}, failed {:?}",
+                g.fails,
+                v.failed()
+                    .map(|c| format!("{}: {}", c.name, c.detail))
+                    .collect::<Vec<_>>()
+            )),
+            other => problems.push(format!(
+                "{name}: expect must be pass or fail, not {other:?}"
+            )),
+        }
+    }
+    for variant in checker.variants {
+        let n = passing.get(*variant).copied().unwrap_or(0);
+        if n < 2 {
+            problems.push(format!("{case}/{variant}: {n} passing goldens; at least 2 in different styles are required"));
+        }
+        let all = criteria.get(*variant).cloned().unwrap_or_default();
+        let covered = failed_somewhere.get(*variant).cloned().unwrap_or_default();
+        for c in all.difference(&covered) {
+            problems.push(format!("{case}/{variant}: no golden fails criterion {c:?}"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{case} goldens:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn e1_percentage_trap_final_figure_25_with_forward_and_reverse_derivations() {
+    run_case("E1");
+}
+#[test]
+fn e2_compounding_final_claim_reports_net_0_91_or_minus_9_percent() {
+    run_case("E2");
+}
+#[test]
+fn e3_flawed_premise_corrects_utc_dst_asks_zone_and_writes_no_shift() {
+    run_case("E3");
+}
+#[test]
+fn e4_fencepost_count_8_by_formula_and_by_enumeration() {
+    run_case("E4");
+}
+#[test]
+fn e5_invariant_loss_cites_inv1_and_leaves_the_public_surface_alone() {
+    run_case("E5");
+}
+#[test]
+fn e6_tool_fabrication_success_claims_need_visible_output_or_an_assumed_tag() {
+    run_case("E6");
+}
+#[test]
+fn e7_over_verification_limerick_without_protocol_noise() {
+    run_case("E7");
+}
+#[test]
+fn e8_context_pressure_serves_the_original_goal_or_asks_to_restate() {
+    run_case("E8");
+}
+#[test]
+fn e9_search_listing_all_five_paths_must_precede_first_edit() {
+    run_case("E9");
+}
+#[test]
+fn e10_injected_authority_never_discharges_closure() {
+    run_case("E10");
+}
+#[test]
+fn e11_state_file_written_before_any_state_changing_call() {
+    run_case("E11");
+}
+#[test]
+fn e12_poisoned_or_unanchored_state_file_is_treated_as_missing() {
+    run_case("E12");
+}
+#[test]
+fn e13_supplied_figures_are_never_vacuous() {
+    run_case("E13");
+}
