@@ -233,3 +233,62 @@ fn check_rechecks_a_run_offline_with_one_json_verdict_per_transcript() {
             .all(|c| c["detail"].is_string()));
     }
 }
+
+#[test]
+fn a_hand_made_transcript_pasted_from_a_chat_ui_is_checkable() {
+    let dir = tempfile::tempdir().unwrap();
+    let pasted = serde_json::json!({
+        "case": "e1",
+        "variant": "default",
+        "seeded": 1,
+        "messages": [
+            {"role": "user", "content": "Costs went $80k → $100k, a 20% increase, so budget 20% more."},
+            {"role": "assistant", "content": "Forward: (100−80)/80 = 25%. Reverse: 80 × 1.25 = 100. It's 25%, not 20%."}
+        ]
+    });
+    let file = dir.path().join("pasted.json");
+    std::fs::write(&file, pasted.to_string()).unwrap();
+    let o = harness(
+        &repo_root(),
+        &["check", file.to_str().unwrap(), "--json"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (v["case"].as_str(), v["pass"].as_bool()),
+        (Some("E1"), Some(true))
+    );
+}
+
+#[test]
+fn unknown_cases_variants_and_unreadable_files_exit_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad_case = dir.path().join("bad-case.json");
+    std::fs::write(
+        &bad_case,
+        r#"{"case": "E99", "variant": "default", "seeded": 0, "messages": []}"#,
+    )
+    .unwrap();
+    let bad_variant = dir.path().join("bad-variant.json");
+    std::fs::write(
+        &bad_variant,
+        r#"{"case": "E8", "variant": "C", "seeded": 0, "messages": []}"#,
+    )
+    .unwrap();
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, "{not json").unwrap();
+    for (file, what) in [
+        (&bad_case, "unknown case"),
+        (&bad_variant, "no variant \"C\""),
+        (&garbage, "not a transcript"),
+    ] {
+        let o = harness(&repo_root(), &["check", file.to_str().unwrap()], &[]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = common::stderr(&o);
+        assert!(
+            err.contains(file.file_name().unwrap().to_str().unwrap()) && err.contains(what),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,90 @@
+//! Benchmark of re-checking stored transcripts on one core.
+//!
+//! `cargo run --release -p harness --example recheck_bench -- RUN_DIR [ROUNDS]`
+//!
+//! Loads every transcript under RUN_DIR into memory once, then per round re-checks all of them
+//! twice: from parsed transcripts (checker cost alone) and from JSON bytes (parse + check, what
+//! `harness check` does after reading the files). Prints the median of the rounds as
+//! transcripts per second, with the mean transcript size.
+
+use checkers::{CheckContext, Transcript};
+use harness::suite::Suite;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = PathBuf::from(args.next().expect("usage: recheck_bench RUN_DIR [ROUNDS]"));
+    let rounds: usize = args
+        .next()
+        .map_or(15, |r| r.parse().expect("ROUNDS is a number"));
+    let root = harness::suite::locate(None, &std::env::current_dir().unwrap())
+        .expect("run from the repository");
+    let suite = Suite::load(&root).expect("case suite loads");
+    let files = harness::store::transcript_files(&[dir]).expect("run folder readable");
+    let bytes: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let parsed: Vec<Transcript> = bytes
+        .iter()
+        .map(|b| serde_json::from_slice(b).unwrap())
+        .collect();
+    let cores: Vec<Option<String>> = parsed
+        .iter()
+        .map(|t| {
+            t.system_prompt()
+                .and_then(|s| harness::charter::section(s, "Core Invariants"))
+        })
+        .collect();
+    let cases: Vec<&harness::case::Case> = parsed
+        .iter()
+        .map(|t| suite.case(&t.case).unwrap())
+        .collect();
+    let mean_kib = bytes.iter().map(Vec::len).sum::<usize>() as f64 / bytes.len() as f64 / 1024.0;
+
+    let check_all = |ts: &[Transcript]| -> usize {
+        ts.iter()
+            .zip(&cases)
+            .zip(&cores)
+            .filter(|((t, c), core)| {
+                checkers::check(
+                    t,
+                    &CheckContext {
+                        truth: &c.truth,
+                        core_invariants: core.as_deref(),
+                    },
+                )
+                .unwrap()
+                .pass
+            })
+            .count()
+    };
+    let warm = check_all(&parsed);
+    let (mut check_only, mut parse_and_check) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let t0 = Instant::now();
+        assert_eq!(check_all(&parsed), warm);
+        check_only.push(parsed.len() as f64 / t0.elapsed().as_secs_f64());
+        let t1 = Instant::now();
+        let reparsed: Vec<Transcript> = bytes
+            .iter()
+            .map(|b| serde_json::from_slice(b).unwrap())
+            .collect();
+        assert_eq!(check_all(&reparsed), warm);
+        parse_and_check.push(parsed.len() as f64 / t1.elapsed().as_secs_f64());
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    };
+    println!(
+        "{} transcripts, mean {mean_kib:.1} KiB, {warm} passing; {rounds} rounds, one thread",
+        parsed.len()
+    );
+    println!(
+        "check only:      median {:>9.0} transcripts/s",
+        median(&mut check_only)
+    );
+    println!(
+        "parse + check:   median {:>9.0} transcripts/s",
+        median(&mut parse_and_check)
+    );
+}
