@@ -21,7 +21,8 @@ pub struct Progress {
 impl Progress {
     pub fn new() -> Progress {
         Progress {
-            bars: std::io::stderr()
+            // Bars only when a person watches stdout; piped or in CI, one line per trial.
+            bars: std::io::stdout()
                 .is_terminal()
                 .then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr())),
             per_model: HashMap::new(),
