@@ -138,6 +138,10 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
     if trials == 0 {
         return Err(Error::input("--trials must be at least 1"));
     }
+    eprint!(
+        "{}",
+        plan_summary(&providers, &units, trials, &charter.runtime)
+    );
     let started = SystemTime::now();
     let run_dir = args
         .out
@@ -172,6 +176,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         "ended": null,
     });
     store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    let plan_models: Vec<manifest::ModelEntry> = providers.iter().map(|(m, _)| m.clone()).collect();
     let plan = RunPlan {
         manifest: loaded.manifest.clone(),
         charter: charter.clone(),
@@ -197,11 +202,14 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         let _ = reporter.await;
         result
     })?;
+    let accounting = accounting(&plan_models, &records);
     run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
+    run_json["usage"] = accounting.clone();
     store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
 
     let gate = Gate::from_records(&records, trials);
     println!("\n{}", table::render(&gate));
+    println!("{}", usage_lines(&accounting));
     println!("transcripts: {}", run_dir.join("transcripts").display());
     Ok(gate.exit_code())
 }
@@ -264,4 +272,87 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
         print!("{}", check::render(&verdicts));
     }
     Ok(check::exit_code(&verdicts))
+}
+
+/// What the run is about to spend, printed before the first call.
+fn plan_summary(
+    models: &[(manifest::ModelEntry, Arc<dyn provider::Provider>)],
+    units: &[(&crate::case::Case, &crate::case::Variant)],
+    trials: u32,
+    system: &str,
+) -> String {
+    let first_turn_chars: usize = units
+        .iter()
+        .map(|(_, v)| system.len() + v.seed.iter().map(|m| m.content.len()).sum::<usize>())
+        .sum();
+    let first_turn_tokens = (first_turn_chars / 4) as u64 * trials as u64;
+    let mut out = String::from("plan:\n");
+    for (m, _) in models {
+        let episodes = units.len() * trials as usize;
+        let cost = m
+            .price_input_per_mtok
+            .map(|p| {
+                format!(
+                    ", at least ${:.2} input",
+                    p * first_turn_tokens as f64 / 1e6
+                )
+            })
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  {} ({:?} {}): {episodes} episodes, at least {episodes} requests, about {first_turn_tokens} input tokens in first turns{cost}\n",
+            m.name(),
+            m.provider,
+            m.model
+        ));
+    }
+    out
+}
+
+/// Tokens, cost and alias drift per model, for run.json and the end-of-run summary.
+fn accounting(
+    models: &[manifest::ModelEntry],
+    records: &[crate::events::TrialRecord],
+) -> serde_json::Value {
+    let per_model: Vec<serde_json::Value> = models
+        .iter()
+        .map(|m| {
+            let mine: Vec<_> = records.iter().filter(|r| r.model == m.name()).collect();
+            let input: u64 = mine.iter().map(|r| r.input_tokens).sum();
+            let output: u64 = mine.iter().map(|r| r.output_tokens).sum();
+            let cost = match (m.price_input_per_mtok, m.price_output_per_mtok) {
+                (None, None) => None,
+                (i, o) => Some(i.unwrap_or(0.0) * input as f64 / 1e6 + o.unwrap_or(0.0) * output as f64 / 1e6),
+            };
+            let mut drift: Vec<String> = mine.iter().flat_map(|r| r.alias_drift.iter().cloned()).collect();
+            drift.sort();
+            drift.dedup();
+            serde_json::json!({"model": m.name(), "pinned": m.model, "input_tokens": input, "output_tokens": output, "cost_usd": cost, "alias_drift": drift})
+        })
+        .collect();
+    serde_json::json!(per_model)
+}
+
+fn usage_lines(accounting: &serde_json::Value) -> String {
+    let mut out = String::new();
+    for m in accounting.as_array().into_iter().flatten() {
+        let cost = m["cost_usd"]
+            .as_f64()
+            .map(|c| format!(", ${c:.4}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "usage {}: {} input + {} output tokens{cost}\n",
+            m["model"].as_str().unwrap_or(""),
+            m["input_tokens"],
+            m["output_tokens"]
+        ));
+        if let Some(d) = m["alias_drift"].as_array().filter(|d| !d.is_empty()) {
+            out.push_str(&format!(
+                "warning: {} is pinned to {} but the API reported {}: the pinned id resolved to another model (alias drift)\n",
+                m["model"].as_str().unwrap_or(""),
+                m["pinned"],
+                d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    out
 }

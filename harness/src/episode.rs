@@ -3,6 +3,7 @@
 
 use crate::case::{Case, Variant};
 use crate::manifest::{Decoding, ModelEntry};
+use crate::provider::http::RetryNotice;
 use crate::provider::{ModelRequest, Provider};
 use crate::tools::{self, ToolBox, ToolSpec};
 use crate::workspace::TrialWorkspace;
@@ -32,7 +33,11 @@ pub fn decoding_for(global: &Decoding, model: &ModelEntry) -> Decoding {
     d
 }
 
-pub async fn run_trial(spec: &TrialSpec<'_>, provider: &dyn Provider) -> Transcript {
+pub async fn run_trial(
+    spec: &TrialSpec<'_>,
+    provider: &dyn Provider,
+    on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
+) -> Transcript {
     let started = Instant::now();
     let tools: Vec<ToolSpec> = spec
         .variant
@@ -68,7 +73,7 @@ pub async fn run_trial(spec: &TrialSpec<'_>, provider: &dyn Provider) -> Transcr
                 "model": spec.model.model,
                 "base_url": spec.model.base_url,
             },
-            "decoding_sent": spec.decoding,
+            "decoding_sent": provider.decoding_sent(spec.decoding),
             "tools": tools.iter().map(|t| t.name).collect::<Vec<_>>(),
         })),
         checker: None,
@@ -96,7 +101,8 @@ pub async fn run_trial(spec: &TrialSpec<'_>, provider: &dyn Provider) -> Transcr
     );
     let (mut input_tokens, mut output_tokens) = (0u64, 0u64);
     let mut finish_reasons = Vec::new();
-    let mut reported_models = Vec::new();
+    let mut reported_models: Vec<String> = Vec::new();
+    let mut requests = Vec::new();
 
     let mut finished = false;
     for turn in 0..spec.max_steps as usize {
@@ -108,6 +114,7 @@ pub async fn run_trial(spec: &TrialSpec<'_>, provider: &dyn Provider) -> Transcr
             messages: &messages[1..],
             tools: &tools,
             decoding: spec.decoding,
+            on_retry,
         };
         let reply = match provider.complete(request).await {
             Ok(r) => r,
@@ -118,6 +125,14 @@ pub async fn run_trial(spec: &TrialSpec<'_>, provider: &dyn Provider) -> Transcr
                 break;
             }
         };
+        requests.push(json!({
+            "turn": turn + 1,
+            "request_id": reply.request_id,
+            "attempts": reply.attempts,
+            "finish_reason": reply.finish_reason,
+            "model": reply.model_reported,
+            "system_fingerprint": reply.system_fingerprint,
+        }));
         input_tokens += reply.usage.input_tokens;
         output_tokens += reply.usage.output_tokens;
         finish_reasons.extend(reply.finish_reason.clone());
@@ -139,7 +154,19 @@ pub async fn run_trial(spec: &TrialSpec<'_>, provider: &dyn Provider) -> Transcr
             break;
         }
         for call in calls {
-            let result = toolbox.call(&call.name, &call.arguments).await;
+            let result = if call.arguments.is_object() {
+                toolbox.call(&call.name, &call.arguments).await
+            } else {
+                // Unparsable arguments are the model's mistake: show it, do not crash.
+                let raw = call
+                    .arguments
+                    .as_str()
+                    .map_or_else(|| call.arguments.to_string(), str::to_string);
+                crate::tools::ToolResult {
+                    content: format!("error: arguments are not a JSON object: {raw}"),
+                    is_error: true,
+                }
+            };
             messages.push(Message {
                 role: Role::Tool,
                 content: result.content,
@@ -163,9 +190,18 @@ pub async fn run_trial(spec: &TrialSpec<'_>, provider: &dyn Provider) -> Transcr
     transcript.messages = messages;
     transcript.usage = Some(json!({"input_tokens": input_tokens, "output_tokens": output_tokens}));
     transcript.timing = Some(json!({"duration_ms": started.elapsed().as_millis() as u64}));
+    let drift: Vec<&String> = reported_models
+        .iter()
+        .filter(|m| **m != spec.model.model)
+        .collect();
     if let Some(req) = transcript.request.as_mut() {
         req["finish_reasons"] = json!(finish_reasons);
         req["model_reported"] = json!(reported_models);
+        req["alias_drift"] = json!(!drift.is_empty());
+        req["truncated"] = json!(finish_reasons
+            .iter()
+            .any(|r| r == "length" || r == "max_tokens"));
     }
+    transcript.request_ids = Some(json!(requests));
     transcript
 }

@@ -31,6 +31,10 @@ pub struct TrialRecord {
     pub trial: u32,
     pub verdict: Verdict,
     pub path: PathBuf,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Model ids the API reported that differ from the pinned one.
+    pub alias_drift: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -40,5 +44,15 @@ pub enum Event {
         per_model: Vec<(String, usize)>,
     },
     TrialFinished(TrialRecord),
+    /// A request failed and will be retried after `wait_ms`.
+    Retry {
+        model: String,
+        case: String,
+        variant: String,
+        trial: u32,
+        attempt: u32,
+        reason: String,
+        wait_ms: u64,
+    },
     RunFinished,
 }

@@ -141,6 +141,9 @@ mod tests {
                 file: None,
             },
             path: PathBuf::new(),
+            input_tokens: 0,
+            output_tokens: 0,
+            alias_drift: Vec::new(),
         }
     }
 

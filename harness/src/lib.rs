@@ -14,6 +14,7 @@ pub mod error;
 pub mod events;
 pub mod exit;
 pub mod gate;
+pub mod loopback;
 pub mod manifest;
 pub mod provider;
 pub mod report;

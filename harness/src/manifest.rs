@@ -116,6 +116,56 @@ pub struct ModelEntry {
     pub decoding: Decoding,
     /// For `provider = "scripted"`: the folder under `fixtures/scripted/` to replay.
     pub script: Option<String>,
+    /// Anthropic: the `anthropic-version` header (default 2026-10-21, which takes no temperature).
+    pub api_version: Option<String>,
+    /// Anthropic: how the key is sent, `x-api-key` (default) or `bearer`. One, never both.
+    pub auth: Option<AuthStyle>,
+    /// OpenAI: `max_tokens` (default) or `max_completion_tokens` (reasoning models).
+    pub token_limit_field: Option<TokenLimitField>,
+    /// Seconds one HTTP request may take.
+    #[serde(default = "default_timeout")]
+    pub timeout_secs: u64,
+    /// Attempts per request, retries included; after the last the trial is inconclusive.
+    #[serde(default = "default_attempts")]
+    pub max_attempts: u32,
+    /// First retry delay in milliseconds; doubles per attempt, with jitter.
+    #[serde(default = "default_retry_base")]
+    pub retry_base_ms: u64,
+    pub requests_per_minute: Option<u32>,
+    /// USD per million input tokens, for cost accounting.
+    pub price_input_per_mtok: Option<f64>,
+    /// USD per million output tokens.
+    pub price_output_per_mtok: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AuthStyle {
+    #[serde(rename = "x-api-key")]
+    XApiKey,
+    #[serde(rename = "bearer")]
+    Bearer,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenLimitField {
+    MaxTokens,
+    MaxCompletionTokens,
+}
+
+/// The Anthropic API version sent when the manifest names none.
+pub const ANTHROPIC_DEFAULT_VERSION: &str = "2026-10-21";
+/// From this `anthropic-version` on, the Messages API takes no sampling parameters.
+const ANTHROPIC_NO_SAMPLING_FROM: &str = "2026-10-21";
+
+fn default_timeout() -> u64 {
+    120
+}
+fn default_attempts() -> u32 {
+    5
+}
+fn default_retry_base() -> u64 {
+    500
 }
 
 fn default_concurrency() -> usize {
@@ -248,6 +298,35 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
                         "{at}: models[{i}] ({}) sets script, which only scripted models take",
                         m.name()
                     )));
+                }
+                if m.max_attempts == 0 || m.timeout_secs == 0 || m.requests_per_minute == Some(0) {
+                    return Err(Error::input(format!("{at}: models[{i}] ({}): max_attempts, timeout_secs and requests_per_minute must be at least 1", m.name())));
+                }
+                let misplaced = match m.provider {
+                    ProviderKind::Openai => (m.api_version.is_some() || m.auth.is_some())
+                        .then_some("api_version and auth are Anthropic settings"),
+                    _ => m
+                        .token_limit_field
+                        .is_some()
+                        .then_some("token_limit_field is an OpenAI setting"),
+                };
+                if let Some(why) = misplaced {
+                    return Err(Error::input(format!(
+                        "{at}: models[{i}] ({}): {why}",
+                        m.name()
+                    )));
+                }
+                if m.provider == ProviderKind::Anthropic {
+                    let version = m
+                        .api_version
+                        .as_deref()
+                        .unwrap_or(ANTHROPIC_DEFAULT_VERSION);
+                    if version >= ANTHROPIC_NO_SAMPLING_FROM && m.temperature_supported {
+                        return Err(Error::input(format!(
+                            "{at}: models[{i}] ({}): anthropic-version {version} takes no temperature; set temperature_supported = false, or an older api_version for an endpoint that still takes one",
+                            m.name()
+                        )));
+                    }
                 }
                 if ALIAS_SUFFIX.is_match(&m.model) || !PINNED_SUFFIX.is_match(&m.model) {
                     warnings.push(format!(

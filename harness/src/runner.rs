@@ -67,7 +67,7 @@ pub async fn execute(
                         .acquire_owned()
                         .await
                         .map_err(|e| Error::Internal(e.to_string()))?;
-                    let record = run_one(&plan, mi, ui, trial).await?;
+                    let record = run_one(&plan, mi, ui, trial, &events).await?;
                     let _ = events.send(Event::TrialFinished(record.clone()));
                     Ok::<_, Error>(record)
                 }));
@@ -85,7 +85,13 @@ pub async fn execute(
     Ok(records)
 }
 
-async fn run_one(plan: &RunPlan, mi: usize, ui: usize, trial: u32) -> Result<TrialRecord> {
+async fn run_one(
+    plan: &RunPlan,
+    mi: usize,
+    ui: usize,
+    trial: u32,
+    events: &mpsc::UnboundedSender<Event>,
+) -> Result<TrialRecord> {
     let (model, provider) = &plan.models[mi];
     let (case, variant_id) = &plan.units[ui];
     let variant = variant_of(case, variant_id);
@@ -101,7 +107,18 @@ async fn run_one(plan: &RunPlan, mi: usize, ui: usize, trial: u32) -> Result<Tri
         max_steps: plan.manifest.run.max_steps,
         test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
     };
-    let mut transcript = run_trial(&spec, provider.as_ref()).await;
+    let on_retry = |n: crate::provider::http::RetryNotice| {
+        let _ = events.send(Event::Retry {
+            model: model.name().to_string(),
+            case: case.id.clone(),
+            variant: variant_id.clone(),
+            trial,
+            attempt: n.attempt,
+            reason: n.reason,
+            wait_ms: n.wait.as_millis() as u64,
+        });
+    };
+    let mut transcript = run_trial(&spec, provider.as_ref(), &on_retry).await;
     let ctx = CheckContext {
         truth: &case.truth,
         core_invariants: Some(&plan.charter.core_invariants),
@@ -112,6 +129,27 @@ async fn run_one(plan: &RunPlan, mi: usize, ui: usize, trial: u32) -> Result<Tri
         Some(serde_json::to_value(&verdict).map_err(|e| Error::Internal(e.to_string()))?);
     let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant_id, trial);
     write_json_atomic(&path, &transcript)?;
+    let usage = |k: &str| {
+        transcript
+            .usage
+            .as_ref()
+            .and_then(|u| u.get(k))
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0)
+    };
+    let alias_drift = transcript
+        .request
+        .as_ref()
+        .and_then(|r| r.get("model_reported"))
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str())
+                .filter(|m| *m != model.model)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(TrialRecord {
         model: model.name().to_string(),
         case: case.id.clone(),
@@ -119,5 +157,8 @@ async fn run_one(plan: &RunPlan, mi: usize, ui: usize, trial: u32) -> Result<Tri
         trial,
         verdict,
         path,
+        input_tokens: usage("input_tokens"),
+        output_tokens: usage("output_tokens"),
+        alias_drift,
     })
 }

@@ -1,6 +1,9 @@
 //! Model providers: one request in, one reply (text and tool calls) out. A provider failure is
 //! an error the episode records as an inconclusive trial, never a pass or a fail.
 
+pub mod anthropic;
+pub mod http;
+pub mod openai;
 pub mod scripted;
 
 use crate::manifest::{Decoding, ModelEntry, ProviderKind};
@@ -22,6 +25,8 @@ pub struct ModelRequest<'a> {
     pub messages: &'a [Message],
     pub tools: &'a [ToolSpec],
     pub decoding: &'a Decoding,
+    /// Told about every retry before it waits, so a rate-limited run never looks stuck.
+    pub on_retry: &'a (dyn Fn(http::RetryNotice) + Send + Sync),
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -38,6 +43,10 @@ pub struct ModelReply {
     pub usage: Usage,
     /// The model id the API says answered.
     pub model_reported: Option<String>,
+    pub system_fingerprint: Option<String>,
+    /// HTTP attempts this reply took (1 without retries).
+    pub attempts: u32,
+    pub request_id: Option<String>,
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -52,6 +61,11 @@ pub trait Provider: Send + Sync {
         req: ModelRequest<'a>,
     ) -> BoxFuture<'a, Result<ModelReply, ProviderError>>;
 
+    /// The decoding fields this provider actually puts in a request, as sent.
+    fn decoding_sent(&self, d: &Decoding) -> serde_json::Value {
+        serde_json::to_value(d).unwrap_or_default()
+    }
+
     /// Whether the provider can answer this unit at all (a scripted model needs a script);
     /// checked before the run starts.
     fn covers(&self, _case: &str, _variant: &str) -> bool {
@@ -59,18 +73,23 @@ pub trait Provider: Send + Sync {
     }
 }
 
-/// Build the provider for a model entry. Scripts are loaded here, so a missing one stops the
-/// run before any model is called.
+/// Build the provider for a model entry. Scripts and keys are read here, so a missing one
+/// stops the run before any model is called.
 pub fn build(
     model: &ModelEntry,
     suite_root: &std::path::Path,
 ) -> crate::error::Result<Arc<dyn Provider>> {
+    let key = || -> crate::error::Result<String> {
+        let var = model.api_key_env.as_deref().unwrap_or_default();
+        std::env::var(var).map_err(|_| {
+            crate::error::Error::input(format!("model {}: ${var} is not set", model.name()))
+        })
+    };
     match model.provider {
-        ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(model, suite_root)?)),
-        ProviderKind::Openai | ProviderKind::Anthropic => Err(crate::error::Error::input(format!(
-            "model {}: provider {:?} is not available in this build yet; use a scripted model (manifests/offline.toml)",
-            model.name(),
-            model.provider
-        ))),
+        ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(
+            model, suite_root,
+        )?)),
+        ProviderKind::Openai => Ok(Arc::new(openai::OpenAiProvider::new(model, key()?)?)),
+        ProviderKind::Anthropic => Ok(Arc::new(anthropic::AnthropicProvider::new(model, key()?)?)),
     }
 }

@@ -151,6 +151,9 @@ impl Provider for ScriptedProvider {
                     output_tokens: (r.content.len() / 4) as u64,
                 },
                 model_reported: Some(self.model.clone()),
+                system_fingerprint: None,
+                attempts: 1,
+                request_id: None,
             })
         })
     }

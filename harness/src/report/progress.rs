@@ -79,6 +79,21 @@ impl Progress {
                     );
                 }
             }
+            Event::Retry {
+                model,
+                case,
+                variant,
+                trial,
+                attempt,
+                reason,
+                wait_ms,
+            } => {
+                let line = format!("retry {case}/{variant} trial {trial}: attempt {attempt} failed ({reason}); next in {:.1}s", *wait_ms as f64 / 1000.0);
+                match self.per_model.get(model) {
+                    Some((bar, _)) if self.bars.is_some() => bar.set_message(line),
+                    _ => eprintln!("{:>12} {model} {line}", "RETRY"),
+                }
+            }
             Event::RunFinished => {
                 for (bar, _) in self.per_model.values() {
                     bar.finish();

@@ -1,0 +1,255 @@
+//! HTTP calls to model APIs: per-request timeout, retries with exponential backoff and jitter on
+//! 429, 5xx (529 included), connection errors and timeouts, `retry-after` honoured (seconds or
+//! HTTP date), and an optional requests-per-minute limit. The API key never appears in an error.
+
+use super::ProviderError;
+use crate::manifest::ModelEntry;
+use serde_json::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+use tokio::sync::Mutex;
+
+/// The longest `retry-after` honoured; a server asking for more gets this.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// A retry about to happen, for the progress display.
+#[derive(Debug, Clone)]
+pub struct RetryNotice {
+    /// The attempt that failed, from 1.
+    pub attempt: u32,
+    pub reason: String,
+    pub wait: Duration,
+}
+
+/// A successful call: the JSON body and what it took.
+#[derive(Debug, Clone)]
+pub struct CallOutcome {
+    pub body: Value,
+    pub attempts: u32,
+    pub request_id: Option<String>,
+}
+
+pub struct HttpCaller {
+    client: reqwest::Client,
+    key: String,
+    max_attempts: u32,
+    retry_base: Duration,
+    /// Earliest time of the next request under the requests-per-minute limit.
+    next_slot: Option<(Mutex<Instant>, Duration)>,
+    jitter_state: AtomicU64,
+}
+
+impl HttpCaller {
+    pub fn new(model: &ModelEntry, key: String) -> Result<HttpCaller, crate::error::Error> {
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(model.timeout_secs))
+            .connect_timeout(Duration::from_secs(model.timeout_secs.min(30)))
+            .build()
+            .map_err(|e| crate::error::Error::Internal(format!("HTTP client: {e}")))?;
+        Ok(HttpCaller {
+            client,
+            key,
+            max_attempts: model.max_attempts,
+            retry_base: Duration::from_millis(model.retry_base_ms),
+            next_slot: model.requests_per_minute.map(|rpm| {
+                (
+                    Mutex::new(Instant::now()),
+                    Duration::from_secs_f64(60.0 / rpm as f64),
+                )
+            }),
+            jitter_state: AtomicU64::new(
+                0x9E37_79B9_7F4A_7C15
+                    ^ SystemTime::now()
+                        .duration_since(SystemTime::UNIX_EPOCH)
+                        .map_or(1, |d| d.as_nanos() as u64),
+            ),
+        })
+    }
+
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Text safe to record: the key, if an error body echoes it, is masked.
+    pub fn redact(&self, text: &str) -> String {
+        if self.key.is_empty() {
+            text.to_string()
+        } else {
+            text.replace(&self.key, "[redacted]")
+        }
+    }
+
+    fn excerpt(&self, text: &str) -> String {
+        let short: String = text.chars().take(300).collect();
+        let more = if text.chars().count() > 300 {
+            "…"
+        } else {
+            ""
+        };
+        self.redact(&format!("{short}{more}"))
+    }
+
+    /// A random fraction in [0, 1) for jitter (xorshift; quality is not a concern here).
+    fn jitter(&self) -> f64 {
+        let mut x = self.jitter_state.load(Ordering::Relaxed);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.jitter_state.store(x, Ordering::Relaxed);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn backoff(&self, attempt: u32) -> Duration {
+        let full = self
+            .retry_base
+            .saturating_mul(1 << (attempt - 1).min(16))
+            .min(MAX_BACKOFF);
+        // "Equal jitter": half fixed, half random, so retries spread out but never hammer.
+        full / 2 + full.mul_f64(self.jitter() / 2.0)
+    }
+
+    async fn wait_for_slot(&self) {
+        if let Some((next, gap)) = &self.next_slot {
+            let mut next = next.lock().await;
+            let now = Instant::now();
+            let at = (*next).max(now);
+            *next = at + *gap;
+            drop(next);
+            tokio::time::sleep_until(at.into()).await;
+        }
+    }
+
+    /// POST a JSON body, retrying what is worth retrying.
+    pub async fn post_json(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: &Value,
+        on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
+    ) -> Result<CallOutcome, ProviderError> {
+        let mut last_error = String::new();
+        for attempt in 1..=self.max_attempts {
+            self.wait_for_slot().await;
+            let mut req = self.client.post(url).json(body);
+            for (k, v) in headers {
+                req = req.header(*k, v);
+            }
+            let (retry_after, reason) = match req.send().await {
+                Ok(resp) => {
+                    let status = resp.status();
+                    let request_id = ["x-request-id", "request-id"]
+                        .iter()
+                        .find_map(|h| resp.headers().get(*h))
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_string);
+                    let retry_after = resp
+                        .headers()
+                        .get("retry-after")
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(parse_retry_after);
+                    let text = match resp.text().await {
+                        Ok(t) => t,
+                        Err(e) => {
+                            last_error =
+                                self.redact(&format!("reading the response body failed: {e}"));
+                            self.pause(attempt, &last_error, None, on_retry).await;
+                            continue;
+                        }
+                    };
+                    if status.is_success() {
+                        return match serde_json::from_str::<Value>(&text) {
+                            Ok(body) => Ok(CallOutcome {
+                                body,
+                                attempts: attempt,
+                                request_id,
+                            }),
+                            Err(e) => Err(ProviderError(format!(
+                                "malformed response body ({e}): {}",
+                                self.excerpt(&text)
+                            ))),
+                        };
+                    }
+                    let code = status.as_u16();
+                    let reason = format!("HTTP {code}: {}", self.excerpt(&text));
+                    if code != 429 && code < 500 {
+                        return Err(ProviderError(format!("{reason} (not retried)")));
+                    }
+                    (retry_after, reason)
+                }
+                Err(e) => {
+                    let what = if e.is_timeout() {
+                        "timed out"
+                    } else if e.is_connect() {
+                        "could not connect"
+                    } else {
+                        "connection failed"
+                    };
+                    // reqwest's error text names the URL, never headers; redact all the same.
+                    (None, self.redact(&format!("{what}: {e}")))
+                }
+            };
+            last_error = reason;
+            self.pause(attempt, &last_error, retry_after, on_retry)
+                .await;
+        }
+        Err(ProviderError(format!(
+            "gave up after {} attempts; last: {last_error}",
+            self.max_attempts
+        )))
+    }
+
+    async fn pause(
+        &self,
+        attempt: u32,
+        reason: &str,
+        retry_after: Option<Duration>,
+        on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
+    ) {
+        if attempt >= self.max_attempts {
+            return;
+        }
+        let wait = retry_after.map_or_else(|| self.backoff(attempt), |r| r.min(MAX_RETRY_AFTER));
+        on_retry(RetryNotice {
+            attempt,
+            reason: reason.to_string(),
+            wait,
+        });
+        tokio::time::sleep(wait).await;
+    }
+}
+
+/// `retry-after` as seconds or an HTTP date.
+pub fn parse_retry_after(v: &str) -> Option<Duration> {
+    let v = v.trim();
+    if let Ok(secs) = v.parse::<f64>() {
+        return (secs >= 0.0 && secs.is_finite()).then(|| Duration::from_secs_f64(secs));
+    }
+    let at = httpdate::parse_http_date(v).ok()?;
+    Some(
+        at.duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_http_dates() {
+        assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
+        assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
+        let soon = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
+        let d = parse_retry_after(&soon).unwrap();
+        assert!(
+            d > Duration::from_secs(28) && d <= Duration::from_secs(30),
+            "{d:?}"
+        );
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+}
