@@ -1,0 +1,507 @@
+//! The real providers against loopback servers: exact request shapes for both APIs, a full
+//! multi-step tool episode through each, faults ending as a retry that succeeds or an
+//! inconclusive trial, and the API key never written anywhere.
+
+mod common;
+
+use common::model_server::{e9_turn, encode, generic_turn, is_anthropic, E9_PATHS};
+use common::{files_under, repo_root};
+use harness::loopback::{LoopbackServer, RecordedRequest, Reply, Responder};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+const KEY: &str = "sk-test-DO-NOT-LEAK-7f3a9c";
+const PINNED: &str = "test-model-2026-01-01";
+
+fn manifest(server: &LoopbackServer, extra_openai: &str, extra_anthropic: &str) -> String {
+    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    format!(
+        r#"
+[charter]
+source = {charter:?}
+
+[decoding]
+temperature = 0
+max_tokens = 1000
+seed = 7
+
+[[models]]
+name = "oa"
+role = "frontier"
+provider = "openai"
+model = "{PINNED}"
+base_url = "{url}/v1"
+api_key_env = "CH_TEST_KEY"
+retry_base_ms = 10
+timeout_secs = 2
+{extra_openai}
+
+[[models]]
+name = "an"
+role = "weakest"
+provider = "anthropic"
+model = "{PINNED}"
+base_url = "{url}"
+api_key_env = "CH_TEST_KEY"
+temperature_supported = false
+retry_base_ms = 10
+timeout_secs = 2
+{extra_anthropic}
+"#,
+        url = server.url()
+    )
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    dir: tempfile::TempDir,
+}
+
+impl Run {
+    fn out(&self) -> std::path::PathBuf {
+        self.dir.path().join("out")
+    }
+    fn transcript(&self, model: &str, unit: &str, trial: u32) -> Value {
+        let p = self
+            .out()
+            .join(format!("transcripts/{model}/{unit}/trial-{trial}.json"));
+        serde_json::from_str(
+            &std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+        )
+        .unwrap()
+    }
+}
+
+/// Run the binary against a manifest, off the async runtime so the server keeps serving.
+async fn run_harness(manifest: String, args: &[&str]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.toml");
+    std::fs::write(&path, manifest).unwrap();
+    let mut argv: Vec<String> = vec![
+        "run".into(),
+        "--matrix".into(),
+        path.display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+    ];
+    argv.extend(["--out".into(), dir.path().join("out").display().to_string()]);
+    argv.extend(args.iter().map(|s| s.to_string()));
+    let o = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = argv.iter().map(String::as_str).collect();
+        common::harness(Path::new("/"), &args, &[("CH_TEST_KEY", KEY)])
+    })
+    .await
+    .unwrap();
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: common::stdout(&o),
+        stderr: common::stderr(&o),
+        dir,
+    }
+}
+
+fn responder(f: impl Fn(&RecordedRequest, usize) -> Reply + Send + Sync + 'static) -> Responder {
+    Arc::new(f)
+}
+
+fn model_requests(server: &LoopbackServer, anthropic: bool) -> Vec<RecordedRequest> {
+    server
+        .requests()
+        .into_iter()
+        .filter(|r| is_anthropic(r) == anthropic)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openai_request_shape_carries_system_tools_tool_results_and_decoding() {
+    let server = LoopbackServer::start(responder(|r, _| encode(r, &e9_turn(r), PINNED))).await;
+    let run = run_harness(
+        manifest(&server, "", ""),
+        &["--case", "E9", "--model", "oa", "--trials", "1"],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let reqs = model_requests(&server, false);
+    assert_eq!(reqs.len(), 4, "search, edits, search, final");
+    let first = &reqs[0];
+    assert_eq!(
+        (first.method.as_str(), first.path.as_str()),
+        ("POST", "/v1/chat/completions")
+    );
+    assert_eq!(
+        first.header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
+    let b = first.json();
+    assert_eq!(b["model"], PINNED);
+    assert_eq!(b["messages"][0]["role"], "system");
+    assert!(b["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("Core Invariants"));
+    assert_eq!(b["messages"][1]["role"], "user");
+    assert_eq!(
+        (
+            b["temperature"].as_f64(),
+            b["seed"].as_u64(),
+            b["max_tokens"].as_u64()
+        ),
+        (Some(0.0), Some(7), Some(1000))
+    );
+    let tools: Vec<&str> = b["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "list_files",
+            "read_file",
+            "search",
+            "write_file",
+            "edit_file"
+        ]
+    );
+    assert_eq!(b["tools"][0]["type"], "function");
+    assert_eq!(
+        b["tools"][2]["function"]["parameters"]["required"][0],
+        "pattern"
+    );
+    // The second request carries the assistant tool call (content null, arguments a JSON string)
+    // and the tool message answering it.
+    let second = reqs[1].json();
+    let msgs = second["messages"].as_array().unwrap();
+    let call_turn = &msgs[2];
+    assert_eq!(call_turn["content"], Value::Null);
+    assert!(call_turn["tool_calls"][0]["function"]["arguments"].is_string());
+    assert_eq!(msgs[3]["role"], "tool");
+    assert_eq!(msgs[3]["tool_call_id"], call_turn["tool_calls"][0]["id"]);
+    assert!(msgs[3]["content"]
+        .as_str()
+        .unwrap()
+        .contains("config/prod.toml:3:db_timeout"));
+
+    let t = run.transcript("oa", "E9-default", 1);
+    assert_eq!(t["outcome"], "completed");
+    assert_eq!(
+        t["checker"]["pass"], true,
+        "E9's After shape passes through real HTTP: {}",
+        t["checker"]
+    );
+    assert_eq!(
+        t["request"]["decoding_sent"],
+        serde_json::json!({"temperature": 0.0, "seed": 7, "max_tokens": 1000})
+    );
+    assert_eq!(t["request_ids"][0]["system_fingerprint"], "fp_test");
+    assert_eq!(t["request"]["alias_drift"], false);
+    let changed: Vec<&str> = t["workspace"]["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(changed, E9_PATHS);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openai_omits_temperature_when_unsupported_and_can_send_max_completion_tokens() {
+    let server = LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await;
+    let m = manifest(
+        &server,
+        "temperature_supported = false\ntoken_limit_field = \"max_completion_tokens\"",
+        "",
+    );
+    let run = run_harness(m, &["--case", "E2", "--model", "oa", "--trials", "1"]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let b = model_requests(&server, false)[0].json();
+    assert!(
+        b.get("temperature").is_none() && b.get("max_tokens").is_none(),
+        "{b}"
+    );
+    assert_eq!(b["max_completion_tokens"], 1000);
+    let t = run.transcript("oa", "E2-default", 1);
+    assert_eq!(
+        t["request"]["decoding_sent"],
+        serde_json::json!({"seed": 7, "max_completion_tokens": 1000})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn anthropic_request_shape_has_top_level_system_alternating_turns_and_tool_result_blocks() {
+    let server = LoopbackServer::start(responder(|r, _| encode(r, &e9_turn(r), PINNED))).await;
+    let run = run_harness(
+        manifest(&server, "", ""),
+        &["--case", "E9", "--model", "an", "--trials", "1"],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let reqs = model_requests(&server, true);
+    assert_eq!(reqs.len(), 4);
+    let first = &reqs[0];
+    assert_eq!(first.path, "/v1/messages");
+    assert_eq!(first.header("x-api-key"), Some(KEY));
+    assert_eq!(
+        first.header("authorization"),
+        None,
+        "one auth header, not both"
+    );
+    assert_eq!(first.header("anthropic-version"), Some("2026-10-21"));
+    let b = first.json();
+    assert!(b["system"].as_str().unwrap().contains("Core Invariants"));
+    assert_eq!(b["max_tokens"], 1000);
+    assert!(
+        b.get("temperature").is_none(),
+        "this API version takes no temperature"
+    );
+    assert_eq!(b["tools"][2]["name"], "search");
+    assert!(b["tools"][2]["input_schema"].is_object());
+    let third = reqs[2].json();
+    let msgs = third["messages"].as_array().unwrap();
+    let roles: Vec<&str> = msgs.iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(
+        roles,
+        ["user", "assistant", "user", "assistant", "user"],
+        "alternation kept"
+    );
+    // Five tool results answer five tool_use blocks, merged into one user turn, results first.
+    let uses: Vec<&Value> = msgs[3]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["type"] == "tool_use")
+        .collect();
+    let results = msgs[4]["content"].as_array().unwrap();
+    assert_eq!((uses.len(), results.len()), (5, 5));
+    for (u, r) in uses.iter().zip(results) {
+        assert_eq!(
+            (r["type"].as_str(), &r["tool_use_id"]),
+            (Some("tool_result"), &u["id"])
+        );
+    }
+    let t = run.transcript("an", "E9-default", 1);
+    assert_eq!(t["checker"]["pass"], true, "{}", t["checker"]);
+    assert_eq!(
+        t["request"]["decoding_sent"],
+        serde_json::json!({"max_tokens": 1000})
+    );
+    assert_eq!(t["request_ids"][3]["finish_reason"], "end_turn");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_apis_complete_the_whole_matrix_with_every_transcript_complete() {
+    let server = LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await;
+    let run = run_harness(manifest(&server, "", ""), &[]).await;
+    assert!(run.code == 1 || run.code == 0, "{}", run.stderr);
+    let files = files_under(&run.out().join("transcripts"));
+    assert_eq!(files.len(), 96);
+    for f in files {
+        let t: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        assert_eq!(t["outcome"], "completed", "{}", f.display());
+        assert!(t["messages"].as_array().unwrap().last().unwrap()["role"] == "assistant");
+    }
+    let run_json: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.out().join("run.json")).unwrap())
+            .unwrap();
+    assert!(run_json["usage"][0]["input_tokens"].as_u64().unwrap() > 0);
+}
+
+/// A reply for each fault, then a good answer: (fault, wants a retry to succeed).
+fn fault(kind: &str) -> Reply {
+    match kind {
+        "429" => Reply::raw(429, r#"{"error":"rate limited"}"#).with_header("retry-after", "1"),
+        "500" => Reply::raw(500, r#"{"error":"boom"}"#),
+        "529" => Reply::raw(
+            529,
+            r#"{"type":"error","error":{"type":"overloaded_error"}}"#,
+        ),
+        "timeout" => Reply::Delay(Duration::from_secs(4), Box::new(Reply::raw(500, "late"))),
+        "drop" => Reply::Drop,
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn transient_faults_are_retried_until_the_trial_completes() {
+    for kind in ["429", "500", "529", "timeout", "drop"] {
+        let server = LoopbackServer::start(responder(move |r, i| {
+            if i == 0 {
+                fault(kind)
+            } else {
+                encode(r, &generic_turn(r), PINNED)
+            }
+        }))
+        .await;
+        let run = run_harness(
+            manifest(&server, "", ""),
+            &["--case", "E2", "--model", "oa", "--trials", "1"],
+        )
+        .await;
+        assert_eq!(run.code, 0, "{kind}: {}", run.stderr);
+        let t = run.transcript("oa", "E2-default", 1);
+        assert_eq!(t["outcome"], "completed", "{kind}");
+        assert_eq!(t["request_ids"][0]["attempts"], 2, "{kind}");
+        assert!(
+            run.stderr.contains("RETRY"),
+            "{kind}: retries are visible: {}",
+            run.stderr
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn persistent_failures_and_malformed_bodies_make_the_trial_inconclusive_and_the_run_goes_on()
+{
+    // The first trial to ask gets three 503s and gives up; the other two succeed.
+    // Gate: inconclusive, nothing failed (exit 3).
+    let failing = LoopbackServer::start(responder(|r, i| {
+        if i < 3 {
+            Reply::raw(503, "unavailable")
+        } else {
+            encode(r, &generic_turn(r), PINNED)
+        }
+    }))
+    .await;
+    let m = manifest(&failing, "max_attempts = 3\nmax_concurrency = 1", "");
+    let run = run_harness(m, &["--case", "E2", "--model", "oa"]).await;
+    assert_eq!(
+        run.code, 3,
+        "inconclusive, nothing failed: {}\n{}",
+        run.stdout, run.stderr
+    );
+    let trials: Vec<Value> = (1..=3)
+        .map(|n| run.transcript("oa", "E2-default", n))
+        .collect();
+    let errors: Vec<&Value> = trials.iter().filter(|t| t["outcome"] == "error").collect();
+    assert_eq!(errors.len(), 1, "exactly one trial gave up");
+    assert!(
+        errors[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("gave up after 3 attempts"),
+        "{}",
+        errors[0]["error"]
+    );
+    assert_eq!(
+        trials
+            .iter()
+            .filter(|t| t["outcome"] == "completed" && t["checker"]["pass"] == true)
+            .count(),
+        2
+    );
+    assert!(run.stdout.contains("1 inconclusive"), "{}", run.stdout);
+
+    let malformed =
+        LoopbackServer::start(responder(|_, _| Reply::raw(200, "{\"choices\": [oops"))).await;
+    let again = run_harness(
+        manifest(&malformed, "", ""),
+        &["--case", "E2", "--model", "oa", "--trials", "1"],
+    )
+    .await;
+    assert_eq!(again.code, 3);
+    let t = again.transcript("oa", "E2-default", 1);
+    assert_eq!(t["outcome"], "error");
+    assert!(
+        t["error"]
+            .as_str()
+            .unwrap()
+            .contains("malformed response body")
+            && t["error"].as_str().unwrap().contains("oops"),
+        "{}",
+        t["error"]
+    );
+    assert_eq!(
+        malformed.requests().len(),
+        1,
+        "a malformed body is not retried"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_with_30_percent_faults_ends_with_every_trial_completed_or_inconclusive() {
+    let server = LoopbackServer::start(responder(|r, i| match i % 10 {
+        0 => Reply::raw(429, "{}").with_header("retry-after", "0"),
+        3 => Reply::raw(500, "{}"),
+        6 => Reply::raw(529, "{}"),
+        _ => encode(r, &generic_turn(r), PINNED),
+    }))
+    .await;
+    let run = run_harness(
+        manifest(&server, "max_attempts = 2", "max_attempts = 2"),
+        &[],
+    )
+    .await;
+    assert!([1, 3].contains(&run.code), "{}", run.stderr);
+    let files = files_under(&run.out().join("transcripts"));
+    assert_eq!(files.len(), 96, "no trial lost");
+    for f in files {
+        let t: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let outcome = t["outcome"].as_str().unwrap();
+        assert!(
+            outcome == "completed" || (outcome == "error" && t["checker"]["inconclusive"] == true),
+            "{}",
+            f.display()
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_key_appears_in_no_file_the_run_writes_nor_in_its_output() {
+    // The server echoes the Authorization header back in an error body, the worst case.
+    let server = LoopbackServer::start(responder(|r, i| {
+        if i % 4 == 0 {
+            let echoed = r
+                .header("authorization")
+                .or(r.header("x-api-key"))
+                .unwrap_or("")
+                .to_string();
+            Reply::raw(401, &format!("{{\"error\": \"bad key {echoed}\"}}"))
+        } else {
+            encode(r, &generic_turn(r), PINNED)
+        }
+    }))
+    .await;
+    let run = run_harness(manifest(&server, "", ""), &["--case", "E9", "--case", "E2"]).await;
+    assert!(
+        !run.stdout.contains(KEY) && !run.stderr.contains(KEY),
+        "key in output"
+    );
+    let files = files_under(&run.out());
+    assert!(files.len() > 10);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(!text.contains(KEY), "{} holds the API key", f.display());
+    }
+    let redacted = files_under(&run.out())
+        .iter()
+        .any(|f| std::fs::read_to_string(f).unwrap().contains("[redacted]"));
+    assert!(
+        redacted,
+        "the echoed key was redacted, not dropped silently"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reported_model_other_than_the_pinned_one_is_flagged_as_alias_drift() {
+    let server = LoopbackServer::start(responder(|r, _| {
+        encode(r, &generic_turn(r), "test-model-2026-06-30")
+    }))
+    .await;
+    let run = run_harness(
+        manifest(&server, "", ""),
+        &["--case", "E2", "--model", "oa", "--trials", "1"],
+    )
+    .await;
+    let t = run.transcript("oa", "E2-default", 1);
+    assert_eq!(t["request"]["alias_drift"], true);
+    assert!(
+        run.stdout.contains("alias drift") && run.stdout.contains("test-model-2026-06-30"),
+        "{}",
+        run.stdout
+    );
+}
