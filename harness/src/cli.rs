@@ -184,6 +184,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         units,
         trials,
         run_dir: run_dir.clone(),
+        fixtures: crate::workspace::FixtureStore::new()?,
     };
 
     let rt = tokio::runtime::Builder::new_multi_thread()

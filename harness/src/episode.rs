@@ -6,7 +6,7 @@ use crate::manifest::{Decoding, ModelEntry};
 use crate::provider::http::RetryNotice;
 use crate::provider::{ModelRequest, Provider};
 use crate::tools::{self, ToolBox, ToolSpec};
-use crate::workspace::TrialWorkspace;
+use crate::workspace::FixtureStore;
 use checkers::transcript::{Message, Outcome, Role, Transcript, FORMAT_V1};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -21,6 +21,10 @@ pub struct TrialSpec<'a> {
     pub decoding: &'a Decoding,
     pub max_steps: u32,
     pub test_timeout: Duration,
+    pub fixtures: &'a FixtureStore,
+    /// The model's concurrency slots: held only while the episode talks to the model, so
+    /// preparing the workspace and writing results never occupy one.
+    pub model_slots: &'a tokio::sync::Semaphore,
 }
 
 /// The decoding actually sent to a model: the manifest's, the model's overrides, and no
@@ -83,7 +87,7 @@ pub async fn run_trial(
         .variant
         .fixture
         .as_deref()
-        .map(TrialWorkspace::create)
+        .map(|f| spec.fixtures.workspace(f))
         .transpose()
     {
         Ok(ws) => ws,
@@ -104,6 +108,15 @@ pub async fn run_trial(
     let mut reported_models: Vec<String> = Vec::new();
     let mut requests = Vec::new();
 
+    let slot = match spec.model_slots.acquire().await {
+        Ok(p) => p,
+        Err(e) => {
+            transcript.messages = messages;
+            transcript.outcome = Outcome::Error;
+            transcript.error = Some(format!("harness: {e}"));
+            return transcript;
+        }
+    };
     let mut finished = false;
     for turn in 0..spec.max_steps as usize {
         let request = ModelRequest {
@@ -176,6 +189,7 @@ pub async fn run_trial(
             });
         }
     }
+    drop(slot);
     transcript.max_steps_reached = !finished;
 
     if let Some(ws) = &workspace {

@@ -23,6 +23,7 @@ pub struct RunPlan {
     pub units: Vec<(Arc<Case>, String)>,
     pub trials: u32,
     pub run_dir: PathBuf,
+    pub fixtures: crate::workspace::FixtureStore,
 }
 
 impl RunPlan {
@@ -56,31 +57,56 @@ pub async fn execute(
         per_model,
     });
     let plan = Arc::new(plan);
-    let mut handles = Vec::new();
+    // Longest episodes first: units offering tools run several model turns, so starting them
+    // early keeps every concurrency slot busy until the end (longest-processing-time order).
+    let mut order: Vec<(usize, u32)> = (0..plan.units.len())
+        .flat_map(|ui| (1..=plan.trials).map(move |t| (ui, t)))
+        .collect();
+    order.sort_by_key(|&(ui, _)| {
+        let (case, variant) = &plan.units[ui];
+        std::cmp::Reverse(variant_of(case, variant).tools.len())
+    });
+    let mut dispatchers = Vec::new();
     for (mi, (model, _)) in plan.models.iter().enumerate() {
-        let permits = Arc::new(Semaphore::new(model.max_concurrency));
-        for ui in 0..plan.units.len() {
-            for trial in 1..=plan.trials {
-                let (plan, permits, events) = (plan.clone(), permits.clone(), events.clone());
+        let (plan, events, order) = (plan.clone(), events.clone(), order.clone());
+        let slots = Arc::new(Semaphore::new(model.max_concurrency));
+        // Episodes in flight: the model's slots plus as many getting ready or writing results,
+        // taken in the order above by one dispatcher per model.
+        let in_flight = Arc::new(Semaphore::new(model.max_concurrency * 2));
+        dispatchers.push(tokio::spawn(async move {
+            let mut handles = Vec::new();
+            for (ui, trial) in order {
+                let permit = in_flight
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|e| Error::Internal(e.to_string()))?;
+                let (plan, events, slots) = (plan.clone(), events.clone(), slots.clone());
                 handles.push(tokio::spawn(async move {
-                    let _permit = permits
-                        .acquire_owned()
-                        .await
-                        .map_err(|e| Error::Internal(e.to_string()))?;
-                    let record = run_one(&plan, mi, ui, trial, &events).await?;
+                    let _permit = permit;
+                    let record = run_one(&plan, mi, ui, trial, &slots, &events).await?;
                     let _ = events.send(Event::TrialFinished(record.clone()));
-                    Ok::<_, Error>(record)
+                    Ok::<_, Error>(((mi, ui, trial), record))
                 }));
             }
-        }
+            Ok::<_, Error>(handles)
+        }));
     }
     let mut records = Vec::new();
-    for h in handles {
-        records.push(
-            h.await
-                .map_err(|e| Error::Internal(format!("trial task failed: {e}")))??,
-        );
+    for d in dispatchers {
+        for h in d
+            .await
+            .map_err(|e| Error::Internal(format!("dispatcher failed: {e}")))??
+        {
+            records.push(
+                h.await
+                    .map_err(|e| Error::Internal(format!("trial task failed: {e}")))??,
+            );
+        }
     }
+    // Records come back in plan order: model, unit, trial.
+    records.sort_by_key(|(key, _)| *key);
+    let records: Vec<TrialRecord> = records.into_iter().map(|(_, r)| r).collect();
     let _ = events.send(Event::RunFinished);
     Ok(records)
 }
@@ -90,6 +116,7 @@ async fn run_one(
     mi: usize,
     ui: usize,
     trial: u32,
+    slots: &Semaphore,
     events: &mpsc::UnboundedSender<Event>,
 ) -> Result<TrialRecord> {
     let (model, provider) = &plan.models[mi];
@@ -106,6 +133,8 @@ async fn run_one(
         decoding: &decoding,
         max_steps: plan.manifest.run.max_steps,
         test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
+        fixtures: &plan.fixtures,
+        model_slots: slots,
     };
     let on_retry = |n: crate::provider::http::RetryNotice| {
         let _ = events.send(Event::Retry {

@@ -27,10 +27,12 @@ pub fn transcript_path(
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    serde_json::to_writer_pretty(&mut tmp, value)
+    // Serialize first, then one write: an unbuffered writer would make a syscall per token.
+    let mut bytes = serde_json::to_vec_pretty(value)
         .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
-    tmp.write_all(b"\n").map_err(|e| Error::io(path, e))?;
+    bytes.push(b'\n');
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(&bytes).map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
 }

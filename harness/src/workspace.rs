@@ -1,11 +1,17 @@
-//! Trial workspaces: a fixture copied into a fresh tempdir and committed with git2 (fixed author
-//! and date, so commit ids are the same on every run); afterwards the git diff fills
-//! `workspace.changed`.
+//! Trial workspaces: a fixture copied into a fresh tempdir that is a git repository whose HEAD
+//! is the fixture committed with git2 (fixed author and date, so commit ids are the same on every
+//! run); afterwards the git diff fills `workspace.changed`.
+//!
+//! Each fixture is committed once per run into a shared object store; a trial's repository
+//! borrows those objects through `objects/info/alternates` instead of writing its own, which
+//! keeps the harness's file-system work per trial small.
 
 use crate::error::{Error, Result};
 use checkers::transcript::{FileChange, Workspace};
-use git2::{DiffOptions, IndexAddOption, Repository, Signature, Time};
+use git2::{DiffOptions, IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, Time};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The fixed commit time of every fixture commit (2026-01-01T00:00:00Z).
 const FIXTURE_TIME: i64 = 1_767_225_600;
@@ -13,40 +19,147 @@ const FIXTURE_TIME: i64 = 1_767_225_600;
 pub struct TrialWorkspace {
     dir: tempfile::TempDir,
     repo: Repository,
-    base: git2::Oid,
+    base: Oid,
 }
 
 fn git_err(what: &str, e: git2::Error) -> Error {
     Error::Internal(format!("workspace {what}: {}", e.message()))
 }
 
-impl TrialWorkspace {
-    /// Copy `fixture` into a new tempdir and commit it.
-    pub fn create(fixture: &Path) -> Result<TrialWorkspace> {
-        let dir = tempfile::Builder::new()
-            .prefix("charter-harness-")
-            .tempdir()
-            .map_err(|e| Error::io(Path::new("tempdir"), e))?;
-        copy_tree(fixture, dir.path())?;
-        let repo = Repository::init(dir.path()).map_err(|e| git_err("init", e))?;
-        let base = {
-            let mut index = repo.index().map_err(|e| git_err("index", e))?;
-            index
-                .add_all(["*"], IndexAddOption::DEFAULT, None)
-                .map_err(|e| git_err("add", e))?;
-            index.write().map_err(|e| git_err("index write", e))?;
-            let tree_id = index.write_tree().map_err(|e| git_err("tree", e))?;
-            let tree = repo.find_tree(tree_id).map_err(|e| git_err("tree", e))?;
-            let sig = Signature::new(
-                "charter-harness",
-                "fixtures@charter-harness.invalid",
-                &Time::new(FIXTURE_TIME, 0),
-            )
-            .map_err(|e| git_err("signature", e))?;
-            repo.commit(Some("HEAD"), &sig, &sig, "fixture", &tree, &[])
-                .map_err(|e| git_err("commit", e))?
+/// `git init` without the system's template folder: its sample hooks are dozens of files per
+/// trial that nothing reads.
+fn init(dir: &Path) -> Result<Repository> {
+    let mut opts = RepositoryInitOptions::new();
+    opts.external_template(false);
+    Repository::init_opts(dir, &opts).map_err(|e| git_err("init", e))
+}
+
+/// Where trial workspaces go: `$CHARTER_HARNESS_TMPDIR`, else `/dev/shm` when it is a writable
+/// folder (memory-backed, so a trial's hundred-odd file operations cost microseconds rather than
+/// a disk journal's milliseconds), else the system's temp folder.
+fn scratch_root() -> PathBuf {
+    static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        if let Some(dir) = std::env::var_os("CHARTER_HARNESS_TMPDIR") {
+            return PathBuf::from(dir);
+        }
+        let shm = Path::new("/dev/shm");
+        let writable = shm.is_dir()
+            && tempfile::Builder::new()
+                .prefix("charter-harness-probe-")
+                .tempdir_in(shm)
+                .is_ok();
+        if writable {
+            shm.to_path_buf()
+        } else {
+            std::env::temp_dir()
+        }
+    })
+    .clone()
+}
+
+fn tempdir(prefix: &str) -> Result<tempfile::TempDir> {
+    let root = scratch_root();
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in(&root)
+        .map_err(|e| Error::io(&root, e))
+}
+
+/// A fixture committed once: where its objects live and its commit.
+#[derive(Clone)]
+struct Committed {
+    objects: PathBuf,
+    commit: Oid,
+}
+
+/// Fixture commits for one run, made on first use and shared by every trial.
+pub struct FixtureStore {
+    dir: tempfile::TempDir,
+    committed: Mutex<HashMap<PathBuf, Committed>>,
+}
+
+impl FixtureStore {
+    pub fn new() -> Result<FixtureStore> {
+        Ok(FixtureStore {
+            dir: tempdir("charter-harness-fixtures-")?,
+            committed: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn commit_fixture(&self, fixture: &Path) -> Result<Committed> {
+        let mut committed = self
+            .committed
+            .lock()
+            .map_err(|_| Error::Internal("fixture store poisoned".into()))?;
+        if let Some(c) = committed.get(fixture) {
+            return Ok(c.clone());
+        }
+        let dir = self.dir.path().join(committed.len().to_string());
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        copy_tree(fixture, &dir)?;
+        let repo = init(&dir)?;
+        let mut index = repo.index().map_err(|e| git_err("index", e))?;
+        index
+            .add_all(["*"], IndexAddOption::DEFAULT, None)
+            .map_err(|e| git_err("add", e))?;
+        let tree_id = index.write_tree().map_err(|e| git_err("tree", e))?;
+        let tree = repo.find_tree(tree_id).map_err(|e| git_err("tree", e))?;
+        let sig = Signature::new(
+            "charter-harness",
+            "fixtures@charter-harness.invalid",
+            &Time::new(FIXTURE_TIME, 0),
+        )
+        .map_err(|e| git_err("signature", e))?;
+        let commit = repo
+            .commit(None, &sig, &sig, "fixture", &tree, &[])
+            .map_err(|e| git_err("commit", e))?;
+        let c = Committed {
+            objects: dir.join(".git/objects"),
+            commit,
         };
-        Ok(TrialWorkspace { dir, repo, base })
+        committed.insert(fixture.to_path_buf(), c.clone());
+        Ok(c)
+    }
+
+    /// A fresh workspace holding `fixture`, its HEAD at the fixture commit.
+    pub fn workspace(&self, fixture: &Path) -> Result<TrialWorkspace> {
+        let committed = self.commit_fixture(fixture)?;
+        let dir = tempdir("charter-harness-")?;
+        copy_tree(fixture, dir.path())?;
+        // Alternates written before init, so the repository opens with the shared objects.
+        let info = dir.path().join(".git/objects/info");
+        std::fs::create_dir_all(&info).map_err(|e| Error::io(&info, e))?;
+        std::fs::write(
+            info.join("alternates"),
+            format!("{}\n", committed.objects.display()),
+        )
+        .map_err(|e| Error::io(&info, e))?;
+        let repo = init(dir.path())?;
+        let head = repo
+            .find_reference("HEAD")
+            .map_err(|e| git_err("HEAD", e))?;
+        let branch = head
+            .symbolic_target()
+            .unwrap_or("refs/heads/main")
+            .to_string();
+        drop(head);
+        repo.reference(&branch, committed.commit, true, "fixture")
+            .map_err(|e| git_err("branch", e))?;
+        Ok(TrialWorkspace {
+            dir,
+            repo,
+            base: committed.commit,
+        })
+    }
+}
+
+impl TrialWorkspace {
+    /// A workspace from a store of its own (one fixture, one trial).
+    pub fn create(fixture: &Path) -> Result<(FixtureStore, TrialWorkspace)> {
+        let store = FixtureStore::new()?;
+        let ws = store.workspace(fixture)?;
+        Ok((store, ws))
     }
 
     pub fn root(&self) -> &Path {
@@ -133,7 +246,7 @@ mod tests {
         std::fs::write(fixture.path().join("edit.txt"), "old\n").unwrap();
         std::fs::create_dir(fixture.path().join("sub")).unwrap();
         std::fs::write(fixture.path().join("sub/gone.txt"), "bye\n").unwrap();
-        let ws = TrialWorkspace::create(fixture.path()).unwrap();
+        let (_store, ws) = TrialWorkspace::create(fixture.path()).unwrap();
         std::fs::write(ws.root().join("edit.txt"), "new\n").unwrap();
         std::fs::remove_file(ws.root().join("sub/gone.txt")).unwrap();
         std::fs::create_dir(ws.root().join("made")).unwrap();
@@ -159,10 +272,23 @@ mod tests {
         std::fs::write(fixture.path().join("a.txt"), "a\n").unwrap();
         let one = TrialWorkspace::create(fixture.path())
             .unwrap()
+            .1
             .base_commit();
-        let two = TrialWorkspace::create(fixture.path())
-            .unwrap()
-            .base_commit();
-        assert_eq!(one, two);
+        let store = FixtureStore::new().unwrap();
+        let two = store.workspace(fixture.path()).unwrap();
+        let three = store.workspace(fixture.path()).unwrap();
+        assert_eq!((two.base_commit(), three.base_commit()), (one.clone(), one));
+        // HEAD resolves through the shared objects, and a clean workspace has no changes.
+        assert_eq!(
+            two.repo
+                .head()
+                .unwrap()
+                .peel_to_commit()
+                .unwrap()
+                .id()
+                .to_string(),
+            two.base_commit()
+        );
+        assert!(three.changes().unwrap().changed.is_empty());
     }
 }

@@ -4,7 +4,15 @@
 use crate::events::{Event, TrialStatus};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
+
+/// One line to stderr in one write: stderr is unbuffered, and `eprintln!` with arguments would
+/// make a system call per formatted piece.
+fn line(text: String) {
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(format!("{text}\n").as_bytes());
+}
 
 #[derive(Default, Clone, Copy)]
 struct Counts {
@@ -32,7 +40,7 @@ impl Progress {
     pub fn on_event(&mut self, ev: &Event) {
         match ev {
             Event::RunStarted { run_dir, per_model } => {
-                eprintln!("writing transcripts to {}", run_dir.display());
+                line(format!("writing transcripts to {}", run_dir.display()));
                 let style =
                     ProgressStyle::with_template("{prefix:>22} [{bar:30}] {pos}/{len} {msg}")
                         .unwrap()
@@ -69,14 +77,14 @@ impl Progress {
                         .next()
                         .map(|c| format!(" ({}: {})", c.name, c.detail))
                         .unwrap_or_default();
-                    eprintln!(
+                    line(format!(
                         "{:>12} {}/{} {} trial {}{why}",
                         format!("{status:?}").to_uppercase(),
                         r.case,
                         r.variant,
                         r.model,
                         r.trial
-                    );
+                    ));
                 }
             }
             Event::Retry {
@@ -91,7 +99,7 @@ impl Progress {
                 let line = format!("retry {case}/{variant} trial {trial}: attempt {attempt} failed ({reason}); next in {:.1}s", *wait_ms as f64 / 1000.0);
                 match self.per_model.get(model) {
                     Some((bar, _)) if self.bars.is_some() => bar.set_message(line),
-                    _ => eprintln!("{:>12} {model} {line}", "RETRY"),
+                    _ => self::line(format!("{:>12} {model} {line}", "RETRY")),
                 }
             }
             Event::RunFinished => {

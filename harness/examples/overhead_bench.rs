@@ -1,0 +1,211 @@
+//! Benchmark of the harness's own overhead against a loopback OpenAI-compatible server.
+//!
+//! `cargo run --release -p harness --example overhead_bench -- [ROUNDS]`
+//!
+//! Runs the full offline-size matrix (16 units × 3 trials × 2 models = 96 episodes, multi-step
+//! tool loops included) through the `openai` provider with the release `harness` binary, against
+//! a server in another process that answers at once (D = 0) or after D = 100 ms, with total
+//! concurrency C = 16 (8 per model). Reports medians of ROUNDS runs: wall time, requests per
+//! second, harness CPU time per request, peak RSS, and the ratio of wall time to the lower bound
+//! ceil(requests / C) × D.
+
+use harness::loopback::{LoopbackServer, RecordedRequest, Reply};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const PER_MODEL_CONCURRENCY: usize = 8;
+
+/// A model that looks around once or twice when it has tools, then answers.
+fn reply(req: &RecordedRequest, delay: Duration) -> Reply {
+    let body = req.json();
+    let turn = body["messages"]
+        .as_array()
+        .map_or(0, |m| m.iter().filter(|m| m["role"] == "assistant").count());
+    let tools: Vec<&str> = body["tools"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .filter_map(|t| t["function"]["name"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    let call = match (
+        turn,
+        tools.contains(&"list_files"),
+        tools.contains(&"search"),
+    ) {
+        (0, true, _) => Some(("list_files", json!({}))),
+        (1, _, true) => Some(("search", json!({"pattern": "TODO|db_timeout|cache_ttl"}))),
+        _ => None,
+    };
+    let message = match call {
+        Some((name, args)) => {
+            json!({"role": "assistant", "content": null, "tool_calls": [{"id": format!("c{turn}"), "type": "function", "function": {"name": name, "arguments": args.to_string()}}]})
+        }
+        None => json!({"role": "assistant", "content": "Checked. 0.7 × 1.3 = 0.91, net −9%."}),
+    };
+    let r = Reply::json(
+        200,
+        json!({"id": "x", "model": "bench-model-2026-01-01", "choices": [{"index": 0, "message": message, "finish_reason": "stop"}], "usage": {"prompt_tokens": 1000, "completion_tokens": 50}}),
+    );
+    if delay.is_zero() {
+        r
+    } else {
+        Reply::Delay(delay, Box::new(r))
+    }
+}
+
+fn serve(delay_ms: u64) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let delay = Duration::from_millis(delay_ms);
+        let server = LoopbackServer::start(Arc::new(move |r, _| reply(r, delay))).await;
+        println!("{}", server.url());
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+    });
+}
+
+fn child_rusage() -> (f64, i64) {
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    (secs(ru.ru_utime) + secs(ru.ru_stime), ru.ru_maxrss)
+}
+
+struct Sample {
+    wall: Duration,
+    cpu: f64,
+    requests: usize,
+}
+
+/// One run into `dir`, a folder the caller keeps until all rounds are done: deleting a run's
+/// hundred files right before the next would time ext4's inode reuse, not the harness.
+fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path) -> Sample {
+    let charter = root.join("fixtures/charters/example-charter.md");
+    let model = |name: &str, role: &str| {
+        format!("[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"openai\"\nmodel = \"bench-model-2026-01-01\"\nbase_url = \"{url}/v1\"\napi_key_env = \"BENCH_KEY\"\nmax_concurrency = {PER_MODEL_CONCURRENCY}\n")
+    };
+    let manifest = format!(
+        "[charter]\nsource = {charter:?}\n\n[decoding]\ntemperature = 0\n\n{}\n{}",
+        model("a", "frontier"),
+        model("b", "weakest")
+    );
+    let mpath = dir.join("m.toml");
+    std::fs::write(&mpath, manifest).unwrap();
+    let out = dir.join("out");
+    let (cpu0, _) = child_rusage();
+    let t0 = Instant::now();
+    let status = Command::new(harness)
+        .args([
+            "run",
+            "--matrix",
+            mpath.to_str().unwrap(),
+            "--suite",
+            root.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("BENCH_KEY", "bench")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    let wall = t0.elapsed();
+    let (cpu1, _) = child_rusage();
+    assert!(
+        matches!(status.code(), Some(0 | 1)),
+        "harness exited {status}"
+    );
+    let files = harness::store::transcript_files(&[out.join("transcripts")]).unwrap();
+    assert_eq!(files.len(), 96);
+    let requests = files
+        .iter()
+        .map(|f| {
+            serde_json::from_str::<Value>(&std::fs::read_to_string(f).unwrap()).unwrap()
+                ["request_ids"]
+                .as_array()
+                .map_or(0, Vec::len)
+        })
+        .sum();
+    Sample {
+        wall,
+        cpu: cpu1 - cpu0,
+        requests,
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("serve") {
+        return serve(args[2].parse().unwrap());
+    }
+    let rounds: usize = args.get(1).map_or(5, |r| r.parse().unwrap());
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let harness = root.join("target/release/harness");
+    assert!(harness.exists(), "build it first: cargo build --release");
+    let c = 2 * PER_MODEL_CONCURRENCY;
+    println!("| D | C | results on | requests | wall (median) | lower bound | ratio | requests/s | CPU per request | peak RSS |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let shm = Path::new("/dev/shm");
+    for delay_ms in [0u64, 100] {
+        let mut server = Command::new(std::env::current_exe().unwrap())
+            .args(["serve", &delay_ms.to_string()])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut url = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+            &mut url,
+        )
+        .unwrap();
+        let url = url.trim().to_string();
+        // Results on the disk (as users run it) and on tmpfs (the harness without the disk).
+        for (label, parent) in [("disk", std::env::temp_dir()), ("tmpfs", shm.to_path_buf())] {
+            if !parent.is_dir() {
+                continue;
+            }
+            let dirs: Vec<tempfile::TempDir> = (0..rounds)
+                .map(|_| tempfile::tempdir_in(&parent).unwrap())
+                .collect();
+            let samples: Vec<Sample> = dirs
+                .iter()
+                .map(|d| run_once(&harness, &root, &url, d.path()))
+                .collect();
+            let requests = samples[0].requests;
+            let wall = median(samples.iter().map(|s| s.wall.as_secs_f64()).collect());
+            let cpu_per_req = median(samples.iter().map(|s| s.cpu / s.requests as f64).collect());
+            let bound = (requests as f64 / c as f64).ceil() * delay_ms as f64 / 1000.0;
+            let ratio = if bound > 0.0 {
+                format!("{:.3}", wall / bound)
+            } else {
+                "n/a".into()
+            };
+            let (_, maxrss_kib) = child_rusage();
+            println!(
+                "| {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.1} MiB |",
+                wall,
+                requests as f64 / wall,
+                cpu_per_req * 1000.0,
+                maxrss_kib as f64 / 1024.0
+            );
+        }
+        let _ = server.kill();
+        let _ = server.wait();
+    }
+}
