@@ -64,8 +64,12 @@ struct RunArgs {
     #[arg(long)]
     trials: Option<u32>,
     /// The run folder to write (default: results/<run-id> in the suite). Must not hold a run.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     out: Option<PathBuf>,
+    /// Finish a run folder: run only the trials with no completed transcript, under the same
+    /// charter; finished transcripts are kept, never repeated.
+    #[arg(long, value_name = "RUN_DIR")]
+    resume: Option<PathBuf>,
     /// A charter file or git REV:PATH to load instead of the manifest's.
     #[arg(long)]
     charter: Option<String>,
@@ -134,7 +138,18 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         }
         providers.push((m.clone(), p));
     }
-    let trials = args.trials.unwrap_or(loaded.manifest.run.trials);
+    let started = SystemTime::now();
+    let previous = match &args.resume {
+        Some(dir) => Some(resumable(dir, &charter)?),
+        None => None,
+    };
+    let trials = args
+        .trials
+        .or(previous
+            .as_ref()
+            .and_then(|p| p["trials"].as_u64())
+            .map(|t| t as u32))
+        .unwrap_or(loaded.manifest.run.trials);
     if trials == 0 {
         return Err(Error::input("--trials must be at least 1"));
     }
@@ -142,21 +157,19 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         "{}",
         plan_summary(&providers, &units, trials, &charter.runtime)
     );
-    let started = SystemTime::now();
-    let run_dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| suite_root.join("results").join(store::run_id(started)));
-    if run_dir.exists()
+    let run_dir = match (&args.resume, &args.out) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(out)) => out.clone(),
+        (None, None) => suite_root.join("results").join(store::run_id(started)),
+    };
+    if args.resume.is_none()
+        && run_dir.exists()
         && std::fs::read_dir(&run_dir)
             .map_err(|e| Error::io(&run_dir, e))?
             .next()
             .is_some()
     {
-        return Err(Error::input(format!(
-            "{}: already holds files; choose another --out (nothing was overwritten)",
-            run_dir.display()
-        )));
+        return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
     }
     let units: Vec<(Arc<crate::case::Case>, String)> = units
         .iter()
@@ -175,6 +188,12 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         "started": store::rfc3339(started),
         "ended": null,
     });
+    if let Some(prev) = &previous {
+        run_json["started"] = prev["started"].clone();
+        let mut resumed = prev["resumed"].as_array().cloned().unwrap_or_default();
+        resumed.push(serde_json::json!(store::rfc3339(started)));
+        run_json["resumed"] = serde_json::json!(resumed);
+    }
     store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
     let plan_models: Vec<manifest::ModelEntry> = providers.iter().map(|(m, _)| m.clone()).collect();
     let plan = RunPlan {
@@ -185,7 +204,27 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         trials,
         run_dir: run_dir.clone(),
         fixtures: crate::workspace::FixtureStore::new()?,
+        budget: loaded
+            .manifest
+            .run
+            .budget_usd
+            .map(crate::budget::Budget::new),
+        skip: Default::default(),
     };
+    let mut plan = plan;
+    let done = if args.resume.is_some() {
+        runner::completed_trials(&plan)?
+    } else {
+        Vec::new()
+    };
+    plan.skip = done.iter().map(|(k, _)| *k).collect();
+    if args.resume.is_some() {
+        eprintln!(
+            "resume: {} of {} trials already completed; running the rest",
+            done.len(),
+            plan.trial_count()
+        );
+    }
 
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -208,6 +247,16 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
     run_json["usage"] = accounting.clone();
     store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
 
+    let mut records = records;
+    if !done.is_empty() {
+        // Completed trials from before, then the new ones, in plan order.
+        let order = |r: &crate::events::TrialRecord| {
+            let mi = plan_models.iter().position(|m| m.name() == r.model);
+            (mi, r.case.clone(), r.variant.clone(), r.trial)
+        };
+        records.extend(done.into_iter().map(|(_, r)| r));
+        records.sort_by_key(order);
+    }
     let gate = Gate::from_records(&records, trials);
     println!("\n{}", table::render(&gate));
     println!("{}", usage_lines(&accounting));
@@ -356,4 +405,26 @@ fn usage_lines(accounting: &serde_json::Value) -> String {
         }
     }
     out
+}
+
+/// The run.json of a run folder that may be resumed under `charter`.
+fn resumable(dir: &Path, charter: &Charter) -> Result<serde_json::Value> {
+    let path = dir.join("run.json");
+    let text = crate::error::read_to_string(&path)?;
+    let prev: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))?;
+    let sha = prev["charter"]["sha256"].as_str().unwrap_or_default();
+    if sha != charter.sha256 {
+        return Err(Error::input(format!(
+            "{}: the run was made under charter {sha}, not {} ({}); resume it with the same charter, or start a new run",
+            path.display(),
+            charter.sha256,
+            charter.source
+        )));
+    }
+    // A run killed mid-write leaves only temp files (writes are rename-atomic); clear them.
+    for f in crate::store::leftover_temp_files(dir) {
+        let _ = std::fs::remove_file(f);
+    }
+    Ok(prev)
 }

@@ -25,6 +25,7 @@ pub struct TrialSpec<'a> {
     /// The model's concurrency slots: held only while the episode talks to the model, so
     /// preparing the workspace and writing results never occupy one.
     pub model_slots: &'a tokio::sync::Semaphore,
+    pub budget: Option<&'a crate::budget::Budget>,
 }
 
 /// The decoding actually sent to a model: the manifest's, the model's overrides, and no
@@ -129,7 +130,33 @@ pub async fn run_trial(
             decoding: spec.decoding,
             on_retry,
         };
-        let reply = match provider.complete(request).await {
+        let prices = crate::budget::Prices::of(spec.model);
+        let reservation = match spec.budget {
+            None => 0,
+            Some(b) => {
+                // Worst case: a token per three characters in, the whole token limit out.
+                let chars = spec.system_prompt.len()
+                    + messages.iter().map(|m| m.content.len()).sum::<usize>();
+                let most_out = spec.decoding.max_tokens.unwrap_or(4096) as u64;
+                match b.reserve(prices.cost(chars as u64 / 3 + 1, most_out)) {
+                    Ok(r) => r,
+                    Err(why) => {
+                        transcript.outcome = Outcome::Error;
+                        transcript.error = Some(why);
+                        finished = true;
+                        break;
+                    }
+                }
+            }
+        };
+        let result = provider.complete(request).await;
+        if let Some(b) = spec.budget {
+            let used = result.as_ref().map_or(0.0, |r| {
+                prices.cost(r.usage.input_tokens, r.usage.output_tokens)
+            });
+            b.settle(reservation, used);
+        }
+        let reply = match result {
             Ok(r) => r,
             Err(e) => {
                 transcript.outcome = Outcome::Error;

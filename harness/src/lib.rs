@@ -5,6 +5,7 @@
 //! output. Configuration is parsed by serde into types and validated once, before any model
 //! is called.
 
+pub mod budget;
 pub mod case;
 pub mod charter;
 pub mod check;

@@ -57,6 +57,8 @@ pub struct RunConfig {
     /// Seconds a fixture's test script may run.
     #[serde(default = "default_test_timeout")]
     pub test_timeout_secs: u64,
+    /// USD the run may spend; a request that could pass it is not sent.
+    pub budget_usd: Option<f64>,
 }
 
 fn default_trials() -> u32 {
@@ -75,6 +77,7 @@ impl Default for RunConfig {
             trials: default_trials(),
             max_steps: default_max_steps(),
             test_timeout_secs: default_test_timeout(),
+            budget_usd: None,
         }
     }
 }
@@ -350,6 +353,25 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
             "{}: [run] trials and max_steps must be at least 1",
             path.display()
         )));
+    }
+    if let Some(b) = manifest.run.budget_usd {
+        if !(b > 0.0) {
+            return Err(Error::input(format!(
+                "{}: [run] budget_usd must be above 0",
+                path.display()
+            )));
+        }
+        if let Some(m) = manifest.models.iter().find(|m| {
+            m.provider != ProviderKind::Scripted
+                && (m.price_input_per_mtok.is_none() || m.price_output_per_mtok.is_none())
+        }) {
+            return Err(Error::input(format!(
+                "{}, line {}: [run] budget_usd is set, so model {} needs price_input_per_mtok and price_output_per_mtok",
+                path.display(),
+                line_of(&text, m.name.span().start),
+                m.name()
+            )));
+        }
     }
     if let Some(t) = manifest.decoding.temperature {
         if !(0.0..=2.0).contains(&t) {

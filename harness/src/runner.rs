@@ -24,6 +24,9 @@ pub struct RunPlan {
     pub trials: u32,
     pub run_dir: PathBuf,
     pub fixtures: crate::workspace::FixtureStore,
+    pub budget: Option<crate::budget::Budget>,
+    /// Trials (model, unit, trial) that already have a completed transcript (`--resume`).
+    pub skip: std::collections::HashSet<(usize, usize, u32)>,
 }
 
 impl RunPlan {
@@ -76,6 +79,9 @@ pub async fn execute(
         dispatchers.push(tokio::spawn(async move {
             let mut handles = Vec::new();
             for (ui, trial) in order {
+                if plan.skip.contains(&(mi, ui, trial)) {
+                    continue;
+                }
                 let permit = in_flight
                     .clone()
                     .acquire_owned()
@@ -135,6 +141,7 @@ async fn run_one(
         test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
         fixtures: &plan.fixtures,
         model_slots: slots,
+        budget: plan.budget.as_ref(),
     };
     let on_retry = |n: crate::provider::http::RetryNotice| {
         let _ = events.send(Event::Retry {
@@ -190,4 +197,51 @@ async fn run_one(
         output_tokens: usage("output_tokens"),
         alias_drift,
     })
+}
+
+/// Trials of the plan that a resumed run folder already completed, re-checked with the current
+/// checkers. A missing, unreadable or `error` transcript is not completed: it runs again.
+pub fn completed_trials(plan: &RunPlan) -> Result<Vec<((usize, usize, u32), TrialRecord)>> {
+    let mut done = Vec::new();
+    for (mi, (model, _)) in plan.models.iter().enumerate() {
+        for (ui, (case, variant)) in plan.units.iter().enumerate() {
+            for trial in 1..=plan.trials {
+                let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant, trial);
+                let Ok(t) = crate::store::read_transcript(&path) else {
+                    continue;
+                };
+                if t.outcome != checkers::Outcome::Completed
+                    || t.charter_sha256 != plan.charter.sha256
+                {
+                    continue;
+                }
+                let ctx = CheckContext {
+                    truth: &case.truth,
+                    core_invariants: Some(&plan.charter.core_invariants),
+                };
+                let verdict = checkers::check(&t, &ctx)
+                    .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
+                let usage = |k: &str| {
+                    t.usage
+                        .as_ref()
+                        .and_then(|u| u.get(k))
+                        .and_then(|v| v.as_u64())
+                        .unwrap_or(0)
+                };
+                let record = TrialRecord {
+                    model: model.name().to_string(),
+                    case: case.id.clone(),
+                    variant: variant.clone(),
+                    trial,
+                    verdict,
+                    input_tokens: usage("input_tokens"),
+                    output_tokens: usage("output_tokens"),
+                    alias_drift: Vec::new(),
+                    path,
+                };
+                done.push(((mi, ui, trial), record));
+            }
+        }
+    }
+    Ok(done)
 }

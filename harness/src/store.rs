@@ -114,6 +114,26 @@ pub fn transcript_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Temp files an interrupted atomic write left behind (`.tmp*` beside the transcripts).
+pub fn leftover_temp_files(run_dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![run_dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if e.file_name().to_string_lossy().starts_with(".tmp") {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 pub fn read_transcript(path: &Path) -> Result<Transcript> {
     let text = crate::error::read_to_string(path)?;
     serde_json::from_str(&text).map_err(|e| {

@@ -292,3 +292,90 @@ fn unknown_cases_variants_and_unreadable_files_exit_2_naming_the_file() {
         );
     }
 }
+
+#[test]
+fn resume_runs_only_missing_or_unfinished_trials_and_keeps_finished_ones_byte_for_byte() {
+    let out = tempfile::tempdir().unwrap();
+    let run_dir = out.path().join("run");
+    let dir = run_dir.to_str().unwrap();
+    harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--case",
+            "E1",
+            "--out",
+            dir,
+        ],
+        &[],
+    );
+    let unit = run_dir.join("transcripts/scripted-compliant/E1-default");
+    let keep = std::fs::read(unit.join("trial-1.json")).unwrap();
+    std::fs::remove_file(unit.join("trial-2.json")).unwrap();
+    std::fs::write(unit.join("trial-3.json"), &keep[..keep.len() / 2]).unwrap(); // torn by hand
+    std::fs::write(unit.join(".tmpAbC123"), "partial").unwrap(); // what a killed write leaves
+
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--case",
+            "E1",
+            "--resume",
+            dir,
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("4 of 6 trials already completed"),
+        "{}",
+        common::stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read(unit.join("trial-1.json")).unwrap(),
+        keep,
+        "a finished transcript is never rewritten"
+    );
+    let files = files_under(&run_dir.join("transcripts"));
+    assert_eq!(files.len(), 6, "{files:?}");
+    for f in &files {
+        let t: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        assert_eq!(t["outcome"], "completed");
+    }
+    assert!(
+        stdout(&o).contains("2 units: 1 pass, 1 fail, 0 inconclusive"),
+        "the gate counts old and new trials: {}",
+        stdout(&o)
+    );
+
+    let other = out.path().join("other.md");
+    std::fs::write(
+        &other,
+        "# C\n\nVersion 9.9.9\n\n## Core Invariants\n\n1. Other.\n\nRuntime load ends here.\n",
+    )
+    .unwrap();
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--resume",
+            dir,
+            "--charter",
+            other.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("resume it with the same charter"),
+        "{}",
+        common::stderr(&o)
+    );
+}

@@ -505,3 +505,103 @@ async fn a_reported_model_other_than_the_pinned_one_is_flagged_as_alias_drift() 
         run.stdout
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_killed_with_sigkill_midway_resumes_with_nothing_lost_or_repeated() {
+    let server = LoopbackServer::start(responder(|r, _| {
+        Reply::Delay(
+            Duration::from_millis(150),
+            Box::new(encode(r, &generic_turn(r), PINNED)),
+        )
+    }))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let mpath = dir.path().join("m.toml");
+    std::fs::write(&mpath, manifest(&server, "max_concurrency = 2", "")).unwrap();
+    let out = dir.path().join("out");
+    let args: Vec<String> = [
+        "run",
+        "--matrix",
+        mpath.to_str().unwrap(),
+        "--suite",
+        repo_root().to_str().unwrap(),
+        "--case",
+        "E2",
+        "--model",
+        "oa",
+        "--trials",
+        "12",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_harness"));
+    first
+        .args(&args)
+        .args(["--out", out.to_str().unwrap()])
+        .env("CH_TEST_KEY", KEY)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = first.spawn().unwrap();
+    let unit = out.join("transcripts/oa/E2-default");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while files_under(&unit).len() < 4 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first run wrote too little"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before: Vec<(std::path::PathBuf, Vec<u8>)> = files_under(&unit)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    assert!(
+        before.len() >= 4 && before.len() < 12,
+        "killed midway: {} transcripts",
+        before.len()
+    );
+    for (p, bytes) in &before {
+        serde_json::from_slice::<Value>(bytes)
+            .unwrap_or_else(|e| panic!("{} is torn: {e}", p.display()));
+    }
+
+    let mut resume_args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out_s = out.to_str().unwrap().to_string();
+    resume_args.extend(["--resume", &out_s]);
+    let resume_args: Vec<String> = resume_args.iter().map(|s| s.to_string()).collect();
+    let o = tokio::task::spawn_blocking(move || {
+        let a: Vec<&str> = resume_args.iter().map(String::as_str).collect();
+        common::harness(Path::new("/"), &a, &[("CH_TEST_KEY", KEY)])
+    })
+    .await
+    .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let after: Vec<_> = files_under(&unit);
+    assert_eq!(
+        after.len(),
+        12,
+        "complete, no duplicate, no temp file left: {after:?}"
+    );
+    for (p, bytes) in &before {
+        assert_eq!(
+            &std::fs::read(p).unwrap(),
+            bytes,
+            "{} was redone",
+            p.display()
+        );
+    }
+    for p in &after {
+        let t: Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        assert_eq!(t["outcome"], "completed");
+    }
+    // Each finished trial was asked for once; only those in flight at the kill were asked twice.
+    assert!(
+        server.requests().len() <= 12 + 2,
+        "{} requests",
+        server.requests().len()
+    );
+}
