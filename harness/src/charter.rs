@@ -57,7 +57,9 @@ pub fn load(source: &str, base: &Path) -> Result<Charter> {
     parse(&shown, &text)
 }
 
-fn read_from_git(base: &Path, rev: &str, path: &str) -> Result<String> {
+/// A file's text at a git revision, from the repository around `base` (`path` relative to its
+/// work tree).
+pub fn read_from_git(base: &Path, rev: &str, path: &str) -> Result<String> {
     let fail = |what: String| Error::input(format!("charter {rev}:{path}: {what}"));
     let repo = git2::Repository::discover(base).map_err(|e| {
         fail(format!(
@@ -108,6 +110,11 @@ pub fn parse(source: &str, text: &str) -> Result<Charter> {
         runtime,
         full_text: text,
     })
+}
+
+/// Text with runs of white space collapsed: equal up to layout.
+pub fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {

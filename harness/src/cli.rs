@@ -33,6 +33,9 @@ enum Command {
     Run(RunArgs),
     /// List the cases and variants, with their workspace and tools.
     Cases(SuiteArgs),
+    /// Check charter documents statically, before any model is called.
+    #[command(subcommand)]
+    Lint(LintCommand),
     /// Re-check stored transcripts (files or folders) with the current checkers, offline.
     /// Exit: 0 all pass, 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.
     Check(CheckArgs),
@@ -77,6 +80,32 @@ struct RunArgs {
     suite: SuiteArgs,
 }
 
+#[derive(Subcommand)]
+enum LintCommand {
+    /// A reasoning charter: runtime marker, semver version line, Core Invariants, every listed
+    /// E-case has a checker and every checker's case is listed; with --base, the charter's
+    /// versioning rules. Exit: 0 clean, 1 findings, 2 unreadable input.
+    Charter {
+        file: PathBuf,
+        /// Compare with the charter at this git revision (same path, read with git2).
+        #[arg(long)]
+        base: Option<String>,
+    },
+    /// Charter capsules: every Markdown file (folders are searched) with frontmatter
+    /// `type: charter`, by the capsule's validation checks 1–8 and forbidden patterns; with
+    /// --base, its lock semantics. Findings are WARN (exit 0) unless --strict (exit 1).
+    Capsule {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The v2.0.0 ERROR ratchet: findings are errors and exit 1.
+        #[arg(long)]
+        strict: bool,
+        /// Compare each file with itself at this git revision for the lock rules.
+        #[arg(long)]
+        base: Option<String>,
+    },
+}
+
 #[derive(Args)]
 struct CheckArgs {
     /// Transcript files, or folders searched for them (a run folder, a unit folder).
@@ -109,6 +138,7 @@ pub fn run() -> Result<u8> {
         Command::Run(args) => run_cmd(args),
         Command::Cases(args) => cases_cmd(args),
         Command::Check(args) => check_cmd(args),
+        Command::Lint(cmd) => lint_cmd(cmd),
     }
 }
 
@@ -427,4 +457,91 @@ fn resumable(dir: &Path, charter: &Charter) -> Result<serde_json::Value> {
         let _ = std::fs::remove_file(f);
     }
     Ok(prev)
+}
+
+fn lint_cmd(cmd: LintCommand) -> Result<u8> {
+    use crate::lint::{self, Severity};
+    let findings = match &cmd {
+        LintCommand::Charter { file, base } => {
+            let text = crate::error::read_to_string(file)?;
+            let base_text = match base {
+                Some(rev) => Some(lint::text_at_rev(file, rev)?.ok_or_else(|| {
+                    Error::input(format!("{}: not in revision {rev}", file.display()))
+                })?),
+                None => None,
+            };
+            lint::charter::lint(
+                &file.display().to_string(),
+                &text,
+                base.as_deref().zip(base_text.as_deref()),
+            )
+        }
+        LintCommand::Capsule {
+            paths,
+            strict,
+            base,
+        } => {
+            let mut out = Vec::new();
+            for file in markdown_files(paths)? {
+                let text = crate::error::read_to_string(&file)?;
+                let base_text = match base {
+                    Some(rev) => Some((rev.as_str(), lint::text_at_rev(&file, rev)?)),
+                    None => None,
+                };
+                out.extend(lint::capsule::lint(
+                    &file.display().to_string(),
+                    &text,
+                    *strict,
+                    base_text.as_ref().map(|(r, t)| (*r, t.as_deref())),
+                ));
+            }
+            out
+        }
+    };
+    for f in &findings {
+        println!("{f}");
+    }
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    eprintln!("{} finding(s), {errors} error(s)", findings.len());
+    Ok(if errors > 0 {
+        exit::GATE_FAILED
+    } else {
+        exit::OK
+    })
+}
+
+/// Markdown files at or under `paths`, sorted.
+fn markdown_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_file() {
+            out.push(p.clone());
+            continue;
+        }
+        if !p.is_dir() {
+            return Err(Error::input(format!(
+                "{}: no such file or folder",
+                p.display()
+            )));
+        }
+        let mut stack = vec![p.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d)
+                .map_err(|e| Error::io(&d, e))?
+                .flatten()
+            {
+                let path = e.path();
+                if path.is_dir() && e.file_name() != ".git" {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|x| x == "md") {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }

@@ -15,6 +15,7 @@ pub mod error;
 pub mod events;
 pub mod exit;
 pub mod gate;
+pub mod lint;
 pub mod loopback;
 pub mod manifest;
 pub mod provider;

@@ -1,0 +1,75 @@
+//! `harness lint`: static checks of charter documents, before any model is called. Findings
+//! name the file and line, the rule, and what would satisfy it.
+
+pub mod capsule;
+pub mod charter;
+
+use crate::error::{Error, Result};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warn,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub path: String,
+    pub line: usize,
+    pub severity: Severity,
+    /// A stable rule id, e.g. `charter/version-bump` or `capsule/check-6`.
+    pub rule: &'static str,
+    pub message: String,
+    /// What would satisfy the rule.
+    pub fix: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Warn => "WARN",
+            Severity::Error => "ERROR",
+        };
+        write!(
+            f,
+            "{}:{}: {sev} [{}] {} — fix: {}",
+            self.path, self.line, self.rule, self.message, self.fix
+        )
+    }
+}
+
+/// 1-based line of the first line matching `pred`, or 1.
+pub fn line_where(text: &str, pred: impl Fn(&str) -> bool) -> usize {
+    text.lines().position(pred).map_or(1, |i| i + 1)
+}
+
+/// A file's text at `rev` in the git repository holding it.
+pub fn text_at_rev(file: &Path, rev: &str) -> Result<Option<String>> {
+    let abs = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
+    let dir = abs.parent().unwrap_or(Path::new("/"));
+    let repo = git2::Repository::discover(dir).map_err(|e| {
+        Error::input(format!(
+            "{}: not in a git repository ({})",
+            file.display(),
+            e.message()
+        ))
+    })?;
+    let workdir: PathBuf = repo
+        .workdir()
+        .and_then(|w| std::fs::canonicalize(w).ok())
+        .ok_or_else(|| Error::input(format!("{}: bare repository", file.display())))?;
+    let rel = abs.strip_prefix(&workdir).map_err(|_| {
+        Error::input(format!(
+            "{}: outside the repository's work tree",
+            file.display()
+        ))
+    })?;
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    match crate::charter::read_from_git(&workdir, rev, &rel) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.to_string().contains("no file") => Ok(None),
+        Err(e) => Err(e),
+    }
+}

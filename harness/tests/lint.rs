@@ -1,0 +1,340 @@
+//! `harness lint`: golden fixtures for every capsule check and forbidden pattern, charter
+//! structure rules, and --base rules against git repositories built with git2.
+
+mod common;
+
+use common::{harness, repo_root, stdout};
+use std::path::{Path, PathBuf};
+
+fn capsule_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lint/capsule")
+}
+
+/// (rule, severity) of each finding `harness lint` printed.
+fn findings(out: &str) -> Vec<(String, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let sev = if l.contains(": ERROR [") {
+                "ERROR"
+            } else if l.contains(": WARN [") {
+                "WARN"
+            } else {
+                return None;
+            };
+            let rule = l.split('[').nth(1)?.split(']').next()?.to_string();
+            Some((rule, sev.to_string()))
+        })
+        .collect()
+}
+
+fn lint(args: &[&str]) -> (i32, Vec<(String, String)>, String) {
+    let o = harness(&repo_root(), args, &[]);
+    let out = stdout(&o);
+    (o.status.code().unwrap_or(-1), findings(&out), out)
+}
+
+#[test]
+fn every_capsule_check_and_forbidden_pattern_has_a_file_that_triggers_it_and_the_good_ones_do_not()
+{
+    let cases: &[(&str, &[&str])] = &[
+        ("good", &[]),
+        ("good-locked", &[]),
+        ("not-a-charter", &[]),
+        ("check-1-missing-field", &["capsule/check-1"]),
+        ("check-1-bad-uid", &["capsule/check-1"]),
+        ("check-1-bad-date", &["capsule/check-1"]),
+        ("check-2-agent-class", &["capsule/check-2"]),
+        ("check-3-boot-protocol", &["capsule/check-3"]),
+        ("check-4-status", &["capsule/check-4"]),
+        ("check-5-scope-writes", &["capsule/check-5"]),
+        ("check-6-no-identity", &["capsule/check-6"]),
+        ("check-6-two-identities", &["capsule/check-6"]),
+        ("check-7-locked-at-alone", &["capsule/check-7"]),
+        ("check-7-locked-without-pair", &["capsule/check-7"]),
+        ("check-8-retired-stays-warn", &["capsule/check-1"]),
+        (
+            "forbidden-document-typing",
+            &["capsule/forbidden-document-typing"],
+        ),
+        (
+            "forbidden-agent-charter",
+            &["capsule/forbidden-agent-charter"],
+        ),
+        (
+            "forbidden-pointer-body",
+            &["capsule/forbidden-pointer-body"],
+        ),
+    ];
+    for (name, want) in cases {
+        let file = capsule_dir().join(format!("{name}.md"));
+        let (code, got, out) = lint(&["lint", "capsule", file.to_str().unwrap()]);
+        let rules: Vec<&str> = got.iter().map(|(r, _)| r.as_str()).collect();
+        assert_eq!(&rules, want, "{name}:\n{out}");
+        assert_eq!(code, 0, "{name}: WARN by default, as the capsule ships");
+        assert!(got.iter().all(|(_, s)| s == "WARN"), "{name}: {out}");
+        assert!(
+            out.lines()
+                .all(|l| l.contains(&format!("{name}.md:")) && l.contains("— fix: ")),
+            "{name}: findings name the file, line and fix:\n{out}"
+        );
+
+        let (strict_code, strict, _) =
+            lint(&["lint", "capsule", "--strict", file.to_str().unwrap()]);
+        let retired = *name == "check-8-retired-stays-warn";
+        let expect_code = if want.is_empty() || retired { 0 } else { 1 };
+        assert_eq!(strict_code, expect_code, "{name} under --strict");
+        if !want.is_empty() {
+            assert_eq!(
+                strict[0].1,
+                if retired { "WARN" } else { "ERROR" },
+                "{name} under --strict"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_folder_is_searched_for_markdown_and_each_finding_points_at_its_line() {
+    let (_, got, out) = lint(&["lint", "capsule", capsule_dir().to_str().unwrap()]);
+    assert!(got.len() >= 15, "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("check-3-boot-protocol.md"))
+        .unwrap();
+    assert!(
+        line.contains("check-3-boot-protocol.md:11: WARN [capsule/check-3]"),
+        "{line}"
+    );
+}
+
+const EXAMPLE: &str = "fixtures/charters/example-charter.md";
+
+fn example() -> String {
+    std::fs::read_to_string(repo_root().join(EXAMPLE)).unwrap()
+}
+
+fn lint_text(text: &str) -> Vec<(String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("CHARTER.md");
+    std::fs::write(&f, text).unwrap();
+    lint(&["lint", "charter", f.to_str().unwrap()]).1
+}
+
+fn rules(f: &[(String, String)]) -> Vec<&str> {
+    f.iter().map(|(r, _)| r.as_str()).collect()
+}
+
+#[test]
+fn the_example_and_the_seed_charter_are_clean_of_structural_findings() {
+    let (code, got, out) = lint(&["lint", "charter", EXAMPLE]);
+    assert_eq!((code, got.len()), (0, 0), "{out}");
+    let seed = repo_root().join("../shared/seeds/000_23768daf6d0b2081.txt");
+    if seed.exists() {
+        let (code, got, out) = lint(&["lint", "charter", seed.to_str().unwrap()]);
+        assert_eq!((code, got.len()), (0, 0), "{out}");
+    } else {
+        eprintln!(
+            "skipped the seed charter: {} is not present",
+            seed.display()
+        );
+    }
+}
+
+#[test]
+fn each_structural_rule_fires_on_a_charter_that_breaks_it() {
+    let t = example();
+    assert_eq!(
+        rules(&lint_text(
+            &t.replace("Runtime load ends here", "Maintainers only")
+        )),
+        ["charter/runtime-marker"]
+    );
+    assert_eq!(
+        rules(&lint_text(&t.replace("Version 0.1.0", "Version 0.1"))),
+        ["charter/version-semver"]
+    );
+    assert_eq!(
+        rules(&lint_text(
+            &t.replace("## Core Invariants", "## Invariants")
+        )),
+        ["charter/core-invariants"]
+    );
+    let more = t.replace(
+        "E13 — Vacuity laundering.",
+        "E13 — Vacuity laundering. E14 — Tool loops.",
+    );
+    assert_eq!(rules(&lint_text(&more)), ["charter/case-without-checker"]);
+    let fewer = t.replace(" E13 — Vacuity laundering.", "");
+    assert_eq!(rules(&lint_text(&fewer)), ["charter/checker-without-case"]);
+}
+
+/// A git repository (built with git2) whose HEAD holds `base`, with `head` in the work tree.
+fn repo(base: &str, head: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    let file = dir.path().join("CHARTER.md");
+    std::fs::write(&file, base).unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(Path::new("CHARTER.md")).unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])
+        .unwrap();
+    std::fs::write(&file, head).unwrap();
+    (dir, file)
+}
+
+fn lint_against_base(base: &str, head: &str) -> Vec<(String, String)> {
+    let (_dir, file) = repo(base, head);
+    lint(&["lint", "charter", file.to_str().unwrap(), "--base", "HEAD"]).1
+}
+
+fn versioned(t: &str, v: &str) -> String {
+    t.replace("Version 0.1.0", &format!("Version {v}"))
+}
+
+#[test]
+fn a_core_invariant_change_needs_a_major_bump() {
+    let base = example();
+    let head = base
+        .replace("every invariant applies", "every invariant applies")
+        .replace("Derive twice.** A quantity", "Derive twice.** Any quantity");
+    assert_eq!(
+        rules(&lint_against_base(&base, &versioned(&head, "0.2.0"))),
+        ["charter/version-bump"]
+    );
+    assert!(lint_against_base(&base, &versioned(&head, "1.0.0")).is_empty());
+}
+
+#[test]
+fn a_new_protocol_needs_a_minor_bump() {
+    let base = example();
+    let head = base.replace(
+        "- E Tools:",
+        "- F Forecasts: state every forecast's horizon and base rate.\n- E Tools:",
+    );
+    assert_eq!(
+        rules(&lint_against_base(&base, &versioned(&head, "0.1.1"))),
+        ["charter/version-bump"]
+    );
+    assert!(lint_against_base(&base, &versioned(&head, "0.2.0")).is_empty());
+}
+
+#[test]
+fn a_wording_change_needs_at_least_a_patch_bump_and_the_version_must_increase() {
+    let base = example();
+    let head = base.replace("pick the higher tier", "choose the higher tier");
+    assert_eq!(
+        rules(&lint_against_base(&base, &head)),
+        ["charter/version-increase"]
+    );
+    assert!(lint_against_base(&base, &versioned(&head, "0.1.1")).is_empty());
+    assert_eq!(
+        rules(&lint_against_base(
+            &versioned(&base, "0.3.0"),
+            &versioned(&head, "0.2.9")
+        )),
+        ["charter/version-increase"]
+    );
+    assert!(
+        lint_against_base(&base, &base).is_empty(),
+        "no change, no bump needed"
+    );
+}
+
+#[test]
+fn a_new_e_case_comes_with_one_new_registry_row_and_the_reverse() {
+    let base = example();
+    let with_case = versioned(&base, "0.2.0").replace(
+        "E13 — Vacuity laundering.",
+        "E13 — Vacuity laundering. E14 — Tool loops.",
+    );
+    let row =
+        "| Tool loop | The same call repeated without new input | E: stop on repeated output |\n";
+    let with_row = |t: &str| {
+        t.replace(
+            "\n## Evaluation Harness",
+            &format!("{row}\n## Evaluation Harness"),
+        )
+        .replace("|\n\n| Tool loop", "|\n| Tool loop")
+    };
+    let registry = |f: &[(String, String)]| {
+        rules(f)
+            .into_iter()
+            .filter(|r| r.contains("registry"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        registry(&lint_against_base(&base, &with_case)),
+        ["charter/case-needs-registry-row"]
+    );
+    assert!(registry(&lint_against_base(&base, &with_row(&with_case))).is_empty());
+    assert_eq!(
+        registry(&lint_against_base(
+            &base,
+            &with_row(&versioned(&base, "0.1.1"))
+        )),
+        ["charter/registry-row-needs-case"]
+    );
+}
+
+fn capsule(name: &str) -> String {
+    std::fs::read_to_string(capsule_dir().join(format!("{name}.md"))).unwrap()
+}
+
+fn capsule_against_base(base: &str, head: &str) -> Vec<(String, String)> {
+    let (_dir, file) = repo(base, head);
+    lint(&[
+        "lint",
+        "capsule",
+        "--strict",
+        file.to_str().unwrap(),
+        "--base",
+        "HEAD",
+    ])
+    .1
+}
+
+#[test]
+fn a_locked_capsule_charter_changed_without_a_signoff_is_a_finding_and_with_one_is_not() {
+    let base = capsule("good-locked");
+    let body = base.replace(
+        "the Chief of Staff.",
+        "the Chief of Staff and keeper of the calendar.",
+    );
+    assert_eq!(
+        rules(&capsule_against_base(&base, &body)),
+        ["capsule/lock-break"]
+    );
+    let signed = body.replace(
+        "modified_by: vela-v46",
+        "modified_by: vela-v46\nlock_break_signoff: \"Mike-A104 'approved' 2026-11-30\"",
+    );
+    assert!(capsule_against_base(&base, &signed).is_empty());
+    let role = base.replace("role: Chief of Staff", "role: Chief Architect");
+    assert_eq!(
+        rules(&capsule_against_base(&base, &role)),
+        ["capsule/lock-break"]
+    );
+}
+
+#[test]
+fn hygiene_pointer_and_additive_edits_to_a_locked_charter_pass() {
+    let base = capsule("good-locked");
+    let hygiene = base
+        .replace("modified: 2026-06-01", "modified: 2026-11-30")
+        .replace("modified_by: vela-v46", "modified_by: vela-v47");
+    assert!(capsule_against_base(&base, &hygiene).is_empty());
+    let added = base.replace(
+        "created: 2026-05-01",
+        "created: 2026-05-01\nchannels: [channels/vela-argus.md]\nsoul:\n  voice: plain",
+    );
+    assert!(capsule_against_base(&base, &added).is_empty());
+    let unlocked = capsule("good");
+    let body = unlocked.replace("make sure every", "see that every");
+    assert!(
+        capsule_against_base(&unlocked, &body).is_empty(),
+        "an unlocked charter edits freely"
+    );
+}
