@@ -33,6 +33,12 @@ enum Command {
     Run(RunArgs),
     /// List the cases and variants, with their workspace and tools.
     Cases(SuiteArgs),
+    /// Show stored transcripts (files or unit folders) as stories, re-checked with the current
+    /// checkers: tool calls, final reply, criteria with evidence, workspace diff.
+    Show(ShowArgs),
+    /// Re-send a stored trial's first model request to the same model (key from the
+    /// environment) and write the answer next to it as trial-N.replay-K.json.
+    Replay(ReplayArgs),
     /// Check charter documents statically, before any model is called.
     #[command(subcommand)]
     Lint(LintCommand),
@@ -69,6 +75,13 @@ struct RunArgs {
     /// The run folder to write (default: results/<run-id> in the suite). Must not hold a run.
     #[arg(long, conflicts_with = "resume")]
     out: Option<PathBuf>,
+    /// Print every trial's story (tool calls, final reply, criteria with evidence); on by
+    /// default when the run is narrowed to one case.
+    #[arg(long, short)]
+    verbose: bool,
+    /// Colour the stories: auto (a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, default_value_t)]
+    color: crate::report::story::ColorChoice,
     /// Finish a run folder: run only the trials with no completed transcript, under the same
     /// charter; finished transcripts are kept, never repeated.
     #[arg(long, value_name = "RUN_DIR")]
@@ -107,6 +120,31 @@ enum LintCommand {
 }
 
 #[derive(Args)]
+struct ReplayArgs {
+    /// The transcript to replay.
+    path: PathBuf,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+#[derive(Args)]
+struct ShowArgs {
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Show the seeded turns (folded by default).
+    #[arg(long)]
+    seeded: bool,
+    /// Print only the verdicts, one JSON object per line.
+    #[arg(long)]
+    json: bool,
+    /// Colour: auto (a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, default_value_t)]
+    color: crate::report::story::ColorChoice,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+#[derive(Args)]
 struct CheckArgs {
     /// Transcript files, or folders searched for them (a run folder, a unit folder).
     #[arg(required = true)]
@@ -139,6 +177,8 @@ pub fn run() -> Result<u8> {
         Command::Cases(args) => cases_cmd(args),
         Command::Check(args) => check_cmd(args),
         Command::Lint(cmd) => lint_cmd(cmd),
+        Command::Show(args) => show_cmd(args),
+        Command::Replay(args) => replay_cmd(args),
     }
 }
 
@@ -256,6 +296,11 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         );
     }
 
+    let story =
+        (args.verbose || args.cases.len() == 1).then(|| crate::report::story::StoryOptions {
+            color: args.color.resolve(),
+            ..Default::default()
+        });
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -263,7 +308,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
     let records = rt.block_on(async move {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
         let reporter = tokio::spawn(async move {
-            let mut progress = Progress::new();
+            let mut progress = Progress::with_story(story);
             while let Some(ev) = rx.recv().await {
                 progress.on_event(&ev);
             }
@@ -544,4 +589,59 @@ fn markdown_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     }
     out.sort();
     Ok(out)
+}
+
+fn show_cmd(args: ShowArgs) -> Result<u8> {
+    let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
+    let suite = Suite::load(&root)?;
+    let files = store::transcript_files(&args.paths)?;
+    let verdicts = check::check_paths(&args.paths, &suite, None)?;
+    let opts = crate::report::story::StoryOptions {
+        color: !args.json && args.color.resolve(),
+        seeded: args.seeded,
+        diff: true,
+    };
+    let mut out = String::new();
+    for (file, v) in files.iter().zip(&verdicts) {
+        if args.json {
+            out.push_str(&serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string()))?);
+            out.push('\n');
+        } else {
+            let t = store::read_transcript(file)?;
+            out.push_str(&format!("{}\n", file.display()));
+            out.push_str(&crate::report::story::render(&t, v, opts));
+            out.push('\n');
+        }
+    }
+    print!("{out}");
+    Ok(check::exit_code(&verdicts))
+}
+
+fn replay_cmd(args: ReplayArgs) -> Result<u8> {
+    let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let (path, t) = rt.block_on(crate::replay::replay(&args.path, &root))?;
+    println!("wrote {}", path.display());
+    match &t.error {
+        Some(e) => {
+            println!("inconclusive: {e}");
+            Ok(exit::INCONCLUSIVE)
+        }
+        None => {
+            let reply = t
+                .messages
+                .last()
+                .filter(|m| m.role == checkers::Role::Assistant);
+            if let Some(m) = reply {
+                for c in &m.tool_calls {
+                    println!("tool call: {}({})", c.name, c.arguments);
+                }
+                println!("{}", m.content);
+            }
+            Ok(exit::OK)
+        }
+    }
 }

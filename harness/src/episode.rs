@@ -71,13 +71,9 @@ pub async fn run_trial(
         timing: None,
         request_ids: None,
         request: Some(json!({
-            "model": {
-                "name": spec.model.name(),
-                "role": spec.model.role_name(),
-                "provider": spec.model.provider,
-                "model": spec.model.model,
-                "base_url": spec.model.base_url,
-            },
+            // The manifest entry as loaded: names the key's variable, never holds a key.
+            "model": spec.model,
+            "decoding": spec.decoding,
             "decoding_sent": provider.decoding_sent(spec.decoding),
             "tools": tools.iter().map(|t| t.name).collect::<Vec<_>>(),
         })),

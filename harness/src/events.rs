@@ -35,6 +35,7 @@ pub struct TrialRecord {
     pub output_tokens: u64,
     /// Model ids the API reported that differ from the pinned one.
     pub alias_drift: Vec<String>,
+    pub transcript: std::sync::Arc<checkers::Transcript>,
 }
 
 #[derive(Debug, Clone)]

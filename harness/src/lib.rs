@@ -19,6 +19,7 @@ pub mod lint;
 pub mod loopback;
 pub mod manifest;
 pub mod provider;
+pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod store;

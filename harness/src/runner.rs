@@ -196,6 +196,7 @@ async fn run_one(
         input_tokens: usage("input_tokens"),
         output_tokens: usage("output_tokens"),
         alias_drift,
+        transcript: Arc::new(transcript),
     })
 }
 
@@ -238,6 +239,7 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<((usize, usize, u32), Tria
                     output_tokens: usage("output_tokens"),
                     alias_drift: Vec::new(),
                     path,
+                    transcript: Arc::new(t),
                 };
                 done.push(((mi, ui, trial), record));
             }

@@ -605,3 +605,54 @@ async fn a_run_killed_with_sigkill_midway_resumes_with_nothing_lost_or_repeated(
         server.requests().len()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_resends_the_stored_first_request_identically_and_writes_beside_it() {
+    for model in ["oa", "an"] {
+        let server = LoopbackServer::start(responder(|r, _| encode(r, &e9_turn(r), PINNED))).await;
+        let run = run_harness(
+            manifest(&server, "", ""),
+            &["--case", "E9", "--model", model, "--trials", "1"],
+        )
+        .await;
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let original = server.requests()[0].json();
+        let file = run
+            .out()
+            .join(format!("transcripts/{model}/E9-default/trial-1.json"));
+        let (f, root) = (file.clone(), repo_root());
+        let o = tokio::task::spawn_blocking(move || {
+            common::harness(
+                Path::new("/"),
+                &[
+                    "replay",
+                    f.to_str().unwrap(),
+                    "--suite",
+                    root.to_str().unwrap(),
+                ],
+                &[("CH_TEST_KEY", KEY)],
+            )
+        })
+        .await
+        .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{model}: {}", common::stderr(&o));
+        let reqs = server.requests();
+        let replayed = reqs.last().unwrap();
+        assert_eq!(
+            replayed.json(),
+            original,
+            "{model}: the replayed body differs from the original"
+        );
+        assert_eq!(replayed.path, server.requests()[0].path);
+        let written = run.out().join(format!(
+            "transcripts/{model}/E9-default/trial-1.replay-1.json"
+        ));
+        let t: Value = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+        assert_eq!(t["request"]["replay_of"], "trial-1.json");
+        assert_eq!(
+            t["messages"].as_array().unwrap().last().unwrap()["tool_calls"][0]["name"],
+            "search"
+        );
+        assert!(!std::fs::read_to_string(&written).unwrap().contains(KEY));
+    }
+}

@@ -23,12 +23,25 @@ struct Counts {
 
 pub struct Progress {
     bars: Option<MultiProgress>,
+    /// Print each trial's story (focused runs) instead of a line or a bar.
+    story: Option<super::story::StoryOptions>,
     per_model: HashMap<String, (ProgressBar, Counts)>,
 }
 
 impl Progress {
+    /// Bars or lines; with `story`, each trial's story on stdout instead.
+    pub fn with_story(story: Option<super::story::StoryOptions>) -> Progress {
+        let mut p = Progress::new();
+        if story.is_some() {
+            p.bars = None;
+        }
+        p.story = story;
+        p
+    }
+
     pub fn new() -> Progress {
         Progress {
+            story: None,
             // Bars only when a person watches stdout; piped or in CI, one line per trial.
             bars: std::io::stdout()
                 .is_terminal()
@@ -70,7 +83,12 @@ impl Progress {
                         counts.pass, counts.fail, counts.inconclusive
                     ));
                 }
-                if self.bars.is_none() {
+                if let Some(opts) = self.story {
+                    let text = super::story::render(&r.transcript, &r.verdict, opts);
+                    let _ = std::io::stdout()
+                        .lock()
+                        .write_all(format!("{text}\n").as_bytes());
+                } else if self.bars.is_none() {
                     let why = r
                         .verdict
                         .failed()

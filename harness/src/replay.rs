@@ -1,0 +1,131 @@
+//! `harness replay`: re-send a stored trial's first model request to the same model (key from
+//! the environment) and write what came back next to the original, so a flaky unit can be
+//! probed without rerunning the matrix.
+
+use crate::error::{Error, Result};
+use crate::manifest::{Decoding, ModelEntry};
+use crate::provider::{self, ModelRequest};
+use checkers::transcript::{Message, Outcome, Role, Transcript};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// The model entry a transcript recorded. It is TOML-shaped data stored as JSON; it goes back
+/// through TOML text because the entry keeps source spans, which only the TOML reader supplies.
+fn model_entry(t: &Transcript, file: &Path) -> Result<ModelEntry> {
+    let bad = |why: String| Error::input(format!("{}: cannot replay: {why}", file.display()));
+    let v = t
+        .request
+        .as_ref()
+        .and_then(|r| r.get("model"))
+        .ok_or_else(|| bad("no request.model recorded".into()))?;
+    // TOML has no null: an unset optional key is simply absent.
+    let mut v = v.clone();
+    strip_nulls(&mut v);
+    let as_toml = toml::Value::try_from(&v).map_err(|e| bad(format!("request.model: {e}")))?;
+    let text = toml::to_string(&as_toml).map_err(|e| bad(format!("request.model: {e}")))?;
+    toml::from_str(&text).map_err(|e| bad(format!("request.model: {}", e.message())))
+}
+
+fn strip_nulls(v: &mut Value) {
+    if let Some(obj) = v.as_object_mut() {
+        obj.retain(|_, x| !x.is_null());
+        obj.values_mut().for_each(strip_nulls);
+    }
+}
+
+/// Next free `trial-N.replay-K.json` beside the original.
+fn replay_path(file: &Path) -> PathBuf {
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("trial");
+    let dir = file.parent().unwrap_or(Path::new("."));
+    (1..)
+        .map(|k| dir.join(format!("{stem}.replay-{k}.json")))
+        .find(|p| !p.exists())
+        .expect("a free name")
+}
+
+/// Replay the first request of the transcript at `file`; returns the new transcript's path.
+pub async fn replay(file: &Path, suite_root: &Path) -> Result<(PathBuf, Transcript)> {
+    let t = crate::store::read_transcript(file)?;
+    let model = model_entry(&t, file)?;
+    crate::manifest::check_api_keys(file, std::slice::from_ref(&model))?;
+    let provider = provider::build(&model, suite_root)?;
+    let req = t.request.as_ref().expect("checked by model_entry");
+    let decoding: Decoding =
+        serde_json::from_value(req.get("decoding").cloned().unwrap_or(json!({})))
+            .map_err(|e| Error::input(format!("{}: request.decoding: {e}", file.display())))?;
+    let tools: Vec<crate::tools::ToolSpec> = req
+        .get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n.as_str())
+        .filter_map(crate::tools::spec)
+        .collect();
+    let seeded: Vec<Message> = t.messages[..t.seeded.min(t.messages.len())].to_vec();
+    let system = seeded
+        .first()
+        .filter(|m| m.role == Role::System)
+        .map(|m| m.content.clone())
+        .unwrap_or_default();
+    let rest = if seeded.first().is_some_and(|m| m.role == Role::System) {
+        &seeded[1..]
+    } else {
+        &seeded[..]
+    };
+    let on_retry = |n: provider::http::RetryNotice| {
+        eprintln!(
+            "retry: attempt {} failed ({}); next in {:.1}s",
+            n.attempt,
+            n.reason,
+            n.wait.as_secs_f64()
+        )
+    };
+    let request = ModelRequest {
+        case: &t.case,
+        variant: &t.variant,
+        turn: 0,
+        system: &system,
+        messages: rest,
+        tools: &tools,
+        decoding: &decoding,
+        on_retry: &on_retry,
+    };
+    let result = provider.complete(request).await;
+
+    let mut out = t.clone();
+    out.messages = seeded;
+    out.workspace = None;
+    out.max_steps_reached = false;
+    out.checker = None;
+    out.timing = None;
+    let mut request = req.clone();
+    request["replay_of"] = json!(file.file_name().map(|n| n.to_string_lossy().into_owned()));
+    request["decoding_sent"] = provider.decoding_sent(&decoding);
+    match result {
+        Ok(reply) => {
+            out.outcome = Outcome::Completed;
+            out.error = None;
+            out.usage = Some(
+                json!({"input_tokens": reply.usage.input_tokens, "output_tokens": reply.usage.output_tokens}),
+            );
+            out.request_ids = Some(
+                json!([{"turn": 1, "request_id": reply.request_id, "attempts": reply.attempts, "finish_reason": reply.finish_reason, "model": reply.model_reported, "system_fingerprint": reply.system_fingerprint}]),
+            );
+            out.messages.push(Message {
+                role: Role::Assistant,
+                content: reply.content,
+                tool_calls: reply.tool_calls,
+                tool_call_id: None,
+                name: None,
+            });
+        }
+        Err(e) => {
+            out.outcome = Outcome::Error;
+            out.error = Some(format!("provider failed: {e}"));
+        }
+    }
+    out.request = Some(request);
+    let path = replay_path(file);
+    crate::store::write_json_atomic(&path, &out)?;
+    Ok((path, out))
+}

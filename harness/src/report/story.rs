@@ -1,0 +1,283 @@
+//! The story of one trial for a person debugging a case: the tool calls in order, the final
+//! reply, and every criterion with its evidence; on request the seeded turns and the workspace
+//! diff. Colour only when asked (a terminal, and `NO_COLOR` unset).
+
+use checkers::transcript::{Role, Transcript};
+use checkers::Verdict;
+use std::fmt::Write;
+
+/// Characters of the final reply shown before it is cut.
+const REPLY_LIMIT: usize = 1200;
+const WIDTH: usize = 96;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StoryOptions {
+    pub color: bool,
+    /// Show the seeded turns instead of folding them.
+    pub seeded: bool,
+    /// Show the workspace diff.
+    pub diff: bool,
+}
+
+/// `--color`: auto colours a terminal unless `NO_COLOR` is set (no-color.org).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    pub fn resolve(self) -> bool {
+        use std::io::IsTerminal;
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        decide(self, std::io::stdout().is_terminal(), no_color)
+    }
+}
+
+fn decide(choice: ColorChoice, terminal: bool, no_color: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && !no_color,
+    }
+}
+
+struct Paint(bool);
+
+impl Paint {
+    fn wrap(&self, code: &str, s: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn bold(&self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn dim(&self, s: &str) -> String {
+        self.wrap("2", s)
+    }
+    fn good(&self, s: &str) -> String {
+        self.wrap("32", s)
+    }
+    fn bad(&self, s: &str) -> String {
+        self.wrap("31", s)
+    }
+    fn warn(&self, s: &str) -> String {
+        self.wrap("33", s)
+    }
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        format!("{}…", flat.chars().take(max).collect::<String>())
+    } else {
+        flat
+    }
+}
+
+/// Wrap text at WIDTH with an indent, keeping its own line breaks.
+fn wrap(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut current = String::new();
+        for word in line.split(' ') {
+            if !current.is_empty() && current.chars().count() + word.chars().count() + 1 > WIDTH {
+                let _ = writeln!(out, "{indent}{current}");
+                current.clear();
+            }
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        let _ = writeln!(out, "{indent}{current}");
+    }
+    out
+}
+
+pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
+    let p = Paint(opts.color);
+    let mut out = String::new();
+    let status = if v.inconclusive {
+        p.warn("INCONCLUSIVE")
+    } else if v.pass {
+        p.good("PASS")
+    } else {
+        p.bad("FAIL")
+    };
+    let title = format!(
+        "{}/{} · {} · trial {}",
+        t.case,
+        t.variant,
+        if t.model.is_empty() { "?" } else { &t.model },
+        t.trial
+    );
+    let _ = writeln!(
+        out,
+        "{} {status} {}",
+        p.bold(&format!("── {title} ──")),
+        p.dim(&format!("(checker {})", v.checker_version))
+    );
+
+    let seeded = &t.messages[..t.seeded.min(t.messages.len())];
+    if opts.seeded {
+        let _ = writeln!(out, "  {}", p.bold("seeded:"));
+        for m in seeded {
+            let _ = writeln!(
+                out,
+                "    {} {}",
+                p.dim(&format!("{:?}:", m.role).to_lowercase()),
+                one_line(&m.content, 140)
+            );
+        }
+    } else {
+        let _ = writeln!(
+            out,
+            "  {}",
+            p.dim(&format!(
+                "seeded: {} messages (system prompt and scripted turns; --seeded shows them)",
+                seeded.len()
+            ))
+        );
+    }
+
+    let calls: Vec<(&checkers::ToolCall, Option<&str>)> = t
+        .episode()
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.role == Role::Assistant)
+        .flat_map(|(i, m)| {
+            let rest = &t.episode()[i + 1..];
+            m.tool_calls.iter().map(move |c| {
+                (
+                    c,
+                    rest.iter()
+                        .find(|r| r.tool_call_id.as_deref() == Some(c.id.as_str()))
+                        .map(|r| r.content.as_str()),
+                )
+            })
+        })
+        .collect();
+    if calls.is_empty() {
+        let _ = writeln!(out, "  {}", p.bold("tool calls: none"));
+    } else {
+        let _ = writeln!(
+            out,
+            "  {}",
+            p.bold(&format!("tool calls ({}):", calls.len()))
+        );
+        for (n, (c, result)) in calls.iter().enumerate() {
+            let key = ["path", "pattern", "url"]
+                .iter()
+                .map(|k| c.arg(k))
+                .find(|v| !v.is_empty())
+                .unwrap_or("");
+            let result = result.map_or_else(|| p.warn("(no result)"), |r| one_line(r, 70));
+            let _ = writeln!(
+                out,
+                "    {:>2}. {}({key}) {} {result}",
+                n + 1,
+                c.name,
+                p.dim("→")
+            );
+        }
+    }
+
+    let reply = t.final_reply();
+    let _ = writeln!(out, "  {}", p.bold("final reply:"));
+    if reply.trim().is_empty() {
+        let _ = writeln!(out, "    {}", p.warn("(none)"));
+    } else if reply.chars().count() > REPLY_LIMIT {
+        let cut: String = reply.chars().take(REPLY_LIMIT).collect();
+        out.push_str(&wrap(&cut, "    "));
+        let _ = writeln!(
+            out,
+            "    {}",
+            p.dim(&format!(
+                "[… {} more characters cut]",
+                reply.chars().count() - REPLY_LIMIT
+            ))
+        );
+    } else {
+        out.push_str(&wrap(reply, "    "));
+    }
+    if t.max_steps_reached {
+        let _ = writeln!(
+            out,
+            "  {}",
+            p.warn("stopped at max_steps before a final answer")
+        );
+    }
+    if let Some(e) = &t.error {
+        let _ = writeln!(out, "  {} {e}", p.warn("error:"));
+    }
+
+    let _ = writeln!(out, "  {}", p.bold("criteria:"));
+    for c in &v.criteria {
+        let mark = if c.pass { p.good("✓") } else { p.bad("✗") };
+        let _ = writeln!(out, "    {mark} {} {} {}", c.name, p.dim("—"), c.detail);
+    }
+
+    if opts.diff {
+        if let Some(ws) = &t.workspace {
+            let _ = writeln!(
+                out,
+                "  {}",
+                p.bold(&format!("workspace: {} file(s) changed", ws.changed.len()))
+            );
+            for ch in &ws.changed {
+                let before = ch.before.as_deref().unwrap_or("");
+                let after = ch.after.as_deref().unwrap_or("");
+                let (a, b) = (
+                    if ch.before.is_some() {
+                        format!("a/{}", ch.path)
+                    } else {
+                        "/dev/null".into()
+                    },
+                    if ch.after.is_some() {
+                        format!("b/{}", ch.path)
+                    } else {
+                        "/dev/null".into()
+                    },
+                );
+                let diff = similar::TextDiff::from_lines(before, after)
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&a, &b)
+                    .to_string();
+                for line in diff.lines() {
+                    let shown = match line.chars().next() {
+                        Some('+') if !line.starts_with("+++") => p.good(line),
+                        Some('-') if !line.starts_with("---") => p.bad(line),
+                        Some('@') => p.dim(line),
+                        _ => line.to_string(),
+                    };
+                    let _ = writeln!(out, "    {shown}");
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_colours_only_a_terminal_without_no_color() {
+        assert!(decide(ColorChoice::Auto, true, false));
+        assert!(
+            !decide(ColorChoice::Auto, true, true),
+            "NO_COLOR wins in auto"
+        );
+        assert!(!decide(ColorChoice::Auto, false, false));
+        assert!(decide(ColorChoice::Always, false, true));
+        assert!(!decide(ColorChoice::Never, true, false));
+    }
+}

@@ -1,0 +1,185 @@
+//! Per-case debugging: focused runs print each trial's story, `harness show` renders stored
+//! transcripts of every unit, and colour follows --color and NO_COLOR.
+
+mod common;
+
+use common::{files_under, harness, repo_root, stdout};
+
+#[test]
+fn a_focused_run_prints_each_trials_tool_calls_reply_and_criteria_with_evidence() {
+    let out = tempfile::tempdir().unwrap();
+    let run = out.path().join("run");
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--case",
+            "E9",
+            "--model",
+            "weakest",
+            "--out",
+            run.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let text = stdout(&o);
+    for n in 1..=3 {
+        assert!(
+            text.contains(&format!("E9/default · scripted-naive · trial {n}")),
+            "trial {n}:\n{text}"
+        );
+    }
+    assert_eq!(text.matches("tool calls (3):").count(), 3, "{text}");
+    assert_eq!(
+        text.matches("1. edit_file(config/app.toml) → replaced 1 occurrence(s)")
+            .count(),
+        3
+    );
+    assert_eq!(text.matches("final reply:").count(), 3);
+    assert_eq!(
+        text.matches(
+            "✗ search-before-first-edit — first edit edit_file(config/app.toml) came before"
+        )
+        .count(),
+        3
+    );
+    assert_eq!(
+        text.matches("✗ all-files-edited — not renamed: config/prod.toml, deploy/helm/values.yaml")
+            .count(),
+        3
+    );
+    assert!(
+        !text.contains('\u{1b}'),
+        "no colour when stdout is not a terminal"
+    );
+
+    let run2 = out.path().join("run2");
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--model",
+            "weakest",
+            "--out",
+            run2.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(
+        !stdout(&o).contains("tool calls ("),
+        "an unfocused run keeps the compact display"
+    );
+}
+
+#[test]
+fn show_renders_an_offline_transcript_of_every_unit_with_its_verdict() {
+    let out = tempfile::tempdir().unwrap();
+    let run = out.path().join("run");
+    harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--trials",
+            "1",
+            "--out",
+            run.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let units = files_under(&run.join("transcripts"));
+    assert_eq!(units.len(), 32);
+    for file in &units {
+        let naive = file.to_string_lossy().contains("scripted-naive");
+        let o = harness(
+            &repo_root(),
+            &["show", file.to_str().unwrap()],
+            &[("NO_COLOR", "1")],
+        );
+        let text = stdout(&o);
+        assert_eq!(
+            o.status.code(),
+            Some(if naive { 1 } else { 0 }),
+            "{}:\n{}",
+            file.display(),
+            common::stderr(&o)
+        );
+        assert!(
+            text.contains(if naive { " FAIL " } else { " PASS " })
+                && text.contains("criteria:")
+                && text.contains("seeded: "),
+            "{}:\n{text}",
+            file.display()
+        );
+        assert!(
+            !text.contains('\u{1b}'),
+            "NO_COLOR output holds an escape code:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn show_gives_the_workspace_diff_seeded_turns_on_request_and_json_verdicts() {
+    let out = tempfile::tempdir().unwrap();
+    let run = out.path().join("run");
+    harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--case",
+            "E9",
+            "--model",
+            "frontier",
+            "--trials",
+            "1",
+            "--out",
+            run.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let file = run.join("transcripts/scripted-compliant/E9-default/trial-1.json");
+    let text = stdout(&harness(
+        &repo_root(),
+        &["show", file.to_str().unwrap(), "--seeded"],
+        &[],
+    ));
+    assert!(
+        text.contains("--- a/config/prod.toml")
+            && text.contains("-db_timeout = 15")
+            && text.contains("+database_timeout = 15"),
+        "{text}"
+    );
+    assert!(
+        text.contains("system: ") && text.contains("user: Rename the config key"),
+        "{text}"
+    );
+    let coloured = stdout(&harness(
+        &repo_root(),
+        &["show", file.to_str().unwrap(), "--color", "always"],
+        &[],
+    ));
+    assert!(coloured.contains("\u{1b}[32m"), "--color always colours");
+    let json = stdout(&harness(
+        &repo_root(),
+        &[
+            "show",
+            run.join("transcripts/scripted-compliant/E9-default")
+                .to_str()
+                .unwrap(),
+            "--json",
+        ],
+        &[],
+    ));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(
+        (v["case"].as_str(), v["pass"].as_bool()),
+        (Some("E9"), Some(true))
+    );
+}
