@@ -9,13 +9,45 @@ use crate::suite::Suite;
 use checkers::{CheckContext, Verdict};
 use std::path::PathBuf;
 
+/// A fresh verdict and the one stored in the transcript when it was written, if any.
+pub struct Checked {
+    pub verdict: Verdict,
+    pub stored: Option<Verdict>,
+    pub transcript: checkers::Transcript,
+}
+
+impl Checked {
+    /// How the fresh verdict differs from the stored one: outcome or checker code.
+    pub fn change(&self) -> Option<String> {
+        let old = self.stored.as_ref()?;
+        let (was, now) = (TrialStatus::of(old), TrialStatus::of(&self.verdict));
+        let code_changed = old.checker_version != self.verdict.checker_version
+            || old.checker_source_sha256 != self.verdict.checker_source_sha256;
+        (was != now).then(|| {
+            let code = if code_changed {
+                format!(
+                    " (checker {} → {})",
+                    old.checker_version, self.verdict.checker_version
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "{} → {}{code}",
+                format!("{was:?}").to_uppercase(),
+                format!("{now:?}").to_uppercase()
+            )
+        })
+    }
+}
+
 /// Check every transcript at or under `paths`. `core_invariants` overrides the section read
 /// from each transcript's own system prompt.
 pub fn check_paths(
     paths: &[PathBuf],
     suite: &Suite,
     core_invariants: Option<&str>,
-) -> Result<Vec<Verdict>> {
+) -> Result<Vec<Checked>> {
     let files = transcript_files(paths)?;
     if files.is_empty() {
         return Err(Error::input(format!(
@@ -47,14 +79,25 @@ pub fn check_paths(
         let mut v = checkers::check(&t, &ctx)
             .map_err(|e| Error::input(format!("{}: {e}", file.display())))?;
         v.file = Some(file.display().to_string());
-        verdicts.push(v);
+        let stored = t
+            .checker
+            .as_ref()
+            .and_then(|c| serde_json::from_value(c.clone()).ok());
+        verdicts.push(Checked {
+            verdict: v,
+            stored,
+            transcript: t,
+        });
     }
     Ok(verdicts)
 }
 
 /// 0 all pass, 1 any fail, 3 none failed but some inconclusive.
-pub fn exit_code(verdicts: &[Verdict]) -> u8 {
-    let statuses: Vec<TrialStatus> = verdicts.iter().map(TrialStatus::of).collect();
+pub fn exit_code(checked: &[Checked]) -> u8 {
+    let statuses: Vec<TrialStatus> = checked
+        .iter()
+        .map(|c| TrialStatus::of(&c.verdict))
+        .collect();
     if statuses.contains(&TrialStatus::Fail) {
         exit::GATE_FAILED
     } else if statuses.contains(&TrialStatus::Inconclusive) {
@@ -64,10 +107,11 @@ pub fn exit_code(verdicts: &[Verdict]) -> u8 {
     }
 }
 
-/// One line per verdict, then its failed criteria.
-pub fn render(verdicts: &[Verdict]) -> String {
+/// One line per verdict, then its failed criteria; last, every verdict that changed against
+/// the stored one, so a checker bump never flips a gate silently.
+pub fn render(checked: &[Checked]) -> String {
     let mut out = String::new();
-    for v in verdicts {
+    for v in checked.iter().map(|c| &c.verdict) {
         let status = format!("{:?}", TrialStatus::of(v)).to_uppercase();
         out.push_str(&format!(
             "{status:<12} {}/{} (checker {})  {}\n",
@@ -79,6 +123,20 @@ pub fn render(verdicts: &[Verdict]) -> String {
         for c in v.failed() {
             out.push_str(&format!("    ✗ {}: {}\n", c.name, c.detail));
         }
+    }
+    let changed: Vec<String> = checked
+        .iter()
+        .filter_map(|c| {
+            c.change()
+                .map(|what| format!("  {}: {what}\n", c.verdict.file.as_deref().unwrap_or("")))
+        })
+        .collect();
+    if !changed.is_empty() {
+        out.push_str(&format!(
+            "\nVerdicts that changed against the stored ones ({}):\n",
+            changed.len()
+        ));
+        out.extend(changed);
     }
     out
 }

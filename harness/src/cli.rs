@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::gate::Gate;
 use crate::manifest;
+use crate::report::files::RunFacts;
 use crate::report::{progress::Progress, table};
 use crate::runner::{self, RunPlan};
 use crate::suite::{self, Suite};
@@ -33,6 +34,11 @@ enum Command {
     Run(RunArgs),
     /// List the cases and variants, with their workspace and tools.
     Cases(SuiteArgs),
+    /// Recompute the gate of a run folder from its stored transcripts with the current
+    /// checkers, and rewrite its reports. Exit as `run`.
+    Gate(GateArgs),
+    /// Combine the run folders of sharded jobs into one run folder and gate it.
+    Merge(MergeArgs),
     /// Show stored transcripts (files or unit folders) as stories, re-checked with the current
     /// checkers: tool calls, final reply, criteria with evidence, workspace diff.
     Show(ShowArgs),
@@ -82,6 +88,13 @@ struct RunArgs {
     /// Colour the stories: auto (a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, default_value_t)]
     color: crate::report::story::ColorChoice,
+    /// Run only shard K of N (units split deterministically, e.g. 1/2 and 2/2 on two CI
+    /// jobs); combine the shards' folders with `harness merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Skip a unit's remaining trials once one fails: the gate is already decided.
+    #[arg(long)]
+    fail_fast: bool,
     /// Finish a run folder: run only the trials with no completed transcript, under the same
     /// charter; finished transcripts are kept, never repeated.
     #[arg(long, value_name = "RUN_DIR")]
@@ -117,6 +130,25 @@ enum LintCommand {
         #[arg(long)]
         base: Option<String>,
     },
+}
+
+#[derive(Args)]
+struct GateArgs {
+    run_dir: PathBuf,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// Run folders of the shards.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// The merged run folder to write (must not exist or be empty).
+    #[arg(long)]
+    out: PathBuf,
+    #[command(flatten)]
+    suite: SuiteArgs,
 }
 
 #[derive(Args)]
@@ -178,6 +210,8 @@ pub fn run() -> Result<u8> {
         Command::Check(args) => check_cmd(args),
         Command::Lint(cmd) => lint_cmd(cmd),
         Command::Show(args) => show_cmd(args),
+        Command::Gate(args) => gate_cmd(&args.run_dir, args.suite.suite.as_deref()),
+        Command::Merge(args) => merge_cmd(args),
         Command::Replay(args) => replay_cmd(args),
     }
 }
@@ -208,6 +242,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         }
         providers.push((m.clone(), p));
     }
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let started = SystemTime::now();
     let previous = match &args.resume {
         Some(dir) => Some(resumable(dir, &charter)?),
@@ -255,6 +290,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         "case_files": suite.cases.iter().map(|c| (c.id.clone(), c.sha256.clone())).collect::<std::collections::BTreeMap<_, _>>(),
         "filters": {"case": args.cases, "variant": args.variants, "model": args.models},
         "trials": trials,
+        "shard": args.shard,
         "started": store::rfc3339(started),
         "ended": null,
     });
@@ -280,6 +316,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
             .budget_usd
             .map(crate::budget::Budget::new),
         skip: Default::default(),
+        fail_fast: args.fail_fast,
     };
     let mut plan = plan;
     let done = if args.resume.is_some() {
@@ -287,7 +324,19 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
     } else {
         Vec::new()
     };
-    plan.skip = done.iter().map(|(k, _)| *k).collect();
+    let mut done = done;
+    if let Some((k, n)) = shard {
+        // Units (model, case, variant) are dealt round-robin in plan order: deterministic.
+        let per_model = plan.units.len();
+        let outside = |mi: usize, ui: usize| (mi * per_model + ui) % n != k - 1;
+        done.retain(|((mi, ui, _), _)| !outside(*mi, *ui));
+        for mi in 0..plan.models.len() {
+            for ui in (0..per_model).filter(|&ui| outside(mi, ui)) {
+                plan.skip.extend((1..=plan.trials).map(|t| (mi, ui, t)));
+            }
+        }
+    }
+    plan.skip.extend(done.iter().map(|(k, _)| *k));
     if args.resume.is_some() {
         eprintln!(
             "resume: {} of {} trials already completed; running the rest",
@@ -323,19 +372,48 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
     store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
 
     let mut records = records;
-    if !done.is_empty() {
-        // Completed trials from before, then the new ones, in plan order.
-        let order = |r: &crate::events::TrialRecord| {
-            let mi = plan_models.iter().position(|m| m.name() == r.model);
-            (mi, r.case.clone(), r.variant.clone(), r.trial)
-        };
-        records.extend(done.into_iter().map(|(_, r)| r));
-        records.sort_by_key(order);
-    }
+    records.extend(done.into_iter().map(|(_, r)| r));
+    let names: Vec<String> = plan_models.iter().map(|m| m.name().to_string()).collect();
+    crate::gate::sort_records(&mut records, &names);
     let gate = Gate::from_records(&records, trials);
-    println!("\n{}", table::render(&gate));
-    println!("{}", usage_lines(&accounting));
-    println!("transcripts: {}", run_dir.join("transcripts").display());
+    let facts = RunFacts {
+        charter_source: &charter.source,
+        charter_sha256: &charter.sha256,
+        charter_version: charter.version.as_deref(),
+        system_prompt: &charter.runtime,
+        suite: &suite,
+        usage: accounting,
+    };
+    finish(&run_dir, &gate, &records, &facts)
+}
+
+/// Print the gate and write the run folder's reports; the gate's exit code.
+fn finish(
+    run_dir: &Path,
+    gate: &Gate,
+    records: &[crate::events::TrialRecord],
+    facts: &RunFacts,
+) -> Result<u8> {
+    crate::report::files::write_all(run_dir, gate, records, facts)?;
+    println!("\n{}", table::render(gate));
+    print!("{}", usage_lines(&facts.usage));
+    if gate.count(crate::gate::UnitStatus::Fail) > 0 {
+        println!(
+            "\nProposed Failure-Mode Registry rows ({}):",
+            run_dir.join("registry-rows.md").display()
+        );
+        print!(
+            "{}",
+            crate::report::registry::table(gate, |c| facts
+                .suite
+                .case(c)
+                .map_or(c.to_string(), |k| k.title.clone()))
+        );
+    }
+    println!(
+        "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
+        run_dir.display()
+    );
     Ok(gate.exit_code())
 }
 
@@ -387,11 +465,13 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
         charter.as_ref().map(|c| c.core_invariants.as_str()),
     )?;
     if args.json {
-        for v in &verdicts {
-            println!(
-                "{}",
-                serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string()))?
-            );
+        for c in &verdicts {
+            let mut v =
+                serde_json::to_value(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?;
+            if let Some(change) = c.change() {
+                v["changed"] = serde_json::json!(change);
+            }
+            println!("{v}");
         }
     } else {
         print!("{}", check::render(&verdicts));
@@ -594,27 +674,31 @@ fn markdown_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 fn show_cmd(args: ShowArgs) -> Result<u8> {
     let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
     let suite = Suite::load(&root)?;
-    let files = store::transcript_files(&args.paths)?;
-    let verdicts = check::check_paths(&args.paths, &suite, None)?;
+    let checked = check::check_paths(&args.paths, &suite, None)?;
     let opts = crate::report::story::StoryOptions {
         color: !args.json && args.color.resolve(),
         seeded: args.seeded,
         diff: true,
     };
     let mut out = String::new();
-    for (file, v) in files.iter().zip(&verdicts) {
+    for c in &checked {
         if args.json {
-            out.push_str(&serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string()))?);
+            out.push_str(
+                &serde_json::to_string(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?,
+            );
             out.push('\n');
         } else {
-            let t = store::read_transcript(file)?;
-            out.push_str(&format!("{}\n", file.display()));
-            out.push_str(&crate::report::story::render(&t, v, opts));
+            out.push_str(&format!("{}\n", c.verdict.file.as_deref().unwrap_or("")));
+            out.push_str(&crate::report::story::render(
+                &c.transcript,
+                &c.verdict,
+                opts,
+            ));
             out.push('\n');
         }
     }
     print!("{out}");
-    Ok(check::exit_code(&verdicts))
+    Ok(check::exit_code(&checked))
 }
 
 fn replay_cmd(args: ReplayArgs) -> Result<u8> {
@@ -644,4 +728,125 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
             Ok(exit::OK)
         }
     }
+}
+
+fn read_run_json(run_dir: &Path) -> Result<serde_json::Value> {
+    let path = run_dir.join("run.json");
+    let text = crate::error::read_to_string(&path)?;
+    serde_json::from_str(&text)
+        .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))
+}
+
+fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>) -> Result<u8> {
+    let root = suite::locate(suite_dir, &cwd())?;
+    let suite = Suite::load(&root)?;
+    let run = read_run_json(run_dir)?;
+    let mut records = runner::stored_records(run_dir, &suite)?;
+    if records.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no trial transcripts",
+            run_dir.display()
+        )));
+    }
+    let models: Vec<String> = run["manifest"]["models"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["name"].as_str().map(str::to_string))
+        .collect();
+    crate::gate::sort_records(&mut records, &models);
+    let trials = run["trials"].as_u64().unwrap_or(3) as u32;
+    let gate = Gate::from_records(&records, trials);
+    let system_prompt = records[0]
+        .transcript
+        .system_prompt()
+        .unwrap_or_default()
+        .to_string();
+    let facts = RunFacts {
+        charter_source: run["charter"]["source"].as_str().unwrap_or("?"),
+        charter_sha256: run["charter"]["sha256"].as_str().unwrap_or("?"),
+        charter_version: run["charter"]["version"].as_str(),
+        system_prompt: &system_prompt,
+        suite: &suite,
+        usage: run["usage"].clone(),
+    };
+    finish(run_dir, &gate, &records, &facts)
+}
+
+fn merge_cmd(args: MergeArgs) -> Result<u8> {
+    if args.out.exists()
+        && std::fs::read_dir(&args.out)
+            .map_err(|e| Error::io(&args.out, e))?
+            .next()
+            .is_some()
+    {
+        return Err(Error::input(format!(
+            "{}: already holds files; merge into a new folder",
+            args.out.display()
+        )));
+    }
+    let runs: Vec<serde_json::Value> = args
+        .dirs
+        .iter()
+        .map(|d| read_run_json(d))
+        .collect::<Result<_>>()?;
+    let first = &runs[0];
+    for (dir, run) in args.dirs.iter().zip(&runs).skip(1) {
+        for key in [("charter", "sha256"), ("trials", "")] {
+            let get = |r: &serde_json::Value| {
+                if key.1.is_empty() {
+                    r[key.0].clone()
+                } else {
+                    r[key.0][key.1].clone()
+                }
+            };
+            if get(run) != get(first) {
+                return Err(Error::input(format!(
+                    "{}: {} differs from {}'s; only shards of one run merge",
+                    dir.display(),
+                    key.0,
+                    args.dirs[0].display()
+                )));
+            }
+        }
+    }
+    for dir in &args.dirs {
+        let base = dir.join("transcripts");
+        for f in store::transcript_files(&[base.clone()])? {
+            let rel = f.strip_prefix(&base).unwrap_or(&f);
+            let to = args.out.join("transcripts").join(rel);
+            if to.exists() {
+                return Err(Error::input(format!(
+                    "{}: {} is in two shards",
+                    dir.display(),
+                    rel.display()
+                )));
+            }
+            std::fs::create_dir_all(to.parent().unwrap()).map_err(|e| Error::io(&to, e))?;
+            std::fs::copy(&f, &to).map_err(|e| Error::io(&f, e))?;
+        }
+    }
+    let mut merged = first.clone();
+    merged["merged_from"] = serde_json::json!(args
+        .dirs
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>());
+    merged["shard"] = serde_json::Value::Null;
+    store::write_json_atomic(&args.out.join("run.json"), &merged)?;
+    gate_cmd(&args.out, args.suite.suite.as_deref())
+}
+
+/// `K/N` as (k, n) with 1 ≤ k ≤ n.
+fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let bad = || Error::input(format!("--shard {s:?}: want K/N with 1 ≤ K ≤ N, e.g. 1/2"));
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }

@@ -117,6 +117,30 @@ impl Gate {
     }
 }
 
+/// Records in plan order: models as given, then case (E1 … E13), variant, trial.
+pub fn sort_records(records: &mut [TrialRecord], models: &[String]) {
+    let case_index = |c: &str| {
+        checkers::CASE_IDS
+            .iter()
+            .position(|id| *id == c)
+            .unwrap_or(usize::MAX)
+    };
+    records.sort_by(|a, b| {
+        let key = |r: &TrialRecord| {
+            (
+                models
+                    .iter()
+                    .position(|m| *m == r.model)
+                    .unwrap_or(usize::MAX),
+                case_index(&r.case),
+                r.variant.clone(),
+                r.trial,
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

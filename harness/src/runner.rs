@@ -25,6 +25,8 @@ pub struct RunPlan {
     pub run_dir: PathBuf,
     pub fixtures: crate::workspace::FixtureStore,
     pub budget: Option<crate::budget::Budget>,
+    /// Skip a unit's remaining trials once one fails (the gate is decided).
+    pub fail_fast: bool,
     /// Trials (model, unit, trial) that already have a completed transcript (`--resume`).
     pub skip: std::collections::HashSet<(usize, usize, u32)>,
 }
@@ -65,14 +67,20 @@ pub async fn execute(
     let mut order: Vec<(usize, u32)> = (0..plan.units.len())
         .flat_map(|ui| (1..=plan.trials).map(move |t| (ui, t)))
         .collect();
-    order.sort_by_key(|&(ui, _)| {
+    // Within equally long units, first trials first: a failing unit is then usually decided
+    // before its later trials start (what --fail-fast relies on).
+    order.sort_by_key(|&(ui, trial)| {
         let (case, variant) = &plan.units[ui];
-        std::cmp::Reverse(variant_of(case, variant).tools.len())
+        (
+            std::cmp::Reverse(variant_of(case, variant).tools.len()),
+            trial,
+        )
     });
     let mut dispatchers = Vec::new();
     for (mi, (model, _)) in plan.models.iter().enumerate() {
         let (plan, events, order) = (plan.clone(), events.clone(), order.clone());
         let slots = Arc::new(Semaphore::new(model.max_concurrency));
+        let failed: Arc<std::sync::Mutex<std::collections::HashSet<usize>>> = Default::default();
         // Episodes in flight: the model's slots plus as many getting ready or writing results,
         // taken in the order above by one dispatcher per model.
         let in_flight = Arc::new(Semaphore::new(model.max_concurrency * 2));
@@ -87,10 +95,22 @@ pub async fn execute(
                     .acquire_owned()
                     .await
                     .map_err(|e| Error::Internal(e.to_string()))?;
-                let (plan, events, slots) = (plan.clone(), events.clone(), slots.clone());
+                // --fail-fast: a unit with a failed trial is decided; start no more of its trials.
+                if plan.fail_fast && failed.lock().map_or(false, |f| f.contains(&ui)) {
+                    continue;
+                }
+                let (plan, events, slots, failed) =
+                    (plan.clone(), events.clone(), slots.clone(), failed.clone());
                 handles.push(tokio::spawn(async move {
                     let _permit = permit;
                     let record = run_one(&plan, mi, ui, trial, &slots, &events).await?;
+                    if crate::events::TrialStatus::of(&record.verdict)
+                        == crate::events::TrialStatus::Fail
+                    {
+                        if let Ok(mut f) = failed.lock() {
+                            f.insert(ui);
+                        }
+                    }
                     let _ = events.send(Event::TrialFinished(record.clone()));
                     Ok::<_, Error>(((mi, ui, trial), record))
                 }));
@@ -216,34 +236,80 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<((usize, usize, u32), Tria
                 {
                     continue;
                 }
-                let ctx = CheckContext {
-                    truth: &case.truth,
-                    core_invariants: Some(&plan.charter.core_invariants),
-                };
-                let verdict = checkers::check(&t, &ctx)
-                    .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
-                let usage = |k: &str| {
-                    t.usage
-                        .as_ref()
-                        .and_then(|u| u.get(k))
-                        .and_then(|v| v.as_u64())
-                        .unwrap_or(0)
-                };
-                let record = TrialRecord {
-                    model: model.name().to_string(),
-                    case: case.id.clone(),
-                    variant: variant.clone(),
-                    trial,
-                    verdict,
-                    input_tokens: usage("input_tokens"),
-                    output_tokens: usage("output_tokens"),
-                    alias_drift: Vec::new(),
-                    path,
-                    transcript: Arc::new(t),
-                };
+                let record = record_of(path, t, case, Some(&plan.charter.core_invariants))?;
                 done.push(((mi, ui, trial), record));
             }
         }
     }
     Ok(done)
+}
+
+/// A stored transcript as a trial record, re-checked with the current checkers. The Core
+/// Invariants come from `core`, else from the transcript's own system prompt.
+pub fn record_of(
+    path: PathBuf,
+    t: checkers::Transcript,
+    case: &Case,
+    core: Option<&str>,
+) -> Result<TrialRecord> {
+    let from_prompt = t
+        .system_prompt()
+        .and_then(|s| crate::charter::section(s, "Core Invariants"));
+    let ctx = CheckContext {
+        truth: &case.truth,
+        core_invariants: core.or(from_prompt.as_deref()),
+    };
+    let verdict =
+        checkers::check(&t, &ctx).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    let usage = |k: &str| {
+        t.usage
+            .as_ref()
+            .and_then(|u| u.get(k))
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0)
+    };
+    let request = t.request.as_ref();
+    let pinned = request
+        .and_then(|r| r["model"]["model"].as_str())
+        .unwrap_or_default();
+    let alias_drift = request
+        .and_then(|r| r.get("model_reported"))
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str())
+                .filter(|m| *m != pinned)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(TrialRecord {
+        model: t.model.clone(),
+        case: case.id.clone(),
+        variant: t.variant.clone(),
+        trial: t.trial,
+        verdict,
+        path,
+        input_tokens: usage("input_tokens"),
+        output_tokens: usage("output_tokens"),
+        alias_drift,
+        transcript: Arc::new(t),
+    })
+}
+
+/// Every trial transcript of a run folder (`trial-N.json`; replays excluded), re-checked.
+pub fn stored_records(
+    run_dir: &std::path::Path,
+    suite: &crate::suite::Suite,
+) -> Result<Vec<TrialRecord>> {
+    let files = crate::store::transcript_files(&[run_dir.join("transcripts")])?;
+    let mut out = Vec::new();
+    for f in files.into_iter().filter(|f| crate::store::is_trial_file(f)) {
+        let t = crate::store::read_transcript(&f)?;
+        let case = suite
+            .case(&t.case)
+            .ok_or_else(|| Error::input(format!("{}: unknown case {:?}", f.display(), t.case)))?;
+        out.push(record_of(f, t, case, None)?);
+    }
+    Ok(out)
 }

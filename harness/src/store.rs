@@ -25,14 +25,19 @@ pub fn transcript_path(
 /// Write JSON through a temp file in the same folder and rename it into place, so a reader
 /// (or a killed run) never sees a half-written file.
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     // Serialize first, then one write: an unbuffered writer would make a syscall per token.
     let mut bytes = serde_json::to_vec_pretty(value)
         .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
     bytes.push(b'\n');
+    write_atomic(path, &bytes)
+}
+
+/// Write bytes through a temp file in the same folder, renamed into place.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(&bytes).map_err(|e| Error::io(path, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
 }
@@ -132,6 +137,13 @@ pub fn leftover_temp_files(run_dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// `trial-N.json`, not a replay (`trial-N.replay-K.json`) or another file.
+pub fn is_trial_file(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("trial-") && n.ends_with(".json") && !n.contains(".replay-"))
 }
 
 pub fn read_transcript(path: &Path) -> Result<Transcript> {

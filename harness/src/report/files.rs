@@ -1,0 +1,119 @@
+//! The report files of a run folder: summary.json, report.md (also the GitHub step summary),
+//! junit.xml, report.html and registry-rows.md. Written by `run`, `gate` and `merge` alike.
+
+use super::{html, junit, markdown, registry};
+use crate::error::{Error, Result};
+use crate::events::{TrialRecord, TrialStatus};
+use crate::gate::Gate;
+use crate::store::write_json_atomic;
+use serde_json::json;
+use std::path::Path;
+
+/// What the reports say about the run besides its trials.
+pub struct RunFacts<'a> {
+    pub charter_source: &'a str,
+    pub charter_sha256: &'a str,
+    pub charter_version: Option<&'a str>,
+    pub system_prompt: &'a str,
+    pub suite: &'a crate::suite::Suite,
+    /// Tokens and cost per model, as in run.json.
+    pub usage: serde_json::Value,
+}
+
+fn write_text(path: &Path, text: &str) -> Result<()> {
+    crate::store::write_atomic(path, text.as_bytes())
+}
+
+pub fn write_all(
+    run_dir: &Path,
+    gate: &Gate,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+) -> Result<()> {
+    let title_of = |case: &str| {
+        facts
+            .suite
+            .case(case)
+            .map_or(case.to_string(), |c| c.title.clone())
+    };
+    let charter_line = format!(
+        "Charter `{}` version {} (runtime sha256 `{}`); every unit must pass {} of {} trials.",
+        facts.charter_source,
+        facts.charter_version.unwrap_or("?"),
+        facts.charter_sha256,
+        gate.required,
+        gate.required
+    );
+    let table = registry::table(gate, title_of);
+
+    write_text(
+        &run_dir.join("registry-rows.md"),
+        &format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}"),
+    )?;
+    let md = markdown::render(gate, &charter_line, &table);
+    write_text(&run_dir.join("report.md"), &md)?;
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
+        use std::io::Write;
+        let path = Path::new(&summary);
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        f.write_all(md.as_bytes()).map_err(|e| Error::io(path, e))?;
+    }
+    write_text(&run_dir.join("junit.xml"), &junit::render(records))?;
+    write_text(
+        &run_dir.join("report.html"),
+        &html::render(
+            gate,
+            records,
+            "Charter gate",
+            &charter_line.replace('`', ""),
+            facts.system_prompt,
+        ),
+    )?;
+
+    let checker_versions: serde_json::Map<String, serde_json::Value> = checkers::registry::CHECKERS
+        .iter()
+        .map(|c| {
+            (
+                c.case.to_string(),
+                json!({"version": c.version, "source_sha256": c.source_sha256()}),
+            )
+        })
+        .collect();
+    let units: Vec<serde_json::Value> = gate
+        .units
+        .iter()
+        .map(|u| {
+            let trials: Vec<serde_json::Value> = records
+                .iter()
+                .filter(|r| r.model == u.model && r.case == u.case && r.variant == u.variant)
+                .map(|r| {
+                    json!({
+                        "trial": r.trial,
+                        "status": TrialStatus::of(&r.verdict),
+                        "verdict": r.verdict,
+                        "file": r.path.strip_prefix(run_dir).unwrap_or(&r.path).display().to_string(),
+                        "input_tokens": r.input_tokens,
+                        "output_tokens": r.output_tokens,
+                    })
+                })
+                .collect();
+            json!({"case": u.case, "variant": u.variant, "model": u.model, "status": u.status(gate.required), "passed": u.passed(), "required": gate.required, "trials": trials})
+        })
+        .collect();
+    let summary = json!({
+        "format": "charter-harness/summary/v1",
+        "exit_code": gate.exit_code(),
+        "verdict": match gate.exit_code() { crate::exit::OK => "pass", crate::exit::GATE_FAILED => "fail", _ => "inconclusive" },
+        "charter": {"source": facts.charter_source, "sha256": facts.charter_sha256, "version": facts.charter_version},
+        "required_trials": gate.required,
+        "counts": {"pass": gate.count(crate::gate::UnitStatus::Pass), "fail": gate.count(crate::gate::UnitStatus::Fail), "inconclusive": gate.count(crate::gate::UnitStatus::Inconclusive)},
+        "checker_versions": checker_versions,
+        "usage": facts.usage,
+        "units": units,
+    });
+    write_json_atomic(&run_dir.join("summary.json"), &summary)
+}

@@ -1,0 +1,335 @@
+//! The change gate and its reports on the offline matrix: exit status, registry rows, JUnit,
+//! the HTML page (in headless Chromium when installed), re-checks that list changed verdicts,
+//! shards merged into the same gate, and --fail-fast.
+
+mod common;
+
+use common::{files_under, harness, repo_root, stderr, stdout};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn offline_run(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "run",
+        "--matrix",
+        "manifests/offline.toml",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    harness(&repo_root(), &args, &[])
+}
+
+#[test]
+fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_valid_junit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let summary_file = tmp.path().join("step-summary.md");
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--out",
+            run.to_str().unwrap(),
+        ],
+        &[("GITHUB_STEP_SUMMARY", summary_file.to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"], "fail");
+    for u in summary["units"].as_array().unwrap() {
+        let want = if u["model"] == "scripted-naive" {
+            "fail"
+        } else {
+            "pass"
+        };
+        assert_eq!(u["status"], want, "{}", u["case"]);
+    }
+    assert_eq!(
+        summary["counts"],
+        serde_json::json!({"pass": 16, "fail": 16, "inconclusive": 0})
+    );
+    assert_eq!(summary["checker_versions"]["E9"]["version"], "1.0.0");
+
+    let rows = std::fs::read_to_string(run.join("registry-rows.md")).unwrap();
+    let data_rows: Vec<&str> = rows
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| Failure mode"))
+        .collect();
+    assert_eq!(data_rows.len(), 16, "{rows}");
+    assert!(
+        data_rows
+            .iter()
+            .all(|r| r.contains("on scripted-naive") && r.split(" | ").count() == 3),
+        "{rows}"
+    );
+    assert!(
+        stdout(&o).contains("Proposed Failure-Mode Registry rows"),
+        "shown at the end of the run"
+    );
+
+    let xml = std::fs::read_to_string(run.join("junit.xml")).unwrap();
+    let doc = roxmltree::Document::parse(&xml).expect("junit.xml is well-formed XML");
+    let cases: Vec<roxmltree::Node> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), 96);
+    assert_eq!(
+        cases
+            .iter()
+            .filter(|n| n.children().any(|c| c.has_tag_name("failure")))
+            .count(),
+        48
+    );
+    let root = doc.root_element();
+    assert_eq!(
+        (
+            root.tag_name().name(),
+            root.attribute("tests"),
+            root.attribute("failures")
+        ),
+        ("testsuites", Some("96"), Some("48"))
+    );
+    assert!(cases
+        .iter()
+        .all(|c| c.attribute("classname").is_some() && c.attribute("name").is_some()));
+
+    let md = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(
+        md.contains("**FAIL**") && md.contains("| E9/default | 3/3 | 0/3 ❌ |"),
+        "{md}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&summary_file).unwrap(),
+        md,
+        "report.md goes to the step summary"
+    );
+}
+
+#[test]
+fn report_html_is_self_contained_and_opens_in_headless_chromium() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    offline_run(&run, &["--case", "E9"]);
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(
+        html.contains("id=\"matrix\"")
+            && html.contains("class=\"failed-criterion\"")
+            && html.contains("<mark>first edit edit_file(config/app.toml)")
+    );
+    assert!(
+        !html.contains("<script") && !html.contains("src=\"http") && !html.contains("href=\"http"),
+        "self-contained"
+    );
+    let chromium = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|b| which(b));
+    let Some(chromium) = chromium else {
+        eprintln!("skipped the browser check: no chromium on PATH (Debian package `chromium`)");
+        return;
+    };
+    let profile = tmp.path().join("profile");
+    let url = format!("file://{}", run.join("report.html").display());
+    let base = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ];
+    let dom = std::process::Command::new(&chromium)
+        .args(base)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(["--dump-dom", &url])
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(
+        dom.contains("id=\"matrix\"") && dom.contains("class=\"transcript\""),
+        "the browser's DOM holds the matrix and a transcript"
+    );
+    let shot = tmp.path().join("report.png");
+    std::process::Command::new(&chromium)
+        .args(base)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg("--window-size=1200,900")
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(
+        std::fs::metadata(&shot)
+            .map(|m| m.len() > 1000)
+            .unwrap_or(false),
+        "a screenshot was taken"
+    );
+}
+
+fn which(bin: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(bin))
+            .find(|f| f.is_file())
+    })
+}
+
+#[test]
+fn gate_recomputes_from_stored_transcripts_and_check_lists_verdicts_a_checker_change_flipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    offline_run(&run, &["--case", "E2"]);
+    let o = harness(&repo_root(), &["gate", run.to_str().unwrap()], &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("2 units: 1 pass, 1 fail"),
+        "{}",
+        stdout(&o)
+    );
+
+    // Pretend an older checker (0.9.0) had passed the naive trial: the re-check must say so.
+    let file = run.join("transcripts/scripted-naive/E2-default/trial-2.json");
+    let mut t: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    t["checker"]["pass"] = Value::Bool(true);
+    t["checker"]["checker_version"] = Value::String("0.9.0".into());
+    std::fs::write(&file, serde_json::to_string_pretty(&t).unwrap()).unwrap();
+    let o = harness(&repo_root(), &["check", run.to_str().unwrap()], &[]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("Verdicts that changed against the stored ones (1):"),
+        "{out}"
+    );
+    assert!(
+        out.contains("E2-default/trial-2.json: PASS → FAIL (checker 0.9.0 → 1.0.0)"),
+        "{out}"
+    );
+    let json = stdout(&harness(
+        &repo_root(),
+        &["check", run.to_str().unwrap(), "--json"],
+        &[],
+    ));
+    let changed: Vec<Value> = json
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v.get("changed").is_some())
+        .collect();
+    assert_eq!(changed.len(), 1);
+}
+
+#[test]
+fn two_shards_merged_give_the_same_gate_as_one_unsharded_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s1, s2, merged, whole) = (
+        tmp.path().join("s1"),
+        tmp.path().join("s2"),
+        tmp.path().join("merged"),
+        tmp.path().join("whole"),
+    );
+    offline_run(&s1, &["--shard", "1/2"]);
+    offline_run(&s2, &["--shard", "2/2"]);
+    let (n1, n2) = (
+        files_under(&s1.join("transcripts")).len(),
+        files_under(&s2.join("transcripts")).len(),
+    );
+    assert_eq!((n1 + n2, n1 > 0, n2 > 0), (96, true, true), "{n1} + {n2}");
+    let m = harness(
+        &repo_root(),
+        &[
+            "merge",
+            s1.to_str().unwrap(),
+            s2.to_str().unwrap(),
+            "--out",
+            merged.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let w = offline_run(&whole, &[]);
+    assert_eq!(m.status.code(), w.status.code());
+    let gate_of = |dir: &Path| {
+        let s: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap())
+                .unwrap();
+        s["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| {
+                (
+                    u["case"].to_string(),
+                    u["variant"].to_string(),
+                    u["model"].to_string(),
+                    u["status"].to_string(),
+                    u["passed"].to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(gate_of(&merged), gate_of(&whole));
+    let again = harness(
+        &repo_root(),
+        &[
+            "merge",
+            s1.to_str().unwrap(),
+            s1.to_str().unwrap(),
+            "--out",
+            tmp.path().join("dup").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(
+        again.status.code(),
+        Some(2),
+        "a transcript in two shards is refused"
+    );
+    assert!(stderr(&again).contains("is in two shards"));
+}
+
+#[test]
+fn fail_fast_skips_trials_of_decided_units_and_still_fails_the_gate() {
+    // One episode at a time per model: trial 1 fails before trial 3 is due, so it is skipped.
+    let tmp = tempfile::tempdir().unwrap();
+    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    let manifest = std::fs::read_to_string(repo_root().join("manifests/offline.toml"))
+        .unwrap()
+        .replace("max_concurrency = 8", "max_concurrency = 1")
+        .replace(
+            "\"../fixtures/charters/example-charter.md\"",
+            &format!("{:?}", charter.to_str().unwrap()),
+        );
+    let m = tmp.path().join("one-at-a-time.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let run = tmp.path().join("run");
+    let suite = repo_root();
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            m.to_str().unwrap(),
+            "--suite",
+            suite.to_str().unwrap(),
+            "--case",
+            "E1",
+            "--out",
+            run.to_str().unwrap(),
+            "--fail-fast",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let naive = files_under(&run.join("transcripts/scripted-naive/E1-default")).len();
+    let compliant = files_under(&run.join("transcripts/scripted-compliant/E1-default")).len();
+    assert_eq!(compliant, 3, "a passing unit runs all its trials");
+    assert!(
+        naive < 3,
+        "{naive} naive trials ran; the decided unit stops early"
+    );
+    assert!(stdout(&o).contains("0/3 ✗"), "{}", stdout(&o));
+}
