@@ -92,6 +92,10 @@ struct RunArgs {
     /// jobs); combine the shards' folders with `harness merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Arms to run: `charter` (the gate), and `control` to also run every unit without the
+    /// charter and report each case's lift (pass rate with the charter minus without).
+    #[arg(long, value_delimiter = ',', default_value = "charter")]
+    arms: Vec<String>,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
     fail_fast: bool,
@@ -243,6 +247,21 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         providers.push((m.clone(), p));
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    if let Some(bad) = args
+        .arms
+        .iter()
+        .find(|a| !["charter", "control"].contains(&a.as_str()))
+    {
+        return Err(Error::input(format!(
+            "--arms: unknown arm {bad:?} (arms: charter, control)"
+        )));
+    }
+    if !args.arms.iter().any(|a| a == "charter") {
+        return Err(Error::input(
+            "--arms must include charter: the gate is decided on the charter arm",
+        ));
+    }
+    let with_control = args.arms.iter().any(|a| a == "control");
     let started = SystemTime::now();
     let previous = match &args.resume {
         Some(dir) => Some(resumable(dir, &charter)?),
@@ -314,9 +333,10 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
             .manifest
             .run
             .budget_usd
-            .map(crate::budget::Budget::new),
+            .map(|b| Arc::new(crate::budget::Budget::new(b))),
         skip: Default::default(),
         fail_fast: args.fail_fast,
+        control_arm: false,
     };
     let mut plan = plan;
     let done = if args.resume.is_some() {
@@ -354,18 +374,58 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         .enable_all()
         .build()
         .map_err(|e| Error::Internal(e.to_string()))?;
-    let records = rt.block_on(async move {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
-        let reporter = tokio::spawn(async move {
-            let mut progress = Progress::with_story(story);
-            while let Some(ev) = rx.recv().await {
-                progress.on_event(&ev);
-            }
-        });
-        let result = runner::execute(plan, tx).await;
-        let _ = reporter.await;
-        result
-    })?;
+    let control = if with_control {
+        let mut c = RunPlan {
+            manifest: plan.manifest.clone(),
+            charter: plan.charter.clone(),
+            models: plan.models.clone(),
+            units: plan.units.clone(),
+            trials: plan.trials,
+            run_dir: run_dir.join("control-arm"),
+            fixtures: crate::workspace::FixtureStore::new()?,
+            budget: plan.budget.clone(),
+            skip: plan
+                .skip
+                .iter()
+                .filter(|k| !done.iter().any(|(d, _)| d == *k))
+                .copied()
+                .collect(),
+            fail_fast: false,
+            control_arm: true,
+        };
+        if args.resume.is_some() {
+            c.skip
+                .extend(runner::completed_trials(&c)?.into_iter().map(|(k, _)| k));
+        }
+        Some(c)
+    } else {
+        None
+    };
+    let run_plan = |plan: RunPlan| {
+        rt.block_on(async move {
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+            let reporter = tokio::spawn(async move {
+                let mut progress = Progress::with_story(story);
+                while let Some(ev) = rx.recv().await {
+                    progress.on_event(&ev);
+                }
+            });
+            let result = runner::execute(plan, tx).await;
+            let _ = reporter.await;
+            result
+        })
+    };
+    let records = run_plan(plan)?;
+    let control_records = match control {
+        Some(c) => {
+            eprintln!("control arm: the same units without the charter");
+            let c_dir = c.run_dir.clone();
+            run_plan(c)?;
+            // All of the control arm's trials, earlier ones of a resumed run included.
+            Some(runner::stored_records(&c_dir, &suite)?)
+        }
+        None => None,
+    };
     let accounting = accounting(&plan_models, &records);
     run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
     run_json["usage"] = accounting.clone();
@@ -383,6 +443,9 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         system_prompt: &charter.runtime,
         suite: &suite,
         usage: accounting,
+        lift: control_records
+            .as_ref()
+            .map(|c| crate::report::lift::lift(&records, c)),
     };
     finish(&run_dir, &gate, &records, &facts)
 }
@@ -408,6 +471,12 @@ fn finish(
                 .suite
                 .case(c)
                 .map_or(c.to_string(), |k| k.title.clone()))
+        );
+    }
+    if let Some(l) = &facts.lift {
+        print!(
+            "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
+            crate::report::lift::table(l)
         );
     }
     println!(
@@ -769,6 +838,7 @@ fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>) -> Result<u8> {
         system_prompt: &system_prompt,
         suite: &suite,
         usage: run["usage"].clone(),
+        lift: None,
     };
     finish(run_dir, &gate, &records, &facts)
 }

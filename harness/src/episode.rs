@@ -26,6 +26,8 @@ pub struct TrialSpec<'a> {
     /// preparing the workspace and writing results never occupy one.
     pub model_slots: &'a tokio::sync::Semaphore,
     pub budget: Option<&'a crate::budget::Budget>,
+    /// `charter`, or `control` (no system prompt) for the control arm.
+    pub arm: &'a str,
 }
 
 /// The decoding actually sent to a model: the manifest's, the model's overrides, and no
@@ -50,7 +52,11 @@ pub async fn run_trial(
         .iter()
         .filter_map(|t| tools::spec(t))
         .collect();
-    let mut messages = vec![Message::new(Role::System, spec.system_prompt)];
+    let mut messages = if spec.system_prompt.is_empty() {
+        Vec::new()
+    } else {
+        vec![Message::new(Role::System, spec.system_prompt)]
+    };
     messages.extend(spec.variant.seed.iter().cloned());
     let seeded = messages.len();
     let mut transcript = Transcript {
@@ -59,7 +65,7 @@ pub async fn run_trial(
         variant: spec.variant.id.clone(),
         model: spec.model.name().to_string(),
         trial: spec.trial,
-        arm: "charter".to_string(),
+        arm: spec.arm.to_string(),
         charter_sha256: spec.charter_sha256.to_string(),
         seeded,
         messages: Vec::new(),
@@ -121,7 +127,7 @@ pub async fn run_trial(
             variant: &spec.variant.id,
             turn,
             system: spec.system_prompt,
-            messages: &messages[1..],
+            messages: &messages[usize::from(!spec.system_prompt.is_empty())..],
             tools: &tools,
             decoding: spec.decoding,
             on_retry,

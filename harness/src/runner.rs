@@ -24,7 +24,10 @@ pub struct RunPlan {
     pub trials: u32,
     pub run_dir: PathBuf,
     pub fixtures: crate::workspace::FixtureStore,
-    pub budget: Option<crate::budget::Budget>,
+    pub budget: Option<Arc<crate::budget::Budget>>,
+    /// Run without the charter (the control arm): no system prompt; transcripts say `arm:
+    /// control`. Checkers still judge against the charter's ground truth.
+    pub control_arm: bool,
     /// Skip a unit's remaining trials once one fails (the gate is decided).
     pub fail_fast: bool,
     /// Trials (model, unit, trial) that already have a completed transcript (`--resume`).
@@ -154,14 +157,23 @@ async fn run_one(
         variant,
         model,
         trial,
-        system_prompt: &plan.charter.runtime,
+        system_prompt: if plan.control_arm {
+            ""
+        } else {
+            &plan.charter.runtime
+        },
         charter_sha256: &plan.charter.sha256,
         decoding: &decoding,
         max_steps: plan.manifest.run.max_steps,
         test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
         fixtures: &plan.fixtures,
         model_slots: slots,
-        budget: plan.budget.as_ref(),
+        budget: plan.budget.as_deref(),
+        arm: if plan.control_arm {
+            "control"
+        } else {
+            "charter"
+        },
     };
     let on_retry = |n: crate::provider::http::RetryNotice| {
         let _ = events.send(Event::Retry {

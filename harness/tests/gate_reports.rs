@@ -333,3 +333,37 @@ fn fail_fast_skips_trials_of_decided_units_and_still_fails_the_gate() {
     );
     assert!(stdout(&o).contains("0/3 ✗"), "{}", stdout(&o));
 }
+
+#[test]
+fn the_control_arm_runs_every_unit_without_the_charter_and_reports_the_lift_per_case() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let o = offline_run(&run, &["--arms", "charter,control"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the gate is decided on the charter arm alone"
+    );
+    let control = files_under(&run.join("control-arm/transcripts"));
+    assert_eq!(control.len(), 96);
+    let t: Value = serde_json::from_str(&std::fs::read_to_string(&control[0]).unwrap()).unwrap();
+    assert_eq!(t["arm"], "control");
+    assert_ne!(
+        t["messages"][0]["role"], "system",
+        "no charter, no system prompt"
+    );
+    assert_eq!(files_under(&run.join("transcripts")).len(), 96);
+    // Scripted replies ignore the system prompt, so only E11 (which copies the Core Invariants
+    // from it) does better with the charter; every other case is flagged.
+    let md = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(md.contains("| E11 | 50% | 0% | +50 pts |"), "{md}");
+    assert!(
+        md.contains("| E9 | 50% | 50% | +0 pts (control passes too: does not discriminate) |"),
+        "{md}"
+    );
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["control_arm"].as_array().unwrap().len(), 13);
+    let bad = offline_run(&tmp.path().join("bad"), &["--arms", "control"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

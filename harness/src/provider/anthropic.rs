@@ -44,7 +44,9 @@ impl AnthropicProvider {
     pub fn body(&self, req: &ModelRequest<'_>) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.model));
-        body.insert("system".into(), json!(req.system));
+        if !req.system.is_empty() {
+            body.insert("system".into(), json!(req.system));
+        }
         body.insert("messages".into(), Value::Array(wire_messages(req.messages)));
         if !req.tools.is_empty() {
             let tools: Vec<Value> = req.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect();

@@ -37,7 +37,12 @@ impl OpenAiProvider {
 
     /// The request body for one turn.
     pub fn body(&self, req: &ModelRequest<'_>) -> Value {
-        let mut messages = vec![json!({"role": "system", "content": req.system})];
+        // The control arm runs without a charter: then no system message at all.
+        let mut messages = if req.system.is_empty() {
+            Vec::new()
+        } else {
+            vec![json!({"role": "system", "content": req.system})]
+        };
         messages.extend(req.messages.iter().map(wire_message));
         let mut body = Map::new();
         body.insert("model".into(), json!(self.model));

@@ -18,6 +18,8 @@ pub struct RunFacts<'a> {
     pub suite: &'a crate::suite::Suite,
     /// Tokens and cost per model, as in run.json.
     pub usage: serde_json::Value,
+    /// Per case: pass rate with the charter, without it (control arm), and the lift.
+    pub lift: Option<Vec<super::lift::CaseLift>>,
 }
 
 fn write_text(path: &Path, text: &str) -> Result<()> {
@@ -50,7 +52,10 @@ pub fn write_all(
         &run_dir.join("registry-rows.md"),
         &format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}"),
     )?;
-    let md = markdown::render(gate, &charter_line, &table);
+    let mut md = markdown::render(gate, &charter_line, &table);
+    if let Some(l) = &facts.lift {
+        md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::lift::table(l)));
+    }
     write_text(&run_dir.join("report.md"), &md)?;
     if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
         use std::io::Write;
@@ -113,6 +118,7 @@ pub fn write_all(
         "counts": {"pass": gate.count(crate::gate::UnitStatus::Pass), "fail": gate.count(crate::gate::UnitStatus::Fail), "inconclusive": gate.count(crate::gate::UnitStatus::Inconclusive)},
         "checker_versions": checker_versions,
         "usage": facts.usage,
+        "control_arm": facts.lift,
         "units": units,
     });
     write_json_atomic(&run_dir.join("summary.json"), &summary)

@@ -3,6 +3,7 @@
 pub mod files;
 pub mod html;
 pub mod junit;
+pub mod lift;
 pub mod markdown;
 pub mod progress;
 pub mod registry;
