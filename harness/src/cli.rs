@@ -3,18 +3,14 @@
 
 use crate::charter::{self, Charter};
 use crate::error::{Error, Result};
-use crate::events::Event;
 use crate::gate::Gate;
-use crate::manifest;
 use crate::report::files::RunFacts;
-use crate::report::{progress::Progress, table};
-use crate::runner::{self, RunPlan};
+use crate::report::table;
+use crate::runner;
 use crate::suite::{self, Suite};
-use crate::{check, exit, provider, store};
+use crate::{check, exit, store};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::SystemTime;
 
 #[derive(Parser)]
 #[command(
@@ -225,229 +221,38 @@ fn cwd() -> PathBuf {
 }
 
 fn run_cmd(args: RunArgs) -> Result<u8> {
-    let loaded = manifest::load(&args.matrix)?;
-    for w in &loaded.warnings {
-        eprintln!("warning: {w}");
-    }
-    let suite_root = suite::locate(args.suite.suite.as_deref(), loaded.dir())?;
-    let suite = Suite::load(&suite_root)?;
-    let charter = match &args.charter {
-        Some(src) => charter::load(src, &cwd())?,
-        None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
-    };
-    let models = loaded.select_models(&args.models)?;
-    manifest::check_api_keys(&loaded.path, &models)?;
-    let units = suite::select(&suite, &args.cases, &args.variants)?;
-    let mut providers = Vec::new();
-    for m in &models {
-        let p = provider::build(m, &suite_root)?;
-        if let Some((c, v)) = units.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
-            return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
-        }
-        providers.push((m.clone(), p));
-    }
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    if let Some(bad) = args
-        .arms
-        .iter()
-        .find(|a| !["charter", "control"].contains(&a.as_str()))
-    {
-        return Err(Error::input(format!(
-            "--arms: unknown arm {bad:?} (arms: charter, control)"
-        )));
-    }
-    if !args.arms.iter().any(|a| a == "charter") {
-        return Err(Error::input(
-            "--arms must include charter: the gate is decided on the charter arm",
-        ));
-    }
-    let with_control = args.arms.iter().any(|a| a == "control");
-    let started = SystemTime::now();
-    let previous = match &args.resume {
-        Some(dir) => Some(resumable(dir, &charter)?),
-        None => None,
-    };
-    let trials = args
-        .trials
-        .or(previous
-            .as_ref()
-            .and_then(|p| p["trials"].as_u64())
-            .map(|t| t as u32))
-        .unwrap_or(loaded.manifest.run.trials);
-    if trials == 0 {
-        return Err(Error::input("--trials must be at least 1"));
-    }
-    eprint!(
-        "{}",
-        plan_summary(&providers, &units, trials, &charter.runtime)
-    );
-    let run_dir = match (&args.resume, &args.out) {
-        (Some(dir), _) => dir.clone(),
-        (None, Some(out)) => out.clone(),
-        (None, None) => suite_root.join("results").join(store::run_id(started)),
-    };
-    if args.resume.is_none()
-        && run_dir.exists()
-        && std::fs::read_dir(&run_dir)
-            .map_err(|e| Error::io(&run_dir, e))?
-            .next()
-            .is_some()
-    {
-        return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
-    }
-    let units: Vec<(Arc<crate::case::Case>, String)> = units
-        .iter()
-        .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
-        .collect();
-    let charter = Arc::new(charter);
-    let mut run_json = serde_json::json!({
-        "harness_version": env!("CARGO_PKG_VERSION"),
-        "manifest_path": loaded.path.display().to_string(),
-        "manifest": loaded.manifest,
-        "charter": &*charter,
-        "suite": suite_root.display().to_string(),
-        "case_files": suite.cases.iter().map(|c| (c.id.clone(), c.sha256.clone())).collect::<std::collections::BTreeMap<_, _>>(),
-        "filters": {"case": args.cases, "variant": args.variants, "model": args.models},
-        "trials": trials,
-        "shard": args.shard,
-        "started": store::rfc3339(started),
-        "ended": null,
-    });
-    if let Some(prev) = &previous {
-        run_json["started"] = prev["started"].clone();
-        let mut resumed = prev["resumed"].as_array().cloned().unwrap_or_default();
-        resumed.push(serde_json::json!(store::rfc3339(started)));
-        run_json["resumed"] = serde_json::json!(resumed);
-    }
-    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
-    let plan_models: Vec<manifest::ModelEntry> = providers.iter().map(|(m, _)| m.clone()).collect();
-    let plan = RunPlan {
-        manifest: loaded.manifest.clone(),
-        charter: charter.clone(),
-        models: providers,
-        units,
-        trials,
-        run_dir: run_dir.clone(),
-        fixtures: crate::workspace::FixtureStore::new()?,
-        budget: loaded
-            .manifest
-            .run
-            .budget_usd
-            .map(|b| Arc::new(crate::budget::Budget::new(b))),
-        skip: Default::default(),
-        fail_fast: args.fail_fast,
-        control_arm: false,
-    };
-    let mut plan = plan;
-    let done = if args.resume.is_some() {
-        runner::completed_trials(&plan)?
-    } else {
-        Vec::new()
-    };
-    let mut done = done;
-    if let Some((k, n)) = shard {
-        // Units (model, case, variant) are dealt round-robin in plan order: deterministic.
-        let per_model = plan.units.len();
-        let outside = |mi: usize, ui: usize| (mi * per_model + ui) % n != k - 1;
-        done.retain(|((mi, ui, _), _)| !outside(*mi, *ui));
-        for mi in 0..plan.models.len() {
-            for ui in (0..per_model).filter(|&ui| outside(mi, ui)) {
-                plan.skip.extend((1..=plan.trials).map(|t| (mi, ui, t)));
-            }
-        }
-    }
-    plan.skip.extend(done.iter().map(|(k, _)| *k));
-    if args.resume.is_some() {
-        eprintln!(
-            "resume: {} of {} trials already completed; running the rest",
-            done.len(),
-            plan.trial_count()
-        );
-    }
-
     let story =
         (args.verbose || args.cases.len() == 1).then(|| crate::report::story::StoryOptions {
             color: args.color.resolve(),
             ..Default::default()
         });
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    let control = if with_control {
-        let mut c = RunPlan {
-            manifest: plan.manifest.clone(),
-            charter: plan.charter.clone(),
-            models: plan.models.clone(),
-            units: plan.units.clone(),
-            trials: plan.trials,
-            run_dir: run_dir.join("control-arm"),
-            fixtures: crate::workspace::FixtureStore::new()?,
-            budget: plan.budget.clone(),
-            skip: plan
-                .skip
-                .iter()
-                .filter(|k| !done.iter().any(|(d, _)| d == *k))
-                .copied()
-                .collect(),
-            fail_fast: false,
-            control_arm: true,
-        };
-        if args.resume.is_some() {
-            c.skip
-                .extend(runner::completed_trials(&c)?.into_iter().map(|(k, _)| k));
-        }
-        Some(c)
-    } else {
-        None
+    let opts = crate::session::RunOptions {
+        matrix: args.matrix,
+        cases: args.cases,
+        variants: args.variants,
+        models: args.models,
+        trials: args.trials,
+        out: args.out,
+        resume: args.resume,
+        charter: args.charter,
+        suite: args.suite.suite,
+        shard: args.shard,
+        arms: args.arms,
+        fail_fast: args.fail_fast,
+        story,
+        only_units: None,
     };
-    let run_plan = |plan: RunPlan| {
-        rt.block_on(async move {
-            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
-            let reporter = tokio::spawn(async move {
-                let mut progress = Progress::with_story(story);
-                while let Some(ev) = rx.recv().await {
-                    progress.on_event(&ev);
-                }
-            });
-            let result = runner::execute(plan, tx).await;
-            let _ = reporter.await;
-            result
-        })
-    };
-    let records = run_plan(plan)?;
-    let control_records = match control {
-        Some(c) => {
-            eprintln!("control arm: the same units without the charter");
-            let c_dir = c.run_dir.clone();
-            run_plan(c)?;
-            // All of the control arm's trials, earlier ones of a resumed run included.
-            Some(runner::stored_records(&c_dir, &suite)?)
-        }
-        None => None,
-    };
-    let accounting = accounting(&plan_models, &records);
-    run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
-    run_json["usage"] = accounting.clone();
-    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
-
-    let mut records = records;
-    records.extend(done.into_iter().map(|(_, r)| r));
-    let names: Vec<String> = plan_models.iter().map(|m| m.name().to_string()).collect();
-    crate::gate::sort_records(&mut records, &names);
-    let gate = Gate::from_records(&records, trials);
+    let done = crate::session::run(&opts)?;
     let facts = RunFacts {
-        charter_source: &charter.source,
-        charter_sha256: &charter.sha256,
-        charter_version: charter.version.as_deref(),
-        system_prompt: &charter.runtime,
-        suite: &suite,
-        usage: accounting,
-        lift: control_records
-            .as_ref()
-            .map(|c| crate::report::lift::lift(&records, c)),
+        charter_source: &done.charter.source,
+        charter_sha256: &done.charter.sha256,
+        charter_version: done.charter.version.as_deref(),
+        system_prompt: &done.charter.runtime,
+        suite: &done.suite,
+        usage: done.usage.clone(),
+        lift: done.lift.clone(),
     };
-    finish(&run_dir, &gate, &records, &facts)
+    finish(&done.run_dir, &done.gate, &done.records, &facts)
 }
 
 /// Print the gate and write the run folder's reports; the gate's exit code.
@@ -548,64 +353,6 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
     Ok(check::exit_code(&verdicts))
 }
 
-/// What the run is about to spend, printed before the first call.
-fn plan_summary(
-    models: &[(manifest::ModelEntry, Arc<dyn provider::Provider>)],
-    units: &[(&crate::case::Case, &crate::case::Variant)],
-    trials: u32,
-    system: &str,
-) -> String {
-    let first_turn_chars: usize = units
-        .iter()
-        .map(|(_, v)| system.len() + v.seed.iter().map(|m| m.content.len()).sum::<usize>())
-        .sum();
-    let first_turn_tokens = (first_turn_chars / 4) as u64 * trials as u64;
-    let mut out = String::from("plan:\n");
-    for (m, _) in models {
-        let episodes = units.len() * trials as usize;
-        let cost = m
-            .price_input_per_mtok
-            .map(|p| {
-                format!(
-                    ", at least ${:.2} input",
-                    p * first_turn_tokens as f64 / 1e6
-                )
-            })
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "  {} ({:?} {}): {episodes} episodes, at least {episodes} requests, about {first_turn_tokens} input tokens in first turns{cost}\n",
-            m.name(),
-            m.provider,
-            m.model
-        ));
-    }
-    out
-}
-
-/// Tokens, cost and alias drift per model, for run.json and the end-of-run summary.
-fn accounting(
-    models: &[manifest::ModelEntry],
-    records: &[crate::events::TrialRecord],
-) -> serde_json::Value {
-    let per_model: Vec<serde_json::Value> = models
-        .iter()
-        .map(|m| {
-            let mine: Vec<_> = records.iter().filter(|r| r.model == m.name()).collect();
-            let input: u64 = mine.iter().map(|r| r.input_tokens).sum();
-            let output: u64 = mine.iter().map(|r| r.output_tokens).sum();
-            let cost = match (m.price_input_per_mtok, m.price_output_per_mtok) {
-                (None, None) => None,
-                (i, o) => Some(i.unwrap_or(0.0) * input as f64 / 1e6 + o.unwrap_or(0.0) * output as f64 / 1e6),
-            };
-            let mut drift: Vec<String> = mine.iter().flat_map(|r| r.alias_drift.iter().cloned()).collect();
-            drift.sort();
-            drift.dedup();
-            serde_json::json!({"model": m.name(), "pinned": m.model, "input_tokens": input, "output_tokens": output, "cost_usd": cost, "alias_drift": drift})
-        })
-        .collect();
-    serde_json::json!(per_model)
-}
-
 fn usage_lines(accounting: &serde_json::Value) -> String {
     let mut out = String::new();
     for m in accounting.as_array().into_iter().flatten() {
@@ -629,28 +376,6 @@ fn usage_lines(accounting: &serde_json::Value) -> String {
         }
     }
     out
-}
-
-/// The run.json of a run folder that may be resumed under `charter`.
-fn resumable(dir: &Path, charter: &Charter) -> Result<serde_json::Value> {
-    let path = dir.join("run.json");
-    let text = crate::error::read_to_string(&path)?;
-    let prev: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))?;
-    let sha = prev["charter"]["sha256"].as_str().unwrap_or_default();
-    if sha != charter.sha256 {
-        return Err(Error::input(format!(
-            "{}: the run was made under charter {sha}, not {} ({}); resume it with the same charter, or start a new run",
-            path.display(),
-            charter.sha256,
-            charter.source
-        )));
-    }
-    // A run killed mid-write leaves only temp files (writes are rename-atomic); clear them.
-    for f in crate::store::leftover_temp_files(dir) {
-        let _ = std::fs::remove_file(f);
-    }
-    Ok(prev)
 }
 
 fn lint_cmd(cmd: LintCommand) -> Result<u8> {
@@ -905,18 +630,4 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
     merged["shard"] = serde_json::Value::Null;
     store::write_json_atomic(&args.out.join("run.json"), &merged)?;
     gate_cmd(&args.out, args.suite.suite.as_deref())
-}
-
-/// `K/N` as (k, n) with 1 ≤ k ≤ n.
-fn parse_shard(s: &str) -> Result<(usize, usize)> {
-    let bad = || Error::input(format!("--shard {s:?}: want K/N with 1 ≤ K ≤ N, e.g. 1/2"));
-    let (k, n) = s.split_once('/').ok_or_else(bad)?;
-    let (k, n): (usize, usize) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if k == 0 || n == 0 || k > n {
-        return Err(bad());
-    }
-    Ok((k, n))
 }

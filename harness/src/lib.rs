@@ -22,6 +22,7 @@ pub mod provider;
 pub mod replay;
 pub mod report;
 pub mod runner;
+pub mod session;
 pub mod store;
 pub mod suite;
 pub mod tools;

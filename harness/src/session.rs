@@ -1,0 +1,375 @@
+//! A run of the matrix from its options, end to end: load and validate the manifest, charter,
+//! suite and providers before any model is called, run the charter arm (and the control arm),
+//! and record run.json. The caller prints the gate and writes the reports.
+
+use crate::charter::{self, Charter};
+use crate::error::{Error, Result};
+use crate::events::{Event, TrialRecord};
+use crate::gate::Gate;
+use crate::manifest;
+use crate::report::progress::Progress;
+use crate::runner::{self, RunPlan};
+use crate::suite::{self, Suite};
+use crate::{provider, store};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+/// What `harness run` was asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub matrix: PathBuf,
+    pub cases: Vec<String>,
+    pub variants: Vec<String>,
+    pub models: Vec<String>,
+    pub trials: Option<u32>,
+    pub out: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+    pub charter: Option<String>,
+    pub suite: Option<PathBuf>,
+    pub shard: Option<String>,
+    pub arms: Vec<String>,
+    pub fail_fast: bool,
+    /// Print each trial's story instead of progress.
+    pub story: Option<crate::report::story::StoryOptions>,
+    /// Run only these units (model, case, variant); others are skipped like another shard's.
+    pub only_units: Option<Vec<(String, String, String)>>,
+}
+
+/// A finished run: its gate and everything the reports need.
+pub struct RunDone {
+    pub run_dir: PathBuf,
+    pub gate: Gate,
+    pub records: Vec<TrialRecord>,
+    pub suite: Suite,
+    pub charter: Arc<Charter>,
+    pub usage: serde_json::Value,
+    pub lift: Option<Vec<crate::report::lift::CaseLift>>,
+}
+
+/// Validate everything, run the arms, record run.json; the caller prints and writes reports.
+pub fn run(opts: &RunOptions) -> Result<RunDone> {
+    let loaded = manifest::load(&opts.matrix)?;
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    let suite_root = suite::locate(opts.suite.as_deref(), loaded.dir())?;
+    let suite = Suite::load(&suite_root)?;
+    let charter = match &opts.charter {
+        Some(src) => charter::load(src, &std::env::current_dir().unwrap_or_default())?,
+        None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
+    };
+    let models = loaded.select_models(&opts.models)?;
+    manifest::check_api_keys(&loaded.path, &models)?;
+    let units = suite::select(&suite, &opts.cases, &opts.variants)?;
+    let mut providers = Vec::new();
+    for m in &models {
+        let p = provider::build(m, &suite_root)?;
+        if let Some((c, v)) = units.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
+            return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
+        }
+        providers.push((m.clone(), p));
+    }
+    let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
+    if let Some(bad) = opts
+        .arms
+        .iter()
+        .find(|a| !["charter", "control"].contains(&a.as_str()))
+    {
+        return Err(Error::input(format!(
+            "--arms: unknown arm {bad:?} (arms: charter, control)"
+        )));
+    }
+    if !opts.arms.iter().any(|a| a == "charter") {
+        return Err(Error::input(
+            "--arms must include charter: the gate is decided on the charter arm",
+        ));
+    }
+    let with_control = opts.arms.iter().any(|a| a == "control");
+    let started = SystemTime::now();
+    let previous = match &opts.resume {
+        Some(dir) => Some(resumable(dir, &charter)?),
+        None => None,
+    };
+    let trials = opts
+        .trials
+        .or(previous
+            .as_ref()
+            .and_then(|p| p["trials"].as_u64())
+            .map(|t| t as u32))
+        .unwrap_or(loaded.manifest.run.trials);
+    if trials == 0 {
+        return Err(Error::input("--trials must be at least 1"));
+    }
+    eprint!(
+        "{}",
+        plan_summary(&providers, &units, trials, &charter.runtime)
+    );
+    let run_dir = match (&opts.resume, &opts.out) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(out)) => out.clone(),
+        (None, None) => suite_root.join("results").join(store::run_id(started)),
+    };
+    if opts.resume.is_none()
+        && run_dir.exists()
+        && std::fs::read_dir(&run_dir)
+            .map_err(|e| Error::io(&run_dir, e))?
+            .next()
+            .is_some()
+    {
+        return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
+    }
+    let units: Vec<(Arc<crate::case::Case>, String)> = units
+        .iter()
+        .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
+        .collect();
+    let charter = Arc::new(charter);
+    let mut run_json = serde_json::json!({
+        "harness_version": env!("CARGO_PKG_VERSION"),
+        "manifest_path": loaded.path.display().to_string(),
+        "manifest": loaded.manifest,
+        "charter": &*charter,
+        "suite": suite_root.display().to_string(),
+        "case_files": suite.cases.iter().map(|c| (c.id.clone(), c.sha256.clone())).collect::<std::collections::BTreeMap<_, _>>(),
+        "filters": {"case": opts.cases, "variant": opts.variants, "model": opts.models},
+        "trials": trials,
+        "shard": opts.shard,
+        "started": store::rfc3339(started),
+        "ended": null,
+    });
+    if let Some(prev) = &previous {
+        run_json["started"] = prev["started"].clone();
+        let mut resumed = prev["resumed"].as_array().cloned().unwrap_or_default();
+        resumed.push(serde_json::json!(store::rfc3339(started)));
+        run_json["resumed"] = serde_json::json!(resumed);
+    }
+    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    let plan_models: Vec<manifest::ModelEntry> = providers.iter().map(|(m, _)| m.clone()).collect();
+    let plan = RunPlan {
+        manifest: loaded.manifest.clone(),
+        charter: charter.clone(),
+        models: providers,
+        units,
+        trials,
+        run_dir: run_dir.clone(),
+        fixtures: crate::workspace::FixtureStore::new()?,
+        budget: loaded
+            .manifest
+            .run
+            .budget_usd
+            .map(|b| Arc::new(crate::budget::Budget::new(b))),
+        skip: Default::default(),
+        fail_fast: opts.fail_fast,
+        control_arm: false,
+    };
+    let mut plan = plan;
+    let done = if opts.resume.is_some() {
+        runner::completed_trials(&plan)?
+    } else {
+        Vec::new()
+    };
+    let mut done = done;
+    // Units (model, case, variant) outside this shard, or outside --only units, are skipped.
+    // Shards deal units round-robin in plan order: deterministic.
+    let per_model = plan.units.len();
+    let outside = |mi: usize, ui: usize| {
+        let other_shard = shard.is_some_and(|(k, n)| (mi * per_model + ui) % n != k - 1);
+        let not_listed = opts.only_units.as_ref().is_some_and(|only| {
+            let (case, variant) = &plan.units[ui];
+            !only
+                .iter()
+                .any(|(m, c, v)| m == plan.models[mi].0.name() && *c == case.id && v == variant)
+        });
+        other_shard || not_listed
+    };
+    done.retain(|((mi, ui, _), _)| !outside(*mi, *ui));
+    let mut outside_trials = Vec::new();
+    for mi in 0..plan.models.len() {
+        for ui in (0..per_model).filter(|&ui| outside(mi, ui)) {
+            outside_trials.extend((1..=plan.trials).map(|t| (mi, ui, t)));
+        }
+    }
+    plan.skip.extend(outside_trials);
+    plan.skip.extend(done.iter().map(|(k, _)| *k));
+    if opts.resume.is_some() {
+        eprintln!(
+            "resume: {} of {} trials already completed; running the rest",
+            done.len(),
+            plan.trial_count()
+        );
+    }
+
+    let story = opts.story;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let control = if with_control {
+        let mut c = RunPlan {
+            manifest: plan.manifest.clone(),
+            charter: plan.charter.clone(),
+            models: plan.models.clone(),
+            units: plan.units.clone(),
+            trials: plan.trials,
+            run_dir: run_dir.join("control-arm"),
+            fixtures: crate::workspace::FixtureStore::new()?,
+            budget: plan.budget.clone(),
+            skip: plan
+                .skip
+                .iter()
+                .filter(|k| !done.iter().any(|(d, _)| d == *k))
+                .copied()
+                .collect(),
+            fail_fast: false,
+            control_arm: true,
+        };
+        if opts.resume.is_some() {
+            c.skip
+                .extend(runner::completed_trials(&c)?.into_iter().map(|(k, _)| k));
+        }
+        Some(c)
+    } else {
+        None
+    };
+    let run_plan = |plan: RunPlan| {
+        rt.block_on(async move {
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+            let reporter = tokio::spawn(async move {
+                let mut progress = Progress::with_story(story);
+                while let Some(ev) = rx.recv().await {
+                    progress.on_event(&ev);
+                }
+            });
+            let result = runner::execute(plan, tx).await;
+            let _ = reporter.await;
+            result
+        })
+    };
+    let records = run_plan(plan)?;
+    let control_records = match control {
+        Some(c) => {
+            eprintln!("control arm: the same units without the charter");
+            let c_dir = c.run_dir.clone();
+            run_plan(c)?;
+            // All of the control arm's trials, earlier ones of a resumed run included.
+            Some(runner::stored_records(&c_dir, &suite)?)
+        }
+        None => None,
+    };
+    let accounting = accounting(&plan_models, &records);
+    run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
+    run_json["usage"] = accounting.clone();
+    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+
+    let mut records = records;
+    records.extend(done.into_iter().map(|(_, r)| r));
+    let names: Vec<String> = plan_models.iter().map(|m| m.name().to_string()).collect();
+    crate::gate::sort_records(&mut records, &names);
+    let gate = Gate::from_records(&records, trials);
+    let lift = control_records
+        .as_ref()
+        .map(|c| crate::report::lift::lift(&records, c));
+    Ok(RunDone {
+        run_dir,
+        gate,
+        records,
+        suite,
+        charter,
+        usage: accounting,
+        lift,
+    })
+}
+
+/// What the run is about to spend, printed before the first call.
+pub fn plan_summary(
+    models: &[(manifest::ModelEntry, Arc<dyn provider::Provider>)],
+    units: &[(&crate::case::Case, &crate::case::Variant)],
+    trials: u32,
+    system: &str,
+) -> String {
+    let first_turn_chars: usize = units
+        .iter()
+        .map(|(_, v)| system.len() + v.seed.iter().map(|m| m.content.len()).sum::<usize>())
+        .sum();
+    let first_turn_tokens = (first_turn_chars / 4) as u64 * trials as u64;
+    let mut out = String::from("plan:\n");
+    for (m, _) in models {
+        let episodes = units.len() * trials as usize;
+        let cost = m
+            .price_input_per_mtok
+            .map(|p| {
+                format!(
+                    ", at least ${:.2} input",
+                    p * first_turn_tokens as f64 / 1e6
+                )
+            })
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  {} ({:?} {}): {episodes} episodes, at least {episodes} requests, about {first_turn_tokens} input tokens in first turns{cost}\n",
+            m.name(),
+            m.provider,
+            m.model
+        ));
+    }
+    out
+}
+
+/// Tokens, cost and alias drift per model, for run.json and the end-of-run summary.
+fn accounting(
+    models: &[manifest::ModelEntry],
+    records: &[crate::events::TrialRecord],
+) -> serde_json::Value {
+    let per_model: Vec<serde_json::Value> = models
+        .iter()
+        .map(|m| {
+            let mine: Vec<_> = records.iter().filter(|r| r.model == m.name()).collect();
+            let input: u64 = mine.iter().map(|r| r.input_tokens).sum();
+            let output: u64 = mine.iter().map(|r| r.output_tokens).sum();
+            let cost = match (m.price_input_per_mtok, m.price_output_per_mtok) {
+                (None, None) => None,
+                (i, o) => Some(i.unwrap_or(0.0) * input as f64 / 1e6 + o.unwrap_or(0.0) * output as f64 / 1e6),
+            };
+            let mut drift: Vec<String> = mine.iter().flat_map(|r| r.alias_drift.iter().cloned()).collect();
+            drift.sort();
+            drift.dedup();
+            serde_json::json!({"model": m.name(), "pinned": m.model, "input_tokens": input, "output_tokens": output, "cost_usd": cost, "alias_drift": drift})
+        })
+        .collect();
+    serde_json::json!(per_model)
+}
+
+/// The run.json of a run folder that may be resumed under `charter`.
+fn resumable(dir: &Path, charter: &Charter) -> Result<serde_json::Value> {
+    let path = dir.join("run.json");
+    let text = crate::error::read_to_string(&path)?;
+    let prev: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))?;
+    let sha = prev["charter"]["sha256"].as_str().unwrap_or_default();
+    if sha != charter.sha256 {
+        return Err(Error::input(format!(
+            "{}: the run was made under charter {sha}, not {} ({}); resume it with the same charter, or start a new run",
+            path.display(),
+            charter.sha256,
+            charter.source
+        )));
+    }
+    // A run killed mid-write leaves only temp files (writes are rename-atomic); clear them.
+    for f in crate::store::leftover_temp_files(dir) {
+        let _ = std::fs::remove_file(f);
+    }
+    Ok(prev)
+}
+
+/// `K/N` as (k, n) with 1 ≤ k ≤ n.
+fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let bad = || Error::input(format!("--shard {s:?}: want K/N with 1 ≤ K ≤ N, e.g. 1/2"));
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
