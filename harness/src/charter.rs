@@ -49,12 +49,56 @@ pub fn load(source: &str, base: &Path) -> Result<Charter> {
             as_path.display()
         )));
     };
-    let shown = if as_path.exists() {
-        as_path.display().to_string()
-    } else {
-        source.to_string()
+    // A file source is recorded as an absolute path, so later commands (gate --charter-base)
+    // find it from any folder.
+    let shown = match std::fs::canonicalize(&as_path) {
+        Ok(abs) if as_path.exists() => abs.display().to_string(),
+        _ => source.to_string(),
     };
     parse(&shown, &text)
+}
+
+/// The work tree of the git repository holding `file`, and the file's path within it.
+pub fn repo_path(file: &Path) -> Result<(std::path::PathBuf, String)> {
+    let abs = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
+    let repo = git2::Repository::discover(abs.parent().unwrap_or(Path::new("/"))).map_err(|e| {
+        Error::input(format!(
+            "{}: not in a git repository ({})",
+            file.display(),
+            e.message()
+        ))
+    })?;
+    let workdir = repo
+        .workdir()
+        .and_then(|w| std::fs::canonicalize(w).ok())
+        .ok_or_else(|| Error::input(format!("{}: bare repository", file.display())))?;
+    let rel = abs.strip_prefix(&workdir).map_err(|_| {
+        Error::input(format!(
+            "{}: outside the repository's work tree",
+            file.display()
+        ))
+    })?;
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    Ok((workdir, rel))
+}
+
+/// The same charter at another git revision, as a `REV:PATH` source and the folder to load it
+/// from: for a file source, the file in its repository; for a `REV:PATH` source, `PATH`.
+pub fn source_at_rev(source: &str, rev: &str) -> Result<(String, std::path::PathBuf)> {
+    let path = Path::new(source);
+    if path.exists() {
+        let (workdir, rel) = repo_path(path)?;
+        return Ok((format!("{rev}:{rel}"), workdir));
+    }
+    match source.split_once(':') {
+        Some((_, p)) => Ok((
+            format!("{rev}:{p}"),
+            std::env::current_dir().unwrap_or_default(),
+        )),
+        None => Err(Error::input(format!(
+            "charter {source}: not a file and not a REV:PATH; cannot find it at {rev}"
+        ))),
+    }
 }
 
 /// A file's text at a git revision, from the repository around `base` (`path` relative to its

@@ -135,6 +135,16 @@ enum LintCommand {
 #[derive(Args)]
 struct GateArgs {
     run_dir: PathBuf,
+    /// Also rerun the failing units on the charter at this git revision (or reuse stored
+    /// results for it) and report regressions and improvements per unit.
+    #[arg(long, value_name = "REV")]
+    charter_base: Option<String>,
+    /// A run folder made on the base charter to reuse (its charter sha256 must match).
+    #[arg(long, requires = "charter_base")]
+    base_results: Option<PathBuf>,
+    /// The manifest for the base run (default: the one the run recorded).
+    #[arg(long, requires = "charter_base")]
+    matrix: Option<PathBuf>,
     #[command(flatten)]
     suite: SuiteArgs,
 }
@@ -210,7 +220,13 @@ pub fn run() -> Result<u8> {
         Command::Check(args) => check_cmd(args),
         Command::Lint(cmd) => lint_cmd(cmd),
         Command::Show(args) => show_cmd(args),
-        Command::Gate(args) => gate_cmd(&args.run_dir, args.suite.suite.as_deref()),
+        Command::Gate(args) => {
+            let code = gate_cmd(&args.run_dir, args.suite.suite.as_deref())?;
+            match &args.charter_base {
+                Some(rev) => base_cmd(&args, rev).map(|()| code),
+                None => Ok(code),
+            }
+        }
         Command::Merge(args) => merge_cmd(args),
         Command::Replay(args) => replay_cmd(args),
     }
@@ -235,6 +251,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         out: args.out,
         resume: args.resume,
         charter: args.charter,
+        charter_dir: None,
         suite: args.suite.suite,
         shard: args.shard,
         arms: args.arms,
@@ -630,4 +647,39 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
     merged["shard"] = serde_json::Value::Null;
     store::write_json_atomic(&args.out.join("run.json"), &merged)?;
     gate_cmd(&args.out, args.suite.suite.as_deref())
+}
+
+/// `gate --charter-base`: compare the run with the charter at a base revision.
+fn base_cmd(args: &GateArgs, rev: &str) -> Result<()> {
+    let suite_dir = args.suite.suite.as_deref();
+    let suite = Suite::load(&suite::locate(suite_dir, &cwd())?)?;
+    let run = read_run_json(&args.run_dir)?;
+    let trials = run["trials"].as_u64().unwrap_or(3) as u32;
+    let head = Gate::from_records(&runner::stored_records(&args.run_dir, &suite)?, trials);
+    let base_dir = crate::compare::base_run(
+        &args.run_dir,
+        &run,
+        &head,
+        rev,
+        args.base_results.as_deref(),
+        args.matrix.as_deref(),
+        suite_dir,
+    )?;
+    let base_records = if base_dir.join("transcripts").exists() {
+        runner::stored_records(&base_dir, &suite)?
+    } else {
+        Vec::new()
+    };
+    let base = Gate::from_records(&base_records, trials);
+    let changes = crate::compare::compare(&head, &base);
+    let text = crate::compare::render(&changes, rev);
+    println!("\n{text}");
+    store::write_atomic(
+        &args.run_dir.join("base-comparison.md"),
+        format!("# Base vs head\n\n```\n{text}```\n").as_bytes(),
+    )?;
+    store::write_json_atomic(
+        &args.run_dir.join("base-comparison.json"),
+        &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "units": changes}),
+    )
 }

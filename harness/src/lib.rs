@@ -10,6 +10,7 @@ pub mod case;
 pub mod charter;
 pub mod check;
 pub mod cli;
+pub mod compare;
 pub mod episode;
 pub mod error;
 pub mod events;

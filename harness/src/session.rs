@@ -26,6 +26,8 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
     pub resume: Option<PathBuf>,
     pub charter: Option<String>,
+    /// The folder `charter` is relative to (default: the current folder).
+    pub charter_dir: Option<PathBuf>,
     pub suite: Option<PathBuf>,
     pub shard: Option<String>,
     pub arms: Vec<String>,
@@ -56,7 +58,13 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let suite_root = suite::locate(opts.suite.as_deref(), loaded.dir())?;
     let suite = Suite::load(&suite_root)?;
     let charter = match &opts.charter {
-        Some(src) => charter::load(src, &std::env::current_dir().unwrap_or_default())?,
+        Some(src) => charter::load(
+            src,
+            &opts
+                .charter_dir
+                .clone()
+                .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
+        )?,
         None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
     };
     let models = loaded.select_models(&opts.models)?;

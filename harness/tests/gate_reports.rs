@@ -367,3 +367,119 @@ fn the_control_arm_runs_every_unit_without_the_charter_and_reports_the_lift_per_
     let bad = offline_run(&tmp.path().join("bad"), &["--arms", "control"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// A git repository (git2) whose HEAD holds the example charter; the work tree holds an edit.
+fn charter_repo(dir: &Path) -> PathBuf {
+    let repo = git2::Repository::init(dir).unwrap();
+    let file = dir.join("CHARTER.md");
+    let base =
+        std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
+    std::fs::write(&file, &base).unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(Path::new("CHARTER.md")).unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])
+        .unwrap();
+    std::fs::write(
+        &file,
+        base.replace("pick the higher tier", "choose the higher tier")
+            .replace("Version 0.1.0", "Version 0.1.1"),
+    )
+    .unwrap();
+    file
+}
+
+#[test]
+fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let charter = charter_repo(&tmp.path().join("repo").tap_mkdir());
+    let run = tmp.path().join("run");
+    let o = harness(
+        &repo_root(),
+        &[
+            "run",
+            "--matrix",
+            "manifests/offline.toml",
+            "--charter",
+            charter.to_str().unwrap(),
+            "--case",
+            "E1",
+            "--case",
+            "E9",
+            "--out",
+            run.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1));
+
+    let o = harness(
+        &repo_root(),
+        &["gate", run.to_str().unwrap(), "--charter-base", "HEAD"],
+        &[],
+    );
+    let out = stdout(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the head gate still decides: {}",
+        stderr(&o)
+    );
+    assert!(out.contains("Against the charter at HEAD: 0 regression(s), 0 improvement(s), 2 still failing, 0 undecided"), "{out}");
+    let cmp: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("base-comparison.json")).unwrap())
+            .unwrap();
+    let base_dir = PathBuf::from(cmp["base_results"].as_str().unwrap());
+    assert_eq!(
+        files_under(&base_dir.join("transcripts")).len(),
+        6,
+        "only the 2 failing units ran on the base, 3 trials each"
+    );
+
+    // Reuse stored base results: where the base passed a unit the head fails, it is a regression.
+    let naive_e1 = base_dir.join("transcripts/scripted-naive/E1-default");
+    let base_sha = serde_json::from_str::<Value>(
+        &std::fs::read_to_string(naive_e1.join("trial-1.json")).unwrap(),
+    )
+    .unwrap()["charter_sha256"]
+        .clone();
+    for n in 1..=3 {
+        let compliant = std::fs::read_to_string(run.join(format!(
+            "transcripts/scripted-compliant/E1-default/trial-{n}.json"
+        )))
+        .unwrap();
+        let mut t: Value = serde_json::from_str(&compliant).unwrap();
+        t["model"] = Value::String("scripted-naive".into());
+        t["charter_sha256"] = base_sha.clone();
+        std::fs::write(naive_e1.join(format!("trial-{n}.json")), t.to_string()).unwrap();
+    }
+    let o = harness(
+        &repo_root(),
+        &[
+            "gate",
+            run.to_str().unwrap(),
+            "--charter-base",
+            "HEAD",
+            "--base-results",
+            base_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("1 regression(s)")
+            && out.contains("regression     E1/default on scripted-naive: base pass, head fail"),
+        "{out}"
+    );
+}
+
+trait TapMkdir {
+    fn tap_mkdir(self) -> Self;
+}
+impl TapMkdir for PathBuf {
+    fn tap_mkdir(self) -> Self {
+        std::fs::create_dir_all(&self).unwrap();
+        self
+    }
+}

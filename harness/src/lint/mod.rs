@@ -4,9 +4,9 @@
 pub mod capsule;
 pub mod charter;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -47,26 +47,7 @@ pub fn line_where(text: &str, pred: impl Fn(&str) -> bool) -> usize {
 
 /// A file's text at `rev` in the git repository holding it.
 pub fn text_at_rev(file: &Path, rev: &str) -> Result<Option<String>> {
-    let abs = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
-    let dir = abs.parent().unwrap_or(Path::new("/"));
-    let repo = git2::Repository::discover(dir).map_err(|e| {
-        Error::input(format!(
-            "{}: not in a git repository ({})",
-            file.display(),
-            e.message()
-        ))
-    })?;
-    let workdir: PathBuf = repo
-        .workdir()
-        .and_then(|w| std::fs::canonicalize(w).ok())
-        .ok_or_else(|| Error::input(format!("{}: bare repository", file.display())))?;
-    let rel = abs.strip_prefix(&workdir).map_err(|_| {
-        Error::input(format!(
-            "{}: outside the repository's work tree",
-            file.display()
-        ))
-    })?;
-    let rel = rel.to_string_lossy().replace('\\', "/");
+    let (workdir, rel) = crate::charter::repo_path(file)?;
     match crate::charter::read_from_git(&workdir, rev, &rel) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.to_string().contains("no file") => Ok(None),

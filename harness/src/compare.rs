@@ -1,0 +1,165 @@
+//! Base vs head: the failing units of a run rerun on the charter at a base revision (or stored
+//! results for that charter reused), and per unit whether the proposed charter regressed,
+//! improved or left it as it was.
+
+use crate::error::{Error, Result};
+use crate::gate::{Gate, UnitStatus};
+use crate::session::{self, RunOptions};
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Change {
+    /// Passes on the base charter, fails on the proposed one.
+    Regression,
+    /// Fails on the base charter, passes on the proposed one.
+    Improvement,
+    StillFailing,
+    StillPassing,
+    /// Inconclusive on one side, or not run on the base.
+    Undecided,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitChange {
+    pub model: String,
+    pub case: String,
+    pub variant: String,
+    pub head: UnitStatus,
+    pub base: Option<UnitStatus>,
+    pub change: Change,
+}
+
+/// Per unit of the head run that the base run also holds, or that fails at head.
+pub fn compare(head: &Gate, base: &Gate) -> Vec<UnitChange> {
+    head.units
+        .iter()
+        .filter(|u| {
+            base.unit(&u.model, &u.case, &u.variant).is_some()
+                || u.status(head.required) != UnitStatus::Pass
+        })
+        .map(|u| {
+            let h = u.status(head.required);
+            let b = base
+                .unit(&u.model, &u.case, &u.variant)
+                .map(|bu| bu.status(base.required));
+            let change = match (b, h) {
+                (Some(UnitStatus::Pass), UnitStatus::Fail) => Change::Regression,
+                (Some(UnitStatus::Fail), UnitStatus::Pass) => Change::Improvement,
+                (Some(UnitStatus::Fail), UnitStatus::Fail) => Change::StillFailing,
+                (Some(UnitStatus::Pass), UnitStatus::Pass) => Change::StillPassing,
+                _ => Change::Undecided,
+            };
+            UnitChange {
+                model: u.model.clone(),
+                case: u.case.clone(),
+                variant: u.variant.clone(),
+                head: h,
+                base: b,
+                change,
+            }
+        })
+        .collect()
+}
+
+/// Run (or reuse) the head run's failing units on the charter at `rev`; the base run folder.
+pub fn base_run(
+    run_dir: &Path,
+    run: &serde_json::Value,
+    head: &Gate,
+    rev: &str,
+    base_results: Option<&Path>,
+    matrix: Option<&Path>,
+    suite: Option<&Path>,
+) -> Result<PathBuf> {
+    let source = run["charter"]["source"].as_str().ok_or_else(|| {
+        Error::input(format!(
+            "{}: run.json names no charter source",
+            run_dir.display()
+        ))
+    })?;
+    let (base_source, base_dir) = crate::charter::source_at_rev(source, rev)?;
+    let base_charter = crate::charter::load(&base_source, &base_dir)?;
+    if base_charter.sha256 == run["charter"]["sha256"].as_str().unwrap_or_default() {
+        return Err(Error::input(format!(
+            "the charter at {rev} is the head charter (same runtime sha256); nothing to compare"
+        )));
+    }
+    let dir = base_results
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| run_dir.join(format!("base-{}", &base_charter.sha256[..12])));
+    let stored_sha = std::fs::read_to_string(dir.join("run.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|r| r["charter"]["sha256"].as_str().map(str::to_string));
+    if base_results.is_some() && stored_sha.as_deref() != Some(base_charter.sha256.as_str()) {
+        return Err(Error::input(format!(
+            "{}: not a run on the charter at {rev} (sha256 {})",
+            dir.display(),
+            &base_charter.sha256[..12]
+        )));
+    }
+    let failing: Vec<(String, String, String)> = head
+        .units
+        .iter()
+        .filter(|u| u.status(head.required) == UnitStatus::Fail)
+        .map(|u| (u.model.clone(), u.case.clone(), u.variant.clone()))
+        .collect();
+    if failing.is_empty() {
+        return Ok(dir);
+    }
+    let manifest = matrix
+        .map(Path::to_path_buf)
+        .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
+        .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
+    let cases: Vec<String> = failing.iter().map(|(_, c, _)| c.clone()).collect();
+    let models: Vec<String> = failing.iter().map(|(m, _, _)| m.clone()).collect();
+    let opts = RunOptions {
+        matrix: manifest,
+        cases,
+        models,
+        trials: Some(head.required),
+        out: stored_sha.is_none().then(|| dir.clone()),
+        // Stored results for this charter are reused: only units they lack are run.
+        resume: stored_sha.is_some().then(|| dir.clone()),
+        charter: Some(base_source),
+        charter_dir: Some(base_dir),
+        suite: suite.map(Path::to_path_buf),
+        arms: vec!["charter".into()],
+        only_units: Some(failing),
+        ..Default::default()
+    };
+    session::run(&opts)?;
+    Ok(dir)
+}
+
+pub fn render(changes: &[UnitChange], rev: &str) -> String {
+    let count = |c: Change| changes.iter().filter(|u| u.change == c).count();
+    let mut out = format!(
+        "Against the charter at {rev}: {} regression(s), {} improvement(s), {} still failing, {} undecided\n",
+        count(Change::Regression),
+        count(Change::Improvement),
+        count(Change::StillFailing),
+        count(Change::Undecided)
+    );
+    for u in changes.iter().filter(|u| u.change != Change::StillPassing) {
+        let base = u
+            .base
+            .map_or("not run".to_string(), |b| format!("{b:?}").to_lowercase());
+        let change = serde_json::to_value(u.change)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {change:<14} {}/{} on {}: base {base}, head {}",
+            u.case,
+            u.variant,
+            u.model,
+            format!("{:?}", u.head).to_lowercase()
+        );
+    }
+    out
+}
