@@ -237,7 +237,8 @@ impl LoadedManifest {
 static ALIAS_SUFFIX: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)(latest|preview|beta)$").unwrap());
 static PINNED_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(\d{4}-\d{2}-\d{2}|\d{8}|[-@:]v?\d+(\.\d+)*|-\d{3,4})$").unwrap()
+    // A date, a 4-digit build, a `:tag` or `@version`, or an explicit -vN: not a bare "-1".
+    Regex::new(r"(\d{4}-\d{2}-\d{2}|\d{8}|-\d{4}|[@:][\w.-]+|-v\d+(\.\d+)*)$").unwrap()
 });
 
 /// Parse and validate a manifest. Every problem names the file and the line or key.
@@ -403,4 +404,54 @@ pub fn check_api_keys(manifest_path: &Path, models: &[ModelEntry]) -> Result<()>
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_text(text: &str) -> Result<LoadedManifest> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.toml");
+        std::fs::write(&path, text).unwrap();
+        load(&path)
+    }
+
+    const TWO: &str = "[charter]\nsource = \"c.md\"\n\n[[models]]\nname = \"a\"\nrole = \"frontier\"\nprovider = \"openai\"\nmodel = \"MODEL_A\"\napi_key_env = \"K\"\n\n[[models]]\nname = \"b\"\nrole = \"weakest\"\nprovider = \"anthropic\"\nmodel = \"MODEL_B\"\napi_key_env = \"K\"\ntemperature_supported = false\n";
+
+    #[test]
+    fn an_alias_model_id_is_warned_about_and_a_pinned_one_is_not() {
+        let m = load_text(
+            &TWO.replace("MODEL_A", "gpt-4o-latest")
+                .replace("MODEL_B", "claude-opus-4-1"),
+        )
+        .unwrap();
+        assert_eq!(m.warnings.len(), 2, "{:?}", m.warnings);
+        assert!(
+            m.warnings[0].contains("gpt-4o-latest") && m.warnings[0].contains("line 5"),
+            "{:?}",
+            m.warnings
+        );
+        let m = load_text(
+            &TWO.replace("MODEL_A", "gpt-4o-mini-2024-07-18")
+                .replace("MODEL_B", "claude-opus-4-1-20250805"),
+        )
+        .unwrap();
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    }
+
+    #[test]
+    fn sending_a_temperature_to_an_api_version_without_sampling_is_refused() {
+        let err = load_text(
+            &TWO.replace("MODEL_A", "m-2024-01-01")
+                .replace("MODEL_B", "m-2024-01-01")
+                .replace("temperature_supported = false\n", ""),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("takes no temperature") && err.contains("line 12"),
+            "{err}"
+        );
+    }
 }

@@ -656,3 +656,122 @@ async fn replay_resends_the_stored_first_request_identically_and_writes_beside_i
         assert!(!std::fs::read_to_string(&written).unwrap().contains(KEY));
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_per_minute_spaces_out_the_requests() {
+    let server = LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await;
+    // 300 per minute: one request each 200 ms, even with four episodes allowed at once.
+    let started = std::time::Instant::now();
+    let run = run_harness(
+        manifest(
+            &server,
+            "requests_per_minute = 300\nmax_concurrency = 4",
+            "",
+        ),
+        &["--case", "E2", "--model", "oa", "--trials", "4"],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(server.requests().len(), 4);
+    assert!(
+        started.elapsed() >= Duration::from_millis(600),
+        "4 requests at 200 ms spacing take 600 ms: {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_budget_stops_requests_before_it_is_exceeded_and_the_run_can_be_resumed() {
+    // Each answer reports 5,000 input tokens: $0.025 at $5 per million.
+    let server = LoopbackServer::start(responder(|r, _| {
+        match encode(r, &generic_turn(r), PINNED) {
+            Reply::Respond {
+                status,
+                headers,
+                body,
+            } => {
+                let mut v: Value = serde_json::from_str(&body).unwrap();
+                v["usage"]["prompt_tokens"] = serde_json::json!(5000);
+                Reply::Respond {
+                    status,
+                    headers,
+                    body: v.to_string(),
+                }
+            }
+            other => other,
+        }
+    }))
+    .await;
+    // A request is sent only while spent + its worst case (~$0.02) stays within $0.05: two are.
+    let prices = "price_input_per_mtok = 5.0\nprice_output_per_mtok = 10.0\nmax_concurrency = 1";
+    let m = manifest(&server, prices, prices)
+        .replace("[decoding]", "[run]\nbudget_usd = 0.05\n\n[decoding]");
+    let run = run_harness(
+        m.clone(),
+        &["--case", "E2", "--model", "oa", "--trials", "6"],
+    )
+    .await;
+    assert_eq!(
+        run.code, 3,
+        "stopped by the budget: inconclusive, nothing failed\n{}\n{}",
+        run.stdout, run.stderr
+    );
+    let outcomes: Vec<String> = (1..=6)
+        .map(|n| {
+            run.transcript("oa", "E2-default", n)["outcome"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let stopped = outcomes.iter().filter(|o| *o == "error").count();
+    assert_eq!(stopped, 4, "{outcomes:?}");
+    let t = (1..=6)
+        .map(|n| run.transcript("oa", "E2-default", n))
+        .find(|t| t["outcome"] == "error")
+        .unwrap();
+    assert!(
+        t["error"].as_str().unwrap().contains("budget")
+            && t["error"].as_str().unwrap().contains("--resume"),
+        "{}",
+        t["error"]
+    );
+    assert_eq!(
+        server.requests().len(),
+        6 - stopped,
+        "no request was sent past the budget"
+    );
+
+    // Each invocation has its own budget: resuming completes two more and repeats none.
+    let mpath = run.dir.path().join("m.toml");
+    std::fs::write(&mpath, m).unwrap();
+    let args: Vec<String> = [
+        "run",
+        "--matrix",
+        mpath.to_str().unwrap(),
+        "--suite",
+        repo_root().to_str().unwrap(),
+        "--case",
+        "E2",
+        "--model",
+        "oa",
+        "--trials",
+        "6",
+        "--resume",
+        run.out().to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let again = tokio::task::spawn_blocking(move || {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        common::harness(Path::new("/"), &a, &[("CH_TEST_KEY", KEY)])
+    })
+    .await
+    .unwrap();
+    assert_eq!(again.status.code(), Some(3), "{}", common::stderr(&again));
+    let completed = (1..=6)
+        .filter(|&n| run.transcript("oa", "E2-default", n)["outcome"] == "completed")
+        .count();
+    assert_eq!((completed, server.requests().len()), (4, 4));
+}
