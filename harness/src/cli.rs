@@ -451,35 +451,7 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
 
 /// Markdown files at or under `paths`, sorted.
 fn markdown_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_file() {
-            out.push(p.clone());
-            continue;
-        }
-        if !p.is_dir() {
-            return Err(Error::input(format!(
-                "{}: no such file or folder",
-                p.display()
-            )));
-        }
-        let mut stack = vec![p.clone()];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d)
-                .map_err(|e| Error::io(&d, e))?
-                .flatten()
-            {
-                let path = e.path();
-                if path.is_dir() && e.file_name() != ".git" {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|x| x == "md") {
-                    out.push(path);
-                }
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
+    store::files_under(paths, |p| p.extension().is_some_and(|x| x == "md"))
 }
 
 fn show_cmd(args: ShowArgs) -> Result<u8> {

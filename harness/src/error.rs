@@ -55,3 +55,15 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 pub fn read_to_string(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
 }
+
+/// Parse TOML into `T`; an error names the file, the line and the problem (an unknown key, a
+/// wrong type, a syntax error).
+pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
+    toml::from_str(text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|s| format!(", line {}", line_of(text, s.start)))
+            .unwrap_or_default();
+        Error::input(format!("{}{at}: {}", path.display(), e.message()))
+    })
+}

@@ -110,6 +110,17 @@ impl Gate {
         }
     }
 
+    /// The (case, variant) rows of the case × model matrix, in the order units appear.
+    pub fn rows(&self) -> Vec<(String, String)> {
+        let mut rows: Vec<(String, String)> = Vec::new();
+        for u in &self.units {
+            if !rows.iter().any(|(c, v)| *c == u.case && *v == u.variant) {
+                rows.push((u.case.clone(), u.variant.clone()));
+            }
+        }
+        rows
+    }
+
     pub fn unit(&self, model: &str, case: &str, variant: &str) -> Option<&Unit> {
         self.units
             .iter()

@@ -244,13 +244,7 @@ static PINNED_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
 /// Parse and validate a manifest. Every problem names the file and the line or key.
 pub fn load(path: &Path) -> Result<LoadedManifest> {
     let text = read_to_string(path)?;
-    let manifest: Manifest = toml::from_str(&text).map_err(|e| {
-        let at = e
-            .span()
-            .map(|s| format!(", line {}", line_of(&text, s.start)))
-            .unwrap_or_default();
-        Error::input(format!("{}{at}: {}", path.display(), e.message()))
-    })?;
+    let manifest: Manifest = crate::error::parse_toml(path, &text)?;
     let where_ = |span: std::ops::Range<usize>| {
         format!("{}, line {}", path.display(), line_of(&text, span.start))
     };

@@ -79,39 +79,38 @@ pub fn run_id(t: SystemTime) -> String {
 }
 
 /// Run-level JSON files that sit beside the transcripts.
-const RUN_FILES: [&str; 2] = ["run.json", "summary.json"];
+const RUN_FILES: [&str; 3] = ["run.json", "summary.json", "base-comparison.json"];
 
-/// Every `*.json` transcript file at or under the given paths, sorted; `run.json` and other
-/// run-level files are skipped.
-pub fn transcript_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// Every file at or under `paths` that `keep` accepts, sorted; `.git` folders are not entered.
+/// A path that does not exist is an error naming it.
+pub fn files_under(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_file() {
             out.push(p.clone());
-        } else if p.is_dir() {
-            let mut stack = vec![p.clone()];
-            while let Some(d) = stack.pop() {
-                for e in std::fs::read_dir(&d)
-                    .map_err(|e| Error::io(&d, e))?
-                    .flatten()
-                {
-                    let path = e.path();
-                    if path.is_dir() {
-                        stack.push(path);
-                    } else if path.extension().is_some_and(|x| x == "json")
-                        && !path
-                            .file_name()
-                            .is_some_and(|n| RUN_FILES.iter().any(|r| n == *r))
-                    {
-                        out.push(path);
-                    }
-                }
-            }
-        } else {
+            continue;
+        }
+        if !p.is_dir() {
             return Err(Error::input(format!(
                 "{}: no such file or folder",
                 p.display()
             )));
+        }
+        let mut stack = vec![p.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d)
+                .map_err(|e| Error::io(&d, e))?
+                .flatten()
+            {
+                let path = e.path();
+                if path.is_dir() {
+                    if e.file_name() != ".git" {
+                        stack.push(path);
+                    }
+                } else if keep(&path) {
+                    out.push(path);
+                }
+            }
         }
     }
     out.sort();
@@ -119,24 +118,15 @@ pub fn transcript_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// Temp files an interrupted atomic write left behind (`.tmp*` beside the transcripts).
-pub fn leftover_temp_files(run_dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![run_dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if e.file_name().to_string_lossy().starts_with(".tmp") {
-                out.push(p);
-            }
-        }
-    }
-    out
+/// Every `*.json` transcript file at or under the given paths, sorted; `run.json` and other
+/// run-level files are skipped.
+pub fn transcript_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    files_under(paths, |p| {
+        p.extension().is_some_and(|x| x == "json")
+            && !p
+                .file_name()
+                .is_some_and(|n| RUN_FILES.iter().any(|r| n == *r))
+    })
 }
 
 /// `trial-N.json`, not a replay (`trial-N.replay-K.json`) or another file.
@@ -144,6 +134,15 @@ pub fn is_trial_file(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.starts_with("trial-") && n.ends_with(".json") && !n.contains(".replay-"))
+}
+
+/// Temp files an interrupted atomic write left behind (`.tmp*` beside the transcripts).
+pub fn leftover_temp_files(run_dir: &Path) -> Vec<PathBuf> {
+    files_under(&[run_dir.to_path_buf()], |p| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(".tmp"))
+    })
+    .unwrap_or_default()
 }
 
 pub fn read_transcript(path: &Path) -> Result<Transcript> {

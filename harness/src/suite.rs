@@ -3,7 +3,7 @@
 
 use crate::case::{Case, CaseFile, Variant, TOOL_NAMES};
 use crate::charter::sha256_hex;
-use crate::error::{line_of, read_to_string, Error, Result};
+use crate::error::{read_to_string, Error, Result};
 use checkers::transcript::{Message, Role};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -66,13 +66,7 @@ impl Suite {
 
 fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
     let text = read_to_string(file)?;
-    let parsed: CaseFile = toml::from_str(&text).map_err(|e| {
-        let at = e
-            .span()
-            .map(|s| format!(", line {}", line_of(&text, s.start)))
-            .unwrap_or_default();
-        Error::input(format!("{}{at}: {}", file.display(), e.message()))
-    })?;
+    let parsed: CaseFile = crate::error::parse_toml(file, &text)?;
     let bad = |what: String| Error::input(format!("{}: {what}", file.display()));
     if parsed.id != id {
         return Err(bad(format!(
@@ -132,13 +126,7 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
         if let Some(h) = &v.history {
             let hp = root.join("fixtures/histories").join(format!("{h}.toml"));
             let htext = read_to_string(&hp)?;
-            let hist: HistoryFile = toml::from_str(&htext).map_err(|e| {
-                let at = e
-                    .span()
-                    .map(|s| format!(", line {}", line_of(&htext, s.start)))
-                    .unwrap_or_default();
-                Error::input(format!("{}{at}: {}", hp.display(), e.message()))
-            })?;
+            let hist: HistoryFile = crate::error::parse_toml(&hp, &htext)?;
             if v.omit_turns >= hist.turn.len() {
                 return Err(bad(format!(
                     "{key}.omit_turns = {} leaves nothing of {} turns",

@@ -2,7 +2,6 @@
 //! (consecutive same-role turns merged), `tool_use` / `tool_result` blocks, `max_tokens` always.
 
 use super::http::HttpCaller;
-use super::openai::excerpt;
 use super::{BoxFuture, ModelReply, ModelRequest, Provider, ProviderError, Usage};
 use crate::manifest::{AuthStyle, Decoding, ModelEntry, ANTHROPIC_DEFAULT_VERSION};
 use checkers::transcript::{Message, Role, ToolCall};
@@ -185,19 +184,15 @@ impl Provider for AnthropicProvider {
     ) -> BoxFuture<'a, Result<ModelReply, ProviderError>> {
         Box::pin(async move {
             let body = self.body(&req);
-            let out = self
-                .http
-                .post_json(&self.url, &self.headers(), &body, req.on_retry)
-                .await?;
-            let mut reply = parse_reply(&out.body).map_err(|e| {
-                ProviderError(format!(
-                    "unexpected response: {e}; body: {}",
-                    self.http.redact(&excerpt(&out.body))
-                ))
-            })?;
-            reply.attempts = out.attempts;
-            reply.request_id = out.request_id.or(reply.request_id);
-            Ok(reply)
+            super::http::call(
+                &self.http,
+                &self.url,
+                &self.headers(),
+                &body,
+                req.on_retry,
+                parse_reply,
+            )
+            .await
         })
     }
 }

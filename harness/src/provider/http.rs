@@ -219,6 +219,28 @@ impl HttpCaller {
     }
 }
 
+/// POST `body` and parse the answer with `parse`; a body that does not parse is an error
+/// carrying a short, key-free excerpt of it.
+pub async fn call(
+    http: &HttpCaller,
+    url: &str,
+    headers: &[(&str, String)],
+    body: &Value,
+    on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
+    parse: fn(&Value) -> Result<super::ModelReply, String>,
+) -> Result<super::ModelReply, ProviderError> {
+    let out = http.post_json(url, headers, body, on_retry).await?;
+    let mut reply = parse(&out.body).map_err(|e| {
+        ProviderError(format!(
+            "unexpected response: {e}; body: {}",
+            http.excerpt(&out.body.to_string())
+        ))
+    })?;
+    reply.attempts = out.attempts;
+    reply.request_id = out.request_id.or(reply.request_id);
+    Ok(reply)
+}
+
 /// `retry-after` as seconds or an HTTP date.
 pub fn parse_retry_after(v: &str) -> Option<Duration> {
     let v = v.trim();

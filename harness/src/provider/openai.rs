@@ -189,29 +189,15 @@ impl Provider for OpenAiProvider {
         Box::pin(async move {
             let body = self.body(&req);
             let headers = [("authorization", format!("Bearer {}", self.http.key()))];
-            let out = self
-                .http
-                .post_json(&self.url, &headers, &body, req.on_retry)
-                .await?;
-            let mut reply = parse_reply(&out.body).map_err(|e| {
-                ProviderError(format!(
-                    "unexpected response: {e}; body: {}",
-                    self.http.redact(&excerpt(&out.body))
-                ))
-            })?;
-            reply.attempts = out.attempts;
-            reply.request_id = out.request_id.or(reply.request_id);
-            Ok(reply)
+            super::http::call(
+                &self.http,
+                &self.url,
+                &headers,
+                &body,
+                req.on_retry,
+                parse_reply,
+            )
+            .await
         })
-    }
-}
-
-pub(crate) fn excerpt(v: &Value) -> String {
-    let s = v.to_string();
-    let short: String = s.chars().take(300).collect();
-    if s.chars().count() > 300 {
-        format!("{short}…")
-    } else {
-        short
     }
 }

@@ -5,7 +5,7 @@
 //! prompt it is sent, as a model copying from its instructions would.
 
 use super::{BoxFuture, ModelReply, ModelRequest, Provider, ProviderError, Usage};
-use crate::error::{line_of, read_to_string, Error, Result};
+use crate::error::{read_to_string, Error, Result};
 use crate::manifest::ModelEntry;
 use checkers::transcript::ToolCall;
 use serde::Deserialize;
@@ -73,13 +73,7 @@ impl ScriptedProvider {
                 )));
             };
             let text = read_to_string(&path)?;
-            let file: ScriptFile = toml::from_str(&text).map_err(|err| {
-                let at = err
-                    .span()
-                    .map(|s| format!(", line {}", line_of(&text, s.start)))
-                    .unwrap_or_default();
-                Error::input(format!("{}{at}: {}", path.display(), err.message()))
-            })?;
+            let file: ScriptFile = crate::error::parse_toml(&path, &text)?;
             scripts.insert(format!("{case}/{variant}"), file.reply);
         }
         Ok(ScriptedProvider {

@@ -51,12 +51,7 @@ pub fn render(
     let _ = write!(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n", esc(title));
     let _ = writeln!(h, "<h1>{}</h1>\n<p>{}</p>\n<p id=\"gate-verdict\" class=\"verdict-{}\"><strong>Gate: {}</strong></p>", esc(title), esc(charter_line), verdict.0, verdict.1);
 
-    let mut rows: Vec<(String, String)> = Vec::new();
-    for u in &gate.units {
-        if !rows.contains(&(u.case.clone(), u.variant.clone())) {
-            rows.push((u.case.clone(), u.variant.clone()));
-        }
-    }
+    let rows = gate.rows();
     h.push_str("<table class=\"matrix\" id=\"matrix\"><thead><tr><th>unit</th>");
     for m in &gate.models {
         let _ = write!(h, "<th>{}</th>", esc(m));

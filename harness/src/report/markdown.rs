@@ -11,12 +11,7 @@ pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
         _ => "⚠️ **INCONCLUSIVE** — some units could not be decided; re-run them",
     };
     let _ = writeln!(out, "# Charter gate\n\n{verdict}\n\n{charter_line}\n");
-    let mut rows: Vec<(String, String)> = Vec::new();
-    for u in &gate.units {
-        if !rows.contains(&(u.case.clone(), u.variant.clone())) {
-            rows.push((u.case.clone(), u.variant.clone()));
-        }
-    }
+    let rows = gate.rows();
     let _ = writeln!(out, "| unit | {} |", gate.models.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(gate.models.len()));
     for (c, v) in &rows {

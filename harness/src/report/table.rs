@@ -4,13 +4,7 @@ use crate::gate::{Gate, UnitStatus};
 use std::fmt::Write;
 
 pub fn render(gate: &Gate) -> String {
-    let mut rows: Vec<(String, String)> = Vec::new();
-    for u in &gate.units {
-        let key = (u.case.clone(), u.variant.clone());
-        if !rows.contains(&key) {
-            rows.push(key);
-        }
-    }
+    let rows = gate.rows();
     let label = |c: &str, v: &str| format!("{c}/{v}");
     let first_w = rows
         .iter()
