@@ -65,6 +65,25 @@ pub fn render(gate: &Gate) -> String {
             }
         }
     }
+    let inconclusive: Vec<_> = gate
+        .units
+        .iter()
+        .filter(|u| u.status(gate.required) == UnitStatus::Inconclusive)
+        .collect();
+    if !inconclusive.is_empty() {
+        out.push_str("\nInconclusive (never counted as pass; finish with --resume):\n");
+        for u in inconclusive {
+            let _ = writeln!(
+                out,
+                "  {}/{} on {}: {} of {} trials passed, the rest errored or are missing",
+                u.case,
+                u.variant,
+                u.model,
+                u.passed(),
+                gate.required
+            );
+        }
+    }
     let verdict = match gate.exit_code() {
         crate::exit::OK => "PASS: the change may land",
         crate::exit::GATE_FAILED => "FAIL: the change is blocked",
