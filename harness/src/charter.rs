@@ -156,11 +156,6 @@ pub fn parse(source: &str, text: &str) -> Result<Charter> {
     })
 }
 
-/// Text with runs of white space collapsed: equal up to layout.
-pub fn normalize(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 pub fn sha256_hex(bytes: &[u8]) -> String {
     format!("{:x}", Sha256::digest(bytes))
 }

@@ -434,7 +434,9 @@ fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
     let fix =
         "revert it, or record the lock-break signoff (lock_break_signoff: …) in the same change";
     let mut changes: Vec<(usize, String)> = Vec::new();
-    if normalize_body(base.body) != normalize_body(cx.doc.body) {
+    if checkers::extract::text::normalize_ws(base.body)
+        != checkers::extract::text::normalize_ws(cx.doc.body)
+    {
         changes.push((cx.doc.body_start, "the body changed".into()));
     }
     if let (Yaml::Hash(b), Yaml::Hash(h)) = (&base.front, &cx.doc.front) {
@@ -470,8 +472,4 @@ fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
             fix,
         );
     }
-}
-
-fn normalize_body(b: &str) -> String {
-    crate::charter::normalize(b)
 }

@@ -85,7 +85,8 @@ pub fn outline(text: &str) -> Outline {
     Outline {
         version: version_text.as_deref().and_then(semver),
         version_text,
-        core_invariants: section(text, "Core Invariants").map(|s| crate::charter::normalize(&s)),
+        core_invariants: section(text, "Core Invariants")
+            .map(|s| checkers::extract::text::normalize_ws(&s)),
         protocols,
         cases,
         registry_rows,
