@@ -110,6 +110,49 @@ impl Gate {
         }
     }
 
+    /// The gate's outcome as a word and a sentence, for every report.
+    pub fn verdict(&self) -> (&'static str, &'static str) {
+        match self.exit_code() {
+            exit::OK => ("pass", "PASS: the change may land"),
+            exit::GATE_FAILED => ("fail", "FAIL: the change is blocked"),
+            _ => (
+                "inconclusive",
+                "INCONCLUSIVE: some units could not be decided; re-run them",
+            ),
+        }
+    }
+
+    pub fn units_with(&self, status: UnitStatus) -> impl Iterator<Item = &Unit> {
+        self.units
+            .iter()
+            .filter(move |u| u.status(self.required) == status)
+    }
+
+    /// "32 units: 16 pass, 16 fail, 0 inconclusive"
+    pub fn counts_line(&self) -> String {
+        let n = |s| self.count(s);
+        format!(
+            "{} units: {} pass, {} fail, {} inconclusive",
+            self.units.len(),
+            n(UnitStatus::Pass),
+            n(UnitStatus::Fail),
+            n(UnitStatus::Inconclusive)
+        )
+    }
+
+    /// A matrix cell: `k/N` and the mark for the unit's status (pass, fail, inconclusive).
+    pub fn cell(&self, model: &str, case: &str, variant: &str, marks: [&str; 3]) -> String {
+        self.unit(model, case, variant)
+            .map_or("-".to_string(), |u| {
+                let mark = match u.status(self.required) {
+                    UnitStatus::Pass => marks[0],
+                    UnitStatus::Fail => marks[1],
+                    UnitStatus::Inconclusive => marks[2],
+                };
+                format!("{}/{}{mark}", u.passed(), self.required)
+            })
+    }
+
     /// The (case, variant) rows of the case × model matrix, in the order units appear.
     pub fn rows(&self) -> Vec<(String, String)> {
         let mut rows: Vec<(String, String)> = Vec::new();

@@ -40,14 +40,7 @@ pub fn render(
     system_prompt: &str,
 ) -> String {
     let mut h = String::new();
-    let verdict = match gate.exit_code() {
-        crate::exit::OK => ("pass", "PASS: the change may land"),
-        crate::exit::GATE_FAILED => ("fail", "FAIL: the change is blocked"),
-        _ => (
-            "inconclusive",
-            "INCONCLUSIVE: some units could not be decided",
-        ),
-    };
+    let verdict = gate.verdict();
     let _ = write!(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n", esc(title));
     let _ = writeln!(h, "<h1>{}</h1>\n<p>{}</p>\n<p id=\"gate-verdict\" class=\"verdict-{}\"><strong>Gate: {}</strong></p>", esc(title), esc(charter_line), verdict.0, verdict.1);
 

@@ -22,36 +22,13 @@ pub fn render(gate: &Gate) -> String {
     for (c, v) in &rows {
         let _ = write!(out, "{:first_w$}", label(c, v));
         for (m, w) in gate.models.iter().zip(&col_w) {
-            let cell = match gate.unit(m, c, v) {
-                None => "-".to_string(),
-                Some(u) => {
-                    let mark = match u.status(gate.required) {
-                        UnitStatus::Pass => "  ",
-                        UnitStatus::Fail => " ✗",
-                        UnitStatus::Inconclusive => " ?",
-                    };
-                    format!("{}/{}{mark}", u.passed(), gate.required)
-                }
-            };
+            let cell = gate.cell(m, c, v, ["  ", " ✗", " ?"]);
             let _ = write!(out, "  {cell:>w$}");
         }
         out.push('\n');
     }
-    let (pass, fail, inc) = (
-        gate.count(UnitStatus::Pass),
-        gate.count(UnitStatus::Fail),
-        gate.count(UnitStatus::Inconclusive),
-    );
-    let _ = writeln!(
-        out,
-        "\n{} units: {pass} pass, {fail} fail, {inc} inconclusive",
-        gate.units.len()
-    );
-    let failing: Vec<_> = gate
-        .units
-        .iter()
-        .filter(|u| u.status(gate.required) == UnitStatus::Fail)
-        .collect();
+    let _ = writeln!(out, "\n{}", gate.counts_line());
+    let failing: Vec<_> = gate.units_with(UnitStatus::Fail).collect();
     if !failing.is_empty() {
         out.push_str("\nFailures:\n");
         for u in failing {
@@ -65,11 +42,7 @@ pub fn render(gate: &Gate) -> String {
             }
         }
     }
-    let inconclusive: Vec<_> = gate
-        .units
-        .iter()
-        .filter(|u| u.status(gate.required) == UnitStatus::Inconclusive)
-        .collect();
+    let inconclusive: Vec<_> = gate.units_with(UnitStatus::Inconclusive).collect();
     if !inconclusive.is_empty() {
         out.push_str("\nInconclusive (never counted as pass; finish with --resume):\n");
         for u in inconclusive {
@@ -84,11 +57,7 @@ pub fn render(gate: &Gate) -> String {
             );
         }
     }
-    let verdict = match gate.exit_code() {
-        crate::exit::OK => "PASS: the change may land",
-        crate::exit::GATE_FAILED => "FAIL: the change is blocked",
-        _ => "INCONCLUSIVE: some units could not be decided; re-run them",
-    };
+    let verdict = gate.verdict().1;
     let _ = writeln!(out, "\nGate: {verdict}");
     out
 }
