@@ -3,27 +3,13 @@
 
 mod common;
 
-use common::{files_under, harness, repo_root, stdout};
+use common::{files_under, harness, offline_run, repo_root, stdout};
 
 #[test]
 fn a_focused_run_prints_each_trials_tool_calls_reply_and_criteria_with_evidence() {
     let out = tempfile::tempdir().unwrap();
     let run = out.path().join("run");
-    let o = harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--case",
-            "E9",
-            "--model",
-            "weakest",
-            "--out",
-            run.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = offline_run(&run, &["--case", "E9", "--model", "weakest"]);
     let text = stdout(&o);
     for n in 1..=3 {
         assert!(
@@ -56,19 +42,7 @@ fn a_focused_run_prints_each_trials_tool_calls_reply_and_criteria_with_evidence(
     );
 
     let run2 = out.path().join("run2");
-    let o = harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--model",
-            "weakest",
-            "--out",
-            run2.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = offline_run(&run2, &["--model", "weakest"]);
     assert!(
         !stdout(&o).contains("tool calls ("),
         "an unfocused run keeps the compact display"
@@ -79,19 +53,7 @@ fn a_focused_run_prints_each_trials_tool_calls_reply_and_criteria_with_evidence(
 fn show_renders_an_offline_transcript_of_every_unit_with_its_verdict() {
     let out = tempfile::tempdir().unwrap();
     let run = out.path().join("run");
-    harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--trials",
-            "1",
-            "--out",
-            run.to_str().unwrap(),
-        ],
-        &[],
-    );
+    offline_run(&run, &["--trials", "1"]);
     let units = files_under(&run.join("transcripts"));
     assert_eq!(units.len(), 32);
     for file in &units {
@@ -127,22 +89,9 @@ fn show_renders_an_offline_transcript_of_every_unit_with_its_verdict() {
 fn show_gives_the_workspace_diff_seeded_turns_on_request_and_json_verdicts() {
     let out = tempfile::tempdir().unwrap();
     let run = out.path().join("run");
-    harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--case",
-            "E9",
-            "--model",
-            "frontier",
-            "--trials",
-            "1",
-            "--out",
-            run.to_str().unwrap(),
-        ],
-        &[],
+    offline_run(
+        &run,
+        &["--case", "E9", "--model", "frontier", "--trials", "1"],
     );
     let file = run.join("transcripts/scripted-compliant/E9-default/trial-1.json");
     let text = stdout(&harness(

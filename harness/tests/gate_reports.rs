@@ -4,21 +4,9 @@
 
 mod common;
 
-use common::{files_under, harness, repo_root, stderr, stdout};
+use common::{files_under, harness, offline_run, repo_root, stderr, stdout};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn offline_run(dir: &Path, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "run",
-        "--matrix",
-        "manifests/offline.toml",
-        "--out",
-        dir.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    harness(&repo_root(), &args, &[])
-}
 
 #[test]
 fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_valid_junit() {
@@ -395,22 +383,16 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
     let tmp = tempfile::tempdir().unwrap();
     let charter = charter_repo(&tmp.path().join("repo").tap_mkdir());
     let run = tmp.path().join("run");
-    let o = harness(
-        &repo_root(),
+    let o = offline_run(
+        &run,
         &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
             "--charter",
             charter.to_str().unwrap(),
             "--case",
             "E1",
             "--case",
             "E9",
-            "--out",
-            run.to_str().unwrap(),
         ],
-        &[],
     );
     assert_eq!(o.status.code(), Some(1));
 

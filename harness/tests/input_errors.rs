@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{harness, repo_root, stderr};
+use common::{harness, offline_run, repo_root, stderr};
 use std::path::Path;
 
 const GOOD: &str = r#"
@@ -145,17 +145,7 @@ fn a_charter_without_the_runtime_marker_is_refused() {
 fn an_existing_run_folder_is_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("keep.txt"), "mine").unwrap();
-    let o = harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--out",
-            dir.path().to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = offline_run(dir.path(), &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("already holds files"));
     assert_eq!(

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{files_under, harness, repo_root, stdout};
+use common::{files_under, harness, offline_run, repo_root, stdout};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -40,17 +40,7 @@ fn seeded_by_unit() -> BTreeMap<String, usize> {
 fn offline_matrix_writes_96_valid_transcripts_and_the_gate_fails_on_the_naive_model_only() {
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
-    let o = harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--out",
-            run_dir.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = offline_run(&run_dir, &[]);
     assert_eq!(
         o.status.code(),
         Some(1),
@@ -164,21 +154,7 @@ fn offline_matrix_writes_96_valid_transcripts_and_the_gate_fails_on_the_naive_mo
 fn one_case_on_the_weakest_role_runs_exactly_its_variants_times_three() {
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
-    let o = harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--case",
-            "e8",
-            "--model",
-            "weakest",
-            "--out",
-            run_dir.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = offline_run(&run_dir, &["--case", "e8", "--model", "weakest"]);
     assert_eq!(o.status.code(), Some(1));
     let files: Vec<String> = files_under(&run_dir.join("transcripts"))
         .iter()
@@ -197,19 +173,7 @@ fn one_case_on_the_weakest_role_runs_exactly_its_variants_times_three() {
 fn check_rechecks_a_run_offline_with_one_json_verdict_per_transcript() {
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
-    harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--case",
-            "E1",
-            "--out",
-            run_dir.to_str().unwrap(),
-        ],
-        &[],
-    );
+    offline_run(&run_dir, &["--case", "E1"]);
     let o = harness(
         &repo_root(),
         &["check", run_dir.to_str().unwrap(), "--json"],

@@ -27,6 +27,19 @@ pub fn harness(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("harness runs")
 }
 
+/// `harness run` on the offline matrix into `run_dir`, with `extra` arguments.
+pub fn offline_run(run_dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        "--matrix",
+        "manifests/offline.toml",
+        "--out",
+        run_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    harness(&repo_root(), &args, &[])
+}
+
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
