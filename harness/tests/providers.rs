@@ -90,18 +90,23 @@ async fn run_harness(manifest: String, args: &[&str]) -> Run {
     ];
     argv.extend(["--out".into(), dir.path().join("out").display().to_string()]);
     argv.extend(args.iter().map(|s| s.to_string()));
-    let o = tokio::task::spawn_blocking(move || {
-        let args: Vec<&str> = argv.iter().map(String::as_str).collect();
-        common::harness(Path::new("/"), &args, &[("CH_TEST_KEY", KEY)])
-    })
-    .await
-    .unwrap();
+    let o = harness_off_runtime(argv).await;
     Run {
         code: o.status.code().unwrap_or(-1),
         stdout: common::stdout(&o),
         stderr: common::stderr(&o),
         dir,
     }
+}
+
+/// The binary with the test key, off the async runtime so the loopback server keeps serving.
+async fn harness_off_runtime(args: Vec<String>) -> std::process::Output {
+    tokio::task::spawn_blocking(move || {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        common::harness(Path::new("/"), &a, &[("CH_TEST_KEY", KEY)])
+    })
+    .await
+    .unwrap()
 }
 
 fn responder(f: impl Fn(&RecordedRequest, usize) -> Reply + Send + Sync + 'static) -> Responder {
@@ -573,12 +578,7 @@ async fn a_run_killed_with_sigkill_midway_resumes_with_nothing_lost_or_repeated(
     let out_s = out.to_str().unwrap().to_string();
     resume_args.extend(["--resume", &out_s]);
     let resume_args: Vec<String> = resume_args.iter().map(|s| s.to_string()).collect();
-    let o = tokio::task::spawn_blocking(move || {
-        let a: Vec<&str> = resume_args.iter().map(String::as_str).collect();
-        common::harness(Path::new("/"), &a, &[("CH_TEST_KEY", KEY)])
-    })
-    .await
-    .unwrap();
+    let o = harness_off_runtime(resume_args).await;
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     let after: Vec<_> = files_under(&unit);
     assert_eq!(
@@ -621,20 +621,13 @@ async fn replay_resends_the_stored_first_request_identically_and_writes_beside_i
             .out()
             .join(format!("transcripts/{model}/E9-default/trial-1.json"));
         let (f, root) = (file.clone(), repo_root());
-        let o = tokio::task::spawn_blocking(move || {
-            common::harness(
-                Path::new("/"),
-                &[
-                    "replay",
-                    f.to_str().unwrap(),
-                    "--suite",
-                    root.to_str().unwrap(),
-                ],
-                &[("CH_TEST_KEY", KEY)],
-            )
-        })
-        .await
-        .unwrap();
+        let o = harness_off_runtime(vec![
+            "replay".into(),
+            f.display().to_string(),
+            "--suite".into(),
+            root.display().to_string(),
+        ])
+        .await;
         assert_eq!(o.status.code(), Some(0), "{model}: {}", common::stderr(&o));
         let reqs = server.requests();
         let replayed = reqs.last().unwrap();
@@ -763,12 +756,7 @@ async fn a_budget_stops_requests_before_it_is_exceeded_and_the_run_can_be_resume
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let again = tokio::task::spawn_blocking(move || {
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        common::harness(Path::new("/"), &a, &[("CH_TEST_KEY", KEY)])
-    })
-    .await
-    .unwrap();
+    let again = harness_off_runtime(args).await;
     assert_eq!(again.status.code(), Some(3), "{}", common::stderr(&again));
     let completed = (1..=6)
         .filter(|&n| run.transcript("oa", "E2-default", n)["outcome"] == "completed")
