@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{files_under, harness, offline_run, repo_root, stderr, stdout};
+use common::{files_under, git_repo, harness, offline_run, repo_root, stderr, stdout};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -356,32 +356,15 @@ fn the_control_arm_runs_every_unit_without_the_charter_and_reports_the_lift_per_
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// A git repository (git2) whose HEAD holds the example charter; the work tree holds an edit.
-fn charter_repo(dir: &Path) -> PathBuf {
-    let repo = git2::Repository::init(dir).unwrap();
-    let file = dir.join("CHARTER.md");
-    let base =
-        std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
-    std::fs::write(&file, &base).unwrap();
-    let mut index = repo.index().unwrap();
-    index.add_path(Path::new("CHARTER.md")).unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])
-        .unwrap();
-    std::fs::write(
-        &file,
-        base.replace("pick the higher tier", "choose the higher tier")
-            .replace("Version 0.1.0", "Version 0.1.1"),
-    )
-    .unwrap();
-    file
-}
-
 #[test]
 fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_changes() {
     let tmp = tempfile::tempdir().unwrap();
-    let charter = charter_repo(&tmp.path().join("repo").tap_mkdir());
+    let base =
+        std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
+    let edited = base
+        .replace("pick the higher tier", "choose the higher tier")
+        .replace("Version 0.1.0", "Version 0.1.1");
+    let (_repo, charter) = git_repo(&base, &edited);
     let run = tmp.path().join("run");
     let o = offline_run(
         &run,
@@ -454,14 +437,4 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
             && out.contains("regression     E1/default on scripted-naive: base pass, head fail"),
         "{out}"
     );
-}
-
-trait TapMkdir {
-    fn tap_mkdir(self) -> Self;
-}
-impl TapMkdir for PathBuf {
-    fn tap_mkdir(self) -> Self {
-        std::fs::create_dir_all(&self).unwrap();
-        self
-    }
 }

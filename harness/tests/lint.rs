@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{harness, repo_root, stdout};
+use common::{git_repo, harness, repo_root, stdout};
 use std::path::{Path, PathBuf};
 
 fn capsule_dir() -> PathBuf {
@@ -168,24 +168,8 @@ fn each_structural_rule_fires_on_a_charter_that_breaks_it() {
     assert_eq!(rules(&lint_text(&fewer)), ["charter/checker-without-case"]);
 }
 
-/// A git repository (built with git2) whose HEAD holds `base`, with `head` in the work tree.
-fn repo(base: &str, head: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let repo = git2::Repository::init(dir.path()).unwrap();
-    let file = dir.path().join("CHARTER.md");
-    std::fs::write(&file, base).unwrap();
-    let mut index = repo.index().unwrap();
-    index.add_path(Path::new("CHARTER.md")).unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])
-        .unwrap();
-    std::fs::write(&file, head).unwrap();
-    (dir, file)
-}
-
 fn lint_against_base(base: &str, head: &str) -> Vec<(String, String)> {
-    let (_dir, file) = repo(base, head);
+    let (_dir, file) = git_repo(base, head);
     lint(&["lint", "charter", file.to_str().unwrap(), "--base", "HEAD"]).1
 }
 
@@ -284,7 +268,7 @@ fn capsule(name: &str) -> String {
 }
 
 fn capsule_against_base(base: &str, head: &str) -> Vec<(String, String)> {
-    let (_dir, file) = repo(base, head);
+    let (_dir, file) = git_repo(base, head);
     lint(&[
         "lint",
         "capsule",

@@ -2,7 +2,7 @@
 //! Core Invariants, every listed E-case has a checker and every checker's case is listed) and,
 //! against a base revision, its own versioning rules.
 
-use super::{line_where, Finding, Severity};
+use super::{line_where, Finding};
 use crate::charter::{headings, section, RUNTIME_MARKER};
 use regex::Regex;
 use std::collections::BTreeSet;
@@ -99,14 +99,7 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
     let mut out = Vec::new();
     let o = outline(text);
     let mut find = |line: usize, rule: &'static str, message: String, fix: String| {
-        out.push(Finding {
-            path: path.to_string(),
-            line,
-            severity: Severity::Error,
-            rule,
-            message,
-            fix,
-        })
+        out.push(Finding::error(path, line, rule, message, fix))
     };
     if !o.has_marker {
         find(
@@ -190,14 +183,8 @@ fn versioning(
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let vline = line_where(text, |l| VERSION.is_match(l));
-    let f = |line, rule, message: String, fix: String| Finding {
-        path: path.to_string(),
-        line,
-        severity: Severity::Error,
-        rule,
-        message,
-        fix,
-    };
+    let f =
+        |line, rule, message: String, fix: String| Finding::error(path, line, rule, message, fix);
     let new_cases: Vec<u32> = head.cases.difference(&base.cases).copied().collect();
     let new_protocols: Vec<char> = head
         .protocols

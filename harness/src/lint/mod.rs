@@ -26,6 +26,25 @@ pub struct Finding {
     pub fix: String,
 }
 
+impl Finding {
+    pub fn error(
+        path: &str,
+        line: usize,
+        rule: &'static str,
+        message: String,
+        fix: String,
+    ) -> Finding {
+        Finding {
+            path: path.to_string(),
+            line,
+            severity: Severity::Error,
+            rule,
+            message,
+            fix,
+        }
+    }
+}
+
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sev = match self.severity {

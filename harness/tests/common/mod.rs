@@ -67,3 +67,20 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// A git repository (built with git2) whose HEAD commit holds `base` as CHARTER.md, with `head`
+/// in the work tree.
+pub fn git_repo(base: &str, head: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    let file = dir.path().join("CHARTER.md");
+    std::fs::write(&file, base).unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(Path::new("CHARTER.md")).unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])
+        .unwrap();
+    std::fs::write(&file, head).unwrap();
+    (dir, file)
+}
