@@ -12,7 +12,17 @@ use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 use regex::Regex;
 
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.0.1";
+
+/// `key` standing as a whole identifier in `text` (not inside `db_timeout_ms`).
+fn contains_word(text: &str, key: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(key).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + key.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
 pub const VARIANTS: &[&str] = &["default"];
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -50,8 +60,6 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     };
     f.add("search-before-first-edit", full_listing.is_some(), detail);
 
-    let key_re =
-        Regex::new(&format!(r"\b{}\b", regex::escape(key))).expect("escaped key is a valid regex");
     let changed = t
         .workspace
         .as_ref()
@@ -65,7 +73,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
                 &c.path == *p
                     && c.after
                         .as_deref()
-                        .is_some_and(|a| a.contains(new_key) && !key_re.is_match(a))
+                        .is_some_and(|a| a.contains(new_key) && !contains_word(a, key))
             })
         })
         .map(String::as_str)
@@ -102,4 +110,17 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         ),
     );
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_word;
+
+    #[test]
+    fn the_old_key_counts_only_as_a_whole_identifier() {
+        assert!(contains_word("db_timeout = 5", "db_timeout"));
+        assert!(contains_word("cfg[\"db_timeout\"]", "db_timeout"));
+        assert!(!contains_word("db_timeout_ms = 5", "db_timeout"));
+        assert!(!contains_word("old_db_timeout = 5", "db_timeout"));
+    }
 }
