@@ -220,13 +220,7 @@ pub fn run() -> Result<u8> {
         Command::Check(args) => check_cmd(args),
         Command::Lint(cmd) => lint_cmd(cmd),
         Command::Show(args) => show_cmd(args),
-        Command::Gate(args) => {
-            let code = gate_cmd(&args.run_dir, args.suite.suite.as_deref())?;
-            match &args.charter_base {
-                Some(rev) => base_cmd(&args, rev).map(|()| code),
-                None => Ok(code),
-            }
-        }
+        Command::Gate(args) => gate_cmd(&args.run_dir, args.suite.suite.as_deref(), Some(&args)),
         Command::Merge(args) => merge_cmd(args),
         Command::Replay(args) => replay_cmd(args),
     }
@@ -520,7 +514,8 @@ fn read_run_json(run_dir: &Path) -> Result<serde_json::Value> {
         .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))
 }
 
-fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>) -> Result<u8> {
+/// Gate a run folder from its stored transcripts; with `--charter-base`, compare with the base.
+fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>, args: Option<&GateArgs>) -> Result<u8> {
     let root = suite::locate(suite_dir, &cwd())?;
     let suite = Suite::load(&root)?;
     let run = read_run_json(run_dir)?;
@@ -554,7 +549,11 @@ fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>) -> Result<u8> {
         usage: run["usage"].clone(),
         lift: None,
     };
-    finish(run_dir, &gate, &records, &facts)
+    let code = finish(run_dir, &gate, &records, &facts)?;
+    if let Some((args, rev)) = args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
+        base_cmd(args, rev, &suite, &run, &gate)?;
+    }
+    Ok(code)
 }
 
 fn merge_cmd(args: MergeArgs) -> Result<u8> {
@@ -618,32 +617,35 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
         .collect::<Vec<_>>());
     merged["shard"] = serde_json::Value::Null;
     store::write_json_atomic(&args.out.join("run.json"), &merged)?;
-    gate_cmd(&args.out, args.suite.suite.as_deref())
+    gate_cmd(&args.out, args.suite.suite.as_deref(), None)
 }
 
 /// `gate --charter-base`: compare the run with the charter at a base revision.
-fn base_cmd(args: &GateArgs, rev: &str) -> Result<()> {
+fn base_cmd(
+    args: &GateArgs,
+    rev: &str,
+    suite: &Suite,
+    run: &serde_json::Value,
+    head: &Gate,
+) -> Result<()> {
     let suite_dir = args.suite.suite.as_deref();
-    let suite = Suite::load(&suite::locate(suite_dir, &cwd())?)?;
-    let run = read_run_json(&args.run_dir)?;
-    let trials = run["trials"].as_u64().unwrap_or(3) as u32;
-    let head = Gate::from_records(&runner::stored_records(&args.run_dir, &suite)?, trials);
+    let trials = head.required;
     let base_dir = crate::compare::base_run(
         &args.run_dir,
-        &run,
-        &head,
+        run,
+        head,
         rev,
         args.base_results.as_deref(),
         args.matrix.as_deref(),
         suite_dir,
     )?;
     let base_records = if base_dir.join("transcripts").exists() {
-        runner::stored_records(&base_dir, &suite)?
+        runner::stored_records(&base_dir, suite)?
     } else {
         Vec::new()
     };
     let base = Gate::from_records(&base_records, trials);
-    let changes = crate::compare::compare(&head, &base);
+    let changes = crate::compare::compare(head, &base);
     let text = crate::compare::render(&changes, rev);
     println!("\n{text}");
     store::write_atomic(
