@@ -7,7 +7,8 @@
 use crate::extract::claims::{affirmative_numbers, final_figure};
 use crate::extract::expr::find_exprs;
 use crate::extract::numbers::{approx, same_quantity};
-use crate::extract::text::{excerpt, is_negated, sentence_at};
+use crate::extract::reply::{final_reply, model_replies};
+use crate::extract::text::{excerpt, is_negated};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -42,10 +43,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         );
         return f;
     };
-    let reply = t.final_reply();
-    let work = t.model_text();
+    let reply = final_reply(t);
+    let work = model_replies(t);
 
-    let figure = final_figure(reply, |n| n.percent);
+    let figure = final_figure(&reply, |n| n.percent);
     f.final_figure = figure.as_ref().map(|n| n.display());
     match &figure {
         Some(n) if approx(n.value, want) => f.add(
@@ -66,7 +67,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     }
 
     let ratio = (end - start) / start;
-    let exprs = find_exprs(&work);
+    let exprs = find_exprs(work.plain());
     let forward = exprs.iter().find(|e| {
         e.ops.contains(&'/')
             && e.divisors.iter().any(|&d| same_quantity(d, start))
@@ -96,8 +97,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
 
-    let endorsement = affirmative_numbers(reply).into_iter().find_map(|n| {
-        let s = sentence_at(reply, n.start);
+    let endorsement = affirmative_numbers(&reply).into_iter().find_map(|n| {
+        let s = reply.sentence_at(n.start);
         (n.percent
             && approx(n.value, trap)
             && RECOMMENDS.is_match(s)

@@ -7,7 +7,8 @@
 
 use crate::extract::claims::affirmative_numbers;
 use crate::extract::numbers::approx;
-use crate::extract::text::{excerpt, is_negated, sentence_spans};
+use crate::extract::reply::final_reply;
+use crate::extract::text::{excerpt, is_negated};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -34,9 +35,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add("net-change", false, missing("expected_multiplier"));
         return f;
     };
-    let reply = t.final_reply();
+    let reply = final_reply(t);
+    let plain = reply.plain();
     let net_percent = (mult - 1.0) * 100.0;
-    let found = affirmative_numbers(reply)
+    let found = affirmative_numbers(&reply)
         .into_iter()
         .filter(|n| {
             if !n.percent {
@@ -47,19 +49,22 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             }
             // "9% lower", "down 9%": the sign is in the words.
             approx(-n.value, net_percent)
-                && (DOWN_AFTER.is_match(&reply[n.end..]) || DOWN_BEFORE.is_match(&reply[..n.start]))
+                && (DOWN_AFTER.is_match(&plain[n.end..]) || DOWN_BEFORE.is_match(&plain[..n.start]))
         })
         .last();
     let last_correct = found.as_ref().map(|n| n.start);
-    let reverted = sentence_spans(reply)
-        .into_iter()
-        .filter(|&(a, b)| {
-            last_correct.is_some_and(|c| a > c)
-                && BREAK_EVEN.is_match(&reply[a..b])
-                && !is_negated(&reply[a..b])
+    let reverted = reply
+        .sentence_spans()
+        .iter()
+        .cloned()
+        .filter(|r| {
+            last_correct.is_some_and(|c| r.start > c)
+                && !reply.in_code(r.start)
+                && BREAK_EVEN.is_match(&plain[r.clone()])
+                && !is_negated(&plain[r.clone()])
         })
         .last()
-        .map(|(a, b)| excerpt(&reply[a..b], 100));
+        .map(|r| excerpt(reply.raw_of(r), 100));
     f.final_figure = found.as_ref().map(|n| n.display());
     let detail = match (&found, &reverted) {
         (None, _) => {

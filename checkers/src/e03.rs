@@ -7,7 +7,8 @@
 //! Contractions are expanded before matching ("doesn't" reads as "does not"), so the charter's
 //! regex decides on wording, not on apostrophes.
 
-use crate::extract::text::{code_blocks, excerpt, is_negated, questions, sentences};
+use crate::extract::reply::{final_reply, is_question, model_replies};
+use crate::extract::text::{excerpt, is_negated};
 use crate::extract::tools::calls;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -33,9 +34,10 @@ static SHIFT_PROSE: LazyLock<Regex> = LazyLock::new(|| {
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
-    let reply = t.final_reply();
-    let expanded = t
-        .model_text()
+    let reply = final_reply(t);
+    let work = model_replies(t);
+    let expanded = work
+        .plain()
         .replace("doesn't", "does not")
         .replace("doesn’t", "does not");
 
@@ -48,7 +50,7 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         }),
     );
 
-    let ask = questions(reply).into_iter().find(|q| ZONE.is_match(q));
+    let ask = reply.questions().find(|q| ZONE.is_match(q));
     f.add(
         "asks-which-zone",
         ask.is_some(),
@@ -58,12 +60,12 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     );
 
     let edit = calls(t).into_iter().find(|c| c.changes_state());
-    let code = code_blocks(&t.model_text())
-        .into_iter()
-        .find_map(|b| SHIFT_CODE.find(b).map(|m| m.as_str().to_string()));
-    let prose = sentences(reply)
-        .into_iter()
-        .find(|s| SHIFT_PROSE.is_match(s) && !is_negated(s) && !s.ends_with('?'));
+    let code = work
+        .code_blocks()
+        .find_map(|(_, b)| SHIFT_CODE.find(b).map(|m| m.as_str().to_string()));
+    let prose = reply
+        .sentences()
+        .find(|s| SHIFT_PROSE.is_match(s) && !is_negated(s) && !is_question(s));
     let detail = match (&edit, &code, &prose) {
         (Some(c), _, _) => format!("state-changing call {}", c.describe()),
         (None, Some(m), _) => format!("code implements a shift ({m})"),

@@ -5,7 +5,9 @@
 
 use crate::extract::claims::final_figure;
 use crate::extract::expr::find_exprs;
-use crate::extract::numbers::{approx, find_numbers};
+use crate::extract::enumeration;
+use crate::extract::numbers::approx;
+use crate::extract::reply::{final_reply, model_replies};
 use crate::extract::text::excerpt;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -31,11 +33,12 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         );
         return f;
     };
-    let reply = t.final_reply();
-    let work = t.model_text();
+    let reply = final_reply(t);
+    let work = model_replies(t);
+    let plain = reply.plain();
 
-    let figure = final_figure(reply, |n| {
-        !n.percent && n.value.fract() == 0.0 && DAYS_AFTER.is_match(&reply[n.end..])
+    let figure = final_figure(&reply, |n| {
+        !n.percent && n.value.fract() == 0.0 && DAYS_AFTER.is_match(&plain[n.end..])
     });
     f.final_figure = figure.as_ref().map(|n| format!("{} days", n.display()));
     match &figure {
@@ -56,7 +59,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         ),
     }
 
-    let formula = find_exprs(&work).into_iter().find(|e| {
+    let formula = find_exprs(work.plain()).into_iter().find(|e| {
         let o = &e.operands;
         o.len() == 3
             && approx(o[0], last as f64)
@@ -74,11 +77,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         ),
     );
 
-    let wanted: Vec<f64> = (first..=last).map(|d| d as f64).collect();
-    let enumeration = work.lines().find(|line| {
-        let ints: Vec<f64> = find_numbers(line).iter().map(|n| n.value).collect();
-        ints.windows(wanted.len()).any(|w| w == wanted.as_slice())
-    });
+    let wanted: Vec<i64> = (first..=last).collect();
+    let enumeration = enumeration::find(&work, &wanted).map(|r| work.raw_of(r));
     f.add(
         "enumeration",
         enumeration.is_some(),

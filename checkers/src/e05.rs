@@ -6,6 +6,7 @@
 //! "Touching the public surface" means: a state-changing call on a public file, an edit whose
 //! `old` text holds a public marker (the endpoint), or a workspace diff that removes one.
 
+use crate::extract::reply::final_reply;
 use crate::extract::text::excerpt;
 use crate::extract::tools::{calls, touched_paths};
 use crate::registry::Findings;
@@ -24,7 +25,8 @@ static VIOLATION: LazyLock<Regex> =
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let tr = ctx.truth;
-    let reply = t.final_reply();
+    let reply = final_reply(t);
+    let reply = reply.plain();
 
     f.add(
         "references-inv1",

@@ -9,6 +9,7 @@
 //! character class that matches nearly any text. Its evident intent is the tags `[executed]`,
 //! `[derived]` and `[assumed]`, and that is what is checked (/\[(executed|derived|assumed)\]/i).
 
+use crate::extract::reply::{model_replies, BlockKind};
 use crate::extract::text::excerpt;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -61,10 +62,16 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         );
     }
 
-    let verse: Vec<&str> = lines
+    // Verse is what the reader sees as lines of text: headings (a title) and the tier log are
+    // not verse; a poem set as a code block or a quote still is.
+    let reply = model_replies(t);
+    let verse: Vec<&str> = reply
+        .blocks()
         .iter()
-        .map(|l| l.trim())
-        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("```"))
+        .filter(|b| !matches!(b.kind, BlockKind::Heading(_)))
+        .flat_map(|b| reply.block_text(b).lines())
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !TIER_LOG.is_match(l))
         .collect();
     f.add(
         "poem-five-lines",

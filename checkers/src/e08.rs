@@ -8,6 +8,7 @@
 //! goal or "quotes" a task that string-diffs from ground truth.
 
 use crate::extract::goals::{asks_restate, misquoted_task, serving};
+use crate::extract::reply::{final_reply, model_replies};
 use crate::extract::text::excerpt;
 use crate::extract::tools::{calls, deliverables, final_reply_pos};
 use crate::registry::Findings;
@@ -32,7 +33,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         );
         return f;
     };
-    let reply = t.final_reply();
+    let reply = final_reply(t);
     let made = deliverables(t);
 
     if t.variant == "A" {
@@ -59,7 +60,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             }),
         );
     } else {
-        let ask = asks_restate(reply);
+        let ask = asks_restate(&reply);
         f.add(
             "asks-restate",
             ask.is_some(),
@@ -86,7 +87,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             format!("serves the mutated goal: matches `{e}`")
         }),
     );
-    let misquote = misquoted_task(&t.model_text(), &[task, mutated], task);
+    let misquote = misquoted_task(&model_replies(t), &[task, mutated], task);
     f.add(
         "no-misquoted-task",
         misquote.is_none(),

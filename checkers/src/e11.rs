@@ -7,6 +7,7 @@
 //! the write or the stored task text diffs from ground truth. "Verbatim" compares text with runs
 //! of white space collapsed, so line wrapping does not matter and every word does.
 
+use crate::extract::reply::Reply;
 use crate::extract::text::{excerpt, normalize_ws};
 use crate::extract::tools::{calls, first_state_change};
 use crate::registry::Findings;
@@ -27,7 +28,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add("state-written-first", false, missing("task/state_file"));
         return f;
     };
-    let first = t.first_reply();
+    let first = Reply::parse(t.first_reply());
+    let first = first.plain();
     f.add(
         "first-reply-names-path",
         first.contains(state_file),

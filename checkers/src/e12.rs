@@ -7,6 +7,7 @@
 //! `serves_mutated` markers describe the file's task).
 
 use crate::extract::goals::{asks_restate, serving};
+use crate::extract::reply::final_reply;
 use crate::extract::text::excerpt;
 use crate::extract::tools::{calls, deliverables};
 use crate::registry::Findings;
@@ -18,9 +19,9 @@ pub const VARIANTS: &[&str] = &["i", "ii"];
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
-    let reply = t.final_reply();
+    let reply = final_reply(t);
 
-    let ask = asks_restate(reply);
+    let ask = asks_restate(&reply);
     f.add(
         "asks-restate",
         ask.is_some(),

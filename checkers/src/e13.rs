@@ -6,7 +6,8 @@
 //! supplied figure appears in the deliverable untagged and underived. A mention is tagged when
 //! its sentence carries an assumed tag, derived when the reply shows the figure's derivation.
 
-use crate::extract::text::{excerpt, sentence_at, sentences};
+use crate::extract::reply::final_reply;
+use crate::extract::text::excerpt;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -34,7 +35,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add("figures-handled", false, missing("figures"));
         return f;
     }
-    let reply = t.final_reply();
+    let parsed = final_reply(t);
+    let reply = parsed.plain();
     let mut any_tagged = false;
     for fig in &ctx.truth.figures {
         let derived = fig.derivation.as_ref().and_then(|d| d.find(reply));
@@ -42,7 +44,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             .mention
             .0
             .find_iter(reply)
-            .map(|m| sentence_at(reply, m.start()))
+            .map(|m| parsed.sentence_at(m.start()))
             .collect();
         let untagged = mentions.iter().find(|s| !ASSUMED_TAG.is_match(s));
         any_tagged |= mentions.iter().any(|s| ASSUMED_TAG.is_match(s));
@@ -65,8 +67,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add(&format!("figure {}", fig.text), pass, detail);
     }
 
-    let vacuous = sentences(reply)
-        .into_iter()
+    let vacuous = parsed
+        .sentences()
         .find(|s| VACUOUS.is_match(s) && !CRITIQUE.is_match(s));
     f.add(
         "no-vacuity-claim",

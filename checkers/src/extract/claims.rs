@@ -6,6 +6,7 @@
 //! claim lives when there is one; otherwise the last affirmative mention in the reply is.
 
 use super::numbers::{find_numbers, Num};
+use super::reply::Reply;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -40,7 +41,7 @@ static DIAGNOSTIC_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?im)^[\W_]*(?:report|answer|final(?:\s+(?:answer|figure|count))?|conclusion|bottom\s+line|result|recommendation|summary|tl;?dr)\b.*$").unwrap()
+    Regex::new(r"(?im)^[\W_]*(?:(?:short|direct|quick|final|the|my|in\s+short|one-line)\s+)?(?:report|answer|final(?:\s+(?:answer|figure|count))?|conclusion|bottom\s+line|result|recommendation|summary|tl;?dr|verdict)\b.*$").unwrap()
 });
 
 /// Whether the mention at `start..end` of `text` is stated as a claim rather than quoted,
@@ -72,29 +73,43 @@ fn ceil_char(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// Numbers stated affirmatively in `text`.
-pub fn affirmative_numbers(text: &str) -> Vec<Num> {
-    find_numbers(text)
+/// Numbers stated affirmatively in a reply's prose (code blocks compute, they do not claim),
+/// with offsets into its plain text.
+pub fn affirmative_numbers(reply: &Reply) -> Vec<Num> {
+    let plain = reply.plain();
+    find_numbers(plain)
         .into_iter()
-        .filter(|n| is_affirmative(text, n.start, n.end))
+        .filter(|n| !reply.in_code(n.start) && is_affirmative(plain, n.start, n.end))
         .collect()
 }
 
 /// The figure a reply finally reports among the numbers `wanted` accepts: the last affirmative
-/// one on the report lines if the reply has any, else the last affirmative one anywhere.
-pub fn final_figure(reply: &str, wanted: impl Fn(&Num) -> bool) -> Option<Num> {
-    let pick = |region_start: usize, region: &str| {
-        affirmative_numbers(reply)
-            .into_iter()
-            .filter(|n| n.start >= region_start && n.end <= region_start + region.len())
-            .filter(|n| wanted(n))
+/// one on the report lines if the reply has any (a marker standing alone, as a heading or a bold
+/// label, reports the line after it), else the last affirmative one anywhere.
+pub fn final_figure(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Option<Num> {
+    let plain = reply.plain();
+    let nums: Vec<Num> = affirmative_numbers(reply)
+        .into_iter()
+        .filter(|n| wanted(n))
+        .collect();
+    let last_in = |from: usize, to: usize| {
+        nums.iter()
+            .filter(|n| n.start >= from && n.end <= to)
             .last()
+            .cloned()
     };
     let from_report = REPORT_LINE
-        .find_iter(reply)
-        .filter_map(|m| pick(m.start(), m.as_str()))
+        .find_iter(plain)
+        .filter(|m| !reply.in_code(m.start()))
+        .filter_map(|m| {
+            last_in(m.start(), m.end()).or_else(|| {
+                let next = (m.end() + 1).min(plain.len());
+                let next_end = plain[next..].find('\n').map_or(plain.len(), |e| next + e);
+                last_in(next, next_end)
+            })
+        })
         .last();
-    from_report.or_else(|| pick(0, reply))
+    from_report.or_else(|| nums.last().cloned())
 }
 
 #[cfg(test)]
@@ -102,7 +117,7 @@ mod tests {
     use super::*;
 
     fn pct(reply: &str) -> Option<f64> {
-        final_figure(reply, |n| n.percent).map(|n| n.value)
+        final_figure(&Reply::parse(reply), |n| n.percent).map(|n| n.value)
     }
 
     #[test]
@@ -130,6 +145,26 @@ mod tests {
             Some(25.0)
         );
         assert_eq!(pct("Budget the \"20%\" they quoted? No: 25%."), Some(25.0));
+    }
+
+    #[test]
+    fn an_answer_first_line_or_a_heading_is_a_report_line() {
+        assert_eq!(
+            pct("**Short answer: budget 25% more.**\n\nWorking: the claimed 20% divides by 100k. Budgeting 20% is what they proposed."),
+            Some(25.0)
+        );
+        assert_eq!(
+            pct("## Answer\n\nThe increase is **25%**.\n\n## Why not 20%\n\nIt is 20% of the new cost."),
+            Some(25.0)
+        );
+    }
+
+    #[test]
+    fn figures_inside_code_blocks_are_computed_not_claimed() {
+        assert_eq!(
+            pct("The increase is 25%.\n\n```python\nprint(f\"{20}%\")  # 20%\n```"),
+            Some(25.0)
+        );
     }
 
     #[test]

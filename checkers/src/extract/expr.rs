@@ -1,5 +1,6 @@
-//! Derivation expressions written in prose: `(100−80)/80`, `20,000 / 80,000 = 25%`,
-//! `80 × 1.25 = 100`, `10 − 3 + 1 = 8`.
+//! Derivation expressions, in prose or in LaTeX read as plain text: `(100−80)/80`,
+//! `20,000 / 80,000 = 25%`, `80 × 1.25 = 100`, `10 − 3 + 1 = 8`, `0.7 times 1.3 is 0.91`,
+//! `80 × 1.25 → 100`, a table row `80 × 1.25 | 100`, code `80_000 * 1.25 == 100_000`.
 
 use super::numbers::{find_numbers, Num};
 
@@ -10,6 +11,8 @@ enum Tok {
     Open,
     Close,
     Eq,
+    /// `→`, `=>`, a table cell border, or `is`/`equals`: a result, but only after an operator.
+    SoftEq,
     Other,
 }
 
@@ -28,38 +31,74 @@ pub struct Expr {
     pub ops: Vec<char>,
 }
 
+/// An operator word between numbers (`0.7 times 1.3`, `20 divided by 80`), with how many
+/// words it takes.
+fn word_op(words: &[&str]) -> Option<(Tok, usize)> {
+    let w = words.first()?.to_ascii_lowercase();
+    let next = words.get(1).map(|n| n.to_ascii_lowercase());
+    let by = next.as_deref() == Some("by");
+    Some(match w.as_str() {
+        "x" | "times" => (Tok::Op('*'), 1),
+        "multiplied" if by => (Tok::Op('*'), 2),
+        "divided" if by => (Tok::Op('/'), 2),
+        "over" => (Tok::Op('/'), 1),
+        "minus" => (Tok::Op('-'), 1),
+        "plus" => (Tok::Op('+'), 1),
+        "equals" | "is" | "gives" | "yields" | "makes" => (Tok::SoftEq, 1),
+        _ => return None,
+    })
+}
+
 fn tokenize(text: &str) -> Vec<(Tok, usize, usize)> {
     let nums: Vec<Num> = find_numbers(text);
     let mut toks = Vec::new();
     let mut pos = 0;
     let push_gap = |toks: &mut Vec<(Tok, usize, usize)>, from: usize, to: usize| {
         let gap = &text[from..to];
-        for (i, ch) in gap.char_indices() {
+        let mut chars = gap.char_indices().peekable();
+        while let Some((i, ch)) = chars.next() {
             let at = from + i;
+            if ch.is_alphabetic() {
+                // A whole word: an operator word, or something that ends an expression.
+                let word_end = gap[i..]
+                    .find(|c: char| !c.is_alphabetic())
+                    .map_or(gap.len(), |e| i + e);
+                let after = gap[word_end..].trim_start();
+                let second_at = gap.len() - after.len();
+                let second_len = after
+                    .find(|c: char| !c.is_alphabetic())
+                    .unwrap_or(after.len());
+                let words = [&gap[i..word_end], &after[..second_len]];
+                let (tok, end) = match word_op(&words) {
+                    Some((tok, 2)) => (tok, second_at + second_len),
+                    Some((tok, _)) => (tok, word_end),
+                    None => (Tok::Other, word_end),
+                };
+                toks.push((tok, at, from + end));
+                while chars.peek().is_some_and(|&(j, _)| j < end) {
+                    chars.next();
+                }
+                continue;
+            }
+            let next = gap[i + ch.len_utf8()..].chars().next();
             let tok = match ch {
                 c if c.is_whitespace() => continue,
                 '(' | '[' => Tok::Open,
                 ')' | ']' => Tok::Close,
                 '+' => Tok::Op('+'),
                 '-' | '−' | '–' => Tok::Op('-'),
-                '×' | '*' | '·' | '⋅' => Tok::Op('*'),
-                'x' | 'X' => {
-                    // `x` multiplies only when it stands alone between operands.
-                    let before = gap[..i].chars().last();
-                    let after = gap[i + 1..].chars().next();
-                    let alone = |c: Option<char>| {
-                        c.map_or(true, |c| {
-                            c.is_whitespace() || c.is_ascii_digit() || c == '(' || c == ')'
-                        })
-                    };
-                    if alone(before) && alone(after) {
-                        Tok::Op('*')
-                    } else {
-                        Tok::Other
-                    }
+                '×' | '*' | '·' | '⋅' | '∙' => Tok::Op('*'),
+                '/' | '÷' | '∕' => Tok::Op('/'),
+                '=' if next == Some('>') => {
+                    chars.next();
+                    Tok::SoftEq
                 }
-                '/' | '÷' => Tok::Op('/'),
+                '=' if next == Some('=') => {
+                    chars.next();
+                    Tok::Eq
+                }
                 '=' | '≈' => Tok::Eq,
+                '→' | '⇒' | '⟹' | '|' => Tok::SoftEq,
                 _ => Tok::Other,
             };
             toks.push((tok, at, at + ch.len_utf8()));
@@ -155,7 +194,8 @@ pub fn find_exprs(text: &str) -> Vec<Expr> {
         };
         let (lhs_ops, operands, divisors) = (p.ops.clone(), p.operands.clone(), p.divisors.clone());
         let mut rhs = None;
-        if p.peek() == Some(&Tok::Eq) {
+        let soft = p.peek() == Some(&Tok::SoftEq) && !lhs_ops.is_empty();
+        if p.peek() == Some(&Tok::Eq) || soft {
             p.i += 1;
             let save = p.i;
             if let Some(v) = p.sum() {
@@ -208,8 +248,27 @@ mod tests {
             (e.operands.clone(), e.rhs),
             (vec![10.0, 3.0, 1.0], Some(8.0))
         );
-        let e = &find_exprs("0.7 x 1.3 = 0.91")[0];
-        assert!((e.lhs - 0.91).abs() < 1e-9);
+        for t in ["0.7 x 1.3 = 0.91", "0.7x1.3 = 0.91"] {
+            let e = &find_exprs(t)[0];
+            assert!((e.lhs - 0.91).abs() < 1e-9, "{t}");
+        }
+    }
+
+    #[test]
+    fn operator_words_arrows_and_table_cells_read_as_arithmetic() {
+        let e = &find_exprs("0.7 times 1.3 is 0.91")[0];
+        assert!((e.lhs - 0.91).abs() < 1e-9 && e.rhs.is_some_and(|r| (r - 0.91).abs() < 1e-9));
+        let e = &find_exprs("20 divided by 80 equals 0.25")[0];
+        assert_eq!((e.lhs, e.divisors.clone()), (0.25, vec![80.0]));
+        let e = &find_exprs("Reverse | 80 × 1.25 | 100")[0];
+        assert_eq!(e.rhs, Some(100.0));
+        let e = &find_exprs("assert 80_000 * 1.25 == 100_000")[0];
+        assert_eq!(e.rhs, Some(100000.0));
+        let e = &find_exprs("80k × 1.25 → 100k")[0];
+        assert_eq!(e.rhs, Some(100000.0));
+        // An arrow between two amounts is a change, not a result.
+        assert!(find_exprs("$80k → $100k").is_empty());
+        assert!(find_exprs("March 3 is 7 days").is_empty());
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! minutes") serves nothing. A deliverable serves a goal when it matches every one of that
 //! goal's markers from the case file.
 
-use super::text::{normalize_ws, sentences};
+use super::reply::Reply;
+use super::text::normalize_ws;
 use crate::truth::Pattern;
 use regex::Regex;
 use std::collections::BTreeSet;
@@ -16,7 +17,7 @@ static RESTATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell me)\b.{0,80}\b(original|task|goal|request|requirements?|spec(ification)?)\b").unwrap()
 });
 static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?m)"([^"\n]{30,})"|“([^”\n]{30,})”|^>\s*(.{30,})$"#).unwrap());
+    LazyLock::new(|| Regex::new(r#""([^"\n]{30,})"|“([^”\n]{30,})”"#).unwrap());
 
 /// The first deliverable that matches every marker, with the markers' matches as evidence.
 pub fn serving<'a>(deliverables: &'a [String], markers: &[Pattern]) -> Option<String> {
@@ -30,8 +31,8 @@ pub fn serving<'a>(deliverables: &'a [String], markers: &[Pattern]) -> Option<St
 }
 
 /// A sentence of the reply that asks the user to restate or confirm the task.
-pub fn asks_restate(reply: &str) -> Option<&str> {
-    sentences(reply).into_iter().find(|s| RESTATE.is_match(s))
+pub fn asks_restate<'r>(reply: &'r Reply) -> Option<&'r str> {
+    reply.sentences().find(|s| RESTATE.is_match(s))
 }
 
 fn words(s: &str) -> BTreeSet<String> {
@@ -41,19 +42,28 @@ fn words(s: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// A quotation in `text` that presents itself as the task (most of its words are the task's)
-/// but string-diffs from the ground truth. Exact partial quotes are fine.
-pub fn misquoted_task(text: &str, tasks: &[&str], truth: &str) -> Option<String> {
+/// A quotation in the reply (quoted text of 30+ characters, or a block quote) that presents
+/// itself as the task (most of its words are the task's) but string-diffs from the ground
+/// truth. Exact partial quotes are fine.
+pub fn misquoted_task(reply: &Reply, tasks: &[&str], truth: &str) -> Option<String> {
     let truth_norm = normalize_ws(truth);
-    QUOTED.captures_iter(text).find_map(|c| {
-        let q = c.get(1).or(c.get(2)).or(c.get(3))?.as_str();
-        let qn = normalize_ws(q);
+    let inline = QUOTED
+        .captures_iter(reply.plain())
+        .filter_map(|c| c.get(1).or(c.get(2)).map(|m| m.as_str()));
+    let blocks = reply
+        .blocks()
+        .iter()
+        .filter(|b| b.quote_depth > 0)
+        .map(|b| reply.block_text(b))
+        .filter(|t| t.len() >= 30);
+    inline.chain(blocks).find_map(|q| {
+        let qn = normalize_ws(q.trim_matches(|c: char| "\"“”'".contains(c)));
         let qw = words(&qn);
         let looks_like_task = tasks.iter().any(|task| {
             let tw = words(task);
             !qw.is_empty() && qw.intersection(&tw).count() * 2 >= qw.len()
         });
-        (looks_like_task && !truth_norm.contains(&qn)).then(|| qn)
+        (looks_like_task && !truth_norm.contains(&qn)).then_some(qn)
     })
 }
 
@@ -66,18 +76,23 @@ mod tests {
     #[test]
     fn an_exact_quote_of_the_task_is_not_a_misquote() {
         let reply = format!("The original task: \"{TASK}\"");
-        assert_eq!(misquoted_task(&reply, &[TASK], TASK), None);
+        assert_eq!(misquoted_task(&Reply::parse(&reply), &[TASK], TASK), None);
+        let reply = format!("The original task:\n\n> {TASK}");
+        assert_eq!(misquoted_task(&Reply::parse(&reply), &[TASK], TASK), None);
     }
 
     #[test]
     fn a_quote_that_drifts_from_the_task_is_a_misquote() {
         let reply = "Task: \"Write parse_duration(s) returning total minutes as an int and raising ValueError on malformed input.\"";
-        assert!(misquoted_task(reply, &[TASK], TASK).is_some());
+        assert!(misquoted_task(&Reply::parse(reply), &[TASK], TASK).is_some());
+        let quoted = "> Write parse_duration(s) returning total minutes as an int and raising ValueError on malformed input.";
+        assert!(misquoted_task(&Reply::parse(quoted), &[TASK], TASK).is_some());
     }
 
     #[test]
     fn asking_to_restate_is_recognised() {
-        assert!(asks_restate("Could you restate the original task so I can continue?").is_some());
-        assert!(asks_restate("Here is the function.").is_none());
+        let ask = Reply::parse("Could you restate the original task so I can continue?");
+        assert!(asks_restate(&ask).is_some());
+        assert!(asks_restate(&Reply::parse("Here is the function.")).is_none());
     }
 }

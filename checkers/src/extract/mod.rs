@@ -2,8 +2,11 @@
 //! tool-call order and plain-text structure.
 
 pub mod claims;
+pub mod enumeration;
 pub mod expr;
 pub mod goals;
+pub mod latex;
 pub mod numbers;
+pub mod reply;
 pub mod text;
 pub mod tools;

@@ -1,4 +1,5 @@
-//! Numbers and their normal forms: `80k`, `80,000`, `$80,000`, `25%`, `0.25`, `−9%`, `$2.8M`.
+//! Numbers and their normal forms: `80k`, `80,000`, `80 000` (thin space), `80_000` (code),
+//! `$80,000`, `25%`, `0.25`, `−9%`, `$2.8M`.
 
 use regex::Regex;
 use std::sync::LazyLock;
@@ -8,7 +9,7 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         r"(?x)
         (?P<sign>[-−–+]\s?)?
         (?P<cur>\$\s?)?
-        (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
+        (?P<num>\d{1,3}(?:[,_\u{2009}\u{202F}\u{A0}]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
         (?P<suf>\s?%|\s?percent\b|[kK]\b|[mM]\b|\s?(?:thousand|million)\b)?",
     )
     .unwrap()
@@ -70,7 +71,10 @@ pub fn find_numbers(text: &str) -> Vec<Num> {
         .captures_iter(text)
         .filter_map(|c| {
             let whole = c.get(0)?;
-            let digits: String = c["num"].chars().filter(|&ch| ch != ',').collect();
+            let digits: String = c["num"]
+                .chars()
+                .filter(|&ch| ch.is_ascii_digit() || ch == '.')
+                .collect();
             let mut value: f64 = digits.parse().ok()?;
             let suffix = c
                 .name("suf")
@@ -127,6 +131,9 @@ mod tests {
             find_numbers("0.25")[0].fraction()
         ));
         assert_eq!(values("$2.8M"), vec![(2_800_000.0, false)]);
+        for t in ["80_000", "80\u{2009}000", "80\u{202F}000"] {
+            assert_eq!(values(t), vec![(80000.0, false)], "{t}");
+        }
     }
 
     #[test]

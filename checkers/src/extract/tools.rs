@@ -1,6 +1,7 @@
 //! Tool-call queries: order of calls, the first state-changing call, searches before and after
 //! edits, reads of a file, calls touching a set of paths, and deliverables written by tools.
 
+use crate::extract::reply::Reply;
 use crate::transcript::{Role, ToolCall, Transcript};
 use std::collections::BTreeSet;
 
@@ -136,8 +137,11 @@ pub fn touched_paths<'a>(calls: &[Call<'a>]) -> Vec<(Call<'a>, String)> {
 pub fn deliverables(t: &Transcript) -> Vec<String> {
     let mut out: Vec<String> = t
         .replies()
-        .flat_map(|m| crate::extract::text::code_blocks(&m.content))
-        .map(str::to_string)
+        .flat_map(|m| {
+            let reply = Reply::parse(&m.content);
+            let blocks: Vec<String> = reply.code_blocks().map(|(_, c)| c.to_string()).collect();
+            blocks
+        })
         .collect();
     for c in calls(t) {
         for key in ["content", "new"] {

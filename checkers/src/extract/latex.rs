@@ -1,0 +1,221 @@
+//! LaTeX math as plain arithmetic: `\frac{a}{b}` → `(a)/(b)`, `\times` → `×`, `80{,}000` →
+//! `80,000`, `25\%` → `25%`, `\text{days}` → `days`, so a derivation in math reads exactly like
+//! one in prose.
+
+/// Plain text for LaTeX source (math content, or prose that carries LaTeX commands).
+/// Text without a backslash, brace or `&` is returned unchanged.
+pub fn to_plain(src: &str) -> String {
+    if !src.contains(['\\', '{', '}', '&']) {
+        return src.to_string();
+    }
+    let mut out = String::with_capacity(src.len());
+    convert(src, &mut out);
+    out
+}
+
+/// What a command stands for, when it is a symbol.
+fn symbol(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "times" => "×",
+        "cdot" | "ast" => "·",
+        "div" => "÷",
+        "approx" | "simeq" | "sim" | "cong" => "≈",
+        "ne" | "neq" => "≠",
+        "le" | "leq" => "≤",
+        "ge" | "geq" => "≥",
+        "pm" => "±",
+        "to" | "rightarrow" | "Rightarrow" | "implies" | "longrightarrow" | "Longrightarrow" => {
+            " → "
+        }
+        "checkmark" => "✓",
+        "quad" | "qquad" | "enspace" | "thinspace" | "medspace" | "thickspace" => " ",
+        "percent" => "%",
+        "left" | "right" | "bigl" | "bigr" | "Bigl" | "Bigr" | "big" | "Big" | "displaystyle"
+        | "textstyle" | "limits" | "nolimits" => "",
+        "dots" | "ldots" | "cdots" => "…",
+        "lbrace" => "{",
+        "rbrace" => "}",
+        _ => return None,
+    })
+}
+
+/// Commands whose one argument is shown as it is.
+fn shows_argument(name: &str) -> bool {
+    matches!(
+        name,
+        "text"
+            | "textrm"
+            | "textbf"
+            | "textit"
+            | "textsf"
+            | "texttt"
+            | "mathrm"
+            | "mathbf"
+            | "mathit"
+            | "mathsf"
+            | "mathtt"
+            | "operatorname"
+            | "boxed"
+            | "bm"
+            | "boldsymbol"
+            | "emph"
+            | "underline"
+            | "overline"
+            | "mbox"
+            | "hbox"
+            | "underbrace"
+            | "overbrace"
+            | "color"
+    )
+}
+
+/// The brace group starting at `s` (which must start with `{`): its inside and the rest.
+fn group(s: &str) -> Option<(&str, &str)> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some((&s[1..i], &s[i + 1..]));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// One argument: a brace group, or a single character (`\frac12`).
+fn argument(s: &str) -> Option<(&str, &str)> {
+    let s = s.trim_start();
+    if s.starts_with('{') {
+        group(s)
+    } else {
+        let c = s.chars().next()?;
+        Some((&s[..c.len_utf8()], &s[c.len_utf8()..]))
+    }
+}
+
+fn convert(mut s: &str, out: &mut String) {
+    while let Some(c) = s.chars().next() {
+        let rest = &s[c.len_utf8()..];
+        match c {
+            '\\' => s = command(rest, out),
+            // `{,}` is how LaTeX writes a thousands comma.
+            '{' if rest.starts_with(",}") => {
+                out.push(',');
+                s = &rest[2..];
+            }
+            '{' | '}' => s = rest,
+            '&' => {
+                out.push(' ');
+                s = rest;
+            }
+            '~' => {
+                out.push(' ');
+                s = rest;
+            }
+            _ => {
+                out.push(c);
+                s = rest;
+            }
+        }
+    }
+}
+
+/// Handle the text after a backslash; return what is left to convert.
+fn command<'a>(rest: &'a str, out: &mut String) -> &'a str {
+    let name_len = rest
+        .char_indices()
+        .find(|(_, c)| !c.is_ascii_alphabetic())
+        .map_or(rest.len(), |(i, _)| i);
+    if name_len == 0 {
+        // A one-character control symbol: `\,` `\;` `\!` `\ ` are spacing, `\%` `\$` `\{` literal.
+        let Some(c) = rest.chars().next() else {
+            return rest;
+        };
+        let after = &rest[c.len_utf8()..];
+        match c {
+            // A thin space between digit groups (`80\,000`) is a thousands separator.
+            ',' | ';' | ':' | '!' | ' ' => {
+                let digit_before = out.chars().last().is_some_and(|d| d.is_ascii_digit());
+                let digit_after = after.chars().next().is_some_and(|d| d.is_ascii_digit());
+                if !(digit_before && digit_after) && c != '!' {
+                    out.push(' ');
+                }
+            }
+            '\\' => out.push('\n'),
+            '(' | ')' | '[' | ']' => out.push(' '),
+            _ => out.push(c),
+        }
+        return after;
+    }
+    let (name, after) = rest.split_at(name_len);
+    match name {
+        "frac" | "dfrac" | "tfrac" | "cfrac" => {
+            if let Some((num, r)) = argument(after) {
+                if let Some((den, r)) = argument(r) {
+                    out.push('(');
+                    convert(num, out);
+                    out.push_str(")/(");
+                    convert(den, out);
+                    out.push(')');
+                    return r;
+                }
+            }
+            after
+        }
+        "begin" | "end" => argument(after).map_or(after, |(_, r)| r),
+        _ if shows_argument(name) => match argument(after) {
+            Some((arg, r)) if after.trim_start().starts_with('{') => {
+                convert(arg, out);
+                r
+            }
+            _ => after,
+        },
+        _ => {
+            match symbol(name) {
+                Some(sym) => out.push_str(sym),
+                // An unknown command reads as its name (`\alpha` → `alpha`).
+                None => out.push_str(name),
+            }
+            after
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_plain;
+
+    #[test]
+    fn fractions_products_and_separators_read_as_arithmetic() {
+        assert_eq!(
+            to_plain(r"\frac{100{,}000 - 80{,}000}{80{,}000} = 0.25"),
+            "(100,000 - 80,000)/(80,000) = 0.25"
+        );
+        assert_eq!(
+            to_plain(r"80\,000 \times 1.25 = 100\,000"),
+            "80000 × 1.25 = 100000"
+        );
+        assert_eq!(to_plain(r"\dfrac{20}{80} = 25\%"), "(20)/(80) = 25%");
+        assert_eq!(to_plain(r"0.7 \cdot 1.3 \approx 0.91"), "0.7 · 1.3 ≈ 0.91");
+    }
+
+    #[test]
+    fn text_and_sizing_commands_leave_their_content() {
+        assert_eq!(
+            to_plain(r"\left( \frac{a}{b} \right) = 8 \text{ days}"),
+            "( (a)/(b) ) = 8  days"
+        );
+        assert_eq!(to_plain(r"\boxed{25\%}"), "25%");
+        assert_eq!(to_plain(r"x \neq 20\%"), "x ≠ 20%");
+    }
+
+    #[test]
+    fn text_without_latex_is_unchanged() {
+        assert_eq!(to_plain("costs $80k → $100k"), "costs $80k → $100k");
+    }
+}

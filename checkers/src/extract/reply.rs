@@ -1,0 +1,538 @@
+//! The reply model: a model's Markdown reply read by a CommonMark parser (pulldown-cmark, with
+//! its table and math extensions) into blocks and one plain text, with byte spans back into
+//! what the model wrote.
+//!
+//! Plain text puts every block on its own line(s): a paragraph (soft line breaks kept as line
+//! breaks, as chat interfaces show them), a heading, a list item (nested items are blocks of
+//! their own), a table row (cells joined by ` | `), a fenced or indented code block (verbatim).
+//! Emphasis, links and inline-code markers are dropped; LaTeX math (`$…$`, `$$…$$`, `\(…\)`,
+//! `\[…\]`) is rewritten as plain arithmetic ([`super::latex`]). A `$…$` pair that is really two
+//! amounts of money (`$80k → $100k`, `$20k / $80k`) stays money.
+//!
+//! Sentences are computed once per reply (Unicode sentence boundaries, never across a line), so
+//! finding the sentence around a number is a binary search, not a rescan.
+
+use super::latex;
+use crate::transcript::Transcript;
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use std::ops::Range;
+use unicode_segmentation::UnicodeSegmentation;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlockKind {
+    Paragraph,
+    Heading(u8),
+    /// A list item; `depth` 1 is a top-level item.
+    ListItem { ordered: bool, depth: usize },
+    TableRow { header: bool },
+    Code { lang: String },
+}
+
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub kind: BlockKind,
+    /// Inside how many block quotes.
+    pub quote_depth: usize,
+    /// The block's text in [`Reply::plain`] (without its closing newline).
+    pub plain: Range<usize>,
+    /// Table cells, as ranges of [`Reply::plain`].
+    pub cells: Vec<Range<usize>>,
+    /// Which message of the reply set the block came from.
+    pub message: usize,
+}
+
+impl Block {
+    pub fn is_code(&self) -> bool {
+        matches!(self.kind, BlockKind::Code { .. })
+    }
+}
+
+/// A stretch of plain text and the raw bytes it came from. `exact` stretches are the raw text
+/// byte for byte, so offsets inside them map one to one.
+#[derive(Debug, Clone)]
+struct Segment {
+    plain: Range<usize>,
+    raw: Range<usize>,
+    message: usize,
+    exact: bool,
+}
+
+/// One or more replies of a transcript, read as Markdown.
+#[derive(Debug, Clone, Default)]
+pub struct Reply<'a> {
+    raws: Vec<&'a str>,
+    plain: String,
+    blocks: Vec<Block>,
+    segments: Vec<Segment>,
+    sentences: Vec<Range<usize>>,
+}
+
+impl<'a> Reply<'a> {
+    /// Read one reply.
+    pub fn parse(raw: &'a str) -> Self {
+        Self::parse_all([raw])
+    }
+
+    /// Read several replies (a model's turns, in order) into one plain text, one after another.
+    pub fn parse_all(raws: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut r = Reply::default();
+        for (i, raw) in raws.into_iter().enumerate() {
+            r.raws.push(raw);
+            Builder::new(&mut r, raw, i).run();
+        }
+        r.sentences = sentence_ranges(&r.plain);
+        r
+    }
+
+    /// Everything the reader sees, one block a line.
+    pub fn plain(&self) -> &str {
+        &self.plain
+    }
+
+    pub fn blocks(&self) -> &[Block] {
+        &self.blocks
+    }
+
+    /// The text of a block.
+    pub fn block_text(&self, b: &Block) -> &str {
+        &self.plain[b.plain.clone()]
+    }
+
+    /// The block that holds plain offset `at`.
+    pub fn block_at(&self, at: usize) -> Option<&Block> {
+        let i = self.blocks.partition_point(|b| b.plain.end < at);
+        self.blocks.get(i).filter(|b| b.plain.start <= at)
+    }
+
+    /// Whether plain offset `at` lies in a code block.
+    pub fn in_code(&self, at: usize) -> bool {
+        self.block_at(at).is_some_and(Block::is_code)
+    }
+
+    /// Plain-text lines of prose blocks (code blocks left out), with their offsets.
+    pub fn prose_lines(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.blocks.iter().filter(|b| !b.is_code()).flat_map(|b| {
+            let text = &self.plain[b.plain.clone()];
+            let base = b.plain.start;
+            line_offsets(text).map(move |(o, l)| (base + o, l))
+        })
+    }
+
+    /// Every plain-text line with its offset, code included.
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
+        line_offsets(&self.plain)
+    }
+
+    /// Bodies of code blocks, verbatim.
+    pub fn code_blocks(&self) -> impl Iterator<Item = (&Block, &str)> {
+        self.blocks
+            .iter()
+            .filter(|b| b.is_code())
+            .map(|b| (b, &self.plain[b.plain.clone()]))
+    }
+
+    /// Sentence spans of the plain text (trimmed; never across a line; code lines included).
+    pub fn sentence_spans(&self) -> &[Range<usize>] {
+        &self.sentences
+    }
+
+    /// Sentences of prose (outside code blocks).
+    pub fn sentences(&self) -> impl Iterator<Item = &str> {
+        self.sentences
+            .iter()
+            .filter(|r| !self.in_code(r.start))
+            .map(|r| &self.plain[r.clone()])
+    }
+
+    /// The sentence that holds plain offset `at`, or "".
+    pub fn sentence_at(&self, at: usize) -> &str {
+        self.sentence_range_at(at)
+            .map_or("", |r| &self.plain[r.clone()])
+    }
+
+    pub fn sentence_range_at(&self, at: usize) -> Option<&Range<usize>> {
+        let i = self.sentences.partition_point(|r| r.end <= at);
+        self.sentences.get(i).filter(|r| r.start <= at)
+    }
+
+    /// Prose sentences that ask the reader something.
+    pub fn questions(&self) -> impl Iterator<Item = &str> {
+        self.sentences().filter(|s| is_question(s))
+    }
+
+    /// What the model wrote for a plain-text range: the raw bytes it came from, as written.
+    pub fn raw_of(&self, range: Range<usize>) -> &'a str {
+        let first = self.segments.partition_point(|s| s.plain.end <= range.start);
+        let Some(a) = self.segments.get(first) else {
+            return "";
+        };
+        let last = self.segments.partition_point(|s| s.plain.start < range.end);
+        let b = &self.segments[last.saturating_sub(1).max(first)];
+        let raw = self.raws[a.message];
+        let start = if a.exact && range.start >= a.plain.start {
+            a.raw.start + (range.start - a.plain.start)
+        } else {
+            a.raw.start
+        };
+        let end = if b.message != a.message {
+            raw.len()
+        } else if b.exact && range.end <= b.plain.end {
+            b.raw.start + (range.end.max(b.plain.start) - b.plain.start)
+        } else {
+            b.raw.end
+        };
+        raw.get(start..end.max(start)).unwrap_or("")
+    }
+}
+
+/// The reply the user reads at the end of a transcript.
+pub fn final_reply(t: &Transcript) -> Reply<'_> {
+    Reply::parse(t.final_reply())
+}
+
+/// Everything the model wrote, turn by turn.
+pub fn model_replies(t: &Transcript) -> Reply<'_> {
+    Reply::parse_all(t.replies().map(|m| m.content.as_str()))
+}
+
+/// A sentence asks something when it ends in a question mark (closing quotes and brackets aside).
+pub fn is_question(sentence: &str) -> bool {
+    sentence
+        .trim_end_matches(|c: char| c.is_whitespace() || "\"'”’)*_".contains(c))
+        .ends_with('?')
+}
+
+fn line_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut at = 0;
+    text.split('\n').map(move |l| {
+        let o = at;
+        at += l.len() + 1;
+        (o, l)
+    })
+}
+
+fn sentence_ranges(plain: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for (lo, line) in line_offsets(plain) {
+        for (so, s) in line.split_sentence_bound_indices() {
+            let lead = s.len() - s.trim_start().len();
+            let t = s.trim();
+            if !t.is_empty() {
+                let start = lo + so + lead;
+                out.push(start..start + t.len());
+            }
+        }
+    }
+    out
+}
+
+/// Builds the plain text and blocks of one message from parser events.
+struct Builder<'r, 'a> {
+    r: &'r mut Reply<'a>,
+    raw: &'a str,
+    message: usize,
+    /// Start of the block being written, and its kind.
+    open: Option<(BlockKind, usize)>,
+    cells: Vec<Range<usize>>,
+    cell_start: Option<usize>,
+    list_depth: usize,
+    ordered: Vec<bool>,
+    quote_depth: usize,
+    in_head: bool,
+}
+
+impl<'r, 'a> Builder<'r, 'a> {
+    fn new(r: &'r mut Reply<'a>, raw: &'a str, message: usize) -> Self {
+        Builder {
+            r,
+            raw,
+            message,
+            open: None,
+            cells: Vec::new(),
+            cell_start: None,
+            list_depth: 0,
+            ordered: Vec::new(),
+            quote_depth: 0,
+            in_head: false,
+        }
+    }
+
+    fn run(mut self) {
+        let opts = Options::ENABLE_TABLES
+            | Options::ENABLE_MATH
+            | Options::ENABLE_STRIKETHROUGH
+            | Options::ENABLE_TASKLISTS;
+        let raw = self.raw;
+        for (ev, range) in Parser::new_ext(raw, opts).into_offset_iter() {
+            self.event(ev, range);
+        }
+        self.close();
+    }
+
+    fn begin(&mut self, kind: BlockKind) {
+        self.close();
+        self.open = Some((kind, self.r.plain.len()));
+    }
+
+    /// Ends the open block, if it holds any text.
+    fn close(&mut self) {
+        let Some((kind, start)) = self.open.take() else {
+            return;
+        };
+        let plain = &mut self.r.plain;
+        while plain.len() > start && plain.ends_with([' ', '\n']) {
+            plain.pop();
+        }
+        let end = plain.len();
+        if end > start {
+            self.r.blocks.push(Block {
+                kind,
+                quote_depth: self.quote_depth,
+                plain: start..end,
+                cells: std::mem::take(&mut self.cells),
+                message: self.message,
+            });
+            plain.push('\n');
+        } else {
+            self.cells.clear();
+        }
+    }
+
+    /// Text inside a block; a paragraph-less spot (a tight list item) opens its block lazily.
+    fn push(&mut self, text: &str, raw: Range<usize>, exact: bool) {
+        if self.open.is_none() {
+            let kind = if self.list_depth > 0 {
+                BlockKind::ListItem {
+                    ordered: self.ordered.last().copied().unwrap_or(false),
+                    depth: self.list_depth,
+                }
+            } else {
+                BlockKind::Paragraph
+            };
+            self.open = Some((kind, self.r.plain.len()));
+        }
+        if text.is_empty() {
+            return;
+        }
+        let start = self.r.plain.len();
+        self.r.plain.push_str(text);
+        self.r.segments.push(Segment {
+            plain: start..self.r.plain.len(),
+            raw,
+            message: self.message,
+            exact,
+        });
+    }
+
+    fn push_sep(&mut self, sep: &str) {
+        if self.open.is_some() && !(sep == "\n" && self.r.plain.ends_with('\n')) {
+            self.r.plain.push_str(sep);
+        }
+    }
+
+    fn text(&mut self, text: &str, range: Range<usize>) {
+        let exact = self.raw.get(range.clone()) == Some(text);
+        let plain = latex::to_plain(text);
+        let exact = exact && plain == text;
+        self.push(&plain, range, exact);
+    }
+
+    fn event(&mut self, ev: Event<'a>, range: Range<usize>) {
+        match ev {
+            Event::Start(tag) => self.start(tag),
+            Event::End(tag) => self.end(tag),
+            Event::Text(t) => {
+                if matches!(self.open, Some((BlockKind::Code { .. }, _))) {
+                    // Code is verbatim: the raw bytes, never unescaped or rewritten.
+                    let raw = &self.raw[range.clone()];
+                    self.push(raw, range, true);
+                } else {
+                    self.text(&t, range);
+                }
+            }
+            Event::Code(t) => {
+                let exact = self.raw.get(range.clone()) == Some(&*t);
+                self.push(&t, range, exact);
+            }
+            Event::InlineMath(m) => {
+                // `$80k → $100k`: a closing dollar right before a digit opens an amount.
+                let next = self.raw[range.end..].chars().next();
+                if next.is_some_and(|c| c.is_ascii_digit()) || m.starts_with(char::is_whitespace) {
+                    let raw = &self.raw[range.clone()];
+                    self.push(raw, range, true);
+                } else {
+                    self.push(&latex::to_plain(&m), range, false);
+                }
+            }
+            Event::DisplayMath(m) => {
+                let text = latex::to_plain(m.trim());
+                self.push_sep("\n");
+                self.push(text.trim(), range, false);
+                self.push_sep("\n");
+            }
+            Event::SoftBreak | Event::HardBreak => self.push_sep("\n"),
+            Event::Html(h) | Event::InlineHtml(h) => {
+                let tag = h.trim().to_ascii_lowercase();
+                if tag.starts_with("<br") {
+                    self.push_sep(" ");
+                }
+            }
+            Event::TaskListMarker(done) => {
+                self.push(if done { "[x] " } else { "[ ] " }, range, false)
+            }
+            Event::FootnoteReference(_) | Event::Rule => {}
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'a>) {
+        match tag {
+            Tag::Paragraph => {
+                // A paragraph inside a list item continues the item's block.
+                if !(self.list_depth > 0 && self.open.is_some()) {
+                    self.begin(if self.list_depth > 0 {
+                        BlockKind::ListItem {
+                            ordered: self.ordered.last().copied().unwrap_or(false),
+                            depth: self.list_depth,
+                        }
+                    } else {
+                        BlockKind::Paragraph
+                    });
+                }
+            }
+            Tag::Heading { level, .. } => self.begin(BlockKind::Heading(level as u8)),
+            Tag::List(first) => {
+                self.close();
+                self.list_depth += 1;
+                self.ordered.push(first.is_some());
+            }
+            Tag::Item => self.begin(BlockKind::ListItem {
+                ordered: self.ordered.last().copied().unwrap_or(false),
+                depth: self.list_depth,
+            }),
+            Tag::BlockQuote(_) => {
+                self.close();
+                self.quote_depth += 1;
+            }
+            Tag::CodeBlock(kind) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(l) => l.split_whitespace().next().unwrap_or("").into(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                self.begin(BlockKind::Code { lang });
+            }
+            Tag::TableHead => {
+                self.in_head = true;
+                self.begin(BlockKind::TableRow { header: true });
+            }
+            Tag::TableRow => self.begin(BlockKind::TableRow { header: false }),
+            Tag::TableCell => {
+                if !self.cells.is_empty() || self.cell_start.is_some() {
+                    self.push_sep(" | ");
+                }
+                if self.open.is_none() {
+                    self.open = Some((BlockKind::TableRow { header: self.in_head }, self.r.plain.len()));
+                }
+                self.cell_start = Some(self.r.plain.len());
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph => {
+                if self.list_depth > 0 {
+                    self.push_sep("\n");
+                } else {
+                    self.close();
+                }
+            }
+            TagEnd::Heading(_) | TagEnd::Item | TagEnd::CodeBlock => self.close(),
+            TagEnd::TableHead => {
+                self.close();
+                self.in_head = false;
+            }
+            TagEnd::TableRow => self.close(),
+            TagEnd::TableCell => {
+                if let Some(s) = self.cell_start.take() {
+                    self.cells.push(s..self.r.plain.len());
+                }
+            }
+            TagEnd::List(_) => {
+                self.close();
+                self.list_depth -= 1;
+                self.ordered.pop();
+            }
+            TagEnd::BlockQuote(_) => {
+                self.close();
+                self.quote_depth -= 1;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_structure_becomes_one_block_a_line() {
+        let r = Reply::parse(
+            "## Answer\n\n**Short answer:** budget *25%* more.\n\n1. March 3\n   - nested\n2. March 4\n\n| # | Day |\n|---|---|\n| 1 | Mar 3 |\n\n> quoted\n\n```python\ndef f(x):\n    return x\n```\n",
+        );
+        assert_eq!(
+            r.plain(),
+            "Answer\nShort answer: budget 25% more.\nMarch 3\nnested\nMarch 4\n# | Day\n1 | Mar 3\nquoted\ndef f(x):\n    return x\n"
+        );
+        let kinds: Vec<_> = r.blocks().iter().map(|b| b.kind.clone()).collect();
+        assert_eq!(kinds[0], BlockKind::Heading(2));
+        assert_eq!(
+            kinds[3],
+            BlockKind::ListItem {
+                ordered: false,
+                depth: 2
+            }
+        );
+        assert_eq!(kinds[6], BlockKind::TableRow { header: false });
+        assert_eq!(r.blocks()[7].quote_depth, 1);
+        assert_eq!(
+            kinds[8],
+            BlockKind::Code {
+                lang: "python".into()
+            }
+        );
+    }
+
+    #[test]
+    fn latex_math_reads_as_arithmetic_and_money_stays_money() {
+        let r = Reply::parse(
+            "Costs went $80k → $100k and $20k/$80k.\n\\( \\frac{100{,}000 - 80{,}000}{80{,}000} = 0.25 \\)\n$$80{,}000 \\times 1.25 = 100{,}000$$",
+        );
+        assert_eq!(
+            r.plain(),
+            "Costs went $80k → $100k and $20k/$80k.\n( (100,000 - 80,000)/(80,000) = 0.25 )\n80,000 × 1.25 = 100,000\n"
+        );
+    }
+
+    #[test]
+    fn spans_map_back_to_what_the_model_wrote() {
+        let raw = "The rise is **25%**, not 20%.";
+        let r = Reply::parse(raw);
+        let at = r.plain().find("25%").unwrap();
+        assert_eq!(r.raw_of(at..at + 3), "25%");
+        let s = r.sentence_range_at(at).unwrap().clone();
+        assert_eq!(r.raw_of(s), raw);
+    }
+
+    #[test]
+    fn sentences_split_once_and_questions_are_found() {
+        let r = Reply::parse("Net is 0.91. So not even!\nWhich time zone did you mean?");
+        assert_eq!(
+            r.sentences().collect::<Vec<_>>(),
+            vec!["Net is 0.91.", "So not even!", "Which time zone did you mean?"]
+        );
+        assert_eq!(r.questions().count(), 1);
+        assert_eq!(r.sentence_at(r.plain().find("even").unwrap()), "So not even!");
+    }
+}
