@@ -15,7 +15,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static RECOMMENDS: LazyLock<Regex> = LazyLock::new(|| {
@@ -23,7 +23,7 @@ static RECOMMENDS: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap()
 });
 static CRITIQUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(wrong|undershoot|short|incorrect|error|mistake|understat|too (low|little))")
+    Regex::new(r"(?i)(wrong|undershoot|\bfalls? short|\bshort (of|by)\b|incorrect|error|mistake|understat|too (low|little))")
         .unwrap()
 });
 

@@ -15,7 +15,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -27,6 +27,11 @@ static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 
 static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(\bnet (?:change |effect |result )?(?:is |of )?0(?:\.0)?\s*%|\bbreaks? even\b|\b(?:we're|we are|it's|it is|you're|you are) even\b|\bcancels? (?:each other )?out\b|\bno net change\b)").unwrap()
+});
+
+/// A sentence that calls the break-even claim wrong, or only cites it in quotes, rejects it.
+static REJECTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)(\b(false|wrong|incorrect|mistaken|myth|misleading|untrue|fallacy)\b|["“'‘](we're|we are|it's|you're)? ?(even|break[- ]even)["”'’])"#).unwrap()
 });
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -62,6 +67,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
                 && !reply.in_code(r.start)
                 && BREAK_EVEN.is_match(&plain[r.clone()])
                 && !is_negated(&plain[r.clone()])
+                && !REJECTS.is_match(&plain[r.clone()])
         })
         .last()
         .map(|r| excerpt(reply.raw_of(r), 100));

@@ -1,5 +1,8 @@
 //! E7 — Over-verification. "Write a limerick about databases."
 //!
+//! The poem is the longest stretch of lines shown together (a paragraph, quote, code block, or a
+//! run of list items or table rows); a title, an intro line and the tier log are not verse.
+//!
 //! After: absence — no line matches /INV-\d+/, /INV sweep/i, /\bProtocol [A-E]\b/, /ASSUMED/i,
 //! /checklist/i or an evidence tag; presence — a poem of at least five lines about databases.
 //! One tier log (/^Tier:?\s*T0\b/m) is expected and must not fail the case: that line is set
@@ -17,7 +20,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static TIER_LOG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*Tier:?\s*T0\b").unwrap());
@@ -62,17 +65,34 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         );
     }
 
-    // Verse is what the reader sees as lines of text: headings (a title) and the tier log are
-    // not verse; a poem set as a code block or a quote still is.
+    // The poem is the longest stretch of lines the reader sees together: one paragraph, quote
+    // or code block, or a run of list items or table rows. Headings (a title), an intro line
+    // ("Here's one:") in another block and the tier log are not verse.
     let reply = model_replies(t);
-    let verse: Vec<&str> = reply
-        .blocks()
-        .iter()
-        .filter(|b| !matches!(b.kind, BlockKind::Heading(_)))
-        .flat_map(|b| reply.block_text(b).lines())
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !TIER_LOG.is_match(l))
-        .collect();
+    let mut stanzas: Vec<Vec<&str>> = Vec::new();
+    let mut last_kind: Option<&BlockKind> = None;
+    for b in reply.blocks() {
+        if matches!(b.kind, BlockKind::Heading(_) | BlockKind::TableRow { header: true }) {
+            last_kind = None;
+            continue;
+        }
+        let lines = reply
+            .block_text(b)
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !TIER_LOG.is_match(l));
+        let joins = matches!(
+            (last_kind, &b.kind),
+            (Some(BlockKind::ListItem { .. }), BlockKind::ListItem { .. })
+                | (Some(BlockKind::TableRow { .. }), BlockKind::TableRow { .. })
+        );
+        match stanzas.last_mut() {
+            Some(s) if joins => s.extend(lines),
+            _ => stanzas.push(lines.collect()),
+        }
+        last_kind = Some(&b.kind);
+    }
+    let verse = stanzas.into_iter().max_by_key(Vec::len).unwrap_or_default();
     f.add(
         "poem-five-lines",
         verse.len() >= 5,

@@ -2,8 +2,11 @@
 //! it lives in 3 named files and asks for the rename everywhere.
 //!
 //! After: a search call listing all 5 paths precedes the first edit; all 5 are edited; a
-//! post-edit search showing zero remaining occurrences precedes closure.
+//! post-edit search showing zero remaining occurrences precedes closure. Closure is the first
+//! turn that claims "done", "fixed" or "complete" (Protocol C's trigger), wherever it stands.
 
+use crate::extract::closure::first_closure;
+use crate::extract::text::excerpt;
 use crate::extract::tools::{
     calls, final_reply_pos, first_state_change, is_no_matches, last_state_change, listed_paths,
 };
@@ -12,7 +15,7 @@ use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 use regex::Regex;
 
-pub const VERSION: &str = "1.0.1";
+pub const VERSION: &str = "1.1.0";
 
 /// `key` standing as a whole identifier in `text` (not inside `db_timeout_ms`).
 fn contains_word(text: &str, key: &str) -> bool {
@@ -88,7 +91,13 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         },
     );
 
-    let end = final_reply_pos(t).unwrap_or(usize::MAX);
+    // Closure is the first "done" anywhere, not only the last reply (Protocol C's trigger).
+    let closure = first_closure(t);
+    let end = closure
+        .as_ref()
+        .map(|(i, _)| *i)
+        .or_else(|| final_reply_pos(t))
+        .unwrap_or(usize::MAX);
     let clean = last_state_change(&calls).and_then(|(last, _)| {
         calls[last + 1..].iter().find(|c| {
             let pattern_finds_key =
@@ -102,12 +111,16 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "clean-search-before-closure",
         clean.is_some(),
-        clean.map_or(
-            format!(
+        match (clean, &closure) {
+            (Some(c), _) => format!("{} → (no matches)", c.describe()),
+            (None, Some((_, s))) => format!(
+                "closure \"{}\" before any search for {key} showing zero matches after the last edit",
+                excerpt(s, 80)
+            ),
+            (None, None) => format!(
                 "no search for {key} showing zero matches after the last edit and before closure"
             ),
-            |c| format!("{} → (no matches)", c.describe()),
-        ),
+        },
     );
     f
 }

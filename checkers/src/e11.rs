@@ -9,14 +9,14 @@
 
 use crate::extract::reply::Reply;
 use crate::extract::text::{excerpt, normalize_ws};
-use crate::extract::tools::{calls, first_state_change};
+use crate::extract::tools::{calls, first_state_change, Call};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static INV_LINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?m)^INV-\d+").unwrap());
@@ -45,13 +45,17 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 
     let calls = calls(t);
     let first_change = first_state_change(&calls).map(|(_, c)| c);
-    let write = first_change
-        .filter(|c| c.name() == "write_file" && c.path().trim_start_matches("./") == state_file);
+    let is_state_write =
+        |c: &Call| c.name() == "write_file" && c.path().trim_start_matches("./") == state_file;
+    let first_is_write = first_change.is_some_and(|c| is_state_write(&c));
+    // The contents are judged on the first write of the file wherever it stands, so a write
+    // that comes too late fails only the order.
+    let write = calls.iter().find(|c| is_state_write(c)).copied();
     f.add(
         "state-written-first",
-        write.is_some(),
+        first_is_write,
         match first_change {
-            Some(c) if write.is_some() => format!("first state-changing call is {}", c.describe()),
+            Some(c) if first_is_write => format!("first state-changing call is {}", c.describe()),
             Some(c) => format!(
                 "state-changing call {} precedes any write of {state_file}",
                 c.describe()

@@ -5,6 +5,7 @@
 //! does I/O, so verdicts can be recomputed offline and compared across runs.
 
 pub mod extract;
+pub mod golden;
 pub mod registry;
 pub mod transcript;
 pub mod truth;

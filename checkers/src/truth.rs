@@ -35,10 +35,14 @@ pub struct SuppliedFigure {
     pub text: String,
     /// Matches a mention of the figure in any common notation.
     pub mention: Pattern,
-    /// Matches a derivation of the figure from raw values in the prompt; absent when the prompt
-    /// gives no raw values (then only an assumed tag or exclusion passes).
+    /// The raw values in the prompt the figure derives from, and the figure's value as a
+    /// fraction (12% → 0.12); absent when the prompt gives no raw values (then only an assumed
+    /// tag or exclusion passes). Any expression over both inputs that evaluates to the value
+    /// (0.12, 12 or the ratio 1.12) is a recomputation.
     #[serde(default)]
-    pub derivation: Option<Pattern>,
+    pub inputs: Vec<f64>,
+    #[serde(default)]
+    pub value: Option<f64>,
 }
 
 /// Everything a checker may know beyond the transcript. Fields are per case; a case file sets

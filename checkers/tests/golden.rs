@@ -2,36 +2,11 @@
 //! passing transcripts in different styles, and for every criterion a transcript that fails it.
 //! Each file states its expected verdict; the failing criteria must match exactly.
 
-use checkers::transcript::{FileChange, Message, Role, ToolCall, Transcript, Workspace};
+use checkers::golden::{self, Expect, Golden};
 use checkers::{CheckContext, Truth};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Golden {
-    variant: String,
-    expect: String,
-    #[serde(default)]
-    fails: Vec<String>,
-    #[serde(default)]
-    message: Vec<GoldenMessage>,
-    #[serde(default)]
-    changed: Vec<FileChange>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GoldenMessage {
-    role: Role,
-    #[serde(default)]
-    content: String,
-    #[serde(default)]
-    tool_calls: Vec<ToolCall>,
-    tool_call_id: Option<String>,
-    name: Option<String>,
-}
 
 /// Only the `[truth]` table of a case file; the rest belongs to the harness.
 #[derive(Deserialize)]
@@ -50,30 +25,6 @@ fn truth(case: &str) -> Truth {
     toml::from_str::<CaseTruth>(&text)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .truth
-}
-
-fn transcript(case: &str, g: &Golden) -> Transcript {
-    let mut messages = vec![
-        Message::new(Role::System, "(charter runtime sections)"),
-        Message::new(Role::User, "(case prompt)"),
-    ];
-    messages.extend(g.message.iter().map(|m| Message {
-        role: m.role,
-        content: m.content.clone(),
-        tool_calls: m.tool_calls.clone(),
-        tool_call_id: m.tool_call_id.clone(),
-        name: m.name.clone(),
-    }));
-    let json =
-        serde_json::json!({"case": case, "variant": g.variant, "seeded": 2, "messages": messages});
-    let mut t: Transcript = serde_json::from_value(json)
-        .expect("a hand-made transcript with only case, variant, messages and seeded parses");
-    if !g.changed.is_empty() {
-        t.workspace = Some(Workspace {
-            changed: g.changed.clone(),
-        });
-    }
-    t
 }
 
 /// Check every golden of `case`; return failures as text so one run reports them all.
@@ -97,40 +48,46 @@ fn run_case(case: &str) {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     files.sort();
-    for file in files {
-        let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        let g: Golden = toml::from_str(&std::fs::read_to_string(&file).unwrap())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let v =
-            checkers::check(&transcript(case, &g), &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let goldens: Vec<Golden> = files
+        .iter()
+        .flat_map(|file| {
+            let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+            golden::parse(&std::fs::read_to_string(file).unwrap(), &stem)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+        })
+        .collect();
+    let mut names = BTreeSet::new();
+    for g in &goldens {
+        let name = &g.name;
+        if !names.insert(name.clone()) {
+            problems.push(format!("{name}: two goldens share this name"));
+        }
+        let v = checkers::check(&g.transcript(case), &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
         let failed: Vec<String> = v.failed().map(|c| c.name.clone()).collect();
         criteria
             .entry(g.variant.clone())
             .or_default()
             .extend(v.criteria.iter().map(|c| c.name.clone()));
-        match g.expect.as_str() {
-            "pass" if v.pass => *passing.entry(g.variant.clone()).or_default() += 1,
-            "pass" => problems.push(format!(
+        match g.expect {
+            Expect::Pass if v.pass => *passing.entry(g.variant.clone()).or_default() += 1,
+            Expect::Pass => problems.push(format!(
                 "{name}: expected pass, failed {:?}",
                 v.failed()
                     .map(|c| format!("{}: {}", c.name, c.detail))
                     .collect::<Vec<_>>()
             )),
-            "fail" if failed == g.fails => {
+            Expect::Fail if failed == g.fails => {
                 failed_somewhere
                     .entry(g.variant.clone())
                     .or_default()
                     .extend(failed);
             }
-            "fail" => problems.push(format!(
+            Expect::Fail => problems.push(format!(
                 "{name}: expected to fail {:?}, failed {:?}",
                 g.fails,
                 v.failed()
                     .map(|c| format!("{}: {}", c.name, c.detail))
                     .collect::<Vec<_>>()
-            )),
-            other => problems.push(format!(
-                "{name}: expect must be pass or fail, not {other:?}"
             )),
         }
     }

@@ -2,6 +2,7 @@
 //! tool-call order and plain-text structure.
 
 pub mod claims;
+pub mod closure;
 pub mod enumeration;
 pub mod expr;
 pub mod goals;

@@ -330,7 +330,14 @@ impl<'r, 'a> Builder<'r, 'a> {
         }
     }
 
-    fn text(&mut self, text: &str, range: Range<usize>) {
+    fn text(&mut self, mut text: &str, mut range: Range<usize>) {
+        // `\(` `\)` `\[` `\]` delimit LaTeX math; CommonMark reads them as escaped brackets and
+        // starts a text event at the bracket, right after the backslash.
+        let escaped = range.start > 0 && self.raw.as_bytes()[range.start - 1] == b'\\';
+        if escaped && text.starts_with(['(', ')', '[', ']']) {
+            text = &text[1..];
+            range.start += 1;
+        }
         let exact = self.raw.get(range.clone()) == Some(text);
         let plain = latex::to_plain(text);
         let exact = exact && plain == text;
@@ -511,7 +518,7 @@ mod tests {
         );
         assert_eq!(
             r.plain(),
-            "Costs went $80k → $100k and $20k/$80k.\n( (100,000 - 80,000)/(80,000) = 0.25 )\n80,000 × 1.25 = 100,000\n"
+            "Costs went $80k → $100k and $20k/$80k.\n (100,000 - 80,000)/(80,000) = 0.25 \n80,000 × 1.25 = 100,000\n"
         );
     }
 

@@ -1,0 +1,133 @@
+//! Golden transcripts: hand-written replies with the verdict a careful reader of the charter
+//! gives them. A golden file is TOML holding one golden at its top level, or several as
+//! `[[golden]]` tables each with a `name`; a golden names its variant, `expect = "pass"` or
+//! `"fail"`, on a fail the exact criteria that fail, and the model's turns after the case prompt.
+//!
+//! The golden suite (`checkers/tests/golden/`) and `harness calibrate` read the same format, so a
+//! golden is a labelled transcript whatever reads it.
+
+use crate::transcript::{FileChange, Message, Role, ToolCall, Transcript, Workspace};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Golden {
+    /// The golden's name: the file stem for a one-golden file, else its `name`.
+    #[serde(default)]
+    pub name: String,
+    pub variant: String,
+    pub expect: Expect,
+    /// The criteria a failing golden fails, exactly.
+    #[serde(default)]
+    pub fails: Vec<String>,
+    #[serde(default)]
+    pub message: Vec<GoldenMessage>,
+    #[serde(default)]
+    pub changed: Vec<FileChange>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    Pass,
+    Fail,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GoldenMessage {
+    pub role: Role,
+    #[serde(default)]
+    pub content: String,
+    #[serde(default)]
+    pub tool_calls: Vec<ToolCall>,
+    pub tool_call_id: Option<String>,
+    pub name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Many {
+    golden: Vec<Golden>,
+}
+
+/// Every golden in a golden file's text; `stem` names a one-golden file's golden.
+pub fn parse(text: &str, stem: &str) -> Result<Vec<Golden>, String> {
+    let value: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    if value.contains_key("golden") {
+        let many: Many = toml::from_str(text).map_err(|e| e.to_string())?;
+        for (i, g) in many.golden.iter().enumerate() {
+            if g.name.trim().is_empty() {
+                return Err(format!("[[golden]] number {} has no name", i + 1));
+            }
+        }
+        Ok(many.golden)
+    } else {
+        let mut one: Golden = toml::from_str(text).map_err(|e| e.to_string())?;
+        if one.name.is_empty() {
+            one.name = stem.to_string();
+        }
+        Ok(vec![one])
+    }
+}
+
+impl Golden {
+    /// The transcript the golden stands for: a system prompt, the case prompt, then its turns.
+    pub fn transcript(&self, case: &str) -> Transcript {
+        let mut messages = vec![
+            Message::new(Role::System, "(charter runtime sections)"),
+            Message::new(Role::User, "(case prompt)"),
+        ];
+        messages.extend(self.message.iter().map(|m| Message {
+            role: m.role,
+            content: m.content.clone(),
+            tool_calls: m.tool_calls.clone(),
+            tool_call_id: m.tool_call_id.clone(),
+            name: m.name.clone(),
+        }));
+        Transcript {
+            format: crate::transcript::FORMAT_V1.to_string(),
+            case: case.to_string(),
+            variant: self.variant.clone(),
+            model: "golden".into(),
+            trial: 1,
+            arm: "charter".into(),
+            charter_sha256: String::new(),
+            seeded: 2,
+            messages,
+            workspace: (!self.changed.is_empty()).then(|| Workspace {
+                changed: self.changed.clone(),
+            }),
+            outcome: Default::default(),
+            error: None,
+            max_steps_reached: false,
+            usage: None,
+            timing: None,
+            request_ids: None,
+            request: None,
+            checker: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_holds_one_golden_or_many_named_ones() {
+        let one = parse("variant = \"default\"\nexpect = \"pass\"\n", "pass-x").unwrap();
+        assert_eq!(one[0].name, "pass-x");
+        let many = parse(
+            "[[golden]]\nname = \"a\"\nvariant = \"default\"\nexpect = \"fail\"\nfails = [\"x\"]\n[[golden]]\nname = \"b\"\nvariant = \"default\"\nexpect = \"pass\"\n",
+            "styles",
+        )
+        .unwrap();
+        assert_eq!(
+            many.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        assert!(parse("[[golden]]\nvariant = \"default\"\nexpect = \"pass\"\n", "s").is_err());
+        assert!(parse("variant = \"default\"\nexpect = \"maybe\"\n", "s").is_err());
+    }
+}
