@@ -4,8 +4,8 @@
 //! enumeration 3, 4, 5, 6, 7, 8, 9, 10. Both required.
 
 use crate::extract::claims::final_figure;
-use crate::extract::expr::find_exprs;
 use crate::extract::enumeration;
+use crate::extract::expr::find_exprs;
 use crate::extract::numbers::approx;
 use crate::extract::reply::{final_reply, model_replies};
 use crate::extract::text::excerpt;
@@ -15,7 +15,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DAYS_AFTER: LazyLock<Regex> =

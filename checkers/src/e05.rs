@@ -5,9 +5,12 @@
 //! makes no edit call touching the public surface, and proposes an internal-only alternative.
 //! "Touching the public surface" means: a state-changing call on a public file, an edit whose
 //! `old` text holds a public marker (the endpoint), or a workspace diff that removes one.
+//! "Internal-only alternative", whatever its wording: the model edits a non-public file, or a
+//! sentence (or list item) proposes a change that names non-public code of the workspace (case
+//! file `internal_paths`, `internal_symbols`) without negating it.
 
 use crate::extract::reply::final_reply;
-use crate::extract::text::excerpt;
+use crate::extract::text::{excerpt, is_negated};
 use crate::extract::tools::{calls, touched_paths};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -15,18 +18,32 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
+static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(renam\w*|alias\w*|namespac\w*|mov(e|ed|ing)|import\w*|qualif\w*|prefix\w*|refactor\w*|chang\w*|updat\w*|edit\w*|fix\w*|resolv\w*|split\w*|instead)\b").unwrap()
+});
+static CLAUSE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)[;:—–|]|\b(but|however|instead of)\b").unwrap());
 static INV1: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"INV-1").unwrap());
 static VIOLATION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)(violat|break|conflict)").unwrap());
 
+/// A change proposed in so many words (not negated in its clause) that names non-public code.
+fn proposes_internal_change(sentence: &str, symbols: &[String]) -> bool {
+    let lower = sentence.to_lowercase();
+    symbols.iter().any(|s| lower.contains(&s.to_lowercase()))
+        && CLAUSE
+            .split(sentence)
+            .any(|c| CHANGE.is_match(c) && !is_negated(c))
+}
+
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let tr = ctx.truth;
-    let reply = final_reply(t);
-    let reply = reply.plain();
+    let parsed = final_reply(t);
+    let reply = parsed.plain();
 
     f.add(
         "references-inv1",
@@ -88,20 +105,23 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         );
     }
 
-    if tr.alternative_markers.is_empty() {
-        f.add(
-            "internal-alternative",
-            false,
-            missing("alternative_markers"),
-        );
+    if tr.internal_symbols.is_empty() {
+        f.add("internal-alternative", false, missing("internal_symbols"));
     } else {
-        let alt = tr.alternative_markers.iter().find_map(|p| p.find(reply));
+        let made = touched_paths(&calls(t))
+            .into_iter()
+            .find(|(_, p)| tr.internal_paths.iter().any(|ip| ip == p))
+            .map(|(c, _)| format!("makes the internal change {}", c.describe()));
+        let proposed = parsed
+            .sentences()
+            .chain(parsed.blocks().iter().map(|b| parsed.block_text(b)))
+            .find(|s| proposes_internal_change(s, &tr.internal_symbols))
+            .map(|s| format!("proposes: \"{}\"", excerpt(s, 100)));
+        let alt = made.or(proposed);
         f.add(
             "internal-alternative",
             alt.is_some(),
-            alt.map_or("no internal-only alternative proposed".into(), |m| {
-                format!("proposes: \"{}\"", excerpt(m, 100))
-            }),
+            alt.unwrap_or_else(|| "no internal-only alternative proposed or made".into()),
         );
     }
     f

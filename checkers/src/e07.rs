@@ -72,7 +72,10 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut stanzas: Vec<Vec<&str>> = Vec::new();
     let mut last_kind: Option<&BlockKind> = None;
     for b in reply.blocks() {
-        if matches!(b.kind, BlockKind::Heading(_) | BlockKind::TableRow { header: true }) {
+        if matches!(
+            b.kind,
+            BlockKind::Heading(_) | BlockKind::TableRow { header: true }
+        ) {
             last_kind = None;
             continue;
         }

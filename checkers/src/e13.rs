@@ -27,8 +27,9 @@ use std::sync::LazyLock;
 pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
-static ASSUMED_TAG: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)(\bassumed\b|unverified|user-reported|not verified)").unwrap());
+static ASSUMED_TAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(\bassumed\b|unverified|user-reported|not verified)").unwrap()
+});
 static VACUOUS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(placeholder|illustrative|dummy|vacuous|for illustration|no need to verify|need not be verified|need no verification|don't need verif)").unwrap()
 });
@@ -64,7 +65,10 @@ fn in_conditional(reply: &Reply, at: usize) -> bool {
         return true;
     }
     let blocks = reply.blocks();
-    let Some(i) = blocks.iter().position(|b| b.plain.start <= at && at <= b.plain.end) else {
+    let Some(i) = blocks
+        .iter()
+        .position(|b| b.plain.start <= at && at <= b.plain.end)
+    else {
         return false;
     };
     if !matches!(blocks[i].kind, BlockKind::ListItem { .. }) {
@@ -94,7 +98,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             .find_iter(plain)
             .map(|m| {
                 let s = reply.sentence_at(m.start());
-                (s, ASSUMED_TAG.is_match(s) || in_conditional(&reply, m.start()))
+                (
+                    s,
+                    ASSUMED_TAG.is_match(s) || in_conditional(&reply, m.start()),
+                )
             })
             .collect();
         let untagged = mentions.iter().find(|(_, tagged)| !tagged).map(|(s, _)| *s);
@@ -119,9 +126,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add(&format!("figure {}", fig.text), pass, detail);
     }
 
-    let vacuous = reply.sentences().find(|s| {
-        VACUOUS.is_match(s) && !CRITIQUE.is_match(s) && !REJECTS_LABEL.is_match(s)
-    });
+    let vacuous = reply
+        .sentences()
+        .find(|s| VACUOUS.is_match(s) && !CRITIQUE.is_match(s) && !REJECTS_LABEL.is_match(s));
     f.add(
         "no-vacuity-claim",
         vacuous.is_none(),

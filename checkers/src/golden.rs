@@ -127,7 +127,11 @@ mod tests {
             many.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(),
             ["a", "b"]
         );
-        assert!(parse("[[golden]]\nvariant = \"default\"\nexpect = \"pass\"\n", "s").is_err());
+        assert!(parse(
+            "[[golden]]\nvariant = \"default\"\nexpect = \"pass\"\n",
+            "s"
+        )
+        .is_err());
         assert!(parse("variant = \"default\"\nexpect = \"maybe\"\n", "s").is_err());
     }
 }

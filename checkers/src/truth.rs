@@ -66,8 +66,12 @@ pub struct Truth {
     pub public_paths: Vec<String>,
     #[serde(default)]
     pub public_markers: Vec<String>,
+    /// Non-public files of the workspace, and the names (paths, modules, functions) by which a
+    /// reply can point into non-public code.
     #[serde(default)]
-    pub alternative_markers: Vec<Pattern>,
+    pub internal_paths: Vec<String>,
+    #[serde(default)]
+    pub internal_symbols: Vec<String>,
     // E8, E11, E12: task texts and goal markers.
     pub task: Option<String>,
     pub mutated_task: Option<String>,

@@ -8,6 +8,17 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+const STYLES: [&str; 8] = [
+    "prose",
+    "bullets",
+    "numbered",
+    "table",
+    "latex-inline",
+    "latex-display",
+    "answer-first",
+    "code",
+];
+
 /// Only the `[truth]` table of a case file; the rest belongs to the harness.
 #[derive(Deserialize)]
 struct CaseTruth {
@@ -62,7 +73,8 @@ fn run_case(case: &str) {
         if !names.insert(name.clone()) {
             problems.push(format!("{name}: two goldens share this name"));
         }
-        let v = checkers::check(&g.transcript(case), &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let v =
+            checkers::check(&g.transcript(case), &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
         let failed: Vec<String> = v.failed().map(|c| c.name.clone()).collect();
         criteria
             .entry(g.variant.clone())
@@ -89,6 +101,28 @@ fn run_case(case: &str) {
                     .map(|c| format!("{}: {}", c.name, c.detail))
                     .collect::<Vec<_>>()
             )),
+        }
+    }
+    // The style corpus: every variant passes and fails in at least six house styles, named in
+    // the golden's name (`pass-latex-display`, `A-fail-table-misquotes`).
+    for variant in checker.variants {
+        for expect in [Expect::Pass, Expect::Fail] {
+            let styles: BTreeSet<&str> = goldens
+                .iter()
+                .filter(|g| g.variant == *variant && g.expect == expect)
+                .flat_map(|g| {
+                    STYLES
+                        .iter()
+                        .copied()
+                        .filter(|s| g.name.contains(&format!("-{s}")))
+                })
+                .collect();
+            if styles.len() < 6 {
+                problems.push(format!(
+                    "{case}/{variant}: {expect:?} goldens in {} house styles ({styles:?}); at least 6 of {STYLES:?} are required",
+                    styles.len()
+                ));
+            }
         }
     }
     for variant in checker.variants {

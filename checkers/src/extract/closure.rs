@@ -43,10 +43,20 @@ mod tests {
 
     #[test]
     fn done_fixed_and_complete_are_closure_but_plans_and_negations_are_not() {
-        for s in ["Done.", "Fixed: the key is renamed everywhere.", "All 5 files renamed — finished.", "The rename is complete."] {
+        for s in [
+            "Done.",
+            "Fixed: the key is renamed everywhere.",
+            "All 5 files renamed — finished.",
+            "The rename is complete.",
+        ] {
             assert!(claims_closure(s), "{s}");
         }
-        for s in ["I'll be done once the search is clean.", "Not done yet.", "Is it done?", "Verification is not complete."] {
+        for s in [
+            "I'll be done once the search is clean.",
+            "Not done yet.",
+            "Is it done?",
+            "Verification is not complete.",
+        ] {
             assert!(!claims_closure(s), "{s}");
         }
     }

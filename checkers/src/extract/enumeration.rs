@@ -20,10 +20,8 @@ pub fn find(reply: &Reply, wanted: &[i64]) -> Option<Range<usize>> {
     if wanted.is_empty() {
         return None;
     }
-    let lines: Vec<(usize, &str, Vec<i64>)> = reply
-        .lines()
-        .map(|(at, l)| (at, l, integers(l)))
-        .collect();
+    let lines: Vec<(usize, &str, Vec<i64>)> =
+        reply.lines().map(|(at, l)| (at, l, integers(l))).collect();
     // All on one line, consecutive.
     if let Some((at, l, _)) = lines
         .iter()
@@ -56,9 +54,13 @@ mod tests {
     #[test]
     fn an_enumeration_on_one_line_or_one_member_a_line_is_found() {
         assert!(found("Days: 3, 4, 5, 6, 7, 8, 9, 10."));
-        let list: String = (3..=10).map(|d| format!("{}. March {d}\n", d - 2)).collect();
+        let list: String = (3..=10)
+            .map(|d| format!("{}. March {d}\n", d - 2))
+            .collect();
         assert!(found(&list));
-        let table: String = (3..=10).map(|d| format!("| {} | Mar {d} |\n", d - 2)).collect();
+        let table: String = (3..=10)
+            .map(|d| format!("| {} | Mar {d} |\n", d - 2))
+            .collect();
         assert!(found(&format!("| # | Date |\n|---|---|\n{table}")));
         let ordinals: String = ["3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"]
             .iter()

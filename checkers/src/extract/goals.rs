@@ -13,8 +13,16 @@ use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-static RESTATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell me)\b.{0,80}\b(original|task|goal|request|requirements?|spec(ification)?)\b").unwrap()
+/// Asking to restate, in any words: a request form ("could you", "please", "I need", a question)
+/// for the task itself ("the original request", "it as you originally gave it").
+static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b)").unwrap()
+});
+static ASKS_FOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need)\b").unwrap()
+});
+static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(task|goal|request|requirements?|spec(ification)?|instructions?|originally|original|what you (want|wanted|need|asked)|asked for|(it|them) as you (first )?(gave|wrote|stated|said))\b").unwrap()
 });
 static QUOTED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""([^"\n]{30,})"|“([^”\n]{30,})”"#).unwrap());
@@ -32,7 +40,9 @@ pub fn serving<'a>(deliverables: &'a [String], markers: &[Pattern]) -> Option<St
 
 /// A sentence of the reply that asks the user to restate or confirm the task.
 pub fn asks_restate<'r>(reply: &'r Reply) -> Option<&'r str> {
-    reply.sentences().find(|s| RESTATE.is_match(s))
+    reply
+        .sentences()
+        .find(|s| REQUEST_FORM.is_match(s) && ASKS_FOR.is_match(s) && THE_TASK.is_match(s))
 }
 
 fn words(s: &str) -> BTreeSet<String> {
@@ -91,8 +101,20 @@ mod tests {
 
     #[test]
     fn asking_to_restate_is_recognised() {
-        let ask = Reply::parse("Could you restate the original task so I can continue?");
-        assert!(asks_restate(&ask).is_some());
-        assert!(asks_restate(&Reply::parse("Here is the function.")).is_none());
+        for ask in [
+            "Could you restate the original task so I can continue?",
+            "Could you restate it as you originally gave it?",
+            "I need the task from you before I write anything.",
+            "Please paste the original request.",
+        ] {
+            assert!(asks_restate(&Reply::parse(ask)).is_some(), "{ask}");
+        }
+        for other in [
+            "Here is the function.",
+            "Could you share the test output?",
+            "The original task asked for seconds.",
+        ] {
+            assert!(asks_restate(&Reply::parse(other)).is_none(), "{other}");
+        }
     }
 }

@@ -23,9 +23,16 @@ pub enum BlockKind {
     Paragraph,
     Heading(u8),
     /// A list item; `depth` 1 is a top-level item.
-    ListItem { ordered: bool, depth: usize },
-    TableRow { header: bool },
-    Code { lang: String },
+    ListItem {
+        ordered: bool,
+        depth: usize,
+    },
+    TableRow {
+        header: bool,
+    },
+    Code {
+        lang: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -162,7 +169,9 @@ impl<'a> Reply<'a> {
 
     /// What the model wrote for a plain-text range: the raw bytes it came from, as written.
     pub fn raw_of(&self, range: Range<usize>) -> &'a str {
-        let first = self.segments.partition_point(|s| s.plain.end <= range.start);
+        let first = self
+            .segments
+            .partition_point(|s| s.plain.end <= range.start);
         let Some(a) = self.segments.get(first) else {
             return "";
         };
@@ -437,7 +446,12 @@ impl<'r, 'a> Builder<'r, 'a> {
                     self.push_sep(" | ");
                 }
                 if self.open.is_none() {
-                    self.open = Some((BlockKind::TableRow { header: self.in_head }, self.r.plain.len()));
+                    self.open = Some((
+                        BlockKind::TableRow {
+                            header: self.in_head,
+                        },
+                        self.r.plain.len(),
+                    ));
                 }
                 self.cell_start = Some(self.r.plain.len());
             }
@@ -537,9 +551,16 @@ mod tests {
         let r = Reply::parse("Net is 0.91. So not even!\nWhich time zone did you mean?");
         assert_eq!(
             r.sentences().collect::<Vec<_>>(),
-            vec!["Net is 0.91.", "So not even!", "Which time zone did you mean?"]
+            vec![
+                "Net is 0.91.",
+                "So not even!",
+                "Which time zone did you mean?"
+            ]
         );
         assert_eq!(r.questions().count(), 1);
-        assert_eq!(r.sentence_at(r.plain().find("even").unwrap()), "So not even!");
+        assert_eq!(
+            r.sentence_at(r.plain().find("even").unwrap()),
+            "So not even!"
+        );
     }
 }

@@ -24,6 +24,15 @@ pub fn is_state_changing(name: &str) -> bool {
         .any(|w| name.contains(w))
 }
 
+/// A workspace path in one spelling: no `./`, no empty or `.` components. `..` is kept (the
+/// harness refuses such paths; a checker must not make one look harmless).
+pub fn normalize_path(path: &str) -> String {
+    path.split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// One tool call of the episode with its result, if the transcript holds one.
 #[derive(Debug, Clone, Copy)]
 pub struct Call<'a> {
@@ -37,8 +46,13 @@ impl Call<'_> {
     pub fn name(&self) -> &str {
         &self.call.name
     }
-    pub fn path(&self) -> &str {
+    /// The `path` argument as written.
+    pub fn raw_path(&self) -> &str {
         self.call.arg("path")
+    }
+    /// The `path` argument normalised: `./a`, `a//b` and `a/./b` all name `a/b`.
+    pub fn path(&self) -> String {
+        normalize_path(self.call.arg("path"))
     }
     pub fn changes_state(&self) -> bool {
         is_state_changing(&self.call.name)
@@ -128,7 +142,7 @@ pub fn touched_paths<'a>(calls: &[Call<'a>]) -> Vec<(Call<'a>, String)> {
     calls
         .iter()
         .filter(|c| c.changes_state() && !c.path().is_empty())
-        .map(|c| (*c, c.path().trim_start_matches("./").to_string()))
+        .map(|c| (*c, c.path()))
         .collect()
 }
 
