@@ -47,6 +47,44 @@ enum Command {
     /// Re-check stored transcripts (files or folders) with the current checkers, offline.
     /// Exit: 0 all pass, 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.
     Check(CheckArgs),
+    /// Record a person's verdict for stored transcripts in a labels.jsonl beside each one (or
+    /// in --labels FILE), for `harness calibrate`.
+    Label(LabelArgs),
+    /// Re-check every labelled transcript (labels.jsonl) and golden file under the folders with
+    /// the current checkers; print agreement, false passes and false fails per case and checker
+    /// version, and every disagreement. Exit: 0 full agreement, 1 any disagreement, 2 bad input.
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(Args)]
+struct LabelArgs {
+    /// Transcript files to label.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// A careful reader of the charter passes the transcript.
+    #[arg(long, conflicts_with = "fail", required_unless_present = "fail")]
+    pass: bool,
+    /// A careful reader of the charter fails the transcript.
+    #[arg(long)]
+    fail: bool,
+    /// Why: kept with the label and shown with any disagreement.
+    #[arg(long)]
+    note: Option<String>,
+    /// The labels file to append to (default: labels.jsonl beside each transcript).
+    #[arg(long)]
+    labels: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct CalibrateArgs {
+    /// Folders holding labels.jsonl files or golden files (e.g. checkers/tests/golden).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Print one JSON object per labelled transcript, then a summary object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    suite: SuiteArgs,
 }
 
 #[derive(Args)]
@@ -218,6 +256,17 @@ pub fn run() -> Result<u8> {
         Command::Run(args) => run_cmd(args),
         Command::Cases(args) => cases_cmd(args),
         Command::Check(args) => check_cmd(args),
+        Command::Label(args) => {
+            let n = crate::calibrate::label(
+                &args.paths,
+                args.pass,
+                args.note.as_deref(),
+                args.labels.as_deref(),
+            )?;
+            println!("labelled {n} transcript{}", if n == 1 { "" } else { "s" });
+            Ok(exit::OK)
+        }
+        Command::Calibrate(args) => calibrate_cmd(args),
         Command::Lint(cmd) => lint_cmd(cmd),
         Command::Show(args) => show_cmd(args),
         Command::Gate(args) => gate_cmd(&args.run_dir, args.suite.suite.as_deref(), Some(&args)),
@@ -334,6 +383,30 @@ fn cases_cmd(args: SuiteArgs) -> Result<u8> {
         println!("     passes when: {}", c.passes_when);
     }
     Ok(exit::OK)
+}
+
+fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
+    let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
+    let suite = Suite::load(&root)?;
+    let judged = crate::calibrate::calibrate(&args.dirs, &suite)?;
+    if args.json {
+        for j in &judged {
+            let line = serde_json::to_string(j).map_err(|e| Error::Internal(e.to_string()))?;
+            println!("{line}");
+        }
+        let summary: Vec<_> = crate::calibrate::tallies(&judged)
+            .into_iter()
+            .map(|((case, version), t)| serde_json::json!({"case": case, "checker_version": version, "tally": t}))
+            .collect();
+        println!("{}", serde_json::json!({ "summary": summary }));
+    } else {
+        print!("{}", crate::calibrate::render(&judged));
+    }
+    Ok(if judged.iter().all(|j| j.agrees()) {
+        exit::OK
+    } else {
+        exit::GATE_FAILED
+    })
 }
 
 fn check_cmd(args: CheckArgs) -> Result<u8> {

@@ -6,6 +6,7 @@
 //! is called.
 
 pub mod budget;
+pub mod calibrate;
 pub mod case;
 pub mod charter;
 pub mod check;
