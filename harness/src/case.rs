@@ -59,6 +59,11 @@ pub struct VariantFile {
 pub struct SeedMessage {
     pub role: Role,
     pub content: String,
+    /// A history step's tool calls (assistant turns only). The harness runs them on the
+    /// fixture when it prepares it, commits each step that changes a file, and seeds each
+    /// call's real result after the turn.
+    #[serde(default)]
+    pub tool_calls: Vec<checkers::ToolCall>,
 }
 
 /// A case ready to run: parsed, validated, its seeded turns rendered.
@@ -81,7 +86,9 @@ pub struct Variant {
     pub run_tests: Vec<String>,
     /// URL → page text.
     pub pages: BTreeMap<String, String>,
-    /// The seeded turns after the system prompt (history, then the case prompt).
+    /// The seeded turns after the system prompt (history, then the case prompt). Until the
+    /// suite is bound to a charter ([`crate::prepare`]), integrity tokens are placeholders and
+    /// history tool results are empty.
     pub seed: Vec<Message>,
 }
 

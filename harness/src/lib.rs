@@ -20,6 +20,7 @@ pub mod gate;
 pub mod lint;
 pub mod loopback;
 pub mod manifest;
+pub mod prepare;
 pub mod provider;
 pub mod replay;
 pub mod report;

@@ -67,6 +67,14 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         )?,
         None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
     };
+    // The suite bound to this charter: state files hold its Core Invariants, tokens match the
+    // rendered files, history steps are in the fixtures' git history. Kept alive for the run.
+    let prepared = crate::prepare::bind(
+        &suite,
+        &charter.core_invariants,
+        std::time::Duration::from_secs(loaded.manifest.run.test_timeout_secs),
+    )?;
+    let suite = prepared.suite.clone();
     let models = loaded.select_models(&opts.models)?;
     manifest::check_api_keys(&loaded.path, &models)?;
     let units = suite::select(&suite, &opts.cases, &opts.variants)?;

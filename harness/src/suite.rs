@@ -135,20 +135,40 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
                 )));
             }
             for t in hist.turn.iter().skip(v.omit_turns) {
-                seed.push(Message::new(
-                    t.role,
-                    render(root, &t.content).map_err(|e| bad(format!("{key}.history: {e}")))?,
-                ));
+                check_tokens(root, &t.content).map_err(|e| bad(format!("{key}.history: {e}")))?;
+                if !t.tool_calls.is_empty() && t.role != Role::Assistant {
+                    return Err(bad(format!(
+                        "{key}.history: only assistant turns make tool calls"
+                    )));
+                }
+                let mut m = Message::new(t.role, t.content.clone());
+                m.tool_calls = t.tool_calls.clone();
+                seed.push(m);
+                for c in &t.tool_calls {
+                    if !v.tools.contains(&c.name) {
+                        return Err(bad(format!(
+                            "{key}.history: step calls {:?}, which the variant does not offer",
+                            c.name
+                        )));
+                    }
+                    let mut r = Message::new(Role::Tool, "");
+                    r.tool_call_id = Some(c.id.clone());
+                    r.name = Some(c.name.clone());
+                    seed.push(r);
+                }
             }
         }
         for (j, s) in v.seed.iter().enumerate() {
             if matches!(s.role, Role::System | Role::Tool) {
                 return Err(bad(format!("{key}.seed[{j}].role must be user or assistant (the system prompt is the charter)")));
             }
-            seed.push(Message::new(
-                s.role,
-                render(root, &s.content).map_err(|e| bad(format!("{key}.seed[{j}]: {e}")))?,
-            ));
+            if !s.tool_calls.is_empty() {
+                return Err(bad(format!(
+                    "{key}.seed[{j}]: tool calls belong in a history file"
+                )));
+            }
+            check_tokens(root, &s.content).map_err(|e| bad(format!("{key}.seed[{j}]: {e}")))?;
+            seed.push(Message::new(s.role, s.content.clone()));
         }
         if seed.last().map(|m| m.role) != Some(Role::User) {
             return Err(bad(format!(
@@ -175,9 +195,23 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
     })
 }
 
-/// Expand `{{integrity_token:PATH}}` (PATH relative to the suite root) to the token Usage 3
-/// describes: the file's sha256, byte count and first and last lines.
-fn render(root: &Path, content: &str) -> std::result::Result<String, String> {
+/// Every `{{integrity_token:PATH}}` in `content` names a readable file of the suite (they are
+/// expanded when the suite is bound to a charter, over the rendered bytes).
+fn check_tokens(root: &Path, content: &str) -> std::result::Result<(), String> {
+    expand_tokens(content, |rel| {
+        let path = root.join(rel);
+        std::fs::read_to_string(&path)
+            .map(|_| String::new())
+            .map_err(|e| format!("{}: {e}", path.display()))
+    })
+    .map(|_| ())
+}
+
+/// Replace every `{{integrity_token:PATH}}` with `token(PATH)`.
+pub(crate) fn expand_tokens(
+    content: &str,
+    mut token: impl FnMut(&str) -> std::result::Result<String, String>,
+) -> std::result::Result<String, String> {
     const OPEN: &str = "{{integrity_token:";
     let mut out = String::new();
     let mut rest = content;
@@ -185,10 +219,7 @@ fn render(root: &Path, content: &str) -> std::result::Result<String, String> {
         out.push_str(&rest[..i]);
         let after = &rest[i + OPEN.len()..];
         let end = after.find("}}").ok_or("unclosed {{integrity_token:…}}")?;
-        let path = root.join(after[..end].trim());
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        out.push_str(&integrity_token(&text));
+        out.push_str(&token(after[..end].trim())?);
         rest = &after[end + 2..];
     }
     out.push_str(rest);

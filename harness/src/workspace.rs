@@ -1,6 +1,8 @@
-//! Trial workspaces: a fixture copied into a fresh tempdir that is a git repository whose HEAD
-//! is the fixture committed with git2 (fixed author and date, so commit ids are the same on every
-//! run); afterwards the git diff fills `workspace.changed`.
+//! Trial workspaces: a fixture copied into a fresh tempdir whose git metadata lives in another
+//! tempdir the model's tools never reach (a separate git dir, no `.git` in the tree). HEAD is the
+//! fixture committed with git2 (fixed author and date, so commit ids are the same on every run),
+//! or the last commit of a fixture prepared with a history; afterwards the diff against it fills
+//! `workspace.changed`. The diff never follows a symlink: it records the link and its target.
 //!
 //! Each fixture is committed once per run into a shared object store; a trial's repository
 //! borrows those objects through `objects/info/alternates` instead of writing its own, which
@@ -18,6 +20,8 @@ const FIXTURE_TIME: i64 = 1_767_225_600;
 
 pub struct TrialWorkspace {
     dir: tempfile::TempDir,
+    /// The git dir, outside the work tree.
+    _git: tempfile::TempDir,
     repo: Repository,
     base: Oid,
 }
@@ -58,7 +62,41 @@ fn scratch_root() -> PathBuf {
     .clone()
 }
 
-fn tempdir(prefix: &str) -> Result<tempfile::TempDir> {
+/// Signature of every commit the harness makes: fixed, so commit ids repeat across runs.
+pub(crate) fn fixture_signature(offset_secs: i64) -> Result<Signature<'static>> {
+    Signature::new(
+        "charter-harness",
+        "fixtures@charter-harness.invalid",
+        &Time::new(FIXTURE_TIME + offset_secs, 0),
+    )
+    .map_err(|e| git_err("signature", e))
+}
+
+/// Commit the whole tree of `repo`'s work dir on top of HEAD (if any).
+pub(crate) fn commit_all(repo: &Repository, message: &str, offset_secs: i64) -> Result<Oid> {
+    let mut index = repo.index().map_err(|e| git_err("index", e))?;
+    index
+        .add_all(["*"], IndexAddOption::DEFAULT, None)
+        .map_err(|e| git_err("add", e))?;
+    index
+        .update_all(["*"], None)
+        .map_err(|e| git_err("add", e))?;
+    index.write().map_err(|e| git_err("index", e))?;
+    let tree_id = index.write_tree().map_err(|e| git_err("tree", e))?;
+    let tree = repo.find_tree(tree_id).map_err(|e| git_err("tree", e))?;
+    let sig = fixture_signature(offset_secs)?;
+    let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+    let parents: Vec<&git2::Commit> = parent.iter().collect();
+    repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &parents)
+        .map_err(|e| git_err("commit", e))
+}
+
+/// `git init` of a work tree with its metadata in `<dir>/.git` (fixture preparation only).
+pub(crate) fn init_repo(dir: &Path) -> Result<Repository> {
+    init(dir)
+}
+
+pub(crate) fn tempdir(prefix: &str) -> Result<tempfile::TempDir> {
     let root = scratch_root();
     tempfile::Builder::new()
         .prefix(prefix)
@@ -95,6 +133,21 @@ impl FixtureStore {
         if let Some(c) = committed.get(fixture) {
             return Ok(c.clone());
         }
+        // A fixture prepared with a history is already a repository: use its last commit.
+        if fixture.join(".git").is_dir() {
+            let repo = Repository::open(fixture).map_err(|e| git_err("open", e))?;
+            let commit = repo
+                .head()
+                .and_then(|h| h.peel_to_commit())
+                .map_err(|e| git_err("HEAD", e))?
+                .id();
+            let c = Committed {
+                objects: fixture.join(".git/objects"),
+                commit,
+            };
+            committed.insert(fixture.to_path_buf(), c.clone());
+            return Ok(c);
+        }
         let dir = self.dir.path().join(committed.len().to_string());
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
         copy_tree(fixture, &dir)?;
@@ -105,12 +158,7 @@ impl FixtureStore {
             .map_err(|e| git_err("add", e))?;
         let tree_id = index.write_tree().map_err(|e| git_err("tree", e))?;
         let tree = repo.find_tree(tree_id).map_err(|e| git_err("tree", e))?;
-        let sig = Signature::new(
-            "charter-harness",
-            "fixtures@charter-harness.invalid",
-            &Time::new(FIXTURE_TIME, 0),
-        )
-        .map_err(|e| git_err("signature", e))?;
+        let sig = fixture_signature(0)?;
         let commit = repo
             .commit(None, &sig, &sig, "fixture", &tree, &[])
             .map_err(|e| git_err("commit", e))?;
@@ -127,15 +175,26 @@ impl FixtureStore {
         let committed = self.commit_fixture(fixture)?;
         let dir = tempdir("charter-harness-")?;
         copy_tree(fixture, dir.path())?;
-        // Alternates written before init, so the repository opens with the shared objects.
-        let info = dir.path().join(".git/objects/info");
+        // The git dir lives outside the tree: the model's tools, and anything a test script
+        // does in the tree, cannot reach the index, the excludes or the alternates.
+        let git = tempdir("charter-harness-git-")?;
+        let info = git.path().join("objects/info");
         std::fs::create_dir_all(&info).map_err(|e| Error::io(&info, e))?;
         std::fs::write(
             info.join("alternates"),
             format!("{}\n", committed.objects.display()),
         )
         .map_err(|e| Error::io(&info, e))?;
-        let repo = init(dir.path())?;
+        let mut opts = RepositoryInitOptions::new();
+        opts.external_template(false)
+            .bare(false)
+            .no_dotgit_dir(true)
+            .workdir_path(dir.path());
+        let repo = Repository::init_opts(git.path(), &opts).map_err(|e| git_err("init", e))?;
+        // Nothing in the tree may switch files off: no core.excludesFile, no attributes.
+        let _ = repo
+            .config()
+            .and_then(|mut c| c.set_str("core.excludesFile", ""));
         let head = repo
             .find_reference("HEAD")
             .map_err(|e| git_err("HEAD", e))?;
@@ -148,6 +207,7 @@ impl FixtureStore {
             .map_err(|e| git_err("branch", e))?;
         Ok(TrialWorkspace {
             dir,
+            _git: git,
             repo,
             base: committed.commit,
         })
@@ -203,9 +263,7 @@ impl TrialWorkspace {
                     .map_err(|e| git_err("blob", e))?;
                 Some(String::from_utf8_lossy(blob.content()).into_owned())
             };
-            let after = std::fs::read(self.root().join(&path))
-                .ok()
-                .map(|b| String::from_utf8_lossy(&b).into_owned());
+            let after = read_no_follow(&self.root().join(&path));
             if before != after {
                 changed.push(FileChange {
                     path,
@@ -219,9 +277,30 @@ impl TrialWorkspace {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+/// A work-tree file as the diff records it: a regular file's text, a symlink as
+/// `symlink → TARGET` (never followed: a link to /etc/hostname or /dev/zero is not read), and
+/// nothing for anything else (a FIFO, a device).
+fn read_no_follow(path: &Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(path).ok()?;
+        return Some(format!("symlink → {}", target.display()));
+    }
+    if !meta.is_file() {
+        return None;
+    }
+    std::fs::read(path)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// Copy a fixture tree: regular files and folders only (no `.git`, no links).
+pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     for entry in std::fs::read_dir(from).map_err(|e| Error::io(from, e))? {
         let entry = entry.map_err(|e| Error::io(from, e))?;
+        if entry.file_name() == ".git" {
+            continue;
+        }
         let src = entry.path();
         let dst: PathBuf = to.join(entry.file_name());
         let kind = entry.file_type().map_err(|e| Error::io(&src, e))?;
