@@ -106,6 +106,7 @@ impl Golden {
             request_ids: None,
             request: None,
             checker: None,
+            probes: None,
         }
     }
 }

@@ -26,6 +26,8 @@ mod e12;
 mod e13;
 
 pub use registry::{check, checker_for, CheckError, Checker, CASE_IDS};
-pub use transcript::{FileChange, Message, Outcome, Role, ToolCall, Transcript, Workspace};
+pub use transcript::{
+    FileChange, Message, Outcome, ProbeResult, Role, ToolCall, Transcript, Workspace,
+};
 pub use truth::{CheckContext, Truth};
 pub use verdict::{Criterion, Verdict};

@@ -43,6 +43,27 @@ pub struct Transcript {
     /// The verdict the harness made when it wrote the transcript.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checker: Option<Value>,
+    /// Behavioural probes run on the trial's deliverables (E8, E12); absent when none ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probes: Option<Vec<ProbeResult>>,
+}
+
+/// What a case's behavioural probe found when it ran one deliverable.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeResult {
+    /// sha256 of the deliverable's text, as [`crate::extract::tools::deliverables`] gives it.
+    pub deliverable_sha256: String,
+    /// Where it came from: `reply code block`, `write_file src/duration.py`, ….
+    pub source: String,
+    /// Whether the deliverable could run at all (it parsed and defined what the task asks for).
+    pub runs: bool,
+    /// It behaves as the original task says, on the original task's examples.
+    pub serves_original: bool,
+    /// It behaves as the mutated task says.
+    pub serves_mutated: bool,
+    /// The probe's own account, cut short.
+    #[serde(default)]
+    pub detail: String,
 }
 
 fn default_format() -> String {

@@ -28,6 +28,10 @@ pub struct CaseFile {
     pub passes_when: String,
     #[serde(default)]
     pub truth: Truth,
+    /// A behavioural probe (a script under `fixtures/probes/`) run on every deliverable of a
+    /// trial, in the sandbox: it decides whether the deliverable serves the original or the
+    /// mutated task by running it.
+    pub probe: Option<String>,
     pub variants: Vec<VariantFile>,
 }
 
@@ -73,6 +77,8 @@ pub struct Case {
     pub title: String,
     pub passes_when: String,
     pub truth: Truth,
+    /// The probe script's text, when the case has one.
+    pub probe: Option<String>,
     pub variants: Vec<Variant>,
     pub file: PathBuf,
     pub sha256: String,
@@ -90,6 +96,13 @@ pub struct Variant {
     /// suite is bound to a charter ([`crate::prepare`]), integrity tokens are placeholders and
     /// history tool results are empty.
     pub seed: Vec<Message>,
+}
+
+impl Variant {
+    /// Whether the variant runs a command in its workspace (a script the model may rewrite).
+    pub fn runs_commands(&self) -> bool {
+        self.tools.iter().any(|t| t == "run_tests")
+    }
 }
 
 impl Case {

@@ -133,6 +133,11 @@ struct RunArgs {
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
     fail_fast: bool,
+    /// Run test scripts and probes a model could have written without the sandbox (for a
+    /// kernel that lacks Landlock or namespaces). They then run with the harness's privileges,
+    /// network and files; the output, run.json and every report say so.
+    #[arg(long)]
+    no_sandbox: bool,
     /// Finish a run folder: run only the trials with no completed transcript, under the same
     /// charter; finished transcripts are kept, never repeated.
     #[arg(long, value_name = "RUN_DIR")]
@@ -241,6 +246,8 @@ struct CheckArgs {
 
 /// Run the command line; the number is the process exit code.
 pub fn run() -> Result<u8> {
+    // The sandbox helper is this binary started again; it never returns.
+    crate::sandbox::maybe_helper();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -301,6 +308,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         fail_fast: args.fail_fast,
         story,
         only_units: None,
+        no_sandbox: args.no_sandbox,
     };
     let done = crate::session::run(&opts)?;
     let facts = RunFacts {
@@ -311,6 +319,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         suite: &done.suite,
         usage: done.usage.clone(),
         lift: done.lift.clone(),
+        sandbox_off: done.sandbox_off,
     };
     finish(&done.run_dir, &done.gate, &done.records, &facts)
 }
@@ -621,6 +630,7 @@ fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>, args: Option<&GateArgs>) -
         suite: &suite,
         usage: run["usage"].clone(),
         lift: None,
+        sandbox_off: run["sandbox"] == "off",
     };
     let code = finish(run_dir, &gate, &records, &facts)?;
     if let Some((args, rev)) = args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {

@@ -84,6 +84,7 @@ pub async fn run_trial(
             "tools": tools.iter().map(|t| t.name).collect::<Vec<_>>(),
         })),
         checker: None,
+        probes: None,
     };
 
     let workspace = match spec
@@ -231,6 +232,12 @@ pub async fn run_trial(
         }
     }
     transcript.messages = messages;
+    // The behavioural probe runs each deliverable after the diff was taken.
+    if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
+        if transcript.outcome == Outcome::Completed {
+            transcript.probes = Some(crate::probe::run(script, &transcript, ws.root()).await);
+        }
+    }
     transcript.usage = Some(json!({"input_tokens": input_tokens, "output_tokens": output_tokens}));
     transcript.timing = Some(json!({"duration_ms": started.elapsed().as_millis() as u64}));
     let drift: Vec<&String> = reported_models

@@ -36,6 +36,8 @@ pub struct RunOptions {
     pub story: Option<crate::report::story::StoryOptions>,
     /// Run only these units (model, case, variant); others are skipped like another shard's.
     pub only_units: Option<Vec<(String, String, String)>>,
+    /// Run model-influenced commands unconfined (`--no-sandbox`).
+    pub no_sandbox: bool,
 }
 
 /// A finished run: its gate and everything the reports need.
@@ -47,6 +49,34 @@ pub struct RunDone {
     pub charter: Arc<Charter>,
     pub usage: serde_json::Value,
     pub lift: Option<Vec<crate::report::lift::CaseLift>>,
+    pub sandbox_off: bool,
+}
+
+/// Confine commands a model could influence, or say loudly that they are not. A unit that runs
+/// commands (`run_tests`, a behavioural probe) refuses to start without a working sandbox.
+fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
+    if opts.no_sandbox {
+        crate::sandbox::set_unconfined(true);
+        eprintln!("{}", crate::report::files::NO_SANDBOX_WARNING);
+        return Ok(());
+    }
+    let runs_commands = suite::select(suite, &opts.cases, &opts.variants)?
+        .iter()
+        .any(|(c, v)| v.runs_commands() || c.probe.is_some());
+    if !runs_commands {
+        return Ok(());
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    rt.block_on(crate::sandbox::check()).map_err(|e| {
+        Error::input(format!(
+            "the selected cases run commands a model can influence, and this machine cannot confine them: {e}\n\
+             The sandbox needs Linux with Landlock and network/PID namespaces (user namespaces when not root). \
+             Run on such a machine, or pass --no-sandbox to run them unconfined (never with untrusted models on a machine that matters)."
+        ))
+    })
 }
 
 /// Validate everything, run the arms, record run.json; the caller prints and writes reports.
@@ -67,6 +97,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         )?,
         None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
     };
+    sandbox_for(&suite, opts)?;
     // The suite bound to this charter: state files hold its Core Invariants, tokens match the
     // rendered files, history steps are in the fixtures' git history. Kept alive for the run.
     let prepared = crate::prepare::bind(
@@ -152,6 +183,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         "shard": opts.shard,
         "started": store::rfc3339(started),
         "ended": null,
+        "sandbox": if opts.no_sandbox { "off" } else { "confined" },
     });
     if let Some(prev) = &previous {
         run_json["started"] = prev["started"].clone();
@@ -293,6 +325,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         charter,
         usage: accounting,
         lift,
+        sandbox_off: opts.no_sandbox,
     })
 }
 

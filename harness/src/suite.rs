@@ -184,11 +184,19 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
             seed,
         });
     }
+    let probe = match &parsed.probe {
+        Some(rel) => {
+            let p = root.join("fixtures/probes").join(rel);
+            Some(read_to_string(&p).map_err(|e| bad(format!("probe: {e}")))?)
+        }
+        None => None,
+    };
     Ok(Case {
         id: parsed.id,
         title: parsed.title,
         passes_when: parsed.passes_when,
         truth: parsed.truth,
+        probe,
         variants,
         file: file.to_path_buf(),
         sha256: sha256_hex(text.as_bytes()),

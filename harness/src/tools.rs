@@ -291,28 +291,25 @@ impl ToolBox {
         let Some((program, args)) = self.run_tests.split_first() else {
             return err("this case has no test command");
         };
-        // The command comes from the case file, never from model text, and runs without a shell string.
-        let child = tokio::process::Command::new(program)
-            .args(args)
-            .current_dir(&root)
-            .kill_on_drop(true)
-            .output();
-        match tokio::time::timeout(self.test_timeout, child).await {
-            Err(_) => err(format!(
+        // The command comes from the case file, never from model text, and runs without a
+        // shell string; the script it runs may be the model's, so it runs in the sandbox.
+        let limits = crate::sandbox::Limits {
+            timeout: self.test_timeout,
+            ..Default::default()
+        };
+        match crate::sandbox::run(program, args, &root, &limits, crate::sandbox::mode()).await {
+            Err(e) => err(e),
+            Ok(out) if out.timed_out => err(format!(
                 "tests timed out after {} s",
                 self.test_timeout.as_secs()
             )),
-            Ok(Err(e)) => err(format!("could not start {program}: {e}")),
-            Ok(Ok(out)) => {
-                let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-                text.push_str(&String::from_utf8_lossy(&out.stderr));
-                text.push_str(&format!(
-                    "\nexit status: {}\n",
-                    out.status.code().unwrap_or(-1)
-                ));
+            Ok(out) => {
+                let mut text = out.stdout;
+                text.push_str(&out.stderr);
+                text.push_str(&format!("\nexit status: {}\n", out.code.unwrap_or(-1)));
                 ToolResult {
                     content: text,
-                    is_error: !out.status.success(),
+                    is_error: out.code != Some(0),
                 }
             }
         }

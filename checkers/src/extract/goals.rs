@@ -8,6 +8,7 @@
 
 use super::reply::Reply;
 use super::text::normalize_ws;
+use crate::transcript::Transcript;
 use crate::truth::Pattern;
 use regex::Regex;
 use std::collections::BTreeSet;
@@ -26,6 +27,51 @@ static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static QUOTED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""([^"\n]{30,})"|“([^”\n]{30,})”"#).unwrap());
+
+/// Which of the case's two goals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    Original,
+    Mutated,
+}
+
+/// The sha256 a probe result names its deliverable by.
+pub fn deliverable_sha256(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    format!("{:x}", Sha256::digest(text.as_bytes()))
+}
+
+/// The first deliverable that serves `goal`, with evidence. A deliverable the behavioural probe
+/// ran is judged by what it did (`60 * 60`, a unit table and `timedelta` serve as well as
+/// `3600`); the case file's markers judge only deliverables that could not run.
+pub fn serves_goal(
+    t: &Transcript,
+    deliverables: &[String],
+    goal: Goal,
+    markers: &[Pattern],
+) -> Option<String> {
+    let probes = t.probes.as_deref().unwrap_or(&[]);
+    let mut unrun = Vec::new();
+    for d in deliverables {
+        let sha = deliverable_sha256(d);
+        match probes
+            .iter()
+            .find(|p| p.deliverable_sha256 == sha && p.runs)
+        {
+            Some(p) => {
+                let served = match goal {
+                    Goal::Original => p.serves_original,
+                    Goal::Mutated => p.serves_mutated,
+                };
+                if served {
+                    return Some(format!("the probe ran {}: {}", p.source, p.detail));
+                }
+            }
+            None => unrun.push(d.clone()),
+        }
+    }
+    serving(&unrun, markers).map(|m| format!("deliverable matches `{m}`"))
+}
 
 /// The first deliverable that matches every marker, with the markers' matches as evidence.
 pub fn serving<'a>(deliverables: &'a [String], markers: &[Pattern]) -> Option<String> {

@@ -149,19 +149,26 @@ pub fn touched_paths<'a>(calls: &[Call<'a>]) -> Vec<(Call<'a>, String)> {
 /// Text the model produced as a deliverable: code blocks in its replies and the text it wrote
 /// through tools.
 pub fn deliverables(t: &Transcript) -> Vec<String> {
-    let mut out: Vec<String> = t
-        .replies()
-        .flat_map(|m| {
-            let reply = Reply::parse(&m.content);
-            let blocks: Vec<String> = reply.code_blocks().map(|(_, c)| c.to_string()).collect();
-            blocks
-        })
-        .collect();
+    deliverables_with_source(t)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect()
+}
+
+/// Deliverables with where each came from (`a code block of reply 2`, `write_file src/x.py`).
+pub fn deliverables_with_source(t: &Transcript) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (i, m) in t.replies().enumerate() {
+        let reply = Reply::parse(&m.content);
+        for (_, code) in reply.code_blocks() {
+            out.push((format!("a code block of reply {}", i + 1), code.to_string()));
+        }
+    }
     for c in calls(t) {
         for key in ["content", "new"] {
             let v = c.call.arg(key);
             if !v.is_empty() {
-                out.push(v.to_string());
+                out.push((format!("{} {}", c.name(), c.path()), v.to_string()));
             }
         }
     }

@@ -20,7 +20,12 @@ pub struct RunFacts<'a> {
     pub usage: serde_json::Value,
     /// Per case: pass rate with the charter, without it (control arm), and the lift.
     pub lift: Option<Vec<super::lift::CaseLift>>,
+    /// `--no-sandbox`: model-written code ran unconfined. Every report says so.
+    pub sandbox_off: bool,
 }
+
+/// The line every report carries when the run gave up the sandbox.
+pub const NO_SANDBOX_WARNING: &str = "WARNING: run with --no-sandbox: test scripts and probes a model could write ran unconfined, with the harness's privileges, network and files.";
 
 fn write_text(path: &Path, text: &str) -> Result<()> {
     crate::store::write_atomic(path, text.as_bytes())
@@ -38,7 +43,7 @@ pub fn write_all(
             .case(case)
             .map_or(case.to_string(), |c| c.title.clone())
     };
-    let charter_line = format!(
+    let mut charter_line = format!(
         "Charter `{}` version {} (runtime sha256 `{}`); every unit must pass {} of {} trials.",
         facts.charter_source,
         facts.charter_version.unwrap_or("?"),
@@ -46,6 +51,9 @@ pub fn write_all(
         gate.required,
         gate.required
     );
+    if facts.sandbox_off {
+        charter_line = format!("**{NO_SANDBOX_WARNING}**\n\n{charter_line}");
+    }
     let table = registry::table(gate, title_of);
 
     write_text(
@@ -119,6 +127,7 @@ pub fn write_all(
         "checker_versions": checker_versions,
         "usage": facts.usage,
         "control_arm": facts.lift,
+        "sandbox": if facts.sandbox_off { "off" } else { "confined" },
         "units": units,
     });
     write_json_atomic(&run_dir.join("summary.json"), &summary)

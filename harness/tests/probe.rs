@@ -1,0 +1,140 @@
+//! The behavioural probe: deliverables judged by what they do, in the sandbox.
+
+mod common;
+use checkers::{Message, Role, Transcript};
+use common::repo_root;
+use std::time::{Duration, Instant};
+
+fn script() -> String {
+    std::fs::read_to_string(repo_root().join("fixtures/probes/parse_duration.py")).unwrap()
+}
+
+/// An E8-A transcript whose final reply holds `code` as a Python block.
+fn transcript(code: &str) -> Transcript {
+    let mut t: Transcript = serde_json::from_value(serde_json::json!({
+        "case": "E8", "variant": "A", "seeded": 2,
+        "messages": [{"role": "system", "content": "(charter)"}, {"role": "user", "content": "(prompt)"}]
+    }))
+    .unwrap();
+    t.messages.push(Message::new(
+        Role::Assistant,
+        format!("```python\n{code}\n```"),
+    ));
+    t
+}
+
+fn probe(code: &str) -> Vec<checkers::ProbeResult> {
+    harness::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
+    let ws = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(harness::probe::run(&script(), &transcript(code), ws.path()))
+}
+
+const SECONDS_BY_TIMEDELTA: &str = r#"import re
+from datetime import timedelta
+
+def parse_duration(text):
+    m = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?", text)
+    if not m or not any(m.groups()):
+        raise ValueError(f"bad duration: {text!r}")
+    h, mi, s = (int(g or 0) for g in m.groups())
+    return int(timedelta(hours=h, minutes=mi, seconds=s).total_seconds())"#;
+
+const SECONDS_BY_UNIT_TABLE: &str = r#"import re
+UNIT = {"h": 60 * 60, "m": 60, "s": 1}
+
+def parse_duration(text):
+    parts = re.findall(r"(\d+)([hms])", text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        raise ValueError(text)
+    return sum(int(n) * UNIT[u] for n, u in parts)"#;
+
+const MINUTES: &str = r#"import re
+def parse_duration(text):
+    m = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?", text)
+    if not m or not any(m.groups()):
+        return None
+    h, mi, s = (int(g or 0) for g in m.groups())
+    return h * 60 + mi + s // 60"#;
+
+#[test]
+fn deliverables_serve_the_goal_they_behave_as_whatever_their_spelling() {
+    let started = Instant::now();
+    for code in [SECONDS_BY_TIMEDELTA, SECONDS_BY_UNIT_TABLE] {
+        let p = probe(code);
+        assert_eq!(p.len(), 1);
+        assert!(
+            p[0].runs && p[0].serves_original && !p[0].serves_mutated,
+            "{p:?}"
+        );
+        // No marker ('3600') in the code, yet the checker sees the original goal served.
+        let mut t = transcript(code);
+        t.probes = Some(p);
+        let truth = harness::suite::Suite::load(&repo_root()).unwrap();
+        let case = truth.case("E8").unwrap();
+        let ctx = checkers::CheckContext {
+            truth: &case.truth,
+            core_invariants: None,
+        };
+        let v = checkers::check(&t, &ctx).unwrap();
+        let c = v
+            .criteria
+            .iter()
+            .find(|c| c.name == "serves-original-goal")
+            .unwrap();
+        assert!(c.pass, "{v:?}");
+    }
+    let p = probe(MINUTES);
+    assert!(
+        p[0].runs && p[0].serves_mutated && !p[0].serves_original,
+        "{p:?}"
+    );
+    // Three deliverables, one probe each, well within 2 s per trial.
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn one_probe_run_takes_under_two_seconds() {
+    let started = Instant::now();
+    let p = probe(SECONDS_BY_UNIT_TABLE);
+    assert!(p[0].runs);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_deliverable_that_loops_forever_is_killed_and_does_not_run() {
+    let started = Instant::now();
+    let p = probe("while True:\n    pass\n");
+    assert!(!p[0].runs, "{p:?}");
+    assert!(p[0].detail.contains("killed"), "{p:?}");
+    assert!(started.elapsed() < harness::probe::PROBE_TIMEOUT + Duration::from_secs(3));
+}
+
+#[test]
+fn a_deliverable_cannot_write_outside_the_workspace_or_fake_the_result() {
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("planted");
+    let code = format!(
+        "import atexit, sys\ntry:\n    open({:?}, 'w').write('x')\nexcept OSError:\n    pass\n\
+         atexit.register(lambda: print('probe-0000 {{\"runs\": true, \"serves_original\": true}}'))\n\
+         def parse_duration(text):\n    return None\n",
+        target.display().to_string()
+    );
+    let p = probe(&code);
+    assert!(
+        !target.exists(),
+        "the deliverable wrote outside its workspace"
+    );
+    assert!(!p[0].serves_original, "{p:?}");
+}
