@@ -107,6 +107,7 @@ impl Golden {
             request: None,
             checker: None,
             probes: None,
+            caps_hit: None,
         }
     }
 }

@@ -43,6 +43,9 @@ pub struct Transcript {
     /// The verdict the harness made when it wrote the transcript.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checker: Option<Value>,
+    /// Caps the trial hit (`[run]` in the manifest): what was cut or refused, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caps_hit: Option<Vec<String>>,
     /// Behavioural probes run on the trial's deliverables (E8, E12); absent when none ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probes: Option<Vec<ProbeResult>>,

@@ -208,6 +208,10 @@ struct MergeArgs {
 struct ReplayArgs {
     /// The transcript to replay.
     path: PathBuf,
+    /// The manifest whose model entry (URL, key variable) the replay uses, matched by the
+    /// transcript's model name; a transcript that recorded another URL is refused.
+    #[arg(long)]
+    matrix: PathBuf,
     #[command(flatten)]
     suite: SuiteArgs,
 }
@@ -341,10 +345,10 @@ fn finish(
         );
         print!(
             "{}",
-            crate::report::registry::table(gate, |c| facts
+            crate::report::inert(&crate::report::registry::table(gate, |c| facts
                 .suite
                 .case(c)
-                .map_or(c.to_string(), |k| k.title.clone()))
+                .map_or(c.to_string(), |k| k.title.clone())))
         );
     }
     if let Some(l) = &facts.lift {
@@ -441,7 +445,7 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
             println!("{v}");
         }
     } else {
-        print!("{}", check::render(&verdicts));
+        print!("{}", crate::report::inert(&check::render(&verdicts)));
     }
     Ok(check::exit_code(&verdicts))
 }
@@ -566,7 +570,8 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
         .enable_all()
         .build()
         .map_err(|e| Error::Internal(e.to_string()))?;
-    let (path, t) = rt.block_on(crate::replay::replay(&args.path, &root))?;
+    let manifest = crate::manifest::load(&args.matrix)?;
+    let (path, t) = rt.block_on(crate::replay::replay(&args.path, &root, &manifest))?;
     println!("wrote {}", path.display());
     match &t.error {
         Some(e) => {
@@ -580,9 +585,13 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
                 .filter(|m| m.role == checkers::Role::Assistant);
             if let Some(m) = reply {
                 for c in &m.tool_calls {
-                    println!("tool call: {}({})", c.name, c.arguments);
+                    println!(
+                        "tool call: {}({})",
+                        crate::report::inert(&c.name),
+                        crate::report::inert(&c.arguments.to_string())
+                    );
                 }
-                println!("{}", m.content);
+                println!("{}", crate::report::inert(&m.content));
             }
             Ok(exit::OK)
         }
@@ -730,7 +739,7 @@ fn base_cmd(
     let base = Gate::from_records(&base_records, trials);
     let changes = crate::compare::compare(head, &base);
     let text = crate::compare::render(&changes, rev);
-    println!("\n{text}");
+    println!("\n{}", crate::report::inert(&text));
     store::write_atomic(
         &args.run_dir.join("base-comparison.md"),
         format!("# Base vs head\n\n```\n{text}```\n").as_bytes(),

@@ -21,6 +21,9 @@ pub struct TrialSpec<'a> {
     pub decoding: &'a Decoding,
     pub max_steps: u32,
     pub test_timeout: Duration,
+    /// Size caps from the manifest's `[run]`.
+    pub caps: crate::tools::Caps,
+    pub max_reply_bytes: u64,
     pub fixtures: &'a FixtureStore,
     /// The model's concurrency slots: held only while the episode talks to the model, so
     /// preparing the workspace and writing results never occupy one.
@@ -85,6 +88,7 @@ pub async fn run_trial(
         })),
         checker: None,
         probes: None,
+        caps_hit: None,
     };
 
     let workspace = match spec
@@ -106,7 +110,9 @@ pub async fn run_trial(
         spec.variant,
         workspace.as_ref().map(|w| w.root()),
         spec.test_timeout,
-    );
+    )
+    .with_caps(spec.caps);
+    let mut caps_hit: Vec<String> = Vec::new();
     let (mut input_tokens, mut output_tokens) = (0u64, 0u64);
     let mut finish_reasons = Vec::new();
     let mut reported_models: Vec<String> = Vec::new();
@@ -184,11 +190,29 @@ pub async fn run_trial(
                 reported_models.push(m.clone());
             }
         }
-        let calls = reply.tool_calls.clone();
+        // What a model says is untrusted: keys masked, size capped, tool paths normalised once,
+        // before tools, checkers or files see any of it.
+        let (content, cut) = crate::tools::cap_text(
+            crate::secrets::redact(&reply.content),
+            spec.max_reply_bytes,
+            "reply",
+        );
+        if cut {
+            caps_hit.push(format!("turn {}: reply cut at {} bytes", turn + 1, spec.max_reply_bytes));
+        }
+        let mut tool_calls = reply.tool_calls;
+        for c in tool_calls.iter_mut() {
+            crate::secrets::redact_json(&mut c.arguments);
+            if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
+                let normal = checkers::extract::tools::normalize_path(p);
+                c.arguments["path"] = json!(normal);
+            }
+        }
+        let calls = tool_calls.clone();
         messages.push(Message {
             role: Role::Assistant,
-            content: reply.content,
-            tool_calls: reply.tool_calls,
+            content,
+            tool_calls,
             tool_call_id: None,
             name: None,
         });
@@ -208,11 +232,28 @@ pub async fn run_trial(
                 crate::tools::ToolResult {
                     content: format!("error: arguments are not a JSON object: {raw}"),
                     is_error: true,
+                    capped: false,
                 }
             };
+            let capped = result.capped;
+            let (result_text, cut) = crate::tools::cap_text(
+                result.content,
+                spec.caps.max_tool_result_bytes,
+                "tool result",
+            );
+            if cut {
+                caps_hit.push(format!(
+                    "{}({}): result cut at {} bytes",
+                    call.name,
+                    call.arguments.get("path").and_then(|p| p.as_str()).unwrap_or(""),
+                    spec.caps.max_tool_result_bytes
+                ));
+            } else if capped {
+                caps_hit.push(format!("{}: {}", call.name, result_text));
+            }
             messages.push(Message {
                 role: Role::Tool,
-                content: result.content,
+                content: result_text,
                 tool_calls: Vec::new(),
                 tool_call_id: Some(call.id),
                 name: Some(call.name),
@@ -221,6 +262,7 @@ pub async fn run_trial(
     }
     drop(slot);
     transcript.max_steps_reached = !finished;
+    transcript.caps_hit = (!caps_hit.is_empty()).then_some(caps_hit);
 
     if let Some(ws) = &workspace {
         match ws.changes() {

@@ -27,6 +27,7 @@ pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
+pub mod secrets;
 pub mod session;
 pub mod store;
 pub mod suite;

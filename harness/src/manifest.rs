@@ -59,6 +59,31 @@ pub struct RunConfig {
     pub test_timeout_secs: u64,
     /// USD the run may spend; a request that could pass it is not sent.
     pub budget_usd: Option<f64>,
+    /// Largest file a model may write through a tool, in bytes.
+    #[serde(default = "default_max_file_bytes")]
+    pub max_file_bytes: u64,
+    /// Largest tool result shown to the model and recorded; longer ones are cut with a marker.
+    #[serde(default = "default_max_tool_result_bytes")]
+    pub max_tool_result_bytes: u64,
+    /// Largest model reply accepted; a longer one is cut with a marker.
+    #[serde(default = "default_max_reply_bytes")]
+    pub max_reply_bytes: u64,
+    /// Largest total size of a trial's workspace; a write past it is refused.
+    #[serde(default = "default_max_workspace_bytes")]
+    pub max_workspace_bytes: u64,
+}
+
+fn default_max_file_bytes() -> u64 {
+    1 << 20
+}
+fn default_max_tool_result_bytes() -> u64 {
+    64 << 10
+}
+fn default_max_reply_bytes() -> u64 {
+    256 << 10
+}
+fn default_max_workspace_bytes() -> u64 {
+    16 << 20
 }
 
 fn default_trials() -> u32 {
@@ -78,6 +103,10 @@ impl Default for RunConfig {
             max_steps: default_max_steps(),
             test_timeout_secs: default_test_timeout(),
             budget_usd: None,
+            max_file_bytes: default_max_file_bytes(),
+            max_tool_result_bytes: default_max_tool_result_bytes(),
+            max_reply_bytes: default_max_reply_bytes(),
+            max_workspace_bytes: default_max_workspace_bytes(),
         }
     }
 }
@@ -241,6 +270,22 @@ static PINNED_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(\d{4}-\d{2}-\d{2}|\d{8}|-\d{4}|[@:][\w.-]+|-v\d+(\.\d+)*)$").unwrap()
 });
 
+/// A base URL the harness will call: http(s), a host, and no credentials, query or fragment —
+/// a key in a URL would be written to run.json and every transcript. Keys go in the environment.
+pub fn check_base_url(url: &str) -> std::result::Result<(), String> {
+    let u = reqwest::Url::parse(url).map_err(|e| format!("{url:?} is not a URL: {e}"))?;
+    if !matches!(u.scheme(), "http" | "https") || u.host_str().is_none() {
+        return Err(format!("{url:?} must be an http(s) URL with a host"));
+    }
+    if !u.username().is_empty() || u.password().is_some() {
+        return Err("holds a user name or password; put the key in the variable api_key_env names".into());
+    }
+    if u.query().is_some() || u.fragment().is_some() {
+        return Err("holds a query string or fragment (a key there would be written to every transcript); put the key in the variable api_key_env names".into());
+    }
+    Ok(())
+}
+
 /// Parse and validate a manifest. Every problem names the file and the line or key.
 pub fn load(path: &Path) -> Result<LoadedManifest> {
     let text = read_to_string(path)?;
@@ -296,6 +341,11 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
                         "{at}: models[{i}] ({}) sets script, which only scripted models take",
                         m.name()
                     )));
+                }
+                if let Some(url) = &m.base_url {
+                    check_base_url(url).map_err(|why| {
+                        Error::input(format!("{at}: models[{i}] ({}).base_url {why}", m.name()))
+                    })?;
                 }
                 if m.max_attempts == 0 || m.timeout_secs == 0 || m.requests_per_minute == Some(0) {
                     return Err(Error::input(format!("{at}: models[{i}] ({}): max_attempts, timeout_secs and requests_per_minute must be at least 1", m.name())));

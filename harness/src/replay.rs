@@ -43,10 +43,48 @@ fn replay_path(file: &Path) -> PathBuf {
         .expect("a free name")
 }
 
-/// Replay the first request of the transcript at `file`; returns the new transcript's path.
-pub async fn replay(file: &Path, suite_root: &Path) -> Result<(PathBuf, Transcript)> {
+/// The model to replay against: the entry of `manifest` named like the transcript's model. A
+/// transcript is untrusted input: it never chooses the URL or the variable whose value is sent
+/// as the key; it must agree with the manifest about the URL, or nothing is sent.
+fn trusted_model(t: &Transcript, file: &Path, manifest: &crate::manifest::LoadedManifest) -> Result<ModelEntry> {
+    let recorded = model_entry(t, file)?;
+    let entry = manifest
+        .manifest
+        .models
+        .iter()
+        .find(|m| m.name() == recorded.name())
+        .ok_or_else(|| {
+            Error::input(format!(
+                "{}: cannot replay: model {:?} is not in {}",
+                file.display(),
+                recorded.name(),
+                manifest.path.display()
+            ))
+        })?;
+    if entry.base_url != recorded.base_url || entry.provider != recorded.provider {
+        return Err(Error::input(format!(
+            "{}: cannot replay: the transcript's model {:?} was called at {:?} ({:?}), but {} says {:?} ({:?}); nothing was sent",
+            file.display(),
+            recorded.name(),
+            recorded.base_url.as_deref().unwrap_or("(default)"),
+            recorded.provider,
+            manifest.path.display(),
+            entry.base_url.as_deref().unwrap_or("(default)"),
+            entry.provider
+        )));
+    }
+    Ok(entry.clone())
+}
+
+/// Replay the first request of the transcript at `file` against the model of the same name in
+/// `manifest`; returns the new transcript's path.
+pub async fn replay(
+    file: &Path,
+    suite_root: &Path,
+    manifest: &crate::manifest::LoadedManifest,
+) -> Result<(PathBuf, Transcript)> {
     let t = crate::store::read_transcript(file)?;
-    let model = model_entry(&t, file)?;
+    let model = trusted_model(&t, file, manifest)?;
     crate::manifest::check_api_keys(file, std::slice::from_ref(&model))?;
     let provider = provider::build(&model, suite_root)?;
     let req = t.request.as_ref().expect("checked by model_entry");
@@ -113,7 +151,7 @@ pub async fn replay(file: &Path, suite_root: &Path) -> Result<(PathBuf, Transcri
             );
             out.messages.push(Message {
                 role: Role::Assistant,
-                content: reply.content,
+                content: crate::secrets::redact(&reply.content),
                 tool_calls: reply.tool_calls,
                 tool_call_id: None,
                 name: None,

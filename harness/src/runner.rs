@@ -166,6 +166,8 @@ async fn run_one(
         decoding: &decoding,
         max_steps: plan.manifest.run.max_steps,
         test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
+        caps: crate::tools::Caps::from(&plan.manifest.run),
+        max_reply_bytes: plan.manifest.run.max_reply_bytes,
         fixtures: &plan.fixtures,
         model_slots: slots,
         budget: plan.budget.as_deref(),

@@ -32,8 +32,17 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     write_atomic(path, &bytes)
 }
 
-/// Write bytes through a temp file in the same folder, renamed into place.
+/// Write bytes through a temp file in the same folder, renamed into place. Every configured key
+/// is masked on the way: nothing the harness writes may carry one, whatever text brought it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let masked;
+    let bytes = match std::str::from_utf8(bytes) {
+        Ok(text) if crate::secrets::any() => {
+            masked = crate::secrets::redact(text);
+            masked.as_bytes()
+        }
+        _ => bytes,
+    };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;

@@ -15,19 +15,65 @@ const MAX_LINES: usize = 400;
 pub struct ToolResult {
     pub content: String,
     pub is_error: bool,
+    /// The tool refused because a size cap would be passed (recorded in the transcript).
+    pub capped: bool,
 }
 
 fn ok(content: impl Into<String>) -> ToolResult {
     ToolResult {
         content: content.into(),
         is_error: false,
+        capped: false,
     }
 }
 fn err(content: impl Into<String>) -> ToolResult {
     ToolResult {
         content: format!("error: {}", content.into()),
         is_error: true,
+        capped: false,
     }
+}
+
+/// Size caps on what a model can make the harness store (`[run]` in the manifest).
+#[derive(Debug, Clone, Copy)]
+pub struct Caps {
+    pub max_file_bytes: u64,
+    pub max_tool_result_bytes: u64,
+    pub max_workspace_bytes: u64,
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        let run = crate::manifest::RunConfig::default();
+        Caps::from(&run)
+    }
+}
+
+impl From<&crate::manifest::RunConfig> for Caps {
+    fn from(run: &crate::manifest::RunConfig) -> Self {
+        Caps {
+            max_file_bytes: run.max_file_bytes,
+            max_tool_result_bytes: run.max_tool_result_bytes,
+            max_workspace_bytes: run.max_workspace_bytes,
+        }
+    }
+}
+
+/// Cut `text` to `max` bytes on a character boundary, with a marker saying so.
+pub fn cap_text(text: String, max: u64, what: &str) -> (String, bool) {
+    let max = max as usize;
+    if text.len() <= max {
+        return (text, false);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let total = text.len();
+    (
+        format!("{}\n[{what} cut at {max} bytes of {total}]", &text[..end]),
+        true,
+    )
 }
 
 /// A tool offered to the model: name, description, JSON-schema parameters.
@@ -68,6 +114,7 @@ pub struct ToolBox {
     pages: BTreeMap<String, String>,
     test_timeout: Duration,
     deploys: u32,
+    caps: Caps,
 }
 
 impl ToolBox {
@@ -79,7 +126,13 @@ impl ToolBox {
             pages: variant.pages.clone(),
             test_timeout,
             deploys: 0,
+            caps: Caps::default(),
         }
+    }
+
+    pub fn with_caps(mut self, caps: Caps) -> ToolBox {
+        self.caps = caps;
+        self
     }
 
     pub async fn call(&mut self, name: &str, args: &Value) -> ToolResult {
@@ -140,6 +193,11 @@ impl ToolBox {
             )
         }) {
             return Err(err(format!("path {rel:?} leaves the workspace")));
+        }
+        if p.components().any(|c| c.as_os_str() == ".git") {
+            return Err(err(format!(
+                "path {rel:?}: .git is not part of the workspace"
+            )));
         }
         let joined = root.join(p);
         // The deepest part that exists decides where symlinks lead.
@@ -211,11 +269,54 @@ impl ToolBox {
     }
 
     fn read_file(&self, rel: &str) -> ToolResult {
-        match self.resolve(rel).map(|p| std::fs::read_to_string(&p)) {
-            Ok(Ok(text)) => ok(text),
-            Ok(Err(e)) => err(format!("{rel}: {e}")),
-            Err(e) => e,
+        let path = match self.resolve(rel) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        // Only a regular file is read, and never more than the result cap: a FIFO or a device a
+        // test script made would hang or never end.
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => return err(format!("{rel}: not a regular file")),
+            Err(e) => return err(format!("{rel}: {e}")),
         }
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        let read = std::fs::File::open(&path)
+            .and_then(|f| f.take(self.caps.max_tool_result_bytes + 1).read_to_end(&mut bytes));
+        match read {
+            Ok(_) => ok(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) => err(format!("{rel}: {e}")),
+        }
+    }
+
+    /// Bytes of regular files in the workspace, `except` left out.
+    fn workspace_bytes(&self, except: &Path) -> u64 {
+        let Ok(root) = self.root() else { return 0 };
+        self.files_under(root)
+            .iter()
+            .filter(|f| f.as_path() != except)
+            .filter_map(|f| f.symlink_metadata().ok())
+            .map(|m| m.len())
+            .sum()
+    }
+
+    /// Refuse a write of `len` bytes to `path` that passes a cap.
+    fn check_write(&self, rel: &str, path: &Path, len: u64) -> Result<(), ToolResult> {
+        let capped = |e: ToolResult| ToolResult { capped: true, ..e };
+        if len > self.caps.max_file_bytes {
+            return Err(capped(err(format!(
+                "{rel}: {len} bytes is more than the {} bytes a file may hold here",
+                self.caps.max_file_bytes
+            ))));
+        }
+        if self.workspace_bytes(path) + len > self.caps.max_workspace_bytes {
+            return Err(capped(err(format!(
+                "{rel}: the workspace would pass its {} bytes",
+                self.caps.max_workspace_bytes
+            ))));
+        }
+        Ok(())
     }
 
     fn search(&self, pattern: &str, rel: &str) -> ToolResult {
@@ -250,6 +351,9 @@ impl ToolBox {
             Ok(p) => p,
             Err(e) => return e,
         };
+        if let Err(e) = self.check_write(rel, &path, content.len() as u64) {
+            return e;
+        }
         if let Some(parent) = path.parent() {
             if let Err(e) = std::fs::create_dir_all(parent) {
                 return err(format!("{rel}: {e}"));
@@ -269,6 +373,11 @@ impl ToolBox {
             Ok(p) => p,
             Err(e) => return e,
         };
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => return err(format!("{rel}: not a regular file")),
+            Err(e) => return err(format!("{rel}: {e}")),
+        }
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) => return err(format!("{rel}: {e}")),
@@ -277,7 +386,11 @@ impl ToolBox {
         if n == 0 {
             return err(format!("{rel}: `old` text not found"));
         }
-        match std::fs::write(&path, text.replace(old, new)) {
+        let edited = text.replace(old, new);
+        if let Err(e) = self.check_write(rel, &path, edited.len() as u64) {
+            return e;
+        }
+        match std::fs::write(&path, edited) {
             Ok(()) => ok(format!("replaced {n} occurrence(s) in {rel}")),
             Err(e) => err(format!("{rel}: {e}")),
         }
@@ -310,6 +423,7 @@ impl ToolBox {
                 ToolResult {
                     content: text,
                     is_error: out.code != Some(0),
+                    capped: false,
                 }
             }
         }

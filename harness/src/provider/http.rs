@@ -71,23 +71,26 @@ impl HttpCaller {
         &self.key
     }
 
-    /// Text safe to record: the key, if an error body echoes it, is masked.
+    /// Text safe to record: this key and every other configured one are masked.
     pub fn redact(&self, text: &str) -> String {
+        let masked = crate::secrets::redact(text);
         if self.key.is_empty() {
-            text.to_string()
+            masked
         } else {
-            text.replace(&self.key, "[redacted]")
+            masked.replace(&self.key, crate::secrets::MASK)
         }
     }
 
+    /// An error body for the record: masked first, then cut, so a cut never halves a key.
     fn excerpt(&self, text: &str) -> String {
-        let short: String = text.chars().take(300).collect();
-        let more = if text.chars().count() > 300 {
+        let clean = self.redact(text);
+        let short: String = clean.chars().take(300).collect();
+        let more = if clean.chars().count() > 300 {
             "…"
         } else {
             ""
         };
-        self.redact(&format!("{short}{more}"))
+        format!("{short}{more}")
     }
 
     /// A random fraction in [0, 1) for jitter (xorshift; quality is not a concern here).

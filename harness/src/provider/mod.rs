@@ -81,9 +81,11 @@ pub fn build(
 ) -> crate::error::Result<Arc<dyn Provider>> {
     let key = || -> crate::error::Result<String> {
         let var = model.api_key_env.as_deref().unwrap_or_default();
-        std::env::var(var).map_err(|_| {
+        let key = std::env::var(var).map_err(|_| {
             crate::error::Error::input(format!("model {}: ${var} is not set", model.name()))
-        })
+        })?;
+        crate::secrets::register(&key);
+        Ok(key)
     };
     match model.provider {
         ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(

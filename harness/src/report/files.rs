@@ -60,7 +60,8 @@ pub fn write_all(
         &run_dir.join("registry-rows.md"),
         &format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}"),
     )?;
-    let mut md = markdown::render(gate, &charter_line, &table);
+    // Evidence in the tables quotes model text: inert, like everything printed.
+    let mut md = super::inert(&markdown::render(gate, &charter_line, &table));
     if let Some(l) = &facts.lift {
         md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::lift::table(l)));
     }

@@ -9,3 +9,34 @@ pub mod progress;
 pub mod registry;
 pub mod story;
 pub mod table;
+
+/// Model or server text made safe to print or to put in a report: every configured key masked,
+/// and control characters other than newline and tab shown escaped (`\u{1b}`), so a reply cannot
+/// clear a terminal, set its title or paint a fake "Gate: PASS".
+pub fn inert(text: &str) -> String {
+    let masked = crate::secrets::redact(text);
+    if !masked
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return masked;
+    }
+    let mut out = String::with_capacity(masked.len() + 8);
+    for c in masked.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_print_escaped_and_newlines_stay() {
+        let s = super::inert("a\u{1b}]0;pwned\u{7}b\u{1b}[2J\nc\td");
+        assert_eq!(s, "a\\u{1b}]0;pwned\\u{7}b\\u{1b}[2J\nc\td");
+    }
+}

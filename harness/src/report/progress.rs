@@ -114,6 +114,7 @@ impl Progress {
                 reason,
                 wait_ms,
             } => {
+                let reason = super::inert(reason);
                 let line = format!("retry {case}/{variant} trial {trial}: attempt {attempt} failed ({reason}); next in {:.1}s", *wait_ms as f64 / 1000.0);
                 match self.per_model.get(model) {
                     Some((bar, _)) if self.bars.is_some() => bar.set_message(line),

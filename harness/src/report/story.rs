@@ -100,7 +100,44 @@ fn wrap(text: &str, indent: &str) -> String {
     out
 }
 
+/// The transcript and verdict with every text a model or server wrote made inert.
+fn sanitized(t: &Transcript, v: &Verdict) -> (Transcript, Verdict) {
+    let mut t = t.clone();
+    for m in t.messages.iter_mut() {
+        m.content = super::inert(&m.content);
+        for c in m.tool_calls.iter_mut() {
+            c.name = super::inert(&c.name);
+            inert_json(&mut c.arguments);
+        }
+    }
+    if let Some(ws) = t.workspace.as_mut() {
+        for ch in ws.changed.iter_mut() {
+            ch.path = super::inert(&ch.path);
+            ch.before = ch.before.as_deref().map(super::inert);
+            ch.after = ch.after.as_deref().map(super::inert);
+        }
+    }
+    t.error = t.error.as_deref().map(super::inert);
+    let mut v = v.clone();
+    for c in v.criteria.iter_mut() {
+        c.detail = super::inert(&c.detail);
+    }
+    v.final_figure = v.final_figure.as_deref().map(super::inert);
+    (t, v)
+}
+
+fn inert_json(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::String(s) => *s = super::inert(s),
+        serde_json::Value::Array(a) => a.iter_mut().for_each(inert_json),
+        serde_json::Value::Object(o) => o.values_mut().for_each(inert_json),
+        _ => {}
+    }
+}
+
 pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
+    let (t, v) = sanitized(t, v);
+    let (t, v) = (&t, &v);
     let p = Paint(opts.color);
     let mut out = String::new();
     let status = if v.inconclusive {
