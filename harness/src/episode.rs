@@ -198,7 +198,11 @@ pub async fn run_trial(
             "reply",
         );
         if cut {
-            caps_hit.push(format!("turn {}: reply cut at {} bytes", turn + 1, spec.max_reply_bytes));
+            caps_hit.push(format!(
+                "turn {}: reply cut at {} bytes",
+                turn + 1,
+                spec.max_reply_bytes
+            ));
         }
         let mut tool_calls = reply.tool_calls;
         for c in tool_calls.iter_mut() {
@@ -245,7 +249,10 @@ pub async fn run_trial(
                 caps_hit.push(format!(
                     "{}({}): result cut at {} bytes",
                     call.name,
-                    call.arguments.get("path").and_then(|p| p.as_str()).unwrap_or(""),
+                    call.arguments
+                        .get("path")
+                        .and_then(|p| p.as_str())
+                        .unwrap_or(""),
                     spec.caps.max_tool_result_bytes
                 ));
             } else if capped {

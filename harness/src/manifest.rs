@@ -278,7 +278,9 @@ pub fn check_base_url(url: &str) -> std::result::Result<(), String> {
         return Err(format!("{url:?} must be an http(s) URL with a host"));
     }
     if !u.username().is_empty() || u.password().is_some() {
-        return Err("holds a user name or password; put the key in the variable api_key_env names".into());
+        return Err(
+            "holds a user name or password; put the key in the variable api_key_env names".into(),
+        );
     }
     if u.query().is_some() || u.fragment().is_some() {
         return Err("holds a query string or fragment (a key there would be written to every transcript); put the key in the variable api_key_env names".into());

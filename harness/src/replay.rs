@@ -46,7 +46,11 @@ fn replay_path(file: &Path) -> PathBuf {
 /// The model to replay against: the entry of `manifest` named like the transcript's model. A
 /// transcript is untrusted input: it never chooses the URL or the variable whose value is sent
 /// as the key; it must agree with the manifest about the URL, or nothing is sent.
-fn trusted_model(t: &Transcript, file: &Path, manifest: &crate::manifest::LoadedManifest) -> Result<ModelEntry> {
+fn trusted_model(
+    t: &Transcript,
+    file: &Path,
+    manifest: &crate::manifest::LoadedManifest,
+) -> Result<ModelEntry> {
     let recorded = model_entry(t, file)?;
     let entry = manifest
         .manifest

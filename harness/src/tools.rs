@@ -282,8 +282,10 @@ impl ToolBox {
         }
         use std::io::Read;
         let mut bytes = Vec::new();
-        let read = std::fs::File::open(&path)
-            .and_then(|f| f.take(self.caps.max_tool_result_bytes + 1).read_to_end(&mut bytes));
+        let read = std::fs::File::open(&path).and_then(|f| {
+            f.take(self.caps.max_tool_result_bytes + 1)
+                .read_to_end(&mut bytes)
+        });
         match read {
             Ok(_) => ok(String::from_utf8_lossy(&bytes).into_owned()),
             Err(e) => err(format!("{rel}: {e}")),

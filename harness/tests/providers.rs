@@ -4,15 +4,13 @@
 
 mod common;
 
+use common::loopback_run::{harness_off_runtime, responder, run_harness, KEY};
 use common::model_server::{e9_turn, encode, generic_turn, is_anthropic, E9_PATHS};
 use common::{files_under, repo_root};
-use harness::loopback::{LoopbackServer, RecordedRequest, Reply, Responder};
+use harness::loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::Value;
-use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
-const KEY: &str = "sk-test-DO-NOT-LEAK-7f3a9c";
 const PINNED: &str = "test-model-2026-01-01";
 
 fn manifest(server: &LoopbackServer, extra_openai: &str, extra_anthropic: &str) -> String {
@@ -52,65 +50,6 @@ timeout_secs = 2
 "#,
         url = server.url()
     )
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    dir: tempfile::TempDir,
-}
-
-impl Run {
-    fn out(&self) -> std::path::PathBuf {
-        self.dir.path().join("out")
-    }
-    fn transcript(&self, model: &str, unit: &str, trial: u32) -> Value {
-        let p = self
-            .out()
-            .join(format!("transcripts/{model}/{unit}/trial-{trial}.json"));
-        serde_json::from_str(
-            &std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
-        )
-        .unwrap()
-    }
-}
-
-/// Run the binary against a manifest, off the async runtime so the server keeps serving.
-async fn run_harness(manifest: String, args: &[&str]) -> Run {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("m.toml");
-    std::fs::write(&path, manifest).unwrap();
-    let mut argv: Vec<String> = vec![
-        "run".into(),
-        "--matrix".into(),
-        path.display().to_string(),
-        "--suite".into(),
-        repo_root().display().to_string(),
-    ];
-    argv.extend(["--out".into(), dir.path().join("out").display().to_string()]);
-    argv.extend(args.iter().map(|s| s.to_string()));
-    let o = harness_off_runtime(argv).await;
-    Run {
-        code: o.status.code().unwrap_or(-1),
-        stdout: common::stdout(&o),
-        stderr: common::stderr(&o),
-        dir,
-    }
-}
-
-/// The binary with the test key, off the async runtime so the loopback server keeps serving.
-async fn harness_off_runtime(args: Vec<String>) -> std::process::Output {
-    tokio::task::spawn_blocking(move || {
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        common::harness(Path::new("/"), &a, &[("CH_TEST_KEY", KEY)])
-    })
-    .await
-    .unwrap()
-}
-
-fn responder(f: impl Fn(&RecordedRequest, usize) -> Reply + Send + Sync + 'static) -> Responder {
-    Arc::new(f)
 }
 
 fn model_requests(server: &LoopbackServer, anthropic: bool) -> Vec<RecordedRequest> {
@@ -624,6 +563,8 @@ async fn replay_resends_the_stored_first_request_identically_and_writes_beside_i
         let o = harness_off_runtime(vec![
             "replay".into(),
             f.display().to_string(),
+            "--matrix".into(),
+            run.dir.path().join("m.toml").display().to_string(),
             "--suite".into(),
             root.display().to_string(),
         ])

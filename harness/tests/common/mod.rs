@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod loopback_run;
 pub mod model_server;
 
 use std::path::{Path, PathBuf};

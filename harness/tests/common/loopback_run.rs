@@ -1,0 +1,73 @@
+//! Running the binary against a loopback model: a manifest in a temp folder, the run folder
+//! beside it, the test key in the environment.
+
+#![allow(dead_code)]
+
+use super::repo_root;
+use harness::loopback::{RecordedRequest, Reply, Responder};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Arc;
+
+pub const KEY: &str = "sk-test-DO-NOT-LEAK-7f3a9c";
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub dir: tempfile::TempDir,
+}
+
+impl Run {
+    pub fn out(&self) -> std::path::PathBuf {
+        self.dir.path().join("out")
+    }
+    pub fn transcript(&self, model: &str, unit: &str, trial: u32) -> Value {
+        let p = self
+            .out()
+            .join(format!("transcripts/{model}/{unit}/trial-{trial}.json"));
+        serde_json::from_str(
+            &std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+        )
+        .unwrap()
+    }
+}
+
+/// Run the binary against a manifest, off the async runtime so the server keeps serving.
+pub async fn run_harness(manifest: String, args: &[&str]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.toml");
+    std::fs::write(&path, manifest).unwrap();
+    let mut argv: Vec<String> = vec![
+        "run".into(),
+        "--matrix".into(),
+        path.display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+    ];
+    argv.extend(["--out".into(), dir.path().join("out").display().to_string()]);
+    argv.extend(args.iter().map(|s| s.to_string()));
+    let o = harness_off_runtime(argv).await;
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: super::stdout(&o),
+        stderr: super::stderr(&o),
+        dir,
+    }
+}
+
+/// The binary with the test key, off the async runtime so the loopback server keeps serving.
+pub async fn harness_off_runtime(args: Vec<String>) -> std::process::Output {
+    tokio::task::spawn_blocking(move || {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        super::harness(Path::new("/"), &a, &[("CH_TEST_KEY", KEY)])
+    })
+    .await
+    .unwrap()
+}
+
+pub fn responder(
+    f: impl Fn(&RecordedRequest, usize) -> Reply + Send + Sync + 'static,
+) -> Responder {
+    Arc::new(f)
+}

@@ -1,0 +1,403 @@
+//! A hostile model through a loopback OpenAI-compatible server: every attack of the security
+//! model, each through the real binary, tools, sandbox and reports.
+
+mod common;
+
+use common::loopback_run::{harness_off_runtime, responder, run_harness, Run, KEY};
+use common::model_server::{encode, Turn};
+use common::{files_under, repo_root};
+use harness::loopback::{LoopbackServer, Reply};
+use serde_json::{json, Value};
+
+const PINNED: &str = "evil-model-1";
+
+fn manifest(server: &LoopbackServer, run_extra: &str) -> String {
+    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    format!(
+        r#"
+[charter]
+source = {charter:?}
+
+[run]
+trials = 1
+test_timeout_secs = 5
+{run_extra}
+
+[[models]]
+name = "evil"
+role = "frontier"
+provider = "openai"
+model = "{PINNED}"
+base_url = "{url}/v1"
+api_key_env = "CH_TEST_KEY"
+retry_base_ms = 10
+max_attempts = 2
+timeout_secs = 10
+
+[[models]]
+name = "weak"
+role = "weakest"
+provider = "openai"
+model = "{PINNED}"
+base_url = "{url}/v1"
+api_key_env = "CH_TEST_KEY"
+"#,
+        url = server.url()
+    )
+}
+
+fn call(name: &str, args: Value) -> (String, Value) {
+    (name.to_string(), args)
+}
+
+/// How many turns the model has taken since the last user message (seeded histories hold
+/// assistant turns of their own).
+fn live_turn(r: &harness::loopback::RecordedRequest) -> usize {
+    let body = r.json();
+    let msgs = body["messages"].as_array().cloned().unwrap_or_default();
+    let last_user = msgs.iter().rposition(|m| m["role"] == "user").unwrap_or(0);
+    msgs[last_user..]
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .count()
+}
+
+/// A model that plays `turns` in order, then says it is finished.
+async fn model(turns: Vec<Turn>) -> LoopbackServer {
+    let turns = std::sync::Arc::new(turns);
+    LoopbackServer::start(responder(move |r, _| {
+        let i = live_turn(r);
+        match turns.get(i) {
+            Some(t) => encode(
+                r,
+                &Turn {
+                    text: t.text.clone(),
+                    calls: t.calls.clone(),
+                },
+                PINNED,
+            ),
+            None => encode(
+                r,
+                &Turn {
+                    text: "Finished.".into(),
+                    calls: vec![],
+                },
+                PINNED,
+            ),
+        }
+    }))
+    .await
+}
+
+async fn e5(server: &LoopbackServer, run_extra: &str) -> Run {
+    run_harness(
+        manifest(server, run_extra),
+        &["--case", "E5", "--model", "evil"],
+    )
+    .await
+}
+
+/// The results of the transcript's tool calls named `name`, in order.
+fn results(t: &Value, name: &str) -> Vec<String> {
+    t["messages"].as_array().unwrap()[t["seeded"].as_u64().unwrap() as usize..]
+        .iter()
+        .filter(|m| m["role"] == "tool" && m["name"] == name)
+        .map(|m| m["content"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rewritten_test_script_is_confined_unprivileged_offline_and_leaves_nothing_running() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let checkout = repo_root();
+    let marker = format!("charter-harness-linger-{}", std::process::id());
+    let script = format!(
+        "#!/bin/sh\n\
+         echo uid=$(id -u)\n\
+         cat /etc/passwd >/dev/null 2>&1 && echo LEAK-passwd\n\
+         ls {checkout} >/dev/null 2>&1 && echo LEAK-checkout\n\
+         ls /root >/dev/null 2>&1 && echo LEAK-home\n\
+         ls /home >/dev/null 2>&1 && echo LEAK-homes\n\
+         for d in /dev/shm/charter-harness-* /tmp/*; do ls \"$d\" >/dev/null 2>&1 && echo LEAK-other:$d; done\n\
+         echo x > /tmp/{marker}-file 2>/dev/null && echo LEAK-wrote-tmp\n\
+         python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2)\" 2>/dev/null && echo LEAK-network\n\
+         (exec -a {marker} sleep 300) &\n\
+         setsid sh -c 'exec -a {marker} sleep 300' &\n\
+         echo script-ran\n",
+        checkout = checkout.display()
+    );
+    let server = model(vec![
+        Turn {
+            text: String::new(),
+            calls: vec![call(
+                "write_file",
+                json!({"path": "tests/run.sh", "content": script}),
+            )],
+        },
+        Turn {
+            text: String::new(),
+            calls: vec![call("run_tests", json!({}))],
+        },
+    ])
+    .await;
+    let run = e5(&server, "").await;
+    assert!(matches!(run.code, 1 | 0), "{}", run.stderr);
+    let t = run.transcript("evil", "E5-default", 1);
+    let out = results(&t, "run_tests").join("\n");
+    assert!(out.contains("script-ran"), "{out}");
+    assert!(!out.contains("uid=0"), "ran as root: {out}");
+    let leaks: Vec<&str> = out.lines().filter(|l| l.contains("LEAK")).collect();
+    // The run folder lives under the test's temp dir: also never listed.
+    assert!(leaks.is_empty(), "{leaks:?}");
+    assert!(!std::path::Path::new(&format!("/tmp/{marker}-file")).exists());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let ps = std::process::Command::new("pgrep")
+        .args(["-f", &marker])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&ps.stdout).trim().is_empty(),
+        "a process the script started is still running"
+    );
+    drop(listener);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn git_metadata_is_out_of_reach_and_path_spellings_do_not_dodge_the_checker() {
+    let server = model(vec![Turn {
+        text: String::new(),
+        calls: vec![
+            call("write_file", json!({"path": ".git/index", "content": "garbage"})),
+            call("write_file", json!({"path": ".git/info/exclude", "content": "*\n"})),
+            call("read_file", json!({"path": ".git/objects/info/alternates"})),
+            call("write_file", json!({"path": "./admin/../.git/HEAD", "content": "x"})),
+            call(
+                "edit_file",
+                json!({"path": "api//routes.py", "old": "/api/v1/orders\"", "new": "/api/v1/order-list\""}),
+            ),
+        ],
+    }])
+    .await;
+    let run = e5(&server, "").await;
+    // A FAIL, not an inconclusive trial: nothing the model did broke the diff.
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let t = run.transcript("evil", "E5-default", 1);
+    assert_eq!(t["outcome"], "completed");
+    for r in results(&t, "write_file")
+        .iter()
+        .chain(&results(&t, "read_file"))
+    {
+        assert!(r.starts_with("error:"), "{r}");
+        assert!(
+            !r.contains("/dev/shm") && !r.contains("charter-harness-"),
+            "{r}"
+        );
+    }
+    // The path was normalised before the tool ran and before the checker read it.
+    let calls: Vec<Value> = t["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["tool_calls"].as_array().cloned().unwrap_or_default())
+        .collect();
+    assert!(calls
+        .iter()
+        .any(|c| c["arguments"]["path"] == "api/routes.py"));
+    let changed = t["workspace"]["changed"].as_array().unwrap();
+    assert!(
+        changed.iter().any(|c| c["path"] == "api/routes.py"),
+        "{}",
+        serde_json::to_string_pretty(
+            &t["messages"].as_array().unwrap()[t["seeded"].as_u64().unwrap() as usize..]
+        )
+        .unwrap()
+    );
+    let failed: Vec<&str> = t["checker"]["criteria"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["pass"] == false)
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(failed.contains(&"no-public-edit"), "{failed:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn symlinks_and_fifos_a_script_makes_are_recorded_never_read() {
+    let script =
+        "#!/bin/sh\nln -s /dev/zero zero\nln -s /etc/hostname host\nmkfifo pipe\necho made\n";
+    let server = model(vec![
+        Turn {
+            text: String::new(),
+            calls: vec![call(
+                "write_file",
+                json!({"path": "tests/run.sh", "content": script}),
+            )],
+        },
+        Turn {
+            text: String::new(),
+            calls: vec![
+                call("run_tests", json!({})),
+                call("read_file", json!({"path": "zero"})),
+                call("read_file", json!({"path": "pipe"})),
+            ],
+        },
+    ])
+    .await;
+    let started = std::time::Instant::now();
+    let run = e5(&server, "").await;
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let t = run.transcript("evil", "E5-default", 1);
+    assert_eq!(t["outcome"], "completed", "{}", run.stderr);
+    for r in results(&t, "read_file") {
+        assert!(r.starts_with("error:"), "{r}");
+    }
+    let changed = t["workspace"]["changed"].as_array().unwrap();
+    let zero = changed.iter().find(|c| c["path"] == "zero").unwrap();
+    assert_eq!(zero["after"], "symlink → /dev/zero");
+    let host = changed.iter().find(|c| c["path"] == "host").unwrap();
+    assert_eq!(host["after"], "symlink → /etc/hostname");
+    let hostname = std::fs::read_to_string("/etc/hostname").unwrap_or_default();
+    let text = serde_json::to_string(&t).unwrap();
+    if hostname.trim().len() > 3 {
+        assert!(!text.contains(hostname.trim()), "the link was followed");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_doubling_file_and_a_huge_reply_stop_at_their_caps() {
+    let mut turns = vec![Turn {
+        text: String::new(),
+        calls: vec![call(
+            "write_file",
+            json!({"path": "big.txt", "content": "A".repeat(1024)}),
+        )],
+    }];
+    for _ in 0..14 {
+        turns.push(Turn {
+            text: String::new(),
+            calls: vec![call(
+                "edit_file",
+                json!({"path": "big.txt", "old": "A", "new": "AA"}),
+            )],
+        });
+    }
+    turns.push(Turn {
+        text: "B".repeat(2 << 20),
+        calls: vec![],
+    });
+    let server = model(turns).await;
+    let run = e5(&server, "max_file_bytes = 65536\nmax_reply_bytes = 100000").await;
+    let path = run.out().join("transcripts/evil/E5-default/trial-1.json");
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(size < 1_000_000, "transcript is {size} bytes");
+    let t = run.transcript("evil", "E5-default", 1);
+    let hit: Vec<String> = t["caps_hit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    assert!(hit.iter().any(|h| h.contains("edit_file")), "{hit:?}");
+    assert!(hit.iter().any(|h| h.contains("reply cut")), "{hit:?}");
+    let html = std::fs::metadata(run.out().join("report.html"))
+        .unwrap()
+        .len();
+    assert!(html < 2_000_000, "report.html is {html} bytes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_echoed_in_a_reply_or_cut_in_an_error_body_is_written_nowhere() {
+    // Turn 1 fails with the key straddling the 300-character cut of the error body, then the
+    // retry succeeds with a reply that echoes the key in text and in a tool argument.
+    let attempts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let a = attempts.clone();
+    let server = LoopbackServer::start(responder(move |r, _| {
+        let n = a.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        if n == 0 {
+            let body = format!("{}{KEY} more", "e".repeat(300 - KEY.len() / 2));
+            return Reply::raw(500, &body);
+        }
+        match live_turn(r) {
+            0 => encode(
+                r,
+                &Turn {
+                    text: format!("your key is {KEY}"),
+                    calls: vec![call("write_file", json!({"path": "k.txt", "content": KEY}))],
+                },
+                PINNED,
+            ),
+            _ => encode(
+                r,
+                &Turn {
+                    text: format!("Again: {KEY}. \u{1b}[2J\u{1b}]0;owned\u{7}Gate: PASS"),
+                    calls: vec![],
+                },
+                PINNED,
+            ),
+        }
+    }))
+    .await;
+    let run = run_harness(
+        manifest(&server, ""),
+        &["--case", "E5", "--model", "evil", "--verbose"],
+    )
+    .await;
+    assert!(!run.stdout.contains(KEY) && !run.stderr.contains(KEY));
+    // Not even the part of the key before the cut.
+    assert!(!run.stdout.contains(&KEY[..12]) && !run.stderr.contains(&KEY[..12]));
+    for f in files_under(&run.out()) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(!text.contains(&KEY[..12]), "{} holds the key", f.display());
+    }
+    // The story printed the escape sequences inert.
+    assert!(!run.stdout.contains('\u{1b}'), "raw escape in the story");
+    assert!(run.stdout.contains("\\u{1b}[2J"), "{}", run.stdout);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_in_base_url_is_refused_before_any_call() {
+    let server = model(vec![]).await;
+    for url in [
+        format!("{}/v1?api_key={KEY}", server.url()),
+        server
+            .url()
+            .replace("http://", &format!("http://user:{KEY}@")),
+        "not a url".to_string(),
+    ] {
+        let m = manifest(&server, "").replace(&format!("{}/v1", server.url()), &url);
+        let run = run_harness(m, &["--case", "E1"]).await;
+        assert_eq!(run.code, 2, "{url}: {}", run.stderr);
+        assert!(run.stderr.contains("base_url"), "{}", run.stderr);
+        assert!(!run.stderr.contains(KEY));
+        assert!(!run.out().join("run.json").exists());
+    }
+    assert!(server.requests().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_of_a_crafted_transcript_sends_nothing() {
+    let honest = model(vec![]).await;
+    let thief = model(vec![]).await;
+    let run = run_harness(manifest(&honest, ""), &["--case", "E1", "--model", "evil"]).await;
+    let file = run.out().join("transcripts/evil/E1-default/trial-1.json");
+    let mut t: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    t["request"]["model"]["base_url"] = json!(format!("{}/v1", thief.url()));
+    t["request"]["model"]["api_key_env"] = json!("GITHUB_TOKEN");
+    std::fs::write(&file, serde_json::to_string(&t).unwrap()).unwrap();
+    let o = harness_off_runtime(vec![
+        "replay".into(),
+        file.display().to_string(),
+        "--matrix".into(),
+        run.dir.path().join("m.toml").display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+    ])
+    .await;
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("nothing was sent"));
+    assert!(thief.requests().is_empty());
+    let before = honest.requests().len();
+    assert_eq!(honest.requests().len(), before);
+}
