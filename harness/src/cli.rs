@@ -89,15 +89,16 @@ struct CalibrateArgs {
 
 #[derive(Args)]
 struct SuiteArgs {
-    /// Folder holding cases/ and fixtures/ (default: found upward from the manifest or the
-    /// current folder).
+    /// A custom case suite: a folder holding cases/ and fixtures/ (default:
+    /// $CHARTER_HARNESS_SUITE, else the suite built into this binary).
     #[arg(long)]
     suite: Option<PathBuf>,
 }
 
 #[derive(Args)]
 struct RunArgs {
-    /// The model matrix and decoding config, e.g. manifests/offline.toml.
+    /// The model matrix and decoding config: a file (e.g. manifests/pinned.toml), or the name
+    /// of a manifest built into the binary (`offline`: two scripted models, no network).
     #[arg(long)]
     matrix: PathBuf,
     /// Only these cases (E8, e8 and E08 are the same); repeatable.
@@ -365,7 +366,7 @@ fn finish(
 }
 
 fn cases_cmd(args: SuiteArgs) -> Result<u8> {
-    let root = suite::locate(args.suite.as_deref(), &cwd())?;
+    let root = suite::locate(args.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     for c in &suite.cases {
         println!(
@@ -399,7 +400,7 @@ fn cases_cmd(args: SuiteArgs) -> Result<u8> {
 }
 
 fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
-    let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
+    let root = suite::locate(args.suite.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     let judged = crate::calibrate::calibrate(&args.dirs, &suite)?;
     if args.json {
@@ -423,7 +424,7 @@ fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
 }
 
 fn check_cmd(args: CheckArgs) -> Result<u8> {
-    let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
+    let root = suite::locate(args.suite.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     let charter: Option<Charter> = args
         .charter
@@ -535,7 +536,7 @@ fn markdown_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn show_cmd(args: ShowArgs) -> Result<u8> {
-    let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
+    let root = suite::locate(args.suite.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     let checked = check::check_paths(&args.paths, &suite, None)?;
     let opts = crate::report::story::StoryOptions {
@@ -565,7 +566,7 @@ fn show_cmd(args: ShowArgs) -> Result<u8> {
 }
 
 fn replay_cmd(args: ReplayArgs) -> Result<u8> {
-    let root = suite::locate(args.suite.suite.as_deref(), &cwd())?;
+    let root = suite::locate(args.suite.suite.as_deref())?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -607,7 +608,7 @@ fn read_run_json(run_dir: &Path) -> Result<serde_json::Value> {
 
 /// Gate a run folder from its stored transcripts; with `--charter-base`, compare with the base.
 fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>, args: Option<&GateArgs>) -> Result<u8> {
-    let root = suite::locate(suite_dir, &cwd())?;
+    let root = suite::locate(suite_dir)?;
     let suite = Suite::load(&root)?;
     let run = read_run_json(run_dir)?;
     let mut records = runner::stored_records(run_dir, &suite)?;

@@ -12,6 +12,7 @@ pub mod charter;
 pub mod check;
 pub mod cli;
 pub mod compare;
+pub mod embedded;
 pub mod episode;
 pub mod error;
 pub mod events;

@@ -288,6 +288,18 @@ pub fn check_base_url(url: &str) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// A manifest path as given, or, for a bare name that is no file (`offline`), the manifest of
+/// that name built into the binary.
+pub fn resolve(given: &Path) -> std::path::PathBuf {
+    let bare = given.components().count() == 1 && given.extension().is_none();
+    if bare && !given.exists() {
+        if let Some(p) = given.to_str().and_then(crate::embedded::manifest) {
+            return p;
+        }
+    }
+    given.to_path_buf()
+}
+
 /// Parse and validate a manifest. Every problem names the file and the line or key.
 pub fn load(path: &Path) -> Result<LoadedManifest> {
     let text = read_to_string(path)?;

@@ -81,11 +81,11 @@ fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
 
 /// Validate everything, run the arms, record run.json; the caller prints and writes reports.
 pub fn run(opts: &RunOptions) -> Result<RunDone> {
-    let loaded = manifest::load(&opts.matrix)?;
+    let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
-    let suite_root = suite::locate(opts.suite.as_deref(), loaded.dir())?;
+    let suite_root = suite::locate(opts.suite.as_deref())?;
     let suite = Suite::load(&suite_root)?;
     let charter = match &opts.charter {
         Some(src) => charter::load(
@@ -155,7 +155,10 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let run_dir = match (&opts.resume, &opts.out) {
         (Some(dir), _) => dir.clone(),
         (None, Some(out)) => out.clone(),
-        (None, None) => suite_root.join("results").join(store::run_id(started)),
+        (None, None) => std::env::current_dir()
+            .map_err(|e| Error::io(Path::new("."), e))?
+            .join("results")
+            .join(store::run_id(started)),
     };
     if opts.resume.is_none()
         && run_dir.exists()

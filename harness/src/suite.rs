@@ -20,23 +20,25 @@ struct HistoryFile {
     turn: Vec<crate::case::SeedMessage>,
 }
 
-/// The suite root: `explicit`, else the first of `start` and its ancestors holding `cases/`.
-pub fn locate(explicit: Option<&Path>, start: &Path) -> Result<PathBuf> {
-    if let Some(dir) = explicit {
-        if dir.join("cases").is_dir() {
-            return Ok(dir.to_path_buf());
-        }
-        return Err(Error::input(format!(
-            "--suite {}: no cases/ folder there",
+/// The suite root: `explicit` (`--suite`), else `$CHARTER_HARNESS_SUITE`, else the suite built
+/// into the binary.
+pub fn locate(explicit: Option<&Path>) -> Result<PathBuf> {
+    let from_env = std::env::var_os("CHARTER_HARNESS_SUITE")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let (dir, what) = match (explicit, &from_env) {
+        (Some(d), _) => (d.to_path_buf(), "--suite"),
+        (None, Some(d)) => (d.clone(), "$CHARTER_HARNESS_SUITE"),
+        (None, None) => return crate::embedded::root(),
+    };
+    if dir.join("cases").is_dir() && dir.join("fixtures").is_dir() {
+        Ok(dir)
+    } else {
+        Err(Error::input(format!(
+            "{what} {}: not a case suite (a folder with cases/ and fixtures/)",
             dir.display()
-        )));
+        )))
     }
-    let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-    start
-        .ancestors()
-        .find(|d| d.join("cases").is_dir() && d.join("fixtures").is_dir())
-        .map(Path::to_path_buf)
-        .ok_or_else(|| Error::input(format!("no case suite (a folder with cases/ and fixtures/) at or above {}; pass --suite DIR", start.display())))
 }
 
 impl Suite {
