@@ -108,6 +108,7 @@ impl Golden {
             checker: None,
             probes: None,
             caps_hit: None,
+            case_sha256: None,
         }
     }
 }

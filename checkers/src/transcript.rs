@@ -43,6 +43,10 @@ pub struct Transcript {
     /// The verdict the harness made when it wrote the transcript.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checker: Option<Value>,
+    /// sha256 of the case file the trial was run from: a checker's ground truth is only valid
+    /// for the case file it was written against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case_sha256: Option<String>,
     /// Caps the trial hit (`[run]` in the manifest): what was cut or refused, in order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caps_hit: Option<Vec<String>>,

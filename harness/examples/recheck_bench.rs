@@ -18,8 +18,7 @@ fn main() {
     let rounds: usize = args
         .next()
         .map_or(15, |r| r.parse().expect("ROUNDS is a number"));
-    let root = harness::suite::locate(None)
-        .expect("run from the repository");
+    let root = harness::suite::locate(None).expect("run from the repository");
     let suite = Suite::load(&root).expect("case suite loads");
     let files = harness::store::transcript_files(&[dir]).expect("run folder readable");
     let bytes: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();

@@ -62,13 +62,7 @@ pub fn check_paths(
     let mut verdicts = Vec::new();
     for file in files {
         let t = read_transcript(&file)?;
-        let case = suite.case(&t.case).ok_or_else(|| {
-            Error::input(format!(
-                "{}: unknown case {:?} (cases are E1 … E13)",
-                file.display(),
-                t.case
-            ))
-        })?;
+        let case = suite.case_of(&t, &file)?;
         let from_prompt = t
             .system_prompt()
             .and_then(|s| crate::charter::section(s, "Core Invariants"));

@@ -13,7 +13,11 @@ static FIXTURES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../fixtures");
 static MANIFESTS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../manifests");
 
 fn parts() -> [(&'static str, &'static Dir<'static>); 3] {
-    [("cases", &CASES), ("fixtures", &FIXTURES), ("manifests", &MANIFESTS)]
+    [
+        ("cases", &CASES),
+        ("fixtures", &FIXTURES),
+        ("manifests", &MANIFESTS),
+    ]
 }
 
 fn files(dir: &'static Dir<'static>, out: &mut Vec<&'static include_dir::File<'static>>) {

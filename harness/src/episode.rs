@@ -89,6 +89,7 @@ pub async fn run_trial(
         checker: None,
         probes: None,
         caps_hit: None,
+        case_sha256: Some(spec.case.sha256.clone()),
     };
 
     let workspace = match spec

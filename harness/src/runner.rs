@@ -320,9 +320,7 @@ pub fn stored_records(
     let mut out = Vec::new();
     for f in files.into_iter().filter(|f| crate::store::is_trial_file(f)) {
         let t = crate::store::read_transcript(&f)?;
-        let case = suite
-            .case(&t.case)
-            .ok_or_else(|| Error::input(format!("{}: unknown case {:?}", f.display(), t.case)))?;
+        let case = suite.case_of(&t, &f)?;
         out.push(record_of(f, t, case, None)?);
     }
     Ok(out)

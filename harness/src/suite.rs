@@ -64,6 +64,29 @@ impl Suite {
         let id = checkers::registry::normalize_case_id(id)?;
         self.cases.iter().find(|c| c.id == id)
     }
+
+    /// The case a stored transcript was run from, refusing one made with a different case file
+    /// (its ground truth would not be the one the checker reads here).
+    pub fn case_of(&self, t: &checkers::Transcript, file: &Path) -> Result<&Case> {
+        let case = self.case(&t.case).ok_or_else(|| {
+            Error::input(format!(
+                "{}: unknown case {:?} (cases are E1 … E13)",
+                file.display(),
+                t.case
+            ))
+        })?;
+        match &t.case_sha256 {
+            Some(sha) if *sha != case.sha256 => Err(Error::input(format!(
+                "{}: made with a different cases/{}.toml (sha256 {}…) than this suite's (sha256 {}…); \
+                 check it with the harness version that made it, or pass --suite DIR holding that case file",
+                file.display(),
+                case.id,
+                &sha[..sha.len().min(12)],
+                &case.sha256[..12]
+            ))),
+            _ => Ok(case),
+        }
+    }
 }
 
 fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {

@@ -1,0 +1,53 @@
+//! The suite inside the binary: runs, checks and gates from any folder, with no checkout beside
+//! it, and refuses a transcript made with another case file.
+
+mod common;
+use common::{harness, stderr, stdout};
+
+#[test]
+fn the_offline_matrix_runs_and_is_checked_from_a_folder_with_no_checkout() {
+    let cwd = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let env = [("CHARTER_HARNESS_CACHE", cache.path().to_str().unwrap())];
+    let o = harness(
+        cwd.path(),
+        &[
+            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+        ],
+        &env,
+    );
+    // scripted-naive fails E1: the gate fails, and the run folder is in the current folder.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let results = cwd.path().join("results");
+    let run = std::fs::read_dir(&results)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert!(run.join("run.json").is_file());
+
+    let elsewhere = tempfile::tempdir().unwrap();
+    let o = harness(elsewhere.path(), &["check", run.to_str().unwrap()], &env);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("PASS"), "{}", stdout(&o));
+    let o = harness(elsewhere.path(), &["gate", run.to_str().unwrap()], &env);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+
+    // A transcript made with another E1.toml is refused, naming the file.
+    let file = run.join("transcripts/scripted-compliant/E1-default/trial-1.json");
+    let mut t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(t["case_sha256"].is_string());
+    t["case_sha256"] = serde_json::json!("0".repeat(64));
+    std::fs::write(&file, serde_json::to_string(&t).unwrap()).unwrap();
+    for cmd in ["check", "show", "gate"] {
+        let o = harness(elsewhere.path(), &[cmd, run.to_str().unwrap()], &env);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("made with a different cases/E1.toml"),
+            "{cmd}: {}",
+            stderr(&o)
+        );
+    }
+}
