@@ -72,17 +72,12 @@ fn serve(delay_ms: u64) {
     });
 }
 
-fn child_rusage() -> (f64, i64) {
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    (secs(ru.ru_utime) + secs(ru.ru_stime), ru.ru_maxrss)
-}
-
+#[derive(Clone)]
 struct Sample {
     wall: Duration,
     cpu: f64,
     requests: usize,
+    maxrss_kib: i64,
 }
 
 /// One run into `dir`, a folder the caller keeps until all rounds are done: deleting a run's
@@ -100,9 +95,8 @@ fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path) -> Sample {
     let mpath = dir.join("m.toml");
     std::fs::write(&mpath, manifest).unwrap();
     let out = dir.join("out");
-    let (cpu0, _) = child_rusage();
     let t0 = Instant::now();
-    let status = Command::new(harness)
+    let child = Command::new(harness)
         .args([
             "run",
             "--matrix",
@@ -115,14 +109,16 @@ fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path) -> Sample {
         .env("BENCH_KEY", "bench")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .status()
+        .spawn()
         .unwrap();
+    // wait4 gives this run's own CPU and peak RSS (its reaped helpers included).
+    let mut status = 0;
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut ru) };
     let wall = t0.elapsed();
-    let (cpu1, _) = child_rusage();
-    assert!(
-        matches!(status.code(), Some(0 | 1)),
-        "harness exited {status}"
-    );
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    let code = libc::WEXITSTATUS(status);
+    assert!(matches!(code, 0 | 1), "harness exited {code}");
     let files = harness::store::transcript_files(&[out.join("transcripts")]).unwrap();
     assert_eq!(files.len(), 96);
     let requests = files
@@ -136,8 +132,9 @@ fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path) -> Sample {
         .sum();
     Sample {
         wall,
-        cpu: cpu1 - cpu0,
+        cpu: secs(ru.ru_utime) + secs(ru.ru_stime),
         requests,
+        maxrss_kib: ru.ru_maxrss,
     }
 }
 
@@ -156,11 +153,30 @@ fn main() {
         .parent()
         .unwrap()
         .to_path_buf();
-    let harness = root.join("target/release/harness");
-    assert!(harness.exists(), "build it first: cargo build --release");
+    // BENCH_BINARIES=label=BINARY@SUITE,… compares builds side by side in one invocation
+    // (rounds interleaved, so both see the same machine), each with the case suite of its own
+    // checkout; default: this checkout's release build.
+    let binaries: Vec<(String, PathBuf, PathBuf)> = match std::env::var("BENCH_BINARIES") {
+        Ok(list) => list
+            .split(',')
+            .map(|e| {
+                let (l, rest) = e.split_once('=').expect("label=BINARY@SUITE");
+                let (bin, suite) = rest.split_once('@').expect("label=BINARY@SUITE");
+                (l.to_string(), PathBuf::from(bin), PathBuf::from(suite))
+            })
+            .collect(),
+        Err(_) => vec![(
+            "this".into(),
+            root.join("target/release/harness"),
+            root.clone(),
+        )],
+    };
+    for (_, b, _) in &binaries {
+        assert!(b.exists(), "build it first: cargo build --release ({})", b.display());
+    }
     let c = 2 * PER_MODEL_CONCURRENCY;
-    println!("| D | C | results on | requests | wall (median) | lower bound | ratio | requests/s | CPU per request | peak RSS |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| binary | D | C | results on | requests | wall (median) | lower bound | ratio | requests/s | CPU per request | peak RSS |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let shm = Path::new("/dev/shm");
     for delay_ms in [0u64, 100] {
         let mut server = Command::new(std::env::current_exe().unwrap())
@@ -180,13 +196,14 @@ fn main() {
             if !parent.is_dir() {
                 continue;
             }
-            let dirs: Vec<tempfile::TempDir> = (0..rounds)
-                .map(|_| tempfile::tempdir_in(&parent).unwrap())
-                .collect();
-            let samples: Vec<Sample> = dirs
-                .iter()
-                .map(|d| run_once(&harness, &root, &url, d.path()))
-                .collect();
+            let mut per_binary: Vec<Vec<Sample>> = vec![Vec::new(); binaries.len()];
+            for _ in 0..rounds {
+                for (i, (_, bin, suite)) in binaries.iter().enumerate() {
+                    let d = tempfile::tempdir_in(&parent).unwrap();
+                    per_binary[i].push(run_once(bin, suite, &url, d.path()));
+                }
+            }
+            for ((name, _, _), samples) in binaries.iter().zip(per_binary) {
             let requests = samples[0].requests;
             let wall = median(samples.iter().map(|s| s.wall.as_secs_f64()).collect());
             let cpu_per_req = median(samples.iter().map(|s| s.cpu / s.requests as f64).collect());
@@ -196,14 +213,15 @@ fn main() {
             } else {
                 "n/a".into()
             };
-            let (_, maxrss_kib) = child_rusage();
+            let rss = median(samples.iter().map(|s| s.maxrss_kib as f64).collect());
             println!(
-                "| {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.1} MiB |",
+                "| {name} | {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.1} MiB |",
                 wall,
                 requests as f64 / wall,
                 cpu_per_req * 1000.0,
-                maxrss_kib as f64 / 1024.0
+                rss / 1024.0
             );
+            }
         }
         let _ = server.kill();
         let _ = server.wait();

@@ -47,7 +47,7 @@ pub fn sha256() -> &'static str {
     })
 }
 
-fn cache_root() -> PathBuf {
+pub fn cache_root() -> PathBuf {
     if let Some(d) = std::env::var_os("CHARTER_HARNESS_CACHE") {
         return PathBuf::from(d);
     }

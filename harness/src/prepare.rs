@@ -114,9 +114,11 @@ pub fn bind(suite: &Suite, core_invariants: &str, test_timeout: Duration) -> Res
             std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
             copy_tree(&fixture, &out)?;
             render_tree(&out, &case_vars)?;
-            if has_steps {
-                replay_steps(&rt, variant, &out, test_timeout)?;
-            }
+            let out = if has_steps {
+                replay_cached(&rt, variant, out, test_timeout)?
+            } else {
+                out
+            };
             prepared.insert(key, out.clone());
             variant.fixture = Some(out);
         }
@@ -125,6 +127,86 @@ pub fn bind(suite: &Suite, core_invariants: &str, test_timeout: Duration) -> Res
         suite: bound,
         _dir: dir,
     })
+}
+
+/// A fixture with a history, replayed once per machine: the result (the repository with its
+/// commits, and every call's result) depends only on the rendered fixture, the history and the
+/// harness version, so it is kept in the cache folder under their hash and reused.
+fn replay_cached(
+    rt: &tokio::runtime::Runtime,
+    variant: &mut crate::case::Variant,
+    rendered: PathBuf,
+    test_timeout: Duration,
+) -> Result<PathBuf> {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    let mut files = crate::store::files_under(&[rendered.clone()], |_| true)?;
+    files.sort();
+    for f in &files {
+        h.update(f.strip_prefix(&rendered).unwrap_or(f).to_string_lossy().as_bytes());
+        h.update([0]);
+        h.update(std::fs::read(f).map_err(|e| Error::io(f, e))?);
+    }
+    h.update(serde_json::to_vec(&variant.seed).map_err(|e| Error::Internal(e.to_string()))?);
+    let key = format!("{:x}", h.finalize());
+    let base = crate::embedded::cache_root();
+    let dest = base.join(format!("history-{}", &key[..16]));
+    let (tree, results_file) = (dest.join("tree"), dest.join("results.json"));
+    let fill = |variant: &mut crate::case::Variant, results: &[String]| {
+        let mut it = results.iter();
+        for m in variant.seed.iter_mut().filter(|m| m.role == Role::Tool) {
+            if let Some(r) = it.next() {
+                m.content = r.clone();
+            }
+        }
+    };
+    if let Ok(text) = std::fs::read_to_string(&results_file) {
+        if let Ok(results) = serde_json::from_str::<Vec<String>>(&text) {
+            fill(variant, &results);
+            return Ok(tree);
+        }
+    }
+    replay_steps(rt, variant, &rendered, test_timeout)?;
+    let results: Vec<String> = variant
+        .seed
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.clone())
+        .collect();
+    // Publish atomically: the results file goes in last, then the folder is renamed.
+    let publish = || -> std::io::Result<()> {
+        std::fs::create_dir_all(&base)?;
+        let tmp = tempfile::Builder::new().prefix(".history-").tempdir_in(&base)?;
+        let staged = tmp.path().join("h");
+        copy_all(&rendered, &staged.join("tree"))?;
+        std::fs::write(
+            staged.join("results.json"),
+            serde_json::to_vec(&results).unwrap_or_default(),
+        )?;
+        std::fs::rename(&staged, &dest)
+    };
+    match publish() {
+        Ok(()) => Ok(tree),
+        // Another run published it first, or the cache is not writable: use what exists.
+        Err(_) if results_file.is_file() => Ok(tree),
+        Err(_) => Ok(rendered),
+    }
+}
+
+/// Copy a tree, `.git` included (the cache may be on another file system).
+fn copy_all(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let dst = to.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            copy_all(&e.path(), &dst)?;
+        } else {
+            std::fs::copy(e.path(), dst)?;
+        }
+    }
+    Ok(())
 }
 
 /// Run a history's tool calls on the prepared fixture, commit each step that changes a file,
@@ -137,7 +219,8 @@ fn replay_steps(
 ) -> Result<()> {
     let repo = init_repo(dir)?;
     commit_all(&repo, "fixture: before the session", 0)?;
-    let mut toolbox = ToolBox::new(variant, Some(dir), test_timeout);
+    // The history and the fixture both come from the case suite, not from a model.
+    let mut toolbox = ToolBox::new(variant, Some(dir), test_timeout).trusted();
     let mut step = 0i64;
     let mut i = 0;
     while i < variant.seed.len() {

@@ -207,24 +207,45 @@ fn chown_tree(dir: &Path, id: u32) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether this machine can confine commands: runs `true` under the sandbox once.
-pub async fn check() -> Result<(), String> {
-    let dir =
-        crate::workspace::tempdir("charter-harness-sandbox-check-").map_err(|e| e.to_string())?;
-    let out = run(
-        "true",
-        &[],
-        dir.path(),
-        &Limits {
-            timeout: Duration::from_secs(10),
-            ..Limits::default()
-        },
-        Mode::Confined,
-    )
-    .await?;
-    match out.code {
-        Some(0) => Ok(()),
-        _ => Err(out.stderr.trim().to_string()),
+/// Whether this machine can confine commands, checked without starting anything: the kernel
+/// reports a Landlock ABI, and a forked child (which only makes the system call, then exits) may
+/// create the namespaces the helper needs. Cheap enough to run at every start.
+pub fn check() -> Result<(), String> {
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    if abi < 1 {
+        return Err(format!(
+            "the kernel does not offer Landlock ({})",
+            std::io::Error::last_os_error()
+        ));
+    }
+    let root = unsafe { libc::geteuid() } == 0;
+    let mut flags = libc::CLONE_NEWNET | libc::CLONE_NEWPID | libc::CLONE_NEWIPC;
+    if !root {
+        flags |= libc::CLONE_NEWUSER;
+    }
+    // SAFETY: the child makes one system call and exits; nothing else runs after fork.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        let ok = unsafe { libc::unshare(flags) } == 0;
+        unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+    }
+    if pid < 0 {
+        return Err("fork failed".into());
+    }
+    let mut status = 0;
+    unsafe { libc::waitpid(pid, &mut status, 0) };
+    if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
+        Ok(())
+    } else {
+        Err("cannot create network and PID namespaces (the kernel or the container forbids it)".into())
     }
 }
 

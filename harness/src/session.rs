@@ -66,11 +66,7 @@ fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
     if !runs_commands {
         return Ok(());
     }
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    rt.block_on(crate::sandbox::check()).map_err(|e| {
+    crate::sandbox::check().map_err(|e| {
         Error::input(format!(
             "the selected cases run commands a model can influence, and this machine cannot confine them: {e}\n\
              The sandbox needs Linux with Landlock and network/PID namespaces (user namespaces when not root). \

@@ -115,6 +115,8 @@ pub struct ToolBox {
     test_timeout: Duration,
     deploys: u32,
     caps: Caps,
+    /// Commands run unconfined: only for the suite's own history steps (no model wrote them).
+    trusted: bool,
 }
 
 impl ToolBox {
@@ -127,7 +129,15 @@ impl ToolBox {
             test_timeout,
             deploys: 0,
             caps: Caps::default(),
+            trusted: false,
         }
+    }
+
+    /// For replaying a case file's own history on its own fixture: nothing a model wrote runs,
+    /// so the commands need no sandbox (and pay for none).
+    pub fn trusted(mut self) -> ToolBox {
+        self.trusted = true;
+        self
     }
 
     pub fn with_caps(mut self, caps: Caps) -> ToolBox {
@@ -412,7 +422,12 @@ impl ToolBox {
             timeout: self.test_timeout,
             ..Default::default()
         };
-        match crate::sandbox::run(program, args, &root, &limits, crate::sandbox::mode()).await {
+        let mode = if self.trusted {
+            crate::sandbox::Mode::Unconfined
+        } else {
+            crate::sandbox::mode()
+        };
+        match crate::sandbox::run(program, args, &root, &limits, mode).await {
             Err(e) => err(e),
             Ok(out) if out.timed_out => err(format!(
                 "tests timed out after {} s",
