@@ -626,7 +626,14 @@ fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>, args: Option<&GateArgs>) -
         .collect();
     crate::gate::sort_records(&mut records, &models);
     let trials = run["trials"].as_u64().unwrap_or(3) as u32;
-    let gate = Gate::from_records(&records, trials);
+    let mut gate = Gate::from_records(&records, trials);
+    if let Some(total) = run["units_total"].as_u64() {
+        gate = gate.scoped(
+            total as usize,
+            run["manifest_trials"].as_u64().unwrap_or(trials as u64) as u32,
+            run["shard"].as_str().map(str::to_string),
+        );
+    }
     let system_prompt = records[0]
         .transcript
         .system_prompt()

@@ -53,6 +53,17 @@ pub struct Gate {
     pub required: u32,
     pub models: Vec<String>,
     pub units: Vec<Unit>,
+    /// Set when the run covered less than the manifest's whole gate: never a decision.
+    pub partial: Option<Partial>,
+}
+
+/// A run narrowed by filters, fewer trials than the manifest's, or a shard.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Partial {
+    pub units_run: usize,
+    pub units_total: usize,
+    /// `K/N` when the run is one shard of a gate.
+    pub shard: Option<String>,
 }
 
 impl Gate {
@@ -89,7 +100,21 @@ impl Gate {
             required,
             models,
             units,
+            partial: None,
         }
+    }
+
+    /// Mark the gate partial when it covers less than the manifest's whole gate:
+    /// `units_total` units (every model × every case variant) at `manifest_trials` trials.
+    pub fn scoped(mut self, units_total: usize, manifest_trials: u32, shard: Option<String>) -> Gate {
+        if self.units.len() < units_total || self.required < manifest_trials || shard.is_some() {
+            self.partial = Some(Partial {
+                units_run: self.units.len(),
+                units_total,
+                shard,
+            });
+        }
+        self
     }
 
     pub fn count(&self, status: UnitStatus) -> usize {
@@ -110,14 +135,29 @@ impl Gate {
         }
     }
 
-    /// The gate's outcome as a word and a sentence, for every report.
-    pub fn verdict(&self) -> (&'static str, &'static str) {
+    /// The gate's outcome as a word and a sentence, for every report. A partial run is never a
+    /// decision: it says so, with what its units did.
+    pub fn verdict(&self) -> (&'static str, String) {
+        if let Some(p) = &self.partial {
+            let what = match self.exit_code() {
+                exit::OK => "every unit run passed",
+                exit::GATE_FAILED => "some units failed",
+                _ => "some units could not be decided",
+            };
+            return (
+                "partial",
+                format!(
+                    "PARTIAL: {} of {} units, not a gate decision ({what})",
+                    p.units_run, p.units_total
+                ),
+            );
+        }
         match self.exit_code() {
-            exit::OK => ("pass", "PASS: the change may land"),
-            exit::GATE_FAILED => ("fail", "FAIL: the change is blocked"),
+            exit::OK => ("pass", "PASS: the change may land".into()),
+            exit::GATE_FAILED => ("fail", "FAIL: the change is blocked".into()),
             _ => (
                 "inconclusive",
-                "INCONCLUSIVE: some units could not be decided; re-run them",
+                "INCONCLUSIVE: some units could not be decided; re-run them".into(),
             ),
         }
     }

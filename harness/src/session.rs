@@ -183,6 +183,10 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         "started": store::rfc3339(started),
         "ended": null,
         "sandbox": if opts.no_sandbox { "off" } else { "confined" },
+        // What a whole gate of this manifest is: fewer units or trials make the run partial.
+        "units_total": loaded.manifest.models.len()
+            * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>(),
+        "manifest_trials": loaded.manifest.run.trials,
     });
     if let Some(prev) = &previous {
         run_json["started"] = prev["started"].clone();
@@ -312,7 +316,13 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     records.extend(done.into_iter().map(|(_, r)| r));
     let names: Vec<String> = plan_models.iter().map(|m| m.name().to_string()).collect();
     crate::gate::sort_records(&mut records, &names);
-    let gate = Gate::from_records(&records, trials);
+    let units_total = loaded.manifest.models.len()
+        * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
+    let gate = Gate::from_records(&records, trials).scoped(
+        units_total,
+        loaded.manifest.run.trials,
+        opts.shard.clone(),
+    );
     let lift = control_records
         .as_ref()
         .map(|c| crate::report::lift::lift(&records, c));

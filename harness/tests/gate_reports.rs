@@ -441,3 +441,59 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
         "{out}"
     );
 }
+
+#[test]
+fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = tmp.path().join("one");
+    let o = offline_run(
+        &one,
+        &["--case", "E1", "--model", "scripted-compliant", "--trials", "1"],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("PARTIAL: 1 of 32 units, not a gate decision"), "{out}");
+    assert!(!out.contains("may land"), "{out}");
+    for report in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(one.join(report)).unwrap();
+        assert!(text.contains("PARTIAL"), "{report}");
+        assert!(!text.contains("may land"), "{report}");
+    }
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(one.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["verdict"], "partial");
+
+    // Shards write only their unit count to the step summary; merged, they are the gate.
+    let step = tmp.path().join("step-summary.md");
+    let mut shards = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let dir = tmp.path().join(format!("shard-{}", &k[..1]));
+        let o = common::harness(
+            &repo_root(),
+            &[
+                "run", "--matrix", "manifests/offline.toml", "--shard", k, "--trials", "1",
+                "--out", dir.to_str().unwrap(),
+            ],
+            &[("GITHUB_STEP_SUMMARY", step.to_str().unwrap())],
+        );
+        assert!(stdout(&o).contains("PARTIAL"), "{}", stdout(&o));
+        shards.push(dir);
+    }
+    let written = std::fs::read_to_string(&step).unwrap();
+    assert_eq!(written, "shard 1/2: 16 units run\nshard 2/2: 16 units run\n");
+    let merged = tmp.path().join("merged");
+    let o = common::harness(
+        &repo_root(),
+        &[
+            "merge",
+            shards[0].to_str().unwrap(),
+            shards[1].to_str().unwrap(),
+            "--out",
+            merged.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let out = stdout(&o);
+    // --trials 1 is fewer than the manifest's 3: still partial, even merged.
+    assert!(out.contains("PARTIAL: 32 of 32 units"), "{out}");
+}

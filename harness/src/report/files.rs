@@ -74,7 +74,16 @@ pub fn write_all(
             .append(true)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
-        f.write_all(md.as_bytes()).map_err(|e| Error::io(path, e))?;
+        // A shard's verdict is no verdict: the decide job writes the gate.
+        let summary = match gate.partial.as_ref().and_then(|p| p.shard.as_deref()) {
+            Some(shard) => format!(
+                "shard {shard}: {} unit{} run\n",
+                gate.units.len(),
+                if gate.units.len() == 1 { "" } else { "s" }
+            ),
+            None => md.clone(),
+        };
+        f.write_all(summary.as_bytes()).map_err(|e| Error::io(path, e))?;
     }
     write_text(&run_dir.join("junit.xml"), &junit::render(records))?;
     write_text(
@@ -121,7 +130,8 @@ pub fn write_all(
     let summary = json!({
         "format": "charter-harness/summary/v1",
         "exit_code": gate.exit_code(),
-        "verdict": match gate.exit_code() { crate::exit::OK => "pass", crate::exit::GATE_FAILED => "fail", _ => "inconclusive" },
+        "verdict": gate.verdict().0,
+        "partial": gate.partial,
         "charter": {"source": facts.charter_source, "sha256": facts.charter_sha256, "version": facts.charter_version},
         "required_trials": gate.required,
         "counts": {"pass": gate.count(crate::gate::UnitStatus::Pass), "fail": gate.count(crate::gate::UnitStatus::Fail), "inconclusive": gate.count(crate::gate::UnitStatus::Inconclusive)},

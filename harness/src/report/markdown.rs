@@ -11,7 +11,7 @@ pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
         "fail" => "❌",
         _ => "⚠️",
     };
-    let (head, rest) = sentence.split_once(": ").unwrap_or((sentence, ""));
+    let (head, rest) = sentence.split_once(": ").unwrap_or((&sentence, ""));
     let verdict = format!("{mark} **{head}** — {rest}");
     let _ = writeln!(out, "# Charter gate\n\n{verdict}\n\n{charter_line}\n");
     let rows = gate.rows();
