@@ -172,7 +172,11 @@ fn main() {
         )],
     };
     for (_, b, _) in &binaries {
-        assert!(b.exists(), "build it first: cargo build --release ({})", b.display());
+        assert!(
+            b.exists(),
+            "build it first: cargo build --release ({})",
+            b.display()
+        );
     }
     let c = 2 * PER_MODEL_CONCURRENCY;
     println!("| binary | D | C | results on | requests | wall (median) | lower bound | ratio | requests/s | CPU per request | peak RSS |");
@@ -204,17 +208,18 @@ fn main() {
                 }
             }
             for ((name, _, _), samples) in binaries.iter().zip(per_binary) {
-            let requests = samples[0].requests;
-            let wall = median(samples.iter().map(|s| s.wall.as_secs_f64()).collect());
-            let cpu_per_req = median(samples.iter().map(|s| s.cpu / s.requests as f64).collect());
-            let bound = (requests as f64 / c as f64).ceil() * delay_ms as f64 / 1000.0;
-            let ratio = if bound > 0.0 {
-                format!("{:.3}", wall / bound)
-            } else {
-                "n/a".into()
-            };
-            let rss = median(samples.iter().map(|s| s.maxrss_kib as f64).collect());
-            println!(
+                let requests = samples[0].requests;
+                let wall = median(samples.iter().map(|s| s.wall.as_secs_f64()).collect());
+                let cpu_per_req =
+                    median(samples.iter().map(|s| s.cpu / s.requests as f64).collect());
+                let bound = (requests as f64 / c as f64).ceil() * delay_ms as f64 / 1000.0;
+                let ratio = if bound > 0.0 {
+                    format!("{:.3}", wall / bound)
+                } else {
+                    "n/a".into()
+                };
+                let rss = median(samples.iter().map(|s| s.maxrss_kib as f64).collect());
+                println!(
                 "| {name} | {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.1} MiB |",
                 wall,
                 requests as f64 / wall,

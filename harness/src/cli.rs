@@ -482,9 +482,17 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
         LintCommand::Charter { file, base } => {
             let text = crate::error::read_to_string(file)?;
             let base_text = match base {
-                Some(rev) => Some(lint::text_at_rev(file, rev)?.ok_or_else(|| {
-                    Error::input(format!("{}: not in revision {rev}", file.display()))
-                })?),
+                Some(rev) => match lint::text_at_rev(file, rev)? {
+                    Some(t) => Some(t),
+                    // The pull request that first adds the charter has nothing to compare with.
+                    None => {
+                        eprintln!(
+                            "note: {} is new at {rev}; versioning checks skipped",
+                            file.display()
+                        );
+                        None
+                    }
+                },
                 None => None,
             };
             lint::charter::lint(
@@ -499,7 +507,15 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
             base,
         } => {
             let mut out = Vec::new();
-            for file in markdown_files(paths)? {
+            // A charter repository without capsules yet: nothing to lint, nothing wrong.
+            let present: Vec<PathBuf> = paths.iter().filter(|p| p.exists()).cloned().collect();
+            for p in paths.iter().filter(|p| !p.exists()) {
+                eprintln!(
+                    "note: {}: no such file or folder; no capsules to lint there",
+                    p.display()
+                );
+            }
+            for file in markdown_files(&present)? {
                 let text = crate::error::read_to_string(&file)?;
                 let base_text = match base {
                     Some(rev) => Some((rev.as_str(), lint::text_at_rev(&file, rev)?)),
@@ -515,8 +531,12 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
             out
         }
     };
+    let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
     for f in &findings {
         println!("{f}");
+        if annotate {
+            println!("{}", f.annotation());
+        }
     }
     let errors = findings
         .iter()

@@ -106,7 +106,12 @@ impl Gate {
 
     /// Mark the gate partial when it covers less than the manifest's whole gate:
     /// `units_total` units (every model × every case variant) at `manifest_trials` trials.
-    pub fn scoped(mut self, units_total: usize, manifest_trials: u32, shard: Option<String>) -> Gate {
+    pub fn scoped(
+        mut self,
+        units_total: usize,
+        manifest_trials: u32,
+        shard: Option<String>,
+    ) -> Gate {
         if self.units.len() < units_total || self.required < manifest_trials || shard.is_some() {
             self.partial = Some(Partial {
                 units_run: self.units.len(),

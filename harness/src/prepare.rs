@@ -144,7 +144,12 @@ fn replay_cached(
     let mut files = crate::store::files_under(&[rendered.clone()], |_| true)?;
     files.sort();
     for f in &files {
-        h.update(f.strip_prefix(&rendered).unwrap_or(f).to_string_lossy().as_bytes());
+        h.update(
+            f.strip_prefix(&rendered)
+                .unwrap_or(f)
+                .to_string_lossy()
+                .as_bytes(),
+        );
         h.update([0]);
         h.update(std::fs::read(f).map_err(|e| Error::io(f, e))?);
     }
@@ -177,7 +182,9 @@ fn replay_cached(
     // Publish atomically: the results file goes in last, then the folder is renamed.
     let publish = || -> std::io::Result<()> {
         std::fs::create_dir_all(&base)?;
-        let tmp = tempfile::Builder::new().prefix(".history-").tempdir_in(&base)?;
+        let tmp = tempfile::Builder::new()
+            .prefix(".history-")
+            .tempdir_in(&base)?;
         let staged = tmp.path().join("h");
         copy_all(&rendered, &staged.join("tree"))?;
         std::fs::write(

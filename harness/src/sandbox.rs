@@ -245,7 +245,10 @@ pub fn check() -> Result<(), String> {
     if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
         Ok(())
     } else {
-        Err("cannot create network and PID namespaces (the kernel or the container forbids it)".into())
+        Err(
+            "cannot create network and PID namespaces (the kernel or the container forbids it)"
+                .into(),
+        )
     }
 }
 

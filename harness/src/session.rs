@@ -316,8 +316,8 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     records.extend(done.into_iter().map(|(_, r)| r));
     let names: Vec<String> = plan_models.iter().map(|m| m.name().to_string()).collect();
     crate::gate::sort_records(&mut records, &names);
-    let units_total = loaded.manifest.models.len()
-        * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
+    let units_total =
+        loaded.manifest.models.len() * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
     let gate = Gate::from_records(&records, trials).scoped(
         units_total,
         loaded.manifest.run.trials,

@@ -448,11 +448,21 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
     let one = tmp.path().join("one");
     let o = offline_run(
         &one,
-        &["--case", "E1", "--model", "scripted-compliant", "--trials", "1"],
+        &[
+            "--case",
+            "E1",
+            "--model",
+            "scripted-compliant",
+            "--trials",
+            "1",
+        ],
     );
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
-    assert!(out.contains("PARTIAL: 1 of 32 units, not a gate decision"), "{out}");
+    assert!(
+        out.contains("PARTIAL: 1 of 32 units, not a gate decision"),
+        "{out}"
+    );
     assert!(!out.contains("may land"), "{out}");
     for report in ["report.md", "report.html"] {
         let text = std::fs::read_to_string(one.join(report)).unwrap();
@@ -471,8 +481,15 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
         let o = common::harness(
             &repo_root(),
             &[
-                "run", "--matrix", "manifests/offline.toml", "--shard", k, "--trials", "1",
-                "--out", dir.to_str().unwrap(),
+                "run",
+                "--matrix",
+                "manifests/offline.toml",
+                "--shard",
+                k,
+                "--trials",
+                "1",
+                "--out",
+                dir.to_str().unwrap(),
             ],
             &[("GITHUB_STEP_SUMMARY", step.to_str().unwrap())],
         );
@@ -480,7 +497,10 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
         shards.push(dir);
     }
     let written = std::fs::read_to_string(&step).unwrap();
-    assert_eq!(written, "shard 1/2: 16 units run\nshard 2/2: 16 units run\n");
+    assert_eq!(
+        written,
+        "shard 1/2: 16 units run\nshard 2/2: 16 units run\n"
+    );
     let merged = tmp.path().join("merged");
     let o = common::harness(
         &repo_root(),

@@ -322,3 +322,66 @@ fn hygiene_pointer_and_additive_edits_to_a_locked_charter_pass() {
         "an unlocked charter edits freely"
     );
 }
+
+#[test]
+fn a_repository_without_capsules_or_with_a_charter_new_at_the_base_lints_clean() {
+    let o = harness(
+        &repo_root(),
+        &["lint", "capsule", "/nonexistent/vault/files"],
+        &[],
+    );
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("no capsules to lint"), "{err}");
+
+    // The pull request that adds CHARTER.md: the base commit holds another file only.
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    std::fs::write(dir.path().join("README.md"), "hi\n").unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(std::path::Path::new("README.md")).unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])
+        .unwrap();
+    let file = dir.path().join("CHARTER.md");
+    std::fs::write(&file, example()).unwrap();
+    let o = harness(
+        &repo_root(),
+        &["lint", "charter", file.to_str().unwrap(), "--base", "HEAD"],
+        &[],
+    );
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}{}", stdout(&o));
+    assert!(err.contains("versioning checks skipped"), "{err}");
+}
+
+#[test]
+fn findings_become_github_annotations_on_their_file_and_line_in_actions() {
+    let o = harness(
+        &repo_root(),
+        &[
+            "lint",
+            "capsule",
+            capsule_dir().to_str().unwrap(),
+            "--strict",
+        ],
+        &[("GITHUB_ACTIONS", "true")],
+    );
+    let out = stdout(&o);
+    let annotation = out
+        .lines()
+        .find(|l| l.starts_with("::error file="))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(annotation.contains(",line="), "{annotation}");
+    assert!(annotation.contains("title=capsule/"), "{annotation}");
+    let o = harness(
+        &repo_root(),
+        &["lint", "capsule", capsule_dir().to_str().unwrap()],
+        &[],
+    );
+    assert!(
+        !stdout(&o).contains("::error"),
+        "no annotations outside Actions"
+    );
+}

@@ -45,6 +45,30 @@ impl Finding {
     }
 }
 
+impl Finding {
+    /// The finding as a GitHub Actions workflow command, so it shows on the file's line.
+    pub fn annotation(&self) -> String {
+        let level = match self.severity {
+            Severity::Warn => "warning",
+            Severity::Error => "error",
+        };
+        // Workflow commands take %, CR and LF escaped; properties also , and :.
+        let data = |s: &str| {
+            s.replace('%', "%25")
+                .replace('\r', "%0D")
+                .replace('\n', "%0A")
+        };
+        let prop = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+        format!(
+            "::{level} file={},line={},title={}::{}",
+            prop(&self.path),
+            self.line,
+            prop(self.rule),
+            data(&format!("{} — fix: {}", self.message, self.fix))
+        )
+    }
+}
+
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sev = match self.severity {

@@ -83,7 +83,8 @@ pub fn write_all(
             ),
             None => md.clone(),
         };
-        f.write_all(summary.as_bytes()).map_err(|e| Error::io(path, e))?;
+        f.write_all(summary.as_bytes())
+            .map_err(|e| Error::io(path, e))?;
     }
     write_text(&run_dir.join("junit.xml"), &junit::render(records))?;
     write_text(
