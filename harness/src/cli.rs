@@ -54,6 +54,31 @@ enum Command {
     /// the current checkers; print agreement, false passes and false fails per case and checker
     /// version, and every disagreement. Exit: 0 full agreement, 1 any disagreement, 2 bad input.
     Calibrate(CalibrateArgs),
+    /// Set a charter repository up for the gate: manifests/pinned.toml, the GitHub workflow
+    /// (using this release's action) and a .gitignore line for results/.
+    Init(InitArgs),
+    /// Print the key of a gate's inputs (charter runtime text, manifest, case suite, harness
+    /// version): equal keys mean a stored gate can be reused instead of calling models again.
+    Key(KeyArgs),
+}
+
+#[derive(Args)]
+struct InitArgs {
+    /// The charter repository's root (default: the current folder).
+    #[arg(default_value = ".")]
+    dir: PathBuf,
+    /// Overwrite files that exist.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Args)]
+struct KeyArgs {
+    /// The manifest, as for `run`.
+    #[arg(long)]
+    matrix: PathBuf,
+    #[command(flatten)]
+    suite: SuiteArgs,
 }
 
 #[derive(Args)]
@@ -201,6 +226,9 @@ struct MergeArgs {
     /// The merged run folder to write (must not exist or be empty).
     #[arg(long)]
     out: PathBuf,
+    /// Write nothing to $GITHUB_STEP_SUMMARY (a later `gate --charter-base` writes it).
+    #[arg(long)]
+    quiet_summary: bool,
     #[command(flatten)]
     suite: SuiteArgs,
 }
@@ -279,9 +307,28 @@ pub fn run() -> Result<u8> {
             Ok(exit::OK)
         }
         Command::Calibrate(args) => calibrate_cmd(args),
+        Command::Init(args) => {
+            for f in crate::init::init(&args.dir, args.force)? {
+                println!("wrote {f}");
+            }
+            println!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
+            Ok(exit::OK)
+        }
+        Command::Key(args) => {
+            println!(
+                "{}",
+                crate::init::inputs_key(&args.matrix, args.suite.suite.as_deref())?
+            );
+            Ok(exit::OK)
+        }
         Command::Lint(cmd) => lint_cmd(cmd),
         Command::Show(args) => show_cmd(args),
-        Command::Gate(args) => gate_cmd(&args.run_dir, args.suite.suite.as_deref(), Some(&args)),
+        Command::Gate(args) => gate_cmd(
+            &args.run_dir,
+            args.suite.suite.as_deref(),
+            Some(&args),
+            true,
+        ),
         Command::Merge(args) => merge_cmd(args),
         Command::Replay(args) => replay_cmd(args),
     }
@@ -325,6 +372,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         usage: done.usage.clone(),
         lift: done.lift.clone(),
         sandbox_off: done.sandbox_off,
+        step_summary: true,
     };
     finish(&done.run_dir, &done.gate, &done.records, &facts)
 }
@@ -627,7 +675,12 @@ fn read_run_json(run_dir: &Path) -> Result<serde_json::Value> {
 }
 
 /// Gate a run folder from its stored transcripts; with `--charter-base`, compare with the base.
-fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>, args: Option<&GateArgs>) -> Result<u8> {
+fn gate_cmd(
+    run_dir: &Path,
+    suite_dir: Option<&Path>,
+    args: Option<&GateArgs>,
+    step_summary: bool,
+) -> Result<u8> {
     let root = suite::locate(suite_dir)?;
     let suite = Suite::load(&root)?;
     let run = read_run_json(run_dir)?;
@@ -668,6 +721,9 @@ fn gate_cmd(run_dir: &Path, suite_dir: Option<&Path>, args: Option<&GateArgs>) -
         usage: run["usage"].clone(),
         lift: None,
         sandbox_off: run["sandbox"] == "off",
+        // With --charter-base the summary is written once the base comparison, which goes
+        // first, is known.
+        step_summary: step_summary && args.and_then(|a| a.charter_base.as_ref()).is_none(),
     };
     let code = finish(run_dir, &gate, &records, &facts)?;
     if let Some((args, rev)) = args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
@@ -737,7 +793,12 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
         .collect::<Vec<_>>());
     merged["shard"] = serde_json::Value::Null;
     store::write_json_atomic(&args.out.join("run.json"), &merged)?;
-    gate_cmd(&args.out, args.suite.suite.as_deref(), None)
+    gate_cmd(
+        &args.out,
+        args.suite.suite.as_deref(),
+        None,
+        !args.quiet_summary,
+    )
 }
 
 /// `gate --charter-base`: compare the run with the charter at a base revision.
@@ -772,6 +833,27 @@ fn base_cmd(
         &args.run_dir.join("base-comparison.md"),
         format!("# Base vs head\n\n```\n{text}```\n").as_bytes(),
     )?;
+    // Regressions, improvements and failures the base shares go first, in report.md and in
+    // the step summary: a failure the base already has is not this change's doing.
+    let section = crate::report::inert(&format!(
+        "## Against the base ({rev})\n\n```\n{}\n```\n\n",
+        text.trim_end()
+    ));
+    let report = args.run_dir.join("report.md");
+    let md = std::fs::read_to_string(&report).unwrap_or_default();
+    let combined = format!("{section}{md}");
+    store::write_atomic(&report, combined.as_bytes())?;
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
+        use std::io::Write;
+        let path = Path::new(&summary);
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        f.write_all(combined.as_bytes())
+            .map_err(|e| Error::io(path, e))?;
+    }
     store::write_json_atomic(
         &args.run_dir.join("base-comparison.json"),
         &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "units": changes}),

@@ -18,6 +18,7 @@ pub mod error;
 pub mod events;
 pub mod exit;
 pub mod gate;
+pub mod init;
 pub mod lint;
 pub mod loopback;
 pub mod manifest;

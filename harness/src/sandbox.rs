@@ -210,6 +210,12 @@ fn chown_tree(dir: &Path, id: u32) -> Result<(), String> {
 /// Whether this machine can confine commands, checked without starting anything: the kernel
 /// reports a Landlock ABI, and a forked child (which only makes the system call, then exits) may
 /// create the namespaces the helper needs. Cheap enough to run at every start.
+#[cfg(not(target_os = "linux"))]
+pub fn check() -> Result<(), String> {
+    Err("the sandbox needs Linux (Landlock and namespaces)".into())
+}
+
+#[cfg(target_os = "linux")]
 pub fn check() -> Result<(), String> {
     const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
     let abi = unsafe {
@@ -254,6 +260,12 @@ pub fn check() -> Result<(), String> {
 
 /// `harness __sandbox WORKSPACE TMP CPU_SECS FSIZE -- PROGRAM ARGS…`: the helper's entry point,
 /// called before anything else in `main`. Never returns.
+#[cfg(not(target_os = "linux"))]
+pub fn helper_main(_args: &[String]) -> ! {
+    die("sandbox: the sandbox needs Linux", 125)
+}
+
+#[cfg(target_os = "linux")]
 pub fn helper_main(args: &[String]) -> ! {
     let (Some(ws), Some(tmp), Some(cpu), Some(fsize), Some(sep)) = (
         args.first(),
@@ -329,6 +341,7 @@ pub fn helper_main(args: &[String]) -> ! {
     }
 }
 
+#[cfg(target_os = "linux")]
 fn confine_and_exec(ws: &Path, tmp: &Path, cpu: u64, fsize: u64, root: bool, cmd: &[CString]) -> ! {
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
     let limit = |res, n: u64| {
@@ -376,6 +389,7 @@ fn confine_and_exec(ws: &Path, tmp: &Path, cpu: u64, fsize: u64, root: bool, cmd
     )
 }
 
+#[cfg(target_os = "linux")]
 fn landlock_confine(ws: &Path, tmp: &Path) -> Result<(), String> {
     use landlock::{
         path_beneath_rules, Access, AccessFs, Ruleset, RulesetAttr, RulesetCreatedAttr,

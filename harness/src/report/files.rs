@@ -22,6 +22,8 @@ pub struct RunFacts<'a> {
     pub lift: Option<Vec<super::lift::CaseLift>>,
     /// `--no-sandbox`: model-written code ran unconfined. Every report says so.
     pub sandbox_off: bool,
+    /// Append report.md to `$GITHUB_STEP_SUMMARY` (off when a later step writes the summary).
+    pub step_summary: bool,
 }
 
 /// The line every report carries when the run gave up the sandbox.
@@ -66,7 +68,10 @@ pub fn write_all(
         md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::lift::table(l)));
     }
     write_text(&run_dir.join("report.md"), &md)?;
-    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
+    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY")
+        .filter(|s| !s.is_empty())
+        .filter(|_| facts.step_summary)
+    {
         use std::io::Write;
         let path = Path::new(&summary);
         let mut f = std::fs::OpenOptions::new()
