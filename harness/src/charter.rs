@@ -30,6 +30,10 @@ pub struct Charter {
     pub file_sha256: String,
     /// The version line's semver, e.g. "0.1.0".
     pub version: Option<String>,
+    /// The file's path inside its git work tree, when it is in one: how another machine (a
+    /// later CI job) finds the same charter at a base revision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo_path: Option<String>,
     #[serde(skip)]
     pub core_invariants: String,
     #[serde(skip)]
@@ -55,7 +59,11 @@ pub fn load(source: &str, base: &Path) -> Result<Charter> {
         Ok(abs) if as_path.exists() => abs.display().to_string(),
         _ => source.to_string(),
     };
-    parse(&shown, &text)
+    let mut charter = parse(&shown, &text)?;
+    if as_path.exists() {
+        charter.repo_path = repo_path(&as_path).ok().map(|(_, rel)| rel);
+    }
+    Ok(charter)
 }
 
 /// The work tree of the git repository holding `file`, and the file's path within it.
@@ -84,11 +92,22 @@ pub fn repo_path(file: &Path) -> Result<(std::path::PathBuf, String)> {
 
 /// The same charter at another git revision, as a `REV:PATH` source and the folder to load it
 /// from: for a file source, the file in its repository; for a `REV:PATH` source, `PATH`.
-pub fn source_at_rev(source: &str, rev: &str) -> Result<(String, std::path::PathBuf)> {
+pub fn source_at_rev(
+    source: &str,
+    repo_rel: Option<&str>,
+    rev: &str,
+) -> Result<(String, std::path::PathBuf)> {
     let path = Path::new(source);
     if path.exists() {
         let (workdir, rel) = repo_path(path)?;
         return Ok((format!("{rev}:{rel}"), workdir));
+    }
+    // Recorded on another machine (a shard's runner): the same file in this repository.
+    if let Some(rel) = repo_rel {
+        return Ok((
+            format!("{rev}:{rel}"),
+            std::env::current_dir().unwrap_or_default(),
+        ));
     }
     match source.split_once(':') {
         Some((_, p)) => Ok((
@@ -150,6 +169,7 @@ pub fn parse(source: &str, text: &str) -> Result<Charter> {
         sha256: sha256_hex(runtime.as_bytes()),
         file_sha256: sha256_hex(text.as_bytes()),
         version: VERSION_LINE.captures(&runtime).map(|c| c[1].to_string()),
+        repo_path: None,
         core_invariants: core,
         runtime,
         full_text: text,

@@ -820,14 +820,23 @@ fn base_cmd(
         args.matrix.as_deref(),
         suite_dir,
     )?;
-    let base_records = if base_dir.join("transcripts").exists() {
-        runner::stored_records(&base_dir, suite)?
-    } else {
-        Vec::new()
+    let (text, changes) = match &base_dir {
+        // The charter's runtime text is the base's: nothing regresses or improves.
+        None => (format!(
+            "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
+        ), Vec::new()),
+        Some(base_dir) => {
+            let base_records = if base_dir.join("transcripts").exists() {
+                runner::stored_records(base_dir, suite)?
+            } else {
+                Vec::new()
+            };
+            let base = Gate::from_records(&base_records, trials);
+            let changes = crate::compare::compare(head, &base);
+            (crate::compare::render(&changes, rev), changes)
+        }
     };
-    let base = Gate::from_records(&base_records, trials);
-    let changes = crate::compare::compare(head, &base);
-    let text = crate::compare::render(&changes, rev);
+    let base_dir = base_dir.unwrap_or_else(|| args.run_dir.clone());
     println!("\n{}", crate::report::inert(&text));
     store::write_atomic(
         &args.run_dir.join("base-comparison.md"),

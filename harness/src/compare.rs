@@ -73,19 +73,19 @@ pub fn base_run(
     base_results: Option<&Path>,
     matrix: Option<&Path>,
     suite: Option<&Path>,
-) -> Result<PathBuf> {
+) -> Result<Option<PathBuf>> {
     let source = run["charter"]["source"].as_str().ok_or_else(|| {
         Error::input(format!(
             "{}: run.json names no charter source",
             run_dir.display()
         ))
     })?;
-    let (base_source, base_dir) = crate::charter::source_at_rev(source, rev)?;
+    let (base_source, base_dir) =
+        crate::charter::source_at_rev(source, run["charter"]["repo_path"].as_str(), rev)?;
     let base_charter = crate::charter::load(&base_source, &base_dir)?;
     if base_charter.sha256 == run["charter"]["sha256"].as_str().unwrap_or_default() {
-        return Err(Error::input(format!(
-            "the charter at {rev} is the head charter (same runtime sha256); nothing to compare"
-        )));
+        // Same runtime text: nothing can regress or improve, every failure is the base's too.
+        return Ok(None);
     }
     let dir = base_results
         .map(Path::to_path_buf)
@@ -108,7 +108,7 @@ pub fn base_run(
         .map(|u| (u.model.clone(), u.case.clone(), u.variant.clone()))
         .collect();
     if failing.is_empty() {
-        return Ok(dir);
+        return Ok(Some(dir));
     }
     let manifest = matrix
         .map(Path::to_path_buf)
@@ -132,7 +132,7 @@ pub fn base_run(
         ..Default::default()
     };
     session::run(&opts)?;
-    Ok(dir)
+    Ok(Some(dir))
 }
 
 pub fn render(changes: &[UnitChange], rev: &str) -> String {

@@ -13,18 +13,20 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
     let loaded = crate::manifest::load(&crate::manifest::resolve(matrix))?;
     let charter = crate::charter::load(&loaded.manifest.charter.source, loaded.dir())?;
-    let manifest_bytes =
-        std::fs::read(&loaded.path).map_err(|e| Error::io(&loaded.path, e))?;
+    let manifest_bytes = std::fs::read(&loaded.path).map_err(|e| Error::io(&loaded.path, e))?;
     let suite_sha = match suite {
         Some(dir) => {
             let mut h = Sha256::new();
-            let mut files = crate::store::files_under(
-                &[dir.join("cases"), dir.join("fixtures")],
-                |_| true,
-            )?;
+            let mut files =
+                crate::store::files_under(&[dir.join("cases"), dir.join("fixtures")], |_| true)?;
             files.sort();
             for f in files {
-                h.update(f.strip_prefix(dir).unwrap_or(&f).to_string_lossy().as_bytes());
+                h.update(
+                    f.strip_prefix(dir)
+                        .unwrap_or(&f)
+                        .to_string_lossy()
+                        .as_bytes(),
+                );
                 h.update(std::fs::read(&f).map_err(|e| Error::io(&f, e))?);
             }
             format!("{:x}", h.finalize())
@@ -74,7 +76,10 @@ pub fn init(root: &Path, force: bool) -> Result<Vec<String>> {
     }
     let ignore = root.join(".gitignore");
     let existing = std::fs::read_to_string(&ignore).unwrap_or_default();
-    if !existing.lines().any(|l| l.trim() == "results/" || l.trim() == "/results/") {
+    if !existing
+        .lines()
+        .any(|l| l.trim() == "results/" || l.trim() == "/results/")
+    {
         let sep = if existing.is_empty() || existing.ends_with('\n') {
             ""
         } else {
