@@ -281,6 +281,12 @@ struct CheckArgs {
 pub fn run() -> Result<u8> {
     // The sandbox helper is this binary started again; it never returns.
     crate::sandbox::maybe_helper();
+    // A closed stdout (`harness check --json | head -1`) ends the program quietly, as it does
+    // every Unix tool, instead of a panic on the broken pipe.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -384,7 +390,7 @@ fn finish(
     records: &[crate::events::TrialRecord],
     facts: &RunFacts,
 ) -> Result<u8> {
-    crate::report::files::write_all(run_dir, gate, records, facts)?;
+    // The verdict is printed first: a report that cannot be written must not hide it.
     println!("\n{}", table::render(gate));
     print!("{}", usage_lines(&facts.usage));
     if gate.count(crate::gate::UnitStatus::Fail) > 0 {
@@ -405,6 +411,10 @@ fn finish(
             "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
             crate::report::lift::table(l)
         );
+    }
+    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts) {
+        eprintln!("error: the reports could not be written: {e}");
+        return Ok(exit::HARNESS_FAILED);
     }
     println!(
         "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
@@ -769,11 +779,22 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
             }
         }
     }
+    // Everything goes into a temp folder beside the destination, renamed into place only when
+    // complete: a failed merge leaves nothing behind.
+    let parent = match args.out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".merge-")
+        .tempdir_in(&parent)
+        .map_err(|e| Error::io(&parent, e))?;
     for dir in &args.dirs {
         let base = dir.join("transcripts");
         for f in store::transcript_files(&[base.clone()])? {
             let rel = f.strip_prefix(&base).unwrap_or(&f);
-            let to = args.out.join("transcripts").join(rel);
+            let to = staging.path().join("transcripts").join(rel);
             if to.exists() {
                 return Err(Error::input(format!(
                     "{}: {} is in two shards",
@@ -792,7 +813,12 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
         .map(|d| d.display().to_string())
         .collect::<Vec<_>>());
     merged["shard"] = serde_json::Value::Null;
-    store::write_json_atomic(&args.out.join("run.json"), &merged)?;
+    store::write_json_atomic(&staging.path().join("run.json"), &merged)?;
+    if args.out.exists() {
+        std::fs::remove_dir(&args.out).map_err(|e| Error::io(&args.out, e))?;
+    }
+    let staged = staging.keep();
+    std::fs::rename(&staged, &args.out).map_err(|e| Error::io(&args.out, e))?;
     gate_cmd(
         &args.out,
         args.suite.suite.as_deref(),

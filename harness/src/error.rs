@@ -32,8 +32,9 @@ impl Error {
     }
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Input(_) | Error::Io { .. } => exit::USAGE,
-            Error::Internal(_) => exit::USAGE,
+            Error::Input(_) => exit::USAGE,
+            // Writing failed (a full disk, a folder it cannot write): the harness, not the input.
+            Error::Io { .. } | Error::Internal(_) => exit::HARNESS_FAILED,
         }
     }
     pub fn report(&self) -> ExitCode {
@@ -52,8 +53,18 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 }
 
 /// Read a file, naming it in the error.
+/// Inputs that cannot be read are bad input; a file that is not UTF-8 names the line.
 pub fn read_to_string(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        Error::input(format!(
+            "{}, line {line}: not UTF-8 text (byte {at})",
+            path.display()
+        ))
+    })
 }
 
 /// Parse TOML into `T`; an error names the file, the line and the problem (an unknown key, a

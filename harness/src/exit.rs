@@ -9,3 +9,6 @@ pub const GATE_FAILED: u8 = 1;
 pub const USAGE: u8 = 2;
 /// Inconclusive: some unit has error transcripts and none failed.
 pub const INCONCLUSIVE: u8 = 3;
+/// The harness itself could not finish: a disk full, a report or transcript it could not write.
+/// The gate verdict, when it was computed, has been printed before.
+pub const HARNESS_FAILED: u8 = 4;

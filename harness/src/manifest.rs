@@ -318,9 +318,35 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (i, m) in manifest.models.iter().enumerate() {
         let at = where_(m.name.span());
-        if m.name().trim().is_empty() || m.name().contains(['/', '\\']) || m.name().starts_with('.')
-        {
-            return Err(Error::input(format!("{at}: models[{i}].name {:?} must be a plain, non-empty name (it names a results folder)", m.name())));
+        let name_ok = !m.name().is_empty()
+            && m.name().len() <= 64
+            && !m.name().starts_with('.')
+            && m
+                .name()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+        if !name_ok {
+            return Err(Error::input(format!("{at}: models[{i}].name {:?} must be 1–64 letters, digits, '.', '_' or '-', not starting with '.' (it names a results folder)", m.name())));
+        }
+        if m.max_concurrency > MAX_CONCURRENCY {
+            return Err(Error::input(format!(
+                "{at}: models[{i}].max_concurrency {} is more than {MAX_CONCURRENCY}",
+                m.max_concurrency
+            )));
+        }
+        check_decoding(&m.decoding).map_err(|why| {
+            Error::input(format!("{at}: models[{i}] ({}).decoding: {why}", m.name()))
+        })?;
+        for (key, price) in [
+            ("price_input_per_mtok", m.price_input_per_mtok),
+            ("price_output_per_mtok", m.price_output_per_mtok),
+        ] {
+            if price.is_some_and(|p| !(p.is_finite() && p >= 0.0)) {
+                return Err(Error::input(format!(
+                    "{at}: models[{i}] ({}).{key} must be a price of 0 or more",
+                    m.name()
+                )));
+            }
         }
         if let Some(first) = seen.insert(m.name(), m.name.span().start) {
             return Err(Error::input(format!(
@@ -407,11 +433,23 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
             )));
         }
     }
-    if manifest.run.trials == 0 || manifest.run.max_steps == 0 {
-        return Err(Error::input(format!(
-            "{}: [run] trials and max_steps must be at least 1",
-            path.display()
-        )));
+    let run = &manifest.run;
+    let bounds: [(&str, u64, u64, u64); 7] = [
+        ("trials", run.trials as u64, 1, MAX_TRIALS),
+        ("max_steps", run.max_steps as u64, 1, 1000),
+        ("test_timeout_secs", run.test_timeout_secs, 1, 3600),
+        ("max_file_bytes", run.max_file_bytes, 1, 1 << 30),
+        ("max_tool_result_bytes", run.max_tool_result_bytes, 1, 1 << 30),
+        ("max_reply_bytes", run.max_reply_bytes, 1, 1 << 30),
+        ("max_workspace_bytes", run.max_workspace_bytes, 1, 1 << 34),
+    ];
+    for (key, v, lo, hi) in bounds {
+        if v < lo || v > hi {
+            return Err(Error::input(format!(
+                "{}: [run] {key} = {v} is outside {lo}–{hi}",
+                path.display()
+            )));
+        }
     }
     if let Some(b) = manifest.run.budget_usd {
         if !(b > 0.0) {
@@ -432,19 +470,34 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
             )));
         }
     }
-    if let Some(t) = manifest.decoding.temperature {
-        if !(0.0..=2.0).contains(&t) {
-            return Err(Error::input(format!(
-                "{}: [decoding] temperature {t} is outside 0–2",
-                path.display()
-            )));
-        }
-    }
+    check_decoding(&manifest.decoding)
+        .map_err(|why| Error::input(format!("{}: [decoding] {why}", path.display())))?;
     Ok(LoadedManifest {
         path: path.to_path_buf(),
         manifest,
         warnings,
     })
+}
+
+/// Trials per unit a manifest may ask for: enough for any gate, few enough that a typo cannot
+/// plan a billion trials.
+pub const MAX_TRIALS: u64 = 1000;
+/// Concurrent requests per model.
+pub const MAX_CONCURRENCY: usize = 1024;
+
+/// Decoding values every API accepts.
+fn check_decoding(d: &Decoding) -> std::result::Result<(), String> {
+    if let Some(t) = d.temperature {
+        if !(0.0..=2.0).contains(&t) {
+            return Err(format!("temperature {t} is outside 0–2"));
+        }
+    }
+    if let Some(m) = d.max_tokens {
+        if m == 0 || m > 1_000_000 {
+            return Err(format!("max_tokens {m} is outside 1–1000000"));
+        }
+    }
+    Ok(())
 }
 
 /// Every selected model that calls an API must find its key variable set. Checked before any

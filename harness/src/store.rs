@@ -101,37 +101,49 @@ const RUN_FILES: [&str; 3] = ["run.json", "summary.json", "base-comparison.json"
 /// Every file at or under `paths` that `keep` accepts, sorted; `.git` folders are not entered.
 /// A path that does not exist is an error naming it.
 pub fn files_under(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
+    // Regular files only, found without following a symlink into a folder (a link to `.` would
+    // loop, a FIFO would hang a read), each once however it was named (`a`, `./a`, `/abs/a`).
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut take = |path: PathBuf, out: &mut Vec<PathBuf>| {
+        let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if seen.insert(canonical) {
+            out.push(path);
+        }
+    };
     for p in paths {
-        if p.is_file() {
-            out.push(p.clone());
+        let meta = std::fs::metadata(p)
+            .map_err(|_| Error::input(format!("{}: no such file or folder", p.display())))?;
+        if meta.is_file() {
+            take(p.clone(), &mut out);
             continue;
         }
-        if !p.is_dir() {
-            return Err(Error::input(format!(
-                "{}: no such file or folder",
-                p.display()
-            )));
+        if !meta.is_dir() {
+            eprintln!("warning: {}: not a regular file; skipped", p.display());
+            continue;
         }
         let mut stack = vec![p.clone()];
         while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d)
-                .map_err(|e| Error::io(&d, e))?
-                .flatten()
-            {
+            let entries = std::fs::read_dir(&d)
+                .map_err(|e| Error::input(format!("{}: {e}", d.display())))?;
+            for e in entries.flatten() {
                 let path = e.path();
-                if path.is_dir() {
+                let Ok(kind) = e.file_type() else { continue };
+                if kind.is_dir() {
                     if e.file_name() != ".git" {
                         stack.push(path);
                     }
-                } else if keep(&path) {
-                    out.push(path);
+                } else if kind.is_file() {
+                    if keep(&path) {
+                        take(path, &mut out);
+                    }
+                } else if keep(&path) && !kind.is_symlink() {
+                    eprintln!("warning: {}: not a regular file; skipped", path.display());
                 }
             }
         }
     }
     out.sort();
-    out.dedup();
     Ok(out)
 }
 
