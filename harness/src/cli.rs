@@ -123,9 +123,10 @@ struct SuiteArgs {
 #[derive(Args)]
 struct RunArgs {
     /// The model matrix and decoding config: a file (e.g. manifests/pinned.toml), or the name
-    /// of a manifest built into the binary (`offline`: two scripted models, no network).
-    #[arg(long)]
-    matrix: PathBuf,
+    /// of a manifest built into the binary (`offline`: two scripted models, no network). With
+    /// --resume it defaults to the manifest the run recorded (and must match it).
+    #[arg(long, required_unless_present = "resume")]
+    matrix: Option<PathBuf>,
     /// Only these cases (E8, e8 and E08 are the same); repeatable.
     #[arg(long = "case")]
     cases: Vec<String>,
@@ -351,7 +352,11 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
             ..Default::default()
         });
     let opts = crate::session::RunOptions {
-        matrix: args.matrix,
+        matrix: match (args.matrix, &args.resume) {
+            (Some(m), _) => m,
+            (None, Some(dir)) => recorded_manifest(dir)?,
+            (None, None) => unreachable!("clap requires --matrix without --resume"),
+        },
         cases: args.cases,
         variants: args.variants,
         models: args.models,
@@ -675,6 +680,20 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
             Ok(exit::OK)
         }
     }
+}
+
+/// The manifest a run folder recorded, for `run --resume DIR` without `--matrix`.
+fn recorded_manifest(run_dir: &Path) -> Result<PathBuf> {
+    let run = read_run_json(run_dir)?;
+    run["manifest_path"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "{}: run.json records no manifest; pass --matrix",
+                run_dir.display()
+            ))
+        })
 }
 
 fn read_run_json(run_dir: &Path) -> Result<serde_json::Value> {

@@ -94,6 +94,10 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
     };
     sandbox_for(&suite, opts)?;
+    let stale = crate::workspace::remove_stale();
+    if stale > 0 {
+        eprintln!("removed {stale} trial folder(s) left by harness runs that died");
+    }
     // The suite bound to this charter: state files hold its Core Invariants, tokens match the
     // rendered files, history steps are in the fixtures' git history. Kept alive for the run.
     let prepared = crate::prepare::bind(
@@ -131,7 +135,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let with_control = opts.arms.iter().any(|a| a == "control");
     let started = SystemTime::now();
     let previous = match &opts.resume {
-        Some(dir) => Some(resumable(dir, &charter)?),
+        Some(dir) => Some(resumable(dir, &charter, &loaded)?),
         None => None,
     };
     let trials = opts
@@ -156,12 +160,13 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
             .join("results")
             .join(store::run_id(started)),
     };
+    // Held until the run ends: a second run, or a resume, in this folder is refused at once.
+    let _lock = store::lock_run_dir(&run_dir)?;
     if opts.resume.is_none()
-        && run_dir.exists()
         && std::fs::read_dir(&run_dir)
             .map_err(|e| Error::io(&run_dir, e))?
-            .next()
-            .is_some()
+            .flatten()
+            .any(|e| e.file_name() != store::LOCK_FILE)
     {
         return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
     }
@@ -172,7 +177,8 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let charter = Arc::new(charter);
     let mut run_json = serde_json::json!({
         "harness_version": env!("CARGO_PKG_VERSION"),
-        "manifest_path": loaded.path.display().to_string(),
+        "manifest_path": std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()).display().to_string(),
+        "manifest_sha256": crate::charter::sha256_hex(&std::fs::read(&loaded.path).unwrap_or_default()),
         "manifest": loaded.manifest,
         "charter": &*charter,
         "suite": suite_root.display().to_string(),
@@ -397,7 +403,11 @@ fn accounting(
 }
 
 /// The run.json of a run folder that may be resumed under `charter`.
-fn resumable(dir: &Path, charter: &Charter) -> Result<serde_json::Value> {
+fn resumable(
+    dir: &Path,
+    charter: &Charter,
+    loaded: &manifest::LoadedManifest,
+) -> Result<serde_json::Value> {
     let path = dir.join("run.json");
     let text = crate::error::read_to_string(&path)?;
     let prev: serde_json::Value = serde_json::from_str(&text)
@@ -410,6 +420,29 @@ fn resumable(dir: &Path, charter: &Charter) -> Result<serde_json::Value> {
             charter.sha256,
             charter.source
         )));
+    }
+    // The same models at the same decoding, from the same manifest file: a resumed run must not
+    // gate models the run never had, or trials made under another config.
+    let now = serde_json::to_value(&loaded.manifest).unwrap_or_default();
+    for key in ["models", "decoding"] {
+        if prev["manifest"][key] != now[key] {
+            return Err(Error::input(format!(
+                "{}: the run was made with other {key} than {} has now; resume it with its own manifest ({}), or start a new run",
+                path.display(),
+                loaded.path.display(),
+                prev["manifest_path"].as_str().unwrap_or("?")
+            )));
+        }
+    }
+    if let Some(recorded) = prev["manifest_sha256"].as_str() {
+        let bytes = std::fs::read(&loaded.path).unwrap_or_default();
+        if crate::charter::sha256_hex(&bytes) != recorded {
+            return Err(Error::input(format!(
+                "{}: {} changed since the run started (sha256 differs); resume with the manifest the run was made with",
+                path.display(),
+                loaded.path.display()
+            )));
+        }
     }
     // A run killed mid-write leaves only temp files (writes are rename-atomic); clear them.
     for f in crate::store::leftover_temp_files(dir) {

@@ -32,6 +32,46 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     write_atomic(path, &bytes)
 }
 
+/// An advisory lock on a run folder, held for the run's life (released when dropped or when the
+/// process dies, however it dies).
+pub struct RunLock {
+    _file: std::fs::File,
+}
+
+pub const LOCK_FILE: &str = ".lock";
+
+/// Lock `dir` for one run, creating it; a folder another run holds is refused at once, naming
+/// the holder's pid.
+pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = dir.join(LOCK_FILE);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    #[cfg(unix)]
+    {
+        use std::io::{Read, Seek};
+        use std::os::unix::io::AsRawFd;
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            return Err(Error::input(format!(
+                "{}: another harness (pid {}) is running in this folder; wait for it, or choose another --out",
+                dir.display(),
+                holder.trim()
+            )));
+        }
+        let _ = file.set_len(0);
+        let _ = file.seek(std::io::SeekFrom::Start(0));
+        let _ = write!(file, "{}", std::process::id());
+    }
+    Ok(RunLock { _file: file })
+}
+
 /// Write bytes through a temp file in the same folder, renamed into place. Every configured key
 /// is masked on the way: nothing the harness writes may carry one, whatever text brought it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -176,13 +216,50 @@ pub fn leftover_temp_files(run_dir: &Path) -> Vec<PathBuf> {
 
 pub fn read_transcript(path: &Path) -> Result<Transcript> {
     let text = crate::error::read_to_string(path)?;
-    serde_json::from_str(&text).map_err(|e| {
+    let t: Transcript = serde_json::from_str(&text).map_err(|e| {
         Error::input(format!(
             "{}, line {}: not a transcript: {e}",
             path.display(),
             e.line()
         ))
-    })
+    })?;
+    validate_transcript(&t).map_err(|why| Error::input(format!("{}: {why}", path.display())))?;
+    Ok(t)
+}
+
+/// A transcript is untrusted input: its format tag and structure are checked before any
+/// checker reads it.
+pub fn validate_transcript(t: &Transcript) -> std::result::Result<(), String> {
+    const PREFIX: &str = "charter-harness/transcript/v";
+    if t.format != checkers::transcript::FORMAT_V1 {
+        return Err(match t.format.strip_prefix(PREFIX).and_then(|v| v.parse::<u32>().ok()) {
+            Some(v) if v > 1 => format!(
+                "format: transcript format v{v} is newer than this harness ({}) reads (v1); check it with a harness that reads v{v}",
+                env!("CARGO_PKG_VERSION")
+            ),
+            _ => format!(
+                "format: {:?} is not a transcript format this harness knows ({})",
+                t.format,
+                checkers::transcript::FORMAT_V1
+            ),
+        });
+    }
+    if t.seeded > t.messages.len() {
+        return Err(format!(
+            "seeded: {} seeded messages, but the transcript holds {}",
+            t.seeded,
+            t.messages.len()
+        ));
+    }
+    for (i, m) in t.messages.iter().enumerate() {
+        if m.role == checkers::Role::Tool && m.tool_call_id.as_deref().unwrap_or("").is_empty() {
+            return Err(format!("messages[{i}]: a tool result without tool_call_id"));
+        }
+        if m.role != checkers::Role::Assistant && !m.tool_calls.is_empty() {
+            return Err(format!("messages[{i}]: only assistant messages make tool calls"));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -75,6 +75,26 @@ impl Suite {
                 t.case
             ))
         })?;
+        let variant = case.variant(&t.variant).ok_or_else(|| {
+            Error::input(format!(
+                "{}: variant: case {} has no variant {:?} (variants: {})",
+                file.display(),
+                case.id,
+                t.variant,
+                case.variants.iter().map(|v| v.id.as_str()).collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        if variant.fixture.is_some()
+            && t.workspace.is_none()
+            && t.outcome == checkers::Outcome::Completed
+        {
+            return Err(Error::input(format!(
+                "{}: workspace: {}/{} works in a fixture, so a completed transcript records its workspace (null here)",
+                file.display(),
+                case.id,
+                variant.id
+            )));
+        }
         match &t.case_sha256 {
             Some(sha) if *sha != case.sha256 => Err(Error::input(format!(
                 "{}: made with a different cases/{}.toml (sha256 {}…) than this suite's (sha256 {}…); \

@@ -50,7 +50,7 @@ fn scratch_root() -> PathBuf {
         let shm = Path::new("/dev/shm");
         let writable = shm.is_dir()
             && tempfile::Builder::new()
-                .prefix("charter-harness-probe-")
+                .prefix(&format!("charter-harness-probe-p{}-", std::process::id()))
                 .tempdir_in(shm)
                 .is_ok();
         if writable {
@@ -96,12 +96,45 @@ pub(crate) fn init_repo(dir: &Path) -> Result<Repository> {
     init(dir)
 }
 
-pub(crate) fn tempdir(prefix: &str) -> Result<tempfile::TempDir> {
+/// A scratch folder named for the process that owns it (`PREFIXp1234-…`), so a later run can
+/// tell the folders of a run that died (SIGKILL leaves them in RAM on /dev/shm) from live ones.
+pub fn tempdir(prefix: &str) -> Result<tempfile::TempDir> {
     let root = scratch_root();
     tempfile::Builder::new()
-        .prefix(prefix)
+        .prefix(&format!("{prefix}p{}-", std::process::id()))
         .tempdir_in(&root)
         .map_err(|e| Error::io(&root, e))
+}
+
+/// Remove the scratch folders of harness processes that are gone. Returns how many.
+pub fn remove_stale() -> usize {
+    // Liveness is read from /proc; without it nothing is known to be dead.
+    if !Path::new("/proc/self").exists() {
+        return 0;
+    }
+    let root = scratch_root();
+    let Ok(entries) = std::fs::read_dir(&root) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix("charter-harness-") else {
+            continue;
+        };
+        // The owner pid follows the last "p" that starts a "p<digits>-" part.
+        let pid = rest.split('-').find_map(|part| {
+            part.strip_prefix('p')
+                .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|d| d.parse::<u32>().ok())
+        });
+        let Some(pid) = pid else { continue };
+        let alive = Path::new(&format!("/proc/{pid}")).exists();
+        if !alive && e.file_type().is_ok_and(|t| t.is_dir()) && std::fs::remove_dir_all(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// A fixture committed once: where its objects live and its commit.
