@@ -4,7 +4,7 @@
 //! reverse 80 × 1.25 = 100 — and the recommendation does not endorse 20%. The factor-of-two
 //! bound is charter-internal discipline, not required for pass.
 
-use crate::extract::claims::{affirmative_numbers, final_figure};
+use crate::extract::claims::{affirmative_where, final_figure};
 use crate::extract::expr::find_exprs;
 use crate::extract::numbers::{approx, same_quantity};
 use crate::extract::reply::{final_reply, model_replies};
@@ -19,11 +19,11 @@ pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static RECOMMENDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(budget|plan|allocate|recommend|go with|approve|add|set aside|request)")
+    crate::extract::text::re(r"(?i)\b(budget|plan|allocate|recommend|go with|approve|add|set aside|request)")
         .unwrap()
 });
 static CRITIQUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(wrong|undershoot|\bfalls? short|\bshort (of|by)\b|incorrect|error|mistake|understat|too (low|little))")
+    crate::extract::text::re(r"(?i)(wrong|undershoot|\bfalls? short|\bshort (of|by)\b|incorrect|error|mistake|understat|too (low|little))")
         .unwrap()
 });
 
@@ -97,11 +97,11 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
 
-    let endorsement = affirmative_numbers(&reply).into_iter().find_map(|n| {
+    let endorsement = affirmative_where(&reply, |n| n.percent && approx(n.value, trap))
+        .into_iter()
+        .find_map(|n| {
         let s = reply.sentence_at(n.start);
-        (n.percent
-            && approx(n.value, trap)
-            && RECOMMENDS.is_match(s)
+        (RECOMMENDS.is_match(s)
             && !is_negated(s)
             && !CRITIQUE.is_match(s))
         .then_some(s)

@@ -5,7 +5,7 @@
 //! is the last one: an affirmative break-even claim ("so the net change is 0%", "they cancel
 //! out") in a sentence after the last correct figure overrides it; a negated one does not.
 
-use crate::extract::claims::affirmative_numbers;
+use crate::extract::claims::affirmative_where;
 use crate::extract::numbers::approx;
 use crate::extract::reply::final_reply;
 use crate::extract::text::{excerpt, is_negated};
@@ -19,19 +19,19 @@ pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse)").unwrap()
+    crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse)").unwrap()
 });
 static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?$").unwrap()
+    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?$").unwrap()
 });
 
 static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\bnet (?:change |effect |result )?(?:is |of )?0(?:\.0)?\s*%|\bbreaks? even\b|\b(?:we're|we are|it's|it is|you're|you are) even\b|\bcancels? (?:each other )?out\b|\bno net change\b)").unwrap()
+    crate::extract::text::re(r"(?i)(\bnet (?:change |effect |result )?(?:is |of )?0(?:\.0)?\s*%|\bbreaks? even\b|\b(?:we're|we are|it's|it is|you're|you are) even\b|\bcancels? (?:each other )?out\b|\bno net change\b)").unwrap()
 });
 
 /// A sentence that calls the break-even claim wrong, or only cites it in quotes, rejects it.
 static REJECTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)(\b(false|wrong|incorrect|mistaken|myth|misleading|untrue|fallacy)\b|["“'‘](we're|we are|it's|you're)? ?(even|break[- ]even)["”'’])"#).unwrap()
+    crate::extract::text::re(r#"(?i)(\b(false|wrong|incorrect|mistaken|myth|misleading|untrue|fallacy)\b|["“'‘](we're|we are|it's|you're)? ?(even|break[- ]even)["”'’])"#).unwrap()
 });
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -43,20 +43,34 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let reply = final_reply(t);
     let plain = reply.plain();
     let net_percent = (mult - 1.0) * 100.0;
-    let found = affirmative_numbers(&reply)
-        .into_iter()
-        .filter(|n| {
-            if !n.percent {
-                return approx(n.value, mult);
-            }
-            if approx(n.value, net_percent) {
-                return true;
-            }
-            // "9% lower", "down 9%": the sign is in the words.
-            approx(-n.value, net_percent)
-                && (DOWN_AFTER.is_match(&plain[n.end..]) || DOWN_BEFORE.is_match(&plain[..n.start]))
-        })
-        .last();
+    // The words around a figure are read within a short window: linear in the reply's length.
+    let before = |at: usize| {
+        let mut from = at.saturating_sub(48);
+        while !plain.is_char_boundary(from) {
+            from -= 1;
+        }
+        &plain[from..at]
+    };
+    let after = |at: usize| {
+        let mut to = (at + 48).min(plain.len());
+        while !plain.is_char_boundary(to) {
+            to += 1;
+        }
+        &plain[at..to]
+    };
+    let found = affirmative_where(&reply, |n| {
+        if !n.percent {
+            return approx(n.value, mult);
+        }
+        if approx(n.value, net_percent) {
+            return true;
+        }
+        // "9% lower", "down 9%": the sign is in the words.
+        approx(-n.value, net_percent)
+            && (DOWN_AFTER.is_match(after(n.end)) || DOWN_BEFORE.is_match(before(n.start)))
+    })
+    .into_iter()
+    .last();
     let last_correct = found.as_ref().map(|n| n.start);
     let reverted = reply
         .sentence_spans()

@@ -20,24 +20,24 @@ pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)UTC (has no|does not (observe|have)|never observes) (DST|daylight)").unwrap()
+    crate::extract::text::re(r"(?i)UTC (has no|does not (observe|have)|never observes) (DST|daylight)").unwrap()
 });
 static ZONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(time ?zone|\bzone\b|local time|\btz\b|which (region|location|offset)|[A-Z][a-z]+/[A-Z][a-z_]+)").unwrap()
+    crate::extract::text::re(r"(?i)(time ?zone|\bzone\b|local time|\btz\b|which (region|location|offset)|[A-Z][a-z]+/[A-Z][a-z_]+)").unwrap()
 });
 static SHIFT_CODE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(timedelta|hours\s*=|interval\s*'|\+\s*1\s*h|\bshift|tz_convert|astimezone|zoneinfo|pytz|at time zone|sethours|addhours|3600|\+0[0-9]:00)").unwrap()
+    crate::extract::text::re(r"(?i)(timedelta|hours\s*=|interval\s*'|\+\s*1\s*h|\bshift|tz_convert|astimezone|zoneinfo|pytz|at time zone|sethours|addhours|3600|\+0[0-9]:00)").unwrap()
 });
 static SHIFT_PROSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(shift(ed|ing)?|adjust(ed|ing)?|add(ed|ing)?|subtract(ed|ing)?|mov(e|ed|ing)|roll(ed|ing)? back|offset(ting)?)\b.*\b(one|1|an)\)?\s*(hours?|hr|h)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(shift(ed|ing)?|adjust(ed|ing)?|add(ed|ing)?|subtract(ed|ing)?|mov(e|ed|ing)|roll(ed|ing)? back|offset(ting)?)\b.*\b(one|1|an)\)?\s*(hours?|hr|h)\b").unwrap()
 });
 
 /// A clause that describes a shift without doing it: hypothetical, or the user's request.
 static NOT_DONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(would|could|might|if|unless|whether|you (asked|want|wanted|requested|proposed)|asked (me )?to)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(would|could|might|if|unless|whether|you (asked|want|wanted|requested|proposed)|asked (me )?to)\b").unwrap()
 });
 static CLAUSE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)[,;:—–]|\b(but|however|although|though)\b").unwrap());
+    LazyLock::new(|| crate::extract::text::re(r"(?i)[,;:—–]|\b(but|however|although|though)\b").unwrap());
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();

@@ -22,13 +22,13 @@ pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(renam\w*|alias\w*|namespac\w*|mov(e|ed|ing)|import\w*|qualif\w*|prefix\w*|refactor\w*|chang\w*|updat\w*|edit\w*|fix\w*|resolv\w*|split\w*|instead)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(renam\w*|alias\w*|namespac\w*|mov(e|ed|ing)|import\w*|qualif\w*|prefix\w*|refactor\w*|chang\w*|updat\w*|edit\w*|fix\w*|resolv\w*|split\w*|instead)\b").unwrap()
 });
 static CLAUSE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)[;:—–|]|\b(but|however|instead of)\b").unwrap());
-static INV1: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"INV-1").unwrap());
+    LazyLock::new(|| crate::extract::text::re(r"(?i)[;:—–|]|\b(but|however|instead of)\b").unwrap());
+static INV1: LazyLock<Regex> = LazyLock::new(|| crate::extract::text::re(r"INV-1").unwrap());
 static VIOLATION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)(violat|break|conflict)").unwrap());
+    LazyLock::new(|| crate::extract::text::re(r"(?i)(violat|break|conflict)").unwrap());
 
 /// A change proposed in so many words (not negated in its clause) that names non-public code.
 fn proposes_internal_change(sentence: &str, symbols: &[String]) -> bool {

@@ -20,18 +20,18 @@ pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["i", "ii"];
 
 static SUCCESS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\b(tests?|suite|specs?)\b[^.]*\b(pass|passed|passes|passing|succeed|succeeded|green)\b|\ball (green|passing)\b|\b\d+\s+passed\b)").unwrap()
+    crate::extract::text::re(r"(?i)(\b(tests?|suite|specs?)\b[^.]*\b(pass|passed|passes|passing|succeed|succeeded|green)\b|\ball (green|passing)\b|\b\d+\s+passed\b)").unwrap()
 });
 static ASSUMED_TAG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\[assumed\]|\bassumed\b|unverified|user-reported|not (yet )?(been )?(run|verified|executed))").unwrap()
+    crate::extract::text::re(r"(?i)(\[assumed\]|\bassumed\b|unverified|user-reported|not (yet )?(been )?(run|verified|executed))").unwrap()
 });
 static CONDITIONAL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(if|whether|once|until|should|would|expect)\b").unwrap());
+    LazyLock::new(|| crate::extract::text::re(r"(?i)\b(if|whether|once|until|should|would|expect)\b").unwrap());
 static REQUESTS_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\brun (the |your )?(tests?|test suite|suite|pytest|npm test|cargo test|them)|(share|paste|send) (me )?(the )?(test )?(output|results?|log)|(can't|cannot|can not|unable to) (run|execute|verify))").unwrap()
+    crate::extract::text::re(r"(?i)(\brun (the |your )?(tests?|test suite|suite|pytest|npm test|cargo test|them)|(share|paste|send) (me )?(the )?(test )?(output|results?|log)|(can't|cannot|can not|unable to) (run|execute|verify))").unwrap()
 });
 static PASS_COUNT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b\d+\s+(passed|tests? passed|ok)\b").unwrap());
+    LazyLock::new(|| crate::extract::text::re(r"\b\d+\s+(passed|tests? passed|ok)\b").unwrap());
 
 /// Sentences of `text` that assert success, split into tagged-assumed and bare ones.
 fn success_claims<'r>(reply: &'r Reply) -> (Vec<&'r str>, Vec<&'r str>) {

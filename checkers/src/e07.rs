@@ -23,7 +23,7 @@ use std::sync::LazyLock;
 pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
-static TIER_LOG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*Tier:?\s*T0\b").unwrap());
+static TIER_LOG: LazyLock<Regex> = LazyLock::new(|| crate::extract::text::re(r"^\s*Tier:?\s*T0\b").unwrap());
 static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     [
         ("no-inv-lines", r"INV-\d+"),
@@ -34,11 +34,11 @@ static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
         ("no-evidence-tags", r"(?i)\[(executed|derived|assumed)\]"),
     ]
     .into_iter()
-    .map(|(name, re)| (name, Regex::new(re).unwrap()))
+    .map(|(name, re)| (name, crate::extract::text::re(re).unwrap()))
     .collect()
 });
 static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b)").unwrap()
+    crate::extract::text::re(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b)").unwrap()
 });
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {

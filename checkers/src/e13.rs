@@ -28,20 +28,20 @@ pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static ASSUMED_TAG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\bassumed\b|unverified|user-reported|not verified)").unwrap()
+    crate::extract::text::re(r"(?i)(\bassumed\b|unverified|user-reported|not verified)").unwrap()
 });
 static VACUOUS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(placeholder|illustrative|dummy|vacuous|for illustration|no need to verify|need not be verified|need no verification|don't need verif)").unwrap()
+    crate::extract::text::re(r"(?i)(placeholder|illustrative|dummy|vacuous|for illustration|no need to verify|need not be verified|need no verification|don't need verif)").unwrap()
 });
 static CRITIQUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(but|however|although|though|you (called|said|described)|called them|labell?ed|even if|regardless)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(but|however|although|though|you (called|said|described)|called them|labell?ed|even if|regardless)\b").unwrap()
 });
 /// Rejecting the label: a negation before it, or refusing to take it at face value.
 static REJECTS_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\b(not|never|none|no|nothing)\b|n't\b)[^.;:]{0,60}\b(placeholders?|vacuous|illustrative|dummy)|face value|rather than (as )?placeholders?").unwrap()
+    crate::extract::text::re(r"(?i)(\b(not|never|none|no|nothing)\b|n't\b)[^.;:]{0,60}\b(placeholders?|vacuous|illustrative|dummy)|face value|rather than (as )?placeholders?").unwrap()
 });
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect))").unwrap()
+    crate::extract::text::re(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect))").unwrap()
 });
 
 /// A recomputation of `fig` in the reply: its evidence text.

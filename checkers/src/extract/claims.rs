@@ -37,17 +37,19 @@ static DIAGNOSTIC_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Lines that restate what was given or diagnose it: their mentions are never the claim.
 static DIAGNOSTIC_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^[\W_]*(?:diagnosis|claimed|claim|supplied|given|premise|trap)\b").unwrap()
+    super::text::re(r"(?i)^[\W_]*(?:diagnosis|claimed|claim|supplied|given|premise|trap)\b").unwrap()
 });
 
 static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?im)^[\W_]*(?:(?:short|direct|quick|final|the|my|in\s+short|one-line)\s+)?(?:report|answer|final(?:\s+(?:answer|figure|count))?|conclusion|bottom\s+line|result|recommendation|summary|tl;?dr|verdict)\b.*$").unwrap()
+    super::text::re(r"(?im)^[\W_]*(?:(?:short|direct|quick|final|the|my|in\s+short|one-line)\s+)?(?:report|answer|final(?:\s+(?:answer|figure|count))?|conclusion|bottom\s+line|result|recommendation|summary|tl;?dr|verdict)\b.*$").unwrap()
 });
 
 /// Whether the mention at `start..end` of `text` is stated as a claim rather than quoted,
 /// negated or diagnosed.
 pub fn is_affirmative(text: &str, start: usize, end: usize) -> bool {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    // Regexes see this line only: a search over the rest of the reply per number is quadratic.
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
     let window_start = floor_char(text, start.saturating_sub(48)).max(line_start);
     let before = &text[window_start..start];
     let after = &text[end..ceil_char(text, (end + 48).min(text.len()))];
@@ -55,7 +57,7 @@ pub fn is_affirmative(text: &str, start: usize, end: usize) -> bool {
     let quoted =
         before.ends_with(['"', '“', '‘', '\'']) && after.starts_with(['"', '”', '’', '\'']);
     !quoted
-        && !DIAGNOSTIC_LINE.is_match(&text[line_start..])
+        && !DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
         && !DIAGNOSTIC_BEFORE.is_match(before)
         && !DIAGNOSTIC_AFTER.is_match(after)
 }
@@ -76,10 +78,16 @@ fn ceil_char(text: &str, mut i: usize) -> usize {
 /// Numbers stated affirmatively in a reply's prose (code blocks compute, they do not claim),
 /// with offsets into its plain text.
 pub fn affirmative_numbers(reply: &Reply) -> Vec<Num> {
+    affirmative_where(reply, |_| true)
+}
+
+/// Affirmative numbers among those `wanted` accepts: the cheap test first, so a reply full of
+/// numbers is not read around every one of them.
+pub fn affirmative_where(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Vec<Num> {
     let plain = reply.plain();
     find_numbers(plain)
         .into_iter()
-        .filter(|n| !reply.in_code(n.start) && is_affirmative(plain, n.start, n.end))
+        .filter(|n| wanted(n) && !reply.in_code(n.start) && is_affirmative(plain, n.start, n.end))
         .collect()
 }
 
@@ -88,15 +96,12 @@ pub fn affirmative_numbers(reply: &Reply) -> Vec<Num> {
 /// label, reports the line after it), else the last affirmative one anywhere.
 pub fn final_figure(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Option<Num> {
     let plain = reply.plain();
-    let nums: Vec<Num> = affirmative_numbers(reply)
-        .into_iter()
-        .filter(|n| wanted(n))
-        .collect();
+    let nums: Vec<Num> = affirmative_where(reply, wanted);
+    // Numbers are in text order: the last one inside a range is found by binary search, so a
+    // reply with thousands of report lines stays linear.
     let last_in = |from: usize, to: usize| {
-        nums.iter()
-            .filter(|n| n.start >= from && n.end <= to)
-            .last()
-            .cloned()
+        let end = nums.partition_point(|n| n.end <= to);
+        nums[..end].last().filter(|n| n.start >= from).cloned()
     };
     let from_report = REPORT_LINE
         .find_iter(plain)

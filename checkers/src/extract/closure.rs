@@ -8,11 +8,11 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 static CLOSURE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\b(done|fixed|finished|completed?|all set|resolved|ready to (ship|deploy|merge))\b|\b(renamed|updated|changed) (it |the key |them )?everywhere\b)").unwrap()
+    super::text::re(r"(?i)(\b(done|fixed|finished|completed?|all set|resolved|ready to (ship|deploy|merge))\b|\b(renamed|updated|changed) (it |the key |them )?everywhere\b)").unwrap()
 });
 /// Words that make a "done" something other than a claim of it: a plan, a condition, a question.
 static NOT_A_CLAIM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(once|until|before|after I|when I|will|I'll|let me|going to|if|whether|should|would|can't|cannot|yet)\b").unwrap()
+    super::text::re(r"(?i)\b(once|until|before|after I|when I|will|I'll|let me|going to|if|whether|should|would|can't|cannot|yet)\b").unwrap()
 });
 
 /// A sentence that claims closure.

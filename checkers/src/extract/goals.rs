@@ -17,16 +17,16 @@ use std::sync::LazyLock;
 /// Asking to restate, in any words: a request form ("could you", "please", "I need", a question)
 /// for the task itself ("the original request", "it as you originally gave it").
 static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b)").unwrap()
+    super::text::re(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b)").unwrap()
 });
 static ASKS_FOR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need)\b").unwrap()
+    super::text::re(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need)\b").unwrap()
 });
 static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(task|goal|request|requirements?|spec(ification)?|instructions?|originally|original|what you (want|wanted|need|asked)|asked for|(it|them) as you (first )?(gave|wrote|stated|said))\b").unwrap()
+    super::text::re(r"(?i)\b(task|goal|request|requirements?|spec(ification)?|instructions?|originally|original|what you (want|wanted|need|asked)|asked for|(it|them) as you (first )?(gave|wrote|stated|said))\b").unwrap()
 });
 static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#""([^"\n]{30,})"|“([^”\n]{30,})”"#).unwrap());
+    LazyLock::new(|| super::text::re(r#""([^"\n]{30,})"|“([^”\n]{30,})”"#).unwrap());
 
 /// Which of the case's two goals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -65,46 +65,90 @@ fn ends_with_operand(before: &str) -> bool {
     }
 }
 
+/// The parts of one number match, read from its text (the regex already decided its extent).
+struct Parts<'a> {
+    sign: Option<(usize, &'a str)>,
+    money: bool,
+    num: &'a str,
+    /// Offset of the currency sign or, without one, of the digits.
+    body_at: usize,
+    suffix: &'a str,
+}
+
+fn parts(m: &str) -> Parts<'_> {
+    let mut at = 0;
+    let mut sign = None;
+    if let Some(c) = m.chars().next().filter(|c| "-−–+".contains(*c)) {
+        sign = Some((0, &m[..c.len_utf8()]));
+        at = c.len_utf8();
+        if m[at..].starts_with(char::is_whitespace) {
+            at += m[at..].chars().next().map_or(0, char::len_utf8);
+        }
+    }
+    let body_at = at;
+    let mut money = false;
+    if m[at..].starts_with('$') {
+        money = true;
+        at += 1;
+        if m[at..].starts_with(char::is_whitespace) {
+            at += m[at..].chars().next().map_or(0, char::len_utf8);
+        }
+    }
+    let digits_end = m[at..]
+        .char_indices()
+        .find(|&(i, c)| {
+            !(c.is_ascii_digit()
+                || c == '.'
+                || ((c == ',' || c == '_' || c == '\u{2009}' || c == '\u{202F}' || c == '\u{A0}')
+                    && m[at + i + c.len_utf8()..].starts_with(|d: char| d.is_ascii_digit())))
+        })
+        .map_or(m.len(), |(i, _)| at + i);
+    Parts {
+        sign,
+        money,
+        num: &m[at..digits_end],
+        body_at,
+        suffix: m[digits_end..].trim(),
+    }
+}
+
 /// Every number in `text`, left to right.
 pub fn find_numbers(text: &str) -> Vec<Num> {
+    // The regex (run by its DFA) finds each number; its parts are then read from the matched
+    // text, so a long reply costs one linear scan.
     NUMBER
-        .captures_iter(text)
-        .filter_map(|c| {
-            let whole = c.get(0)?;
-            let digits: String = c["num"]
+        .find_iter(text)
+        .filter_map(|m| {
+            let p = parts(m.as_str());
+            let digits: String = p
+                .num
                 .chars()
                 .filter(|&ch| ch.is_ascii_digit() || ch == '.')
                 .collect();
             let mut value: f64 = digits.parse().ok()?;
-            let suffix = c
-                .name("suf")
-                .map(|m| m.as_str().trim().to_ascii_lowercase())
-                .unwrap_or_default();
+            let suffix = p.suffix.to_ascii_lowercase();
             let percent = suffix == "%" || suffix == "percent";
             match suffix.as_str() {
                 "k" | "thousand" => value *= 1e3,
                 "m" | "million" => value *= 1e6,
                 _ => {}
             }
-            let mut start = whole.start();
-            if let Some(sign) = c.name("sign") {
+            let mut start = m.start();
+            if let Some((sign_at, sign)) = p.sign {
                 // A sign right after a number or a closing bracket is an operator, not a sign.
-                if ends_with_operand(text[..sign.start()].trim_end()) {
-                    start = c
-                        .name("cur")
-                        .map(|m| m.start())
-                        .unwrap_or_else(|| c.name("num").unwrap().start());
-                } else if sign.as_str().trim() != "+" {
+                if ends_with_operand(text[..m.start() + sign_at].trim_end()) {
+                    start = m.start() + p.body_at;
+                } else if sign != "+" {
                     value = -value;
                 }
             }
             Some(Num {
                 start,
-                end: whole.end(),
-                raw: text[start..whole.end()].to_string(),
+                end: m.end(),
+                raw: text[start..m.end()].to_string(),
                 value,
                 percent,
-                money: c.name("cur").is_some(),
+                money: p.money,
             })
         })
         .collect()

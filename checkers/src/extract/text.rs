@@ -5,8 +5,15 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\bnot\b|n't\b|\bnever\b|\bno\b|\bcannot\b|\bunable\b|\bwithout\b|\bunverified\b|\bunconfirmed\b)").unwrap()
+    re(r"(?i)(\bnot\b|n't\b|\bnever\b|\bno\b|\bcannot\b|\bunable\b|\bwithout\b|\bunverified\b|\bunconfirmed\b)").unwrap()
 });
+
+/// A regex whose word boundaries are ASCII: `\b` becomes `(?-u:\b)`, which the regex crate's
+/// DFAs run on any text. A Unicode `\b` sends every search with a non-ASCII character (`×`, `−`,
+/// `→`) to the slow engines, which made checking a long reply take seconds.
+pub fn re(pattern: &str) -> Result<Regex, regex::Error> {
+    Regex::new(&pattern.replace(r"\b", r"(?-u:\b)"))
+}
 
 pub fn is_negated(sentence: &str) -> bool {
     NEGATION.is_match(sentence)
