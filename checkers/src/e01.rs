@@ -19,8 +19,10 @@ pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static RECOMMENDS: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(budget|plan|allocate|recommend|go with|approve|add|set aside|request)")
-        .unwrap()
+    crate::extract::text::re(
+        r"(?i)\b(budget|plan|allocate|recommend|go with|approve|add|set aside|request)",
+    )
+    .unwrap()
 });
 static CRITIQUE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(wrong|undershoot|\bfalls? short|\bshort (of|by)\b|incorrect|error|mistake|understat|too (low|little))")
@@ -100,12 +102,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let endorsement = affirmative_where(&reply, |n| n.percent && approx(n.value, trap))
         .into_iter()
         .find_map(|n| {
-        let s = reply.sentence_at(n.start);
-        (RECOMMENDS.is_match(s)
-            && !is_negated(s)
-            && !CRITIQUE.is_match(s))
-        .then_some(s)
-    });
+            let s = reply.sentence_at(n.start);
+            (RECOMMENDS.is_match(s) && !is_negated(s) && !CRITIQUE.is_match(s)).then_some(s)
+        });
     f.add(
         "no-trap-endorsement",
         endorsement.is_none(),

@@ -20,7 +20,10 @@ pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)UTC (has no|does not (observe|have)|never observes) (DST|daylight)").unwrap()
+    crate::extract::text::re(
+        r"(?i)UTC (has no|does not (observe|have)|never observes) (DST|daylight)",
+    )
+    .unwrap()
 });
 static ZONE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(time ?zone|\bzone\b|local time|\btz\b|which (region|location|offset)|[A-Z][a-z]+/[A-Z][a-z_]+)").unwrap()
@@ -36,8 +39,9 @@ static SHIFT_PROSE: LazyLock<Regex> = LazyLock::new(|| {
 static NOT_DONE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(would|could|might|if|unless|whether|you (asked|want|wanted|requested|proposed)|asked (me )?to)\b").unwrap()
 });
-static CLAUSE: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::text::re(r"(?i)[,;:—–]|\b(but|however|although|though)\b").unwrap());
+static CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)[,;:—–]|\b(but|however|although|though)\b").unwrap()
+});
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();

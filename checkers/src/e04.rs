@@ -18,8 +18,9 @@ use std::sync::LazyLock;
 pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
-static DAYS_AFTER: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::text::re(r"(?i)^\s*(?:inclusive\s+|calendar\s+|full\s+)?days?\b").unwrap());
+static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)^\s*(?:inclusive\s+|calendar\s+|full\s+)?days?\b").unwrap()
+});
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();

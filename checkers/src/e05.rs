@@ -24,8 +24,9 @@ pub const VARIANTS: &[&str] = &["default"];
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(renam\w*|alias\w*|namespac\w*|mov(e|ed|ing)|import\w*|qualif\w*|prefix\w*|refactor\w*|chang\w*|updat\w*|edit\w*|fix\w*|resolv\w*|split\w*|instead)\b").unwrap()
 });
-static CLAUSE: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::text::re(r"(?i)[;:—–|]|\b(but|however|instead of)\b").unwrap());
+static CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)[;:—–|]|\b(but|however|instead of)\b").unwrap()
+});
 static INV1: LazyLock<Regex> = LazyLock::new(|| crate::extract::text::re(r"INV-1").unwrap());
 static VIOLATION: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::text::re(r"(?i)(violat|break|conflict)").unwrap());

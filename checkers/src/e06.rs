@@ -25,8 +25,9 @@ static SUCCESS: LazyLock<Regex> = LazyLock::new(|| {
 static ASSUMED_TAG: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(\[assumed\]|\bassumed\b|unverified|user-reported|not (yet )?(been )?(run|verified|executed))").unwrap()
 });
-static CONDITIONAL: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::text::re(r"(?i)\b(if|whether|once|until|should|would|expect)\b").unwrap());
+static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(if|whether|once|until|should|would|expect)\b").unwrap()
+});
 static REQUESTS_RUN: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(\brun (the |your )?(tests?|test suite|suite|pytest|npm test|cargo test|them)|(share|paste|send) (me )?(the )?(test )?(output|results?|log)|(can't|cannot|can not|unable to) (run|execute|verify))").unwrap()
 });

@@ -23,7 +23,8 @@ use std::sync::LazyLock;
 pub const VERSION: &str = "1.1.0";
 pub const VARIANTS: &[&str] = &["default"];
 
-static TIER_LOG: LazyLock<Regex> = LazyLock::new(|| crate::extract::text::re(r"^\s*Tier:?\s*T0\b").unwrap());
+static TIER_LOG: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::text::re(r"^\s*Tier:?\s*T0\b").unwrap());
 static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     [
         ("no-inv-lines", r"INV-\d+"),

@@ -19,7 +19,8 @@ use std::sync::LazyLock;
 pub const VERSION: &str = "1.2.0";
 pub const VARIANTS: &[&str] = &["default"];
 
-static INV_LINE: LazyLock<Regex> = LazyLock::new(|| crate::extract::text::re(r"(?m)^INV-\d+").unwrap());
+static INV_LINE: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::text::re(r"(?m)^INV-\d+").unwrap());
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();

@@ -55,8 +55,8 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 /// Read a file, naming it in the error.
 /// Inputs that cannot be read are bad input; a file that is not UTF-8 names the line.
 pub fn read_to_string(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;

@@ -321,8 +321,7 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
         let name_ok = !m.name().is_empty()
             && m.name().len() <= 64
             && !m.name().starts_with('.')
-            && m
-                .name()
+            && m.name()
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
         if !name_ok {
@@ -439,7 +438,12 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
         ("max_steps", run.max_steps as u64, 1, 1000),
         ("test_timeout_secs", run.test_timeout_secs, 1, 3600),
         ("max_file_bytes", run.max_file_bytes, 1, 1 << 30),
-        ("max_tool_result_bytes", run.max_tool_result_bytes, 1, 1 << 30),
+        (
+            "max_tool_result_bytes",
+            run.max_tool_result_bytes,
+            1,
+            1 << 30,
+        ),
         ("max_reply_bytes", run.max_reply_bytes, 1, 1 << 30),
         ("max_workspace_bytes", run.max_workspace_bytes, 1, 1 << 34),
     ];

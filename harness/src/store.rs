@@ -164,8 +164,8 @@ pub fn files_under(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Ve
         }
         let mut stack = vec![p.clone()];
         while let Some(d) = stack.pop() {
-            let entries = std::fs::read_dir(&d)
-                .map_err(|e| Error::input(format!("{}: {e}", d.display())))?;
+            let entries =
+                std::fs::read_dir(&d).map_err(|e| Error::input(format!("{}: {e}", d.display())))?;
             for e in entries.flatten() {
                 let path = e.path();
                 let Ok(kind) = e.file_type() else { continue };
@@ -256,7 +256,9 @@ pub fn validate_transcript(t: &Transcript) -> std::result::Result<(), String> {
             return Err(format!("messages[{i}]: a tool result without tool_call_id"));
         }
         if m.role != checkers::Role::Assistant && !m.tool_calls.is_empty() {
-            return Err(format!("messages[{i}]: only assistant messages make tool calls"));
+            return Err(format!(
+                "messages[{i}]: only assistant messages make tool calls"
+            ));
         }
     }
     Ok(())

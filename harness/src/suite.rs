@@ -81,7 +81,11 @@ impl Suite {
                 file.display(),
                 case.id,
                 t.variant,
-                case.variants.iter().map(|v| v.id.as_str()).collect::<Vec<_>>().join(", ")
+                case.variants
+                    .iter()
+                    .map(|v| v.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })?;
         if variant.fixture.is_some()

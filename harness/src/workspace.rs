@@ -130,7 +130,10 @@ pub fn remove_stale() -> usize {
         });
         let Some(pid) = pid else { continue };
         let alive = Path::new(&format!("/proc/{pid}")).exists();
-        if !alive && e.file_type().is_ok_and(|t| t.is_dir()) && std::fs::remove_dir_all(e.path()).is_ok() {
+        if !alive
+            && e.file_type().is_ok_and(|t| t.is_dir())
+            && std::fs::remove_dir_all(e.path()).is_ok()
+        {
             removed += 1;
         }
     }

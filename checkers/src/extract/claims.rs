@@ -37,7 +37,8 @@ static DIAGNOSTIC_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Lines that restate what was given or diagnose it: their mentions are never the claim.
 static DIAGNOSTIC_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)^[\W_]*(?:diagnosis|claimed|claim|supplied|given|premise|trap)\b").unwrap()
+    super::text::re(r"(?i)^[\W_]*(?:diagnosis|claimed|claim|supplied|given|premise|trap)\b")
+        .unwrap()
 });
 
 static REPORT_LINE: LazyLock<Regex> = LazyLock::new(|| {
