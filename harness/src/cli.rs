@@ -282,6 +282,8 @@ struct CheckArgs {
 pub fn run() -> Result<u8> {
     // The sandbox helper is this binary started again; it never returns.
     crate::sandbox::maybe_helper();
+    // Keys may sit in ./.env; the environment wins over it.
+    crate::manifest::load_dotenv();
     // A closed stdout (`harness check --json | head -1`) ends the program quietly, as it does
     // every Unix tool, instead of a panic on the broken pipe.
     #[cfg(unix)]
@@ -397,6 +399,9 @@ fn finish(
 ) -> Result<u8> {
     // The verdict is printed first: a report that cannot be written must not hide it.
     println!("\n{}", table::render(gate));
+    for line in crate::report::files::auth_failures(records) {
+        println!("{line}: fix the key, then re-run");
+    }
     print!("{}", usage_lines(&facts.usage));
     if gate.count(crate::gate::UnitStatus::Fail) > 0 {
         println!(
@@ -698,6 +703,38 @@ fn recorded_manifest(run_dir: &Path) -> Result<PathBuf> {
 
 fn read_run_json(run_dir: &Path) -> Result<serde_json::Value> {
     let path = run_dir.join("run.json");
+    if !path.is_file() {
+        // Name the runs that are nearby: the folder given is often their parent.
+        let mut runs: Vec<String> = std::fs::read_dir(run_dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().join("run.json").is_file())
+            .map(|e| e.path().display().to_string())
+            .collect();
+        runs.sort();
+        let near = match runs.len() {
+            0 => String::new(),
+            n => format!(
+                "; run folders in it: {}{}",
+                runs.iter()
+                    .rev()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if n > 5 {
+                    format!(" (and {} more)", n - 5)
+                } else {
+                    String::new()
+                }
+            ),
+        };
+        return Err(Error::input(format!(
+            "{}: not a run folder (no run.json){near}",
+            run_dir.display()
+        )));
+    }
     let text = crate::error::read_to_string(&path)?;
     serde_json::from_str(&text)
         .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))

@@ -43,6 +43,18 @@ impl Error {
     }
 }
 
+/// `; did you mean "max_steps"?` for serde's "unknown field `max_step`, expected one of …".
+fn unknown_key_hint(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return String::new();
+    };
+    let Some((given, expected)) = rest.split_once('`') else {
+        return String::new();
+    };
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    crate::suite::did_you_mean(given, known)
+}
+
 /// 1-based line of a byte offset, for messages that point into a file.
 pub fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())]
@@ -75,6 +87,11 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Re
             .span()
             .map(|s| format!(", line {}", line_of(text, s.start)))
             .unwrap_or_default();
-        Error::input(format!("{}{at}: {}", path.display(), e.message()))
+        Error::input(format!(
+            "{}{at}: {}{}",
+            path.display(),
+            e.message(),
+            unknown_key_hint(e.message())
+        ))
     })
 }

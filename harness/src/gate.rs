@@ -152,8 +152,10 @@ impl Gate {
             return (
                 "partial",
                 format!(
-                    "PARTIAL: {} of {} units, not a gate decision ({what})",
-                    p.units_run, p.units_total
+                    "PARTIAL: {} of {} unit{}, not a gate decision ({what})",
+                    p.units_run,
+                    p.units_total,
+                    if p.units_total == 1 { "" } else { "s" }
                 ),
             );
         }
@@ -177,8 +179,9 @@ impl Gate {
     pub fn counts_line(&self) -> String {
         let n = |s| self.count(s);
         format!(
-            "{} units: {} pass, {} fail, {} inconclusive",
+            "{} unit{}: {} pass, {} fail, {} inconclusive",
             self.units.len(),
+            if self.units.len() == 1 { "" } else { "s" },
             n(UnitStatus::Pass),
             n(UnitStatus::Fail),
             n(UnitStatus::Inconclusive)

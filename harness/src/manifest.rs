@@ -240,15 +240,28 @@ impl LoadedManifest {
             return Ok(models.clone());
         }
         let mut out: Vec<ModelEntry> = Vec::new();
-        for f in filters {
+        let filters: Vec<String> = filters
+            .iter()
+            .flat_map(|f| f.split(','))
+            .map(|f| f.trim().to_string())
+            .filter(|f| !f.is_empty())
+            .collect();
+        for f in &filters {
             let hits: Vec<&ModelEntry> = models
                 .iter()
                 .filter(|m| m.name() == f || m.role_name() == f)
                 .collect();
             if hits.is_empty() {
                 let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
+                let hint = crate::suite::did_you_mean(
+                    f,
+                    names
+                        .iter()
+                        .copied()
+                        .chain(["frontier", "weakest", "other"]),
+                );
                 return Err(Error::input(format!(
-                    "--model {f:?} matches no model name or role in {} (models: {}; roles: frontier, weakest, other)",
+                    "--model {f}: matches no model name or role in {}{hint} (models: {}; roles: frontier, weakest, other)",
                     self.path.display(),
                     names.join(", ")
                 )));
@@ -507,18 +520,37 @@ fn check_decoding(d: &Decoding) -> std::result::Result<(), String> {
 /// Every selected model that calls an API must find its key variable set. Checked before any
 /// model is called; the message names the variable, never its value.
 pub fn check_api_keys(manifest_path: &Path, models: &[ModelEntry]) -> Result<()> {
-    for m in models {
-        if let Some(var) = &m.api_key_env {
-            if std::env::var(var).map_or(true, |v| v.trim().is_empty()) {
-                return Err(Error::input(format!(
-                    "{}: model {} reads its API key from ${var}, which is not set",
-                    manifest_path.display(),
-                    m.name()
-                )));
-            }
-        }
+    // Every missing variable at once: fixing them one run at a time wastes a maintainer's hour.
+    let missing: Vec<String> = models
+        .iter()
+        .filter_map(|m| {
+            let var = m.api_key_env.as_ref()?;
+            std::env::var(var)
+                .map_or(true, |v| v.trim().is_empty())
+                .then(|| format!("${var} (model {})", m.name()))
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    Err(Error::input(format!(
+        "{}: {} not set: {} — set {} in the environment or in a .env file in the current folder",
+        manifest_path.display(),
+        if missing.len() == 1 {
+            "this API key variable is"
+        } else {
+            "these API key variables are"
+        },
+        missing.join(", "),
+        if missing.len() == 1 { "it" } else { "them" }
+    )))
+}
+
+/// Read `.env` in the current folder into the environment (never overriding a variable that is
+/// set), as promptfoo and Inspect AI do. Its values are registered as secrets only when a model
+/// names them, like any key.
+pub fn load_dotenv() {
+    let _ = dotenvy::dotenv();
 }
 
 #[cfg(test)]

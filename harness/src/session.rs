@@ -362,17 +362,23 @@ pub fn plan_summary(
         let cost = m
             .price_input_per_mtok
             .map(|p| {
-                format!(
-                    ", at least ${:.2} input",
-                    p * first_turn_tokens as f64 / 1e6
-                )
+                let usd = p * first_turn_tokens as f64 / 1e6;
+                // Cents would round a real cost to "$0.00": show what it is.
+                if usd < 0.01 {
+                    format!(", at least ${usd:.4} input")
+                } else {
+                    format!(", at least ${usd:.2} input")
+                }
             })
             .unwrap_or_default();
+        let s = |n: usize| if n == 1 { "" } else { "s" };
         out.push_str(&format!(
-            "  {} ({:?} {}): {episodes} episodes, at least {episodes} requests, about {first_turn_tokens} input tokens in first turns{cost}\n",
+            "  {} ({:?} {}): {episodes} episode{}, at least {episodes} request{}, about {first_turn_tokens} input tokens in first turns{cost}\n",
             m.name(),
             m.provider,
-            m.model
+            m.model,
+            s(episodes),
+            s(episodes)
         ));
     }
     out

@@ -297,29 +297,105 @@ pub fn integrity_token(text: &str) -> String {
     )
 }
 
-/// The units to run: (case, variant) pairs passing the `--case` and `--variant` filters.
+/// Edit distance, for "did you mean".
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(!ca.eq_ignore_ascii_case(cb));
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// `; did you mean "X"?` for the nearest of `known` within two edits, else "".
+pub fn did_you_mean<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    known
+        .into_iter()
+        .map(|k| (distance(given, k), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map_or(String::new(), |(_, k)| format!("; did you mean {k:?}?"))
+}
+
+/// Filter values as given: repeated flags and comma lists (`--case E8,E9`) alike.
+fn split_list(values: &[String]) -> Vec<String> {
+    values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .collect()
+}
+
+/// The units to run: (case, variant) pairs passing the `--case` and `--variant` filters. Case
+/// and variant ids match without regard to case (`e8`, `E08`, `a`); an unknown one is named with
+/// the ids that exist.
 pub fn select<'a>(
     suite: &'a Suite,
     cases: &[String],
     variants: &[String],
 ) -> Result<Vec<(&'a Case, &'a Variant)>> {
+    let (cases, variants) = (split_list(cases), split_list(variants));
     let mut wanted_cases = Vec::new();
-    for c in cases {
+    for c in &cases {
         let case = suite.case(c).ok_or_else(|| {
-            Error::input(format!("--case {c:?}: no such case (cases are E1 … E13)"))
+            let ids = suite.cases.iter().map(|c| c.id.as_str());
+            Error::input(format!(
+                "--case {c}: no such case{} (cases are E1 … E13)",
+                did_you_mean(c, ids)
+            ))
         })?;
-        wanted_cases.push(case.id.as_str());
+        wanted_cases.push(case);
     }
-    let units: Vec<(&Case, &Variant)> = suite
-        .cases
-        .iter()
-        .filter(|c| wanted_cases.is_empty() || wanted_cases.contains(&c.id.as_str()))
+    let scope: Vec<&Case> = if wanted_cases.is_empty() {
+        suite.cases.iter().collect()
+    } else {
+        wanted_cases
+    };
+    for v in &variants {
+        if !scope
+            .iter()
+            .any(|c| c.variants.iter().any(|x| x.id.eq_ignore_ascii_case(v)))
+        {
+            let listed: Vec<String> = scope
+                .iter()
+                .map(|c| {
+                    let ids: Vec<&str> = c.variants.iter().map(|x| x.id.as_str()).collect();
+                    format!(
+                        "{} has {} {}",
+                        c.id,
+                        if ids.len() == 1 {
+                            "variant"
+                        } else {
+                            "variants"
+                        },
+                        ids.join(", ")
+                    )
+                })
+                .collect();
+            return Err(Error::input(format!(
+                "--variant {v}: no selected case has it ({})",
+                listed.join("; ")
+            )));
+        }
+    }
+    let units: Vec<(&Case, &Variant)> = scope
+        .into_iter()
         .flat_map(|c| c.variants.iter().map(move |v| (c, v)))
-        .filter(|(_, v)| variants.is_empty() || variants.contains(&v.id))
+        .filter(|(_, v)| {
+            variants.is_empty() || variants.iter().any(|w| v.id.eq_ignore_ascii_case(w))
+        })
         .collect();
     if units.is_empty() {
         return Err(Error::input(format!(
-            "--case {cases:?} --variant {variants:?} select no unit"
+            "--case {} --variant {} select no unit",
+            cases.join(","),
+            variants.join(",")
         )));
     }
     Ok(units)

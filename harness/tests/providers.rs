@@ -704,3 +704,59 @@ async fn a_budget_stops_requests_before_it_is_exceeded_and_the_run_can_be_resume
         .count();
     assert_eq!((completed, server.requests().len()), (4, 4));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_costs_one_request_per_model_and_the_run_says_why() {
+    let server = LoopbackServer::start(responder(|_, _| {
+        Reply::raw(401, "{\"error\": {\"message\": \"invalid x-api-key\"}}")
+    }))
+    .await;
+    let run = run_harness(manifest(&server, "", ""), &[]).await;
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    for anthropic in [false, true] {
+        assert_eq!(
+            model_requests(&server, anthropic).len(),
+            1,
+            "one request per model"
+        );
+    }
+    for name in ["oa", "an"] {
+        let line = format!("authentication failed for model {name} (key from $CH_TEST_KEY)");
+        assert!(run.stdout.contains(&line), "{}", run.stdout);
+        let md = std::fs::read_to_string(run.out().join("report.md")).unwrap();
+        assert!(md.contains(&line), "{md}");
+    }
+}
+
+#[test]
+fn two_runs_in_the_same_second_get_their_own_folders() {
+    let cwd = tempfile::tempdir().unwrap();
+    let a = common::harness(
+        cwd.path(),
+        &[
+            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+        ],
+        &[],
+    );
+    let b = common::harness(
+        cwd.path(),
+        &[
+            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+        ],
+        &[],
+    );
+    assert!(
+        matches!(a.status.code(), Some(0 | 1)),
+        "{}",
+        common::stderr(&a)
+    );
+    assert!(
+        matches!(b.status.code(), Some(0 | 1)),
+        "{}",
+        common::stderr(&b)
+    );
+    let runs = std::fs::read_dir(cwd.path().join("results"))
+        .unwrap()
+        .count();
+    assert_eq!(runs, 2);
+}

@@ -38,6 +38,16 @@ pub struct HttpCaller {
     /// Earliest time of the next request under the requests-per-minute limit.
     next_slot: Option<(Mutex<Instant>, Duration)>,
     jitter_state: AtomicU64,
+    /// The key was accepted once: requests need not wait for the first answer any more.
+    key_confirmed: std::sync::atomic::AtomicBool,
+    /// The API refused the key (401/403): every later request of this model fails at once.
+    auth_failed: std::sync::OnceLock<String>,
+    /// Until the key is confirmed, one request at a time: a wrong key costs one request, not
+    /// one per episode.
+    first: Mutex<()>,
+    /// Named in the authentication error.
+    model_name: String,
+    key_var: String,
 }
 
 impl HttpCaller {
@@ -64,6 +74,11 @@ impl HttpCaller {
                         .duration_since(SystemTime::UNIX_EPOCH)
                         .map_or(1, |d| d.as_nanos() as u64),
             ),
+            key_confirmed: std::sync::atomic::AtomicBool::new(false),
+            auth_failed: std::sync::OnceLock::new(),
+            first: Mutex::new(()),
+            model_name: model.name().to_string(),
+            key_var: model.api_key_env.clone().unwrap_or_default(),
         })
     }
 
@@ -123,8 +138,33 @@ impl HttpCaller {
         }
     }
 
-    /// POST a JSON body, retrying what is worth retrying.
+    /// POST a JSON body, retrying what is worth retrying. A refused key stops this model: the
+    /// first 401 or 403 fails every later request at once, without sending it.
     pub async fn post_json(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: &Value,
+        on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
+    ) -> Result<CallOutcome, ProviderError> {
+        if let Some(why) = self.auth_failed.get() {
+            return Err(ProviderError(why.clone()));
+        }
+        if self.key_confirmed.load(Ordering::Acquire) {
+            return self.post_json_inner(url, headers, body, on_retry).await;
+        }
+        let _first = self.first.lock().await;
+        if let Some(why) = self.auth_failed.get() {
+            return Err(ProviderError(why.clone()));
+        }
+        let out = self.post_json_inner(url, headers, body, on_retry).await;
+        if out.is_ok() {
+            self.key_confirmed.store(true, Ordering::Release);
+        }
+        out
+    }
+
+    async fn post_json_inner(
         &self,
         url: &str,
         headers: &[(&str, String)],
@@ -175,6 +215,14 @@ impl HttpCaller {
                     }
                     let code = status.as_u16();
                     let reason = format!("HTTP {code}: {}", self.excerpt(&text));
+                    if code == 401 || code == 403 {
+                        let why = format!(
+                            "authentication failed for model {} (key from ${}): {reason}",
+                            self.model_name, self.key_var
+                        );
+                        let _ = self.auth_failed.set(why.clone());
+                        return Err(ProviderError(why));
+                    }
                     if code != 429 && code < 500 {
                         return Err(ProviderError(format!("{reason} (not retried)")));
                     }

@@ -29,6 +29,23 @@ pub struct RunFacts<'a> {
 /// The line every report carries when the run gave up the sandbox.
 pub const NO_SANDBOX_WARNING: &str = "WARNING: run with --no-sandbox: test scripts and probes a model could write ran unconfined, with the harness's privileges, network and files.";
 
+/// "authentication failed for model …" lines, once each: a refused key is not flakiness, and
+/// re-running will not fix it.
+pub fn auth_failures(records: &[TrialRecord]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in records {
+        if let Some(e) = r.transcript.error.as_deref() {
+            if let Some(i) = e.find("authentication failed for model") {
+                let line = e[i..].split(": HTTP").next().unwrap_or(&e[i..]).to_string();
+                if !out.contains(&line) {
+                    out.push(line);
+                }
+            }
+        }
+    }
+    out
+}
+
 fn write_text(path: &Path, text: &str) -> Result<()> {
     crate::store::write_atomic(path, text.as_bytes())
 }
@@ -64,6 +81,14 @@ pub fn write_all(
     )?;
     // Evidence in the tables quotes model text: inert, like everything printed.
     let mut md = super::inert(&markdown::render(gate, &charter_line, &table));
+    let auth = auth_failures(records);
+    if !auth.is_empty() {
+        let lines: String = auth
+            .iter()
+            .map(|l| format!("- **{l}**: fix the key, then re-run\n"))
+            .collect();
+        md = format!("{lines}\n{md}");
+    }
     if let Some(l) = &facts.lift {
         md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::lift::table(l)));
     }
