@@ -279,6 +279,10 @@ mod tests {
     fn timestamps_render_in_utc() {
         let t = UNIX_EPOCH + Duration::from_secs(1_795_997_700); // 2026-11-30T00:15:00Z
         assert_eq!(rfc3339(t), "2026-11-30T00:15:00Z");
-        assert_eq!(run_id(t), "20261130-001500");
+        let id = run_id(t);
+        assert!(id.starts_with("20261130-001500-"), "{id}");
+        // Same second, another run: another id (the suffix is random).
+        let ids: std::collections::HashSet<String> = (0..20).map(|_| run_id(t)).collect();
+        assert!(ids.len() > 1);
     }
 }

@@ -611,7 +611,8 @@ mod tests {
             r,
             ToolResult {
                 content: "inside\n".into(),
-                is_error: false
+                is_error: false,
+                capped: false,
             }
         );
     }
