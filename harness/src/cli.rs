@@ -143,9 +143,13 @@ struct RunArgs {
     #[arg(long, conflicts_with = "resume")]
     out: Option<PathBuf>,
     /// Print every trial's story (tool calls, final reply, criteria with evidence); on by
-    /// default when the run is narrowed to one case.
+    /// default when the run is narrowed to one case. Stories print in trial order at the end,
+    /// identical trials folded.
     #[arg(long, short)]
     verbose: bool,
+    /// In stories, unfold the seeded turns (the system prompt, the scripted history, the prompt).
+    #[arg(long)]
+    seeded: bool,
     /// Colour the stories: auto (a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, default_value_t)]
     color: crate::report::story::ColorChoice,
@@ -348,11 +352,13 @@ fn cwd() -> PathBuf {
 }
 
 fn run_cmd(args: RunArgs) -> Result<u8> {
-    let story =
-        (args.verbose || args.cases.len() == 1).then(|| crate::report::story::StoryOptions {
+    let story = (args.verbose || args.seeded || args.cases.len() == 1).then(|| {
+        crate::report::story::StoryOptions {
             color: args.color.resolve(),
+            seeded: args.seeded,
             ..Default::default()
-        });
+        }
+    });
     let opts = crate::session::RunOptions {
         matrix: match (args.matrix, &args.resume) {
             (Some(m), _) => m,

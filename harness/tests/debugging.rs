@@ -11,30 +11,33 @@ fn a_focused_run_prints_each_trials_tool_calls_reply_and_criteria_with_evidence(
     let run = out.path().join("run");
     let o = offline_run(&run, &["--case", "E9", "--model", "weakest"]);
     let text = stdout(&o);
-    for n in 1..=3 {
-        assert!(
-            text.contains(&format!("E9/default · scripted-naive · trial {n}")),
-            "trial {n}:\n{text}"
-        );
-    }
-    assert_eq!(text.matches("tool calls (3):").count(), 3, "{text}");
+    // Three identical trials: the first told in full, the other two folded into one line.
+    assert!(
+        text.contains("E9/default · scripted-naive · trial 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(trials 2–3: the same reply and verdict as trial 1)"),
+        "{text}"
+    );
+    assert_eq!(text.matches("tool calls (3):").count(), 1, "{text}");
     assert_eq!(
         text.matches("1. edit_file(config/app.toml) → replaced 1 occurrence(s)")
             .count(),
-        3
+        1
     );
-    assert_eq!(text.matches("final reply:").count(), 3);
+    assert_eq!(text.matches("final reply:").count(), 1);
     assert_eq!(
         text.matches(
             "✗ search-before-first-edit — first edit edit_file(config/app.toml) came before"
         )
         .count(),
-        3
+        1
     );
     assert_eq!(
         text.matches("✗ all-files-edited — not renamed: config/prod.toml, deploy/helm/values.yaml")
             .count(),
-        3
+        1
     );
     assert!(
         !text.contains('\u{1b}'),

@@ -25,10 +25,46 @@ pub struct Progress {
     bars: Option<MultiProgress>,
     /// Print each trial's story (focused runs) instead of a line or a bar.
     story: Option<super::story::StoryOptions>,
+    /// Stories wait for the run's end, so they print in trial order, identical trials folded.
+    stories: Vec<(String, usize, String, u32, String, String)>,
     per_model: HashMap<String, (ProgressBar, Counts)>,
 }
 
 impl Progress {
+    /// Every buffered story in trial order; a trial whose reply and verdict repeat the one
+    /// before it in its unit is folded into one line.
+    fn print_stories(&mut self) {
+        let mut stories = std::mem::take(&mut self.stories);
+        stories.sort_by(|a, b| (&a.0, a.1, &a.2, a.3).cmp(&(&b.0, b.1, &b.2, b.3)));
+        let mut out = String::new();
+        let mut i = 0;
+        while i < stories.len() {
+            let (model, case, variant, trial, same, text) = &stories[i];
+            out.push_str(text);
+            out.push('\n');
+            let mut j = i + 1;
+            while j < stories.len()
+                && (&stories[j].0, stories[j].1, &stories[j].2, &stories[j].4)
+                    == (model, *case, variant, same)
+            {
+                j += 1;
+            }
+            if j > i + 1 {
+                let (first, last) = (stories[i + 1].3, stories[j - 1].3);
+                let which = if first == last {
+                    format!("trial {first}")
+                } else {
+                    format!("trials {first}–{last}")
+                };
+                out.push_str(&format!(
+                    "  ({which}: the same reply and verdict as trial {trial})\n\n"
+                ));
+            }
+            i = j;
+        }
+        let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    }
+
     /// Bars or lines; with `story`, each trial's story on stdout instead.
     pub fn with_story(story: Option<super::story::StoryOptions>) -> Progress {
         let mut p = Progress::new();
@@ -42,6 +78,7 @@ impl Progress {
     pub fn new() -> Progress {
         Progress {
             story: None,
+            stories: Vec::new(),
             // Bars only when a person watches stdout; piped or in CI, one line per trial.
             bars: std::io::stdout()
                 .is_terminal()
@@ -85,9 +122,24 @@ impl Progress {
                 }
                 if let Some(opts) = self.story {
                     let text = super::story::render(&r.transcript, &r.verdict, opts);
-                    let _ = std::io::stdout()
-                        .lock()
-                        .write_all(format!("{text}\n").as_bytes());
+                    // What makes two trials "the same": the reply and which criteria failed.
+                    let same = format!(
+                        "{}|{:?}",
+                        r.transcript.final_reply(),
+                        r.verdict.failed().map(|c| &c.name).collect::<Vec<_>>()
+                    );
+                    let case_at = checkers::CASE_IDS
+                        .iter()
+                        .position(|c| *c == r.case)
+                        .unwrap_or(99);
+                    self.stories.push((
+                        r.model.clone(),
+                        case_at,
+                        r.variant.clone(),
+                        r.trial,
+                        same,
+                        text,
+                    ));
                 } else if self.bars.is_none() {
                     let why = r
                         .verdict
@@ -125,6 +177,7 @@ impl Progress {
                 for (bar, _) in self.per_model.values() {
                     bar.finish();
                 }
+                self.print_stories();
             }
         }
     }

@@ -80,17 +80,30 @@ fn one_line(s: &str, max: usize) -> String {
     }
 }
 
-/// Wrap text at WIDTH with an indent, keeping its own line breaks.
+/// Wrap text at WIDTH with an indent, keeping its own line breaks. Fenced code is printed as it
+/// is, indentation included; a wrapped prose line keeps its own leading spaces.
 fn wrap(text: &str, indent: &str) -> String {
     let mut out = String::new();
+    let mut in_code = false;
     for line in text.lines() {
-        let mut current = String::new();
-        for word in line.split(' ') {
-            if !current.is_empty() && current.chars().count() + word.chars().count() + 1 > WIDTH {
-                let _ = writeln!(out, "{indent}{current}");
-                current.clear();
+        let fence = line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~");
+        if fence || in_code {
+            let _ = writeln!(out, "{indent}{line}");
+            if fence {
+                in_code = !in_code;
             }
-            if !current.is_empty() {
+            continue;
+        }
+        let lead = &line[..line.len() - line.trim_start().len()];
+        let mut current = String::from(lead);
+        for word in line.trim_start().split(' ') {
+            if current.len() > lead.len()
+                && current.chars().count() + word.chars().count() + 1 > WIDTH
+            {
+                let _ = writeln!(out, "{indent}{current}");
+                current = String::from(lead);
+            }
+            if current.len() > lead.len() {
                 current.push(' ');
             }
             current.push_str(word);
@@ -300,6 +313,18 @@ pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    #[test]
+    fn fenced_code_keeps_its_indentation() {
+        let text =
+            "Here:\n```python\ndef f(x):\n    return x\n```\n  indented prose stays indented";
+        let out = super::wrap(text, "  ");
+        assert!(out.contains("      return x\n"), "{out}");
+        assert!(out.contains("    indented prose"), "{out}");
+    }
 }
 
 #[cfg(test)]
