@@ -57,6 +57,13 @@ enum Command {
     /// Set a charter repository up for the gate: manifests/pinned.toml, the GitHub workflow
     /// (using this release's action) and a .gitignore line for results/.
     Init(InitArgs),
+    /// Compare two runs unit by unit (two charters, two models, two dates): status and failed
+    /// criteria side by side, regressions and improvements first, and what else differs.
+    /// A side may be DIR:MODEL to compare two models of one run.
+    Compare(CompareArgs),
+    /// List the runs of a results folder (default: results): date, charter version, verdict,
+    /// models; newest first.
+    Runs(RunsArgs),
     /// Print the key of a gate's inputs (charter runtime text, manifest, case suite, harness
     /// version): equal keys mean a stored gate can be reused instead of calling models again.
     Key(KeyArgs),
@@ -70,6 +77,28 @@ struct InitArgs {
     /// Overwrite files that exist.
     #[arg(long)]
     force: bool,
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    /// The first run folder (or DIR:MODEL).
+    a: String,
+    /// The second run folder (or DIR:MODEL); changes read from A to B.
+    b: String,
+    /// Print JSON instead of Markdown.
+    #[arg(long)]
+    json: bool,
+    /// Also write the comparison as a self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+#[derive(Args)]
+struct RunsArgs {
+    #[arg(default_value = "results")]
+    dir: PathBuf,
 }
 
 #[derive(Args)]
@@ -325,6 +354,37 @@ pub fn run() -> Result<u8> {
                 println!("wrote {f}");
             }
             println!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
+            Ok(exit::OK)
+        }
+        Command::Compare(args) => {
+            let suite = Suite::load(&suite::locate(args.suite.suite.as_deref())?)?;
+            let a = crate::runs::Side::load(&args.a, &suite)?;
+            let b = crate::runs::Side::load(&args.b, &suite)?;
+            let rows = crate::runs::compare(&a, &b);
+            if let Some(f) = &args.html {
+                store::write_atomic(f, crate::runs::html(&a, &b, &rows).as_bytes())?;
+            }
+            if args.json {
+                let v = serde_json::json!({
+                    "a": args.a, "b": args.b,
+                    "differences": crate::runs::differences(&a, &b),
+                    "units": rows,
+                });
+                println!("{v}");
+            } else {
+                print!(
+                    "{}",
+                    crate::report::inert(&crate::runs::markdown(&a, &b, &rows))
+                );
+            }
+            Ok(if rows.iter().any(|r| r.change == "regression") {
+                exit::GATE_FAILED
+            } else {
+                exit::OK
+            })
+        }
+        Command::Runs(args) => {
+            print!("{}", crate::runs::list(&args.dir)?);
             Ok(exit::OK)
         }
         Command::Key(args) => {

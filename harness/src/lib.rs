@@ -28,6 +28,7 @@ pub mod provider;
 pub mod replay;
 pub mod report;
 pub mod runner;
+pub mod runs;
 pub mod sandbox;
 pub mod secrets;
 pub mod session;

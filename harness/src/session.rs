@@ -160,6 +160,11 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
             .join("results")
             .join(store::run_id(started)),
     };
+    if opts.out.is_none() && opts.resume.is_none() {
+        // results/latest: the newest run, for people and scripts.
+        std::fs::create_dir_all(&run_dir).map_err(|e| Error::io(&run_dir, e))?;
+        crate::runs::mark_latest(&run_dir);
+    }
     // Held until the run ends: a second run, or a resume, in this folder is refused at once.
     let _lock = store::lock_run_dir(&run_dir)?;
     if opts.resume.is_none()

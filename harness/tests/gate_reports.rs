@@ -517,3 +517,44 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
     // --trials 1 is fewer than the manifest's 3: still partial, even merged.
     assert!(out.contains("PARTIAL: 32 of 32 units"), "{out}");
 }
+
+#[test]
+fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one_run() {
+    let cwd = tempfile::tempdir().unwrap();
+    let seed = repo_root().join("fixtures/charters/reasoning-charter-0.1.0.md");
+    for extra in [vec![], vec!["--charter", seed.to_str().unwrap()]] {
+        let mut args = vec!["run", "--matrix", "offline", "--trials", "1"];
+        args.extend(extra);
+        let o = common::harness(cwd.path(), &args, &[]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    }
+    let results = cwd.path().join("results");
+    let mut runs: Vec<String> = std::fs::read_dir(&results)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name() != "latest")
+        .map(|e| e.path().display().to_string())
+        .collect();
+    runs.sort();
+    assert_eq!(runs.len(), 2);
+    let latest = std::fs::read_link(results.join("latest")).unwrap();
+    assert!(runs.iter().any(|r| r.ends_with(&*latest.to_string_lossy())));
+    let listed = stdout(&common::harness(cwd.path(), &["runs"], &[]));
+    assert_eq!(listed.lines().count(), 2, "{listed}");
+
+    // Two charters: what differs is named; the scripted models behave alike, so no change.
+    let o = common::harness(cwd.path(), &["compare", &runs[0], &runs[1]], &[]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("charter runtime sha256:"), "{out}");
+    // Two models of one run: the naive one regresses every unit, regressions come first.
+    let a = format!("{}:scripted-compliant", runs[0]);
+    let b = format!("{}:scripted-naive", runs[0]);
+    let o = common::harness(cwd.path(), &["compare", &a, &b, "--json"], &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let units = v["units"].as_array().unwrap();
+    assert_eq!(units.len(), 16);
+    assert!(units.iter().all(|u| u["change"] == "regression"));
+    assert!(units[0]["b_failed"].as_array().unwrap().len() > 0);
+}

@@ -1,0 +1,344 @@
+//! Comparing two runs (two charters, two models, two dates), listing the runs of a results
+//! folder, and `results/latest`.
+
+use crate::error::{Error, Result};
+use crate::gate::{Gate, Unit, UnitStatus};
+use crate::suite::Suite;
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// One side of a comparison: a run folder, optionally narrowed to one model (`DIR:MODEL`).
+pub struct Side {
+    pub dir: PathBuf,
+    pub model: Option<String>,
+    pub gate: Gate,
+    pub run: serde_json::Value,
+}
+
+impl Side {
+    pub fn load(spec: &str, suite: &Suite) -> Result<Side> {
+        let (dir, model) = match spec.rsplit_once(':') {
+            Some((d, m)) if Path::new(d).join("run.json").is_file() => {
+                (PathBuf::from(d), Some(m.to_string()))
+            }
+            _ => (PathBuf::from(spec), None),
+        };
+        let run_json = dir.join("run.json");
+        if !run_json.is_file() {
+            return Err(Error::input(format!(
+                "{}: not a run folder (no run.json)",
+                dir.display()
+            )));
+        }
+        let run: serde_json::Value =
+            serde_json::from_str(&crate::error::read_to_string(&run_json)?)
+                .map_err(|e| Error::input(format!("{}: {e}", run_json.display())))?;
+        let mut records = crate::runner::stored_records(&dir, suite)?;
+        if let Some(m) = &model {
+            records.retain(|r| &r.model == m);
+            if records.is_empty() {
+                return Err(Error::input(format!(
+                    "{}: no transcripts of model {m:?}",
+                    dir.display()
+                )));
+            }
+        }
+        let trials = run["trials"].as_u64().unwrap_or(3) as u32;
+        Ok(Side {
+            dir,
+            model,
+            gate: Gate::from_records(&records, trials),
+            run,
+        })
+    }
+
+    fn label(&self) -> String {
+        match &self.model {
+            Some(m) => format!("{}:{m}", self.dir.display()),
+            None => self.dir.display().to_string(),
+        }
+    }
+
+    fn unit(&self, model: &str, case: &str, variant: &str) -> Option<&Unit> {
+        match &self.model {
+            Some(_) => self
+                .gate
+                .units
+                .iter()
+                .find(|u| u.case == case && u.variant == variant),
+            None => self.gate.unit(model, case, variant),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub case: String,
+    pub variant: String,
+    /// The model, or `A-model → B-model` when each side is one model.
+    pub model: String,
+    pub a: Option<UnitStatus>,
+    pub b: Option<UnitStatus>,
+    pub a_failed: Vec<String>,
+    pub b_failed: Vec<String>,
+    /// `regression` (passes in A, fails in B), `improvement`, `same`, `only-in-a`, `only-in-b`,
+    /// `undecided`.
+    pub change: &'static str,
+}
+
+fn failed_criteria(u: &Unit) -> Vec<String> {
+    let mut names: Vec<String> = u
+        .trials
+        .iter()
+        .flat_map(|t| t.failed.iter().map(|c| c.name.clone()))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Unit by unit, B against A: regressions first, then improvements, then the rest.
+pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
+    let mut keys: Vec<(String, String, String)> = Vec::new();
+    for side in [a, b] {
+        for u in &side.gate.units {
+            let model = if side.model.is_some() {
+                String::new()
+            } else {
+                u.model.clone()
+            };
+            let k = (model, u.case.clone(), u.variant.clone());
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    let mut rows: Vec<Row> = keys
+        .into_iter()
+        .map(|(model, case, variant)| {
+            let (ua, ub) = (
+                a.unit(&model, &case, &variant),
+                b.unit(&model, &case, &variant),
+            );
+            let sa = ua.map(|u| u.status(a.gate.required));
+            let sb = ub.map(|u| u.status(b.gate.required));
+            let change = match (sa, sb) {
+                (Some(UnitStatus::Pass), Some(UnitStatus::Fail)) => "regression",
+                (Some(UnitStatus::Fail), Some(UnitStatus::Pass)) => "improvement",
+                (Some(x), Some(y)) if x == y => "same",
+                (Some(_), None) => "only-in-a",
+                (None, Some(_)) => "only-in-b",
+                _ => "undecided",
+            };
+            let model = match (&a.model, &b.model) {
+                (Some(x), Some(y)) if x != y => format!("{x} → {y}"),
+                (Some(x), _) | (_, Some(x)) if model.is_empty() => x.clone(),
+                _ => model,
+            };
+            Row {
+                case,
+                variant,
+                model,
+                a: sa,
+                b: sb,
+                a_failed: ua.map(failed_criteria).unwrap_or_default(),
+                b_failed: ub.map(failed_criteria).unwrap_or_default(),
+                change,
+            }
+        })
+        .collect();
+    let rank = |c: &str| match c {
+        "regression" => 0,
+        "improvement" => 1,
+        "undecided" => 2,
+        "only-in-a" | "only-in-b" => 3,
+        _ => 4,
+    };
+    rows.sort_by_key(|r| rank(r.change));
+    rows
+}
+
+/// What differs between the two runs besides their units.
+pub fn differences(a: &Side, b: &Side) -> Vec<String> {
+    let mut out = Vec::new();
+    let get = |s: &Side, path: &[&str]| {
+        path.iter()
+            .fold(&s.run, |v, k| &v[*k])
+            .as_str()
+            .unwrap_or("?")
+            .to_string()
+    };
+    for (what, path) in [
+        ("charter runtime sha256", &["charter", "sha256"][..]),
+        ("charter version", &["charter", "version"][..]),
+        ("harness version", &["harness_version"][..]),
+        ("started", &["started"][..]),
+    ] {
+        let (x, y) = (get(a, path), get(b, path));
+        if x != y {
+            out.push(format!("{what}: {x} → {y}"));
+        }
+    }
+    let models = |s: &Side| -> String {
+        match &s.model {
+            Some(m) => m.clone(),
+            None => s.gate.models.join(", "),
+        }
+    };
+    if models(a) != models(b) {
+        out.push(format!("models: {} → {}", models(a), models(b)));
+    }
+    out
+}
+
+fn status(s: Option<UnitStatus>) -> &'static str {
+    match s {
+        Some(UnitStatus::Pass) => "pass",
+        Some(UnitStatus::Fail) => "FAIL",
+        Some(UnitStatus::Inconclusive) => "inconclusive",
+        None => "—",
+    }
+}
+
+pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
+    let mut out = format!("# Compare\n\nA: `{}`\nB: `{}`\n\n", a.label(), b.label());
+    let diffs = differences(a, b);
+    if diffs.is_empty() {
+        out.push_str("Same charter, models and harness.\n\n");
+    } else {
+        for d in diffs {
+            let _ = writeln!(out, "- {d}");
+        }
+        out.push('\n');
+    }
+    let count = |c: &str| rows.iter().filter(|r| r.change == c).count();
+    let _ = writeln!(
+        out,
+        "{} regression(s), {} improvement(s), {} unchanged, {} undecided or on one side only\n",
+        count("regression"),
+        count("improvement"),
+        count("same"),
+        count("undecided") + count("only-in-a") + count("only-in-b")
+    );
+    out.push_str("| unit | model | A | B | change |\n|---|---|---|---|---|\n");
+    for r in rows {
+        let cell = |s: Option<UnitStatus>, f: &[String]| {
+            if f.is_empty() {
+                status(s).to_string()
+            } else {
+                format!("{} ({})", status(s), f.join(", "))
+            }
+        };
+        let _ = writeln!(
+            out,
+            "| {}/{} | {} | {} | {} | {} |",
+            r.case,
+            r.variant,
+            r.model,
+            cell(r.a, &r.a_failed),
+            cell(r.b, &r.b_failed),
+            if r.change == "regression" || r.change == "improvement" {
+                format!("**{}**", r.change)
+            } else {
+                r.change.to_string()
+            }
+        );
+    }
+    out
+}
+
+pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
+    let esc = crate::report::junit::xml_escape;
+    let mut body = String::new();
+    for r in rows {
+        let class = match r.change {
+            "regression" => "bad",
+            "improvement" => "good",
+            _ => "",
+        };
+        let _ = write!(
+            body,
+            "<tr class=\"{class}\"><td>{}/{}</td><td>{}</td><td>{} {}</td><td>{} {}</td><td>{}</td></tr>",
+            esc(&r.case),
+            esc(&r.variant),
+            esc(&r.model),
+            status(r.a),
+            esc(&r.a_failed.join(", ")),
+            status(r.b),
+            esc(&r.b_failed.join(", ")),
+            r.change
+        );
+    }
+    let diffs: String = differences(a, b)
+        .iter()
+        .map(|d| format!("<li>{}</li>", esc(d)))
+        .collect();
+    format!(
+        "<!doctype html><meta charset=utf-8><title>Compare</title><style>body{{font:14px system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px}}.bad{{background:#fdd}}.good{{background:#dfd}}</style><h1>Compare</h1><p>A: {}<br>B: {}</p><ul>{diffs}</ul><table><tr><th>unit</th><th>model</th><th>A</th><th>B</th><th>change</th></tr>{body}</table>",
+        esc(&a.label()),
+        esc(&b.label())
+    )
+}
+
+/// Point `results/latest` at the newest run (a symlink; replaced atomically).
+pub fn mark_latest(run_dir: &Path) {
+    let Some(parent) = run_dir.parent() else {
+        return;
+    };
+    let Some(name) = run_dir.file_name() else {
+        return;
+    };
+    let tmp = parent.join(format!(".latest-{}", std::process::id()));
+    #[cfg(unix)]
+    {
+        let _ = std::fs::remove_file(&tmp);
+        if std::os::unix::fs::symlink(name, &tmp).is_ok() {
+            let _ = std::fs::rename(&tmp, parent.join("latest"));
+        }
+    }
+}
+
+/// One line a run under `results`: when, charter version, models, verdict.
+pub fn list(results: &Path) -> Result<String> {
+    let mut rows = Vec::new();
+    let entries = std::fs::read_dir(results)
+        .map_err(|e| Error::input(format!("{}: {e}", results.display())))?;
+    for e in entries.flatten() {
+        let dir = e.path();
+        if e.file_name() == "latest" || !dir.join("run.json").is_file() {
+            continue;
+        }
+        let run: serde_json::Value = crate::error::read_to_string(&dir.join("run.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let summary: serde_json::Value = std::fs::read_to_string(dir.join("summary.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let models: Vec<String> = run["manifest"]["models"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m["name"].as_str().map(str::to_string))
+            .collect();
+        rows.push(format!(
+            "{:<22} {:<22} charter {:<8} {:<12} {}",
+            e.file_name().to_string_lossy(),
+            run["started"].as_str().unwrap_or("?"),
+            run["charter"]["version"].as_str().unwrap_or("?"),
+            summary["verdict"].as_str().unwrap_or("(no gate)"),
+            models.join(", ")
+        ));
+    }
+    rows.sort();
+    rows.reverse();
+    if rows.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no run folders here",
+            results.display()
+        )));
+    }
+    Ok(rows.join("\n") + "\n")
+}
