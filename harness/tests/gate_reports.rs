@@ -114,8 +114,10 @@ fn report_html_is_self_contained_and_opens_in_headless_chromium() {
             && html.contains("<mark>first edit edit_file(config/app.toml)")
     );
     assert!(
-        !html.contains("<script") && !html.contains("src=\"http") && !html.contains("href=\"http"),
-        "self-contained"
+        !html.contains("<script src")
+            && !html.contains("src=\"http")
+            && !html.contains("href=\"http"),
+        "self-contained: one inline script, nothing loaded"
     );
     let chromium = ["chromium", "chromium-browser", "google-chrome"]
         .iter()
@@ -557,4 +559,42 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
     assert_eq!(units.len(), 16);
     assert!(units.iter().all(|u| u["change"] == "regression"));
     assert!(units[0]["b_failed"].as_array().unwrap().len() > 0);
+}
+
+#[test]
+fn report_html_puts_failures_first_and_every_failing_cell_names_its_criteria() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    offline_run(&run, &[]);
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    // The first unit section is a failing one.
+    let first = html.find("<section class=\"unit").unwrap();
+    assert!(
+        html[first..].starts_with("<section class=\"unit fail\""),
+        "{}",
+        &html[first..first + 80]
+    );
+    // Every failing matrix cell names its failed criteria and links to its unit.
+    let matrix = &html[html.find("id=\"matrix\"").unwrap()..html.find("</table>").unwrap()];
+    let fails: Vec<&str> = matrix.split("<td class=\"fail\"").skip(1).collect();
+    assert_eq!(fails.len(), 16);
+    for cell in fails {
+        let cell = &cell[..cell.find("</td>").unwrap()];
+        assert!(
+            cell.contains("<small>") && cell.contains("href=\"#unit-"),
+            "{cell}"
+        );
+    }
+    // Case titles, collapsed identical trials, a filter, expand-all, no absolute paths.
+    assert!(matrix.contains("Percentage trap"));
+    assert!(html.contains("trials 1–3: same reply"));
+    assert!(html.contains("id=\"filter\"") && html.contains("expand all"));
+    assert!(
+        !html.contains(&*repo_root().to_string_lossy()),
+        "an absolute path of this machine"
+    );
+    assert!(
+        !html.contains("src=\"http") && !html.contains("href=\"http"),
+        "no network resource"
+    );
 }

@@ -62,9 +62,20 @@ pub fn write_all(
             .case(case)
             .map_or(case.to_string(), |c| c.title.clone())
     };
+    // A path of the machine that ran is noise in a report read elsewhere: its file name.
+    let source = Path::new(facts.charter_source);
+    let shown = if source.is_absolute() {
+        source
+            .file_name()
+            .map_or(facts.charter_source.to_string(), |n| {
+                n.to_string_lossy().into_owned()
+            })
+    } else {
+        facts.charter_source.to_string()
+    };
     let mut charter_line = format!(
         "Charter `{}` version {} (runtime sha256 `{}`); every unit must pass {} of {} trials.",
-        facts.charter_source,
+        shown,
         facts.charter_version.unwrap_or("?"),
         facts.charter_sha256,
         gate.required,
@@ -122,9 +133,13 @@ pub fn write_all(
         &html::render(
             gate,
             records,
-            "Charter gate",
-            &charter_line.replace('`', ""),
-            facts.system_prompt,
+            &html::Page {
+                title: "Charter gate",
+                charter_line: &charter_line.replace('`', "").replace("**", ""),
+                system_prompt: facts.system_prompt,
+                case_title: &title_of,
+                run_dir,
+            },
         ),
     )?;
 
