@@ -149,21 +149,43 @@ fn report_html_is_self_contained_and_opens_in_headless_chromium() {
         dom.contains("id=\"matrix\"") && dom.contains("class=\"transcript\""),
         "the browser's DOM holds the matrix and a transcript"
     );
-    let shot = tmp.path().join("report.png");
-    std::process::Command::new(&chromium)
-        .args(base)
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg("--window-size=1200,900")
-        .arg(&url)
-        .output()
-        .unwrap();
-    assert!(
-        std::fs::metadata(&shot)
-            .map(|m| m.len() > 1000)
-            .unwrap_or(false),
-        "a screenshot was taken"
-    );
+    // At 1400 and 390 px wide, the top of the page shows the failing cells and their criteria
+    // without scrolling: a copy of the page measures itself and writes the answer in its title.
+    let probe = "<script>addEventListener('load',function(){var c=document.querySelector('td.fail small');var r=c&&c.getBoundingClientRect();document.title='FAILCELL:'+(r&&r.bottom<=innerHeight&&r.right<=innerWidth+1?'visible':'hidden');});</script>";
+    let html_full = std::fs::read_to_string(run.join("report.html")).unwrap();
+    let measured = tmp.path().join("measure.html");
+    std::fs::write(&measured, html_full.replace("</body>", &format!("{probe}</body>"))).unwrap();
+    for (w, h) in [(1400, 900), (390, 844)] {
+        let shot = tmp.path().join(format!("report-{w}.png"));
+        std::process::Command::new(&chromium)
+            .args(base)
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("--window-size={w},{h}"))
+            .arg(&url)
+            .output()
+            .unwrap();
+        assert!(
+            std::fs::metadata(&shot).map(|m| m.len() > 1000).unwrap_or(false),
+            "a screenshot was taken at {w} px"
+        );
+        let dom = std::process::Command::new(&chromium)
+            .args(base)
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--window-size={w},{h}"))
+            .args(["--virtual-time-budget=2000", "--dump-dom"])
+            .arg(format!("file://{}", measured.display()))
+            .output()
+            .unwrap();
+        let dom = String::from_utf8_lossy(&dom.stdout);
+        assert!(
+            dom.contains("<title>FAILCELL:visible</title>"),
+            "at {w} px the first failing cell and its criteria are above the fold"
+        );
+        if let Ok(keep) = std::env::var("CHARTER_HARNESS_KEEP_SCREENSHOTS") {
+            let _ = std::fs::copy(&shot, std::path::Path::new(&keep).join(format!("report-{w}.png")));
+        }
+    }
 }
 
 fn which(bin: &str) -> Option<PathBuf> {
