@@ -9,7 +9,7 @@ use checkers::transcript::Role;
 use std::fmt::Write;
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:1.2rem 2rem;color:#1d1d1f}h1{font-size:1.4rem;margin:.2rem 0}\
-header{position:sticky;top:0;background:#fff;padding:.3rem 0;border-bottom:1px solid #ddd;z-index:2}\
+header{background:#fff;padding:.3rem 0;border-bottom:1px solid #ddd;z-index:2}@media(min-width:800px){header{position:sticky;top:0}}#counts{overflow-wrap:anywhere}\
 .bar{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}.bar input{padding:.25rem .5rem;min-width:16rem}\
 table.matrix{border-collapse:collapse;margin:.6rem 0}table.matrix td,table.matrix th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}\
 table.matrix th.case{font-weight:400}td.pass{background:#d6f5d6}td.fail{background:#f8d0d0}td.inconclusive{background:#fbeec1}\
