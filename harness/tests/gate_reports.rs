@@ -154,7 +154,11 @@ fn report_html_is_self_contained_and_opens_in_headless_chromium() {
     let probe = "<script>addEventListener('load',function(){var c=document.querySelector('td.fail small');var r=c&&c.getBoundingClientRect();document.title='FAILCELL:'+(r&&r.bottom<=innerHeight&&r.right<=innerWidth+1?'visible':'hidden');});</script>";
     let html_full = std::fs::read_to_string(run.join("report.html")).unwrap();
     let measured = tmp.path().join("measure.html");
-    std::fs::write(&measured, html_full.replace("</body>", &format!("{probe}</body>"))).unwrap();
+    std::fs::write(
+        &measured,
+        html_full.replace("</body>", &format!("{probe}</body>")),
+    )
+    .unwrap();
     for (w, h) in [(1400, 900), (390, 844)] {
         let shot = tmp.path().join(format!("report-{w}.png"));
         std::process::Command::new(&chromium)
@@ -166,7 +170,9 @@ fn report_html_is_self_contained_and_opens_in_headless_chromium() {
             .output()
             .unwrap();
         assert!(
-            std::fs::metadata(&shot).map(|m| m.len() > 1000).unwrap_or(false),
+            std::fs::metadata(&shot)
+                .map(|m| m.len() > 1000)
+                .unwrap_or(false),
             "a screenshot was taken at {w} px"
         );
         let dom = std::process::Command::new(&chromium)
@@ -183,7 +189,10 @@ fn report_html_is_self_contained_and_opens_in_headless_chromium() {
             "at {w} px the first failing cell and its criteria are above the fold"
         );
         if let Ok(keep) = std::env::var("CHARTER_HARNESS_KEEP_SCREENSHOTS") {
-            let _ = std::fs::copy(&shot, std::path::Path::new(&keep).join(format!("report-{w}.png")));
+            let _ = std::fs::copy(
+                &shot,
+                std::path::Path::new(&keep).join(format!("report-{w}.png")),
+            );
         }
     }
 }

@@ -1,0 +1,140 @@
+//! Messages a person can act on: ids listed, comma lists, did-you-mean, not-a-run-folder,
+//! every unset key at once, plurals, and keys from a .env file.
+
+mod common;
+use common::{harness, repo_root, stderr, stdout};
+
+fn run_err(args: &[&str]) -> String {
+    let o = harness(&repo_root(), args, &[]);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+    stderr(&o)
+}
+
+#[test]
+fn filters_and_ids_name_what_exists_and_suggest_the_nearest() {
+    let m = ["run", "--matrix", "manifests/offline.toml"];
+    fn with<'a>(m: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        [m, extra].concat()
+    }
+    assert!(run_err(&with(&m, &["--case", "E8", "--variant", "c"]))
+        .contains("--variant c: no selected case has it (E8 has variants A, B)"));
+    assert!(run_err(&with(&m, &["--case", "E88"])).contains("did you mean \"E8\"?"));
+    assert!(run_err(&with(&m, &["--model", "scripted-complaint"]))
+        .contains("did you mean \"scripted-compliant\"?"));
+    // Comma lists and lower-case variants are accepted.
+    let tmp = tempfile::tempdir().unwrap();
+    let o = harness(
+        &repo_root(),
+        &with(
+            &m,
+            &[
+                "--case",
+                "E8,E9",
+                "--variant",
+                "a,default",
+                "--model",
+                "scripted-compliant",
+                "--trials",
+                "1",
+                "--out",
+                tmp.path().join("r").to_str().unwrap(),
+            ],
+        ),
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("PARTIAL: 2 of 32 units"),
+        "{}",
+        stdout(&o)
+    );
+    // A typo in a manifest key is named with its nearest key.
+    let bad = tmp.path().join("typo.toml");
+    std::fs::write(&bad, "[charter]\nsource = \"x\"\n[run]\nmax_step = 3\n").unwrap();
+    let err = run_err(&["run", "--matrix", bad.to_str().unwrap()]);
+    assert!(
+        err.contains("line 4") && err.contains("did you mean \"max_steps\"?"),
+        "{err}"
+    );
+    // A folder that is not a run says so and names the runs inside it.
+    let err = run_err(&["gate", tmp.path().to_str().unwrap()]);
+    assert!(
+        err.contains("not a run folder (no run.json)") && err.contains("/r"),
+        "{err}"
+    );
+    // One unit: no plural.
+    let o = harness(
+        &repo_root(),
+        &with(
+            &m,
+            &[
+                "--case",
+                "E1",
+                "--model",
+                "scripted-compliant",
+                "--trials",
+                "1",
+                "--out",
+                tmp.path().join("one").to_str().unwrap(),
+            ],
+        ),
+        &[],
+    );
+    assert!(stdout(&o).contains("1 unit: 1 pass"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("3 episodes") || stderr(&o).contains("1 episode,"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn every_unset_key_is_named_at_once_and_a_dot_env_supplies_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    let m = tmp.path().join("m.toml");
+    std::fs::write(
+        &m,
+        format!(
+            "[charter]\nsource = {charter:?}\n[run]\ntrials = 1\n\
+             [[models]]\nname = \"f\"\nrole = \"frontier\"\nprovider = \"openai\"\nmodel = \"m-2026-01-01\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"CH_KEY_ONE\"\nmax_attempts = 1\ntimeout_secs = 1\n\
+             [[models]]\nname = \"w\"\nrole = \"weakest\"\nprovider = \"openai\"\nmodel = \"m-2026-01-01\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"CH_KEY_TWO\"\nmax_attempts = 1\ntimeout_secs = 1\n"
+        ),
+    )
+    .unwrap();
+    let root = repo_root();
+    let args = [
+        "run",
+        "--matrix",
+        m.to_str().unwrap(),
+        "--suite",
+        root.to_str().unwrap(),
+        "--case",
+        "E1",
+    ];
+    let o = harness(tmp.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("$CH_KEY_ONE") && err.contains("$CH_KEY_TWO"),
+        "{err}"
+    );
+    // The same keys from ./.env: the run goes on (and ends undecided: nothing listens there).
+    std::fs::write(
+        tmp.path().join(".env"),
+        "CH_KEY_ONE=sk-dotenv-aaaaaaaaaaaa\nCH_KEY_TWO=sk-dotenv-bbbbbbbbbbbb\n",
+    )
+    .unwrap();
+    let o = harness(tmp.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(!out.contains("sk-dotenv-aaaaaaaaaaaa"));
+    for f in common::files_under(&tmp.path().join("results")) {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        assert!(
+            !text.contains("sk-dotenv"),
+            "{} holds a key from .env",
+            f.display()
+        );
+    }
+}
