@@ -588,12 +588,27 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
 fn usage_lines(accounting: &serde_json::Value) -> String {
     let mut out = String::new();
     for m in accounting.as_array().into_iter().flatten() {
-        let cost = m["cost_usd"]
-            .as_f64()
-            .map(|c| format!(", ${c:.4}"))
-            .unwrap_or_default();
+        let cost = match (m["cost_usd"].as_f64(), m["cost_without_cache_usd"].as_f64()) {
+            (Some(c), Some(u)) if u > c => format!(
+                ", ${c:.4} (${u:.4} without the prompt cache, {:.0}% saved)",
+                100.0 * (u - c) / u
+            ),
+            (Some(c), _) => format!(", ${c:.4}"),
+            _ => String::new(),
+        };
+        let read = m["cache_read_input_tokens"].as_u64().unwrap_or(0);
+        let cached = if read > 0 || m["cache_write_input_tokens"].as_u64().unwrap_or(0) > 0 {
+            format!(
+                " ({} read from the prompt cache, {:.0}% of input; {} written to it)",
+                read,
+                100.0 * m["cached_share"].as_f64().unwrap_or(0.0),
+                m["cache_write_input_tokens"]
+            )
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "usage {}: {} input + {} output tokens{cost}\n",
+            "usage {}: {} input + {} output tokens{cached}{cost}\n",
             m["model"].as_str().unwrap_or(""),
             m["input_tokens"],
             m["output_tokens"]

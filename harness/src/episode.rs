@@ -115,6 +115,7 @@ pub async fn run_trial(
     .with_caps(spec.caps);
     let mut caps_hit: Vec<String> = Vec::new();
     let (mut input_tokens, mut output_tokens) = (0u64, 0u64);
+    let (mut cache_read, mut cache_write) = (0u64, 0u64);
     let mut finish_reasons = Vec::new();
     let mut reported_models: Vec<String> = Vec::new();
     let mut requests = Vec::new();
@@ -161,9 +162,9 @@ pub async fn run_trial(
         };
         let result = provider.complete(request).await;
         if let Some(b) = spec.budget {
-            let used = result.as_ref().map_or(0.0, |r| {
-                prices.cost(r.usage.input_tokens, r.usage.output_tokens)
-            });
+            let used = result
+                .as_ref()
+                .map_or(0.0, |r| prices.cost_cached(&r.usage));
             b.settle(reservation, used);
         }
         let reply = match result {
@@ -185,6 +186,11 @@ pub async fn run_trial(
         }));
         input_tokens += reply.usage.input_tokens;
         output_tokens += reply.usage.output_tokens;
+        cache_read += reply.usage.cache_read_tokens;
+        cache_write += reply.usage.cache_write_tokens;
+        if let Some(last) = requests.last_mut() {
+            last["usage"] = json!(reply.usage);
+        }
         finish_reasons.extend(reply.finish_reason.clone());
         if let Some(m) = &reply.model_reported {
             if !reported_models.contains(m) {
@@ -288,7 +294,12 @@ pub async fn run_trial(
             transcript.probes = Some(crate::probe::run(script, &transcript, ws.root()).await);
         }
     }
-    transcript.usage = Some(json!({"input_tokens": input_tokens, "output_tokens": output_tokens}));
+    transcript.usage = Some(json!({
+        "input_tokens": input_tokens,
+        "output_tokens": output_tokens,
+        "cache_read_input_tokens": cache_read,
+        "cache_write_input_tokens": cache_write,
+    }));
     transcript.timing = Some(json!({"duration_ms": started.elapsed().as_millis() as u64}));
     let drift: Vec<&String> = reported_models
         .iter()

@@ -33,6 +33,8 @@ pub struct TrialRecord {
     pub path: PathBuf,
     pub input_tokens: u64,
     pub output_tokens: u64,
+    pub cache_read_tokens: u64,
+    pub cache_write_tokens: u64,
     /// Model ids the API reported that differ from the pinned one.
     pub alias_drift: Vec<String>,
     pub transcript: std::sync::Arc<checkers::Transcript>,

@@ -269,6 +269,8 @@ mod tests {
             path: PathBuf::new(),
             input_tokens: 0,
             output_tokens: 0,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
             alias_drift: Vec::new(),
             transcript: std::sync::Arc::new(serde_json::from_value(serde_json::json!({"case": "E1", "variant": "default", "seeded": 0, "messages": []})).unwrap()),
         }

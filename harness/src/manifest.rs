@@ -168,6 +168,15 @@ pub struct ModelEntry {
     pub price_input_per_mtok: Option<f64>,
     /// USD per million output tokens.
     pub price_output_per_mtok: Option<f64>,
+    /// USD per million input tokens read from the prompt cache (default: 0.1 × input, the
+    /// vendors' list ratio).
+    pub price_cache_read_per_mtok: Option<f64>,
+    /// USD per million input tokens written to the prompt cache (default: 1.25 × input).
+    pub price_cache_write_per_mtok: Option<f64>,
+    /// Mark the charter, the tools and the latest turn for the API's prompt cache (Anthropic;
+    /// OpenAI caches long prefixes by itself). On by default.
+    #[serde(default = "yes")]
+    pub prompt_cache: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -352,6 +361,8 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
         for (key, price) in [
             ("price_input_per_mtok", m.price_input_per_mtok),
             ("price_output_per_mtok", m.price_output_per_mtok),
+            ("price_cache_read_per_mtok", m.price_cache_read_per_mtok),
+            ("price_cache_write_per_mtok", m.price_cache_write_per_mtok),
         ] {
             if price.is_some_and(|p| !(p.is_finite() && p >= 0.0)) {
                 return Err(Error::input(format!(

@@ -229,6 +229,8 @@ async fn run_one(
         path,
         input_tokens: usage("input_tokens"),
         output_tokens: usage("output_tokens"),
+        cache_read_tokens: usage("cache_read_input_tokens"),
+        cache_write_tokens: usage("cache_write_input_tokens"),
         alias_drift,
         transcript: Arc::new(transcript),
     })
@@ -306,6 +308,8 @@ pub fn record_of(
         path,
         input_tokens: usage("input_tokens"),
         output_tokens: usage("output_tokens"),
+        cache_read_tokens: usage("cache_read_input_tokens"),
+        cache_write_tokens: usage("cache_write_input_tokens"),
         alias_drift,
         transcript: Arc::new(t),
     })

@@ -398,16 +398,24 @@ fn accounting(
         .iter()
         .map(|m| {
             let mine: Vec<_> = records.iter().filter(|r| r.model == m.name()).collect();
-            let input: u64 = mine.iter().map(|r| r.input_tokens).sum();
-            let output: u64 = mine.iter().map(|r| r.output_tokens).sum();
-            let cost = match (m.price_input_per_mtok, m.price_output_per_mtok) {
-                (None, None) => None,
-                (i, o) => Some(i.unwrap_or(0.0) * input as f64 / 1e6 + o.unwrap_or(0.0) * output as f64 / 1e6),
+            let usage = crate::provider::Usage {
+                input_tokens: mine.iter().map(|r| r.input_tokens).sum(),
+                output_tokens: mine.iter().map(|r| r.output_tokens).sum(),
+                cache_read_tokens: mine.iter().map(|r| r.cache_read_tokens).sum(),
+                cache_write_tokens: mine.iter().map(|r| r.cache_write_tokens).sum(),
             };
+            let (input, output) = (usage.input_tokens, usage.output_tokens);
+            let all_input = input + usage.cache_read_tokens + usage.cache_write_tokens;
+            let priced = m.price_input_per_mtok.is_some() || m.price_output_per_mtok.is_some();
+            let prices = crate::budget::Prices::of(m);
+            // What it cost, and what the same tokens would have cost with no prompt cache.
+            let cost = priced.then(|| prices.cost_cached(&usage));
+            let uncached = priced.then(|| prices.cost(all_input, output));
+            let cached_share = if all_input == 0 { 0.0 } else { usage.cache_read_tokens as f64 / all_input as f64 };
             let mut drift: Vec<String> = mine.iter().flat_map(|r| r.alias_drift.iter().cloned()).collect();
             drift.sort();
             drift.dedup();
-            serde_json::json!({"model": m.name(), "pinned": m.model, "input_tokens": input, "output_tokens": output, "cost_usd": cost, "alias_drift": drift})
+            serde_json::json!({"model": m.name(), "pinned": m.model, "input_tokens": input, "output_tokens": output, "cache_read_input_tokens": usage.cache_read_tokens, "cache_write_input_tokens": usage.cache_write_tokens, "cached_share": cached_share, "cost_usd": cost, "cost_without_cache_usd": uncached, "alias_drift": drift})
         })
         .collect();
     serde_json::json!(per_model)

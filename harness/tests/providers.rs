@@ -197,7 +197,12 @@ async fn anthropic_request_shape_has_top_level_system_alternating_turns_and_tool
     );
     assert_eq!(first.header("anthropic-version"), Some("2026-10-21"));
     let b = first.json();
-    assert!(b["system"].as_str().unwrap().contains("Core Invariants"));
+    // The charter as one cached system block (prompt caching is on by default).
+    assert!(b["system"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Core Invariants"));
+    assert_eq!(b["system"][0]["cache_control"]["type"], "ephemeral");
     assert_eq!(b["max_tokens"], 1000);
     assert!(
         b.get("temperature").is_none(),
@@ -761,4 +766,119 @@ fn two_runs_in_the_same_second_get_their_own_folders() {
         .filter(|e| e.file_name() != "latest")
         .count();
     assert_eq!(runs, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn anthropic_requests_mark_the_charter_tools_and_latest_turn_for_the_prompt_cache() {
+    // A server that reports cache reads and writes the way the Messages API does.
+    let server = LoopbackServer::start(responder(|r, _| {
+        let Reply::Respond { body, .. } = encode(r, &generic_turn(r), PINNED) else {
+            unreachable!()
+        };
+        let mut body: Value = serde_json::from_str(&body).unwrap();
+        body["usage"] = if is_anthropic(r) {
+            serde_json::json!({"input_tokens": 50, "output_tokens": 20, "cache_read_input_tokens": 3000, "cache_creation_input_tokens": 400})
+        } else {
+            serde_json::json!({"prompt_tokens": 3050, "completion_tokens": 20, "prompt_tokens_details": {"cached_tokens": 3000}})
+        };
+        Reply::json(200, body)
+    }))
+    .await;
+    let prices = "price_input_per_mtok = 10.0\nprice_output_per_mtok = 20.0\n";
+    let run = run_harness(
+        manifest(&server, prices, prices),
+        &["--case", "E5", "--case", "E1", "--trials", "1"],
+    )
+    .await;
+    assert!(matches!(run.code, 0 | 1 | 3), "{}", run.stderr);
+    let anthropic = model_requests(&server, true);
+    assert!(!anthropic.is_empty());
+    for r in &anthropic {
+        let body = r.json();
+        let text = body.to_string();
+        let marks = text.matches("\"cache_control\"").count();
+        assert!(marks <= 4, "{marks} breakpoints");
+        assert_eq!(
+            body["system"][0]["cache_control"]["type"], "ephemeral",
+            "{}",
+            body["system"]
+        );
+        if let Some(tools) = body["tools"].as_array() {
+            assert_eq!(tools.last().unwrap()["cache_control"]["type"], "ephemeral");
+            assert!(tools[..tools.len() - 1]
+                .iter()
+                .all(|t| t.get("cache_control").is_none()));
+        }
+        // A long episode (E5's 96 seeded messages) marks its latest turn too.
+        let msgs = body["messages"].as_array().unwrap();
+        if msgs.len() >= 8 {
+            let last = msgs.last().unwrap()["content"]
+                .as_array()
+                .unwrap()
+                .last()
+                .unwrap();
+            assert_eq!(last["cache_control"]["type"], "ephemeral");
+        }
+    }
+    // The figures land in the transcript and run.json; the cost uses the cache prices.
+    let t = run.transcript("an", "E1-default", 1);
+    assert_eq!(t["usage"]["cache_read_input_tokens"], 3000);
+    assert_eq!(t["usage"]["cache_write_input_tokens"], 400);
+    assert_eq!(t["request_ids"][0]["usage"]["cache_read_tokens"], 3000);
+    let runj: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.out().join("run.json")).unwrap())
+            .unwrap();
+    let an = runj["usage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["model"] == "an")
+        .unwrap();
+    let n = an["cache_read_input_tokens"].as_u64().unwrap();
+    assert!(n >= 3000 && n % 3000 == 0, "{an}");
+    // Per request: 50 × $10 + 3000 × $1 (read) + 400 × $12.5 (write) + 20 × $20, per million.
+    let requests = n / 3000;
+    let want = requests as f64 * (50.0 * 10.0 + 3000.0 * 1.0 + 400.0 * 12.5 + 20.0 * 20.0) / 1e6;
+    assert!(
+        (an["cost_usd"].as_f64().unwrap() - want).abs() < 1e-9,
+        "{an}"
+    );
+    assert!(an["cost_without_cache_usd"].as_f64().unwrap() > want);
+    // OpenAI: the cached part of prompt_tokens is billed at the read price.
+    let oa = runj["usage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["model"] == "oa")
+        .unwrap();
+    assert_eq!(oa["input_tokens"].as_u64().unwrap() % 50, 0, "{oa}");
+    assert!(
+        run.stdout.contains("read from the prompt cache"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("without the prompt cache"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompt_cache_false_marks_nothing() {
+    let server = LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await;
+    let run = run_harness(
+        manifest(&server, "", "prompt_cache = false"),
+        &["--case", "E5", "--model", "an", "--trials", "1"],
+    )
+    .await;
+    assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
+    for r in model_requests(&server, true) {
+        let text = r.json().to_string();
+        assert!(
+            !text.contains("cache_control"),
+            "prompt_cache = false still marked a breakpoint"
+        );
+        assert!(r.json()["system"].is_string());
+    }
 }

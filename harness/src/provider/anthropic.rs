@@ -18,6 +18,7 @@ pub struct AnthropicProvider {
     version: String,
     auth: AuthStyle,
     temperature_supported: bool,
+    prompt_cache: bool,
 }
 
 impl AnthropicProvider {
@@ -37,18 +38,45 @@ impl AnthropicProvider {
                 .unwrap_or_else(|| ANTHROPIC_DEFAULT_VERSION.to_string()),
             auth: entry.auth.unwrap_or(AuthStyle::XApiKey),
             temperature_supported: entry.temperature_supported,
+            prompt_cache: entry.prompt_cache,
         })
     }
 
     pub fn body(&self, req: &ModelRequest<'_>) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.model));
+        // Prompt caching: the charter (the same in every request of the run), the tool
+        // definitions, and the latest turn of a long episode, so the next turn reads the whole
+        // conversation so far from the cache. Three breakpoints; the API allows four.
+        let cache = json!({"type": "ephemeral"});
         if !req.system.is_empty() {
-            body.insert("system".into(), json!(req.system));
+            if self.prompt_cache {
+                body.insert(
+                    "system".into(),
+                    json!([{"type": "text", "text": req.system, "cache_control": cache}]),
+                );
+            } else {
+                body.insert("system".into(), json!(req.system));
+            }
         }
-        body.insert("messages".into(), Value::Array(wire_messages(req.messages)));
+        let mut messages = wire_messages(req.messages);
+        if self.prompt_cache && messages.len() >= LONG_EPISODE_TURNS {
+            if let Some(block) = messages
+                .last_mut()
+                .and_then(|m| m["content"].as_array_mut())
+                .and_then(|c| c.last_mut())
+            {
+                block["cache_control"] = cache.clone();
+            }
+        }
+        body.insert("messages".into(), Value::Array(messages));
         if !req.tools.is_empty() {
-            let tools: Vec<Value> = req.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect();
+            let mut tools: Vec<Value> = req.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect();
+            if self.prompt_cache {
+                if let Some(last) = tools.last_mut() {
+                    last["cache_control"] = cache.clone();
+                }
+            }
             body.insert("tools".into(), Value::Array(tools));
         }
         if let Value::Object(d) = self.decoding_sent(req.decoding) {
@@ -68,6 +96,10 @@ impl AnthropicProvider {
 
 /// Conversation turns as Messages API turns: tool results become `tool_result` blocks of a user
 /// turn, and consecutive turns of one role are merged so roles alternate.
+/// From this many Messages API turns on, the latest one carries a cache breakpoint (E5, E8 and
+/// E12 seed 26–96 messages; a short episode gains nothing from it).
+pub const LONG_EPISODE_TURNS: usize = 8;
+
 pub fn wire_messages(messages: &[Message]) -> Vec<Value> {
     let mut out: Vec<(String, Vec<Value>)> = Vec::new();
     for m in messages {
@@ -154,6 +186,8 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
         usage: Usage {
             input_tokens: tokens("input_tokens"),
             output_tokens: tokens("output_tokens"),
+            cache_read_tokens: tokens("cache_read_input_tokens"),
+            cache_write_tokens: tokens("cache_creation_input_tokens"),
         },
         model_reported: body
             .get("model")

@@ -31,8 +31,13 @@ pub struct ModelRequest<'a> {
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Usage {
+    /// Input tokens at the full price (for OpenAI: the prompt less its cached part).
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Input tokens read from the API's prompt cache.
+    pub cache_read_tokens: u64,
+    /// Input tokens written to the prompt cache (Anthropic's cache_creation_input_tokens).
+    pub cache_write_tokens: u64,
 }
 
 #[derive(Debug, Clone, Default)]

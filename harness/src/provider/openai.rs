@@ -146,9 +146,22 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
             .get("finish_reason")
             .and_then(Value::as_str)
             .map(str::to_string),
-        usage: Usage {
-            input_tokens: tokens("prompt_tokens"),
-            output_tokens: tokens("completion_tokens"),
+        usage: {
+            // prompt_tokens includes the cached prefix; the uncached rest is billed in full.
+            let details = |k: &str| {
+                usage
+                    .and_then(|u| u.get("prompt_tokens_details"))
+                    .and_then(|d| d.get(k))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0)
+            };
+            let cached = details("cached_tokens");
+            Usage {
+                input_tokens: tokens("prompt_tokens").saturating_sub(cached),
+                output_tokens: tokens("completion_tokens"),
+                cache_read_tokens: cached,
+                cache_write_tokens: details("cache_write_tokens"),
+            }
         },
         model_reported: body
             .get("model")

@@ -143,6 +143,7 @@ impl Provider for ScriptedProvider {
                 usage: Usage {
                     input_tokens: (input_chars / 4) as u64,
                     output_tokens: (r.content.len() / 4) as u64,
+                    ..Usage::default()
                 },
                 model_reported: Some(self.model.clone()),
                 system_fingerprint: None,
