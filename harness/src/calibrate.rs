@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::store::{files_under, read_transcript};
 use crate::suite::Suite;
 use checkers::golden::{self, Expect};
-use checkers::{CheckContext, Transcript, Verdict};
+use checkers::{Transcript, Verdict};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -124,15 +124,7 @@ fn judge(
     let case = suite
         .case(&t.case)
         .ok_or_else(|| Error::input(format!("{source}: unknown case {:?}", t.case)))?;
-    let from_prompt = t
-        .system_prompt()
-        .and_then(|s| crate::charter::section(s, "Core Invariants"));
-    let ctx = CheckContext {
-        truth: &case.truth,
-        core_invariants: core.or(from_prompt.as_deref()),
-    };
-    let v: Verdict =
-        checkers::check(t, &ctx).map_err(|e| Error::input(format!("{source}: {e}")))?;
+    let v: Verdict = crate::check::recheck(t, case, core, &source)?;
     if v.inconclusive {
         return Ok(None);
     }

@@ -41,6 +41,24 @@ impl Checked {
     }
 }
 
+/// Re-check a stored transcript against its case: the Core Invariants come from `core`, else
+/// from the transcript's own system prompt. `source` names it in an error.
+pub fn recheck(
+    t: &checkers::Transcript,
+    case: &crate::case::Case,
+    core: Option<&str>,
+    source: &str,
+) -> Result<Verdict> {
+    let from_prompt = t
+        .system_prompt()
+        .and_then(|s| crate::charter::section(s, "Core Invariants"));
+    let ctx = CheckContext {
+        truth: &case.truth,
+        core_invariants: core.or(from_prompt.as_deref()),
+    };
+    checkers::check(t, &ctx).map_err(|e| Error::input(format!("{source}: {e}")))
+}
+
 /// Check every transcript at or under `paths`. `core_invariants` overrides the section read
 /// from each transcript's own system prompt.
 pub fn check_paths(
@@ -63,15 +81,7 @@ pub fn check_paths(
     for file in files {
         let t = read_transcript(&file)?;
         let case = suite.case_of(&t, &file)?;
-        let from_prompt = t
-            .system_prompt()
-            .and_then(|s| crate::charter::section(s, "Core Invariants"));
-        let ctx = CheckContext {
-            truth: &case.truth,
-            core_invariants: core_invariants.or(from_prompt.as_deref()),
-        };
-        let mut v = checkers::check(&t, &ctx)
-            .map_err(|e| Error::input(format!("{}: {e}", file.display())))?;
+        let mut v = recheck(&t, case, core_invariants, &file.display().to_string())?;
         v.file = Some(file.display().to_string());
         let stored = t
             .checker

@@ -30,6 +30,18 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// The names of the criteria any of its trials failed, once each, sorted.
+    pub fn failed_criteria(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .trials
+            .iter()
+            .flat_map(|t| t.failed.iter().map(|c| c.name.clone()))
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     pub fn passed(&self) -> usize {
         self.trials
             .iter()

@@ -268,15 +268,7 @@ pub fn record_of(
     case: &Case,
     core: Option<&str>,
 ) -> Result<TrialRecord> {
-    let from_prompt = t
-        .system_prompt()
-        .and_then(|s| crate::charter::section(s, "Core Invariants"));
-    let ctx = CheckContext {
-        truth: &case.truth,
-        core_invariants: core.or(from_prompt.as_deref()),
-    };
-    let verdict =
-        checkers::check(&t, &ctx).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    let verdict = crate::check::recheck(&t, case, core, &path.display().to_string())?;
     let usage = |k: &str| {
         t.usage
             .as_ref()

@@ -87,17 +87,6 @@ pub struct Row {
     pub change: &'static str,
 }
 
-fn failed_criteria(u: &Unit) -> Vec<String> {
-    let mut names: Vec<String> = u
-        .trials
-        .iter()
-        .flat_map(|t| t.failed.iter().map(|c| c.name.clone()))
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-}
-
 /// Unit by unit, B against A: regressions first, then improvements, then the rest.
 pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
     let mut keys: Vec<(String, String, String)> = Vec::new();
@@ -142,8 +131,8 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
                 model,
                 a: sa,
                 b: sb,
-                a_failed: ua.map(failed_criteria).unwrap_or_default(),
-                b_failed: ub.map(failed_criteria).unwrap_or_default(),
+                a_failed: ua.map(Unit::failed_criteria).unwrap_or_default(),
+                b_failed: ub.map(Unit::failed_criteria).unwrap_or_default(),
                 change,
             }
         })

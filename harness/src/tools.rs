@@ -59,6 +59,16 @@ impl From<&crate::manifest::RunConfig> for Caps {
     }
 }
 
+/// A path a tool may read: a regular file, never a FIFO or device a script made (a read would
+/// hang or never end), never followed through a link.
+fn regular_file(rel: &str, path: &Path) -> Result<(), ToolResult> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(_) => Err(err(format!("{rel}: not a regular file"))),
+        Err(e) => Err(err(format!("{rel}: {e}"))),
+    }
+}
+
 /// Cut `text` to `max` bytes on a character boundary, with a marker saying so.
 pub fn cap_text(text: String, max: u64, what: &str) -> (String, bool) {
     let max = max as usize;
@@ -285,10 +295,8 @@ impl ToolBox {
         };
         // Only a regular file is read, and never more than the result cap: a FIFO or a device a
         // test script made would hang or never end.
-        match std::fs::symlink_metadata(&path) {
-            Ok(m) if m.is_file() => {}
-            Ok(_) => return err(format!("{rel}: not a regular file")),
-            Err(e) => return err(format!("{rel}: {e}")),
+        if let Err(e) = regular_file(rel, &path) {
+            return e;
         }
         use std::io::Read;
         let mut bytes = Vec::new();
@@ -385,10 +393,8 @@ impl ToolBox {
             Ok(p) => p,
             Err(e) => return e,
         };
-        match std::fs::symlink_metadata(&path) {
-            Ok(m) if m.is_file() => {}
-            Ok(_) => return err(format!("{rel}: not a regular file")),
-            Err(e) => return err(format!("{rel}: {e}")),
+        if let Err(e) = regular_file(rel, &path) {
+            return e;
         }
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,

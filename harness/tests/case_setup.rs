@@ -125,6 +125,13 @@ fn e8_and_e12_state_files_hold_the_charter_core_invariants_and_tokens_match_the_
     assert_eq!(token_b, harness::suite::integrity_token(&file_b));
 }
 
+/// The repository's suite bound to a stand-in charter (history steps replayed, as a run does).
+fn prepared_suite() -> harness::prepare::Prepared {
+    harness::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
+    let suite = harness::suite::Suite::load(&repo_root()).unwrap();
+    harness::prepare::bind(&suite, "1. Core.", std::time::Duration::from_secs(30)).unwrap()
+}
+
 #[test]
 fn e5_history_steps_are_commits_and_their_results_are_in_context() {
     harness::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));

@@ -133,7 +133,7 @@ pub fn render(gate: &Gate, records: &[TrialRecord], page: &Page) -> String {
             match gate.unit(m, c, v) {
                 Some(u) => {
                     let s = status_class(u.status(gate.required));
-                    let crit = failed_names(u);
+                    let crit = u.failed_criteria();
                     let small = if crit.is_empty() {
                         String::new()
                     } else {
@@ -210,17 +210,6 @@ pub fn render(gate: &Gate, records: &[TrialRecord], page: &Page) -> String {
     }
     h.push_str("</body></html>\n");
     h
-}
-
-fn failed_names(u: &crate::gate::Unit) -> Vec<String> {
-    let mut names: Vec<String> = u
-        .trials
-        .iter()
-        .flat_map(|t| t.failed.iter().map(|c| c.name.clone()))
-        .collect();
-    names.sort();
-    names.dedup();
-    names
 }
 
 fn trial(h: &mut String, r: &TrialRecord, label: &str, run_dir: &std::path::Path) {
