@@ -134,10 +134,7 @@ fn prepared_suite() -> harness::prepare::Prepared {
 
 #[test]
 fn e5_history_steps_are_commits_and_their_results_are_in_context() {
-    harness::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
-    let suite = harness::suite::Suite::load(&repo_root()).unwrap();
-    let prepared =
-        harness::prepare::bind(&suite, "1. Core.", std::time::Duration::from_secs(30)).unwrap();
+    let prepared = prepared_suite();
     let variant = prepared
         .suite
         .case("E5")
@@ -188,10 +185,7 @@ fn e5_history_steps_are_commits_and_their_results_are_in_context() {
 
 #[test]
 fn a_model_that_lists_and_reads_the_e5_workspace_finds_the_page_size_cap() {
-    harness::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
-    let suite = harness::suite::Suite::load(&repo_root()).unwrap();
-    let prepared =
-        harness::prepare::bind(&suite, "1. Core.", std::time::Duration::from_secs(30)).unwrap();
+    let prepared = prepared_suite();
     let variant = prepared
         .suite
         .case("E5")
