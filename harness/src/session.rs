@@ -364,16 +364,32 @@ pub fn plan_summary(
     let mut out = String::from("plan:\n");
     for (m, _) in models {
         let episodes = units.len() * trials as usize;
+        // Cents would round a real cost to "$0.00": show what it is.
+        let usd = |v: f64| if v < 0.01 { format!("${v:.4}") } else { format!("${v:.2}") };
         let cost = m
             .price_input_per_mtok
-            .map(|p| {
-                let usd = p * first_turn_tokens as f64 / 1e6;
-                // Cents would round a real cost to "$0.00": show what it is.
-                if usd < 0.01 {
-                    format!(", at least ${usd:.4} input")
-                } else {
-                    format!(", at least ${usd:.2} input")
-                }
+            .map(|_| {
+                let p = crate::budget::Prices::of(m);
+                let plain = p.input * first_turn_tokens as f64 / 1e6;
+                // With the prompt cache the charter is written once and read by every later
+                // request; the rest of each first turn is paid in full.
+                let system_tokens = (system.len() / 4) as f64;
+                let n = episodes as f64;
+                let cached_system = match (m.provider, m.prompt_cache) {
+                    (crate::manifest::ProviderKind::Anthropic, true) => {
+                        system_tokens * (p.cache_write + p.cache_read * (n - 1.0).max(0.0))
+                    }
+                    (crate::manifest::ProviderKind::Openai, _) if system_tokens >= 1024.0 => {
+                        system_tokens * (p.input + p.cache_read * (n - 1.0).max(0.0))
+                    }
+                    _ => system_tokens * p.input * n,
+                } / 1e6;
+                let cached = plain - system_tokens * p.input * n / 1e6 + cached_system;
+                format!(
+                    ", at least {} input in first turns ({} with the prompt cache)",
+                    usd(plain),
+                    usd(cached.max(0.0))
+                )
             })
             .unwrap_or_default();
         let s = |n: usize| if n == 1 { "" } else { "s" };
