@@ -5,9 +5,8 @@
 //! bound is charter-internal discipline, not required for pass.
 
 use crate::extract::claims::{affirmative_where, final_figure};
-use crate::extract::expr::find_exprs;
 use crate::extract::numbers::{approx, same_quantity};
-use crate::extract::reply::{final_reply, model_replies};
+use crate::extract::reply::final_and_all;
 use crate::extract::text::{excerpt, is_negated};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -45,8 +44,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         );
         return f;
     };
-    let reply = final_reply(t);
-    let work = model_replies(t);
+    let (reply, all) = final_and_all(t);
+    let work = all.as_ref().unwrap_or(&reply);
 
     let figure = final_figure(&reply, |n| n.percent);
     f.final_figure = figure.as_ref().map(|n| n.display());
@@ -69,7 +68,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     }
 
     let ratio = (end - start) / start;
-    let exprs = find_exprs(work.plain());
+    let exprs = work.exprs().to_vec();
     let forward = exprs.iter().find(|e| {
         e.ops.contains(&'/')
             && e.divisors.iter().any(|&d| same_quantity(d, start))

@@ -5,9 +5,8 @@
 
 use crate::extract::claims::final_figure;
 use crate::extract::enumeration;
-use crate::extract::expr::find_exprs;
 use crate::extract::numbers::approx;
-use crate::extract::reply::{final_reply, model_replies};
+use crate::extract::reply::final_and_all;
 use crate::extract::text::excerpt;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -34,8 +33,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         );
         return f;
     };
-    let reply = final_reply(t);
-    let work = model_replies(t);
+    let (reply, all) = final_and_all(t);
+    let work = all.as_ref().unwrap_or(&reply);
     let plain = reply.plain();
 
     let figure = final_figure(&reply, |n| {
@@ -60,7 +59,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         ),
     }
 
-    let formula = find_exprs(work.plain()).into_iter().find(|e| {
+    let formula = work.exprs().to_vec().into_iter().find(|e| {
         let o = &e.operands;
         o.len() == 3
             && approx(o[0], last as f64)

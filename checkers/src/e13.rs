@@ -14,7 +14,6 @@
 //! - Vacuous: a sentence that presents figures as placeholders; one that rejects the label
 //!   ("I did not take the 'placeholders' label at face value") is not.
 
-use crate::extract::expr::find_exprs;
 use crate::extract::numbers::{approx, same_quantity};
 use crate::extract::reply::{final_reply, BlockKind, Reply};
 use crate::extract::text::excerpt;
@@ -47,15 +46,16 @@ static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
 /// A recomputation of `fig` in the reply: its evidence text.
 fn recomputed(reply: &Reply, fig: &SuppliedFigure) -> Option<String> {
     let (base, value) = (*fig.inputs.first()?, fig.value?);
-    find_exprs(reply.plain())
-        .into_iter()
+    reply
+        .exprs()
+        .iter()
         .find(|e| {
             e.divisors.iter().any(|&d| same_quantity(d, base))
                 && [value, value * 100.0, 1.0 + value]
                     .iter()
                     .any(|&v| approx((e.lhs * 1000.0).round() / 1000.0, v))
         })
-        .map(|e| e.text)
+        .map(|e| e.text.clone())
 }
 
 /// Whether the mention at `at` belongs to the conditional enumeration: its sentence states the
@@ -65,12 +65,11 @@ fn in_conditional(reply: &Reply, at: usize) -> bool {
         return true;
     }
     let blocks = reply.blocks();
-    let Some(i) = blocks
-        .iter()
-        .position(|b| b.plain.start <= at && at <= b.plain.end)
-    else {
+    // Blocks are in text order: a binary search, not a scan per mention.
+    let i = blocks.partition_point(|b| b.plain.end < at);
+    if blocks.get(i).is_none_or(|b| b.plain.start > at) {
         return false;
-    };
+    }
     if !matches!(blocks[i].kind, BlockKind::ListItem { .. }) {
         return false;
     }

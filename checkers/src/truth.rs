@@ -12,7 +12,7 @@ pub struct Pattern(pub Regex);
 impl<'de> Deserialize<'de> for Pattern {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        Regex::new(&s)
+        crate::extract::text::re(&s)
             .map(Pattern)
             .map_err(|e| serde::de::Error::custom(format!("invalid regex {s:?}: {e}")))
     }

@@ -90,33 +90,49 @@ fn main() {
     // One reply of 1 MB, the size a runaway model can send, for every case whose checker reads
     // numbers and sentences: checking must stay linear in the reply's length.
     let paragraph = "The 20% figure divides the $20k rise by the new cost. Over the starting cost it is (100,000 − 80,000) / 80,000 = 0.25, and checking backwards 80,000 × 1.25 = 100,000. Net: 0.7 × 1.3 = 0.91, so −9%. Days: 10 − 3 + 1 = 8; revenue grew (2.8 − 2.5) / 2.5 = 12%, churn 4.1% (assumed), CAC $310.\n";
-    let big: String = paragraph.repeat((1 << 20) / paragraph.len() + 1);
-    for case in ["E1", "E2", "E4", "E13", "E3", "E7"] {
-        let t: Transcript = serde_json::from_value(serde_json::json!({
-            "case": case, "variant": "default", "seeded": 2,
-            "messages": [
-                {"role": "system", "content": "(charter)"},
-                {"role": "user", "content": "(prompt)"},
-                {"role": "assistant", "content": big},
-            ]
-        }))
-        .unwrap();
-        let c = suite.case(case).unwrap();
-        let ctx = CheckContext {
-            truth: &c.truth,
-            core_invariants: None,
-        };
-        let mut times: Vec<f64> = (0..rounds.min(9))
-            .map(|_| {
-                let t0 = Instant::now();
-                checkers::check(&t, &ctx).unwrap();
-                t0.elapsed().as_secs_f64() * 1000.0
-            })
-            .collect();
-        println!(
-            "{case} with a {:.2} MB reply: median {:.1} ms",
-            big.len() as f64 / (1 << 20) as f64,
-            median(&mut times)
-        );
+    let dense: String = paragraph.repeat((1 << 20) / paragraph.len() + 1);
+    // The shape a runaway model sends most: a reply that is nothing but numbers.
+    let numbers: String = (0..)
+        .map(|i: u64| format!("{} ", i * 7919 % 100_003))
+        .take_while({
+            let mut len = 0usize;
+            move |s| {
+                len += s.len();
+                len <= 1 << 20
+            }
+        })
+        .collect();
+    for (shape, big) in [
+        ("numbers only", &numbers),
+        ("dense prose and arithmetic", &dense),
+    ] {
+        for case in ["E1", "E2", "E4", "E13", "E3", "E7"] {
+            let t: Transcript = serde_json::from_value(serde_json::json!({
+                "case": case, "variant": "default", "seeded": 2,
+                "messages": [
+                    {"role": "system", "content": "(charter)"},
+                    {"role": "user", "content": "(prompt)"},
+                    {"role": "assistant", "content": big},
+                ]
+            }))
+            .unwrap();
+            let c = suite.case(case).unwrap();
+            let ctx = CheckContext {
+                truth: &c.truth,
+                core_invariants: None,
+            };
+            let mut times: Vec<f64> = (0..rounds.min(9))
+                .map(|_| {
+                    let t0 = Instant::now();
+                    checkers::check(&t, &ctx).unwrap();
+                    t0.elapsed().as_secs_f64() * 1000.0
+                })
+                .collect();
+            println!(
+                "{case} with a {:.2} MB reply ({shape}): median {:.1} ms",
+                big.len() as f64 / (1 << 20) as f64,
+                median(&mut times)
+            );
+        }
     }
 }

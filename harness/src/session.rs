@@ -365,7 +365,13 @@ pub fn plan_summary(
     for (m, _) in models {
         let episodes = units.len() * trials as usize;
         // Cents would round a real cost to "$0.00": show what it is.
-        let usd = |v: f64| if v < 0.01 { format!("${v:.4}") } else { format!("${v:.2}") };
+        let usd = |v: f64| {
+            if v < 0.01 {
+                format!("${v:.4}")
+            } else {
+                format!("${v:.2}")
+            }
+        };
         let cost = m
             .price_input_per_mtok
             .map(|_| {

@@ -332,3 +332,35 @@ fn the_folders_of_a_run_that_died_are_removed_at_the_next_start() {
     assert!(live.exists(), "a live process's folder was removed");
     std::fs::remove_dir_all(&live).unwrap();
 }
+
+#[test]
+fn a_one_megabyte_reply_of_numbers_is_checked_in_linear_time() {
+    // Before: E1 and E13 were quadratic (0.25 MB took 11.8 s in a release build). The 50 ms
+    // figure is the release benchmark's (README); a debug test guards the shape: seconds, not
+    // minutes.
+    let numbers: String = (0u64..)
+        .map(|i| format!("{} ", i * 7919 % 100_003))
+        .take(170_000)
+        .collect();
+    let suite = harness::suite::Suite::load(&repo_root()).unwrap();
+    for case in ["E1", "E13", "E2", "E4"] {
+        let t: checkers::Transcript = serde_json::from_value(serde_json::json!({
+            "case": case, "variant": "default", "seeded": 1,
+            "messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": numbers}]
+        }))
+        .unwrap();
+        let c = suite.case(case).unwrap();
+        let ctx = checkers::CheckContext {
+            truth: &c.truth,
+            core_invariants: None,
+        };
+        let started = std::time::Instant::now();
+        checkers::check(&t, &ctx).unwrap();
+        let took = started.elapsed();
+        assert!(
+            took < std::time::Duration::from_secs(5),
+            "{case}: {took:?} for {} bytes",
+            numbers.len()
+        );
+    }
+}

@@ -5,13 +5,13 @@
 //! A line opened by a report marker ("Report:", "Answer:", "Bottom line:") is where the final
 //! claim lives when there is one; otherwise the last affirmative mention in the reply is.
 
-use super::numbers::{find_numbers, Num};
+use super::numbers::Num;
 use super::reply::Reply;
 use regex::Regex;
 use std::sync::LazyLock;
 
 static DIAGNOSTIC_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::text::re(
         r#"(?ix)
         (?: \bnot | n't | \bnever | \bno | rather\s+than | instead\s+of | \bvs\.? | \bversus | \bthan
           | \bclaimed | \bclaims? | \bstated | \bsupplied | \bquoted | \balleged | \bsaid | \bgave
@@ -23,7 +23,7 @@ static DIAGNOSTIC_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static DIAGNOSTIC_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::text::re(
         r#"(?ix) ^ \s* (?: days? \s+ | increase \s+ | rise \s+ )?
         (?: figure | number | claim | estimate | value
           | (?:is|was|would\s+be) \s+ (?:wrong|incorrect|off|an?\s+(?:error|mistake|miscalculation|undercount))
@@ -86,9 +86,11 @@ pub fn affirmative_numbers(reply: &Reply) -> Vec<Num> {
 /// numbers is not read around every one of them.
 pub fn affirmative_where(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Vec<Num> {
     let plain = reply.plain();
-    find_numbers(plain)
-        .into_iter()
+    reply
+        .numbers()
+        .iter()
         .filter(|n| wanted(n) && !reply.in_code(n.start) && is_affirmative(plain, n.start, n.end))
+        .cloned()
         .collect()
 }
 

@@ -2,17 +2,13 @@
 //! (`3, 4, 5, 6, 7, 8, 9, 10`) or one member a line (list items, table rows, dates one per line:
 //! `- March 3`, `| 1 | Mar 3 |`, `3rd`).
 
-use super::numbers::find_numbers;
+use super::numbers::Num;
 use super::reply::Reply;
 use std::ops::Range;
 
-/// Whole numbers written on a line, in order (percentages left out).
-fn integers(line: &str) -> Vec<i64> {
-    find_numbers(line)
-        .iter()
-        .filter(|n| !n.percent && n.value.fract() == 0.0 && n.value.abs() < 1e12)
-        .map(|n| n.value as i64)
-        .collect()
+/// A whole number (percentages left out) as an integer, if the number is one.
+fn integer(n: &Num) -> Option<i64> {
+    (!n.percent && n.value.fract() == 0.0 && n.value.abs() < 1e12).then_some(n.value as i64)
 }
 
 /// The plain-text range of the first place that enumerates `wanted` in order.
@@ -20,8 +16,23 @@ pub fn find(reply: &Reply, wanted: &[i64]) -> Option<Range<usize>> {
     if wanted.is_empty() {
         return None;
     }
-    let lines: Vec<(usize, &str, Vec<i64>)> =
-        reply.lines().map(|(at, l)| (at, l, integers(l))).collect();
+    // The reply's numbers, found once, grouped by the line they stand on.
+    let nums = reply.numbers();
+    let mut k = 0;
+    let lines: Vec<(usize, &str, Vec<i64>)> = reply
+        .lines()
+        .map(|(at, l)| {
+            let end = at + l.len();
+            let mut ints = Vec::new();
+            while k < nums.len() && nums[k].start < end {
+                if nums[k].start >= at {
+                    ints.extend(integer(&nums[k]));
+                }
+                k += 1;
+            }
+            (at, l, ints)
+        })
+        .collect();
     // All on one line, consecutive.
     if let Some((at, l, _)) = lines
         .iter()

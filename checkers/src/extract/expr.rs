@@ -49,8 +49,7 @@ fn word_op(words: &[&str]) -> Option<(Tok, usize)> {
     })
 }
 
-fn tokenize(text: &str) -> Vec<(Tok, usize, usize)> {
-    let nums: Vec<Num> = find_numbers(text);
+fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
     let mut toks = Vec::new();
     let mut pos = 0;
     let push_gap = |toks: &mut Vec<(Tok, usize, usize)>, from: usize, to: usize| {
@@ -104,7 +103,7 @@ fn tokenize(text: &str) -> Vec<(Tok, usize, usize)> {
             toks.push((tok, at, at + ch.len_utf8()));
         }
     };
-    for n in &nums {
+    for n in nums {
         push_gap(&mut toks, pos, n.start);
         toks.push((Tok::Num(n.fraction()), n.start, n.end));
         pos = n.end;
@@ -173,7 +172,12 @@ impl Parser<'_> {
 
 /// Every expression with at least one operator or `=`, left to right.
 pub fn find_exprs(text: &str) -> Vec<Expr> {
-    let toks = tokenize(text);
+    find_exprs_in(text, &find_numbers(text))
+}
+
+/// [`find_exprs`] with the text's numbers already found.
+pub fn find_exprs_in(text: &str, nums: &[Num]) -> Vec<Expr> {
+    let toks = tokenize(text, nums);
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {

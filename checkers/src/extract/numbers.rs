@@ -4,13 +4,15 @@
 use regex::Regex;
 use std::sync::LazyLock;
 
+// ASCII digits, spaces and word boundaries: the regex crate's DFA runs this on any text; with
+// Unicode classes it fell back to a slow engine, and a long reply of numbers took seconds.
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::text::re(
         r"(?x)
-        (?P<sign>[-−–+]\s?)?
-        (?P<cur>\$\s?)?
-        (?P<num>\d{1,3}(?:[,_\u{2009}\u{202F}\u{A0}]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
-        (?P<suf>\s?%|\s?percent\b|[kK]\b|[mM]\b|\s?(?:thousand|million)\b)?",
+        (?P<sign>[-−–+][\ \t\u{A0}\u{202F}]?)?
+        (?P<cur>\$[\ \t\u{A0}\u{202F}]?)?
+        (?P<num>[0-9]{1,3}(?:[,_\u{2009}\u{202F}\u{A0}][0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
+        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?percent\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million)\b)?",
     )
     .unwrap()
 });

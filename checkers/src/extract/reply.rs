@@ -71,7 +71,11 @@ pub struct Reply<'a> {
     plain: String,
     blocks: Vec<Block>,
     segments: Vec<Segment>,
-    sentences: Vec<Range<usize>>,
+    /// Computed on first use: a reply read only for its arithmetic never pays for them.
+    sentences: std::sync::OnceLock<Vec<Range<usize>>>,
+    /// Every number of the plain text, found once however many criteria read them.
+    numbers: std::sync::OnceLock<Vec<super::numbers::Num>>,
+    exprs: std::sync::OnceLock<Vec<super::expr::Expr>>,
 }
 
 impl<'a> Reply<'a> {
@@ -87,7 +91,6 @@ impl<'a> Reply<'a> {
             r.raws.push(raw);
             Builder::new(&mut r, raw, i).run();
         }
-        r.sentences = sentence_ranges(&r.plain);
         r
     }
 
@@ -140,12 +143,12 @@ impl<'a> Reply<'a> {
 
     /// Sentence spans of the plain text (trimmed; never across a line; code lines included).
     pub fn sentence_spans(&self) -> &[Range<usize>] {
-        &self.sentences
+        self.sentences.get_or_init(|| sentence_ranges(&self.plain))
     }
 
     /// Sentences of prose (outside code blocks).
     pub fn sentences(&self) -> impl Iterator<Item = &str> {
-        self.sentences
+        self.sentence_spans()
             .iter()
             .filter(|r| !self.in_code(r.start))
             .map(|r| &self.plain[r.clone()])
@@ -158,8 +161,21 @@ impl<'a> Reply<'a> {
     }
 
     pub fn sentence_range_at(&self, at: usize) -> Option<&Range<usize>> {
-        let i = self.sentences.partition_point(|r| r.end <= at);
-        self.sentences.get(i).filter(|r| r.start <= at)
+        let spans = self.sentence_spans();
+        let i = spans.partition_point(|r| r.end <= at);
+        spans.get(i).filter(|r| r.start <= at)
+    }
+
+    /// Every number in the plain text, left to right (computed once).
+    pub fn numbers(&self) -> &[super::numbers::Num] {
+        self.numbers
+            .get_or_init(|| super::numbers::find_numbers(&self.plain))
+    }
+
+    /// Every arithmetic expression in the plain text (computed once).
+    pub fn exprs(&self) -> &[super::expr::Expr] {
+        self.exprs
+            .get_or_init(|| super::expr::find_exprs_in(&self.plain, self.numbers()))
     }
 
     /// Prose sentences that ask the reader something.
@@ -204,6 +220,18 @@ pub fn model_replies(t: &Transcript) -> Reply<'_> {
     Reply::parse_all(t.replies().map(|m| m.content.as_str()))
 }
 
+/// The final reply and everything the model wrote, read once when they are the same text (one
+/// reply with words): a long reply is parsed once, not twice.
+/// `None` stands for "the same as the final reply": use `all.as_ref().unwrap_or(&final)`.
+pub fn final_and_all(t: &Transcript) -> (Reply<'_>, Option<Reply<'_>>) {
+    let with_text = t.replies().filter(|m| !m.content.trim().is_empty()).count();
+    if with_text == 1 {
+        (model_replies(t), None)
+    } else {
+        (final_reply(t), Some(model_replies(t)))
+    }
+}
+
 /// A sentence asks something when it ends in a question mark (closing quotes and brackets aside).
 pub fn is_question(sentence: &str) -> bool {
     sentence
@@ -223,6 +251,16 @@ fn line_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
 fn sentence_ranges(plain: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     for (lo, line) in line_offsets(plain) {
+        // An ASCII line with no '.', '!' or '?' holds no sentence terminator, so UAX #29 finds
+        // no boundary in it: it is one sentence, known without the per-character tables.
+        if line.is_ascii() && !line.contains(['.', '!', '?']) {
+            let lead = line.len() - line.trim_start().len();
+            let t = line.trim();
+            if !t.is_empty() {
+                out.push(lo + lead..lo + lead + t.len());
+            }
+            continue;
+        }
         for (so, s) in line.split_sentence_bound_indices() {
             let lead = s.len() - s.trim_start().len();
             let t = s.trim();
