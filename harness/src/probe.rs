@@ -99,6 +99,13 @@ async fn one(script: &str, deliverable: &str, dir: &Path) -> Result<Found, Strin
             PROBE_TIMEOUT.as_secs()
         ));
     }
+    // The helper reports a signal as 128 + its number: a CPU, memory or file-size limit.
+    if let Some(c) = o.code.filter(|c| *c > 128) {
+        return Err(format!(
+            "does not run: killed by signal {} (a CPU, memory or file-size limit)",
+            c - 128
+        ));
+    }
     let line = o
         .stdout
         .lines()

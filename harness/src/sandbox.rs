@@ -118,7 +118,8 @@ pub async fn run(
             c.arg(HELPER_ARG)
                 .arg(workspace)
                 .arg(tmp.path())
-                .arg(limits.timeout.as_secs().max(1).to_string())
+                // CPU seconds: one past the wall limit, so the wall limit (which names itself) wins.
+                .arg((limits.timeout.as_secs() + 1).to_string())
                 .arg(limits.max_file_bytes.to_string())
                 .arg("--")
                 .arg(program)
