@@ -325,10 +325,27 @@ fn read_no_follow(path: &Path) -> Option<String> {
     if !meta.is_file() {
         return None;
     }
-    std::fs::read(path)
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
+    // A sandboxed script may write many files up to the file-size limit; the transcript keeps
+    // the head of each, enough for any checker, and says how much was cut.
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_CHANGE_BYTES)
+        .read_to_end(&mut head)
+        .ok()?;
+    let mut text = String::from_utf8_lossy(&head).into_owned();
+    if meta.len() > MAX_CHANGE_BYTES {
+        text.push_str(&format!(
+            "\n[… cut at {MAX_CHANGE_BYTES} bytes of {}]",
+            meta.len()
+        ));
+    }
+    Some(text)
 }
+
+/// The most of one changed file a transcript records.
+const MAX_CHANGE_BYTES: u64 = 1 << 20;
 
 /// Copy a fixture tree: regular files and folders only (no `.git`, no links).
 pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<()> {
@@ -378,6 +395,23 @@ mod tests {
                 ("made/new.txt", None, Some("hi\n")),
                 ("sub/gone.txt", Some("bye\n"), None)
             ]
+        );
+    }
+
+    #[test]
+    fn a_huge_written_file_is_recorded_as_its_head_and_its_size() {
+        let fixture = tempfile::tempdir().unwrap();
+        std::fs::write(fixture.path().join("a.txt"), "a\n").unwrap();
+        let (_store, ws) = TrialWorkspace::create(fixture.path()).unwrap();
+        let size = MAX_CHANGE_BYTES as usize * 3;
+        std::fs::write(ws.root().join("big.txt"), "x".repeat(size)).unwrap();
+        let changed = ws.changes().unwrap().changed;
+        let after = changed[0].after.as_deref().unwrap();
+        assert!(after.len() < MAX_CHANGE_BYTES as usize + 100);
+        assert!(
+            after.ends_with(&format!("bytes of {size}]")),
+            "{}",
+            &after[after.len() - 60..]
         );
     }
 
