@@ -1015,17 +1015,7 @@ fn base_cmd(
     let md = std::fs::read_to_string(&report).unwrap_or_default();
     let combined = format!("{section}{md}");
     store::write_atomic(&report, combined.as_bytes())?;
-    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) {
-        use std::io::Write;
-        let path = Path::new(&summary);
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
-        f.write_all(combined.as_bytes())
-            .map_err(|e| Error::io(path, e))?;
-    }
+    crate::report::files::append_step_summary(&combined)?;
     store::write_json_atomic(
         &args.run_dir.join("base-comparison.json"),
         &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "units": changes}),

@@ -104,17 +104,7 @@ pub fn write_all(
         md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::lift::table(l)));
     }
     write_text(&run_dir.join("report.md"), &md)?;
-    if let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY")
-        .filter(|s| !s.is_empty())
-        .filter(|_| facts.step_summary)
-    {
-        use std::io::Write;
-        let path = Path::new(&summary);
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| Error::io(path, e))?;
+    if facts.step_summary {
         // A shard's verdict is no verdict: the decide job writes the gate.
         let summary = match gate.partial.as_ref().and_then(|p| p.shard.as_deref()) {
             Some(shard) => format!(
@@ -124,8 +114,7 @@ pub fn write_all(
             ),
             None => md.clone(),
         };
-        f.write_all(summary.as_bytes())
-            .map_err(|e| Error::io(path, e))?;
+        append_step_summary(&summary)?;
     }
     write_text(&run_dir.join("junit.xml"), &junit::render(records))?;
     write_text(
@@ -188,4 +177,20 @@ pub fn write_all(
         "units": units,
     });
     write_json_atomic(&run_dir.join("summary.json"), &summary)
+}
+
+/// Appends to the GitHub Actions step summary when the job has one (`GITHUB_STEP_SUMMARY`);
+/// outside Actions it does nothing.
+pub fn append_step_summary(text: &str) -> Result<()> {
+    use std::io::Write;
+    let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) else {
+        return Ok(());
+    };
+    let path = Path::new(&summary);
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| Error::io(path, e))
 }
