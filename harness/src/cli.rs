@@ -317,6 +317,9 @@ pub fn run() -> Result<u8> {
     crate::sandbox::maybe_helper();
     // Keys may sit in ./.env; the environment wins over it.
     crate::manifest::load_dotenv();
+    // Commands without a manifest (`check`, `runs`, `calibrate`) still mask the keys the
+    // environment holds under the usual names; a manifest's own key names add to these.
+    crate::secrets::register_from_env();
     // A closed stdout (`harness check --json | head -1`) ends the program quietly, as it does
     // every Unix tool, instead of a panic on the broken pipe.
     #[cfg(unix)]
@@ -370,7 +373,7 @@ pub fn run() -> Result<u8> {
                     "differences": crate::runs::differences(&a, &b),
                     "units": rows,
                 });
-                println!("{v}");
+                println!("{}", crate::report::inert(&v.to_string()));
             } else {
                 print!(
                     "{}",
@@ -384,7 +387,8 @@ pub fn run() -> Result<u8> {
             })
         }
         Command::Runs(args) => {
-            print!("{}", crate::runs::list(&args.dir)?);
+            // run.json files are as untrusted as the transcripts beside them.
+            print!("{}", crate::report::inert(&crate::runs::list(&args.dir)?));
             Ok(exit::OK)
         }
         Command::Key(args) => {
@@ -540,7 +544,7 @@ fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
     if args.json {
         for j in &judged {
             let line = serde_json::to_string(j).map_err(|e| Error::Internal(e.to_string()))?;
-            println!("{line}");
+            println!("{}", crate::report::inert(&line));
         }
         let summary: Vec<_> = crate::calibrate::tallies(&judged)
             .into_iter()
@@ -548,7 +552,11 @@ fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
             .collect();
         println!("{}", serde_json::json!({ "summary": summary }));
     } else {
-        print!("{}", crate::calibrate::render(&judged));
+        // Reasons quote model text: no terminal escapes, no key values.
+        print!(
+            "{}",
+            crate::report::inert(&crate::calibrate::render(&judged))
+        );
     }
     Ok(if judged.iter().all(|j| j.agrees()) {
         exit::OK
@@ -577,7 +585,8 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
             if let Some(change) = c.change() {
                 v["changed"] = serde_json::json!(change);
             }
-            println!("{v}");
+            // JSON escapes control characters; keys quoted in reasons still need masking.
+            println!("{}", crate::report::inert(&v.to_string()));
         }
     } else {
         print!("{}", crate::report::inert(&check::render(&verdicts)));

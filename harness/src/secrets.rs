@@ -23,6 +23,23 @@ pub fn register(value: &str) {
     }
 }
 
+/// Remember the values of environment variables named like keys (`*_API_KEY`, `*_TOKEN`,
+/// `*_SECRET`), so output is masked even where no manifest names the key.
+pub fn register_from_env() {
+    for (name, value) in std::env::vars_os() {
+        let (Some(name), Some(value)) = (name.to_str(), value.to_str()) else {
+            continue;
+        };
+        let upper = name.to_ascii_uppercase();
+        if ["_API_KEY", "_TOKEN", "_SECRET"]
+            .iter()
+            .any(|s| upper.ends_with(s))
+        {
+            register(value);
+        }
+    }
+}
+
 /// `text` with every registered key masked, as written and as JSON would escape it.
 pub fn redact(text: &str) -> String {
     let Ok(secrets) = SECRETS.read() else {

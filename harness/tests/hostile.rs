@@ -8,6 +8,7 @@ use common::model_server::{encode, Turn};
 use common::{files_under, repo_root};
 use harness::loopback::{LoopbackServer, Reply};
 use serde_json::{json, Value};
+use std::path::Path;
 
 const PINNED: &str = "evil-model-1";
 
@@ -400,4 +401,27 @@ async fn replay_of_a_crafted_transcript_sends_nothing() {
     assert!(thief.requests().is_empty());
     let before = honest.requests().len();
     assert_eq!(honest.requests().len(), before);
+}
+
+#[test]
+fn runs_listing_of_a_crafted_run_json_prints_no_terminal_escape_and_no_key() {
+    let results = tempfile::tempdir().unwrap();
+    let dir = results.path().join("20261130-000000");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = json!({
+        "started": "\u{1b}]0;owned\u{7}\u{1b}[2J",
+        "charter": {"version": "1.0"},
+        "manifest": {"models": [{"name": format!("evil {KEY}")}]},
+    });
+    std::fs::write(dir.join("run.json"), run.to_string()).unwrap();
+    let o = common::harness(
+        Path::new("/"),
+        &["runs", &results.path().display().to_string()],
+        &[("CH_TEST_API_KEY", KEY)],
+    );
+    let out = common::stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(out.contains("20261130-000000"), "{out}");
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+    assert!(!out.contains(KEY), "{out}");
 }
