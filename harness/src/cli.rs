@@ -168,7 +168,7 @@ struct RunArgs {
     /// Trials per unit instead of the manifest's [run] trials (the gate then requires this many).
     #[arg(long)]
     trials: Option<u32>,
-    /// The run folder to write (default: results/<run-id> in the suite). Must not hold a run.
+    /// The run folder to write (default: results/<run-id> in the current directory). Must not hold a run.
     #[arg(long, conflicts_with = "resume")]
     out: Option<PathBuf>,
     /// Print every trial's story (tool calls, final reply, criteria with evidence); on by
