@@ -6,6 +6,7 @@ use crate::manifest::{Decoding, ModelEntry};
 use crate::provider::http::RetryNotice;
 use crate::provider::{ModelRequest, Provider};
 use crate::tools::{self, ToolBox, ToolSpec};
+use crate::warmup::{CacheRole, OpensOnDrop};
 use crate::workspace::FixtureStore;
 use checkers::transcript::{Message, Outcome, Role, Transcript, FORMAT_V1};
 use serde_json::json;
@@ -28,6 +29,8 @@ pub struct TrialSpec<'a> {
     /// The model's concurrency slots: held only while the episode talks to the model, so
     /// preparing the workspace and writing results never occupy one.
     pub model_slots: &'a tokio::sync::Semaphore,
+    /// Whether this episode writes the unit's prompt cache first, or waits for it.
+    pub cache_role: crate::warmup::CacheRole,
     pub budget: Option<&'a crate::budget::Budget>,
     /// `charter`, or `control` (no system prompt) for the control arm.
     pub arm: &'a str,
@@ -49,6 +52,11 @@ pub async fn run_trial(
     on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
 ) -> Transcript {
     let started = Instant::now();
+    // Opens the unit's latch after the first reply, or however the episode ends without one.
+    let mut warm_up = match &spec.cache_role {
+        CacheRole::WarmUp(latch) => Some(OpensOnDrop(latch.clone())),
+        _ => None,
+    };
     let tools: Vec<ToolSpec> = spec
         .variant
         .tools
@@ -120,6 +128,9 @@ pub async fn run_trial(
     let mut reported_models: Vec<String> = Vec::new();
     let mut requests = Vec::new();
 
+    if let CacheRole::Sibling(latch) = &spec.cache_role {
+        latch.wait().await;
+    }
     let slot = match spec.model_slots.acquire().await {
         Ok(p) => p,
         Err(e) => {
@@ -161,6 +172,7 @@ pub async fn run_trial(
             }
         };
         let result = provider.complete(request).await;
+        drop(warm_up.take());
         if let Some(b) = spec.budget {
             let used = result
                 .as_ref()

@@ -35,4 +35,5 @@ pub mod session;
 pub mod store;
 pub mod suite;
 pub mod tools;
+pub mod warmup;
 pub mod workspace;

@@ -9,6 +9,7 @@ use crate::events::{Event, TrialRecord};
 use crate::manifest::{Manifest, ModelEntry};
 use crate::provider::Provider;
 use crate::store::{transcript_path, write_json_atomic};
+use crate::warmup::CacheRole;
 use checkers::CheckContext;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -87,12 +88,25 @@ pub async fn execute(
         // Episodes in flight: the model's slots plus as many getting ready or writing results,
         // taken in the order above by one dispatcher per model.
         let in_flight = Arc::new(Semaphore::new(model.max_concurrency * 2));
+        let system = if plan.control_arm {
+            ""
+        } else {
+            plan.charter.runtime.as_str()
+        };
+        let caching: Vec<bool> = plan
+            .units
+            .iter()
+            .map(|(case, v)| crate::warmup::caches(model, system, variant_of(case, v)))
+            .collect();
+        let order: Vec<(usize, u32)> = order
+            .into_iter()
+            .filter(|&(ui, trial)| !plan.skip.contains(&(mi, ui, trial)))
+            .collect();
+        let order = crate::warmup::warm_ups_first(order, &caching);
+        let mut latches: Vec<Option<Arc<crate::warmup::Latch>>> = vec![None; plan.units.len()];
         dispatchers.push(tokio::spawn(async move {
             let mut handles = Vec::new();
             for (ui, trial) in order {
-                if plan.skip.contains(&(mi, ui, trial)) {
-                    continue;
-                }
                 let permit = in_flight
                     .clone()
                     .acquire_owned()
@@ -102,11 +116,20 @@ pub async fn execute(
                 if plan.fail_fast && failed.lock().map_or(false, |f| f.contains(&ui)) {
                     continue;
                 }
+                let cache_role = match (&latches[ui], caching[ui]) {
+                    (_, false) => CacheRole::None,
+                    (Some(latch), true) => CacheRole::Sibling(latch.clone()),
+                    (None, true) => {
+                        let latch = Arc::new(crate::warmup::Latch::default());
+                        latches[ui] = Some(latch.clone());
+                        CacheRole::WarmUp(latch)
+                    }
+                };
                 let (plan, events, slots, failed) =
                     (plan.clone(), events.clone(), slots.clone(), failed.clone());
                 handles.push(tokio::spawn(async move {
                     let _permit = permit;
-                    let record = run_one(&plan, mi, ui, trial, &slots, &events).await?;
+                    let record = run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
                     if crate::events::TrialStatus::of(&record.verdict)
                         == crate::events::TrialStatus::Fail
                     {
@@ -146,6 +169,7 @@ async fn run_one(
     ui: usize,
     trial: u32,
     slots: &Semaphore,
+    cache_role: CacheRole,
     events: &mpsc::UnboundedSender<Event>,
 ) -> Result<TrialRecord> {
     let (model, provider) = &plan.models[mi];
@@ -170,6 +194,7 @@ async fn run_one(
         max_reply_bytes: plan.manifest.run.max_reply_bytes,
         fixtures: &plan.fixtures,
         model_slots: slots,
+        cache_role,
         budget: plan.budget.as_deref(),
         arm: if plan.control_arm {
             "control"

@@ -882,3 +882,82 @@ async fn prompt_cache_false_marks_nothing() {
         assert!(r.json()["system"].is_string());
     }
 }
+
+/// Arrival times of each distinct request body, for a model that answers after `delay`.
+fn timed_server(
+    delay: Duration,
+) -> (
+    harness::loopback::Responder,
+    std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, String)>>>,
+) {
+    let seen: std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, String)>>> =
+        Default::default();
+    let log = seen.clone();
+    let respond = responder(move |r, _| {
+        log.lock().unwrap().push((
+            std::time::Instant::now(),
+            String::from_utf8_lossy(&r.body).into(),
+        ));
+        Reply::Delay(delay, Box::new(encode(r, &generic_turn(r), PINNED)))
+    });
+    (respond, seen)
+}
+
+/// For each distinct request body sent more than once (one unit's first request, repeated by
+/// each trial), how long after the first one the next one arrived.
+fn sibling_gaps(seen: &[(std::time::Instant, String)]) -> Vec<Duration> {
+    let mut by_body: std::collections::BTreeMap<&str, Vec<std::time::Instant>> = Default::default();
+    for (at, body) in seen {
+        by_body.entry(body).or_default().push(*at);
+    }
+    by_body
+        .values()
+        .filter(|t| t.len() > 1)
+        .map(|t| {
+            let mut t = t.clone();
+            t.sort();
+            t[1] - t[0]
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_units_siblings_send_their_first_request_only_after_the_warm_up_episode_got_its_reply() {
+    let delay = Duration::from_millis(300);
+    let (respond, seen) = timed_server(delay);
+    let server = LoopbackServer::start(respond).await;
+    let many = "max_concurrency = 16\nprompt_cache = true";
+    let run = run_harness(
+        manifest(&server, many, many),
+        &[
+            "--case", "E1", "--case", "E2", "--model", "an", "--trials", "3",
+        ],
+    )
+    .await;
+    assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
+    let gaps = sibling_gaps(&seen.lock().unwrap());
+    assert!(gaps.len() >= 2, "{gaps:?}");
+    // Every sibling waited for the warm-up's reply (the cache write) before its first request.
+    assert!(gaps.iter().all(|g| *g >= delay), "{gaps:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_prompt_cache_a_units_trials_start_together() {
+    let delay = Duration::from_millis(300);
+    let (respond, seen) = timed_server(delay);
+    let server = LoopbackServer::start(respond).await;
+    let many = "max_concurrency = 16\nprompt_cache = false";
+    let run = run_harness(
+        manifest(&server, many, many),
+        &[
+            "--case", "E1", "--case", "E2", "--model", "an", "--trials", "3",
+        ],
+    )
+    .await;
+    assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
+    let gaps = sibling_gaps(&seen.lock().unwrap());
+    assert!(gaps.len() >= 2, "{gaps:?}");
+    // Nothing to warm: once the model's first request confirmed the key (the one request a
+    // wrong key may cost), the other units' trials share the slots from the start.
+    assert!(gaps.iter().any(|g| *g < delay), "{gaps:?}");
+}

@@ -153,9 +153,15 @@ impl HttpCaller {
         if self.key_confirmed.load(Ordering::Acquire) {
             return self.post_json_inner(url, headers, body, on_retry).await;
         }
-        let _first = self.first.lock().await;
+        let first = self.first.lock().await;
         if let Some(why) = self.auth_failed.get() {
             return Err(ProviderError(why.clone()));
+        }
+        // Requests that queued behind the first one go together once it confirmed the key,
+        // instead of one at a time behind the lock.
+        if self.key_confirmed.load(Ordering::Acquire) {
+            drop(first);
+            return self.post_json_inner(url, headers, body, on_retry).await;
         }
         let out = self.post_json_inner(url, headers, body, on_retry).await;
         if out.is_ok() {
