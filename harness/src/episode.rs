@@ -6,7 +6,7 @@ use crate::manifest::{Decoding, ModelEntry};
 use crate::provider::http::RetryNotice;
 use crate::provider::{ModelRequest, Provider};
 use crate::tools::{self, ToolBox, ToolSpec};
-use crate::warmup::{CacheRole, OpensOnDrop};
+use crate::warmup::OpensOnDrop;
 use crate::workspace::FixtureStore;
 use checkers::transcript::{Message, Outcome, Role, Transcript, FORMAT_V1};
 use serde_json::json;
@@ -53,10 +53,7 @@ pub async fn run_trial(
 ) -> Transcript {
     let started = Instant::now();
     // Opens the unit's latch after the first reply, or however the episode ends without one.
-    let mut warm_up = match &spec.cache_role {
-        CacheRole::WarmUp(latch) => Some(OpensOnDrop(latch.clone())),
-        _ => None,
-    };
+    let mut warm_up = Some(OpensOnDrop(spec.cache_role.opens.clone()));
     let tools: Vec<ToolSpec> = spec
         .variant
         .tools
@@ -128,7 +125,7 @@ pub async fn run_trial(
     let mut reported_models: Vec<String> = Vec::new();
     let mut requests = Vec::new();
 
-    if let CacheRole::Sibling(latch) = &spec.cache_role {
+    if let Some(latch) = &spec.cache_role.waits_for {
         latch.wait().await;
     }
     let slot = match spec.model_slots.acquire().await {

@@ -123,6 +123,8 @@ temperature_supported = false   # the current Messages API version takes no samp
 max_concurrency = 4
 price_input_per_mtok = 15.0
 price_output_per_mtok = 75.0
+price_cache_read_per_mtok = 1.50
+price_cache_write_per_mtok = 18.75   # the 5-minute cache the harness's breakpoints use
 
 [[models]]
 name = "weakest"
@@ -134,6 +136,7 @@ api_key_env = "OPENAI_API_KEY"
 max_concurrency = 4
 price_input_per_mtok = 0.15
 price_output_per_mtok = 0.60
+price_cache_read_per_mtok = 0.075    # OpenAI bills cached input of this model at half price
 "#;
 
 /// The charter repository's workflow, using this release's action.

@@ -93,17 +93,24 @@ pub async fn execute(
         } else {
             plan.charter.runtime.as_str()
         };
-        let caching: Vec<bool> = plan
-            .units
-            .iter()
-            .map(|(case, v)| crate::warmup::caches(model, system, variant_of(case, v)))
-            .collect();
+        let mut warm_up = crate::warmup::WarmUp::new(
+            &plan
+                .units
+                .iter()
+                .map(|(case, v)| {
+                    let variant = variant_of(case, v);
+                    (
+                        crate::warmup::caches(model, system, variant),
+                        &variant.tools[..],
+                    )
+                })
+                .collect::<Vec<_>>(),
+        );
         let order: Vec<(usize, u32)> = order
             .into_iter()
             .filter(|&(ui, trial)| !plan.skip.contains(&(mi, ui, trial)))
             .collect();
-        let order = crate::warmup::warm_ups_first(order, &caching);
-        let mut latches: Vec<Option<Arc<crate::warmup::Latch>>> = vec![None; plan.units.len()];
+        let order = warm_up.order(order);
         dispatchers.push(tokio::spawn(async move {
             let mut handles = Vec::new();
             for (ui, trial) in order {
@@ -116,15 +123,7 @@ pub async fn execute(
                 if plan.fail_fast && failed.lock().map_or(false, |f| f.contains(&ui)) {
                     continue;
                 }
-                let cache_role = match (&latches[ui], caching[ui]) {
-                    (_, false) => CacheRole::None,
-                    (Some(latch), true) => CacheRole::Sibling(latch.clone()),
-                    (None, true) => {
-                        let latch = Arc::new(crate::warmup::Latch::default());
-                        latches[ui] = Some(latch.clone());
-                        CacheRole::WarmUp(latch)
-                    }
-                };
+                let cache_role = warm_up.role(ui);
                 let (plan, events, slots, failed) =
                     (plan.clone(), events.clone(), slots.clone(), failed.clone());
                 handles.push(tokio::spawn(async move {
