@@ -80,32 +80,71 @@ struct Sample {
     maxrss_kib: i64,
 }
 
+/// What one run asks of the harness.
+#[derive(Clone, Copy)]
+enum Workload {
+    /// The full offline-size matrix: 16 units × 3 trials × 2 models, tool loops included.
+    Matrix,
+    /// N single-turn E1 trials on one model at concurrency 16.
+    SingleTurn(u32),
+}
+
+impl Workload {
+    fn transcripts(self) -> usize {
+        match self {
+            Workload::Matrix => 96,
+            Workload::SingleTurn(n) => n as usize,
+        }
+    }
+    fn concurrency(self) -> usize {
+        match self {
+            Workload::Matrix => 2 * PER_MODEL_CONCURRENCY,
+            Workload::SingleTurn(_) => 16,
+        }
+    }
+}
+
 /// One run into `dir`, a folder the caller keeps until all rounds are done: deleting a run's
 /// hundred files right before the next would time ext4's inode reuse, not the harness.
-fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path) -> Sample {
+fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path, work: Workload) -> Sample {
     let charter = root.join("fixtures/charters/example-charter.md");
-    let model = |name: &str, role: &str| {
-        format!("[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"openai\"\nmodel = \"bench-model-2026-01-01\"\nbase_url = \"{url}/v1\"\napi_key_env = \"BENCH_KEY\"\nmax_concurrency = {PER_MODEL_CONCURRENCY}\n")
+    let model = |name: &str, role: &str, c: usize| {
+        format!("[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"openai\"\nmodel = \"bench-model-2026-01-01\"\nbase_url = \"{url}/v1\"\napi_key_env = \"BENCH_KEY\"\nmax_concurrency = {c}\n")
     };
     let manifest = format!(
         "[charter]\nsource = {charter:?}\n\n[decoding]\ntemperature = 0\n\n{}\n{}",
-        model("a", "frontier"),
-        model("b", "weakest")
+        model("a", "frontier", work.concurrency() / 2),
+        model("b", "weakest", work.concurrency() / 2)
     );
     let mpath = dir.join("m.toml");
     std::fs::write(&mpath, manifest).unwrap();
     let out = dir.join("out");
+    let mut args: Vec<String> = vec![
+        "run".into(),
+        "--matrix".into(),
+        mpath.display().to_string(),
+        "--suite".into(),
+        root.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+    ];
+    if let Workload::SingleTurn(n) = work {
+        // One model at the whole concurrency: its manifest entry is overridden below.
+        std::fs::write(
+            &mpath,
+            format!(
+                "[charter]\nsource = {charter:?}\n\n[decoding]\ntemperature = 0\n\n{}\n{}",
+                model("a", "frontier", work.concurrency()),
+                model("b", "weakest", 1)
+            ),
+        )
+        .unwrap();
+        args.extend(["--case", "E1", "--model", "a", "--trials"].map(String::from));
+        args.push(n.to_string());
+    }
     let t0 = Instant::now();
     let child = Command::new(harness)
-        .args([
-            "run",
-            "--matrix",
-            mpath.to_str().unwrap(),
-            "--suite",
-            root.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
+        .args(&args)
         .env("BENCH_KEY", "bench")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -120,16 +159,20 @@ fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path) -> Sample {
     let code = libc::WEXITSTATUS(status);
     assert!(matches!(code, 0 | 1), "harness exited {code}");
     let files = harness::store::transcript_files(&[out.join("transcripts")]).unwrap();
-    assert_eq!(files.len(), 96);
-    let requests = files
-        .iter()
-        .map(|f| {
-            serde_json::from_str::<Value>(&std::fs::read_to_string(f).unwrap()).unwrap()
-                ["request_ids"]
-                .as_array()
-                .map_or(0, Vec::len)
-        })
-        .sum();
+    assert_eq!(files.len(), work.transcripts());
+    // Single-turn trials make one request each; the matrix's episodes are counted.
+    let requests = match work {
+        Workload::SingleTurn(n) => n as usize,
+        Workload::Matrix => files
+            .iter()
+            .map(|f| {
+                serde_json::from_str::<Value>(&std::fs::read_to_string(f).unwrap()).unwrap()
+                    ["request_ids"]
+                    .as_array()
+                    .map_or(0, Vec::len)
+            })
+            .sum(),
+    };
     Sample {
         wall,
         cpu: secs(ru.ru_utime) + secs(ru.ru_stime),
@@ -148,7 +191,28 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("serve") {
         return serve(args[2].parse().unwrap());
     }
+    // `scale ROUNDS N,N,… D,D,…`: single-turn E1 at N trials; else the matrix at D = 0 and 100.
+    let scale = args.get(1).map(String::as_str) == Some("scale");
+    let args: Vec<String> = if scale { args[1..].to_vec() } else { args };
     let rounds: usize = args.get(1).map_or(5, |r| r.parse().unwrap());
+    let list = |i: usize, default: &str| -> Vec<u64> {
+        args.get(i)
+            .map_or(default, String::as_str)
+            .split(',')
+            .map(|n| n.parse().unwrap())
+            .collect()
+    };
+    let (workloads, delays): (Vec<Workload>, Vec<u64>) = if scale {
+        (
+            list(2, "960,9600,96000")
+                .into_iter()
+                .map(|n| Workload::SingleTurn(n as u32))
+                .collect(),
+            list(3, "0,100"),
+        )
+    } else {
+        (vec![Workload::Matrix], vec![0, 100])
+    };
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
@@ -178,11 +242,10 @@ fn main() {
             b.display()
         );
     }
-    let c = 2 * PER_MODEL_CONCURRENCY;
     println!("| binary | D | C | results on | requests | wall (median) | lower bound | ratio | requests/s | CPU per request | peak RSS |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let shm = Path::new("/dev/shm");
-    for delay_ms in [0u64, 100] {
+    for delay_ms in delays {
         let mut server = Command::new(std::env::current_exe().unwrap())
             .args(["serve", &delay_ms.to_string()])
             .stdout(std::process::Stdio::piped())
@@ -195,37 +258,53 @@ fn main() {
         )
         .unwrap();
         let url = url.trim().to_string();
-        // Results on the disk (as users run it) and on tmpfs (the harness without the disk).
-        for (label, parent) in [("disk", std::env::temp_dir()), ("tmpfs", shm.to_path_buf())] {
-            if !parent.is_dir() {
-                continue;
-            }
-            let mut per_binary: Vec<Vec<Sample>> = vec![Vec::new(); binaries.len()];
-            for _ in 0..rounds {
-                for (i, (_, bin, suite)) in binaries.iter().enumerate() {
-                    let d = tempfile::tempdir_in(&parent).unwrap();
-                    per_binary[i].push(run_once(bin, suite, &url, d.path()));
+        // Results on the disk (as users run it) and, for the matrix, on tmpfs (the harness
+        // without the disk).
+        let places: &[(&str, PathBuf)] = if scale {
+            &[("disk", std::env::temp_dir())]
+        } else {
+            &[("disk", std::env::temp_dir()), ("tmpfs", shm.to_path_buf())]
+        };
+        for &work in &workloads {
+            for (label, parent) in places {
+                if !parent.is_dir() {
+                    continue;
                 }
-            }
-            for ((name, _, _), samples) in binaries.iter().zip(per_binary) {
-                let requests = samples[0].requests;
-                let wall = median(samples.iter().map(|s| s.wall.as_secs_f64()).collect());
-                let cpu_per_req =
-                    median(samples.iter().map(|s| s.cpu / s.requests as f64).collect());
-                let bound = (requests as f64 / c as f64).ceil() * delay_ms as f64 / 1000.0;
-                let ratio = if bound > 0.0 {
-                    format!("{:.3}", wall / bound)
-                } else {
-                    "n/a".into()
-                };
-                let rss = median(samples.iter().map(|s| s.maxrss_kib as f64).collect());
-                println!(
-                "| {name} | {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.1} MiB |",
-                wall,
-                requests as f64 / wall,
-                cpu_per_req * 1000.0,
-                rss / 1024.0
-            );
+                let mut per_binary: Vec<Vec<Sample>> = vec![Vec::new(); binaries.len()];
+                let mut keep = Vec::new();
+                for _ in 0..rounds {
+                    for (i, (_, bin, suite)) in binaries.iter().enumerate() {
+                        let d = tempfile::tempdir_in(parent).unwrap();
+                        per_binary[i].push(run_once(bin, suite, &url, d.path(), work));
+                        // Large runs are removed at once (their files would fill the disk);
+                        // small ones are kept until the row is done (see run_once).
+                        if work.transcripts() < 5000 {
+                            keep.push(d);
+                        }
+                    }
+                }
+                drop(keep);
+                let c = work.concurrency();
+                for ((name, _, _), samples) in binaries.iter().zip(per_binary) {
+                    let requests = samples[0].requests;
+                    let wall = median(samples.iter().map(|s| s.wall.as_secs_f64()).collect());
+                    let cpu_per_req =
+                        median(samples.iter().map(|s| s.cpu / s.requests as f64).collect());
+                    let bound = (requests as f64 / c as f64).ceil() * delay_ms as f64 / 1000.0;
+                    let ratio = if bound > 0.0 {
+                        format!("{:.3}", wall / bound)
+                    } else {
+                        "n/a".into()
+                    };
+                    let rss = median(samples.iter().map(|s| s.maxrss_kib as f64).collect());
+                    println!(
+                        "| {name} | {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.1} MiB |",
+                        wall,
+                        requests as f64 / wall,
+                        cpu_per_req * 1000.0,
+                        rss / 1024.0
+                    );
+                }
             }
         }
         let _ = server.kill();
