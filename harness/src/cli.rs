@@ -864,7 +864,7 @@ fn gate_cmd(
         );
     }
     let system_prompt = records[0]
-        .transcript
+        .transcript()?
         .system_prompt()
         .unwrap_or_default()
         .to_string();

@@ -23,21 +23,53 @@ impl TrialStatus {
     }
 }
 
+/// What a finished trial leaves behind in memory: what the gate and the reports' summary lines
+/// need, and where the rest is (the transcript file, the verdict in the run's spool). Its size
+/// does not depend on the transcript's, so a run's memory stays flat however many trials it has.
 #[derive(Debug, Clone)]
 pub struct TrialRecord {
-    pub model: String,
-    pub case: String,
-    pub variant: String,
+    pub model: std::sync::Arc<str>,
+    pub case: std::sync::Arc<str>,
+    pub variant: std::sync::Arc<str>,
     pub trial: u32,
-    pub verdict: Verdict,
-    pub path: PathBuf,
+    pub status: TrialStatus,
+    /// The names of the criteria that failed, a list shared by every trial that failed the
+    /// same way; empty unless the trial failed. Their details are in the verdict.
+    pub failed: std::sync::Arc<[std::sync::Arc<str>]>,
+    /// The whole verdict, read back on demand.
+    pub verdict: crate::spool::VerdictRef,
+    /// The run folder the transcript is in (see `path`).
+    pub run_dir: std::sync::Arc<std::path::Path>,
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cache_read_tokens: u64,
     pub cache_write_tokens: u64,
     /// Model ids the API reported that differ from the pinned one.
-    pub alias_drift: Vec<String>,
-    pub transcript: std::sync::Arc<checkers::Transcript>,
+    pub alias_drift: Box<[String]>,
+    /// Why the trial is inconclusive (the transcript's `error`).
+    pub error: Option<Box<str>>,
+    pub duration_ms: u64,
+    /// A digest of the final reply: trials with the same reply and failures fold together in
+    /// the reports without their text in memory.
+    pub reply_digest: u64,
+}
+
+impl TrialRecord {
+    /// The transcript's file.
+    pub fn path(&self) -> PathBuf {
+        crate::store::transcript_path(
+            &self.run_dir,
+            &self.model,
+            &self.case,
+            &self.variant,
+            self.trial,
+        )
+    }
+
+    /// The transcript, read back from its file.
+    pub fn transcript(&self) -> crate::error::Result<checkers::Transcript> {
+        crate::store::read_transcript(&self.path())
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -46,7 +78,11 @@ pub enum Event {
         run_dir: PathBuf,
         per_model: Vec<(String, usize)>,
     },
-    TrialFinished(TrialRecord),
+    TrialFinished {
+        record: TrialRecord,
+        /// The first failed criterion, `name: detail`, for a progress line.
+        why: Option<String>,
+    },
     /// A request failed and will be retried after `wait_ms`.
     Retry {
         model: String,

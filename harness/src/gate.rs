@@ -14,14 +14,23 @@ pub enum UnitStatus {
     Inconclusive,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct UnitTrial {
     pub trial: u32,
     pub status: TrialStatus,
-    pub failed: Vec<Criterion>,
+    /// Names of the failed criteria; the details are in the verdict.
+    pub failed: std::sync::Arc<[std::sync::Arc<str>]>,
+    pub verdict: crate::spool::VerdictRef,
 }
 
-#[derive(Debug, Clone, Serialize)]
+impl UnitTrial {
+    /// The first failed criterion, read back from the verdict.
+    pub fn first_failure(&self) -> Option<Criterion> {
+        self.verdict.get().failed().next().cloned()
+    }
+}
+
+#[derive(Debug, Clone)]
 pub struct Unit {
     pub model: String,
     pub case: String,
@@ -35,7 +44,7 @@ impl Unit {
         let mut names: Vec<String> = self
             .trials
             .iter()
-            .flat_map(|t| t.failed.iter().map(|c| c.name.clone()))
+            .flat_map(|t| t.failed.iter().map(|c| c.to_string()))
             .collect();
         names.sort();
         names.dedup();
@@ -59,7 +68,7 @@ impl Unit {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Gate {
     /// Trials each unit must pass.
     pub required: u32,
@@ -83,27 +92,29 @@ impl Gate {
     pub fn from_records(records: &[TrialRecord], required: u32) -> Gate {
         let mut models: Vec<String> = Vec::new();
         let mut units: Vec<Unit> = Vec::new();
+        let mut index: std::collections::HashMap<(&str, &str, &str), usize> = Default::default();
         for r in records {
-            if !models.contains(&r.model) {
-                models.push(r.model.clone());
-            }
             let trial = UnitTrial {
                 trial: r.trial,
-                status: TrialStatus::of(&r.verdict),
-                failed: r.verdict.failed().cloned().collect(),
+                status: r.status,
+                failed: r.failed.clone(),
+                verdict: r.verdict.clone(),
             };
-            match units
-                .iter_mut()
-                .find(|u| u.model == r.model && u.case == r.case && u.variant == r.variant)
-            {
-                Some(u) => u.trials.push(trial),
-                None => units.push(Unit {
-                    model: r.model.clone(),
-                    case: r.case.clone(),
-                    variant: r.variant.clone(),
-                    trials: vec![trial],
-                }),
-            }
+            let at = *index
+                .entry((&r.model, &r.case, &r.variant))
+                .or_insert_with(|| {
+                    if !models.iter().any(|m| **m == *r.model) {
+                        models.push(r.model.to_string());
+                    }
+                    units.push(Unit {
+                        model: r.model.to_string(),
+                        case: r.case.to_string(),
+                        variant: r.variant.to_string(),
+                        trials: Vec::new(),
+                    });
+                    units.len() - 1
+                });
+            units[at].trials.push(trial);
         }
         for u in &mut units {
             u.trials.sort_by_key(|t| t.trial);
@@ -239,13 +250,11 @@ pub fn sort_records(records: &mut [TrialRecord], models: &[String]) {
             .position(|id| *id == c)
             .unwrap_or(usize::MAX)
     };
+    let model_index = |m: &str| models.iter().position(|x| x == m).unwrap_or(usize::MAX);
     records.sort_by(|a, b| {
-        let key = |r: &TrialRecord| {
+        let key = |r: &'_ TrialRecord| {
             (
-                models
-                    .iter()
-                    .position(|m| *m == r.model)
-                    .unwrap_or(usize::MAX),
+                model_index(&r.model),
                 case_index(&r.case),
                 r.variant.clone(),
                 r.trial,
@@ -255,6 +264,21 @@ pub fn sort_records(records: &mut [TrialRecord], models: &[String]) {
     });
 }
 
+/// Each unit's records, by (model, case, variant): one pass over the records, for reports
+/// that walk the gate's units.
+pub fn records_by_unit(
+    records: &[TrialRecord],
+) -> std::collections::HashMap<(&str, &str, &str), Vec<&TrialRecord>> {
+    let mut by: std::collections::HashMap<(&str, &str, &str), Vec<&TrialRecord>> =
+        Default::default();
+    for r in records {
+        by.entry((&r.model, &r.case, &r.variant))
+            .or_default()
+            .push(r);
+    }
+    by
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,29 +286,37 @@ mod tests {
     use std::path::PathBuf;
 
     fn record(model: &str, trial: u32, pass: bool, inconclusive: bool) -> TrialRecord {
+        let verdict = Verdict {
+            case: "E1".into(),
+            variant: "default".into(),
+            checker_version: "1.0.0".into(),
+            checker_source_sha256: String::new(),
+            pass,
+            inconclusive,
+            criteria: vec![Criterion::new("final-figure", pass, "x")],
+            final_figure: None,
+            file: None,
+        };
         TrialRecord {
             model: model.into(),
             case: "E1".into(),
             variant: "default".into(),
             trial,
-            verdict: Verdict {
-                case: "E1".into(),
-                variant: "default".into(),
-                checker_version: "1.0.0".into(),
-                checker_source_sha256: String::new(),
-                pass,
-                inconclusive,
-                criteria: vec![Criterion::new("final-figure", pass, "x")],
-                final_figure: None,
-                file: None,
-            },
-            path: PathBuf::new(),
+            status: TrialStatus::of(&verdict),
+            failed: verdict
+                .failed()
+                .map(|c| std::sync::Arc::from(c.name.as_str()))
+                .collect(),
+            verdict: crate::spool::Spool::new().unwrap().put(&verdict).unwrap(),
+            run_dir: std::sync::Arc::from(std::path::Path::new("")),
             input_tokens: 0,
             output_tokens: 0,
             cache_read_tokens: 0,
             cache_write_tokens: 0,
-            alias_drift: Vec::new(),
-            transcript: std::sync::Arc::new(serde_json::from_value(serde_json::json!({"case": "E1", "variant": "default", "seeded": 0, "messages": []})).unwrap()),
+            alias_drift: Box::new([]),
+            error: None,
+            duration_ms: 0,
+            reply_digest: 0,
         }
     }
 

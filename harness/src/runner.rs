@@ -23,7 +23,7 @@ pub struct RunPlan {
     pub models: Vec<(ModelEntry, Arc<dyn Provider>)>,
     pub units: Vec<(Arc<Case>, String)>,
     pub trials: u32,
-    pub run_dir: PathBuf,
+    pub run_dir: Arc<std::path::Path>,
     pub fixtures: crate::workspace::FixtureStore,
     pub budget: Option<Arc<crate::budget::Budget>>,
     /// Run without the charter (the control arm): no system prompt; transcripts say `arm:
@@ -33,6 +33,9 @@ pub struct RunPlan {
     pub fail_fast: bool,
     /// Trials (model, unit, trial) that already have a completed transcript (`--resume`).
     pub skip: std::collections::HashSet<(usize, usize, u32)>,
+    /// Where every trial's full verdict goes.
+    pub spool: Arc<crate::spool::Spool>,
+    pub names: Names,
 }
 
 impl RunPlan {
@@ -62,7 +65,7 @@ pub async fn execute(
         })
         .collect();
     let _ = events.send(Event::RunStarted {
-        run_dir: plan.run_dir.clone(),
+        run_dir: plan.run_dir.to_path_buf(),
         per_model,
     });
     let plan = Arc::new(plan);
@@ -112,7 +115,13 @@ pub async fn execute(
             .collect();
         let order = warm_up.order(order);
         dispatchers.push(tokio::spawn(async move {
-            let mut handles = Vec::new();
+            // Finished trials are collected as they end: a finished task's memory is freed
+            // then, not kept until the run's last trial.
+            let mut tasks = tokio::task::JoinSet::new();
+            let mut done = Vec::with_capacity(order.len());
+            let joined = |r: std::result::Result<Result<_>, tokio::task::JoinError>| {
+                r.map_err(|e| Error::Internal(format!("trial task failed: {e}")))?
+            };
             for (ui, trial) in order {
                 let permit = in_flight
                     .clone()
@@ -126,34 +135,37 @@ pub async fn execute(
                 let cache_role = warm_up.role(ui);
                 let (plan, events, slots, failed) =
                     (plan.clone(), events.clone(), slots.clone(), failed.clone());
-                handles.push(tokio::spawn(async move {
+                tasks.spawn(async move {
                     let _permit = permit;
-                    let record = run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
-                    if crate::events::TrialStatus::of(&record.verdict)
-                        == crate::events::TrialStatus::Fail
-                    {
+                    let (record, why) =
+                        run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
+                    if record.status == crate::events::TrialStatus::Fail {
                         if let Ok(mut f) = failed.lock() {
                             f.insert(ui);
                         }
                     }
-                    let _ = events.send(Event::TrialFinished(record.clone()));
+                    let _ = events.send(Event::TrialFinished {
+                        record: record.clone(),
+                        why,
+                    });
                     Ok::<_, Error>(((mi, ui, trial), record))
-                }));
+                });
+                while let Some(r) = tasks.try_join_next() {
+                    done.push(joined(r)?);
+                }
             }
-            Ok::<_, Error>(handles)
+            while let Some(r) = tasks.join_next().await {
+                done.push(joined(r)?);
+            }
+            Ok::<_, Error>(done)
         }));
     }
-    let mut records = Vec::new();
+    let mut records = Vec::with_capacity(plan.trial_count());
     for d in dispatchers {
-        for h in d
-            .await
-            .map_err(|e| Error::Internal(format!("dispatcher failed: {e}")))??
-        {
-            records.push(
-                h.await
-                    .map_err(|e| Error::Internal(format!("trial task failed: {e}")))??,
-            );
-        }
+        records.extend(
+            d.await
+                .map_err(|e| Error::Internal(format!("dispatcher failed: {e}")))??,
+        );
     }
     // Records come back in plan order: model, unit, trial.
     records.sort_by_key(|(key, _)| *key);
@@ -170,7 +182,7 @@ async fn run_one(
     slots: &Semaphore,
     cache_role: CacheRole,
     events: &mpsc::UnboundedSender<Event>,
-) -> Result<TrialRecord> {
+) -> Result<(TrialRecord, Option<String>)> {
     let (model, provider) = &plan.models[mi];
     let (case, variant_id) = &plan.units[ui];
     let variant = variant_of(case, variant_id);
@@ -223,15 +235,70 @@ async fn run_one(
         Some(serde_json::to_value(&verdict).map_err(|e| Error::Internal(e.to_string()))?);
     let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant_id, trial);
     write_json_atomic(&path, &transcript)?;
+    let names = (
+        plan.names.models[mi].clone(),
+        plan.names.cases[ui].clone(),
+        plan.names.variants[ui].clone(),
+    );
+    let why = verdict
+        .failed()
+        .next()
+        .map(|c| format!("{}: {}", c.name, c.detail));
+    Ok((
+        record(
+            names,
+            plan.run_dir.clone(),
+            &transcript,
+            &verdict,
+            &model.model,
+            &plan.spool,
+        )?,
+        why,
+    ))
+}
+
+/// Interned names: every record of a unit shares its model, case and variant strings.
+#[derive(Clone, Default)]
+pub struct Names {
+    pub models: Vec<Arc<str>>,
+    pub cases: Vec<Arc<str>>,
+    pub variants: Vec<Arc<str>>,
+}
+
+impl Names {
+    pub fn of(
+        models: &[(crate::manifest::ModelEntry, Arc<dyn Provider>)],
+        units: &[(Arc<Case>, String)],
+    ) -> Names {
+        Names {
+            models: models.iter().map(|(m, _)| Arc::from(m.name())).collect(),
+            cases: units
+                .iter()
+                .map(|(c, _)| Arc::from(c.id.as_str()))
+                .collect(),
+            variants: units.iter().map(|(_, v)| Arc::from(v.as_str())).collect(),
+        }
+    }
+}
+
+/// A trial's record: the gate's facts from the verdict, the rest left in the transcript file
+/// and the verdict spool.
+fn record(
+    (model, case, variant): (Arc<str>, Arc<str>, Arc<str>),
+    run_dir: Arc<std::path::Path>,
+    t: &checkers::Transcript,
+    verdict: &checkers::Verdict,
+    pinned: &str,
+    spool: &Arc<crate::spool::Spool>,
+) -> Result<TrialRecord> {
     let usage = |k: &str| {
-        transcript
-            .usage
+        t.usage
             .as_ref()
             .and_then(|u| u.get(k))
             .and_then(|v| v.as_u64())
             .unwrap_or(0)
     };
-    let alias_drift = transcript
+    let alias_drift = t
         .request
         .as_ref()
         .and_then(|r| r.get("model_reported"))
@@ -239,24 +306,39 @@ async fn run_one(
         .map(|a| {
             a.iter()
                 .filter_map(|m| m.as_str())
-                .filter(|m| *m != model.model)
+                .filter(|m| *m != pinned)
                 .map(str::to_string)
                 .collect()
         })
         .unwrap_or_default();
+    let status = crate::events::TrialStatus::of(verdict);
     Ok(TrialRecord {
-        model: model.name().to_string(),
-        case: case.id.clone(),
-        variant: variant_id.clone(),
-        trial,
-        verdict,
-        path,
+        model,
+        case,
+        variant,
+        trial: t.trial,
+        status,
+        failed: spool.failed_names(verdict),
+        verdict: spool.put(verdict)?,
+        run_dir,
         input_tokens: usage("input_tokens"),
         output_tokens: usage("output_tokens"),
         cache_read_tokens: usage("cache_read_input_tokens"),
         cache_write_tokens: usage("cache_write_input_tokens"),
         alias_drift,
-        transcript: Arc::new(transcript),
+        error: t.error.as_deref().map(Box::from),
+        duration_ms: t
+            .timing
+            .as_ref()
+            .and_then(|t| t.get("duration_ms"))
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0),
+        reply_digest: {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            t.final_reply().hash(&mut h);
+            h.finish()
+        },
     })
 }
 
@@ -276,7 +358,14 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<((usize, usize, u32), Tria
                 {
                     continue;
                 }
-                let record = record_of(path, t, case, Some(&plan.charter.core_invariants))?;
+                let record = record_of(
+                    &plan.run_dir,
+                    path,
+                    t,
+                    case,
+                    Some(&plan.charter.core_invariants),
+                    &plan.spool,
+                )?;
                 done.push(((mi, ui, trial), record));
             }
         }
@@ -287,48 +376,40 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<((usize, usize, u32), Tria
 /// A stored transcript as a trial record, re-checked with the current checkers. The Core
 /// Invariants come from `core`, else from the transcript's own system prompt.
 pub fn record_of(
+    run_dir: &Arc<std::path::Path>,
     path: PathBuf,
     t: checkers::Transcript,
     case: &Case,
     core: Option<&str>,
+    spool: &Arc<crate::spool::Spool>,
 ) -> Result<TrialRecord> {
     let verdict = crate::check::recheck(&t, case, core, &path.display().to_string())?;
-    let usage = |k: &str| {
-        t.usage
-            .as_ref()
-            .and_then(|u| u.get(k))
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0)
-    };
-    let request = t.request.as_ref();
-    let pinned = request
+    let pinned = t
+        .request
+        .as_ref()
         .and_then(|r| r["model"]["model"].as_str())
-        .unwrap_or_default();
-    let alias_drift = request
-        .and_then(|r| r.get("model_reported"))
-        .and_then(|v| v.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|m| m.as_str())
-                .filter(|m| *m != pinned)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    Ok(TrialRecord {
-        model: t.model.clone(),
-        case: case.id.clone(),
-        variant: t.variant.clone(),
-        trial: t.trial,
-        verdict,
-        path,
-        input_tokens: usage("input_tokens"),
-        output_tokens: usage("output_tokens"),
-        cache_read_tokens: usage("cache_read_input_tokens"),
-        cache_write_tokens: usage("cache_write_input_tokens"),
-        alias_drift,
-        transcript: Arc::new(t),
-    })
+        .unwrap_or_default()
+        .to_string();
+    let names = (
+        Arc::from(t.model.as_str()),
+        Arc::from(case.id.as_str()),
+        Arc::from(t.variant.as_str()),
+    );
+    // Records find their file from the run folder and their names: a transcript must lie
+    // where its own model, case, variant and trial say.
+    let want = transcript_path(run_dir, &t.model, &case.id, &t.variant, t.trial);
+    if want != path {
+        return Err(Error::input(format!(
+            "{}: the transcript says it is {} trial {} of {}/{}, which belongs at {}",
+            path.display(),
+            t.model,
+            t.trial,
+            case.id,
+            t.variant,
+            want.display()
+        )));
+    }
+    record(names, run_dir.clone(), &t, &verdict, &pinned, spool)
 }
 
 /// Every trial transcript of a run folder (`trial-N.json`; replays excluded), re-checked.
@@ -337,11 +418,13 @@ pub fn stored_records(
     suite: &crate::suite::Suite,
 ) -> Result<Vec<TrialRecord>> {
     let files = crate::store::transcript_files(&[run_dir.join("transcripts")])?;
+    let spool = crate::spool::Spool::new()?;
+    let dir: Arc<std::path::Path> = Arc::from(run_dir);
     let mut out = Vec::new();
     for f in files.into_iter().filter(|f| crate::store::is_trial_file(f)) {
         let t = crate::store::read_transcript(&f)?;
         let case = suite.case_of(&t, &f)?;
-        out.push(record_of(f, t, case, None)?);
+        out.push(record_of(&dir, f, t, case, None, &spool)?);
     }
     Ok(out)
 }

@@ -36,7 +36,7 @@ impl Side {
                 .map_err(|e| Error::input(format!("{}: {e}", run_json.display())))?;
         let mut records = crate::runner::stored_records(&dir, suite)?;
         if let Some(m) = &model {
-            records.retain(|r| &r.model == m);
+            records.retain(|r| *r.model == **m);
             if records.is_empty() {
                 return Err(Error::input(format!(
                     "{}: no transcripts of model {m:?}",
@@ -238,7 +238,7 @@ pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
 }
 
 pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
-    let esc = crate::report::junit::xml_escape;
+    let esc = crate::report::xml_escape;
     let mut body = String::new();
     for r in rows {
         let class = match r.change {

@@ -207,13 +207,14 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     }
     store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
     let plan_models: Vec<manifest::ModelEntry> = providers.iter().map(|(m, _)| m.clone()).collect();
+    let names = runner::Names::of(&providers, &units);
     let plan = RunPlan {
         manifest: loaded.manifest.clone(),
         charter: charter.clone(),
         models: providers,
         units,
         trials,
-        run_dir: run_dir.clone(),
+        run_dir: Arc::from(run_dir.as_path()),
         fixtures: crate::workspace::FixtureStore::new()?,
         budget: loaded
             .manifest
@@ -223,6 +224,8 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         skip: Default::default(),
         fail_fast: opts.fail_fast,
         control_arm: false,
+        spool: crate::spool::Spool::new()?,
+        names,
     };
     let mut plan = plan;
     let done = if opts.resume.is_some() {
@@ -273,7 +276,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
             models: plan.models.clone(),
             units: plan.units.clone(),
             trials: plan.trials,
-            run_dir: run_dir.join("control-arm"),
+            run_dir: Arc::from(run_dir.join("control-arm").as_path()),
             fixtures: crate::workspace::FixtureStore::new()?,
             budget: plan.budget.clone(),
             skip: plan
@@ -284,6 +287,8 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
                 .collect(),
             fail_fast: false,
             control_arm: true,
+            spool: plan.spool.clone(),
+            names: plan.names.clone(),
         };
         if opts.resume.is_some() {
             c.skip
@@ -419,7 +424,7 @@ fn accounting(
     let per_model: Vec<serde_json::Value> = models
         .iter()
         .map(|m| {
-            let mine: Vec<_> = records.iter().filter(|r| r.model == m.name()).collect();
+            let mine: Vec<_> = records.iter().filter(|r| &*r.model == m.name()).collect();
             let usage = crate::provider::Usage {
                 input_tokens: mine.iter().map(|r| r.input_tokens).sum(),
                 output_tokens: mine.iter().map(|r| r.output_tokens).sum(),

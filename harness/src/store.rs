@@ -99,6 +99,76 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Write a file atomically from a writer, for documents too large to hold in memory: streamed
+/// through a buffer to a temp file beside `path`, keys masked line by line, then renamed.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    let mut out = MaskLines {
+        line: Vec::new(),
+        inner: std::io::BufWriter::with_capacity(1 << 16, tmp),
+    };
+    fill(&mut out)
+        .and_then(|_| out.finish())
+        .map_err(|e| Error::io(path, e))?;
+    let tmp = out
+        .inner
+        .into_inner()
+        .map_err(|e| Error::io(path, e.into_error()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = tmp
+            .as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+/// Masks keys a line at a time: a key holds no newline, so no key spans two lines.
+struct MaskLines<W: Write> {
+    line: Vec<u8>,
+    inner: W,
+}
+
+impl<W: Write> MaskLines<W> {
+    fn flush_line(&mut self) -> std::io::Result<()> {
+        match std::str::from_utf8(&self.line) {
+            Ok(text) if crate::secrets::any() => self
+                .inner
+                .write_all(crate::secrets::redact(text).as_bytes())?,
+            _ => self.inner.write_all(&self.line)?,
+        }
+        self.line.clear();
+        Ok(())
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.flush_line()?;
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Write for MaskLines<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        while let Some(i) = rest.iter().position(|b| *b == b'\n') {
+            self.line.extend_from_slice(&rest[..=i]);
+            self.flush_line()?;
+            rest = &rest[i + 1..];
+        }
+        self.line.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn rfc3339(t: SystemTime) -> String {
     let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;

@@ -82,7 +82,10 @@ fn every_report_verdict_and_transcript_of_the_offline_matrix_is_byte_identical_t
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     want_names.sort();
-    assert_eq!(names, want_names, "the run writes other files than the snapshot");
+    assert_eq!(
+        names, want_names,
+        "the run writes other files than the snapshot"
+    );
     for (rel, text) in &got {
         let want = std::fs::read_to_string(snap.join(rel.replace('/', "__"))).unwrap();
         if *text != want {

@@ -3,9 +3,8 @@
 
 use super::{html, junit, markdown, registry};
 use crate::error::{Error, Result};
-use crate::events::{TrialRecord, TrialStatus};
+use crate::events::TrialRecord;
 use crate::gate::Gate;
-use crate::store::write_json_atomic;
 use serde_json::json;
 use std::path::Path;
 
@@ -34,7 +33,7 @@ pub const NO_SANDBOX_WARNING: &str = "WARNING: run with --no-sandbox: test scrip
 pub fn auth_failures(records: &[TrialRecord]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for r in records {
-        if let Some(e) = r.transcript.error.as_deref() {
+        if let Some(e) = r.error.as_deref() {
             if let Some(i) = e.find("authentication failed for model") {
                 let line = e[i..].split(": HTTP").next().unwrap_or(&e[i..]).to_string();
                 if !out.contains(&line) {
@@ -116,7 +115,7 @@ pub fn write_all(
         };
         append_step_summary(&summary)?;
     }
-    write_text(&run_dir.join("junit.xml"), &junit::render(records))?;
+    crate::store::write_atomic_with(&run_dir.join("junit.xml"), |w| junit::write(records, w))?;
     write_text(
         &run_dir.join("report.html"),
         &html::render(
@@ -141,27 +140,6 @@ pub fn write_all(
             )
         })
         .collect();
-    let units: Vec<serde_json::Value> = gate
-        .units
-        .iter()
-        .map(|u| {
-            let trials: Vec<serde_json::Value> = records
-                .iter()
-                .filter(|r| r.model == u.model && r.case == u.case && r.variant == u.variant)
-                .map(|r| {
-                    json!({
-                        "trial": r.trial,
-                        "status": TrialStatus::of(&r.verdict),
-                        "verdict": r.verdict,
-                        "file": r.path.strip_prefix(run_dir).unwrap_or(&r.path).display().to_string(),
-                        "input_tokens": r.input_tokens,
-                        "output_tokens": r.output_tokens,
-                    })
-                })
-                .collect();
-            json!({"case": u.case, "variant": u.variant, "model": u.model, "status": u.status(gate.required), "passed": u.passed(), "required": gate.required, "trials": trials})
-        })
-        .collect();
     let summary = json!({
         "format": "charter-harness/summary/v1",
         "exit_code": gate.exit_code(),
@@ -174,9 +152,113 @@ pub fn write_all(
         "usage": facts.usage,
         "control_arm": facts.lift,
         "sandbox": if facts.sandbox_off { "off" } else { "confined" },
-        "units": units,
     });
-    write_json_atomic(&run_dir.join("summary.json"), &summary)
+    let serde_json::Value::Object(head) = summary else {
+        unreachable!("built as an object")
+    };
+    let doc = Summary {
+        head,
+        units: SummaryUnits {
+            gate,
+            by_unit: crate::gate::records_by_unit(records),
+            run_dir,
+        },
+    };
+    crate::store::write_atomic_with(&run_dir.join("summary.json"), |w| {
+        serde::Serialize::serialize(&doc, &mut serde_json::Serializer::pretty(&mut *w))
+            .map_err(std::io::Error::other)?;
+        w.write_all(b"\n")
+    })
+}
+
+/// summary.json, streamed: its fixed part, and every unit's trials with their verdicts read
+/// back from the spool one at a time. Keys come out sorted, as a JSON object's do.
+struct Summary<'a> {
+    head: serde_json::Map<String, serde_json::Value>,
+    units: SummaryUnits<'a>,
+}
+
+struct SummaryUnits<'a> {
+    gate: &'a Gate,
+    by_unit: std::collections::HashMap<(&'a str, &'a str, &'a str), Vec<&'a TrialRecord>>,
+    run_dir: &'a Path,
+}
+
+impl serde::Serialize for Summary<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.head.len() + 1))?;
+        let mut units_done = false;
+        for (k, v) in &self.head {
+            if !units_done && k.as_str() > "units" {
+                map.serialize_entry("units", &self.units)?;
+                units_done = true;
+            }
+            map.serialize_entry(k, v)?;
+        }
+        if !units_done {
+            map.serialize_entry("units", &self.units)?;
+        }
+        map.end()
+    }
+}
+
+impl serde::Serialize for SummaryUnits<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        let gate = self.gate;
+        let mut seq = s.serialize_seq(Some(gate.units.len()))?;
+        for u in &gate.units {
+            struct Trials<'b>(&'b [&'b TrialRecord], &'b Path);
+            impl serde::Serialize for Trials<'_> {
+                fn serialize<S: serde::Serializer>(
+                    &self,
+                    s: S,
+                ) -> std::result::Result<S::Ok, S::Error> {
+                    s.collect_seq(self.0.iter().map(|r| {
+                        let path = r.path();
+                        let file = path
+                            .strip_prefix(self.1)
+                            .unwrap_or(&path)
+                            .display()
+                            .to_string();
+                        json!({
+                            "trial": r.trial,
+                            "status": r.status,
+                            "verdict": r.verdict.get(),
+                            "file": file,
+                            "input_tokens": r.input_tokens,
+                            "output_tokens": r.output_tokens,
+                        })
+                    }))
+                }
+            }
+            struct Unit<'b>(&'b crate::gate::Unit, u32, Trials<'b>);
+            impl serde::Serialize for Unit<'_> {
+                fn serialize<S: serde::Serializer>(
+                    &self,
+                    s: S,
+                ) -> std::result::Result<S::Ok, S::Error> {
+                    let (u, required) = (self.0, self.1);
+                    let mut m = s.serialize_map(Some(7))?;
+                    m.serialize_entry("case", &u.case)?;
+                    m.serialize_entry("model", &u.model)?;
+                    m.serialize_entry("passed", &u.passed())?;
+                    m.serialize_entry("required", &required)?;
+                    m.serialize_entry("status", &u.status(required))?;
+                    m.serialize_entry("trials", &self.2)?;
+                    m.serialize_entry("variant", &u.variant)?;
+                    m.end()
+                }
+            }
+            let trials = self
+                .by_unit
+                .get(&(&*u.model, &*u.case, &*u.variant))
+                .map_or(&[][..], Vec::as_slice);
+            seq.serialize_element(&Unit(u, gate.required, Trials(trials, self.run_dir)))?;
+        }
+        seq.end()
+    }
 }
 
 /// Appends to the GitHub Actions step summary when the job has one (`GITHUB_STEP_SUMMARY`);

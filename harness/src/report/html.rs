@@ -2,7 +2,7 @@
 //! every transcript readable (messages, tool calls and results, the workspace diff) with the
 //! failed criteria and their evidence highlighted. No scripts, no external resources.
 
-use super::junit::xml_escape as esc;
+use super::xml_escape as esc;
 use crate::events::{TrialRecord, TrialStatus};
 use crate::gate::{Gate, UnitStatus};
 use checkers::transcript::Role;
@@ -163,6 +163,7 @@ pub fn render(gate: &Gate, records: &[TrialRecord], page: &Page) -> String {
         UnitStatus::Inconclusive => 1,
         UnitStatus::Pass => 2,
     });
+    let by_unit = crate::gate::records_by_unit(records);
     for u in units {
         let s = status_class(u.status(gate.required));
         let key = format!(
@@ -175,21 +176,12 @@ pub fn render(gate: &Gate, records: &[TrialRecord], page: &Page) -> String {
         )
         .to_lowercase();
         let _ = writeln!(h, "<section class=\"unit {s}\" id=\"{}\" data-key=\"{}\"><h2>{}/{} {} on {} — <span class=\"verdict-{s}\">{}/{} {s}</span></h2>", anchor(&u.model, &u.case, &u.variant), esc(&key), u.case, esc(&u.variant), esc(&(page.case_title)(&u.case)), esc(&u.model), u.passed(), gate.required);
-        let trials: Vec<&TrialRecord> = records
-            .iter()
-            .filter(|r| r.model == u.model && r.case == u.case && r.variant == u.variant)
-            .collect();
+        let trials: &[&TrialRecord] = by_unit
+            .get(&(&*u.model, &*u.case, &*u.variant))
+            .map_or(&[], Vec::as_slice);
         let mut i = 0;
         while i < trials.len() {
-            let same = |r: &TrialRecord| {
-                (
-                    r.transcript.final_reply().to_string(),
-                    r.verdict
-                        .failed()
-                        .map(|c| c.name.clone())
-                        .collect::<Vec<_>>(),
-                )
-            };
+            let same = |r: &TrialRecord| (r.reply_digest, r.failed.clone());
             let mut j = i + 1;
             while j < trials.len() && same(trials[j]) == same(trials[i]) {
                 j += 1;
@@ -213,23 +205,35 @@ pub fn render(gate: &Gate, records: &[TrialRecord], page: &Page) -> String {
 }
 
 fn trial(h: &mut String, r: &TrialRecord, label: &str, run_dir: &std::path::Path) {
-    let t = &r.transcript;
-    let st = TrialStatus::of(&r.verdict);
+    // Only the trials shown are read back: their transcript file and their verdict.
+    let verdict = r.verdict.get();
+    let t = match r.transcript() {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(
+                h,
+                "<p class=\"verdict-inconclusive\">{}</p>",
+                esc(&e.to_string())
+            );
+            return;
+        }
+    };
+    let st = r.status;
     let class = match st {
         TrialStatus::Pass => "pass",
         TrialStatus::Fail => "fail",
         TrialStatus::Inconclusive => "inconclusive",
     };
     let open = if st == TrialStatus::Pass { "" } else { " open" };
-    let file = r
-        .path
+    let path = r.path();
+    let file = path
         .strip_prefix(run_dir)
-        .unwrap_or(&r.path)
+        .unwrap_or(&path)
         .display()
         .to_string();
-    let _ = writeln!(h, "<details class=\"transcript\"{open}><summary>{} — <span class=\"verdict-{class}\">{class}</span> (checker {}) <span class=\"note\">{}</span></summary>", esc(label), esc(&r.verdict.checker_version), esc(&file));
+    let _ = writeln!(h, "<details class=\"transcript\"{open}><summary>{} — <span class=\"verdict-{class}\">{class}</span> (checker {}) <span class=\"note\">{}</span></summary>", esc(label), esc(&verdict.checker_version), esc(&file));
     h.push_str("<ul class=\"criteria\">");
-    for c in r.verdict.criteria.iter().filter(|c| !c.pass) {
+    for c in verdict.criteria.iter().filter(|c| !c.pass) {
         let _ = write!(
             h,
             "<li class=\"failed-criterion\">✗ <strong>{}</strong> — <mark>{}</mark></li>",
@@ -237,7 +241,7 @@ fn trial(h: &mut String, r: &TrialRecord, label: &str, run_dir: &std::path::Path
             esc(&c.detail)
         );
     }
-    for c in r.verdict.criteria.iter().filter(|c| c.pass) {
+    for c in verdict.criteria.iter().filter(|c| c.pass) {
         let _ = write!(
             h,
             "<li class=\"passed-criterion\">✓ {} — {}</li>",

@@ -1,99 +1,120 @@
-//! JUnit XML: one test case per unit and trial, failures from the failed criteria, errors for
-//! inconclusive trials, in the common schema CI systems read.
+//! JUnit XML, streamed: a test suite per model, a test case per unit and trial, a failure per
+//! failed trial naming its criteria, an error per inconclusive trial. Written with quick-xml's
+//! writer (escaping included) one test case at a time, the failure details read back from the
+//! verdict spool, so a run of any size writes it in the same small memory.
+//! (quick-junit, which cargo-nextest uses, builds the whole report in memory first: about a
+//! kilobyte per failed test case, more than this harness's whole budget at 100,000 trials.)
 
 use crate::events::{TrialRecord, TrialStatus};
-use std::fmt::Write;
+use quick_xml::events::{BytesDecl, BytesText, Event};
+use quick_xml::Writer;
+use std::io::Write;
 
-pub fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // XML 1.0 forbids most control characters even when escaped.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
+/// XML 1.0 forbids most control characters even escaped; they become U+FFFD.
+fn xml_chars(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars()
+        .any(|c| (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        s.chars()
+            .map(|c| {
+                if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') {
+                    '\u{FFFD}'
+                } else {
+                    c
+                }
+            })
+            .collect::<String>()
+            .into()
+    } else {
+        s.into()
     }
-    out
 }
 
-pub fn render(records: &[TrialRecord]) -> String {
-    let status = |r: &TrialRecord| TrialStatus::of(&r.verdict);
-    let failures = records
-        .iter()
-        .filter(|r| status(r) == TrialStatus::Fail)
-        .count();
-    let errors = records
-        .iter()
-        .filter(|r| status(r) == TrialStatus::Inconclusive)
-        .count();
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(out, "<testsuites name=\"charter-gate\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\">", records.len());
-    let mut models: Vec<&str> = records.iter().map(|r| r.model.as_str()).collect();
-    models.dedup();
-    models.sort();
-    models.dedup();
-    for model in models {
-        let mine: Vec<&TrialRecord> = records.iter().filter(|r| r.model == model).collect();
-        let f = mine
-            .iter()
-            .filter(|r| status(r) == TrialStatus::Fail)
-            .count();
-        let e = mine
-            .iter()
-            .filter(|r| status(r) == TrialStatus::Inconclusive)
-            .count();
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"{e}\" skipped=\"0\">",
-            xml_escape(model),
-            mine.len()
-        );
-        for r in mine {
-            let secs = r
-                .transcript
-                .timing
-                .as_ref()
-                .and_then(|t| t.get("duration_ms"))
-                .and_then(|v| v.as_u64())
-                .unwrap_or(0) as f64
-                / 1000.0;
-            let _ = write!(
-                out,
-                "    <testcase classname=\"{}\" name=\"{}/{} trial {}\" time=\"{secs:.3}\"",
-                xml_escape(&format!("{}.{}", model, r.case)),
-                r.case,
-                xml_escape(&r.variant),
-                r.trial
-            );
-            match status(r) {
-                TrialStatus::Pass => out.push_str("/>\n"),
-                TrialStatus::Fail => {
-                    let failed: Vec<String> = r
-                        .verdict
-                        .failed()
-                        .map(|c| format!("{}: {}", c.name, c.detail))
-                        .collect();
-                    let first = r
-                        .verdict
-                        .failed()
-                        .next()
-                        .map(|c| c.name.as_str())
-                        .unwrap_or("failed");
-                    let _ = write!(out, ">\n      <failure message=\"{}\" type=\"criterion\">{}</failure>\n    </testcase>\n", xml_escape(first), xml_escape(&failed.join("\n")));
-                }
-                TrialStatus::Inconclusive => {
-                    let why = r.transcript.error.as_deref().unwrap_or("inconclusive");
-                    let _ = write!(out, ">\n      <error message=\"inconclusive\" type=\"provider\">{}</error>\n    </testcase>\n", xml_escape(why));
-                }
-            }
-        }
-        out.push_str("  </testsuite>\n");
+fn counts<'a>(records: impl Iterator<Item = &'a &'a TrialRecord>) -> (usize, usize, usize) {
+    records.fold((0, 0, 0), |(n, f, e), r| match r.status {
+        TrialStatus::Pass => (n + 1, f, e),
+        TrialStatus::Fail => (n + 1, f + 1, e),
+        TrialStatus::Inconclusive => (n + 1, f, e + 1),
+    })
+}
+
+pub fn write(records: &[TrialRecord], out: &mut dyn Write) -> std::io::Result<()> {
+    let mut by_model: std::collections::BTreeMap<&str, Vec<&TrialRecord>> = Default::default();
+    for r in records {
+        by_model.entry(&r.model).or_default().push(r);
     }
-    out.push_str("</testsuites>\n");
-    out
+    let mut w = Writer::new_with_indent(out, b' ', 2);
+    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    let (tests, failures, errors) = counts(by_model.values().flatten());
+    w.create_element("testsuites")
+        .with_attributes([
+            ("name", "charter-gate"),
+            ("tests", &tests.to_string()),
+            ("failures", &failures.to_string()),
+            ("errors", &errors.to_string()),
+        ])
+        .write_inner_content(|w| {
+            for (model, mine) in &by_model {
+                let (tests, failures, errors) = counts(mine.iter());
+                w.create_element("testsuite")
+                    .with_attributes([
+                        ("name", &*xml_chars(model)),
+                        ("tests", &tests.to_string()),
+                        ("failures", &failures.to_string()),
+                        ("errors", &errors.to_string()),
+                        ("skipped", "0"),
+                    ])
+                    .write_inner_content(|w| {
+                        for r in mine {
+                            test_case(w, model, r)?;
+                        }
+                        Ok(())
+                    })?;
+            }
+            Ok(())
+        })?;
+    w.get_mut().write_all(b"\n")
+}
+
+fn test_case<W: Write>(w: &mut Writer<W>, model: &str, r: &TrialRecord) -> std::io::Result<()> {
+    let classname = format!("{model}.{}", r.case);
+    let name = format!("{}/{} trial {}", r.case, r.variant, r.trial);
+    let time = format!("{:.3}", r.duration_ms as f64 / 1000.0);
+    let case = w.create_element("testcase").with_attributes([
+        ("classname", &*xml_chars(&classname)),
+        ("name", &*xml_chars(&name)),
+        ("time", time.as_str()),
+    ]);
+    match r.status {
+        TrialStatus::Pass => {
+            case.write_empty()?;
+        }
+        TrialStatus::Fail => {
+            let verdict = r.verdict.get();
+            let first = verdict
+                .failed()
+                .next()
+                .map_or("failed", |c| c.name.as_str());
+            let text: Vec<String> = verdict
+                .failed()
+                .map(|c| format!("{}: {}", c.name, c.detail))
+                .collect();
+            case.write_inner_content(|w| {
+                w.create_element("failure")
+                    .with_attributes([("message", &*xml_chars(first)), ("type", "criterion")])
+                    .write_text_content(BytesText::new(&xml_chars(&text.join("\n"))))?;
+                Ok(())
+            })?;
+        }
+        TrialStatus::Inconclusive => {
+            let why = r.error.as_deref().unwrap_or("inconclusive");
+            case.write_inner_content(|w| {
+                w.create_element("error")
+                    .with_attributes([("message", "inconclusive"), ("type", "provider")])
+                    .write_text_content(BytesText::new(&xml_chars(why)))?;
+                Ok(())
+            })?;
+        }
+    }
+    Ok(())
 }

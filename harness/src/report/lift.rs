@@ -20,10 +20,15 @@ pub struct CaseLift {
 fn rate(records: &[TrialRecord], case: &str) -> Option<f64> {
     let decided: Vec<&TrialRecord> = records
         .iter()
-        .filter(|r| r.case == case && TrialStatus::of(&r.verdict) != TrialStatus::Inconclusive)
+        .filter(|r| &*r.case == case && r.status != TrialStatus::Inconclusive)
         .collect();
-    (!decided.is_empty())
-        .then(|| decided.iter().filter(|r| r.verdict.pass).count() as f64 / decided.len() as f64)
+    (!decided.is_empty()).then(|| {
+        decided
+            .iter()
+            .filter(|r| r.status == TrialStatus::Pass)
+            .count() as f64
+            / decided.len() as f64
+    })
 }
 
 pub fn lift(charter: &[TrialRecord], control: &[TrialRecord]) -> Vec<CaseLift> {

@@ -1,7 +1,7 @@
 //! Run progress: a bar per model with pass/fail/error counts on a terminal, one plain line per
 //! trial otherwise (CI logs).
 
-use crate::events::{Event, TrialStatus};
+use crate::events::{Event, TrialRecord, TrialStatus};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
@@ -25,8 +25,9 @@ pub struct Progress {
     bars: Option<MultiProgress>,
     /// Print each trial's story (focused runs) instead of a line or a bar.
     story: Option<super::story::StoryOptions>,
-    /// Stories wait for the run's end, so they print in trial order, identical trials folded.
-    stories: Vec<(String, usize, String, u32, String, String)>,
+    /// Stories wait for the run's end, so they print in trial order, identical trials folded;
+    /// only the records wait (the story is told from the transcript file then).
+    stories: Vec<(usize, TrialRecord)>,
     per_model: HashMap<String, (ProgressBar, Counts)>,
 }
 
@@ -34,35 +35,53 @@ impl Progress {
     /// Every buffered story in trial order; a trial whose reply and verdict repeat the one
     /// before it in its unit is folded into one line.
     fn print_stories(&mut self) {
+        let Some(opts) = self.story else {
+            return;
+        };
         let mut stories = std::mem::take(&mut self.stories);
-        stories.sort_by(|a, b| (&a.0, a.1, &a.2, a.3).cmp(&(&b.0, b.1, &b.2, b.3)));
-        let mut out = String::new();
+        let key = |(case_at, r): &(usize, TrialRecord)| {
+            (r.model.clone(), *case_at, r.variant.clone(), r.trial)
+        };
+        stories.sort_by_key(key);
+        // What makes two trials "the same": the reply and which criteria failed.
+        let same = |(case_at, r): &(usize, TrialRecord)| {
+            (
+                r.model.clone(),
+                *case_at,
+                r.variant.clone(),
+                r.reply_digest,
+                r.failed.clone(),
+            )
+        };
+        let mut out = std::io::stdout().lock();
         let mut i = 0;
         while i < stories.len() {
-            let (model, case, variant, trial, same, text) = &stories[i];
-            out.push_str(text);
-            out.push('\n');
+            // Told from the transcript file, read back one trial at a time.
+            let r = &stories[i].1;
+            let text = match r.transcript() {
+                Ok(t) => super::story::render(&t, &r.verdict.get(), opts),
+                Err(e) => format!("{e}\n"),
+            };
+            let _ = writeln!(out, "{text}");
             let mut j = i + 1;
-            while j < stories.len()
-                && (&stories[j].0, stories[j].1, &stories[j].2, &stories[j].4)
-                    == (model, *case, variant, same)
-            {
+            while j < stories.len() && same(&stories[j]) == same(&stories[i]) {
                 j += 1;
             }
             if j > i + 1 {
-                let (first, last) = (stories[i + 1].3, stories[j - 1].3);
+                let (first, last) = (stories[i + 1].1.trial, stories[j - 1].1.trial);
                 let which = if first == last {
                     format!("trial {first}")
                 } else {
                     format!("trials {first}–{last}")
                 };
-                out.push_str(&format!(
-                    "  ({which}: the same reply and verdict as trial {trial})\n\n"
-                ));
+                let _ = write!(
+                    out,
+                    "  ({which}: the same reply and verdict as trial {})\n\n",
+                    r.trial
+                );
             }
             i = j;
         }
-        let _ = std::io::stdout().lock().write_all(out.as_bytes());
     }
 
     /// Bars or lines; with `story`, each trial's story on stdout instead.
@@ -106,9 +125,9 @@ impl Progress {
                         .insert(name.clone(), (bar, Counts::default()));
                 }
             }
-            Event::TrialFinished(r) => {
-                let status = crate::events::TrialStatus::of(&r.verdict);
-                if let Some((bar, counts)) = self.per_model.get_mut(&r.model) {
+            Event::TrialFinished { record: r, why } => {
+                let status = r.status;
+                if let Some((bar, counts)) = self.per_model.get_mut(&*r.model) {
                     match status {
                         TrialStatus::Pass => counts.pass += 1,
                         TrialStatus::Fail => counts.fail += 1,
@@ -120,33 +139,14 @@ impl Progress {
                         counts.pass, counts.fail, counts.inconclusive
                     ));
                 }
-                if let Some(opts) = self.story {
-                    let text = super::story::render(&r.transcript, &r.verdict, opts);
-                    // What makes two trials "the same": the reply and which criteria failed.
-                    let same = format!(
-                        "{}|{:?}",
-                        r.transcript.final_reply(),
-                        r.verdict.failed().map(|c| &c.name).collect::<Vec<_>>()
-                    );
+                if self.story.is_some() {
                     let case_at = checkers::CASE_IDS
                         .iter()
-                        .position(|c| *c == r.case)
+                        .position(|c| *c == &*r.case)
                         .unwrap_or(99);
-                    self.stories.push((
-                        r.model.clone(),
-                        case_at,
-                        r.variant.clone(),
-                        r.trial,
-                        same,
-                        text,
-                    ));
+                    self.stories.push((case_at, r.clone()));
                 } else if self.bars.is_none() {
-                    let why = r
-                        .verdict
-                        .failed()
-                        .next()
-                        .map(|c| format!(" ({}: {})", c.name, c.detail))
-                        .unwrap_or_default();
+                    let why = why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
                     line(format!(
                         "{:>12} {}/{} {} trial {}{why}",
                         format!("{status:?}").to_uppercase(),

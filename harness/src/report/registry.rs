@@ -32,15 +32,15 @@ pub fn row(u: &Unit, title: &str) -> String {
     let failing: Vec<_> = u.trials.iter().filter(|t| !t.failed.is_empty()).collect();
     let mut criteria: Vec<&str> = failing
         .iter()
-        .flat_map(|t| t.failed.iter().map(|c| c.name.as_str()))
+        .flat_map(|t| t.failed.iter().map(|c| &**c))
         .collect();
     criteria.sort();
     criteria.dedup();
     let first = failing
         .first()
-        .and_then(|t| t.failed.first())
-        .map(|c| c.detail.as_str())
-        .unwrap_or("");
+        .and_then(|t| t.first_failure())
+        .map(|c| c.detail)
+        .unwrap_or_default();
     let mode = format!("{title} ({}/{}) on {}", u.case, u.variant, u.model);
     let signature = format!(
         "fails {} in {} of {} trials run; e.g. {first}",

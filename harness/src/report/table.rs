@@ -33,7 +33,9 @@ pub fn render(gate: &Gate) -> String {
         out.push_str("\nFailures:\n");
         for u in failing {
             for t in u.trials.iter().filter(|t| !t.failed.is_empty()) {
-                let first = &t.failed[0];
+                let Some(first) = t.first_failure() else {
+                    continue;
+                };
                 let _ = writeln!(
                     out,
                     "  {}/{} on {} trial {}: {} — {}",
