@@ -18,7 +18,7 @@
 //! the same tokens priced with no cache, and the floor: every input token that repeats a prefix
 //! some earlier request of the model already sent, priced as a cache read.
 
-use harness::loopback::{LoopbackServer, RecordedRequest, Reply};
+use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};

@@ -9,7 +9,7 @@
 //! second, harness CPU time per request, peak RSS, and the ratio of wall time to the lower bound
 //! ceil(requests / C) × D.
 
-use harness::loopback::{LoopbackServer, RecordedRequest, Reply};
+use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -283,7 +283,6 @@ pub fn records_by_unit(
 mod tests {
     use super::*;
     use checkers::Verdict;
-    use std::path::PathBuf;
 
     fn record(model: &str, trial: u32, pass: bool, inconclusive: bool) -> TrialRecord {
         let verdict = Verdict {

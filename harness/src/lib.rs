@@ -20,7 +20,6 @@ pub mod exit;
 pub mod gate;
 pub mod init;
 pub mod lint;
-pub mod loopback;
 pub mod manifest;
 pub mod prepare;
 pub mod probe;

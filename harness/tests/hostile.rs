@@ -6,7 +6,7 @@ mod common;
 use common::loopback_run::{harness_off_runtime, responder, run_harness, Run, KEY};
 use common::model_server::{encode, Turn};
 use common::{files_under, repo_root};
-use harness::loopback::{LoopbackServer, Reply};
+use loopback::{LoopbackServer, Reply};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -53,7 +53,7 @@ fn call(name: &str, args: Value) -> (String, Value) {
 
 /// How many turns the model has taken since the last user message (seeded histories hold
 /// assistant turns of their own).
-fn live_turn(r: &harness::loopback::RecordedRequest) -> usize {
+fn live_turn(r: &loopback::RecordedRequest) -> usize {
     let body = r.json();
     let msgs = body["messages"].as_array().cloned().unwrap_or_default();
     let last_user = msgs.iter().rposition(|m| m["role"] == "user").unwrap_or(0);

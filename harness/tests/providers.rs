@@ -7,7 +7,7 @@ mod common;
 use common::loopback_run::{harness_off_runtime, responder, run_harness, KEY};
 use common::model_server::{e9_turn, encode, generic_turn, is_anthropic, E9_PATHS};
 use common::{files_under, repo_root};
-use harness::loopback::{LoopbackServer, RecordedRequest, Reply};
+use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -887,7 +887,7 @@ async fn prompt_cache_false_marks_nothing() {
 fn timed_server(
     delay: Duration,
 ) -> (
-    harness::loopback::Responder,
+    loopback::Responder,
     std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, String)>>>,
 ) {
     let seen: std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, String)>>> =

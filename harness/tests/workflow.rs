@@ -8,7 +8,7 @@ mod common;
 
 use common::model_server::{encode, Turn};
 use common::repo_root;
-use harness::loopback::{LoopbackServer, RecordedRequest};
+use loopback::{LoopbackServer, RecordedRequest};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

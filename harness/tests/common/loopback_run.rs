@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use super::repo_root;
-use harness::loopback::{RecordedRequest, Reply, Responder};
+use loopback::{RecordedRequest, Reply, Responder};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use harness::loopback::{RecordedRequest, Reply};
+use loopback::{RecordedRequest, Reply};
 use serde_json::{json, Value};
 
 /// One abstract model turn: text and tool calls (name, arguments).
