@@ -41,14 +41,13 @@ pub struct Unit {
 impl Unit {
     /// The names of the criteria any of its trials failed, once each, sorted.
     pub fn failed_criteria(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
+        // A set of borrowed names: a unit of many failed trials names a handful of criteria.
+        let names: std::collections::BTreeSet<&str> = self
             .trials
             .iter()
-            .flat_map(|t| t.failed.iter().map(|c| c.to_string()))
+            .flat_map(|t| t.failed.iter().map(|c| &**c))
             .collect();
-        names.sort();
-        names.dedup();
-        names
+        names.into_iter().map(str::to_string).collect()
     }
 
     pub fn passed(&self) -> usize {

@@ -50,10 +50,7 @@ fn variant_of<'a>(case: &'a Case, id: &str) -> &'a Variant {
 }
 
 /// Run every trial of the plan; events go to `events`, and the records come back in plan order.
-pub async fn execute(
-    plan: RunPlan,
-    events: mpsc::UnboundedSender<Event>,
-) -> Result<Vec<TrialRecord>> {
+pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<TrialRecord>> {
     let per_model = plan
         .models
         .iter()
@@ -64,10 +61,12 @@ pub async fn execute(
             )
         })
         .collect();
-    let _ = events.send(Event::RunStarted {
-        run_dir: plan.run_dir.to_path_buf(),
-        per_model,
-    });
+    let _ = events
+        .send(Event::RunStarted {
+            run_dir: plan.run_dir.to_path_buf(),
+            per_model,
+        })
+        .await;
     let plan = Arc::new(plan);
     // Longest episodes first: units offering tools run several model turns, so starting them
     // early keeps every concurrency slot busy until the end (longest-processing-time order).
@@ -84,6 +83,11 @@ pub async fn execute(
         )
     });
     let mut dispatchers = Vec::new();
+    // Every model's finished trials, in one list sized for the whole plan.
+    let finished: Arc<std::sync::Mutex<Vec<((usize, usize, u32), TrialRecord)>>> =
+        Arc::new(std::sync::Mutex::new(Vec::with_capacity(
+            plan.trial_count().saturating_sub(plan.skip.len()),
+        )));
     for (mi, (model, _)) in plan.models.iter().enumerate() {
         let (plan, events, order) = (plan.clone(), events.clone(), order.clone());
         let slots = Arc::new(Semaphore::new(model.max_concurrency));
@@ -114,12 +118,12 @@ pub async fn execute(
             .filter(|&(ui, trial)| !plan.skip.contains(&(mi, ui, trial)))
             .collect();
         let order = warm_up.order(order);
+        let finished = finished.clone();
         dispatchers.push(tokio::spawn(async move {
-            // Finished trials are collected as they end: a finished task's memory is freed
-            // then, not kept until the run's last trial.
+            // Finished tasks are joined as they end: a finished task's memory is freed then,
+            // not kept until the run's last trial.
             let mut tasks = tokio::task::JoinSet::new();
-            let mut done = Vec::with_capacity(order.len());
-            let joined = |r: std::result::Result<Result<_>, tokio::task::JoinError>| {
+            let joined = |r: std::result::Result<Result<()>, tokio::task::JoinError>| {
                 r.map_err(|e| Error::Internal(format!("trial task failed: {e}")))?
             };
             for (ui, trial) in order {
@@ -133,8 +137,13 @@ pub async fn execute(
                     continue;
                 }
                 let cache_role = warm_up.role(ui);
-                let (plan, events, slots, failed) =
-                    (plan.clone(), events.clone(), slots.clone(), failed.clone());
+                let (plan, events, slots, failed, finished) = (
+                    plan.clone(),
+                    events.clone(),
+                    slots.clone(),
+                    failed.clone(),
+                    finished.clone(),
+                );
                 tasks.spawn(async move {
                     let _permit = permit;
                     let (record, why) =
@@ -144,33 +153,40 @@ pub async fn execute(
                             f.insert(ui);
                         }
                     }
-                    let _ = events.send(Event::TrialFinished {
-                        record: record.clone(),
-                        why,
-                    });
-                    Ok::<_, Error>(((mi, ui, trial), record))
+                    // Bounded: when the reporters fall behind, trials wait for them rather than
+                    // queueing events without limit.
+                    let _ = events
+                        .send(Event::TrialFinished {
+                            record: record.clone(),
+                            why,
+                        })
+                        .await;
+                    finished
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(((mi, ui, trial), record));
+                    Ok::<_, Error>(())
                 });
                 while let Some(r) = tasks.try_join_next() {
-                    done.push(joined(r)?);
+                    joined(r)?;
                 }
             }
             while let Some(r) = tasks.join_next().await {
-                done.push(joined(r)?);
+                joined(r)?;
             }
-            Ok::<_, Error>(done)
+            Ok::<_, Error>(())
         }));
     }
-    let mut records = Vec::with_capacity(plan.trial_count());
     for d in dispatchers {
-        records.extend(
-            d.await
-                .map_err(|e| Error::Internal(format!("dispatcher failed: {e}")))??,
-        );
+        d.await
+            .map_err(|e| Error::Internal(format!("dispatcher failed: {e}")))??;
     }
-    // Records come back in plan order: model, unit, trial.
-    records.sort_by_key(|(key, _)| *key);
+    let mut records = std::mem::take(&mut *finished.lock().unwrap_or_else(|p| p.into_inner()));
+    // Records come back in plan order: model, unit, trial (unique keys: an unstable sort is
+    // the same order, without a merge buffer half the records' size).
+    records.sort_unstable_by_key(|(key, _)| *key);
     let records: Vec<TrialRecord> = records.into_iter().map(|(_, r)| r).collect();
-    let _ = events.send(Event::RunFinished);
+    let _ = events.send(Event::RunFinished).await;
     Ok(records)
 }
 
@@ -181,7 +197,7 @@ async fn run_one(
     trial: u32,
     slots: &Semaphore,
     cache_role: CacheRole,
-    events: &mpsc::UnboundedSender<Event>,
+    events: &mpsc::Sender<Event>,
 ) -> Result<(TrialRecord, Option<String>)> {
     let (model, provider) = &plan.models[mi];
     let (case, variant_id) = &plan.units[ui];
@@ -214,7 +230,8 @@ async fn run_one(
         },
     };
     let on_retry = |n: crate::provider::http::RetryNotice| {
-        let _ = events.send(Event::Retry {
+        // A retry notice is news, not record: dropped when the reporters are behind.
+        let _ = events.try_send(Event::Retry {
             model: model.name().to_string(),
             case: case.id.clone(),
             variant: variant_id.clone(),

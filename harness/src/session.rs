@@ -300,7 +300,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     };
     let run_plan = |plan: RunPlan| {
         rt.block_on(async move {
-            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+            let (tx, mut rx) = tokio::sync::mpsc::channel::<Event>(EVENT_BACKLOG);
             let reporter = tokio::spawn(async move {
                 let mut progress = Progress::with_story(story);
                 while let Some(ev) = rx.recv().await {
@@ -313,11 +313,17 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         })
     };
     let records = run_plan(plan)?;
+    if let Some(opts) = story {
+        crate::report::story::print_all(&records, opts);
+    }
     let control_records = match control {
         Some(c) => {
             eprintln!("control arm: the same units without the charter");
             let c_dir = c.run_dir.clone();
-            run_plan(c)?;
+            let control = run_plan(c)?;
+            if let Some(opts) = story {
+                crate::report::story::print_all(&control, opts);
+            }
             // All of the control arm's trials, earlier ones of a resumed run included.
             Some(runner::stored_records(&c_dir, &suite)?)
         }
@@ -353,6 +359,10 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         sandbox_off: opts.no_sandbox,
     })
 }
+
+/// Events a run may queue for its reporters before trials wait for them: enough to smooth
+/// bursts, bounded so a slow terminal cannot make memory grow with the trial count.
+const EVENT_BACKLOG: usize = 1024;
 
 /// What the run is about to spend, printed before the first call.
 pub fn plan_summary(

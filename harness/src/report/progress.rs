@@ -1,7 +1,7 @@
 //! Run progress: a bar per model with pass/fail/error counts on a terminal, one plain line per
 //! trial otherwise (CI logs).
 
-use crate::events::{Event, TrialRecord, TrialStatus};
+use crate::events::{Event, TrialStatus};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
@@ -25,65 +25,10 @@ pub struct Progress {
     bars: Option<MultiProgress>,
     /// Print each trial's story (focused runs) instead of a line or a bar.
     story: Option<super::story::StoryOptions>,
-    /// Stories wait for the run's end, so they print in trial order, identical trials folded;
-    /// only the records wait (the story is told from the transcript file then).
-    stories: Vec<(usize, TrialRecord)>,
     per_model: HashMap<String, (ProgressBar, Counts)>,
 }
 
 impl Progress {
-    /// Every buffered story in trial order; a trial whose reply and verdict repeat the one
-    /// before it in its unit is folded into one line.
-    fn print_stories(&mut self) {
-        let Some(opts) = self.story else {
-            return;
-        };
-        let mut stories = std::mem::take(&mut self.stories);
-        let key = |(case_at, r): &(usize, TrialRecord)| {
-            (r.model.clone(), *case_at, r.variant.clone(), r.trial)
-        };
-        stories.sort_by_key(key);
-        // What makes two trials "the same": the reply and which criteria failed.
-        let same = |(case_at, r): &(usize, TrialRecord)| {
-            (
-                r.model.clone(),
-                *case_at,
-                r.variant.clone(),
-                r.reply_digest,
-                r.failed.clone(),
-            )
-        };
-        let mut out = std::io::stdout().lock();
-        let mut i = 0;
-        while i < stories.len() {
-            // Told from the transcript file, read back one trial at a time.
-            let r = &stories[i].1;
-            let text = match r.transcript() {
-                Ok(t) => super::story::render(&t, &r.verdict.get(), opts),
-                Err(e) => format!("{e}\n"),
-            };
-            let _ = writeln!(out, "{text}");
-            let mut j = i + 1;
-            while j < stories.len() && same(&stories[j]) == same(&stories[i]) {
-                j += 1;
-            }
-            if j > i + 1 {
-                let (first, last) = (stories[i + 1].1.trial, stories[j - 1].1.trial);
-                let which = if first == last {
-                    format!("trial {first}")
-                } else {
-                    format!("trials {first}–{last}")
-                };
-                let _ = write!(
-                    out,
-                    "  ({which}: the same reply and verdict as trial {})\n\n",
-                    r.trial
-                );
-            }
-            i = j;
-        }
-    }
-
     /// Bars or lines; with `story`, each trial's story on stdout instead.
     pub fn with_story(story: Option<super::story::StoryOptions>) -> Progress {
         let mut p = Progress::new();
@@ -97,7 +42,6 @@ impl Progress {
     pub fn new() -> Progress {
         Progress {
             story: None,
-            stories: Vec::new(),
             // Bars only when a person watches stdout; piped or in CI, one line per trial.
             bars: std::io::stdout()
                 .is_terminal()
@@ -140,11 +84,7 @@ impl Progress {
                     ));
                 }
                 if self.story.is_some() {
-                    let case_at = checkers::CASE_IDS
-                        .iter()
-                        .position(|c| *c == &*r.case)
-                        .unwrap_or(99);
-                    self.stories.push((case_at, r.clone()));
+                    // Stories are told at the end, from the run's records (`story::print_all`).
                 } else if self.bars.is_none() {
                     let why = why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
                     line(format!(
@@ -177,7 +117,6 @@ impl Progress {
                 for (bar, _) in self.per_model.values() {
                     bar.finish();
                 }
-                self.print_stories();
             }
         }
     }

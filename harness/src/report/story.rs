@@ -343,3 +343,63 @@ mod tests {
         assert!(!decide(ColorChoice::Never, true, false));
     }
 }
+
+/// Every trial's story on stdout, in trial order (model, case, variant, trial), each told from
+/// its transcript file and read back one at a time; a trial whose reply and failed criteria
+/// repeat the one before it in its unit is folded into one line.
+pub fn print_all(records: &[crate::events::TrialRecord], opts: StoryOptions) {
+    use std::io::Write;
+    let case_at = |case: &str| {
+        checkers::CASE_IDS
+            .iter()
+            .position(|c| *c == case)
+            .unwrap_or(99)
+    };
+    let mut order: Vec<&crate::events::TrialRecord> = records.iter().collect();
+    order.sort_by(|a, b| {
+        (&a.model, case_at(&a.case), &a.variant, a.trial).cmp(&(
+            &b.model,
+            case_at(&b.case),
+            &b.variant,
+            b.trial,
+        ))
+    });
+    // What makes two trials "the same": the unit, the reply and which criteria failed.
+    let same = |r: &crate::events::TrialRecord| {
+        (
+            r.model.clone(),
+            r.case.clone(),
+            r.variant.clone(),
+            r.reply_digest,
+            r.failed.clone(),
+        )
+    };
+    let mut out = std::io::stdout().lock();
+    let mut i = 0;
+    while i < order.len() {
+        let r = order[i];
+        let text = match r.transcript() {
+            Ok(t) => render(&t, &r.verdict.get(), opts),
+            Err(e) => format!("{e}\n"),
+        };
+        let _ = writeln!(out, "{text}");
+        let mut j = i + 1;
+        while j < order.len() && same(order[j]) == same(r) {
+            j += 1;
+        }
+        if j > i + 1 {
+            let (first, last) = (order[i + 1].trial, order[j - 1].trial);
+            let which = if first == last {
+                format!("trial {first}")
+            } else {
+                format!("trials {first}–{last}")
+            };
+            let _ = write!(
+                out,
+                "  ({which}: the same reply and verdict as trial {})\n\n",
+                r.trial
+            );
+        }
+        i = j;
+    }
+}
