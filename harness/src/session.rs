@@ -77,81 +77,197 @@ fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
 
 /// Validate everything, run the arms, record run.json; the caller prints and writes reports.
 pub fn run(opts: &RunOptions) -> Result<RunDone> {
-    let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
-    for w in &loaded.warnings {
-        eprintln!("warning: {w}");
-    }
-    let suite_root = suite::locate(opts.suite.as_deref())?;
-    let suite = Suite::load(&suite_root)?;
-    let charter = match &opts.charter {
-        Some(src) => charter::load(
-            src,
-            &opts
-                .charter_dir
-                .clone()
-                .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
-        )?,
-        None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
-    };
-    sandbox_for(&suite, opts)?;
-    let stale = crate::workspace::remove_stale();
-    if stale > 0 {
-        eprintln!("removed {stale} trial folder(s) left by harness runs that died");
-    }
-    // The suite bound to this charter: state files hold its Core Invariants, tokens match the
-    // rendered files, history steps are in the fixtures' git history. Kept alive for the run.
-    let prepared = crate::prepare::bind(
-        &suite,
-        &charter.core_invariants,
-        std::time::Duration::from_secs(loaded.manifest.run.test_timeout_secs),
-    )?;
-    let suite = prepared.suite.clone();
-    let models = loaded.select_models(&opts.models)?;
-    manifest::check_api_keys(&loaded.path, &models)?;
-    let units = suite::select(&suite, &opts.cases, &opts.variants)?;
-    let mut providers = Vec::new();
-    for m in &models {
-        let p = provider::build(m, &suite_root)?;
-        if let Some((c, v)) = units.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
-            return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
-        }
-        providers.push((m.clone(), p));
-    }
-    let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
-    if let Some(bad) = opts
-        .arms
-        .iter()
-        .find(|a| !["charter", "control"].contains(&a.as_str()))
-    {
-        return Err(Error::input(format!(
-            "--arms: unknown arm {bad:?} (arms: charter, control)"
-        )));
-    }
-    if !opts.arms.iter().any(|a| a == "charter") {
-        return Err(Error::input(
-            "--arms must include charter: the gate is decided on the charter arm",
-        ));
-    }
-    let with_control = opts.arms.iter().any(|a| a == "control");
+    let inputs = Inputs::load(opts)?;
     let started = SystemTime::now();
     let previous = match &opts.resume {
-        Some(dir) => Some(resumable(dir, &charter, &loaded)?),
+        Some(dir) => Some(resumable(dir, &inputs.charter, &inputs.loaded)?),
         None => None,
     };
+    let trials = trials_of(opts, previous.as_ref(), &inputs.loaded)?;
+    eprint!("{}", inputs.plan_summary(trials));
+    let run_dir = run_dir_of(opts, started)?;
+    // Held until the run ends: a second run, or a resume, in this folder is refused at once.
+    let _lock = lock_empty_run_dir(opts, &run_dir)?;
+    let mut run_json = run_record(opts, &inputs, trials, started, previous.as_ref());
+    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+
+    let (plan, done) = charter_plan(opts, &inputs, trials, &run_dir)?;
+    let control = match inputs.with_control {
+        true => Some(control_plan(&plan, &done, &run_dir, opts.resume.is_some())?),
+        false => None,
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let records = execute_arm(&rt, plan, opts.story)?;
+    let control_records = match control {
+        Some(c) => {
+            eprintln!("control arm: the same units without the charter");
+            let c_dir = c.run_dir.clone();
+            execute_arm(&rt, c, opts.story)?;
+            // All of the control arm's trials, earlier ones of a resumed run included.
+            Some(runner::stored_records(&c_dir, &inputs.suite)?)
+        }
+        None => None,
+    };
+
+    let models: Vec<manifest::ModelEntry> =
+        inputs.providers.iter().map(|(m, _)| m.clone()).collect();
+    let usage = accounting(&models, &records);
+    run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
+    run_json["usage"] = usage.clone();
+    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+
+    let mut records = records;
+    records.extend(done.into_iter().map(|(_, r)| r));
+    let names: Vec<String> = models.iter().map(|m| m.name().to_string()).collect();
+    crate::gate::sort_records(&mut records, &names);
+    let gate = Gate::from_records(&records, trials).scoped(
+        inputs.units_total,
+        inputs.loaded.manifest.run.trials,
+        opts.shard.clone(),
+    );
+    let lift = control_records
+        .as_ref()
+        .map(|c| crate::report::lift::lift(&records, c));
+    Ok(RunDone {
+        run_dir,
+        gate,
+        records,
+        suite: inputs.suite,
+        charter: inputs.charter,
+        usage,
+        lift,
+        sandbox_off: opts.no_sandbox,
+    })
+}
+
+/// Everything a run needs from its options, loaded and checked before any model is called.
+struct Inputs {
+    loaded: manifest::LoadedManifest,
+    suite_root: PathBuf,
+    /// The suite bound to the charter (see `_prepared`).
+    suite: Suite,
+    charter: Arc<Charter>,
+    /// Keeps the bound fixtures alive for the run.
+    _prepared: crate::prepare::Prepared,
+    providers: Vec<(manifest::ModelEntry, Arc<dyn provider::Provider>)>,
+    units: Vec<(Arc<crate::case::Case>, String)>,
+    shard: Option<(usize, usize)>,
+    with_control: bool,
+    /// What a whole gate of this manifest is: every model × every case variant.
+    units_total: usize,
+}
+
+impl Inputs {
+    fn load(opts: &RunOptions) -> Result<Inputs> {
+        let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
+        for w in &loaded.warnings {
+            eprintln!("warning: {w}");
+        }
+        let suite_root = suite::locate(opts.suite.as_deref())?;
+        let suite = Suite::load(&suite_root)?;
+        let charter = match &opts.charter {
+            Some(src) => charter::load(
+                src,
+                &opts
+                    .charter_dir
+                    .clone()
+                    .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
+            )?,
+            None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
+        };
+        sandbox_for(&suite, opts)?;
+        let stale = crate::workspace::remove_stale();
+        if stale > 0 {
+            eprintln!("removed {stale} trial folder(s) left by harness runs that died");
+        }
+        // The suite bound to this charter: state files hold its Core Invariants, tokens match
+        // the rendered files, history steps are in the fixtures' git history.
+        let prepared = crate::prepare::bind(
+            &suite,
+            &charter.core_invariants,
+            std::time::Duration::from_secs(loaded.manifest.run.test_timeout_secs),
+        )?;
+        let suite = prepared.suite.clone();
+        let models = loaded.select_models(&opts.models)?;
+        manifest::check_api_keys(&loaded.path, &models)?;
+        let selected = suite::select(&suite, &opts.cases, &opts.variants)?;
+        let mut providers = Vec::new();
+        for m in &models {
+            let p = provider::build(m, &suite_root)?;
+            if let Some((c, v)) = selected.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
+                return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
+            }
+            providers.push((m.clone(), p));
+        }
+        let units = selected
+            .iter()
+            .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
+            .collect();
+        let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
+        if let Some(bad) = opts
+            .arms
+            .iter()
+            .find(|a| !["charter", "control"].contains(&a.as_str()))
+        {
+            return Err(Error::input(format!(
+                "--arms: unknown arm {bad:?} (arms: charter, control)"
+            )));
+        }
+        if !opts.arms.iter().any(|a| a == "charter") {
+            return Err(Error::input(
+                "--arms must include charter: the gate is decided on the charter arm",
+            ));
+        }
+        let units_total = loaded.manifest.models.len()
+            * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
+        Ok(Inputs {
+            with_control: opts.arms.iter().any(|a| a == "control"),
+            loaded,
+            suite_root,
+            suite,
+            charter: Arc::new(charter),
+            _prepared: prepared,
+            providers,
+            units,
+            shard,
+            units_total,
+        })
+    }
+
+    fn plan_summary(&self, trials: u32) -> String {
+        let units: Vec<(&crate::case::Case, &crate::case::Variant)> = self
+            .units
+            .iter()
+            .filter_map(|(c, v)| Some((&**c, c.variant(v)?)))
+            .collect();
+        plan_summary(&self.providers, &units, trials, &self.charter.runtime)
+    }
+}
+
+/// Trials per unit: `--trials`, else what the resumed run had, else the manifest's.
+fn trials_of(
+    opts: &RunOptions,
+    previous: Option<&serde_json::Value>,
+    loaded: &manifest::LoadedManifest,
+) -> Result<u32> {
     let trials = opts
         .trials
         .or(previous
-            .as_ref()
             .and_then(|p| p["trials"].as_u64())
             .map(|t| t as u32))
         .unwrap_or(loaded.manifest.run.trials);
     if trials == 0 {
         return Err(Error::input("--trials must be at least 1"));
     }
-    eprint!(
-        "{}",
-        plan_summary(&providers, &units, trials, &charter.runtime)
-    );
+    Ok(trials)
+}
+
+/// The run folder: the resumed one, `--out`, or a new `results/<run-id>` (then also
+/// `results/latest`).
+fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
     let run_dir = match (&opts.resume, &opts.out) {
         (Some(dir), _) => dir.clone(),
         (None, Some(out)) => out.clone(),
@@ -165,29 +281,40 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         std::fs::create_dir_all(&run_dir).map_err(|e| Error::io(&run_dir, e))?;
         crate::runs::mark_latest(&run_dir);
     }
-    // Held until the run ends: a second run, or a resume, in this folder is refused at once.
-    let _lock = store::lock_run_dir(&run_dir)?;
+    Ok(run_dir)
+}
+
+/// Lock the run folder; a new run refuses a folder that already holds files.
+fn lock_empty_run_dir(opts: &RunOptions, run_dir: &Path) -> Result<store::RunLock> {
+    let lock = store::lock_run_dir(run_dir)?;
     if opts.resume.is_none()
-        && std::fs::read_dir(&run_dir)
-            .map_err(|e| Error::io(&run_dir, e))?
+        && std::fs::read_dir(run_dir)
+            .map_err(|e| Error::io(run_dir, e))?
             .flatten()
             .any(|e| e.file_name() != store::LOCK_FILE)
     {
         return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
     }
-    let units: Vec<(Arc<crate::case::Case>, String)> = units
-        .iter()
-        .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
-        .collect();
-    let charter = Arc::new(charter);
+    Ok(lock)
+}
+
+/// run.json as the run starts: what was asked and under which charter, manifest and suite.
+fn run_record(
+    opts: &RunOptions,
+    inputs: &Inputs,
+    trials: u32,
+    started: SystemTime,
+    previous: Option<&serde_json::Value>,
+) -> serde_json::Value {
+    let loaded = &inputs.loaded;
     let mut run_json = serde_json::json!({
         "harness_version": env!("CARGO_PKG_VERSION"),
         "manifest_path": std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()).display().to_string(),
         "manifest_sha256": crate::charter::sha256_hex(&std::fs::read(&loaded.path).unwrap_or_default()),
         "manifest": loaded.manifest,
-        "charter": &*charter,
-        "suite": suite_root.display().to_string(),
-        "case_files": suite.cases.iter().map(|c| (c.id.clone(), c.sha256.clone())).collect::<std::collections::BTreeMap<_, _>>(),
+        "charter": &*inputs.charter,
+        "suite": inputs.suite_root.display().to_string(),
+        "case_files": inputs.suite.cases.iter().map(|c| (c.id.clone(), c.sha256.clone())).collect::<std::collections::BTreeMap<_, _>>(),
         "filters": {"case": opts.cases, "variant": opts.variants, "model": opts.models},
         "trials": trials,
         "shard": opts.shard,
@@ -195,29 +322,39 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         "ended": null,
         "sandbox": if opts.no_sandbox { "off" } else { "confined" },
         // What a whole gate of this manifest is: fewer units or trials make the run partial.
-        "units_total": loaded.manifest.models.len()
-            * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>(),
+        "units_total": inputs.units_total,
         "manifest_trials": loaded.manifest.run.trials,
     });
-    if let Some(prev) = &previous {
+    if let Some(prev) = previous {
         run_json["started"] = prev["started"].clone();
         let mut resumed = prev["resumed"].as_array().cloned().unwrap_or_default();
         resumed.push(serde_json::json!(store::rfc3339(started)));
         run_json["resumed"] = serde_json::json!(resumed);
     }
-    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
-    let plan_models: Vec<manifest::ModelEntry> = providers.iter().map(|(m, _)| m.clone()).collect();
-    let names = runner::Names::of(&providers, &units);
-    let plan = RunPlan {
-        manifest: loaded.manifest.clone(),
-        charter: charter.clone(),
-        models: providers,
-        units,
+    run_json
+}
+
+/// A trial of the plan (model, unit, trial) and its record, completed by an earlier run.
+type Done = ((usize, usize, u32), TrialRecord);
+
+/// The charter arm's plan, and the trials a resumed run already completed. Units outside this
+/// shard or outside `--only` units, and completed trials, are skipped.
+fn charter_plan(
+    opts: &RunOptions,
+    inputs: &Inputs,
+    trials: u32,
+    run_dir: &Path,
+) -> Result<(RunPlan, Vec<Done>)> {
+    let manifest = &inputs.loaded.manifest;
+    let mut plan = RunPlan {
+        manifest: manifest.clone(),
+        charter: inputs.charter.clone(),
+        models: inputs.providers.clone(),
+        units: inputs.units.clone(),
         trials,
-        run_dir: Arc::from(run_dir.as_path()),
+        run_dir: Arc::from(run_dir),
         fixtures: crate::workspace::FixtureStore::new()?,
-        budget: loaded
-            .manifest
+        budget: manifest
             .run
             .budget_usd
             .map(|b| Arc::new(crate::budget::Budget::new(b))),
@@ -225,20 +362,18 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         fail_fast: opts.fail_fast,
         control_arm: false,
         spool: crate::spool::Spool::new()?,
-        names,
+        names: runner::Names::of(&inputs.providers, &inputs.units),
     };
-    let mut plan = plan;
-    let done = if opts.resume.is_some() {
-        runner::completed_trials(&plan)?
-    } else {
-        Vec::new()
+    let mut done = match opts.resume {
+        Some(_) => runner::completed_trials(&plan)?,
+        None => Vec::new(),
     };
-    let mut done = done;
-    // Units (model, case, variant) outside this shard, or outside --only units, are skipped.
     // Shards deal units round-robin in plan order: deterministic.
     let per_model = plan.units.len();
     let outside = |mi: usize, ui: usize| {
-        let other_shard = shard.is_some_and(|(k, n)| (mi * per_model + ui) % n != k - 1);
+        let other_shard = inputs
+            .shard
+            .is_some_and(|(k, n)| (mi * per_model + ui) % n != k - 1);
         let not_listed = opts.only_units.as_ref().is_some_and(|only| {
             let (case, variant) = &plan.units[ui];
             !only
@@ -263,101 +398,59 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
             plan.trial_count()
         );
     }
+    Ok((plan, done))
+}
 
-    let story = opts.story;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    let control = if with_control {
-        let mut c = RunPlan {
-            manifest: plan.manifest.clone(),
-            charter: plan.charter.clone(),
-            models: plan.models.clone(),
-            units: plan.units.clone(),
-            trials: plan.trials,
-            run_dir: Arc::from(run_dir.join("control-arm").as_path()),
-            fixtures: crate::workspace::FixtureStore::new()?,
-            budget: plan.budget.clone(),
-            skip: plan
-                .skip
-                .iter()
-                .filter(|k| !done.iter().any(|(d, _)| d == *k))
-                .copied()
-                .collect(),
-            fail_fast: false,
-            control_arm: true,
-            spool: plan.spool.clone(),
-            names: plan.names.clone(),
-        };
-        if opts.resume.is_some() {
-            c.skip
-                .extend(runner::completed_trials(&c)?.into_iter().map(|(k, _)| k));
-        }
-        Some(c)
-    } else {
-        None
+/// The control arm: the charter arm's units without the charter, in `control-arm/`, skipping
+/// what the charter arm skips for its shard and what a resumed control arm completed.
+fn control_plan(plan: &RunPlan, done: &[Done], run_dir: &Path, resume: bool) -> Result<RunPlan> {
+    let completed: std::collections::HashSet<(usize, usize, u32)> =
+        done.iter().map(|(k, _)| *k).collect();
+    let mut c = RunPlan {
+        manifest: plan.manifest.clone(),
+        charter: plan.charter.clone(),
+        models: plan.models.clone(),
+        units: plan.units.clone(),
+        trials: plan.trials,
+        run_dir: Arc::from(run_dir.join("control-arm").as_path()),
+        fixtures: crate::workspace::FixtureStore::new()?,
+        budget: plan.budget.clone(),
+        skip: plan.skip.difference(&completed).copied().collect(),
+        fail_fast: false,
+        control_arm: true,
+        spool: plan.spool.clone(),
+        names: plan.names.clone(),
     };
-    let run_plan = |plan: RunPlan| {
-        rt.block_on(async move {
-            let (tx, mut rx) = tokio::sync::mpsc::channel::<Event>(EVENT_BACKLOG);
-            let reporter = tokio::spawn(async move {
-                let mut progress = Progress::with_story(story);
-                while let Some(ev) = rx.recv().await {
-                    progress.on_event(&ev);
-                }
-            });
-            let result = runner::execute(plan, tx).await;
-            let _ = reporter.await;
-            result
-        })
-    };
-    let records = run_plan(plan)?;
+    if resume {
+        c.skip
+            .extend(runner::completed_trials(&c)?.into_iter().map(|(k, _)| k));
+    }
+    Ok(c)
+}
+
+/// One arm on the runtime, its events to the progress reporter; with `story`, each trial's
+/// story printed at the end.
+fn execute_arm(
+    rt: &tokio::runtime::Runtime,
+    plan: RunPlan,
+    story: Option<crate::report::story::StoryOptions>,
+) -> Result<Vec<TrialRecord>> {
+    let records = rt.block_on(async move {
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<Event>(EVENT_BACKLOG);
+        let reporter = tokio::spawn(async move {
+            let mut progress = Progress::with_story(story);
+            while let Some(ev) = rx.recv().await {
+                progress.on_event(&ev);
+            }
+        });
+        let result = runner::execute(plan, tx).await;
+        let _ = reporter.await;
+        result
+    })?;
     if let Some(opts) = story {
         crate::report::story::print_all(&records, opts);
     }
-    let control_records = match control {
-        Some(c) => {
-            eprintln!("control arm: the same units without the charter");
-            let c_dir = c.run_dir.clone();
-            let control = run_plan(c)?;
-            if let Some(opts) = story {
-                crate::report::story::print_all(&control, opts);
-            }
-            // All of the control arm's trials, earlier ones of a resumed run included.
-            Some(runner::stored_records(&c_dir, &suite)?)
-        }
-        None => None,
-    };
-    let accounting = accounting(&plan_models, &records);
-    run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
-    run_json["usage"] = accounting.clone();
-    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
-
-    let mut records = records;
-    records.extend(done.into_iter().map(|(_, r)| r));
-    let names: Vec<String> = plan_models.iter().map(|m| m.name().to_string()).collect();
-    crate::gate::sort_records(&mut records, &names);
-    let units_total =
-        loaded.manifest.models.len() * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
-    let gate = Gate::from_records(&records, trials).scoped(
-        units_total,
-        loaded.manifest.run.trials,
-        opts.shard.clone(),
-    );
-    let lift = control_records
-        .as_ref()
-        .map(|c| crate::report::lift::lift(&records, c));
-    Ok(RunDone {
-        run_dir,
-        gate,
-        records,
-        suite,
-        charter,
-        usage: accounting,
-        lift,
-        sandbox_off: opts.no_sandbox,
-    })
+    Ok(records)
 }
 
 /// Events a run may queue for its reporters before trials wait for them: enough to smooth
