@@ -53,21 +53,79 @@ pub async fn run_trial(
 ) -> Transcript {
     let started = Instant::now();
     // Opens the unit's latch after the first reply, or however the episode ends without one.
-    let mut warm_up = Some(OpensOnDrop(spec.cache_role.opens.clone()));
+    let warm_up = OpensOnDrop(spec.cache_role.opens.clone());
     let tools: Vec<ToolSpec> = spec
         .variant
         .tools
         .iter()
         .filter_map(|t| tools::spec(t))
         .collect();
-    let mut messages = if spec.system_prompt.is_empty() {
-        Vec::new()
-    } else {
-        vec![Message::new(Role::System, spec.system_prompt)]
+    let mut episode = Episode::seeded(spec);
+    let mut transcript = new_transcript(spec, provider, &tools, episode.messages.len());
+    let workspace = match spec
+        .variant
+        .fixture
+        .as_deref()
+        .map(|f| spec.fixtures.workspace(f))
+        .transpose()
+    {
+        Ok(ws) => ws,
+        Err(e) => {
+            let why = format!("harness could not prepare the workspace: {e}");
+            return episode.abandoned(transcript, why);
+        }
     };
-    messages.extend(spec.variant.seed.iter().cloned());
-    let seeded = messages.len();
-    let mut transcript = Transcript {
+    let mut toolbox = ToolBox::new(
+        spec.variant,
+        workspace.as_ref().map(|w| w.root()),
+        spec.test_timeout,
+    )
+    .with_caps(spec.caps);
+    if let Some(latch) = &spec.cache_role.waits_for {
+        latch.wait().await;
+    }
+    let slot = match spec.model_slots.acquire().await {
+        Ok(p) => p,
+        Err(e) => return episode.abandoned(transcript, format!("harness: {e}")),
+    };
+    episode
+        .converse(spec, provider, on_retry, &tools, &mut toolbox, warm_up)
+        .await;
+    drop(slot);
+
+    if let Some(why) = episode.error.take() {
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(why);
+    }
+    transcript.max_steps_reached = !episode.finished;
+    if let Some(ws) = &workspace {
+        match ws.changes() {
+            Ok(w) => transcript.workspace = Some(w),
+            Err(e) => {
+                transcript.outcome = Outcome::Error;
+                transcript.error = Some(format!("harness could not diff the workspace: {e}"));
+            }
+        }
+    }
+    episode.record(spec, &mut transcript);
+    // The behavioural probe runs each deliverable after the diff was taken.
+    if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
+        if transcript.outcome == Outcome::Completed {
+            transcript.probes = Some(crate::probe::run(script, &transcript, ws.root()).await);
+        }
+    }
+    transcript.timing = Some(json!({"duration_ms": started.elapsed().as_millis() as u64}));
+    transcript
+}
+
+/// The transcript before the first request: who, what, under which charter and decoding.
+fn new_transcript(
+    spec: &TrialSpec<'_>,
+    provider: &dyn Provider,
+    tools: &[ToolSpec],
+    seeded: usize,
+) -> Transcript {
+    Transcript {
         format: FORMAT_V1.to_string(),
         case: spec.case.id.clone(),
         variant: spec.variant.id.clone(),
@@ -95,115 +153,147 @@ pub async fn run_trial(
         probes: None,
         caps_hit: None,
         case_sha256: Some(spec.case.sha256.clone()),
-    };
-
-    let workspace = match spec
-        .variant
-        .fixture
-        .as_deref()
-        .map(|f| spec.fixtures.workspace(f))
-        .transpose()
-    {
-        Ok(ws) => ws,
-        Err(e) => {
-            transcript.messages = messages;
-            transcript.outcome = Outcome::Error;
-            transcript.error = Some(format!("harness could not prepare the workspace: {e}"));
-            return transcript;
-        }
-    };
-    let mut toolbox = ToolBox::new(
-        spec.variant,
-        workspace.as_ref().map(|w| w.root()),
-        spec.test_timeout,
-    )
-    .with_caps(spec.caps);
-    let mut caps_hit: Vec<String> = Vec::new();
-    let (mut input_tokens, mut output_tokens) = (0u64, 0u64);
-    let (mut cache_read, mut cache_write) = (0u64, 0u64);
-    let mut finish_reasons = Vec::new();
-    let mut reported_models: Vec<String> = Vec::new();
-    let mut requests = Vec::new();
-
-    if let Some(latch) = &spec.cache_role.waits_for {
-        latch.wait().await;
     }
-    let slot = match spec.model_slots.acquire().await {
-        Ok(p) => p,
-        Err(e) => {
-            transcript.messages = messages;
-            transcript.outcome = Outcome::Error;
-            transcript.error = Some(format!("harness: {e}"));
-            return transcript;
-        }
-    };
-    let mut finished = false;
-    for turn in 0..spec.max_steps as usize {
-        let request = ModelRequest {
-            case: &spec.case.id,
-            variant: &spec.variant.id,
-            turn,
-            system: spec.system_prompt,
-            messages: &messages[usize::from(!spec.system_prompt.is_empty())..],
-            tools: &tools,
-            decoding: spec.decoding,
-            on_retry,
+}
+
+/// One trial's conversation with the model and what it cost: the messages, a record per
+/// request, the token totals, and how it ended.
+struct Episode {
+    messages: Vec<Message>,
+    usage: crate::provider::Usage,
+    requests: Vec<serde_json::Value>,
+    finish_reasons: Vec<String>,
+    reported_models: Vec<String>,
+    caps_hit: Vec<String>,
+    /// The model answered without a tool call, or the episode stopped on an error (as opposed
+    /// to running out of steps).
+    finished: bool,
+    error: Option<String>,
+}
+
+impl Episode {
+    /// The system prompt (unless the control arm) and the variant's seeded turns.
+    fn seeded(spec: &TrialSpec<'_>) -> Episode {
+        let mut messages = if spec.system_prompt.is_empty() {
+            Vec::new()
+        } else {
+            vec![Message::new(Role::System, spec.system_prompt)]
         };
+        messages.extend(spec.variant.seed.iter().cloned());
+        Episode {
+            messages,
+            usage: Default::default(),
+            requests: Vec::new(),
+            finish_reasons: Vec::new(),
+            reported_models: Vec::new(),
+            caps_hit: Vec::new(),
+            finished: false,
+            error: None,
+        }
+    }
+
+    /// The trial ends before any request: the seeded turns and why.
+    fn abandoned(self, mut transcript: Transcript, why: String) -> Transcript {
+        transcript.messages = self.messages;
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(why);
+        transcript
+    }
+
+    /// Turns until the model answers without a tool call, a request fails, the budget
+    /// refuses, or `max_steps` is reached.
+    async fn converse(
+        &mut self,
+        spec: &TrialSpec<'_>,
+        provider: &dyn Provider,
+        on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
+        tools: &[ToolSpec],
+        toolbox: &mut ToolBox,
+        warm_up: OpensOnDrop,
+    ) {
+        let mut warm_up = Some(warm_up);
         let prices = crate::budget::Prices::of(spec.model);
-        let reservation = match spec.budget {
-            None => 0,
-            Some(b) => {
-                // Worst case: a token per three characters in, the whole token limit out.
-                let chars = spec.system_prompt.len()
-                    + messages.iter().map(|m| m.content.len()).sum::<usize>();
-                let most_out = spec.decoding.max_tokens.unwrap_or(4096) as u64;
-                match b.reserve(prices.cost(chars as u64 / 3 + 1, most_out)) {
-                    Ok(r) => r,
-                    Err(why) => {
-                        transcript.outcome = Outcome::Error;
-                        transcript.error = Some(why);
-                        finished = true;
-                        break;
-                    }
-                }
+        for turn in 0..spec.max_steps as usize {
+            let reservation = match self.reserve(spec, &prices) {
+                Ok(r) => r,
+                Err(why) => return self.stop(why),
+            };
+            let request = ModelRequest {
+                case: &spec.case.id,
+                variant: &spec.variant.id,
+                turn,
+                system: spec.system_prompt,
+                messages: &self.messages[usize::from(!spec.system_prompt.is_empty())..],
+                tools,
+                decoding: spec.decoding,
+                on_retry,
+            };
+            let result = provider.complete(request).await;
+            drop(warm_up.take());
+            if let Some(b) = spec.budget {
+                let used = result
+                    .as_ref()
+                    .map_or(0.0, |r| prices.cost_cached(&r.usage));
+                b.settle(reservation, used);
             }
-        };
-        let result = provider.complete(request).await;
-        drop(warm_up.take());
-        if let Some(b) = spec.budget {
-            let used = result
-                .as_ref()
-                .map_or(0.0, |r| prices.cost_cached(&r.usage));
-            b.settle(reservation, used);
+            let reply = match result {
+                Ok(r) => r,
+                Err(e) => return self.stop(format!("provider failed on turn {}: {e}", turn + 1)),
+            };
+            let calls = self.take_reply(spec, turn, reply);
+            if calls.is_empty() {
+                self.finished = true;
+                return;
+            }
+            self.run_calls(spec, toolbox, calls).await;
         }
-        let reply = match result {
-            Ok(r) => r,
-            Err(e) => {
-                transcript.outcome = Outcome::Error;
-                transcript.error = Some(format!("provider failed on turn {}: {e}", turn + 1));
-                finished = true;
-                break;
-            }
+    }
+
+    fn stop(&mut self, why: String) {
+        self.error = Some(why);
+        self.finished = true;
+    }
+
+    /// Hold budget for the worst case of the next request: a token per three characters in,
+    /// the whole token limit out.
+    fn reserve(
+        &self,
+        spec: &TrialSpec<'_>,
+        prices: &crate::budget::Prices,
+    ) -> std::result::Result<u64, String> {
+        let Some(b) = spec.budget else {
+            return Ok(0);
         };
-        requests.push(json!({
+        let chars =
+            spec.system_prompt.len() + self.messages.iter().map(|m| m.content.len()).sum::<usize>();
+        let most_out = spec.decoding.max_tokens.unwrap_or(4096) as u64;
+        b.reserve(prices.cost(chars as u64 / 3 + 1, most_out))
+    }
+
+    /// Account for a reply and add it to the conversation; its tool calls come back.
+    fn take_reply(
+        &mut self,
+        spec: &TrialSpec<'_>,
+        turn: usize,
+        reply: crate::provider::ModelReply,
+    ) -> Vec<checkers::ToolCall> {
+        self.requests.push(json!({
             "turn": turn + 1,
             "request_id": reply.request_id,
             "attempts": reply.attempts,
             "finish_reason": reply.finish_reason,
             "model": reply.model_reported,
             "system_fingerprint": reply.system_fingerprint,
+            "usage": reply.usage,
         }));
-        input_tokens += reply.usage.input_tokens;
-        output_tokens += reply.usage.output_tokens;
-        cache_read += reply.usage.cache_read_tokens;
-        cache_write += reply.usage.cache_write_tokens;
-        if let Some(last) = requests.last_mut() {
-            last["usage"] = json!(reply.usage);
-        }
-        finish_reasons.extend(reply.finish_reason.clone());
+        self.usage.input_tokens += reply.usage.input_tokens;
+        self.usage.output_tokens += reply.usage.output_tokens;
+        self.usage.cache_read_tokens += reply.usage.cache_read_tokens;
+        self.usage.cache_write_tokens += reply.usage.cache_write_tokens;
+        self.finish_reasons.extend(reply.finish_reason.clone());
         if let Some(m) = &reply.model_reported {
-            if !reported_models.contains(m) {
-                reported_models.push(m.clone());
+            if !self.reported_models.contains(m) {
+                self.reported_models.push(m.clone());
             }
         }
         // What a model says is untrusted: keys masked, size capped, tool paths normalised once,
@@ -214,7 +304,7 @@ pub async fn run_trial(
             "reply",
         );
         if cut {
-            caps_hit.push(format!(
+            self.caps_hit.push(format!(
                 "turn {}: reply cut at {} bytes",
                 turn + 1,
                 spec.max_reply_bytes
@@ -229,17 +319,23 @@ pub async fn run_trial(
             }
         }
         let calls = tool_calls.clone();
-        messages.push(Message {
+        self.messages.push(Message {
             role: Role::Assistant,
             content,
             tool_calls,
             tool_call_id: None,
             name: None,
         });
-        if calls.is_empty() {
-            finished = true;
-            break;
-        }
+        calls
+    }
+
+    /// Run the model's tool calls in the trial's workspace and add their results.
+    async fn run_calls(
+        &mut self,
+        spec: &TrialSpec<'_>,
+        toolbox: &mut ToolBox,
+        calls: Vec<checkers::ToolCall>,
+    ) {
         for call in calls {
             let result = if call.arguments.is_object() {
                 toolbox.call(&call.name, &call.arguments).await
@@ -262,7 +358,7 @@ pub async fn run_trial(
                 "tool result",
             );
             if cut {
-                caps_hit.push(format!(
+                self.caps_hit.push(format!(
                     "{}({}): result cut at {} bytes",
                     call.name,
                     call.arguments
@@ -272,9 +368,10 @@ pub async fn run_trial(
                     spec.caps.max_tool_result_bytes
                 ));
             } else if capped {
-                caps_hit.push(format!("{}: {}", call.name, result_text));
+                self.caps_hit
+                    .push(format!("{}: {}", call.name, result_text));
             }
-            messages.push(Message {
+            self.messages.push(Message {
                 role: Role::Tool,
                 content: result_text,
                 tool_calls: Vec::new(),
@@ -283,45 +380,27 @@ pub async fn run_trial(
             });
         }
     }
-    drop(slot);
-    transcript.max_steps_reached = !finished;
-    transcript.caps_hit = (!caps_hit.is_empty()).then_some(caps_hit);
 
-    if let Some(ws) = &workspace {
-        match ws.changes() {
-            Ok(w) => transcript.workspace = Some(w),
-            Err(e) => {
-                transcript.outcome = Outcome::Error;
-                transcript.error = Some(format!("harness could not diff the workspace: {e}"));
-            }
+    /// The conversation and its accounting into the transcript.
+    fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) {
+        transcript.caps_hit = (!self.caps_hit.is_empty()).then_some(self.caps_hit);
+        transcript.messages = self.messages;
+        transcript.usage = Some(json!({
+            "input_tokens": self.usage.input_tokens,
+            "output_tokens": self.usage.output_tokens,
+            "cache_read_input_tokens": self.usage.cache_read_tokens,
+            "cache_write_input_tokens": self.usage.cache_write_tokens,
+        }));
+        let drift = self.reported_models.iter().any(|m| *m != spec.model.model);
+        if let Some(req) = transcript.request.as_mut() {
+            req["truncated"] = json!(self
+                .finish_reasons
+                .iter()
+                .any(|r| r == "length" || r == "max_tokens"));
+            req["finish_reasons"] = json!(self.finish_reasons);
+            req["model_reported"] = json!(self.reported_models);
+            req["alias_drift"] = json!(drift);
         }
+        transcript.request_ids = Some(json!(self.requests));
     }
-    transcript.messages = messages;
-    // The behavioural probe runs each deliverable after the diff was taken.
-    if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
-        if transcript.outcome == Outcome::Completed {
-            transcript.probes = Some(crate::probe::run(script, &transcript, ws.root()).await);
-        }
-    }
-    transcript.usage = Some(json!({
-        "input_tokens": input_tokens,
-        "output_tokens": output_tokens,
-        "cache_read_input_tokens": cache_read,
-        "cache_write_input_tokens": cache_write,
-    }));
-    transcript.timing = Some(json!({"duration_ms": started.elapsed().as_millis() as u64}));
-    let drift: Vec<&String> = reported_models
-        .iter()
-        .filter(|m| **m != spec.model.model)
-        .collect();
-    if let Some(req) = transcript.request.as_mut() {
-        req["finish_reasons"] = json!(finish_reasons);
-        req["model_reported"] = json!(reported_models);
-        req["alias_drift"] = json!(!drift.is_empty());
-        req["truncated"] = json!(finish_reasons
-            .iter()
-            .any(|r| r == "length" || r == "max_tokens"));
-    }
-    transcript.request_ids = Some(json!(requests));
-    transcript
 }
