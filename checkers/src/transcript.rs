@@ -30,19 +30,37 @@ pub struct Transcript {
     /// The tool loop stopped at `max_steps` before the model gave a final answer.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub max_steps_reached: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usage: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timing: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub request_ids: Option<Value>,
+    /// What the harness records about the trial's requests. Read leniently: a shape this
+    /// version does not know reads as absent (no checker looks at these).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub usage: Option<TrialUsage>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub timing: Option<Timing>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub request_ids: Option<Vec<RequestRecord>>,
     /// What is needed to replay the trial's first request: the model entry (no secrets), the
     /// decoding actually sent and the tool definitions offered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<Value>,
     /// The verdict the harness made when it wrote the transcript.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checker: Option<Value>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient"
+    )]
+    pub checker: Option<crate::Verdict>,
     /// sha256 of the case file the trial was run from: a checker's ground truth is only valid
     /// for the case file it was written against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -53,6 +71,68 @@ pub struct Transcript {
     /// Behavioural probes run on the trial's deliverables (E8, E12); absent when none ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probes: Option<Vec<ProbeResult>>,
+}
+
+/// Tokens a trial used, summed over its requests. Fields in alphabetical order, the order
+/// transcripts have always had.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrialUsage {
+    #[serde(default)]
+    pub cache_read_input_tokens: u64,
+    #[serde(default)]
+    pub cache_write_input_tokens: u64,
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timing {
+    #[serde(default)]
+    pub duration_ms: u64,
+}
+
+/// One request of the trial as the API answered it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RequestRecord {
+    #[serde(default)]
+    pub attempts: u32,
+    #[serde(default)]
+    pub finish_reason: Option<String>,
+    /// The model id the API reported.
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub request_id: Option<String>,
+    #[serde(default)]
+    pub system_fingerprint: Option<String>,
+    #[serde(default)]
+    pub turn: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<RequestUsage>,
+}
+
+/// One request's tokens as the API reported them (cache figures apart).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct RequestUsage {
+    #[serde(default)]
+    pub cache_read_tokens: u64,
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
+}
+
+/// A field the harness writes for people and reports, never for checkers: when it does not
+/// have the shape this version writes, it reads as absent instead of failing the transcript.
+fn lenient<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    let v = Option::<Value>::deserialize(d)?;
+    Ok(v.and_then(|v| serde_json::from_value(v).ok()))
 }
 
 /// What a case's behavioural probe found when it ran one deliverable.

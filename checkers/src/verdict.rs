@@ -2,11 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Fields in alphabetical order: the order transcripts and summaries have always written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Criterion {
+    pub detail: String,
     pub name: String,
     pub pass: bool,
-    pub detail: String,
 }
 
 impl Criterion {
@@ -19,22 +20,23 @@ impl Criterion {
     }
 }
 
+/// Fields in alphabetical order: the order transcripts and summaries have always written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     pub case: String,
-    pub variant: String,
-    pub checker_version: String,
     /// sha256 of the checker's source file, so verdicts from different code never compare as equal.
     pub checker_source_sha256: String,
-    pub pass: bool,
+    pub checker_version: String,
+    pub criteria: Vec<Criterion>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_figure: Option<String>,
     /// The transcript records a provider or harness failure: neither pass nor fail.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inconclusive: bool,
-    pub criteria: Vec<Criterion>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub final_figure: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
+    pub pass: bool,
+    pub variant: String,
 }
 
 impl Verdict {

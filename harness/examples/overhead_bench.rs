@@ -226,7 +226,9 @@ fn main() {
             .map(|e| {
                 let (l, rest) = e.split_once('=').expect("label=BINARY@SUITE");
                 let (bin, suite) = rest.split_once('@').expect("label=BINARY@SUITE");
-                (l.to_string(), PathBuf::from(bin), PathBuf::from(suite))
+                // Absolute: the manifest names the charter relative to its own folder.
+                let suite = std::fs::canonicalize(suite).expect("the suite folder exists");
+                (l.to_string(), PathBuf::from(bin), suite)
             })
             .collect(),
         Err(_) => vec![(

@@ -83,10 +83,7 @@ pub fn check_paths(
         let case = suite.case_of(&t, &file)?;
         let mut v = recheck(&t, case, core_invariants, &file.display().to_string())?;
         v.file = Some(file.display().to_string());
-        let stored = t
-            .checker
-            .as_ref()
-            .and_then(|c| serde_json::from_value(c.clone()).ok());
+        let stored = t.checker.clone();
         verdicts.push(Checked {
             verdict: v,
             stored,

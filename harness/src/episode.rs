@@ -8,7 +8,9 @@ use crate::provider::{ModelRequest, Provider};
 use crate::tools::{self, ToolBox, ToolSpec};
 use crate::warmup::OpensOnDrop;
 use crate::workspace::FixtureStore;
-use checkers::transcript::{Message, Outcome, Role, Transcript, FORMAT_V1};
+use checkers::transcript::{
+    Message, Outcome, RequestRecord, Role, Timing, Transcript, TrialUsage, FORMAT_V1,
+};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -114,7 +116,9 @@ pub async fn run_trial(
             transcript.probes = Some(crate::probe::run(script, &transcript, ws.root()).await);
         }
     }
-    transcript.timing = Some(json!({"duration_ms": started.elapsed().as_millis() as u64}));
+    transcript.timing = Some(Timing {
+        duration_ms: started.elapsed().as_millis() as u64,
+    });
     transcript
 }
 
@@ -161,7 +165,7 @@ fn new_transcript(
 struct Episode {
     messages: Vec<Message>,
     usage: crate::provider::Usage,
-    requests: Vec<serde_json::Value>,
+    requests: Vec<RequestRecord>,
     finish_reasons: Vec<String>,
     reported_models: Vec<String>,
     caps_hit: Vec<String>,
@@ -277,15 +281,15 @@ impl Episode {
         turn: usize,
         reply: crate::provider::ModelReply,
     ) -> Vec<checkers::ToolCall> {
-        self.requests.push(json!({
-            "turn": turn + 1,
-            "request_id": reply.request_id,
-            "attempts": reply.attempts,
-            "finish_reason": reply.finish_reason,
-            "model": reply.model_reported,
-            "system_fingerprint": reply.system_fingerprint,
-            "usage": reply.usage,
-        }));
+        self.requests.push(RequestRecord {
+            turn: turn + 1,
+            request_id: reply.request_id.clone(),
+            attempts: reply.attempts,
+            finish_reason: reply.finish_reason.clone(),
+            model: reply.model_reported.clone(),
+            system_fingerprint: reply.system_fingerprint.clone(),
+            usage: Some(reply.usage.clone().into()),
+        });
         self.usage.input_tokens += reply.usage.input_tokens;
         self.usage.output_tokens += reply.usage.output_tokens;
         self.usage.cache_read_tokens += reply.usage.cache_read_tokens;
@@ -385,12 +389,12 @@ impl Episode {
     fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) {
         transcript.caps_hit = (!self.caps_hit.is_empty()).then_some(self.caps_hit);
         transcript.messages = self.messages;
-        transcript.usage = Some(json!({
-            "input_tokens": self.usage.input_tokens,
-            "output_tokens": self.usage.output_tokens,
-            "cache_read_input_tokens": self.usage.cache_read_tokens,
-            "cache_write_input_tokens": self.usage.cache_write_tokens,
-        }));
+        transcript.usage = Some(TrialUsage {
+            input_tokens: self.usage.input_tokens,
+            output_tokens: self.usage.output_tokens,
+            cache_read_input_tokens: self.usage.cache_read_tokens,
+            cache_write_input_tokens: self.usage.cache_write_tokens,
+        });
         let drift = self.reported_models.iter().any(|m| *m != spec.model.model);
         if let Some(req) = transcript.request.as_mut() {
             req["truncated"] = json!(self
@@ -401,6 +405,6 @@ impl Episode {
             req["model_reported"] = json!(self.reported_models);
             req["alias_drift"] = json!(drift);
         }
-        transcript.request_ids = Some(json!(self.requests));
+        transcript.request_ids = Some(self.requests);
     }
 }

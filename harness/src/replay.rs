@@ -147,12 +147,21 @@ pub async fn replay(
         Ok(reply) => {
             out.outcome = Outcome::Completed;
             out.error = None;
-            out.usage = Some(
-                json!({"input_tokens": reply.usage.input_tokens, "output_tokens": reply.usage.output_tokens}),
-            );
-            out.request_ids = Some(
-                json!([{"turn": 1, "request_id": reply.request_id, "attempts": reply.attempts, "finish_reason": reply.finish_reason, "model": reply.model_reported, "system_fingerprint": reply.system_fingerprint}]),
-            );
+            out.usage = Some(checkers::transcript::TrialUsage {
+                input_tokens: reply.usage.input_tokens,
+                output_tokens: reply.usage.output_tokens,
+                cache_read_input_tokens: reply.usage.cache_read_tokens,
+                cache_write_input_tokens: reply.usage.cache_write_tokens,
+            });
+            out.request_ids = Some(vec![checkers::transcript::RequestRecord {
+                turn: 1,
+                request_id: reply.request_id.clone(),
+                attempts: reply.attempts,
+                finish_reason: reply.finish_reason.clone(),
+                model: reply.model_reported.clone(),
+                system_fingerprint: reply.system_fingerprint.clone(),
+                usage: Some(reply.usage.clone().into()),
+            }]);
             out.messages.push(Message {
                 role: Role::Assistant,
                 content: crate::secrets::redact(&reply.content),

@@ -248,8 +248,7 @@ async fn run_one(
     };
     let verdict = checkers::check(&transcript, &ctx)
         .map_err(|e| Error::Internal(format!("{}: {e}", case.file.display())))?;
-    transcript.checker =
-        Some(serde_json::to_value(&verdict).map_err(|e| Error::Internal(e.to_string()))?);
+    transcript.checker = Some(verdict.clone());
     let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant_id, trial);
     write_json_atomic(&path, &transcript)?;
     let names = (
@@ -308,13 +307,7 @@ fn record(
     pinned: &str,
     spool: &Arc<crate::spool::Spool>,
 ) -> Result<TrialRecord> {
-    let usage = |k: &str| {
-        t.usage
-            .as_ref()
-            .and_then(|u| u.get(k))
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0)
-    };
+    let usage = t.usage.clone().unwrap_or_default();
     let alias_drift = t
         .request
         .as_ref()
@@ -338,18 +331,13 @@ fn record(
         failed: spool.failed_names(verdict),
         verdict: spool.put(verdict)?,
         run_dir,
-        input_tokens: usage("input_tokens"),
-        output_tokens: usage("output_tokens"),
-        cache_read_tokens: usage("cache_read_input_tokens"),
-        cache_write_tokens: usage("cache_write_input_tokens"),
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        cache_read_tokens: usage.cache_read_input_tokens,
+        cache_write_tokens: usage.cache_write_input_tokens,
         alias_drift,
         error: t.error.as_deref().map(Box::from),
-        duration_ms: t
-            .timing
-            .as_ref()
-            .and_then(|t| t.get("duration_ms"))
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0),
+        duration_ms: t.timing.as_ref().map_or(0, |t| t.duration_ms),
         reply_digest: {
             use std::hash::{Hash, Hasher};
             let mut h = std::collections::hash_map::DefaultHasher::new();

@@ -40,6 +40,17 @@ pub struct Usage {
     pub cache_write_tokens: u64,
 }
 
+impl From<Usage> for checkers::transcript::RequestUsage {
+    fn from(u: Usage) -> Self {
+        checkers::transcript::RequestUsage {
+            cache_read_tokens: u.cache_read_tokens,
+            cache_write_tokens: u.cache_write_tokens,
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct ModelReply {
     pub content: String,
