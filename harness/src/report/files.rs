@@ -116,20 +116,16 @@ pub fn write_all(
         append_step_summary(&summary)?;
     }
     crate::store::write_atomic_with(&run_dir.join("junit.xml"), |w| junit::write(records, w))?;
-    write_text(
-        &run_dir.join("report.html"),
-        &html::render(
-            gate,
-            records,
-            &html::Page {
-                title: "Charter gate",
-                charter_line: &charter_line.replace('`', "").replace("**", ""),
-                system_prompt: facts.system_prompt,
-                case_title: &title_of,
-                run_dir,
-            },
-        ),
-    )?;
+    let page = html::Page {
+        title: "Charter gate",
+        charter_line: &charter_line.replace('`', "").replace("**", ""),
+        system_prompt: facts.system_prompt,
+        case_title: &title_of,
+        run_dir,
+    };
+    crate::store::write_atomic_with(&run_dir.join("report.html"), |w| {
+        html::write(gate, records, &page, w)
+    })?;
 
     let checker_versions: serde_json::Map<String, serde_json::Value> = checkers::registry::CHECKERS
         .iter()

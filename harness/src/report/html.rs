@@ -101,7 +101,14 @@ pub struct Page<'a> {
     pub run_dir: &'a std::path::Path,
 }
 
-pub fn render(gate: &Gate, records: &[TrialRecord], page: &Page) -> String {
+/// The page, streamed to `out` a trial at a time: a run whose trials all differ writes a long
+/// page, but holds one trial's text in memory at a time.
+pub fn write(
+    gate: &Gate,
+    records: &[TrialRecord],
+    page: &Page,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let mut h = String::new();
     let (word, sentence) = gate.verdict();
     let _ = write!(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style><script>{SCRIPT}</script></head><body>\n", esc(page.title));
@@ -196,12 +203,14 @@ pub fn render(gate: &Gate, records: &[TrialRecord], page: &Page) -> String {
                 format!("trial {}", trials[i].trial)
             };
             trial(&mut h, trials[i], &label, page.run_dir);
+            out.write_all(h.as_bytes())?;
+            h.clear();
             i = j;
         }
         h.push_str("</section>\n");
     }
     h.push_str("</body></html>\n");
-    h
+    out.write_all(h.as_bytes())
 }
 
 fn trial(h: &mut String, r: &TrialRecord, label: &str, run_dir: &std::path::Path) {
