@@ -468,7 +468,14 @@ fn finish(
     facts: &RunFacts,
 ) -> Result<u8> {
     // The verdict is printed first: a report that cannot be written must not hide it.
-    println!("\n{}", table::render(gate));
+    {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout
+            .write_all(b"\n")
+            .and_then(|_| table::write(gate, &mut stdout))
+            .and_then(|_| stdout.write_all(b"\n"));
+    }
     for line in crate::report::files::auth_failures(records) {
         println!("{line}: fix the key, then re-run");
     }

@@ -16,6 +16,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, Semaphore};
 
+/// A trial of the plan (model, unit, trial) and its record.
+pub type Done = ((usize, usize, u32), TrialRecord);
+
 /// Everything a run needs, validated before it starts.
 pub struct RunPlan {
     pub manifest: Manifest,
@@ -84,10 +87,9 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
     });
     let mut dispatchers = Vec::new();
     // Every model's finished trials, in one list sized for the whole plan.
-    let finished: Arc<std::sync::Mutex<Vec<((usize, usize, u32), TrialRecord)>>> =
-        Arc::new(std::sync::Mutex::new(Vec::with_capacity(
-            plan.trial_count().saturating_sub(plan.skip.len()),
-        )));
+    let finished: Arc<std::sync::Mutex<Vec<Done>>> = Arc::new(std::sync::Mutex::new(
+        Vec::with_capacity(plan.trial_count().saturating_sub(plan.skip.len())),
+    ));
     for (mi, (model, _)) in plan.models.iter().enumerate() {
         let (plan, events, order) = (plan.clone(), events.clone(), order.clone());
         let slots = Arc::new(Semaphore::new(model.max_concurrency));
@@ -349,7 +351,7 @@ fn record(
 
 /// Trials of the plan that a resumed run folder already completed, re-checked with the current
 /// checkers. A missing, unreadable or `error` transcript is not completed: it runs again.
-pub fn completed_trials(plan: &RunPlan) -> Result<Vec<((usize, usize, u32), TrialRecord)>> {
+pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
     let mut done = Vec::new();
     for (mi, (model, _)) in plan.models.iter().enumerate() {
         for (ui, (case, variant)) in plan.units.iter().enumerate() {

@@ -8,7 +8,7 @@ use crate::events::{Event, TrialRecord};
 use crate::gate::Gate;
 use crate::manifest;
 use crate::report::progress::Progress;
-use crate::runner::{self, RunPlan};
+use crate::runner::{self, Done, RunPlan};
 use crate::suite::{self, Suite};
 use crate::{provider, store};
 use std::path::{Path, PathBuf};
@@ -333,9 +333,6 @@ fn run_record(
     }
     run_json
 }
-
-/// A trial of the plan (model, unit, trial) and its record, completed by an earlier run.
-type Done = ((usize, usize, u32), TrialRecord);
 
 /// The charter arm's plan, and the trials a resumed run already completed. Units outside this
 /// shard or outside `--only` units, and completed trials, are skipped.

@@ -883,15 +883,12 @@ async fn prompt_cache_false_marks_nothing() {
     }
 }
 
+/// When each request arrived, and its body.
+type Arrivals = std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, String)>>>;
+
 /// Arrival times of each distinct request body, for a model that answers after `delay`.
-fn timed_server(
-    delay: Duration,
-) -> (
-    loopback::Responder,
-    std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, String)>>>,
-) {
-    let seen: std::sync::Arc<std::sync::Mutex<Vec<(std::time::Instant, String)>>> =
-        Default::default();
+fn timed_server(delay: Duration) -> (loopback::Responder, Arrivals) {
+    let seen: Arrivals = Default::default();
     let log = seen.clone();
     let respond = responder(move |r, _| {
         log.lock().unwrap().push((

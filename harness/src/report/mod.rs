@@ -32,15 +32,6 @@ pub fn inert(text: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn escapes_print_escaped_and_newlines_stay() {
-        let s = super::inert("a\u{1b}]0;pwned\u{7}b\u{1b}[2J\nc\td");
-        assert_eq!(s, "a\\u{1b}]0;pwned\\u{7}b\\u{1b}[2J\nc\td");
-    }
-}
-
 /// Text as XML or HTML character data or attribute value. Control characters XML 1.0 forbids
 /// even escaped become U+FFFD.
 pub fn xml_escape(s: &str) -> String {
@@ -57,4 +48,13 @@ pub fn xml_escape(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_print_escaped_and_newlines_stay() {
+        let s = super::inert("a\u{1b}]0;pwned\u{7}b\u{1b}[2J\nc\td");
+        assert_eq!(s, "a\\u{1b}]0;pwned\\u{7}b\\u{1b}[2J\nc\td");
+    }
 }

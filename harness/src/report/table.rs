@@ -4,6 +4,14 @@ use crate::gate::{Gate, UnitStatus};
 use std::fmt::Write;
 
 pub fn render(gate: &Gate) -> String {
+    let mut out = Vec::new();
+    let _ = write(gate, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The table to `out`, the failures a line per failed trial written as they are made: a run
+/// of many failed trials does not build them all in memory first.
+pub fn write(gate: &Gate, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     let rows = gate.rows();
     let label = |c: &str, v: &str| format!("{c}/{v}");
     let first_w = rows
@@ -41,6 +49,10 @@ pub fn render(gate: &Gate) -> String {
                     "  {}/{} on {} trial {}: {} — {}",
                     u.case, u.variant, u.model, t.trial, first.name, first.detail
                 );
+                if out.len() >= 1 << 16 {
+                    sink.write_all(out.as_bytes())?;
+                    out.clear();
+                }
             }
         }
     }
@@ -61,5 +73,5 @@ pub fn render(gate: &Gate) -> String {
     }
     let verdict = gate.verdict().1;
     let _ = writeln!(out, "\nGate: {verdict}");
-    out
+    sink.write_all(out.as_bytes())
 }
