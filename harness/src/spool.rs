@@ -103,3 +103,54 @@ impl VerdictRef {
             .expect("the verdict spool reads back what was written")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use checkers::Criterion;
+
+    fn verdict(pass: bool, detail: &str) -> Verdict {
+        Verdict {
+            case: "E1".into(),
+            checker_source_sha256: "x".into(),
+            checker_version: "1.0.0".into(),
+            criteria: vec![
+                Criterion::new("final-figure", pass, detail),
+                Criterion::new("forward-derivation", false, "none"),
+            ],
+            file: None,
+            final_figure: None,
+            inconclusive: false,
+            pass,
+            variant: "default".into(),
+        }
+    }
+
+    #[test]
+    fn a_spooled_verdict_reads_back_whole_after_later_ones_were_written() {
+        let spool = Spool::new().unwrap();
+        let first = spool.put(&verdict(false, "20% (want 25%)")).unwrap();
+        let later: Vec<VerdictRef> = (0..1000)
+            .map(|i| {
+                spool
+                    .put(&verdict(i % 2 == 0, &format!("detail {i}")))
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(first.get(), verdict(false, "20% (want 25%)"));
+        assert_eq!(later[999].get(), verdict(false, "detail 999"));
+        assert_eq!(later[10].get(), verdict(true, "detail 10"));
+    }
+
+    #[test]
+    fn trials_failing_the_same_way_share_one_list_of_names() {
+        let spool = Spool::new().unwrap();
+        let a = spool.failed_names(&verdict(false, "a"));
+        let b = spool.failed_names(&verdict(false, "b"));
+        let other = spool.failed_names(&verdict(true, "c"));
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(&*a[0], "final-figure");
+        assert_eq!(other.len(), 1);
+        assert!(Arc::ptr_eq(&a[1], &other[0]));
+    }
+}

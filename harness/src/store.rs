@@ -346,6 +346,25 @@ mod tests {
     use std::time::Duration;
 
     #[test]
+    fn a_streamed_file_masks_a_key_written_in_pieces() {
+        let key = "sk-streamed-test-key-5c1f0e9a";
+        crate::secrets::register(key);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("report.xml");
+        write_atomic_with(&path, |w| {
+            w.write_all(b"<a>first line\nthe key ")?;
+            w.write_all(&key.as_bytes()[..7])?;
+            w.write_all(&key.as_bytes()[7..])?;
+            w.write_all(b" ends here\nlast</a>")
+        })
+        .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains(&key[4..]), "{text}");
+        assert!(text.starts_with("<a>first line\nthe key "), "{text}");
+        assert!(text.ends_with(" ends here\nlast</a>"), "{text}");
+    }
+
+    #[test]
     fn timestamps_render_in_utc() {
         let t = UNIX_EPOCH + Duration::from_secs(1_795_997_700); // 2026-11-30T00:15:00Z
         assert_eq!(rfc3339(t), "2026-11-30T00:15:00Z");
