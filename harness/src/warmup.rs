@@ -1,7 +1,8 @@
-//! Prompt-cache warm-up: for each model and unit whose requests share a cacheable prefix, one
-//! episode goes first and its first reply writes the cache; the unit's other episodes (its
-//! siblings) start their first request only after that, so they read the prefix instead of
-//! each writing it again. Other units' episodes fill the model's slots meanwhile.
+//! Prompt-cache warm-up: per model, episodes whose requests share a cacheable prefix start in
+//! two waves, so that the first reply writes the cache and the rest read it instead of each
+//! writing it again: a tool set's first unit before that set's other units (tools and charter
+//! are the shared prefix), and each unit's first trial before its siblings. Other units'
+//! episodes fill the model's slots meanwhile.
 
 use crate::case::Variant;
 use crate::manifest::{ModelEntry, ProviderKind};
