@@ -854,12 +854,7 @@ fn gate_cmd(
             run_dir.display()
         )));
     }
-    let models: Vec<String> = run["manifest"]["models"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m["name"].as_str().map(str::to_string))
-        .collect();
+    let models = crate::runs::model_names(&run);
     crate::gate::sort_records(&mut records, &models);
     let trials = run["trials"].as_u64().unwrap_or(3) as u32;
     let mut gate = Gate::from_records(&records, trials);

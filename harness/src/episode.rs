@@ -8,9 +8,7 @@ use crate::provider::{ModelRequest, Provider};
 use crate::tools::{self, ToolBox, ToolSpec};
 use crate::warmup::OpensOnDrop;
 use crate::workspace::FixtureStore;
-use checkers::transcript::{
-    Message, Outcome, RequestRecord, Role, Timing, Transcript, TrialUsage, FORMAT_V1,
-};
+use checkers::transcript::{Message, Outcome, RequestRecord, Role, Timing, Transcript, FORMAT_V1};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -160,6 +158,30 @@ fn new_transcript(
     }
 }
 
+/// A reply as the conversation keeps it. What a model says is untrusted: keys masked, size
+/// capped (`true` when cut), tool paths normalised once, before tools, checkers or files see
+/// any of it.
+pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> (Message, bool) {
+    let (content, cut) =
+        crate::tools::cap_text(crate::secrets::redact(&reply.content), max_bytes, "reply");
+    let mut tool_calls = reply.tool_calls;
+    for c in tool_calls.iter_mut() {
+        crate::secrets::redact_json(&mut c.arguments);
+        if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
+            let normal = checkers::extract::tools::normalize_path(p);
+            c.arguments["path"] = json!(normal);
+        }
+    }
+    let message = Message {
+        role: Role::Assistant,
+        content,
+        tool_calls,
+        tool_call_id: None,
+        name: None,
+    };
+    (message, cut)
+}
+
 /// One trial's conversation with the model and what it cost: the messages, a record per
 /// request, the token totals, and how it ended.
 struct Episode {
@@ -281,32 +303,15 @@ impl Episode {
         turn: usize,
         reply: crate::provider::ModelReply,
     ) -> Vec<checkers::ToolCall> {
-        self.requests.push(RequestRecord {
-            turn: turn + 1,
-            request_id: reply.request_id.clone(),
-            attempts: reply.attempts,
-            finish_reason: reply.finish_reason.clone(),
-            model: reply.model_reported.clone(),
-            system_fingerprint: reply.system_fingerprint.clone(),
-            usage: Some(reply.usage.clone().into()),
-        });
-        self.usage.input_tokens += reply.usage.input_tokens;
-        self.usage.output_tokens += reply.usage.output_tokens;
-        self.usage.cache_read_tokens += reply.usage.cache_read_tokens;
-        self.usage.cache_write_tokens += reply.usage.cache_write_tokens;
+        self.requests.push(reply.record(turn + 1));
+        self.usage.add(&reply.usage);
         self.finish_reasons.extend(reply.finish_reason.clone());
         if let Some(m) = &reply.model_reported {
             if !self.reported_models.contains(m) {
                 self.reported_models.push(m.clone());
             }
         }
-        // What a model says is untrusted: keys masked, size capped, tool paths normalised once,
-        // before tools, checkers or files see any of it.
-        let (content, cut) = crate::tools::cap_text(
-            crate::secrets::redact(&reply.content),
-            spec.max_reply_bytes,
-            "reply",
-        );
+        let (message, cut) = assistant_message(reply, spec.max_reply_bytes);
         if cut {
             self.caps_hit.push(format!(
                 "turn {}: reply cut at {} bytes",
@@ -314,22 +319,8 @@ impl Episode {
                 spec.max_reply_bytes
             ));
         }
-        let mut tool_calls = reply.tool_calls;
-        for c in tool_calls.iter_mut() {
-            crate::secrets::redact_json(&mut c.arguments);
-            if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
-                let normal = checkers::extract::tools::normalize_path(p);
-                c.arguments["path"] = json!(normal);
-            }
-        }
-        let calls = tool_calls.clone();
-        self.messages.push(Message {
-            role: Role::Assistant,
-            content,
-            tool_calls,
-            tool_call_id: None,
-            name: None,
-        });
+        let calls = message.tool_calls.clone();
+        self.messages.push(message);
         calls
     }
 
@@ -389,12 +380,7 @@ impl Episode {
     fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) {
         transcript.caps_hit = (!self.caps_hit.is_empty()).then_some(self.caps_hit);
         transcript.messages = self.messages;
-        transcript.usage = Some(TrialUsage {
-            input_tokens: self.usage.input_tokens,
-            output_tokens: self.usage.output_tokens,
-            cache_read_input_tokens: self.usage.cache_read_tokens,
-            cache_write_input_tokens: self.usage.cache_write_tokens,
-        });
+        transcript.usage = Some(self.usage.into());
         let drift = self.reported_models.iter().any(|m| *m != spec.model.model);
         if let Some(req) = transcript.request.as_mut() {
             req["truncated"] = json!(self

@@ -250,16 +250,11 @@ pub fn sort_records(records: &mut [TrialRecord], models: &[String]) {
             .unwrap_or(usize::MAX)
     };
     let model_index = |m: &str| models.iter().position(|x| x == m).unwrap_or(usize::MAX);
+    // Keys borrow the names: a sort of many records compares without copying or counting.
     records.sort_by(|a, b| {
-        let key = |r: &'_ TrialRecord| {
-            (
-                model_index(&r.model),
-                case_index(&r.case),
-                r.variant.clone(),
-                r.trial,
-            )
-        };
-        key(a).cmp(&key(b))
+        let key = |r: &TrialRecord| (model_index(&r.model), case_index(&r.case), r.trial);
+        let (ka, kb) = (key(a), key(b));
+        (ka.0, ka.1, &*a.variant, ka.2).cmp(&(kb.0, kb.1, &*b.variant, kb.2))
     });
 }
 

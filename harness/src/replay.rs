@@ -147,28 +147,13 @@ pub async fn replay(
         Ok(reply) => {
             out.outcome = Outcome::Completed;
             out.error = None;
-            out.usage = Some(checkers::transcript::TrialUsage {
-                input_tokens: reply.usage.input_tokens,
-                output_tokens: reply.usage.output_tokens,
-                cache_read_input_tokens: reply.usage.cache_read_tokens,
-                cache_write_input_tokens: reply.usage.cache_write_tokens,
-            });
-            out.request_ids = Some(vec![checkers::transcript::RequestRecord {
-                turn: 1,
-                request_id: reply.request_id.clone(),
-                attempts: reply.attempts,
-                finish_reason: reply.finish_reason.clone(),
-                model: reply.model_reported.clone(),
-                system_fingerprint: reply.system_fingerprint.clone(),
-                usage: Some(reply.usage.clone().into()),
-            }]);
-            out.messages.push(Message {
-                role: Role::Assistant,
-                content: crate::secrets::redact(&reply.content),
-                tool_calls: reply.tool_calls,
-                tool_call_id: None,
-                name: None,
-            });
+            out.usage = Some(reply.usage.clone().into());
+            out.request_ids = Some(vec![reply.record(1)]);
+            // The same treatment as in a run: keys masked, size capped, tool paths normalised.
+            let max = manifest.manifest.run.max_reply_bytes;
+            let (message, cut) = crate::episode::assistant_message(reply, max);
+            out.caps_hit = cut.then(|| vec![format!("turn 1: reply cut at {max} bytes")]);
+            out.messages.push(message);
         }
         Err(e) => {
             out.outcome = Outcome::Error;

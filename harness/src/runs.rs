@@ -306,12 +306,7 @@ pub fn list(results: &Path) -> Result<String> {
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default();
-        let models: Vec<String> = run["manifest"]["models"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|m| m["name"].as_str().map(str::to_string))
-            .collect();
+        let models = model_names(&run);
         rows.push(format!(
             "{:<22} {:<22} charter {:<8} {:<12} {}",
             e.file_name().to_string_lossy(),
@@ -330,4 +325,14 @@ pub fn list(results: &Path) -> Result<String> {
         )));
     }
     Ok(rows.join("\n") + "\n")
+}
+
+/// The names of a run's models, in manifest order, from its run.json.
+pub fn model_names(run: &serde_json::Value) -> Vec<String> {
+    run["manifest"]["models"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["name"].as_str().map(str::to_string))
+        .collect()
 }

@@ -83,20 +83,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         }
         _ => bytes,
     };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = temp_beside(path)?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    // A temp file is private (0600); what the harness writes is an ordinary file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = tmp
-            .as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644));
-    }
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    publish(tmp, path)
 }
 
 /// Write a file atomically from a writer, for documents too large to hold in memory: streamed
@@ -105,9 +94,7 @@ pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    let tmp = temp_beside(path)?;
     let mut out = MaskLines {
         line: Vec::new(),
         inner: std::io::BufWriter::with_capacity(1 << 16, tmp),
@@ -119,6 +106,20 @@ pub fn write_atomic_with(
         .inner
         .into_inner()
         .map_err(|e| Error::io(path, e.into_error()))?;
+    publish(tmp, path)
+}
+
+/// A temp file in `path`'s folder (created if missing), so the rename that publishes it is
+/// atomic.
+fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Rename a finished temp file into place. A temp file is private (0600); what the harness
+/// writes is an ordinary file.
+fn publish(tmp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

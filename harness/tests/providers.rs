@@ -918,14 +918,14 @@ fn sibling_gaps(seen: &[(std::time::Instant, String)]) -> Vec<Duration> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_units_siblings_send_their_first_request_only_after_the_warm_up_episode_got_its_reply() {
-    let delay = Duration::from_millis(300);
+/// E1 and E2, three trials each, on the Anthropic model answering after `delay`: for each
+/// unit, how long after its first trial's first request the next trial's arrived.
+async fn first_request_gaps(prompt_cache: bool, delay: Duration) -> Vec<Duration> {
     let (respond, seen) = timed_server(delay);
     let server = LoopbackServer::start(respond).await;
-    let many = "max_concurrency = 16\nprompt_cache = true";
+    let many = format!("max_concurrency = 16\nprompt_cache = {prompt_cache}");
     let run = run_harness(
-        manifest(&server, many, many),
+        manifest(&server, &many, &many),
         &[
             "--case", "E1", "--case", "E2", "--model", "an", "--trials", "3",
         ],
@@ -934,6 +934,13 @@ async fn a_units_siblings_send_their_first_request_only_after_the_warm_up_episod
     assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
     let gaps = sibling_gaps(&seen.lock().unwrap());
     assert!(gaps.len() >= 2, "{gaps:?}");
+    gaps
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_units_siblings_send_their_first_request_only_after_the_warm_up_episode_got_its_reply() {
+    let delay = Duration::from_millis(300);
+    let gaps = first_request_gaps(true, delay).await;
     // Every sibling waited for the warm-up's reply (the cache write) before its first request.
     assert!(gaps.iter().all(|g| *g >= delay), "{gaps:?}");
 }
@@ -941,20 +948,55 @@ async fn a_units_siblings_send_their_first_request_only_after_the_warm_up_episod
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_prompt_cache_a_units_trials_start_together() {
     let delay = Duration::from_millis(300);
-    let (respond, seen) = timed_server(delay);
-    let server = LoopbackServer::start(respond).await;
-    let many = "max_concurrency = 16\nprompt_cache = false";
-    let run = run_harness(
-        manifest(&server, many, many),
-        &[
-            "--case", "E1", "--case", "E2", "--model", "an", "--trials", "3",
-        ],
-    )
-    .await;
-    assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
-    let gaps = sibling_gaps(&seen.lock().unwrap());
-    assert!(gaps.len() >= 2, "{gaps:?}");
+    let gaps = first_request_gaps(false, delay).await;
     // Nothing to warm: once the model's first request confirmed the key (the one request a
     // wrong key may cost), the other units' trials share the slots from the start.
     assert!(gaps.iter().any(|g| *g < delay), "{gaps:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replayed_reply_is_capped_and_its_tool_paths_normalised_like_a_runs() {
+    use common::model_server::Turn;
+    // First the run's own reply; the replay then gets a runaway one (Anthropic: text and a
+    // tool call in one reply).
+    let server = LoopbackServer::start(responder(|r, n| {
+        let turn = if n == 0 {
+            generic_turn(r)
+        } else {
+            Turn {
+                text: "x".repeat(5000),
+                calls: vec![(
+                    "read_file".into(),
+                    serde_json::json!({"path": "./docs//a.txt"}),
+                )],
+            }
+        };
+        encode(r, &turn, PINNED)
+    }))
+    .await;
+    let m = format!(
+        "{}\n[run]\nmax_reply_bytes = 1024\n",
+        manifest(&server, "", "")
+    );
+    let run = run_harness(m, &["--case", "E1", "--model", "an", "--trials", "1"]).await;
+    assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
+    let file = run.out().join("transcripts/an/E1-default/trial-1.json");
+    let o = harness_off_runtime(vec![
+        "replay".into(),
+        file.display().to_string(),
+        "--matrix".into(),
+        run.dir.path().join("m.toml").display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+    ])
+    .await;
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let written = run
+        .out()
+        .join("transcripts/an/E1-default/trial-1.replay-1.json");
+    let t: Value = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    let last = t["messages"].as_array().unwrap().last().unwrap().clone();
+    assert!(last["content"].as_str().unwrap().len() < 1200, "{last}");
+    assert_eq!(last["tool_calls"][0]["arguments"]["path"], "docs/a.txt");
+    assert_eq!(t["caps_hit"][0], "turn 1: reply cut at 1024 bytes");
 }

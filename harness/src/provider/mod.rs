@@ -51,6 +51,27 @@ impl From<Usage> for checkers::transcript::RequestUsage {
     }
 }
 
+/// A trial's token totals as its transcript records them.
+impl From<Usage> for checkers::transcript::TrialUsage {
+    fn from(u: Usage) -> Self {
+        checkers::transcript::TrialUsage {
+            cache_read_input_tokens: u.cache_read_tokens,
+            cache_write_input_tokens: u.cache_write_tokens,
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+        }
+    }
+}
+
+impl Usage {
+    pub fn add(&mut self, other: &Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cache_read_tokens += other.cache_read_tokens;
+        self.cache_write_tokens += other.cache_write_tokens;
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct ModelReply {
     pub content: String,
@@ -68,6 +89,21 @@ pub struct ModelReply {
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{0}")]
 pub struct ProviderError(pub String);
+
+impl ModelReply {
+    /// This reply as the transcript records its request (`turn` counts from 1).
+    pub fn record(&self, turn: usize) -> checkers::transcript::RequestRecord {
+        checkers::transcript::RequestRecord {
+            turn,
+            request_id: self.request_id.clone(),
+            attempts: self.attempts,
+            finish_reason: self.finish_reason.clone(),
+            model: self.model_reported.clone(),
+            system_fingerprint: self.system_fingerprint.clone(),
+            usage: Some(self.usage.clone().into()),
+        }
+    }
+}
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
