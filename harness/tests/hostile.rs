@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::loopback_run::{harness_off_runtime, responder, run_harness, Run, KEY};
+use common::loopback_run::{responder, run_harness, Run, KEY};
 use common::model_server::{encode, Turn};
 use common::{files_under, repo_root};
 use loopback::{LoopbackServer, Reply};
@@ -387,15 +387,7 @@ async fn replay_of_a_crafted_transcript_sends_nothing() {
     t["request"]["model"]["base_url"] = json!(format!("{}/v1", thief.url()));
     t["request"]["model"]["api_key_env"] = json!("GITHUB_TOKEN");
     std::fs::write(&file, serde_json::to_string(&t).unwrap()).unwrap();
-    let o = harness_off_runtime(vec![
-        "replay".into(),
-        file.display().to_string(),
-        "--matrix".into(),
-        run.dir.path().join("m.toml").display().to_string(),
-        "--suite".into(),
-        repo_root().display().to_string(),
-    ])
-    .await;
+    let o = run.replay(&file).await;
     assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
     assert!(common::stderr(&o).contains("nothing was sent"));
     assert!(thief.requests().is_empty());

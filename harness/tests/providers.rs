@@ -564,16 +564,7 @@ async fn replay_resends_the_stored_first_request_identically_and_writes_beside_i
         let file = run
             .out()
             .join(format!("transcripts/{model}/E9-default/trial-1.json"));
-        let (f, root) = (file.clone(), repo_root());
-        let o = harness_off_runtime(vec![
-            "replay".into(),
-            f.display().to_string(),
-            "--matrix".into(),
-            run.dir.path().join("m.toml").display().to_string(),
-            "--suite".into(),
-            root.display().to_string(),
-        ])
-        .await;
+        let o = run.replay(&file).await;
         assert_eq!(o.status.code(), Some(0), "{model}: {}", common::stderr(&o));
         let reqs = server.requests();
         let replayed = reqs.last().unwrap();
@@ -981,15 +972,7 @@ async fn a_replayed_reply_is_capped_and_its_tool_paths_normalised_like_a_runs() 
     let run = run_harness(m, &["--case", "E1", "--model", "an", "--trials", "1"]).await;
     assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
     let file = run.out().join("transcripts/an/E1-default/trial-1.json");
-    let o = harness_off_runtime(vec![
-        "replay".into(),
-        file.display().to_string(),
-        "--matrix".into(),
-        run.dir.path().join("m.toml").display().to_string(),
-        "--suite".into(),
-        repo_root().display().to_string(),
-    ])
-    .await;
+    let o = run.replay(&file).await;
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     let written = run
         .out()

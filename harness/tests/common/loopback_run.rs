@@ -22,6 +22,18 @@ impl Run {
     pub fn out(&self) -> std::path::PathBuf {
         self.dir.path().join("out")
     }
+    /// `harness replay FILE` with this run's manifest and the repository's suite.
+    pub async fn replay(&self, file: &Path) -> std::process::Output {
+        harness_off_runtime(vec![
+            "replay".into(),
+            file.display().to_string(),
+            "--matrix".into(),
+            self.dir.path().join("m.toml").display().to_string(),
+            "--suite".into(),
+            super::repo_root().display().to_string(),
+        ])
+        .await
+    }
     pub fn transcript(&self, model: &str, unit: &str, trial: u32) -> Value {
         let p = self
             .out()
