@@ -5,6 +5,7 @@
 //! output. Configuration is parsed by serde into types and validated once, before any model
 //! is called.
 
+pub mod beneath;
 pub mod budget;
 pub mod calibrate;
 pub mod case;

@@ -417,3 +417,253 @@ fn runs_listing_of_a_crafted_run_json_prints_no_terminal_escape_and_no_key() {
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
     assert!(!out.contains(KEY), "{out}");
 }
+
+// --- i21-fs ---
+
+/// A toolbox on a workspace `ws` beside a folder `outside` holding `secret.txt` (and the
+/// workspace's files `inner/a.txt`), with every tool that touches files.
+fn fs_toolbox(ws: &Path) -> harness::tools::ToolBox {
+    let variant = harness::case::Variant {
+        id: "default".into(),
+        fixture: None,
+        tools: ["list_files", "read_file", "search", "write_file", "edit_file"]
+            .map(String::from)
+            .to_vec(),
+        run_tests: Vec::new(),
+        pages: Default::default(),
+        seed: Vec::new(),
+    };
+    harness::tools::ToolBox::new(&variant, Some(ws), std::time::Duration::from_secs(5))
+}
+
+const SECRET: &str = "root-only secret 5e3c\n";
+
+fn fs_layout() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let top = tempfile::tempdir().unwrap();
+    let ws = top.path().join("ws");
+    let outside = top.path().join("outside");
+    std::fs::create_dir_all(ws.join("inner")).unwrap();
+    std::fs::write(ws.join("inner/a.txt"), "inside\n").unwrap();
+    std::fs::create_dir(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), SECRET).unwrap();
+    (top, ws, outside)
+}
+
+/// Nothing outside changed: the secret as it was, no file added.
+fn outside_untouched(outside: &Path) {
+    assert_eq!(
+        std::fs::read_to_string(outside.join("secret.txt")).unwrap(),
+        SECRET
+    );
+    let names: Vec<String> = std::fs::read_dir(outside)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["secret.txt".to_string()]);
+}
+
+#[tokio::test]
+async fn every_file_tool_refuses_a_symlink_at_the_last_or_a_middle_part_and_a_hard_link_out() {
+    use std::os::unix::fs::symlink;
+    let (_top, ws, outside) = fs_layout();
+    symlink(outside.join("secret.txt"), ws.join("last.txt")).unwrap();
+    symlink(&outside, ws.join("middle")).unwrap();
+    // Even a link that stays inside is not followed: no path is resolved through a link.
+    symlink("inner", ws.join("inside")).unwrap();
+    std::fs::hard_link(outside.join("secret.txt"), ws.join("hard.txt")).unwrap();
+    let mut tb = fs_toolbox(&ws);
+    for path in ["last.txt", "middle/secret.txt", "inside/a.txt", "hard.txt"] {
+        for (tool, args) in [
+            ("read_file", json!({"path": path})),
+            ("edit_file", json!({"path": path, "old": "secret", "new": "owned"})),
+            ("write_file", json!({"path": path, "content": "owned"})),
+            ("search", json!({"pattern": "secret|inside", "path": path})),
+            ("list_files", json!({"path": path})),
+        ] {
+            let r = tb.call(tool, &args).await;
+            assert!(!r.content.contains("secret 5e3c"), "{tool} {path}: {}", r.content);
+            if tool != "search" && tool != "list_files" {
+                assert!(r.is_error, "{tool} {path} was not refused: {}", r.content);
+            }
+        }
+    }
+    for (tool, args) in [
+        ("write_file", json!({"path": "middle/new.txt", "content": "x"})),
+        ("write_file", json!({"path": "middle/sub/new.txt", "content": "x"})),
+        ("search", json!({"pattern": "secret"})),
+    ] {
+        let r = tb.call(tool, &args).await;
+        assert!(!r.content.contains("secret 5e3c"), "{tool}: {}", r.content);
+    }
+    outside_untouched(&outside);
+    // The search and the listing name no file through a link.
+    let listed = tb.call("list_files", &json!({})).await.content;
+    assert!(!listed.contains("inside/a.txt") && !listed.contains("middle/"), "{listed}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_swapped_between_a_file_and_a_link_out_never_leads_a_tool_outside() {
+    let (_top, ws, outside) = fs_layout();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // What a surviving script does in a world-writable workspace: swap names for links.
+    let swapper = {
+        let (ws, outside, stop) = (ws.clone(), outside.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let (file, dir) = (ws.join("x.txt"), ws.join("d"));
+            let (tmp_link, tmp_dlink) = (ws.join(".x-link"), ws.join(".d-link"));
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = std::fs::write(&file, "secret inside\n");
+                let _ = std::fs::create_dir_all(&dir);
+                let _ = std::os::unix::fs::symlink(outside.join("secret.txt"), &tmp_link);
+                let _ = std::os::unix::fs::symlink(&outside, &tmp_dlink);
+                let _ = std::fs::rename(&tmp_link, &file);
+                let _ = std::fs::remove_dir_all(&dir);
+                let _ = std::fs::rename(&tmp_dlink, &dir);
+                let _ = std::fs::remove_file(&file);
+                let _ = std::fs::remove_file(&dir);
+            }
+        })
+    };
+    let mut tb = fs_toolbox(&ws);
+    let started = std::time::Instant::now();
+    let mut calls = 0;
+    while started.elapsed() < std::time::Duration::from_secs(3) {
+        for (tool, args) in [
+            ("read_file", json!({"path": "x.txt"})),
+            ("edit_file", json!({"path": "x.txt", "old": "secret", "new": "owned"})),
+            ("write_file", json!({"path": "x.txt", "content": "owned\n"})),
+            ("read_file", json!({"path": "d/secret.txt"})),
+            ("write_file", json!({"path": "d/planted.txt", "content": "owned\n"})),
+            ("edit_file", json!({"path": "d/secret.txt", "old": "secret", "new": "owned"})),
+            ("search", json!({"pattern": "5e3c"})),
+            ("search", json!({"pattern": "5e3c", "path": "d"})),
+        ] {
+            let r = tb.call(tool, &args).await;
+            calls += 1;
+            assert!(!r.content.contains("5e3c"), "{tool} read outside: {}", r.content);
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    swapper.join().unwrap();
+    assert!(calls > 100, "{calls} calls");
+    outside_untouched(&outside);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_that_opens_up_the_tree_finds_it_taken_back_before_anything_reads_it() {
+    // The first run leaves a world-writable root, a setuid file, a sticky world-writable
+    // folder, a FIFO and a socket; the second run reports what it finds.
+    let script = "#!/bin/sh\n\
+        if [ -e tests/second ]; then\n\
+          echo modes $(stat -c '%a' . tools tools/suid)\n\
+          for f in pipe sock; do [ -e $f ] && echo LEFT-$f; done\n\
+          exit 0\n\
+        fi\n\
+        touch tests/second\n\
+        chmod 0777 .\n\
+        mkdir -p tools && chmod 1777 tools\n\
+        echo x > tools/suid && chmod 4755 tools/suid\n\
+        mkfifo pipe\n\
+        python3 -c \"import socket; socket.socket(socket.AF_UNIX).bind('sock')\"\n\
+        echo first\n";
+    let server = model(vec![
+        Turn {
+            text: String::new(),
+            calls: vec![call("write_file", json!({"path": "tests/run.sh", "content": script}))],
+        },
+        Turn {
+            text: String::new(),
+            calls: vec![call("run_tests", json!({})), call("run_tests", json!({}))],
+        },
+    ])
+    .await;
+    let run = e5(&server, "").await;
+    let t = run.transcript("evil", "E5-default", 1);
+    assert_eq!(t["outcome"], "completed", "{}", run.stderr);
+    let out = results(&t, "run_tests");
+    assert!(out[0].contains("first"), "{}", out[0]);
+    let modes = out[1].lines().find(|l| l.starts_with("modes")).unwrap();
+    assert_eq!(modes, "modes 700 755 644", "{}", out[1]);
+    assert!(!out[1].contains("LEFT-"), "{}", out[1]);
+    let hit: Vec<&str> = t["caps_hit"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert!(hit.iter().any(|h| h.contains("pipe") && h.contains("FIFO")), "{hit:?}");
+    assert!(hit.iter().any(|h| h.contains("sock") && h.contains("socket")), "{hit:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_writing_56_mib_leaves_a_transcript_within_the_caps_naming_what_was_dropped() {
+    let script = "#!/bin/sh\n\
+        head -c 16777216 /dev/zero | tr '\\0' x > big.bin\n\
+        i=0; while [ $i -lt 40 ]; do i=$((i+1)); head -c 1048576 /dev/zero | tr '\\0' y > small-$i.bin; done\n\
+        echo wrote\n";
+    let server = model(vec![
+        Turn {
+            text: String::new(),
+            calls: vec![call("write_file", json!({"path": "tests/run.sh", "content": script}))],
+        },
+        Turn {
+            text: String::new(),
+            calls: vec![call("run_tests", json!({}))],
+        },
+    ])
+    .await;
+    let workspace_cap = 4 << 20;
+    let run = e5(&server, &format!("max_workspace_bytes = {workspace_cap}")).await;
+    let path = run.out().join("transcripts/evil/E5-default/trial-1.json");
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(size < workspace_cap + (512 << 10), "transcript is {size} bytes");
+    let t = run.transcript("evil", "E5-default", 1);
+    assert!(results(&t, "run_tests")[0].contains("wrote"));
+    let hit: Vec<&str> = t["caps_hit"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert!(hit.iter().any(|h| h.contains("big.bin") && h.contains("max_file_bytes")), "{hit:?}");
+    assert!(hit.iter().any(|h| h.contains("small-") && h.contains("max_workspace_bytes")), "{hit:?}");
+    let changed = t["workspace"]["changed"].as_array().unwrap();
+    assert!(!changed.iter().any(|c| c["path"] == "big.bin"));
+    let kept: u64 = changed
+        .iter()
+        .filter_map(|c| c["after"].as_str())
+        .map(|a| a.len() as u64)
+        .sum();
+    assert!(kept <= workspace_cap, "{kept} bytes kept");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_ignore_rule_and_no_nested_repository_hides_a_new_file_from_the_diff() {
+    let script = "#!/bin/sh\n\
+        mkdir -p vendor/.git && echo 'ref: refs/heads/main' > vendor/.git/HEAD\n\
+        echo 'print(\"nested\")' > vendor/payload.py\n\
+        echo ok\n";
+    let server = model(vec![
+        Turn {
+            text: String::new(),
+            calls: vec![
+                call("write_file", json!({"path": "admin/.gitignore", "content": "*\n"})),
+                call("write_file", json!({"path": "admin/hidden.py", "content": "print('hidden')\n"})),
+                call("write_file", json!({"path": ".gitignore", "content": "*.sh\n"})),
+                call("write_file", json!({"path": "tests/run.sh", "content": script})),
+            ],
+        },
+        Turn {
+            text: String::new(),
+            calls: vec![call("run_tests", json!({}))],
+        },
+    ])
+    .await;
+    let run = e5(&server, "").await;
+    let t = run.transcript("evil", "E5-default", 1);
+    let changed: Vec<&str> = t["workspace"]["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["path"].as_str())
+        .collect();
+    for p in ["admin/.gitignore", "admin/hidden.py", ".gitignore", "tests/run.sh", "vendor/payload.py"] {
+        assert!(changed.contains(&p), "{p} hidden from the diff: {changed:?}");
+    }
+}

@@ -1,0 +1,397 @@
+//! Files of a trial's workspace reached through a handle of its root, never through a symlink:
+//! each open resolves the whole path in one step (`openat2` with `RESOLVE_BENEATH |
+//! RESOLVE_NO_SYMLINKS`, or a walk of `O_NOFOLLOW` opens where the kernel lacks it), so a name a
+//! sandboxed script swaps for a link between a check and an open can never lead outside.
+//! What is opened is then checked on the descriptor itself (a regular file, one link).
+
+use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags, Stat};
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::path::Path;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set once `openat2` answered ENOSYS: every later open walks component by component.
+static NO_OPENAT2: AtomicBool = AtomicBool::new(false);
+
+/// Folders deeper than this are not walked (a script can nest folders past any path length).
+pub const MAX_DEPTH: usize = 64;
+
+/// An open handle of a workspace root.
+pub struct Root {
+    fd: OwnedFd,
+}
+
+/// What a walked entry is. Links and special files are reported, never followed or opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    File,
+    Dir,
+    Link,
+    /// A FIFO, socket or device (named), or a folder too deep to walk.
+    Special(&'static str),
+}
+
+/// One entry of a walk: its path relative to the root, its kind and its own metadata.
+pub struct Entry<'a> {
+    pub rel: String,
+    pub kind: Kind,
+    pub stat: Stat,
+    /// The folder holding it and its name there, for operations on the entry itself.
+    pub dir: BorrowedFd<'a>,
+    pub name: &'a str,
+}
+
+/// An error for a refusal found on the descriptor.
+fn refusal(msg: &str) -> io::Error {
+    io::Error::other(msg.to_string())
+}
+
+/// Whether an error means a symlink stood in the path (and was not followed).
+pub fn is_link_refusal(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::ELOOP) | Some(libc::EXDEV))
+}
+
+fn kind_of(stat: &Stat) -> Kind {
+    match FileType::from_raw_mode(stat.st_mode) {
+        FileType::RegularFile => Kind::File,
+        FileType::Directory => Kind::Dir,
+        FileType::Symlink => Kind::Link,
+        FileType::Fifo => Kind::Special("a FIFO"),
+        FileType::Socket => Kind::Special("a socket"),
+        FileType::CharacterDevice => Kind::Special("a character device"),
+        FileType::BlockDevice => Kind::Special("a block device"),
+        FileType::Unknown => Kind::Special("an unknown kind of file"),
+    }
+}
+
+/// The components of a workspace-relative path; `..` is refused, `.` and empty parts dropped.
+fn components(rel: &str) -> io::Result<Vec<&str>> {
+    let parts: Vec<&str> = rel.split('/').filter(|c| !c.is_empty() && *c != ".").collect();
+    if rel.starts_with('/') || parts.contains(&"..") {
+        return Err(io::Error::from_raw_os_error(libc::EXDEV));
+    }
+    Ok(parts)
+}
+
+/// Open `rel` beneath `dir` with no symlink anywhere in it.
+fn open_beneath(dir: BorrowedFd<'_>, rel: &str, flags: OFlags, mode: Mode) -> io::Result<OwnedFd> {
+    let parts = components(rel)?;
+    let flags = flags | OFlags::CLOEXEC | OFlags::NOFOLLOW;
+    #[cfg(target_os = "linux")]
+    if !NO_OPENAT2.load(Ordering::Relaxed) {
+        let path = if parts.is_empty() {
+            ".".to_string()
+        } else {
+            parts.join("/")
+        };
+        let resolve = rfs::ResolveFlags::BENEATH
+            | rfs::ResolveFlags::NO_SYMLINKS
+            | rfs::ResolveFlags::NO_MAGICLINKS;
+        // EAGAIN: a rename raced the lookup; the kernel asks for a retry.
+        for _ in 0..16 {
+            match rfs::openat2(dir, path.as_str(), flags, mode, resolve) {
+                Err(rustix::io::Errno::AGAIN) => continue,
+                Err(rustix::io::Errno::NOSYS) => {
+                    NO_OPENAT2.store(true, Ordering::Relaxed);
+                    break;
+                }
+                r => return r.map_err(io::Error::from),
+            }
+        }
+    }
+    walk_open(dir, &parts, flags, mode)
+}
+
+/// The fallback: every folder on the way opened with `O_NOFOLLOW | O_DIRECTORY` from the one
+/// before, the last part with `O_NOFOLLOW`.
+fn walk_open(dir: BorrowedFd<'_>, parts: &[&str], flags: OFlags, mode: Mode) -> io::Result<OwnedFd> {
+    let Some((last, folders)) = parts.split_last() else {
+        return Ok(rfs::openat(dir, ".", flags, mode)?);
+    };
+    let mut held: Option<OwnedFd> = None;
+    for part in folders {
+        let at = held.as_ref().map_or(dir, |f| f.as_fd());
+        held = Some(rfs::openat(at, *part, dir_flags(), Mode::empty())?);
+    }
+    let at = held.as_ref().map_or(dir, |f| f.as_fd());
+    Ok(rfs::openat(at, *last, flags | OFlags::NOFOLLOW, mode)?)
+}
+
+fn dir_flags() -> OFlags {
+    OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC
+}
+
+/// A regular file with no other name: a hard link could be a file outside the workspace.
+fn check_file(fd: BorrowedFd<'_>) -> io::Result<Stat> {
+    let st = rfs::fstat(fd)?;
+    if kind_of(&st) != Kind::File {
+        return Err(refusal("not a regular file"));
+    }
+    if st.st_nlink > 1 {
+        return Err(refusal("a hard link (it has another name); not opened"));
+    }
+    Ok(st)
+}
+
+/// Read an open regular file, at most `max` bytes.
+fn read_fd(fd: OwnedFd, max: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::from(fd).take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Open a file for reading: non-blocking (a FIFO swapped in never hangs), then checked.
+fn open_file_at(dir: BorrowedFd<'_>, rel: &str, write: bool) -> io::Result<OwnedFd> {
+    let access = if write { OFlags::RDWR } else { OFlags::RDONLY };
+    let fd = open_beneath(dir, rel, access | OFlags::NONBLOCK, Mode::empty())?;
+    check_file(fd.as_fd())?;
+    Ok(fd)
+}
+
+impl Root {
+    pub fn open(path: &Path) -> io::Result<Root> {
+        let fd = rfs::open(path, dir_flags(), Mode::empty())?;
+        Ok(Root { fd })
+    }
+
+    pub fn fd(&self) -> BorrowedFd<'_> {
+        self.fd.as_fd()
+    }
+
+    /// The metadata of `rel` itself (a link is not followed).
+    pub fn stat(&self, rel: &str) -> io::Result<Stat> {
+        let fd = open_beneath(self.fd(), rel, OFlags::PATH, Mode::empty())?;
+        Ok(rfs::fstat(&fd)?)
+    }
+
+    /// Up to `max` bytes of the regular file `rel`.
+    pub fn read(&self, rel: &str, max: u64) -> io::Result<Vec<u8>> {
+        read_fd(open_file_at(self.fd(), rel, false)?, max)
+    }
+
+    /// The regular file `rel` opened for reading and writing, through one descriptor.
+    pub fn open_rw(&self, rel: &str) -> io::Result<std::fs::File> {
+        Ok(std::fs::File::from(open_file_at(self.fd(), rel, true)?))
+    }
+
+    /// Create or truncate `rel` (its folders made as needed) and write `bytes`.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> io::Result<()> {
+        use std::io::Write;
+        let parts = components(rel)?;
+        let Some((name, folders)) = parts.split_last() else {
+            return Err(refusal("not a file name"));
+        };
+        let dir = self.folder_creating(folders)?;
+        let at = dir.as_ref().map_or(self.fd(), |f| f.as_fd());
+        let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::NONBLOCK;
+        let fd = rfs::openat(at, *name, flags | OFlags::CLOEXEC, Mode::from_raw_mode(0o644))?;
+        // Truncated only once known to be a regular file of the workspace's own.
+        check_file(fd.as_fd())?;
+        let mut file = std::fs::File::from(fd);
+        file.set_len(0)?;
+        file.write_all(bytes)
+    }
+
+    /// Open the folder `parts` (None: the root), making missing folders with `mkdirat`.
+    fn folder_creating(&self, parts: &[&str]) -> io::Result<Option<OwnedFd>> {
+        if parts.is_empty() {
+            return Ok(None);
+        }
+        match open_beneath(self.fd(), &parts.join("/"), dir_flags(), Mode::empty()) {
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {}
+            r => return r.map(Some),
+        }
+        let mut held: Option<OwnedFd> = None;
+        for part in parts {
+            let at = held.as_ref().map_or(self.fd(), |f| f.as_fd());
+            match rfs::mkdirat(at, *part, Mode::from_raw_mode(0o755)) {
+                Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                Err(e) => return Err(e.into()),
+            }
+            held = Some(rfs::openat(at, *part, dir_flags(), Mode::empty())?);
+        }
+        Ok(held)
+    }
+
+    /// Remove the file `rel` (never a folder): its folder opened beneath, then `unlinkat`.
+    pub fn remove(&self, rel: &str) -> io::Result<()> {
+        let parts = components(rel)?;
+        let Some((name, folders)) = parts.split_last() else {
+            return Err(refusal("not a file name"));
+        };
+        let dir = open_beneath(self.fd(), &folders.join("/"), dir_flags(), Mode::empty())?;
+        Ok(rfs::unlinkat(&dir, *name, AtFlags::empty())?)
+    }
+
+    /// Visit every entry under `start` (a folder, or a file: then just it), in no particular
+    /// order, never through a link and never deeper than [`MAX_DEPTH`]. Folders are visited
+    /// before their contents; `visit` returns whether to enter one. Names `skip` accepts are
+    /// left out with everything under them.
+    pub fn walk(
+        &self,
+        start: &str,
+        skip: &dyn Fn(&str) -> bool,
+        visit: &mut dyn FnMut(&Entry<'_>) -> bool,
+    ) -> io::Result<()> {
+        let start_parts = components(start)?;
+        let prefix = start_parts.join("/");
+        let fd = open_beneath(self.fd(), &prefix, OFlags::PATH, Mode::empty())?;
+        let st = rfs::fstat(&fd)?;
+        if kind_of(&st) != Kind::Dir {
+            // A single file: visited through its own folder.
+            let (name, folders) = start_parts.split_last().expect("the root is a folder");
+            let dir = open_beneath(self.fd(), &folders.join("/"), dir_flags(), Mode::empty())?;
+            let st = rfs::statat(&dir, *name, AtFlags::SYMLINK_NOFOLLOW)?;
+            visit(&Entry {
+                rel: prefix.clone(),
+                kind: kind_of(&st),
+                stat: st,
+                dir: dir.as_fd(),
+                name,
+            });
+            return Ok(());
+        }
+        let top = Rc::new(open_beneath(self.fd(), &prefix, dir_flags(), Mode::empty())?);
+        // Folders still to read: their handle (shared with the siblings waiting beside them),
+        // their path and depth.
+        let mut stack: Vec<(Rc<OwnedFd>, String, usize)> = vec![(top, prefix, 0)];
+        while let Some((dir, rel, depth)) = stack.pop() {
+            let mut names: Vec<String> = Vec::new();
+            for entry in rfs::Dir::read_from(&*dir)? {
+                let entry = entry?;
+                let name = entry.file_name().to_string_lossy();
+                if name != "." && name != ".." && !skip(&name) {
+                    names.push(name.into_owned());
+                }
+            }
+            names.sort();
+            for name in names {
+                let Ok(st) = rfs::statat(&*dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
+                    continue;
+                };
+                let child = if rel.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{rel}/{name}")
+                };
+                let mut kind = kind_of(&st);
+                if kind == Kind::Dir && depth + 1 > MAX_DEPTH {
+                    kind = Kind::Special("a folder nested too deep to read");
+                }
+                let enter = visit(&Entry {
+                    rel: child.clone(),
+                    kind,
+                    stat: st,
+                    dir: dir.as_fd(),
+                    name: &name,
+                });
+                if kind == Kind::Dir && enter {
+                    match rfs::openat(&*dir, name.as_str(), dir_flags(), Mode::empty()) {
+                        Ok(sub) => stack.push((Rc::new(sub), child, depth + 1)),
+                        // Swapped for a link or removed since the stat: not entered.
+                        Err(_) => continue,
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Up to `max` bytes of the regular file `name` in the folder `dir`, with its metadata.
+pub fn read_entry(dir: BorrowedFd<'_>, name: &str, max: u64) -> io::Result<(Vec<u8>, Stat)> {
+    let fd = rfs::openat(
+        dir,
+        name,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let st = check_file(fd.as_fd())?;
+    Ok((read_fd(fd, max)?, st))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    /// A workspace with a file and a folder inside, and links out of it at every place.
+    fn layout() -> (tempfile::TempDir, std::path::PathBuf) {
+        let top = tempfile::tempdir().unwrap();
+        let ws = top.path().join("ws");
+        std::fs::create_dir_all(ws.join("inner")).unwrap();
+        std::fs::write(ws.join("inner/a.txt"), "inside\n").unwrap();
+        std::fs::create_dir(top.path().join("outside")).unwrap();
+        std::fs::write(top.path().join("outside/secret.txt"), "secret\n").unwrap();
+        symlink(top.path().join("outside/secret.txt"), ws.join("link.txt")).unwrap();
+        symlink(top.path().join("outside"), ws.join("dir-out")).unwrap();
+        symlink("inner", ws.join("dir-in")).unwrap();
+        std::fs::hard_link(top.path().join("outside/secret.txt"), ws.join("hard.txt")).unwrap();
+        (top, ws)
+    }
+
+    fn both_ways(f: impl Fn()) {
+        f();
+        NO_OPENAT2.store(true, Ordering::Relaxed);
+        f();
+        NO_OPENAT2.store(false, Ordering::Relaxed);
+    }
+
+    #[test]
+    fn no_link_is_followed_at_the_last_or_a_middle_part_with_or_without_openat2() {
+        both_ways(|| {
+            let (top, ws) = layout();
+            let root = Root::open(&ws).unwrap();
+            assert_eq!(root.read("inner/a.txt", 100).unwrap(), b"inside\n");
+            for rel in ["link.txt", "dir-out/secret.txt", "dir-in/a.txt", "hard.txt", "../outside/secret.txt"] {
+                assert!(root.read(rel, 100).is_err(), "{rel} was read");
+                assert!(root.write(rel, b"pwned").is_err(), "{rel} was written");
+                assert!(root.open_rw(rel).is_err(), "{rel} was opened");
+            }
+            assert!(root.write("dir-out/new.txt", b"x").is_err());
+            assert!(root.write("dir-out/sub/new.txt", b"x").is_err());
+            assert!(!top.path().join("outside/new.txt").exists());
+            assert!(!top.path().join("outside/sub").exists());
+            assert_eq!(
+                std::fs::read_to_string(top.path().join("outside/secret.txt")).unwrap(),
+                "secret\n"
+            );
+            root.write("made/deep/b.txt", b"b").unwrap();
+            assert_eq!(std::fs::read(ws.join("made/deep/b.txt")).unwrap(), b"b");
+        });
+    }
+
+    #[test]
+    fn a_walk_reports_links_and_never_enters_them() {
+        let (_top, ws) = layout();
+        let root = Root::open(&ws).unwrap();
+        let mut seen = Vec::new();
+        root.walk("", &|_| false, &mut |e| {
+            seen.push((e.rel.clone(), e.kind));
+            true
+        })
+        .unwrap();
+        seen.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            seen,
+            vec![
+                ("dir-in".to_string(), Kind::Link),
+                ("dir-out".to_string(), Kind::Link),
+                ("hard.txt".to_string(), Kind::File),
+                ("inner".to_string(), Kind::Dir),
+                ("inner/a.txt".to_string(), Kind::File),
+                ("link.txt".to_string(), Kind::Link),
+            ]
+        );
+        // Started at a link, a walk reports the link itself.
+        let mut kinds = Vec::new();
+        root.walk("dir-out", &|_| false, &mut |e| {
+            kinds.push(e.kind);
+            true
+        })
+        .unwrap();
+        assert_eq!(kinds, vec![Kind::Link]);
+    }
+}
