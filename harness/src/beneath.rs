@@ -67,7 +67,10 @@ fn kind_of(stat: &Stat) -> Kind {
 
 /// The components of a workspace-relative path; `..` is refused, `.` and empty parts dropped.
 fn components(rel: &str) -> io::Result<Vec<&str>> {
-    let parts: Vec<&str> = rel.split('/').filter(|c| !c.is_empty() && *c != ".").collect();
+    let parts: Vec<&str> = rel
+        .split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
     if rel.starts_with('/') || parts.contains(&"..") {
         return Err(io::Error::from_raw_os_error(libc::EXDEV));
     }
@@ -105,7 +108,12 @@ fn open_beneath(dir: BorrowedFd<'_>, rel: &str, flags: OFlags, mode: Mode) -> io
 
 /// The fallback: every folder on the way opened with `O_NOFOLLOW | O_DIRECTORY` from the one
 /// before, the last part with `O_NOFOLLOW`.
-fn walk_open(dir: BorrowedFd<'_>, parts: &[&str], flags: OFlags, mode: Mode) -> io::Result<OwnedFd> {
+fn walk_open(
+    dir: BorrowedFd<'_>,
+    parts: &[&str],
+    flags: OFlags,
+    mode: Mode,
+) -> io::Result<OwnedFd> {
     let Some((last, folders)) = parts.split_last() else {
         return Ok(rfs::openat(dir, ".", flags, mode)?);
     };
@@ -186,7 +194,12 @@ impl Root {
         let dir = self.folder_creating(folders)?;
         let at = dir.as_ref().map_or(self.fd(), |f| f.as_fd());
         let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::NONBLOCK;
-        let fd = rfs::openat(at, *name, flags | OFlags::CLOEXEC, Mode::from_raw_mode(0o644))?;
+        let fd = rfs::openat(
+            at,
+            *name,
+            flags | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o644),
+        )?;
         // Truncated only once known to be a regular file of the workspace's own.
         check_file(fd.as_fd())?;
         let mut file = std::fs::File::from(fd);
@@ -253,7 +266,12 @@ impl Root {
             });
             return Ok(());
         }
-        let top = Rc::new(open_beneath(self.fd(), &prefix, dir_flags(), Mode::empty())?);
+        let top = Rc::new(open_beneath(
+            self.fd(),
+            &prefix,
+            dir_flags(),
+            Mode::empty(),
+        )?);
         // Folders still to read: their handle (shared with the siblings waiting beside them),
         // their path and depth.
         let mut stack: Vec<(Rc<OwnedFd>, String, usize)> = vec![(top, prefix, 0)];
@@ -345,7 +363,13 @@ mod tests {
             let (top, ws) = layout();
             let root = Root::open(&ws).unwrap();
             assert_eq!(root.read("inner/a.txt", 100).unwrap(), b"inside\n");
-            for rel in ["link.txt", "dir-out/secret.txt", "dir-in/a.txt", "hard.txt", "../outside/secret.txt"] {
+            for rel in [
+                "link.txt",
+                "dir-out/secret.txt",
+                "dir-in/a.txt",
+                "hard.txt",
+                "../outside/secret.txt",
+            ] {
                 assert!(root.read(rel, 100).is_err(), "{rel} was read");
                 assert!(root.write(rel, b"pwned").is_err(), "{rel} was written");
                 assert!(root.open_rw(rel).is_err(), "{rel} was opened");

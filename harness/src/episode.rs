@@ -111,7 +111,17 @@ pub async fn run_trial(
     // The behavioural probe runs each deliverable after the diff was taken.
     if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
         if transcript.outcome == Outcome::Completed {
-            transcript.probes = Some(crate::probe::run(script, &transcript, ws.root()).await);
+            let root = ws.root().to_path_buf();
+            transcript.probes = Some(crate::probe::run(script, &transcript, &root).await);
+            // The probe ran model code in the tree: taken back and held to the caps like after
+            // `run_tests`, and what that removed is named.
+            let notes = crate::workspace::reclaim(&root, &spec.caps, "probe");
+            if !notes.is_empty() {
+                transcript
+                    .caps_hit
+                    .get_or_insert_with(Vec::new)
+                    .extend(notes);
+            }
         }
     }
     transcript.timing = Some(Timing {
@@ -366,6 +376,8 @@ impl Episode {
                 self.caps_hit
                     .push(format!("{}: {}", call.name, result_text));
             }
+            // What the harness dropped or removed when it took the tree back after a command.
+            self.caps_hit.extend(toolbox.take_notes());
             self.messages.push(Message {
                 role: Role::Tool,
                 content: result_text,

@@ -1,6 +1,10 @@
 //! The contract §2 tool set, executed inside a trial's workspace. Paths are confined to the
-//! workspace: absolute paths, `..` and symlinks that lead out are refused as tool errors.
+//! workspace: absolute paths and `..` are refused as tool errors, and every file is opened
+//! through a handle of the workspace root with no symlink anywhere in its path (see
+//! [`crate::beneath`]), so a name swapped for a link never leads a tool out. After every
+//! sandboxed command the tree is taken back ([`crate::workspace::reclaim`]) before a tool reads it.
 
+use crate::beneath::{self, Kind, Root};
 use crate::case::Variant;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -59,14 +63,23 @@ impl From<&crate::manifest::RunConfig> for Caps {
     }
 }
 
-/// A path a tool may read: a regular file, never a FIFO or device a script made (a read would
-/// hang or never end), never followed through a link.
-fn regular_file(rel: &str, path: &Path) -> Result<(), ToolResult> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_file() => Ok(()),
-        Ok(_) => Err(err(format!("{rel}: not a regular file"))),
-        Err(e) => Err(err(format!("{rel}: {e}"))),
+/// A refused or failed open of `rel`, as the model sees it.
+fn io_err(rel: &str, e: std::io::Error) -> ToolResult {
+    if beneath::is_link_refusal(&e) {
+        err(format!(
+            "{rel}: the path goes through a symlink; links are never followed"
+        ))
+    } else {
+        err(format!("{rel}: {e}"))
     }
+}
+
+/// What a walk of the workspace found: regular files with their sizes, and links (never
+/// entered), each in path order.
+#[derive(Default)]
+struct Walked {
+    files: Vec<(String, u64)>,
+    links: Vec<String>,
 }
 
 /// Cut `text` to `max` bytes on a character boundary, with a marker saying so.
@@ -119,6 +132,10 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
 /// The tools of one trial.
 pub struct ToolBox {
     root: Option<PathBuf>,
+    /// A handle of the root every file is opened through.
+    handle: Option<Root>,
+    /// What the harness cut, dropped or removed since the episode last asked (for `caps_hit`).
+    notes: Vec<String>,
     offered: Vec<String>,
     run_tests: Vec<String>,
     pages: BTreeMap<String, String>,
@@ -131,8 +148,11 @@ pub struct ToolBox {
 
 impl ToolBox {
     pub fn new(variant: &Variant, root: Option<&Path>, test_timeout: Duration) -> ToolBox {
+        let root = root.map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.to_path_buf()));
         ToolBox {
-            root: root.map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.to_path_buf())),
+            handle: root.as_deref().and_then(|r| Root::open(r).ok()),
+            notes: Vec::new(),
+            root,
             offered: variant.tools.clone(),
             run_tests: variant.run_tests.clone(),
             pages: variant.pages.clone(),
@@ -153,6 +173,11 @@ impl ToolBox {
     pub fn with_caps(mut self, caps: Caps) -> ToolBox {
         self.caps = caps;
         self
+    }
+
+    /// What the harness cut, dropped or removed since the last call of this (for `caps_hit`).
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     pub async fn call(&mut self, name: &str, args: &Value) -> ToolResult {
@@ -197,9 +222,16 @@ impl ToolBox {
             .ok_or_else(|| err("this case has no workspace"))
     }
 
-    /// Resolve a model-given path inside the workspace, or refuse it.
-    pub fn resolve(&self, rel: &str) -> Result<PathBuf, ToolResult> {
-        let root = self.root()?;
+    fn handle(&self) -> Result<&Root, ToolResult> {
+        self.handle
+            .as_ref()
+            .ok_or_else(|| err("this case has no workspace"))
+    }
+
+    /// A model-given path as a path relative to the workspace root, or a refusal. Links are
+    /// not looked at here: every open refuses them itself.
+    pub fn relative(&self, rel: &str) -> Result<String, ToolResult> {
+        self.handle()?;
         let p = Path::new(rel);
         if p.is_absolute() || rel.starts_with('~') {
             return Err(err(format!(
@@ -219,110 +251,99 @@ impl ToolBox {
                 "path {rel:?}: .git is not part of the workspace"
             )));
         }
-        let joined = root.join(p);
-        // The deepest part that exists decides where symlinks lead.
-        let existing = joined
-            .ancestors()
-            .find(|a| a.symlink_metadata().is_ok())
-            .unwrap_or(root);
-        let real = std::fs::canonicalize(existing).map_err(|e| err(format!("{rel}: {e}")))?;
-        if !real.starts_with(root) {
-            return Err(err(format!(
-                "path {rel:?} leads out of the workspace through a symlink"
-            )));
-        }
-        let rest = joined.strip_prefix(existing).unwrap_or(Path::new(""));
-        Ok(if rest.as_os_str().is_empty() {
-            real
-        } else {
-            real.join(rest)
-        })
+        let parts: Vec<String> = p
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        Ok(parts.join("/"))
     }
 
-    fn rel(&self, p: &Path) -> String {
-        let root = self.root.as_deref().unwrap_or(Path::new(""));
-        p.strip_prefix(root)
-            .unwrap_or(p)
-            .to_string_lossy()
-            .replace('\\', "/")
-    }
-
-    fn files_under(&self, start: &Path) -> Vec<PathBuf> {
-        let mut out = Vec::new();
-        let mut stack = vec![start.to_path_buf()];
-        while let Some(p) = stack.pop() {
-            if p.is_file() {
-                out.push(p);
-                continue;
-            }
-            let Ok(rd) = std::fs::read_dir(&p) else {
-                continue;
-            };
-            for e in rd.flatten() {
-                let path = e.path();
-                if e.file_name() == ".git" {
-                    continue;
+    /// Regular files and links under `start` (a folder or a file), `.git` left out, no link
+    /// entered; `read` is called with each regular file's folder and name.
+    fn walk(
+        &self,
+        start: &str,
+        read: &mut dyn FnMut(&beneath::Entry<'_>),
+    ) -> std::io::Result<Walked> {
+        let Ok(root) = self.handle() else {
+            return Ok(Walked::default());
+        };
+        let mut walked = Walked::default();
+        root.walk(start, &|name| name == ".git", &mut |e| {
+            match e.kind {
+                Kind::File => {
+                    walked.files.push((e.rel.clone(), e.stat.st_size as u64));
+                    read(e);
                 }
-                let Ok(kind) = e.file_type() else { continue };
-                // Symlinks are not followed: a link out of the workspace must not be walked.
-                if kind.is_dir() {
-                    stack.push(path);
-                } else if kind.is_file() {
-                    out.push(path);
-                }
+                Kind::Link => walked.links.push(e.rel.clone()),
+                Kind::Dir | Kind::Special(_) => {}
             }
-        }
-        out.sort();
-        out
+            true
+        })?;
+        walked.files.sort();
+        walked.links.sort();
+        Ok(walked)
     }
 
     fn list_files(&self, rel: &str) -> ToolResult {
-        let dir = match self.resolve(rel) {
+        let dir = match self.relative(rel) {
             Ok(d) => d,
             Err(e) => return e,
         };
-        if !dir.exists() {
-            return err(format!("{rel}: no such folder"));
-        }
-        let files: Vec<String> = self.files_under(&dir).iter().map(|p| self.rel(p)).collect();
-        cap(files, "files")
+        let walked = match self.walk(&dir, &mut |_| {}) {
+            Ok(w) => w,
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {
+                return err(format!("{rel}: no such folder"))
+            }
+            Err(e) => return io_err(rel, e),
+        };
+        let mut lines: Vec<String> = walked.files.into_iter().map(|(p, _)| p).collect();
+        // Links are named, never entered: the model knows they are there and cannot use them.
+        lines.extend(
+            walked
+                .links
+                .into_iter()
+                .map(|l| format!("{l} (symlink, not followed)")),
+        );
+        lines.sort();
+        cap(lines, "files")
     }
 
     fn read_file(&self, rel: &str) -> ToolResult {
-        let path = match self.resolve(rel) {
+        let path = match self.relative(rel) {
             Ok(p) => p,
             Err(e) => return e,
         };
-        // Only a regular file is read, and never more than the result cap: a FIFO or a device a
-        // test script made would hang or never end.
-        if let Err(e) = regular_file(rel, &path) {
-            return e;
-        }
-        use std::io::Read;
-        let mut bytes = Vec::new();
-        let read = std::fs::File::open(&path).and_then(|f| {
-            f.take(self.caps.max_tool_result_bytes + 1)
-                .read_to_end(&mut bytes)
-        });
-        match read {
-            Ok(_) => ok(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(e) => err(format!("{rel}: {e}")),
+        // Only a regular file with one name is read, and never more than the result cap: a FIFO
+        // or a device a test script made would hang or never end, a hard link may be outside.
+        let root = match self.handle() {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        match root.read(&path, self.caps.max_tool_result_bytes + 1) {
+            Ok(bytes) => ok(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) => io_err(rel, e),
         }
     }
 
     /// Bytes of regular files in the workspace, `except` left out.
-    fn workspace_bytes(&self, except: &Path) -> u64 {
-        let Ok(root) = self.root() else { return 0 };
-        self.files_under(root)
-            .iter()
-            .filter(|f| f.as_path() != except)
-            .filter_map(|f| f.symlink_metadata().ok())
-            .map(|m| m.len())
-            .sum()
+    fn workspace_bytes(&self, except: &str) -> u64 {
+        self.walk("", &mut |_| {})
+            .map(|w| {
+                w.files
+                    .iter()
+                    .filter(|(p, _)| p != except)
+                    .map(|(_, n)| n)
+                    .sum()
+            })
+            .unwrap_or(0)
     }
 
     /// Refuse a write of `len` bytes to `path` that passes a cap.
-    fn check_write(&self, rel: &str, path: &Path, len: u64) -> Result<(), ToolResult> {
+    fn check_write(&self, rel: &str, path: &str, len: u64) -> Result<(), ToolResult> {
         let capped = |e: ToolResult| ToolResult { capped: true, ..e };
         if len > self.caps.max_file_bytes {
             return Err(capped(err(format!(
@@ -344,21 +365,38 @@ impl ToolBox {
             Ok(r) => r,
             Err(e) => return err(format!("invalid pattern {pattern:?}: {e}")),
         };
-        let start = match self.resolve(rel) {
+        let start = match self.relative(rel) {
             Ok(d) => d,
             Err(e) => return e,
         };
-        let mut hits = Vec::new();
-        for f in self.files_under(&start) {
-            let Ok(text) = std::fs::read_to_string(&f) else {
-                continue;
+        // Each file is read through the folder handle the walk holds: no path is resolved again.
+        let mut found: Vec<(String, Vec<String>)> = Vec::new();
+        let most = self.caps.max_workspace_bytes;
+        let walked = self.walk(&start, &mut |e| {
+            let Ok((bytes, _)) = beneath::read_entry(e.dir, e.name, most) else {
+                return;
             };
-            for (i, line) in text.lines().enumerate() {
-                if re.is_match(line) {
-                    hits.push(format!("{}:{}:{}", self.rel(&f), i + 1, line));
-                }
+            let Ok(text) = String::from_utf8(bytes) else {
+                return;
+            };
+            let hits: Vec<String> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| re.is_match(line))
+                .map(|(i, line)| format!("{}:{}:{}", e.rel, i + 1, line))
+                .collect();
+            if !hits.is_empty() {
+                found.push((e.rel.clone(), hits));
+            }
+        });
+        if let Err(e) = walked {
+            // A start that does not exist (or is a link) has no matches, as before.
+            if e.raw_os_error() != Some(libc::ENOENT) && !beneath::is_link_refusal(&e) {
+                return io_err(rel, e);
             }
         }
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        let hits: Vec<String> = found.into_iter().flat_map(|(_, h)| h).collect();
         if hits.is_empty() {
             ok("(no matches)")
         } else {
@@ -367,39 +405,45 @@ impl ToolBox {
     }
 
     fn write_file(&self, rel: &str, content: &str) -> ToolResult {
-        let path = match self.resolve(rel) {
+        let path = match self.relative(rel) {
             Ok(p) => p,
             Err(e) => return e,
         };
         if let Err(e) = self.check_write(rel, &path, content.len() as u64) {
             return e;
         }
-        if let Some(parent) = path.parent() {
-            if let Err(e) = std::fs::create_dir_all(parent) {
-                return err(format!("{rel}: {e}"));
-            }
-        }
-        match std::fs::write(&path, content) {
+        let root = match self.handle() {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        match root.write(&path, content.as_bytes()) {
             Ok(()) => ok(format!("wrote {} bytes to {rel}", content.len())),
-            Err(e) => err(format!("{rel}: {e}")),
+            Err(e) => io_err(rel, e),
         }
     }
 
     fn edit_file(&self, rel: &str, old: &str, new: &str) -> ToolResult {
+        use std::io::{Read, Seek, Write};
         if old.is_empty() {
             return err("edit_file: `old` is empty");
         }
-        let path = match self.resolve(rel) {
+        let path = match self.relative(rel) {
             Ok(p) => p,
             Err(e) => return e,
         };
-        if let Err(e) = regular_file(rel, &path) {
-            return e;
-        }
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) => return err(format!("{rel}: {e}")),
+        let root = match self.handle() {
+            Ok(r) => r,
+            Err(e) => return e,
         };
+        // One descriptor for the read and the write: the name is resolved once.
+        let mut file = match root.open_rw(&path) {
+            Ok(f) => f,
+            Err(e) => return io_err(rel, e),
+        };
+        let mut text = String::new();
+        if let Err(e) = file.read_to_string(&mut text) {
+            return err(format!("{rel}: {e}"));
+        }
         let n = text.matches(old).count();
         if n == 0 {
             return err(format!("{rel}: `old` text not found"));
@@ -408,13 +452,17 @@ impl ToolBox {
         if let Err(e) = self.check_write(rel, &path, edited.len() as u64) {
             return e;
         }
-        match std::fs::write(&path, edited) {
+        let written = file
+            .set_len(0)
+            .and_then(|()| file.rewind())
+            .and_then(|()| file.write_all(edited.as_bytes()));
+        match written {
             Ok(()) => ok(format!("replaced {n} occurrence(s) in {rel}")),
             Err(e) => err(format!("{rel}: {e}")),
         }
     }
 
-    async fn run_tests(&self) -> ToolResult {
+    async fn run_tests(&mut self) -> ToolResult {
         let root = match self.root() {
             Ok(r) => r.to_path_buf(),
             Err(e) => return e,
@@ -426,6 +474,9 @@ impl ToolBox {
         // shell string; the script it runs may be the model's, so it runs in the sandbox.
         let limits = crate::sandbox::Limits {
             timeout: self.test_timeout,
+            // One byte past the cap: a file the script tries to grow past it is left over the
+            // cap, so it is dropped and named below.
+            max_file_bytes: self.caps.max_file_bytes.saturating_add(1),
             ..Default::default()
         };
         let mode = if self.trusted {
@@ -433,7 +484,23 @@ impl ToolBox {
         } else {
             crate::sandbox::mode()
         };
-        match crate::sandbox::run(program, args, &root, &limits, mode).await {
+        let ran = crate::sandbox::run(program, args, &root, &limits, mode).await;
+        // The tree is the harness's again, within its caps, before anything reads it.
+        let notes = if self.trusted {
+            Vec::new()
+        } else {
+            crate::workspace::reclaim(&root, &self.caps, "run_tests")
+        };
+        let mut result = self.test_result(ran);
+        for n in &notes {
+            result.content.push_str(&format!("[harness] {n}\n"));
+        }
+        self.notes.extend(notes);
+        result
+    }
+
+    fn test_result(&self, ran: Result<crate::sandbox::Output, String>) -> ToolResult {
+        match ran {
             Err(e) => err(e),
             Ok(out) if out.timed_out => err(format!(
                 "tests timed out after {} s",
@@ -464,13 +531,10 @@ impl ToolBox {
             Ok(r) => r.to_path_buf(),
             Err(e) => return e,
         };
+        let _ = root;
         self.deploys += 1;
-        let files = self.files_under(&root);
-        let bytes: u64 = files
-            .iter()
-            .filter_map(|f| f.metadata().ok())
-            .map(|m| m.len())
-            .sum();
+        let files = self.walk("", &mut |_| {}).unwrap_or_default().files;
+        let bytes: u64 = files.iter().map(|(_, n)| n).sum();
         ok(format!(
             "deploy #{n} (simulated)\npackaged {} files, {bytes} bytes\nrollout: 3/3 instances healthy\nstatus: deployed",
             files.len(),
@@ -601,7 +665,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_path_through_a_symlinked_folder_out_is_refused_and_one_inside_is_allowed() {
+    async fn a_path_through_any_symlinked_folder_is_refused_even_one_that_stays_inside() {
         let (top, ws) = layout();
         let mut tb = toolbox(&ws);
         refused(&mut tb, "read_file", json!({"path": "dir-out/secret.txt"})).await;
@@ -612,7 +676,9 @@ mod tests {
         )
         .await;
         assert!(!top.path().join("outside/new.txt").exists());
-        let r = tb.call("read_file", &json!({"path": "dir-in/a.txt"})).await;
+        let msg = refused(&mut tb, "read_file", json!({"path": "dir-in/a.txt"})).await;
+        assert!(msg.contains("symlink"), "{msg}");
+        let r = tb.call("read_file", &json!({"path": "inner/a.txt"})).await;
         assert_eq!(
             r,
             ToolResult {
@@ -624,7 +690,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn search_and_listing_never_walk_a_symlink_out() {
+    async fn search_and_listing_never_walk_a_symlink_and_the_listing_names_each() {
         let (_top, ws) = layout();
         let mut tb = toolbox(&ws);
         let found = tb
@@ -632,7 +698,10 @@ mod tests {
             .await;
         assert_eq!(found.content, "inner/a.txt:1:inside");
         let listed = tb.call("list_files", &json!({})).await;
-        assert_eq!(listed.content, "inner/a.txt");
+        assert_eq!(
+            listed.content,
+            "dir-in (symlink, not followed)\ndir-out (symlink, not followed)\ninner/a.txt\nlink-out.txt (symlink, not followed)"
+        );
     }
 
     #[tokio::test]

@@ -1,17 +1,25 @@
 //! Trial workspaces: a fixture copied into a fresh tempdir whose git metadata lives in another
-//! tempdir the model's tools never reach (a separate git dir, no `.git` in the tree). HEAD is the
+//! tempdir the model's tools never reach (a separate git dir; the tree holds only git's `.git`
+//! file naming it, which the tools refuse and the diff leaves out). HEAD is the
 //! fixture committed with git2 (fixed author and date, so commit ids are the same on every run),
 //! or the last commit of a fixture prepared with a history; afterwards the diff against it fills
-//! `workspace.changed`. The diff never follows a symlink: it records the link and its target.
+//! `workspace.changed`. The diff walks the tree itself, so no ignore rule (a `.gitignore`
+//! anywhere, `info/exclude`, `core.excludesFile`) and no nested repository hides a file; it never
+//! follows a symlink: it records the link and its target.
+//!
+//! After every sandboxed command [`reclaim`] takes the tree back before the harness reads it:
+//! owner and modes reset, special files and hard links removed, files over the caps dropped.
 //!
 //! Each fixture is committed once per run into a shared object store; a trial's repository
 //! borrows those objects through `objects/info/alternates` instead of writing its own, which
 //! keeps the harness's file-system work per trial small.
 
+use crate::beneath::{self, Kind, Root};
 use crate::error::{Error, Result};
 use checkers::transcript::{FileChange, Workspace};
-use git2::{DiffOptions, IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, Time};
-use std::collections::HashMap;
+use git2::{IndexAddOption, ObjectType, Oid, Repository, RepositoryInitOptions, Signature, Time};
+use git2::{TreeWalkMode, TreeWalkResult};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -266,45 +274,65 @@ impl TrialWorkspace {
         self.base.to_string()
     }
 
-    /// Created, edited and deleted files against the fixture commit, untracked files included.
+    /// Created, edited and deleted files against the fixture commit, untracked files included,
+    /// whatever ignore rules the tree holds.
     pub fn changes(&self) -> Result<Workspace> {
         let tree = self
             .repo
             .find_commit(self.base)
             .and_then(|c| c.tree())
             .map_err(|e| git_err("tree", e))?;
-        let mut opts = DiffOptions::new();
-        opts.include_untracked(true)
-            .recurse_untracked_dirs(true)
-            .show_untracked_content(true);
-        let diff = self
-            .repo
-            .diff_tree_to_workdir(Some(&tree), Some(&mut opts))
-            .map_err(|e| git_err("diff", e))?;
+        let mut base: BTreeMap<String, Oid> = BTreeMap::new();
+        tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+            if entry.kind() == Some(ObjectType::Blob) {
+                let name = String::from_utf8_lossy(entry.name_bytes());
+                base.insert(format!("{dir}{name}"), entry.id());
+            }
+            TreeWalkResult::Ok
+        })
+        .map_err(|e| git_err("tree", e))?;
+        let before = |id: Oid| -> Result<String> {
+            let blob = self.repo.find_blob(id).map_err(|e| git_err("blob", e))?;
+            Ok(String::from_utf8_lossy(blob.content()).into_owned())
+        };
+        let root = Root::open(self.root()).map_err(|e| Error::io(self.root(), e))?;
+        let mut now: BTreeMap<String, Current> = BTreeMap::new();
+        root.walk("", &|_| false, &mut |e| {
+            // The one file git puts in the tree: the link to its git dir outside it.
+            let gitlink = e.rel == ".git" && e.kind == Kind::File;
+            if let Some(c) = current(e).filter(|_| !gitlink) {
+                now.insert(e.rel.clone(), c);
+            }
+            true
+        })
+        .map_err(|e| Error::io(self.root(), e))?;
         let mut changed = Vec::new();
-        for delta in diff.deltas() {
-            let path = delta
-                .new_file()
-                .path()
-                .or(delta.old_file().path())
-                .map(|p| p.to_string_lossy().replace('\\', "/"))
-                .unwrap_or_default();
-            let old_id = delta.old_file().id();
-            let before = if old_id.is_zero() {
-                None
-            } else {
-                let blob = self
-                    .repo
-                    .find_blob(old_id)
-                    .map_err(|e| git_err("blob", e))?;
-                Some(String::from_utf8_lossy(blob.content()).into_owned())
-            };
-            let after = read_no_follow(&self.root().join(&path));
-            if before != after {
+        for (path, id) in &base {
+            match now.get(path) {
+                Some(c) if c.id == Some(*id) => {}
+                Some(c) => {
+                    let before = Some(before(*id)?);
+                    if before != c.after {
+                        changed.push(FileChange {
+                            path: path.clone(),
+                            before,
+                            after: c.after.clone(),
+                        });
+                    }
+                }
+                None => changed.push(FileChange {
+                    path: path.clone(),
+                    before: Some(before(*id)?),
+                    after: None,
+                }),
+            }
+        }
+        for (path, c) in now {
+            if !base.contains_key(&path) && c.after.is_some() {
                 changed.push(FileChange {
                     path,
-                    before,
-                    after,
+                    before: None,
+                    after: c.after,
                 });
             }
         }
@@ -313,35 +341,212 @@ impl TrialWorkspace {
     }
 }
 
-/// A work-tree file as the diff records it: a regular file's text, a symlink as
-/// `symlink → TARGET` (never followed: a link to /etc/hostname or /dev/zero is not read), and
-/// nothing for anything else (a FIFO, a device).
-fn read_no_follow(path: &Path) -> Option<String> {
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if meta.file_type().is_symlink() {
-        let target = std::fs::read_link(path).ok()?;
-        return Some(format!("symlink → {}", target.display()));
+/// A work-tree entry as the diff sees it: its blob id when it is a regular file or a link (to
+/// compare with the fixture's), and its text as the transcript records it.
+struct Current {
+    id: Option<Oid>,
+    after: Option<String>,
+}
+
+/// A walked entry as the diff records it: a regular file's text (its head when long), a symlink
+/// as `symlink → TARGET` (never followed: a link to /etc/hostname or /dev/zero is not read), and
+/// nothing for anything else (a FIFO, a device, a file with another name).
+fn current(e: &beneath::Entry<'_>) -> Option<Current> {
+    match e.kind {
+        Kind::Link => {
+            let target = rustix::fs::readlinkat(e.dir, e.name, Vec::new()).ok()?;
+            let target = target.as_bytes();
+            Some(Current {
+                id: Oid::hash_object(ObjectType::Blob, target).ok(),
+                after: Some(format!("symlink → {}", String::from_utf8_lossy(target))),
+            })
+        }
+        Kind::File => {
+            let Ok((bytes, st)) = beneath::read_entry(e.dir, e.name, u64::MAX) else {
+                return Some(Current {
+                    id: None,
+                    after: None,
+                });
+            };
+            // A sandboxed script may write many files up to the file-size limit; the transcript
+            // keeps the head of each, enough for any checker, and says how much was cut.
+            let size = st.st_size as u64;
+            let head = &bytes[..bytes.len().min(MAX_CHANGE_BYTES as usize)];
+            let mut text = String::from_utf8_lossy(head).into_owned();
+            if size > MAX_CHANGE_BYTES {
+                text.push_str(&format!("\n[… cut at {MAX_CHANGE_BYTES} bytes of {size}]"));
+            }
+            Some(Current {
+                id: Oid::hash_object(ObjectType::Blob, &bytes).ok(),
+                after: Some(text),
+            })
+        }
+        Kind::Dir | Kind::Special(_) => None,
     }
-    if !meta.is_file() {
-        return None;
+}
+
+/// Take the tree back after a sandboxed command (`after` names it), before anything reads it:
+/// every folder and file owned by the harness's uid with plain modes (folders 0755, the root
+/// 0700, files 0644 or 0755 when executable: no setuid, setgid, sticky or world-writable bit);
+/// FIFOs, sockets, devices and files with a second name (a hard link can be a file outside)
+/// removed; then files over `max_file_bytes`, and the largest files while the workspace is over
+/// `max_workspace_bytes`, dropped. Returns a line for each removal, for `caps_hit`.
+pub fn reclaim(root: &Path, caps: &crate::tools::Caps, after: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    let handle = match Root::open(root) {
+        Ok(h) => h,
+        Err(e) => return vec![format!("{after}: could not take the workspace back: {e}")],
+    };
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let owner = |st: &rustix::fs::Stat| st.st_uid == uid && st.st_gid == gid;
+    let _ = reset(handle.fd(), 0o700, uid, gid);
+    let mut files: Vec<(String, u64)> = Vec::new();
+    let walked = handle.walk("", &|_| false, &mut |e| {
+        let mode = e.stat.st_mode & 0o7777;
+        match e.kind {
+            Kind::Dir => {
+                if mode != 0o755 || !owner(&e.stat) {
+                    open_and_reset(e, true, 0o755, uid, gid);
+                }
+                true
+            }
+            Kind::File if e.stat.st_nlink > 1 => {
+                remove(e, &mut notes, after, "a file with another name (hard link)");
+                false
+            }
+            Kind::File => {
+                let want = if mode & 0o111 != 0 { 0o755 } else { 0o644 };
+                if mode != want || !owner(&e.stat) {
+                    open_and_reset(e, false, want, uid, gid);
+                }
+                files.push((e.rel.clone(), e.stat.st_size as u64));
+                false
+            }
+            Kind::Link => {
+                if !owner(&e.stat) {
+                    let _ = rustix::fs::chownat(
+                        e.dir,
+                        e.name,
+                        Some(rustix::fs::Uid::from_raw(uid)),
+                        Some(rustix::fs::Gid::from_raw(gid)),
+                        rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+                    );
+                }
+                false
+            }
+            Kind::Special(what) => {
+                remove(e, &mut notes, after, what);
+                false
+            }
+        }
+    });
+    if let Err(e) = walked {
+        notes.push(format!("{after}: could not take the workspace back: {e}"));
     }
-    // A sandboxed script may write many files up to the file-size limit; the transcript keeps
-    // the head of each, enough for any checker, and says how much was cut.
-    use std::io::Read;
-    let mut head = Vec::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(MAX_CHANGE_BYTES)
-        .read_to_end(&mut head)
-        .ok()?;
-    let mut text = String::from_utf8_lossy(&head).into_owned();
-    if meta.len() > MAX_CHANGE_BYTES {
-        text.push_str(&format!(
-            "\n[… cut at {MAX_CHANGE_BYTES} bytes of {}]",
-            meta.len()
-        ));
+    drop_over_caps(&handle, files, caps, after, &mut notes);
+    notes
+}
+
+/// Remove a walked entry (a folder too deep to walk: with everything in it).
+fn remove(e: &beneath::Entry<'_>, notes: &mut Vec<String>, after: &str, what: &str) {
+    let flags = if e.kind == Kind::Special("a folder nested too deep to read") {
+        rustix::fs::AtFlags::REMOVEDIR
+    } else {
+        rustix::fs::AtFlags::empty()
+    };
+    match rustix::fs::unlinkat(e.dir, e.name, flags) {
+        Ok(()) => notes.push(format!("{after}: removed {}: {what}", e.rel)),
+        Err(err) => notes.push(format!("{after}: left {} ({what}): {err}", e.rel)),
     }
-    Some(text)
+}
+
+/// Owner and mode of an open folder or file.
+fn reset(fd: std::os::fd::BorrowedFd<'_>, mode: u32, uid: u32, gid: u32) -> std::io::Result<()> {
+    if unsafe { libc::geteuid() } == 0 {
+        rustix::fs::fchown(
+            fd,
+            Some(rustix::fs::Uid::from_raw(uid)),
+            Some(rustix::fs::Gid::from_raw(gid)),
+        )?;
+    }
+    rustix::fs::fchmod(fd, rustix::fs::Mode::from_raw_mode(mode))?;
+    Ok(())
+}
+
+/// Reset a walked entry through a descriptor of its own, opened without following a link and
+/// checked to be what the walk saw (a folder, or a file with one name).
+fn open_and_reset(e: &beneath::Entry<'_>, dir: bool, mode: u32, uid: u32, gid: u32) {
+    use rustix::fs::{Mode, OFlags};
+    let mut flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    if dir {
+        flags |= OFlags::DIRECTORY;
+    }
+    let fd = match rustix::fs::openat(e.dir, e.name, flags, Mode::empty()) {
+        Ok(fd) => fd,
+        // A folder or file the script made unreadable (the harness is not root): its mode
+        // first, by name, after checking again that it is no link.
+        Err(rustix::io::Errno::ACCESS) => {
+            let still = rustix::fs::statat(e.dir, e.name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
+            if still.is_ok_and(|st| st.st_ino == e.stat.st_ino) {
+                let _ = rustix::fs::chmodat(
+                    e.dir,
+                    e.name,
+                    Mode::from_raw_mode(mode),
+                    rustix::fs::AtFlags::empty(),
+                );
+            }
+            return;
+        }
+        Err(_) => return,
+    };
+    let Ok(st) = rustix::fs::fstat(&fd) else {
+        return;
+    };
+    if st.st_ino != e.stat.st_ino || (!dir && st.st_nlink > 1) {
+        return;
+    }
+    let _ = reset(std::os::fd::AsFd::as_fd(&fd), mode, uid, gid);
+}
+
+/// Drop every file over `max_file_bytes`, then the largest files until the workspace is within
+/// `max_workspace_bytes`, naming each.
+fn drop_over_caps(
+    root: &Root,
+    mut files: Vec<(String, u64)>,
+    caps: &crate::tools::Caps,
+    after: &str,
+    notes: &mut Vec<String>,
+) {
+    let mut dropped: Vec<(String, u64, String)> = Vec::new();
+    files.retain(|(path, size)| {
+        let over = *size > caps.max_file_bytes;
+        if over {
+            let why = format!("over max_file_bytes ({})", caps.max_file_bytes);
+            dropped.push((path.clone(), *size, why));
+        }
+        !over
+    });
+    let mut total: u64 = files.iter().map(|(_, n)| n).sum();
+    if total > caps.max_workspace_bytes {
+        files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        for (path, size) in files {
+            if total <= caps.max_workspace_bytes {
+                break;
+            }
+            total -= size;
+            let why = format!(
+                "the workspace was over max_workspace_bytes ({})",
+                caps.max_workspace_bytes
+            );
+            dropped.push((path, size, why));
+        }
+    }
+    for (path, size, why) in dropped {
+        match root.remove(&path) {
+            Ok(()) => notes.push(format!("{after}: dropped {path} ({size} bytes): {why}")),
+            Err(e) => notes.push(format!("{after}: could not drop {path}: {e}")),
+        }
+    }
 }
 
 /// The most of one changed file a transcript records.

@@ -426,9 +426,15 @@ fn fs_toolbox(ws: &Path) -> harness::tools::ToolBox {
     let variant = harness::case::Variant {
         id: "default".into(),
         fixture: None,
-        tools: ["list_files", "read_file", "search", "write_file", "edit_file"]
-            .map(String::from)
-            .to_vec(),
+        tools: [
+            "list_files",
+            "read_file",
+            "search",
+            "write_file",
+            "edit_file",
+        ]
+        .map(String::from)
+        .to_vec(),
         run_tests: Vec::new(),
         pages: Default::default(),
         seed: Vec::new(),
@@ -475,21 +481,34 @@ async fn every_file_tool_refuses_a_symlink_at_the_last_or_a_middle_part_and_a_ha
     for path in ["last.txt", "middle/secret.txt", "inside/a.txt", "hard.txt"] {
         for (tool, args) in [
             ("read_file", json!({"path": path})),
-            ("edit_file", json!({"path": path, "old": "secret", "new": "owned"})),
+            (
+                "edit_file",
+                json!({"path": path, "old": "secret", "new": "owned"}),
+            ),
             ("write_file", json!({"path": path, "content": "owned"})),
             ("search", json!({"pattern": "secret|inside", "path": path})),
             ("list_files", json!({"path": path})),
         ] {
             let r = tb.call(tool, &args).await;
-            assert!(!r.content.contains("secret 5e3c"), "{tool} {path}: {}", r.content);
+            assert!(
+                !r.content.contains("secret 5e3c"),
+                "{tool} {path}: {}",
+                r.content
+            );
             if tool != "search" && tool != "list_files" {
                 assert!(r.is_error, "{tool} {path} was not refused: {}", r.content);
             }
         }
     }
     for (tool, args) in [
-        ("write_file", json!({"path": "middle/new.txt", "content": "x"})),
-        ("write_file", json!({"path": "middle/sub/new.txt", "content": "x"})),
+        (
+            "write_file",
+            json!({"path": "middle/new.txt", "content": "x"}),
+        ),
+        (
+            "write_file",
+            json!({"path": "middle/sub/new.txt", "content": "x"}),
+        ),
         ("search", json!({"pattern": "secret"})),
     ] {
         let r = tb.call(tool, &args).await;
@@ -498,7 +517,10 @@ async fn every_file_tool_refuses_a_symlink_at_the_last_or_a_middle_part_and_a_ha
     outside_untouched(&outside);
     // The search and the listing name no file through a link.
     let listed = tb.call("list_files", &json!({})).await.content;
-    assert!(!listed.contains("inside/a.txt") && !listed.contains("middle/"), "{listed}");
+    assert!(
+        !listed.contains("inside/a.txt") && !listed.contains("middle/"),
+        "{listed}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -530,17 +552,30 @@ async fn a_name_swapped_between_a_file_and_a_link_out_never_leads_a_tool_outside
     while started.elapsed() < std::time::Duration::from_secs(3) {
         for (tool, args) in [
             ("read_file", json!({"path": "x.txt"})),
-            ("edit_file", json!({"path": "x.txt", "old": "secret", "new": "owned"})),
+            (
+                "edit_file",
+                json!({"path": "x.txt", "old": "secret", "new": "owned"}),
+            ),
             ("write_file", json!({"path": "x.txt", "content": "owned\n"})),
             ("read_file", json!({"path": "d/secret.txt"})),
-            ("write_file", json!({"path": "d/planted.txt", "content": "owned\n"})),
-            ("edit_file", json!({"path": "d/secret.txt", "old": "secret", "new": "owned"})),
+            (
+                "write_file",
+                json!({"path": "d/planted.txt", "content": "owned\n"}),
+            ),
+            (
+                "edit_file",
+                json!({"path": "d/secret.txt", "old": "secret", "new": "owned"}),
+            ),
             ("search", json!({"pattern": "5e3c"})),
             ("search", json!({"pattern": "5e3c", "path": "d"})),
         ] {
             let r = tb.call(tool, &args).await;
             calls += 1;
-            assert!(!r.content.contains("5e3c"), "{tool} read outside: {}", r.content);
+            assert!(
+                !r.content.contains("5e3c"),
+                "{tool} read outside: {}",
+                r.content
+            );
         }
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -562,14 +597,17 @@ async fn a_script_that_opens_up_the_tree_finds_it_taken_back_before_anything_rea
         touch tests/second\n\
         chmod 0777 .\n\
         mkdir -p tools && chmod 1777 tools\n\
-        echo x > tools/suid && chmod 4755 tools/suid\n\
+        echo x > tools/suid && chmod 6755 tools/suid\n\
         mkfifo pipe\n\
         python3 -c \"import socket; socket.socket(socket.AF_UNIX).bind('sock')\"\n\
         echo first\n";
     let server = model(vec![
         Turn {
             text: String::new(),
-            calls: vec![call("write_file", json!({"path": "tests/run.sh", "content": script}))],
+            calls: vec![call(
+                "write_file",
+                json!({"path": "tests/run.sh", "content": script}),
+            )],
         },
         Turn {
             text: String::new(),
@@ -583,14 +621,22 @@ async fn a_script_that_opens_up_the_tree_finds_it_taken_back_before_anything_rea
     let out = results(&t, "run_tests");
     assert!(out[0].contains("first"), "{}", out[0]);
     let modes = out[1].lines().find(|l| l.starts_with("modes")).unwrap();
-    assert_eq!(modes, "modes 700 755 644", "{}", out[1]);
+    // Executable stays executable; setuid and setgid are gone.
+    assert_eq!(modes, "modes 700 755 755", "{}", out[1]);
     assert!(!out[1].contains("LEFT-"), "{}", out[1]);
     let hit: Vec<&str> = t["caps_hit"]
         .as_array()
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    assert!(hit.iter().any(|h| h.contains("pipe") && h.contains("FIFO")), "{hit:?}");
-    assert!(hit.iter().any(|h| h.contains("sock") && h.contains("socket")), "{hit:?}");
+    assert!(
+        hit.iter().any(|h| h.contains("pipe") && h.contains("FIFO")),
+        "{hit:?}"
+    );
+    assert!(
+        hit.iter()
+            .any(|h| h.contains("sock") && h.contains("socket")),
+        "{hit:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -602,7 +648,10 @@ async fn a_script_writing_56_mib_leaves_a_transcript_within_the_caps_naming_what
     let server = model(vec![
         Turn {
             text: String::new(),
-            calls: vec![call("write_file", json!({"path": "tests/run.sh", "content": script}))],
+            calls: vec![call(
+                "write_file",
+                json!({"path": "tests/run.sh", "content": script}),
+            )],
         },
         Turn {
             text: String::new(),
@@ -614,15 +663,26 @@ async fn a_script_writing_56_mib_leaves_a_transcript_within_the_caps_naming_what
     let run = e5(&server, &format!("max_workspace_bytes = {workspace_cap}")).await;
     let path = run.out().join("transcripts/evil/E5-default/trial-1.json");
     let size = std::fs::metadata(&path).unwrap().len();
-    assert!(size < workspace_cap + (512 << 10), "transcript is {size} bytes");
+    assert!(
+        size < workspace_cap + (512 << 10),
+        "transcript is {size} bytes"
+    );
     let t = run.transcript("evil", "E5-default", 1);
     assert!(results(&t, "run_tests")[0].contains("wrote"));
     let hit: Vec<&str> = t["caps_hit"]
         .as_array()
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    assert!(hit.iter().any(|h| h.contains("big.bin") && h.contains("max_file_bytes")), "{hit:?}");
-    assert!(hit.iter().any(|h| h.contains("small-") && h.contains("max_workspace_bytes")), "{hit:?}");
+    assert!(
+        hit.iter()
+            .any(|h| h.contains("big.bin") && h.contains("max_file_bytes")),
+        "{hit:?}"
+    );
+    assert!(
+        hit.iter()
+            .any(|h| h.contains("small-") && h.contains("max_workspace_bytes")),
+        "{hit:?}"
+    );
     let changed = t["workspace"]["changed"].as_array().unwrap();
     assert!(!changed.iter().any(|c| c["path"] == "big.bin"));
     let kept: u64 = changed
@@ -643,10 +703,22 @@ async fn no_ignore_rule_and_no_nested_repository_hides_a_new_file_from_the_diff(
         Turn {
             text: String::new(),
             calls: vec![
-                call("write_file", json!({"path": "admin/.gitignore", "content": "*\n"})),
-                call("write_file", json!({"path": "admin/hidden.py", "content": "print('hidden')\n"})),
-                call("write_file", json!({"path": ".gitignore", "content": "*.sh\n"})),
-                call("write_file", json!({"path": "tests/run.sh", "content": script})),
+                call(
+                    "write_file",
+                    json!({"path": "admin/.gitignore", "content": "*\n"}),
+                ),
+                call(
+                    "write_file",
+                    json!({"path": "admin/hidden.py", "content": "print('hidden')\n"}),
+                ),
+                call(
+                    "write_file",
+                    json!({"path": ".gitignore", "content": "*.sh\n"}),
+                ),
+                call(
+                    "write_file",
+                    json!({"path": "tests/run.sh", "content": script}),
+                ),
             ],
         },
         Turn {
@@ -663,7 +735,16 @@ async fn no_ignore_rule_and_no_nested_repository_hides_a_new_file_from_the_diff(
         .iter()
         .filter_map(|c| c["path"].as_str())
         .collect();
-    for p in ["admin/.gitignore", "admin/hidden.py", ".gitignore", "tests/run.sh", "vendor/payload.py"] {
-        assert!(changed.contains(&p), "{p} hidden from the diff: {changed:?}");
+    for p in [
+        "admin/.gitignore",
+        "admin/hidden.py",
+        ".gitignore",
+        "tests/run.sh",
+        "vendor/payload.py",
+    ] {
+        assert!(
+            changed.contains(&p),
+            "{p} hidden from the diff: {changed:?}"
+        );
     }
 }
