@@ -296,7 +296,7 @@ impl Root {
                 };
                 let mut kind = kind_of(&st);
                 if kind == Kind::Dir && depth + 1 > MAX_DEPTH {
-                    kind = Kind::Special("a folder nested too deep to read");
+                    kind = TOO_DEEP;
                 }
                 let enter = visit(&Entry {
                     rel: child.clone(),
@@ -316,6 +316,40 @@ impl Root {
         }
         Ok(())
     }
+}
+
+/// The marker of a folder deeper than [`MAX_DEPTH`]: reported, never read.
+pub const TOO_DEEP: Kind = Kind::Special("a folder nested too deep to read");
+
+/// Remove the folder `name` of `dir` with everything in it, through descriptors (no link
+/// followed), up to a few hundred levels down.
+pub fn remove_tree(dir: BorrowedFd<'_>, name: &str) -> io::Result<()> {
+    fn clear(fd: &OwnedFd, depth: usize) -> io::Result<()> {
+        if depth > 512 {
+            return Err(refusal("nested too deep to remove"));
+        }
+        let mut names = Vec::new();
+        for entry in rfs::Dir::read_from(fd)? {
+            let n = entry?.file_name().to_string_lossy().into_owned();
+            if n != "." && n != ".." {
+                names.push(n);
+            }
+        }
+        for n in names {
+            let st = rfs::statat(fd, n.as_str(), AtFlags::SYMLINK_NOFOLLOW)?;
+            if kind_of(&st) == Kind::Dir {
+                let sub = rfs::openat(fd, n.as_str(), dir_flags(), Mode::empty())?;
+                clear(&sub, depth + 1)?;
+                rfs::unlinkat(fd, n.as_str(), AtFlags::REMOVEDIR)?;
+            } else {
+                rfs::unlinkat(fd, n.as_str(), AtFlags::empty())?;
+            }
+        }
+        Ok(())
+    }
+    let fd = rfs::openat(dir, name, dir_flags(), Mode::empty())?;
+    clear(&fd, 0)?;
+    Ok(rfs::unlinkat(dir, name, AtFlags::REMOVEDIR)?)
 }
 
 /// Up to `max` bytes of the regular file `name` in the folder `dir`, with its metadata.

@@ -381,6 +381,11 @@ fn current(e: &beneath::Entry<'_>) -> Option<Current> {
                 after: Some(text),
             })
         }
+        // Left by a script and too deep to remove: the checkers see that it is there.
+        k if k == beneath::TOO_DEEP => Some(Current {
+            id: None,
+            after: Some("[a folder nested too deep to read]".into()),
+        }),
         Kind::Dir | Kind::Special(_) => None,
     }
 }
@@ -449,12 +454,12 @@ pub fn reclaim(root: &Path, caps: &crate::tools::Caps, after: &str) -> Vec<Strin
 
 /// Remove a walked entry (a folder too deep to walk: with everything in it).
 fn remove(e: &beneath::Entry<'_>, notes: &mut Vec<String>, after: &str, what: &str) {
-    let flags = if e.kind == Kind::Special("a folder nested too deep to read") {
-        rustix::fs::AtFlags::REMOVEDIR
+    let removed = if e.kind == beneath::TOO_DEEP {
+        beneath::remove_tree(e.dir, e.name)
     } else {
-        rustix::fs::AtFlags::empty()
+        rustix::fs::unlinkat(e.dir, e.name, rustix::fs::AtFlags::empty()).map_err(Into::into)
     };
-    match rustix::fs::unlinkat(e.dir, e.name, flags) {
+    match removed {
         Ok(()) => notes.push(format!("{after}: removed {}: {what}", e.rel)),
         Err(err) => notes.push(format!("{after}: left {} ({what}): {err}", e.rel)),
     }
@@ -618,6 +623,64 @@ mod tests {
             "{}",
             &after[after.len() - 60..]
         );
+    }
+
+    #[test]
+    fn reclaim_resets_modes_removes_specials_and_hard_links_and_drops_what_passes_the_caps() {
+        use std::os::unix::fs::PermissionsExt;
+        let top = tempfile::tempdir().unwrap();
+        let (ws, outside) = (top.path().join("ws"), top.path().join("outside.txt"));
+        std::fs::create_dir_all(ws.join("open")).unwrap();
+        std::fs::write(&outside, "outside\n").unwrap();
+        std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::hard_link(&outside, ws.join("hard.txt")).unwrap();
+        std::fs::write(ws.join("open/suid"), "x").unwrap();
+        std::fs::set_permissions(
+            ws.join("open/suid"),
+            std::fs::Permissions::from_mode(0o4777),
+        )
+        .unwrap();
+        std::fs::set_permissions(ws.join("open"), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        std::fs::set_permissions(&ws, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let fifo = std::ffi::CString::new(ws.join("pipe").to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o666) }, 0);
+        let mut deep = ws.join("deep");
+        for _ in 0..beneath::MAX_DEPTH + 3 {
+            deep.push("d");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("hidden.txt"), "h").unwrap();
+        std::fs::write(ws.join("big.bin"), vec![b'b'; 300]).unwrap();
+        std::fs::write(ws.join("mid.bin"), vec![b'm'; 150]).unwrap();
+        std::fs::write(ws.join("small.bin"), vec![b's'; 100]).unwrap();
+        let caps = crate::tools::Caps {
+            max_file_bytes: 200,
+            max_tool_result_bytes: 1000,
+            max_workspace_bytes: 200,
+        };
+        let notes = reclaim(&ws, &caps, "run_tests");
+        let mode = |p: &Path| std::fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode(&ws), 0o700);
+        assert_eq!(mode(&ws.join("open")), 0o755);
+        assert_eq!(mode(&ws.join("open/suid")), 0o755);
+        // The file outside kept its mode and its content; only the name inside went.
+        assert_eq!(mode(&outside), 0o600);
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "outside\n");
+        assert!(!deep.join("hidden.txt").exists());
+        for gone in ["hard.txt", "pipe", "big.bin", "mid.bin"] {
+            assert!(!ws.join(gone).exists(), "{gone} is still there");
+        }
+        assert!(ws.join("small.bin").exists());
+        let all = notes.join("\n");
+        for named in [
+            "removed hard.txt: a file with another name",
+            "removed pipe: a FIFO",
+            "nested too deep",
+            "dropped big.bin (300 bytes): over max_file_bytes (200)",
+            "dropped mid.bin (150 bytes): the workspace was over max_workspace_bytes (200)",
+        ] {
+            assert!(all.contains(named), "{named} not in {all}");
+        }
     }
 
     #[test]
