@@ -168,12 +168,6 @@ impl Root {
         self.fd.as_fd()
     }
 
-    /// The metadata of `rel` itself (a link is not followed).
-    pub fn stat(&self, rel: &str) -> io::Result<Stat> {
-        let fd = open_beneath(self.fd(), rel, OFlags::PATH, Mode::empty())?;
-        Ok(rfs::fstat(&fd)?)
-    }
-
     /// Up to `max` bytes of the regular file `rel`.
     pub fn read(&self, rel: &str, max: u64) -> io::Result<Vec<u8>> {
         read_fd(open_file_at(self.fd(), rel, false)?, max)

@@ -527,11 +527,9 @@ impl ToolBox {
     }
 
     fn deploy(&mut self) -> ToolResult {
-        let root = match self.root() {
-            Ok(r) => r.to_path_buf(),
-            Err(e) => return e,
-        };
-        let _ = root;
+        if let Err(e) = self.handle() {
+            return e;
+        }
         self.deploys += 1;
         let files = self.walk("", &mut |_| {}).unwrap_or_default().files;
         let bytes: u64 = files.iter().map(|(_, n)| n).sum();
