@@ -11,7 +11,7 @@ mod common;
 
 use common::model_server::{encode, Turn};
 use common::repo_root;
-use loopback::{LoopbackServer, RecordedRequest};
+use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -397,6 +397,8 @@ struct RunOutcome {
     summary: String,
     /// Every job's step summary, in order.
     summaries: String,
+    /// The `::error::` lines every step printed.
+    errors: String,
     jobs: HashMap<String, &'static str>,
 }
 
@@ -596,6 +598,7 @@ impl Actions {
         let mut results: HashMap<String, JobResult> = HashMap::new();
         let mut decide_code = 0;
         let mut summaries = String::new();
+        let mut errors = String::new();
         let Yaml::Hash(jobs) = &doc["jobs"] else {
             panic!("no jobs")
         };
@@ -736,6 +739,11 @@ impl Actions {
                             }
                         }
                         let o = cmd.output().unwrap();
+                        for line in String::from_utf8_lossy(&o.stdout).lines() {
+                            if line.starts_with("::error") {
+                                errors.push_str(&format!("[{name}] {line}\n"));
+                            }
+                        }
                         for line in std::fs::read_to_string(&out_file).unwrap().lines() {
                             if let Some((k, v)) = line.split_once('=') {
                                 step_outputs.insert(k.into(), v.into());
@@ -777,6 +785,7 @@ impl Actions {
             summary: std::fs::read_to_string(scratch.path().join("summary-decide.md"))
                 .unwrap_or_default(),
             summaries,
+            errors,
             jobs: results.iter().map(|(k, v)| (k.clone(), v.result)).collect(),
         }
     }
@@ -798,6 +807,15 @@ impl Setup {
             encode(r, &scripts.reply(r), "test-model")
         }))
         .await;
+        Setup::with_server(server, branch, init_args, action)
+    }
+
+    fn with_server(
+        server: LoopbackServer,
+        branch: &str,
+        init_args: &[&str],
+        action: &str,
+    ) -> Setup {
         let repo = charter_repo(&server.url(), branch, init_args);
         let state = tempfile::tempdir().unwrap();
         let actions = Actions::new(state.path(), branch, action);
@@ -1086,6 +1104,35 @@ async fn a_pull_requests_manifest_never_sends_a_request_or_key_to_its_server() {
     }
 }
 
+/// Exit codes are handled, not hidden: when no unit can be decided (the provider refuses every
+/// request), `merge` exits 3 and the decide job fails with that code and says why; nothing is
+/// stored for reuse.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undecided_gate_fails_the_decide_job_with_its_exit_code_and_a_message() {
+    let server = LoopbackServer::start(Arc::new(|_: &RecordedRequest, _| {
+        Reply::json(
+            400,
+            serde_json::json!({"error": {"type": "invalid_request_error", "message": "not today"}}),
+        )
+    }))
+    .await;
+    let setup = Setup::with_server(server, "main", &[], &the_default_action());
+    let run = setup.run(Event::Push);
+    assert_eq!(run.jobs["gate"], "success", "{}", run.errors);
+    assert_eq!(run.decide_code, 3, "{}\n{}", run.errors, run.summaries);
+    assert!(
+        run.errors
+            .contains("[decide] ::error::harness merge: some unit could not be decided (exit 3"),
+        "{}",
+        run.errors
+    );
+    let again = setup.run(Event::Push);
+    assert_eq!(
+        again.jobs["gate"], "success",
+        "an undecided gate is not reused"
+    );
+}
+
 #[test]
 fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
     let opts = harness::init::Options {
@@ -1282,4 +1329,253 @@ fn docs_ci_holds_the_workflow_init_writes_by_default() {
         docs == harness::init::workflow(&opts),
         "docs/ci/charter-gate.yml differs from `harness init`'s workflow: rewrite it with `harness init` (branch main)"
     );
+}
+
+// ---------------------------------------------------------------- the action's install paths
+
+/// `curl -fsSL --retry 3 -o FILE URL` from a folder of releases; a missing file is curl's 404.
+const FAKE_CURL: &str = r#"#!/usr/bin/env bash
+out="" url=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) out="$2"; shift 2 ;;
+    --retry) shift 2 ;;
+    -*) shift ;;
+    *) url="$1"; shift ;;
+  esac
+done
+file="$STANDIN_RELEASES/${url#https://github.com/}"
+[ -f "$file" ] || { echo "curl: (22) The requested URL returned error: 404" >&2; exit 22; }
+cp "$file" "$out"
+"#;
+
+/// `cargo install … --root DIR harness`: records its arguments and installs a stand-in binary.
+const FAKE_CARGO: &str = r#"#!/usr/bin/env bash
+echo "$*" >> "$STANDIN_CARGO_LOG"
+root=""
+while [ $# -gt 0 ]; do
+  case "$1" in --root) root="$2"; shift 2 ;; *) shift ;; esac
+done
+mkdir -p "$root/bin"
+printf '#!/bin/sh\necho "harness (source build)"\n' > "$root/bin/harness"
+chmod +x "$root/bin/harness"
+"#;
+
+/// `git ls-remote URL REFS…`: the tags the stand-in's remote has.
+const FAKE_GIT: &str = r#"#!/usr/bin/env bash
+[ "$1" = ls-remote ] || exit 1
+cat "$STANDIN_TAGS"
+"#;
+
+struct Install {
+    /// The harness on PATH after the action, as `--version` printed it; None if a step failed.
+    version: Option<String>,
+    cargo: String,
+    errors: String,
+}
+
+/// Run action.yml's steps as a runner would (Linux x86_64, nothing cached) with `inputs`,
+/// against `releases` (files under OWNER/REPO/releases/download/TAG/) and a remote whose
+/// `ls-remote` prints `tags`.
+fn install(inputs: &[(&str, &str)], releases: &Path, tags: &str) -> Install {
+    let text = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
+    let doc = &YamlLoader::load_from_str(&text).unwrap()[0];
+    let state = tempfile::tempdir().unwrap();
+    let eval = Actions::new(&state.path().join("stand-in"), "main", "");
+    let tools = state.path().join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    for (name, body) in [
+        ("curl", FAKE_CURL),
+        ("cargo", FAKE_CARGO),
+        ("git", FAKE_GIT),
+    ] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(tools.join(name), body).unwrap();
+        std::fs::set_permissions(tools.join(name), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::write(state.path().join("tags"), tags).unwrap();
+    let mut ctx: HashMap<String, String> = HashMap::new();
+    for (k, v) in doc["inputs"].as_hash().unwrap() {
+        ctx.insert(format!("inputs.{}", s(k)), s(&v["default"]));
+    }
+    for (k, v) in inputs {
+        ctx.insert(format!("inputs.{k}"), v.to_string());
+    }
+    let (output, path_file) = (state.path().join("output"), state.path().join("path"));
+    let cargo_log = state.path().join("cargo.log");
+    let (mut errors, mut version) = (String::new(), None);
+    for step in doc["runs"]["steps"].as_vec().unwrap() {
+        let cond = s(&step["if"]);
+        if !cond.is_empty() && !eval.condition(&cond, &ctx) {
+            continue;
+        }
+        let id = s(&step["id"]);
+        let uses = s(&step["uses"]);
+        if uses.starts_with("actions/cache/restore@") {
+            ctx.insert(format!("steps.{id}.outputs.cache-hit"), "false".into());
+            continue;
+        } else if uses.starts_with("actions/cache/save@") {
+            continue;
+        }
+        assert!(uses.is_empty(), "no stand-in for {uses}");
+        std::fs::write(&output, "").unwrap();
+        let mut cmd = std::process::Command::new("bash");
+        cmd.args(["-e", "-c", &s(&step["run"])])
+            .current_dir(state.path())
+            .env(
+                "PATH",
+                format!("{}:{}", tools.display(), std::env::var("PATH").unwrap()),
+            )
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env("RUNNER_TOOL_CACHE", state.path().join("tool-cache"))
+            .env("GITHUB_ACTION_PATH", repo_root())
+            .env("GITHUB_OUTPUT", &output)
+            .env("GITHUB_PATH", &path_file)
+            .env("STANDIN_RELEASES", releases)
+            .env("STANDIN_TAGS", state.path().join("tags"))
+            .env("STANDIN_CARGO_LOG", &cargo_log);
+        if let Yaml::Hash(env) = &step["env"] {
+            for (k, v) in env {
+                cmd.env(s(k), eval.substitute(&s(v), &ctx));
+            }
+        }
+        let o = cmd.output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        errors.push_str(&format!("{out}{}", String::from_utf8_lossy(&o.stderr)));
+        for line in std::fs::read_to_string(&output).unwrap().lines() {
+            if let Some((k, v)) = line.split_once('=') {
+                ctx.insert(format!("steps.{id}.outputs.{k}"), v.into());
+            }
+        }
+        if !o.status.success() {
+            version = None;
+            break;
+        }
+        if s(&step["name"]) == "Put harness on PATH" {
+            version = out.lines().last().map(str::to_string);
+        }
+    }
+    Install {
+        version,
+        cargo: std::fs::read_to_string(&cargo_log).unwrap_or_default(),
+        errors,
+    }
+}
+
+/// A release of OWNER/REPO at `tag` holding the Linux x86_64 binary and its checksum file
+/// (`tamper` changes the binary after its checksum was taken).
+fn release(dir: &Path, repo: &str, tag: &str, tamper: bool) {
+    let at = dir.join(repo).join("releases/download").join(tag);
+    std::fs::create_dir_all(&at).unwrap();
+    let build = tempfile::tempdir().unwrap();
+    std::fs::write(
+        build.path().join("harness"),
+        format!("#!/bin/sh\necho \"harness {tag} (release)\"\n"),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        build.path().join("harness"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let name = format!("harness-{tag}-x86_64-unknown-linux-musl.tar.gz");
+    let sh = |script: &str| {
+        let o = std::process::Command::new("bash")
+            .args(["-c", script])
+            .current_dir(&at)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    sh(&format!(
+        "tar -czf {name} -C '{}' harness && sha256sum {name} > {name}.sha256",
+        build.path().display()
+    ));
+    if tamper {
+        sh(&format!("echo extra >> {name}"));
+    }
+}
+
+#[test]
+fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_source() {
+    let home = "charter-harness/charter-harness";
+    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let releases = tempfile::tempdir().unwrap();
+    release(releases.path(), home, &version, false);
+    release(releases.path(), "someone/tampered", "v1.0.0", true);
+
+    // A release tag with a binary for the runner: that binary, no build.
+    let got = install(&[("ref", &version)], releases.path(), "");
+    assert_eq!(
+        got.version.as_deref(),
+        Some(format!("harness {version} (release)").as_str()),
+        "{}",
+        got.errors
+    );
+    assert!(got.cargo.is_empty(), "{}", got.cargo);
+
+    // A checksum that does not match stops the job: no fallback, nothing installed.
+    let got = install(
+        &[("ref", "v1.0.0"), ("repository", "someone/tampered")],
+        releases.path(),
+        "",
+    );
+    assert_eq!(got.version, None, "{}", got.errors);
+    assert!(got.errors.contains("FAILED"), "{}", got.errors);
+    assert!(got.cargo.is_empty(), "{}", got.cargo);
+
+    // A tag with no release binary: a source build of that tag.
+    let got = install(
+        &[("ref", "v9.9.9"), ("repository", "someone/harness-fork")],
+        releases.path(),
+        "",
+    );
+    assert_eq!(
+        got.version.as_deref(),
+        Some("harness (source build)"),
+        "{}",
+        got.errors
+    );
+    assert!(
+        got.cargo.starts_with(
+            "install --locked --git https://github.com/someone/harness-fork --tag v9.9.9 --root "
+        ) && got.cargo.trim_end().ends_with(" harness"),
+        "{}",
+        got.cargo
+    );
+
+    // Pinned by commit: the release binary when the release's tag points at that commit…
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    let tags = format!(
+        "fedcba9876543210fedcba9876543210fedcba98\trefs/tags/{version}\n{sha}\trefs/tags/{version}^{{}}\n"
+    );
+    let got = install(&[("ref", sha)], releases.path(), &tags);
+    assert_eq!(
+        got.version.as_deref(),
+        Some(format!("harness {version} (release)").as_str()),
+        "{}",
+        got.errors
+    );
+    assert!(got.cargo.is_empty(), "{}", got.cargo);
+    // …and a source build of exactly that commit when it is any other.
+    let other = "1111111111111111111111111111111111111111";
+    let got = install(&[("ref", other)], releases.path(), &tags);
+    assert_eq!(
+        got.version.as_deref(),
+        Some("harness (source build)"),
+        "{}",
+        got.errors
+    );
+    assert!(
+        got.cargo.contains(&format!(" --rev {other} ")),
+        "{}",
+        got.cargo
+    );
+
+    // A ref the action cannot use is refused before anything is fetched.
+    let got = install(&[("ref", "")], releases.path(), "");
+    assert_eq!(got.version, None);
+    assert!(got.errors.contains("set 'ref'"), "{}", got.errors);
 }
