@@ -1155,6 +1155,45 @@ fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
         .position(|r| r.contains("harness run --matrix"))
         .unwrap();
     assert!(sysctl < run);
+    // The step itself, with the kernel's setting read from a file of the test's: `sudo sysctl`
+    // only where the restriction is on.
+    for (setting, expect_sudo) in [("1\n", true), ("0\n", false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("apparmor_restrict_unprivileged_userns");
+        std::fs::write(&file, setting).unwrap();
+        let sudo = dir.path().join("sudo");
+        std::fs::write(&sudo, FAKE_SUDO).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&sudo, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let log = dir.path().join("sudo.log");
+        let script = runs[sysctl].replace(
+            "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+            file.to_str().unwrap(),
+        );
+        let o = std::process::Command::new("bash")
+            .args(["-e", "-c", &script])
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    dir.path().display(),
+                    std::env::var("PATH").unwrap()
+                ),
+            )
+            .env("STANDIN_SUDO_LOG", &log)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let asked = std::fs::read_to_string(&log).unwrap_or_default();
+        if expect_sudo {
+            assert_eq!(
+                asked,
+                "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0\n"
+            );
+        } else {
+            assert_eq!(asked, "");
+        }
+    }
 }
 
 // ---------------------------------------------------------------- lint what is written
