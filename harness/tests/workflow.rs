@@ -618,10 +618,14 @@ impl Actions {
             }
             let cond = s(&job["if"]);
             let needs_ok = needs.iter().all(|n| results[n].result == "success");
+            // A job's `if:` without a status function has an implied `success()`.
+            let status_fn = ["always()", "success()", "failure()", "cancelled()"]
+                .iter()
+                .any(|f| cond.contains(f));
             let runs = if cond.is_empty() {
                 needs_ok
             } else {
-                self.condition(&cond, &ctx)
+                (status_fn || needs_ok) && self.condition(&cond, &ctx)
             };
             if !runs {
                 results.insert(
@@ -1102,6 +1106,31 @@ async fn a_pull_requests_manifest_never_sends_a_request_or_key_to_its_server() {
             run.summaries
         );
     }
+}
+
+/// The pull request that brings the first manifest is not gated with it either: with no
+/// manifest on the base branch the plan job stops and says to merge the manifest first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_request_bringing_the_first_manifest_is_not_gated_with_it() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    git(&root, &["rm", "-q", "manifests/pinned.toml"]);
+    git(&root, &["commit", "-qm", "no manifest yet"]);
+    git(&root, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    setup.branch_off("pr-manifest");
+    git(&root, &["checkout", "-q", "HEAD~1", "--", "manifests"]);
+    git(&root, &["commit", "-qm", "the manifest"]);
+    let run = setup.run(Event::PullRequest("pr-manifest"));
+    assert_eq!(run.jobs["plan"], "failure");
+    assert_eq!(run.jobs["gate"], "skipped");
+    assert!(
+        run.errors.contains(
+            "origin/main has no manifests/pinned.toml: a maintainer merges the manifest first"
+        ),
+        "{}",
+        run.errors
+    );
+    assert!(setup.server.requests().is_empty());
 }
 
 /// Exit codes are handled, not hidden: when no unit can be decided (the provider refuses every
