@@ -32,6 +32,7 @@ pub mod sandbox;
 pub mod secrets;
 pub mod session;
 pub mod spool;
+pub mod stats;
 pub mod store;
 pub mod suite;
 pub mod tools;
