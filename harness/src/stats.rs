@@ -3,8 +3,8 @@
 //! Trials that errored are no sample of the model's behaviour: rates count passed and failed
 //! trials only. The beta quantiles and the hypergeometric pmf come from statrs.
 
-use crate::gate::Unit;
 use crate::events::TrialStatus;
+use crate::gate::Unit;
 use serde::Serialize;
 use statrs::distribution::{Beta, ContinuousCDF, Discrete, Hypergeometric};
 
@@ -60,7 +60,13 @@ impl Rate {
     /// `3/3 (0.29–1)`: passed of decided trials and the interval, two decimals.
     pub fn cell(self) -> String {
         let (lo, hi) = self.interval();
-        format!("{}/{} ({}–{})", self.passed, self.trials, short(lo), short(hi))
+        format!(
+            "{}/{} ({}–{})",
+            self.passed,
+            self.trials,
+            short(lo),
+            short(hi)
+        )
     }
 }
 
@@ -256,10 +262,18 @@ mod tests {
     fn fisher_exact_three_of_three_against_none_of_three_is_0_1_two_sided() {
         let p = fisher_exact(Rate::new(3, 3), Rate::new(0, 3));
         assert!(close(p, 0.1, 1e-12), "{p}");
-        assert!(close(fisher_exact(Rate::new(0, 3), Rate::new(3, 3)), 0.1, 1e-12));
+        assert!(close(
+            fisher_exact(Rate::new(0, 3), Rate::new(3, 3)),
+            0.1,
+            1e-12
+        ));
         assert_eq!(fisher_exact(Rate::new(3, 3), Rate::new(3, 3)), 1.0);
         // 3/3 against 2/3: nothing to tell them apart.
-        assert!(close(fisher_exact(Rate::new(3, 3), Rate::new(2, 3)), 1.0, 1e-12));
+        assert!(close(
+            fisher_exact(Rate::new(3, 3), Rate::new(2, 3)),
+            1.0,
+            1e-12
+        ));
         // 18/20 against 6/20: the sum over tables with exact binomials (Python's math.comb).
         let p = fisher_exact(Rate::new(18, 20), Rate::new(6, 20));
         assert!(close(p, 0.000244361757, 1e-10), "{p}");
@@ -289,6 +303,67 @@ mod tests {
         assert_eq!(pass_hat_k(3, 3, 4), 0.0);
     }
 
+    fn unit(trials: &[(TrialStatus, &[&str])]) -> Unit {
+        let spool = crate::spool::Spool::new().unwrap();
+        let verdict = checkers::Verdict {
+            case: "E9".into(),
+            variant: "default".into(),
+            checker_version: "1.0.0".into(),
+            checker_source_sha256: String::new(),
+            pass: true,
+            inconclusive: false,
+            criteria: vec![],
+            final_figure: None,
+            file: None,
+        };
+        Unit {
+            model: "m".into(),
+            case: "E9".into(),
+            variant: "default".into(),
+            trials: trials
+                .iter()
+                .enumerate()
+                .map(|(i, (status, failed))| crate::gate::UnitTrial {
+                    trial: i as u32 + 1,
+                    status: *status,
+                    failed: failed.iter().map(|c| std::sync::Arc::from(*c)).collect(),
+                    verdict: spool.put(&verdict).unwrap(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_unit_that_passed_some_trials_and_failed_others_is_flaky_naming_the_criteria_that_differ() {
+        use TrialStatus::*;
+        let u = unit(&[
+            (Pass, &[]),
+            (Fail, &["search-before-edit", "all-five-paths"]),
+            (Fail, &["all-five-paths"]),
+            (Inconclusive, &[]),
+        ]);
+        assert_eq!(
+            flaky_criteria(&u),
+            Some(vec![
+                "all-five-paths".to_string(),
+                "search-before-edit".to_string()
+            ])
+        );
+        assert_eq!(
+            Rate::of(&u),
+            Rate::new(1, 3),
+            "the errored trial is no sample"
+        );
+        assert_eq!(
+            flaky_criteria(&unit(&[(Fail, &["x"]), (Fail, &["x"])])),
+            None
+        );
+        assert_eq!(
+            flaky_criteria(&unit(&[(Pass, &[]), (Inconclusive, &[])])),
+            None
+        );
+    }
+
     /// A seeded stream of uniform numbers in [0, 1) (splitmix64): the tests' coin.
     fn uniform(seed: u64) -> impl FnMut() -> f64 {
         let mut s = seed;
@@ -312,7 +387,10 @@ mod tests {
                     lo <= rate && rate <= hi
                 })
                 .count();
-            assert!(covered >= 180, "rate {rate}, {trials} trials: {covered}/200");
+            assert!(
+                covered >= 180,
+                "rate {rate}, {trials} trials: {covered}/200"
+            );
         }
     }
 }
