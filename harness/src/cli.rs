@@ -57,9 +57,11 @@ enum Command {
     /// Set a charter repository up for the gate: manifests/pinned.toml, the GitHub workflow
     /// (using this release's action) and a .gitignore line for results/.
     Init(InitArgs),
-    /// Compare two runs unit by unit (two charters, two models, two dates): status and failed
-    /// criteria side by side, regressions and improvements first, and what else differs.
-    /// A side may be DIR:MODEL to compare two models of one run.
+    /// Compare two runs unit by unit (two charters, two models, two dates): status, passes with
+    /// the 95% interval and failed criteria side by side; a unit whose status differs is a
+    /// regression or improvement only when Fisher's exact test says so (p < 0.05), else within
+    /// noise; regressions first, and what else differs. A side may be DIR:MODEL to compare two
+    /// models of one run. Exit 1 when B significantly regresses a unit.
     Compare(CompareArgs),
     /// List the runs of a results folder (default: results): date, charter version, verdict,
     /// models; newest first.
