@@ -250,6 +250,12 @@ struct GateArgs {
     /// The manifest for the base run (default: the one the run recorded).
     #[arg(long, requires = "charter_base")]
     matrix: Option<PathBuf>,
+    /// For units whose difference from the base is within noise: more trials on both charters,
+    /// one round (the gate's trials per unit) at a time, until the label settles or each arm has
+    /// N trials. The worst case is planned and priced before the first call; the gate's decision
+    /// never changes (the trials go to settle/ in the run folder).
+    #[arg(long, value_name = "N", requires = "charter_base")]
+    settle: Option<u32>,
     #[command(flatten)]
     suite: SuiteArgs,
 }
@@ -987,6 +993,7 @@ fn base_cmd(
 ) -> Result<()> {
     let suite_dir = args.suite.suite.as_deref();
     let trials = head.required;
+    let mut settle_report = None;
     let base_dir = crate::compare::base_run(
         &args.run_dir,
         run,
@@ -1008,8 +1015,25 @@ fn base_cmd(
                 Vec::new()
             };
             let base = Gate::from_records(&base_records, trials);
-            let changes = crate::compare::compare(head, &base);
-            (crate::compare::render(&changes, rev), changes)
+            let mut changes = crate::compare::compare(head, &base);
+            let settled = match args.settle {
+                Some(n) => settle_cmd(args, n, rev, suite, run, head, &mut changes)?,
+                None => None,
+            };
+            let mut text = crate::compare::render(&changes, rev);
+            if let Some(s) = &settled {
+                text.push_str(&format!(
+                    "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
+                    s.max_trials,
+                    s.rounds.len(),
+                    s.rounds_planned,
+                    s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
+                    s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
+                    s.worst_case.trials
+                ));
+            }
+            settle_report = settled;
+            (text, changes)
         }
     };
     let base_dir = base_dir.unwrap_or_else(|| args.run_dir.clone());
@@ -1031,6 +1055,63 @@ fn base_cmd(
     crate::report::files::append_step_summary(&combined)?;
     store::write_json_atomic(
         &args.run_dir.join("base-comparison.json"),
-        &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "units": changes}),
+        &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "alpha": crate::stats::ALPHA, "settle": settle_report, "units": changes}),
     )
+}
+
+/// `--settle N`: both charters' arms, their folders under `settle/`, and the rounds.
+fn settle_cmd(
+    args: &GateArgs,
+    n: u32,
+    rev: &str,
+    suite: &Suite,
+    run: &serde_json::Value,
+    head: &Gate,
+    changes: &mut [crate::compare::UnitChange],
+) -> Result<Option<crate::settle::Report>> {
+    let source = run["charter"]["source"].as_str().unwrap_or_default();
+    let repo_path = run["charter"]["repo_path"].as_str();
+    let recorded = run["charter"]["sha256"].as_str().unwrap_or_default();
+    // Recorded on another machine (a shard's runner): the same file in this work tree.
+    let head_source = match repo_path {
+        Some(rel) if !Path::new(source).exists() => rel,
+        _ => source,
+    };
+    let head_charter = charter::load(head_source, &cwd())?;
+    if head_charter.sha256 != recorded {
+        return Err(Error::input(format!(
+            "{source}: the charter changed since the run (sha256 {} now, {} then); --settle runs more trials of the run's own charter",
+            &head_charter.sha256[..12],
+            &recorded[..recorded.len().min(12)]
+        )));
+    }
+    let (base_source, base_dir) = charter::source_at_rev(source, repo_path, rev)?;
+    let base_sha = charter::load(&base_source, &base_dir)?.sha256;
+    let matrix = args
+        .matrix
+        .clone()
+        .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
+        .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
+    let settle_dir = args.run_dir.join("settle");
+    let inputs = crate::settle::Inputs {
+        max_trials: n,
+        head,
+        run,
+        matrix,
+        suite: args.suite.suite.as_deref(),
+        suite_loaded: suite,
+        head_arm: crate::settle::Arm {
+            charter: head_source.to_string(),
+            charter_dir: Some(cwd()),
+            sha256: head_charter.sha256.clone(),
+            dir: settle_dir.join("head"),
+        },
+        base_arm: crate::settle::Arm {
+            dir: settle_dir.join(format!("base-{}", &base_sha[..12])),
+            charter: base_source,
+            charter_dir: Some(base_dir),
+            sha256: base_sha,
+        },
+    };
+    crate::settle::settle(changes, &inputs, &args.run_dir)
 }

@@ -54,6 +54,9 @@ pub struct UnitChange {
     /// Significant below this; lower than 0.05 when `--settle` looked more than once.
     pub alpha: f64,
     pub change: Change,
+    /// With `--settle`: the trials each arm ran beyond the gate's, counted in the rates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settle_trials: Option<u32>,
 }
 
 impl UnitChange {
@@ -112,6 +115,7 @@ pub fn compare(head: &Gate, base: &Gate) -> Vec<UnitChange> {
                 p_value: None,
                 alpha: stats::ALPHA,
                 change,
+                settle_trials: None,
             };
             c.relabel(stats::ALPHA);
             c
@@ -215,6 +219,10 @@ pub fn render(changes: &[UnitChange], rev: &str) -> String {
         let p = u
             .p_value
             .map_or(String::new(), |p| format!(" (p = {})", stats::p_text(p)));
+        let p = match u.settle_trials {
+            Some(n) => format!("{p}, with {n} more trials per arm (--settle)"),
+            None => p,
+        };
         let _ = writeln!(
             out,
             "  {:<14} {}/{} on {}: base {}, head {}{p}",
@@ -234,10 +242,16 @@ pub fn render(changes: &[UnitChange], rev: &str) -> String {
         line(&mut out, u);
     }
     if count(Change::WithinNoise) > 0 {
+        let settled = changes.iter().any(|u| u.settle_trials.is_some());
         let _ = writeln!(
             out,
-            "Within noise: the status differs, but Fisher's exact test cannot tell the two pass rates apart (p >= {}); more trials on both (--settle N) can:",
-            stats::p_text(alpha)
+            "Within noise: the status differs, but Fisher's exact test cannot tell the two pass rates apart (p >= {}){}:",
+            stats::p_text(alpha),
+            if settled {
+                ", even with --settle's trials"
+            } else {
+                "; more trials on both arms (--settle N) may"
+            }
         );
         for u in changes.iter().filter(|u| u.change == Change::WithinNoise) {
             line(&mut out, u);

@@ -31,6 +31,7 @@ pub mod runs;
 pub mod sandbox;
 pub mod secrets;
 pub mod session;
+pub mod settle;
 pub mod spool;
 pub mod stats;
 pub mod store;
