@@ -282,11 +282,12 @@ fn unit_costs(
 ) -> Result<HashMap<(String, String, String), UnitCost>> {
     let mut out = HashMap::new();
     for u in units {
-        let Some(unit) = inputs.head.unit(&u.model, &u.case, &u.variant) else {
-            continue;
-        };
+        let trials = inputs
+            .head
+            .unit(&u.model, &u.case, &u.variant)
+            .map_or(&[][..], |unit| &unit.trials[..]);
         let mut requests = 1;
-        for t in &unit.trials {
+        for t in trials {
             let path =
                 crate::store::transcript_path(run_dir, &u.model, &u.case, &u.variant, t.trial);
             if let Ok(tr) = crate::store::read_transcript(&path) {
