@@ -994,6 +994,16 @@ fn base_cmd(
     let suite_dir = args.suite.suite.as_deref();
     let trials = head.required;
     let mut settle_report = None;
+    // --settle's inputs are checked before any model is called, the base rerun's included.
+    let settle_arms = match args.settle {
+        Some(n) if n <= trials => {
+            return Err(Error::input(format!(
+                "--settle {n}: must exceed the gate's {trials} trials per unit"
+            )))
+        }
+        Some(_) => Some(settle_arms(args, rev, run)?),
+        None => None,
+    };
     let base_dir = crate::compare::base_run(
         &args.run_dir,
         run,
@@ -1016,9 +1026,21 @@ fn base_cmd(
             };
             let base = Gate::from_records(&base_records, trials);
             let mut changes = crate::compare::compare(head, &base);
-            let settled = match args.settle {
-                Some(n) => settle_cmd(args, n, rev, suite, run, head, &mut changes)?,
-                None => None,
+            let settled = match (args.settle, settle_arms) {
+                (Some(n), Some((head_arm, base_arm, matrix))) => {
+                    let inputs = crate::settle::Inputs {
+                        max_trials: n,
+                        head,
+                        run,
+                        matrix,
+                        suite: suite_dir,
+                        suite_loaded: suite,
+                        head_arm,
+                        base_arm,
+                    };
+                    crate::settle::settle(&mut changes, &inputs, &args.run_dir)?
+                }
+                _ => None,
             };
             let mut text = crate::compare::render(&changes, rev);
             if let Some(s) = &settled {
@@ -1059,16 +1081,13 @@ fn base_cmd(
     )
 }
 
-/// `--settle N`: both charters' arms, their folders under `settle/`, and the rounds.
-fn settle_cmd(
+/// `--settle N`'s two arms (the run's charter, checked unchanged, and the charter at `rev`),
+/// their folders under `settle/`, and the manifest.
+fn settle_arms(
     args: &GateArgs,
-    n: u32,
     rev: &str,
-    suite: &Suite,
     run: &serde_json::Value,
-    head: &Gate,
-    changes: &mut [crate::compare::UnitChange],
-) -> Result<Option<crate::settle::Report>> {
+) -> Result<(crate::settle::Arm, crate::settle::Arm, PathBuf)> {
     let source = run["charter"]["source"].as_str().unwrap_or_default();
     let repo_path = run["charter"]["repo_path"].as_str();
     let recorded = run["charter"]["sha256"].as_str().unwrap_or_default();
@@ -1093,25 +1112,19 @@ fn settle_cmd(
         .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
         .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
     let settle_dir = args.run_dir.join("settle");
-    let inputs = crate::settle::Inputs {
-        max_trials: n,
-        head,
-        run,
-        matrix,
-        suite: args.suite.suite.as_deref(),
-        suite_loaded: suite,
-        head_arm: crate::settle::Arm {
+    Ok((
+        crate::settle::Arm {
             charter: head_source.to_string(),
             charter_dir: Some(cwd()),
             sha256: head_charter.sha256.clone(),
             dir: settle_dir.join("head"),
         },
-        base_arm: crate::settle::Arm {
+        crate::settle::Arm {
             dir: settle_dir.join(format!("base-{}", &base_sha[..12])),
             charter: base_source,
             charter_dir: Some(base_dir),
             sha256: base_sha,
         },
-    };
-    crate::settle::settle(changes, &inputs, &args.run_dir)
+        matrix,
+    ))
 }

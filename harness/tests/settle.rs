@@ -267,3 +267,43 @@ async fn settle_20_tells_0_9_from_0_3_and_stops_and_leaves_0_8_against_0_8_withi
 /// do, the same simulation settles `far` early and leaves `same` within noise for 479 (90%);
 /// with this one `far` settles after 9 more trials per arm.
 const SEED: u64 = 37;
+
+#[test]
+fn settle_no_larger_than_the_gate_trials_is_refused_before_the_base_rerun_calls_a_model() {
+    let base =
+        std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
+    let edited = base.replace("pick the higher tier", "choose the higher tier");
+    let (_repo, charter) = git_repo(&base, &edited);
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let o = common::offline_run(
+        &run,
+        &["--charter", charter.to_str().unwrap(), "--case", "E1"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    let o = common::harness(
+        &repo_root(),
+        &[
+            "gate",
+            run.to_str().unwrap(),
+            "--charter-base",
+            "HEAD",
+            "--settle",
+            "3",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("--settle 3: must exceed the gate's 3 trials per unit"),
+        "{}",
+        common::stderr(&o)
+    );
+    assert!(
+        !std::fs::read_dir(&run)
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("base-")),
+        "no base rerun"
+    );
+}
