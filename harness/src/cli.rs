@@ -379,6 +379,10 @@ pub fn run() -> Result<u8> {
                 let v = serde_json::json!({
                     "a": args.a, "b": args.b,
                     "differences": crate::runs::differences(&a, &b),
+                    "pass_k": crate::runs::pass_k(&a, &b)
+                        .into_iter()
+                        .map(|(side, _, models)| (side.to_lowercase(), models))
+                        .collect::<std::collections::BTreeMap<_, _>>(),
                     "units": rows,
                 });
                 println!("{}", crate::report::inert(&v.to_string()));

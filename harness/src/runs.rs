@@ -236,6 +236,23 @@ pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
         count("same"),
         count("undecided") + count("only-in-a") + count("only-in-b")
     );
+    for (side, label, models) in pass_k(a, b) {
+        let _ = writeln!(
+            out,
+            "pass^k on {side} ({label}): {}\n",
+            models
+                .iter()
+                .map(|(m, ks)| format!(
+                    "{m} {}",
+                    ks.iter()
+                        .map(|p| p.map_or("-".into(), |p| format!("{p:.2}")))
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
     out.push_str("| unit | model | A | B | change |\n|---|---|---|---|---|\n");
     for r in rows {
         let cell = |s: Option<UnitStatus>, r: Option<Rate>, f: &[String]| {
@@ -258,6 +275,34 @@ pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
         );
     }
     out
+}
+
+/// pass^1 … pass^n per model of each side (τ²-bench's estimate averaged over the model's
+/// units), n the side's trials: ("A" or "B", the side, [(model, [pass^k])]).
+pub type PassK = (&'static str, String, Vec<(String, Vec<Option<f64>>)>);
+
+pub fn pass_k(a: &Side, b: &Side) -> Vec<PassK> {
+    [("A", a), ("B", b)]
+        .into_iter()
+        .map(|(name, side)| {
+            let models = side
+                .gate
+                .models
+                .iter()
+                .filter(|m| side.model.as_ref().is_none_or(|x| x == *m))
+                .map(|m| {
+                    let units: Vec<&Unit> =
+                        side.gate.units.iter().filter(|u| u.model == *m).collect();
+                    let ks = crate::stats::model_pass_ks(&units, side.gate.required)
+                        .into_iter()
+                        .map(|p| p.map(crate::stats::round4))
+                        .collect();
+                    (m.clone(), ks)
+                })
+                .collect();
+            (name, side.label(), models)
+        })
+        .collect()
 }
 
 /// The change column: significant changes bold, every label of a differing status with its

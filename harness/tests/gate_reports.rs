@@ -647,6 +647,11 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
             && out.contains("**regression** (p = 0.0079) |"),
         "{out}"
     );
+    assert!(
+        out.contains("scripted-compliant 1.00 / 1.00 / 1.00 / 1.00 / 1.00")
+            && out.contains("scripted-naive 0.00 / 0.00 / 0.00 / 0.00 / 0.00"),
+        "pass^1 … pass^5 per side: {out}"
+    );
 }
 
 #[test]
