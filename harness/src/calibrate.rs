@@ -71,11 +71,11 @@ pub fn label(
         ));
     }
     for (file, l) in &lines {
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-            .map_err(|e| Error::io(file, e))?;
+        // Labels sit beside transcripts that may come from anywhere: never through a link.
+        let mut f = crate::store::open_no_follow(
+            file,
+            std::fs::OpenOptions::new().create(true).append(true),
+        )?;
         let line = serde_json::to_string(l).map_err(|e| Error::Internal(e.to_string()))?;
         writeln!(f, "{line}").map_err(|e| Error::io(file, e))?;
     }

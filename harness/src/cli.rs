@@ -348,15 +348,15 @@ pub fn run() -> Result<u8> {
                 args.note.as_deref(),
                 args.labels.as_deref(),
             )?;
-            println!("labelled {n} transcript{}", if n == 1 { "" } else { "s" });
+            outln!("labelled {n} transcript{}", if n == 1 { "" } else { "s" });
             Ok(exit::OK)
         }
         Command::Calibrate(args) => calibrate_cmd(args),
         Command::Init(args) => {
             for f in crate::init::init(&args.dir, args.force)? {
-                println!("wrote {f}");
+                outln!("wrote {f}");
             }
-            println!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
+            outln!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
             Ok(exit::OK)
         }
         Command::Compare(args) => {
@@ -373,12 +373,9 @@ pub fn run() -> Result<u8> {
                     "differences": crate::runs::differences(&a, &b),
                     "units": rows,
                 });
-                println!("{}", crate::report::inert(&v.to_string()));
+                crate::report::out_json(&v.to_string());
             } else {
-                print!(
-                    "{}",
-                    crate::report::inert(&crate::runs::markdown(&a, &b, &rows))
-                );
+                out!("{}", crate::runs::markdown(&a, &b, &rows));
             }
             Ok(if rows.iter().any(|r| r.change == "regression") {
                 exit::GATE_FAILED
@@ -388,11 +385,11 @@ pub fn run() -> Result<u8> {
         }
         Command::Runs(args) => {
             // run.json files are as untrusted as the transcripts beside them.
-            print!("{}", crate::report::inert(&crate::runs::list(&args.dir)?));
+            out!("{}", crate::runs::list(&args.dir)?);
             Ok(exit::OK)
         }
         Command::Key(args) => {
-            println!(
+            outln!(
                 "{}",
                 crate::init::inputs_key(&args.matrix, args.suite.suite.as_deref())?
             );
@@ -477,33 +474,33 @@ fn finish(
             .and_then(|_| stdout.write_all(b"\n"));
     }
     for line in crate::report::files::auth_failures(records) {
-        println!("{line}: fix the key, then re-run");
+        outln!("{line}: fix the key, then re-run");
     }
-    print!("{}", usage_lines(&facts.usage));
+    out!("{}", usage_lines(&facts.usage));
     if gate.count(crate::gate::UnitStatus::Fail) > 0 {
-        println!(
+        outln!(
             "\nProposed Failure-Mode Registry rows ({}):",
             run_dir.join("registry-rows.md").display()
         );
-        print!(
+        out!(
             "{}",
-            crate::report::inert(&crate::report::registry::table(gate, |c| facts
+            crate::report::registry::table(gate, |c| facts
                 .suite
                 .case(c)
-                .map_or(c.to_string(), |k| k.title.clone())))
+                .map_or(c.to_string(), |k| k.title.clone()))
         );
     }
     if let Some(l) = &facts.lift {
-        print!(
+        out!(
             "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
             crate::report::lift::table(l)
         );
     }
     if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts) {
-        eprintln!("error: the reports could not be written: {e}");
+        errln!("error: the reports could not be written: {e}");
         return Ok(exit::HARNESS_FAILED);
     }
-    println!(
+    outln!(
         "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
         run_dir.display()
     );
@@ -514,7 +511,7 @@ fn cases_cmd(args: SuiteArgs) -> Result<u8> {
     let root = suite::locate(args.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     for c in &suite.cases {
-        println!(
+        outln!(
             "{:<4} {}  (checker {})",
             c.id,
             c.title,
@@ -533,13 +530,13 @@ fn cases_cmd(args: SuiteArgs) -> Result<u8> {
             } else {
                 v.tools.join(" ")
             };
-            println!(
+            outln!(
                 "     {:<8} workspace: {ws:<16} seeded turns: {:<3} tools: {tools}",
                 v.id,
                 v.seed.len() + 1
             );
         }
-        println!("     passes when: {}", c.passes_when);
+        outln!("     passes when: {}", c.passes_when);
     }
     Ok(exit::OK)
 }
@@ -551,19 +548,16 @@ fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
     if args.json {
         for j in &judged {
             let line = serde_json::to_string(j).map_err(|e| Error::Internal(e.to_string()))?;
-            println!("{}", crate::report::inert(&line));
+            crate::report::out_json(&line);
         }
         let summary: Vec<_> = crate::calibrate::tallies(&judged)
             .into_iter()
             .map(|((case, version), t)| serde_json::json!({"case": case, "checker_version": version, "tally": t}))
             .collect();
-        println!("{}", serde_json::json!({ "summary": summary }));
+        crate::report::out_json(&serde_json::json!({ "summary": summary }).to_string());
     } else {
         // Reasons quote model text: no terminal escapes, no key values.
-        print!(
-            "{}",
-            crate::report::inert(&crate::calibrate::render(&judged))
-        );
+        out!("{}", crate::calibrate::render(&judged));
     }
     Ok(if judged.iter().all(|j| j.agrees()) {
         exit::OK
@@ -592,11 +586,12 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
             if let Some(change) = c.change() {
                 v["changed"] = serde_json::json!(change);
             }
-            // JSON escapes control characters; keys quoted in reasons still need masking.
-            println!("{}", crate::report::inert(&v.to_string()));
+            // JSON escapes control characters, not bidi overrides; keys quoted in reasons
+            // need masking.
+            crate::report::out_json(&v.to_string());
         }
     } else {
-        print!("{}", crate::report::inert(&check::render(&verdicts)));
+        out!("{}", check::render(&verdicts));
     }
     Ok(check::exit_code(&verdicts))
 }
@@ -651,7 +646,7 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
                     Some(t) => Some(t),
                     // The pull request that first adds the charter has nothing to compare with.
                     None => {
-                        eprintln!(
+                        errln!(
                             "note: {} is new at {rev}; versioning checks skipped",
                             file.display()
                         );
@@ -675,7 +670,7 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
             // A charter repository without capsules yet: nothing to lint, nothing wrong.
             let present: Vec<PathBuf> = paths.iter().filter(|p| p.exists()).cloned().collect();
             for p in paths.iter().filter(|p| !p.exists()) {
-                eprintln!(
+                errln!(
                     "note: {}: no such file or folder; no capsules to lint there",
                     p.display()
                 );
@@ -698,16 +693,16 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
     };
     let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
     for f in &findings {
-        println!("{f}");
+        outln!("{f}");
         if annotate {
-            println!("{}", f.annotation());
+            outln!("{}", f.annotation());
         }
     }
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
-    eprintln!("{} finding(s), {errors} error(s)", findings.len());
+    errln!("{} finding(s), {errors} error(s)", findings.len());
     Ok(if errors > 0 {
         exit::GATE_FAILED
     } else {
@@ -729,15 +724,19 @@ fn show_cmd(args: ShowArgs) -> Result<u8> {
         seeded: args.seeded,
         diff: true,
     };
+    // Written as made, not through `out!`: a story is inert already and may be coloured.
     let mut out = String::new();
     for c in &checked {
         if args.json {
-            out.push_str(
+            out.push_str(&crate::report::inert_json(
                 &serde_json::to_string(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?,
-            );
+            ));
             out.push('\n');
         } else {
-            out.push_str(&format!("{}\n", c.verdict.file.as_deref().unwrap_or("")));
+            out.push_str(&crate::report::inert(&format!(
+                "{}\n",
+                c.verdict.file.as_deref().unwrap_or("")
+            )));
             out.push_str(&crate::report::story::render(
                 &c.transcript,
                 &c.verdict,
@@ -746,7 +745,10 @@ fn show_cmd(args: ShowArgs) -> Result<u8> {
             out.push('\n');
         }
     }
-    print!("{out}");
+    {
+        use std::io::Write;
+        let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    }
     Ok(check::exit_code(&checked))
 }
 
@@ -758,10 +760,10 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
         .map_err(|e| Error::Internal(e.to_string()))?;
     let manifest = crate::manifest::load(&args.matrix)?;
     let (path, t) = rt.block_on(crate::replay::replay(&args.path, &root, &manifest))?;
-    println!("wrote {}", path.display());
+    outln!("wrote {}", path.display());
     match &t.error {
         Some(e) => {
-            println!("inconclusive: {e}");
+            outln!("inconclusive: {e}");
             Ok(exit::INCONCLUSIVE)
         }
         None => {
@@ -771,13 +773,9 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
                 .filter(|m| m.role == checkers::Role::Assistant);
             if let Some(m) = reply {
                 for c in &m.tool_calls {
-                    println!(
-                        "tool call: {}({})",
-                        crate::report::inert(&c.name),
-                        crate::report::inert(&c.arguments.to_string())
-                    );
+                    outln!("tool call: {}({})", c.name, c.arguments);
                 }
-                println!("{}", crate::report::inert(&m.content));
+                outln!("{}", m.content);
             }
             Ok(exit::OK)
         }
@@ -1011,10 +1009,10 @@ fn base_cmd(
         }
     };
     let base_dir = base_dir.unwrap_or_else(|| args.run_dir.clone());
-    println!("\n{}", crate::report::inert(&text));
+    outln!("\n{text}");
     store::write_atomic(
         &args.run_dir.join("base-comparison.md"),
-        format!("# Base vs head\n\n```\n{text}```\n").as_bytes(),
+        crate::report::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
     )?;
     // Regressions, improvements and failures the base shares go first, in report.md and in
     // the step summary: a failure the base already has is not this change's doing.

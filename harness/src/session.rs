@@ -57,7 +57,7 @@ pub struct RunDone {
 fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
     if opts.no_sandbox {
         crate::sandbox::set_unconfined(true);
-        eprintln!("{}", crate::report::files::NO_SANDBOX_WARNING);
+        errln!("{}", crate::report::files::NO_SANDBOX_WARNING);
         return Ok(());
     }
     let runs_commands = suite::select(suite, &opts.cases, &opts.variants)?
@@ -84,7 +84,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         None => None,
     };
     let trials = trials_of(opts, previous.as_ref(), &inputs.loaded)?;
-    eprint!("{}", inputs.plan_summary(trials));
+    err!("{}", inputs.plan_summary(trials));
     let run_dir = run_dir_of(opts, started)?;
     // Held until the run ends: a second run, or a resume, in this folder is refused at once.
     let _lock = lock_empty_run_dir(opts, &run_dir)?;
@@ -103,7 +103,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let records = execute_arm(&rt, plan, opts.story)?;
     let control_records = match control {
         Some(c) => {
-            eprintln!("control arm: the same units without the charter");
+            errln!("control arm: the same units without the charter");
             let c_dir = c.run_dir.clone();
             execute_arm(&rt, c, opts.story)?;
             // All of the control arm's trials, earlier ones of a resumed run included.
@@ -164,7 +164,7 @@ impl Inputs {
     fn load(opts: &RunOptions) -> Result<Inputs> {
         let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
         for w in &loaded.warnings {
-            eprintln!("warning: {w}");
+            errln!("warning: {w}");
         }
         let suite_root = suite::locate(opts.suite.as_deref())?;
         let suite = Suite::load(&suite_root)?;
@@ -181,7 +181,7 @@ impl Inputs {
         sandbox_for(&suite, opts)?;
         let stale = crate::workspace::remove_stale();
         if stale > 0 {
-            eprintln!("removed {stale} trial folder(s) left by harness runs that died");
+            errln!("removed {stale} trial folder(s) left by harness runs that died");
         }
         // The suite bound to this charter: state files hold its Core Invariants, tokens match
         // the rendered files, history steps are in the fixtures' git history.
@@ -389,7 +389,7 @@ fn charter_plan(
     plan.skip.extend(outside_trials);
     plan.skip.extend(done.iter().map(|(k, _)| *k));
     if opts.resume.is_some() {
-        eprintln!(
+        errln!(
             "resume: {} of {} trials already completed; running the rest",
             done.len(),
             plan.trial_count()

@@ -1,6 +1,8 @@
 //! HTTP calls to model APIs: per-request timeout, retries with exponential backoff and jitter on
 //! 429, 5xx (529 included), connection errors and timeouts, `retry-after` honoured (seconds or
-//! HTTP date), and an optional requests-per-minute limit. The API key never appears in an error.
+//! HTTP date), and an optional requests-per-minute limit. The API key never appears in an error,
+//! and goes only where `base_url` points: no redirect is followed, and unless the model allows
+//! private networks a name that resolves to a metadata, link-local or private address is refused.
 
 use super::ProviderError;
 use crate::manifest::ModelEntry;
@@ -52,9 +54,16 @@ pub struct HttpCaller {
 
 impl HttpCaller {
     pub fn new(model: &ModelEntry, key: String) -> Result<HttpCaller, crate::error::Error> {
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .timeout(Duration::from_secs(model.timeout_secs))
             .connect_timeout(Duration::from_secs(model.timeout_secs.min(30)))
+            // A redirect would carry the key's header to wherever the server says (reqwest
+            // strips `authorization` on a change of host, never `x-api-key`).
+            .redirect(reqwest::redirect::Policy::none());
+        if !model.allow_private_network {
+            builder = builder.dns_resolver(std::sync::Arc::new(PublicOnly));
+        }
+        let client = builder
             .build()
             .map_err(|e| crate::error::Error::Internal(format!("HTTP client: {e}")))?;
         Ok(HttpCaller {
@@ -197,6 +206,10 @@ impl HttpCaller {
                         .get("retry-after")
                         .and_then(|v| v.to_str().ok())
                         .and_then(parse_retry_after);
+                    let location = resp
+                        .headers()
+                        .get("location")
+                        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
                     let text = match resp.text().await {
                         Ok(t) => t,
                         Err(e) => {
@@ -229,6 +242,13 @@ impl HttpCaller {
                         let _ = self.auth_failed.set(why.clone());
                         return Err(ProviderError(why));
                     }
+                    if (300..400).contains(&code) {
+                        let to =
+                            location.map_or(String::new(), |l| format!(" to {}", self.excerpt(&l)));
+                        return Err(ProviderError(format!(
+                            "HTTP {code}: the server redirects{to}; redirects are not followed, so the key is sent nowhere else (set base_url to the API's own address)"
+                        )));
+                    }
                     if code != 429 && code < 500 {
                         return Err(ProviderError(format!("{reason} (not retried)")));
                     }
@@ -243,7 +263,14 @@ impl HttpCaller {
                         "connection failed"
                     };
                     // reqwest's error text names the URL, never headers; redact all the same.
-                    (None, self.redact(&format!("{what}: {e}")))
+                    // Its causes say why (a refused address, a TLS failure).
+                    let mut why = format!("{what}: {e}");
+                    let mut cause = std::error::Error::source(&e);
+                    while let Some(c) = cause {
+                        why.push_str(&format!(": {c}"));
+                        cause = c.source();
+                    }
+                    (None, self.redact(&why))
                 }
             };
             last_error = reason;
@@ -295,7 +322,44 @@ pub async fn call(
     })?;
     reply.attempts = out.attempts;
     reply.request_id = out.request_id.or(reply.request_id);
+    // What the server says about the reply is printed (alias drift) and written: as untrusted
+    // as the reply's text, which the episode masks.
+    for field in [
+        &mut reply.model_reported,
+        &mut reply.request_id,
+        &mut reply.system_fingerprint,
+        &mut reply.finish_reason,
+    ] {
+        if let Some(v) = field.as_mut() {
+            *v = http.redact(v);
+        }
+    }
     Ok(reply)
+}
+
+/// Name resolution for a model without `allow_private_network`: only public and loopback
+/// addresses, so a name that points at a metadata service or a private network gets no key.
+struct PublicOnly;
+
+impl reqwest::dns::Resolve for PublicOnly {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let host = name.as_str().to_string();
+        Box::pin(async move {
+            let all: Vec<std::net::SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            let (public, refused): (Vec<_>, Vec<_>) = all
+                .into_iter()
+                .partition(|a| crate::manifest::private_address(a.ip()).is_none());
+            if public.is_empty() {
+                if let Some(a) = refused.first() {
+                    let why = crate::manifest::private_address(a.ip()).unwrap_or_default();
+                    return Err(format!("{host} resolves to {}, {why}; the key is not sent there unless the model's entry sets allow_private_network = true", a.ip()).into());
+                }
+            }
+            let addrs: reqwest::dns::Addrs = Box::new(public.into_iter());
+            Ok(addrs)
+        })
+    }
 }
 
 /// `retry-after` as seconds or an HTTP date.
