@@ -158,8 +158,36 @@ pub fn write_atomic_with(
 /// atomic.
 fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
     let dir = path.parent().unwrap_or(Path::new("."));
+    refuse_links_below_run_dir(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Folders of a run folder (`transcripts/<model>/<unit>`) must be folders, not links: a link
+/// planted there (in a folder resumed, or copied from elsewhere) would have the harness write a
+/// transcript wherever it points. The run folder is the nearest one holding a `.lock`; its own
+/// path, and any folder outside a run folder, is the user's to choose.
+fn refuse_links_below_run_dir(dir: &Path) -> Result<()> {
+    let mut below = Vec::new();
+    for a in dir.ancestors().take(4) {
+        if a.join(LOCK_FILE).symlink_metadata().is_ok() {
+            for d in below {
+                let d: &Path = d;
+                if d.symlink_metadata()
+                    .is_ok_and(|m| m.file_type().is_symlink())
+                {
+                    return Err(Error::input(format!(
+                        "{}: is a symlink inside the run folder {}; the harness does not write through links (remove it)",
+                        d.display(),
+                        a.display()
+                    )));
+                }
+            }
+            return Ok(());
+        }
+        below.push(a);
+    }
+    Ok(())
 }
 
 /// Rename a finished temp file into place. A temp file is private (0600); what the harness

@@ -776,3 +776,27 @@ async fn reports_replace_a_planted_symlink_instead_of_writing_through_it() {
         assert_eq!(std::fs::read(&t).unwrap(), b"precious\n", "{}", t.display());
     }
 }
+
+#[test]
+fn a_resumed_run_does_not_write_a_transcript_through_a_planted_folder_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    common::offline_run(&run, &["--case", "E1", "--trials", "1"]);
+    let outside = tempfile::tempdir().unwrap();
+    let link = run.join("transcripts/scripted-naive");
+    std::fs::remove_dir_all(&link).unwrap();
+    std::os::unix::fs::symlink(outside.path(), &link).unwrap();
+    let o = common::harness(
+        &repo_root(),
+        &["run", "--resume", run.to_str().unwrap()],
+        &[],
+    );
+    assert!(
+        files_under(outside.path()).is_empty(),
+        "wrote through the link: {:?}",
+        files_under(outside.path())
+    );
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&link.display().to_string()), "{err}");
+}
