@@ -60,10 +60,30 @@ pub fn redact(text: &str) -> String {
             out = out.replace(escaped, MASK);
         }
     }
-    if secrets.is_empty() || (out.is_ascii() && !out.bytes().any(is_escape_start)) {
+    if secrets.is_empty() || !may_spell(&out) {
         return out;
     }
     mask_spelled(&out, &secrets)
+}
+
+/// Whether `text` holds anything decoding would change: one pass over its bytes, so the text
+/// that holds no escape (nearly all of it; JSON's `\n` and `\"` are not decoded) costs no more.
+fn may_spell(text: &str) -> bool {
+    let b = text.as_bytes();
+    let hex = |i: usize| b.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let escape = b.iter().enumerate().any(|(i, &c)| match c {
+        b'\\' => match b.get(i + 1) {
+            Some(b'u') => (2..6).all(|k| hex(i + k)),
+            Some(b'x') => hex(i + 2) && hex(i + 3),
+            Some(b'/') => true,
+            Some(b'\\') => matches!(b.get(i + 2), Some(b'u' | b'x' | b'/' | b'\\')),
+            _ => false,
+        },
+        b'%' => hex(i + 1) && hex(i + 2),
+        b'&' => b.get(i + 1) == Some(&b'#'),
+        _ => false,
+    });
+    escape || (!text.is_ascii() && text.chars().any(invisible))
 }
 
 const LAYERS: usize = 3;
@@ -99,7 +119,10 @@ fn unescape(at: impl Fn(usize) -> Option<char>) -> Option<(char, usize)> {
         '\\' => match at(1)? {
             'u' => Some((char::from_u32(hex_at(2, 4)?)?, 6)),
             'x' => Some((char::from_u32(hex_at(2, 2)?)?, 4)),
-            c @ ('/' | '\\') => Some((c, 2)),
+            '/' => Some(('/', 2)),
+            // An escaped backslash matters only before another escape (`\\u0073`); JSON's
+            // `\\frac` stays as it is, so LaTeX in a transcript costs no decoding.
+            '\\' if matches!(at(2), Some('u' | 'x' | '/' | '\\')) => Some(('\\', 2)),
             _ => None,
         },
         '%' => {
@@ -286,7 +309,9 @@ mod tests {
             let text = format!("before {spelled} after");
             assert_eq!(redact(&text), format!("before {MASK} after"), "{spelled}");
         }
-        // Escapes that spell no key are left as they are.
+        // LaTeX in JSON asks for no decoding; escapes that spell no key are left as they are.
+        assert!(!may_spell(r#"{"t":"\\frac{a}{b} \\n 100% \"q\" & co"}"#));
+        assert!(may_spell(r#"\\u0073"#) && may_spell("%73") && may_spell("a\u{200b}b"));
         let plain = "a\\u0041 %41 &#65; \\n 100% &amp; \\";
         assert_eq!(redact(plain), plain);
     }
