@@ -186,9 +186,9 @@ struct RunArgs {
     /// jobs); combine the shards' folders with `harness merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
-    /// Arms to run: `charter` (the gate), and `control` to also run every unit without the
-    /// charter and report each case's lift (pass rate with the charter minus without).
-    #[arg(long, value_delimiter = ',', default_value = "charter")]
+    /// Arms to run: `charter` (the gate, the default), and `control` to also run every unit
+    /// without the charter and report each case's lift (pass rate with the charter minus without).
+    #[arg(long, value_delimiter = ',')]
     arms: Vec<String>,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
@@ -198,10 +198,16 @@ struct RunArgs {
     /// network and files; the output, run.json and every report say so.
     #[arg(long)]
     no_sandbox: bool,
-    /// Finish a run folder: run only the trials with no completed transcript, under the same
-    /// charter; finished transcripts are kept, never repeated.
+    /// Finish a run folder: the selection it recorded (cases, variants, models, trials, shard,
+    /// arms) and nothing more, only the trials with no completed transcript, under the same
+    /// charter; finished transcripts are kept, never repeated. Selection flags, if given, must
+    /// say the same.
     #[arg(long, value_name = "RUN_DIR")]
     resume: Option<PathBuf>,
+    /// With --resume: widen the run to every unit of the manifest (and its trials, or
+    /// --trials); the plan says what this adds.
+    #[arg(long, requires = "resume", conflicts_with_all = ["cases", "variants", "models", "shard"])]
+    all: bool,
     /// A charter file or git REV:PATH to load instead of the manifest's.
     #[arg(long)]
     charter: Option<String>,
@@ -444,6 +450,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         story,
         only_units: None,
         no_sandbox: args.no_sandbox,
+        all: args.all,
     };
     let done = crate::session::run(&opts)?;
     let facts = RunFacts {
@@ -457,7 +464,12 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         sandbox_off: done.sandbox_off,
         step_summary: true,
     };
-    finish(&done.run_dir, &done.gate, &done.records, &facts)
+    let code = finish(&done.run_dir, &done.gate, &done.records, &facts)?;
+    // What was sent against the plan printed before the first call.
+    for line in &done.sent {
+        eprintln!("{line}");
+    }
+    Ok(code)
 }
 
 /// Print the gate and write the run folder's reports; the gate's exit code.
@@ -599,6 +611,22 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
         print!("{}", crate::report::inert(&check::render(&verdicts)));
     }
     Ok(check::exit_code(&verdicts))
+}
+
+/// What the base rerun sent and cost, from its run.json: the decide job's own spending.
+fn base_cost(base_dir: &Path, sent: &[String]) -> String {
+    if sent.is_empty() {
+        return "Base rerun: no model called.\n".to_string();
+    }
+    let run = read_run_json(base_dir).unwrap_or_default();
+    let mut out = String::from("Base rerun:\n");
+    for line in sent {
+        out.push_str(&format!("  {line}\n"));
+    }
+    for line in usage_lines(&run["usage"]).lines() {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out
 }
 
 fn usage_lines(accounting: &serde_json::Value) -> String {
@@ -883,9 +911,27 @@ fn gate_cmd(
         // first, is known.
         step_summary: step_summary && args.and_then(|a| a.charter_base.as_ref()).is_none(),
     };
+    // The base comparison's inputs (revision, charter, manifest, stored results) are checked
+    // before anything is written: bad input leaves the run folder as it was.
+    let base = match args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
+        Some((a, rev)) => Some((
+            a,
+            crate::compare::plan_base(
+                run_dir,
+                &run,
+                &gate,
+                rev,
+                a.base_results.as_deref(),
+                a.matrix.as_deref(),
+                a.suite.suite.as_deref(),
+            )?,
+        )),
+        None => None,
+    };
     let code = finish(run_dir, &gate, &records, &facts)?;
-    if let Some((args, rev)) = args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
-        base_cmd(args, rev, &suite, &run, &gate)?;
+    if let Some((args, base)) = base {
+        let rev = args.charter_base.as_deref().unwrap_or_default();
+        base_cmd(args, rev, base, &suite, &gate)?;
     }
     Ok(code)
 }
@@ -979,38 +1025,37 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
 fn base_cmd(
     args: &GateArgs,
     rev: &str,
+    base: Option<crate::compare::Base>,
     suite: &Suite,
-    run: &serde_json::Value,
     head: &Gate,
 ) -> Result<()> {
-    let suite_dir = args.suite.suite.as_deref();
     let trials = head.required;
-    let base_dir = crate::compare::base_run(
-        &args.run_dir,
-        run,
-        head,
-        rev,
-        args.base_results.as_deref(),
-        args.matrix.as_deref(),
-        suite_dir,
-    )?;
-    let (text, changes) = match &base_dir {
+    let (text, changes, base_dir) = match base {
         // The charter's runtime text is the base's: nothing regresses or improves.
         None => (format!(
             "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
-        ), Vec::new()),
-        Some(base_dir) => {
+        ), Vec::new(), args.run_dir.clone()),
+        Some(base) => {
+            let sent = crate::compare::run_base(&base)?;
+            for line in &sent {
+                eprintln!("base {line}");
+            }
+            let base_dir = base.dir.clone();
             let base_records = if base_dir.join("transcripts").exists() {
-                runner::stored_records(base_dir, suite)?
+                runner::stored_records(&base_dir, suite)?
             } else {
                 Vec::new()
             };
-            let base = Gate::from_records(&base_records, trials);
-            let changes = crate::compare::compare(head, &base);
-            (crate::compare::render(&changes, rev), changes)
+            let base_gate = Gate::from_records(&base_records, trials);
+            let changes = crate::compare::compare(head, &base_gate);
+            let text = format!(
+                "{}{}",
+                crate::compare::render(&changes, rev),
+                base_cost(&base_dir, &sent)
+            );
+            (text, changes, base_dir)
         }
     };
-    let base_dir = base_dir.unwrap_or_else(|| args.run_dir.clone());
     println!("\n{}", crate::report::inert(&text));
     store::write_atomic(
         &args.run_dir.join("base-comparison.md"),
