@@ -444,30 +444,34 @@ fn describe(o: &RunOptions) -> String {
     ] {
         parts.extend(values.iter().map(|v| format!("{flag} {v}")));
     }
-    if let Some(t) = o.trials {
-        parts.push(format!("--trials {t}"));
-    }
     if let Some(s) = &o.shard {
         parts.push(format!("--shard {s}"));
     }
     if let Some(u) = &o.only_units {
         parts.push(format!("{} unit(s) of a base rerun", u.len()));
     }
+    if parts.is_empty() {
+        parts.push("every unit of the manifest".to_string());
+    }
+    if let Some(t) = o.trials {
+        parts.push(format!("--trials {t}"));
+    }
     if arms_of(o) != ["charter"] {
         parts.push(format!("--arms {}", arms_of(o).join(",")));
     }
-    if parts.is_empty() {
-        "every unit of the manifest".to_string()
-    } else {
-        parts.join(" ")
-    }
+    parts.join(" ")
 }
 
 /// What a resume will do, before its plan: how much of the selection is done, and with `all`
 /// what widening adds.
 fn resume_note(opts: &RunOptions, prev: &serde_json::Value, plan: &RunPlan) -> String {
-    let selected = plan.plan.len() + plan.plan.completed;
-    let mut out = String::new();
+    let (left, completed) = (plan.plan.len(), plan.plan.completed);
+    let selected = left + completed;
+    if opts.only_units.is_some() {
+        return format!(
+            "base rerun: {completed} of {selected} needed trials stored with the same inputs and reused; sending {left}\n"
+        );
+    }
     if opts.all {
         let before = selection_of(
             &RunOptions {
@@ -478,20 +482,15 @@ fn resume_note(opts: &RunOptions, prev: &serde_json::Value, plan: &RunPlan) -> S
         )
         .map(|o| describe(&o))
         .unwrap_or_default();
-        out.push_str(&format!(
-            "resume --all: widening the run ({before}) to {}: {selected} trials, {} already completed, {} added\n",
+        return format!(
+            "resume --all: widening the run ({before}) to {}: {selected} trials, {completed} already completed, {left} added\n",
             describe(opts),
-            plan.plan.completed,
-            plan.plan.len()
-        ));
-    } else {
-        out.push_str(&format!(
-            "resume: {} of {selected} trials already completed ({}); running the rest\n",
-            plan.plan.completed,
-            describe(opts)
-        ));
+        );
     }
-    out
+    format!(
+        "resume: {completed} of {selected} trials already completed ({}); running the rest\n",
+        describe(opts)
+    )
 }
 
 /// Trials per unit: `--trials` (or what the resumed run had), else the manifest's.
