@@ -785,7 +785,24 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
         .build()
         .map_err(|e| Error::Internal(e.to_string()))?;
     let manifest = crate::manifest::load(&args.matrix)?;
+    // A replay's plan is one trial's first request, sent once.
+    let plan = crate::plan::Plan::new(1, 1, 1, 1, |_| true);
+    eprintln!(
+        "plan: {} request: the first request of {}",
+        plan.requests_at_most(0),
+        args.path.display()
+    );
     let (path, t) = rt.block_on(crate::replay::replay(&args.path, &root, &manifest))?;
+    let retried = t
+        .request_ids
+        .iter()
+        .flatten()
+        .map(|r| u64::from(r.attempts.saturating_sub(1)))
+        .sum();
+    eprintln!(
+        "{}",
+        crate::plan::sent_line(&t.model, 1, retried, plan.requests_at_most(0))
+    );
     println!("wrote {}", path.display());
     match &t.error {
         Some(e) => {

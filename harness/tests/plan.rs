@@ -637,3 +637,32 @@ fn a_base_revision_that_does_not_resolve_exits_2_and_leaves_the_run_folder_as_it
         common::stdout(&o)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replay_sends_its_one_planned_request() {
+    let server = generic_server().await;
+    let bench = Bench::new(manifest(&server, &example_charter(), 1));
+    let o = bench.run("out", &["--case", "E2", "--model", "oa"]).await;
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let before = server.requests().len();
+    let file = bench.path("out/transcripts/oa/E2-default/trial-1.json");
+    let o = harness(
+        vec![
+            "replay".into(),
+            file.display().to_string(),
+            "--matrix".into(),
+            bench.path("m.toml").display().to_string(),
+            "--suite".into(),
+            repo_root().display().to_string(),
+        ],
+        &[],
+    )
+    .await;
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(server.requests().len(), before + 1);
+    assert!(
+        o.stderr.contains("oa: sent 1 request (plan: at most 1)"),
+        "{}",
+        o.stderr
+    );
+}
