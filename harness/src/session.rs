@@ -330,7 +330,9 @@ fn read_previous(dir: &Path) -> Result<serde_json::Value> {
 fn selection_of(opts: &RunOptions, prev: &serde_json::Value) -> Result<RunOptions> {
     let recorded_trials = prev["trials"].as_u64().map(|t| t as u32);
     if opts.all {
-        if let (Some(asked), Some(had)) = (opts.trials, recorded_trials) {
+        // A base rerun asks for the head's trials of the units it needs, whatever its folder
+        // holds; `--all` only widens.
+        if let (Some(asked), Some(had), None) = (opts.trials, recorded_trials, &opts.only_units) {
             if asked < had {
                 return Err(Error::input(format!(
                     "--resume --all --trials {asked}: the run already has {had} trials per unit; widening never drops trials"
@@ -368,8 +370,7 @@ fn selection_of(opts: &RunOptions, prev: &serde_json::Value) -> Result<RunOption
     })
 }
 
-/// The arms a run folder recorded (runs before arms were recorded ran the charter arm only...
-/// unless a control-arm folder says otherwise).
+/// The arms a run folder recorded (a run.json from before arms were recorded: the charter arm).
 fn recorded_arms(prev: &serde_json::Value) -> Vec<String> {
     match prev["arms"].as_array() {
         Some(a) => a
