@@ -244,8 +244,10 @@ enum LintCommand {
 #[derive(Args)]
 struct GateArgs {
     run_dir: PathBuf,
-    /// Also rerun the failing units on the charter at this git revision (or reuse stored
-    /// results for it) and report regressions and improvements per unit.
+    /// Also rerun the failing units on the charter at this git revision, each needed trial
+    /// once (planned and priced before the first call; transcripts stored for the same inputs
+    /// are reused), and report regressions and improvements per unit. The revision is checked
+    /// before anything is written.
     #[arg(long, value_name = "REV")]
     charter_base: Option<String>,
     /// A run folder made on the base charter to reuse (its charter sha256 must match).
