@@ -615,17 +615,16 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
     Ok(check::exit_code(&verdicts))
 }
 
-/// What the base rerun sent and cost, from its run.json: the decide job's own spending.
-fn base_cost(base_dir: &Path, sent: &[String]) -> String {
-    if sent.is_empty() {
+/// What the base rerun sent and cost: the decide job's own spending.
+fn base_cost(base: &crate::compare::BaseSent) -> String {
+    if base.sent.is_empty() {
         return "Base rerun: no model called.\n".to_string();
     }
-    let run = read_run_json(base_dir).unwrap_or_default();
     let mut out = String::from("Base rerun:\n");
-    for line in sent {
+    for line in &base.sent {
         out.push_str(&format!("  {line}\n"));
     }
-    for line in usage_lines(&run["usage"]).lines() {
+    for line in usage_lines(&base.usage).lines() {
         out.push_str(&format!("  {line}\n"));
     }
     out
@@ -1056,7 +1055,7 @@ fn base_cmd(
         ), Vec::new(), args.run_dir.clone()),
         Some(base) => {
             let sent = crate::compare::run_base(&base)?;
-            for line in &sent {
+            for line in &sent.sent {
                 eprintln!("base {line}");
             }
             let base_dir = base.dir.clone();
@@ -1070,7 +1069,7 @@ fn base_cmd(
             let text = format!(
                 "{}{}",
                 crate::compare::render(&changes, rev),
-                base_cost(&base_dir, &sent)
+                base_cost(&sent)
             );
             (text, changes, base_dir)
         }

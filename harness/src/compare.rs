@@ -156,11 +156,20 @@ pub fn plan_base(
     }))
 }
 
+/// What a base rerun sent, per model, and its tokens and cost (run.json's `usage` shape).
+pub struct BaseSent {
+    pub sent: Vec<String>,
+    pub usage: serde_json::Value,
+}
+
 /// Run the failing units on the base charter, each needed trial once; trials its folder
-/// already holds (same inputs) are reused, not sent again. What was sent, per model.
-pub fn run_base(base: &Base) -> Result<Vec<String>> {
+/// already holds (same inputs) are reused, not sent again.
+pub fn run_base(base: &Base) -> Result<BaseSent> {
     if base.needed.is_empty() {
-        return Ok(Vec::new());
+        return Ok(BaseSent {
+            sent: Vec::new(),
+            usage: serde_json::Value::Null,
+        });
     }
     let mut cases: Vec<String> = Vec::new();
     let mut models: Vec<String> = Vec::new();
@@ -195,7 +204,11 @@ pub fn run_base(base: &Base) -> Result<Vec<String>> {
         base.rev,
         base.trials
     );
-    Ok(session::run(&opts)?.sent)
+    let done = session::run(&opts)?;
+    Ok(BaseSent {
+        sent: done.sent,
+        usage: done.usage,
+    })
 }
 
 /// `rev` in the repository around `dir`, or an input error naming the revisions that exist

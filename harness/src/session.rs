@@ -127,7 +127,15 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     }
     let mut run_json = run_record(opts, &inputs, trials, started, previous.as_ref());
     run_json["plan"] = plan_json;
-    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    // A resume with nothing left to send, or a base rerun whose trials are all stored, leaves
+    // the folder's record as it was: nothing ran, and a stored run keeps its own selection.
+    let nothing_to_send = previous.is_some()
+        && plan.plan.is_empty()
+        && control.as_ref().is_none_or(|c| c.plan.is_empty())
+        && (!opts.all || opts.only_units.is_some());
+    if !nothing_to_send {
+        store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    }
 
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -169,7 +177,9 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         .enumerate()
         .map(|(mi, m)| serde_json::json!({"model": m.name(), "requests": sent.requests(mi), "retried": sent.retried(mi), "requests_at_most": at_most[mi]}))
         .collect::<Vec<_>>());
-    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    if !nothing_to_send {
+        store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    }
 
     let mut records = records;
     records.extend(done.into_iter().map(|(_, r)| r));

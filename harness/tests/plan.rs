@@ -500,11 +500,22 @@ async fn a_base_rerun_sends_each_failing_unit_trial_once_and_reuses_stored_ones(
         "the decide job's cost is in its step summary: {summary}"
     );
 
-    // Again: the stored base transcripts have the same inputs, so nothing is sent.
+    // Again: the stored base transcripts have the same inputs, so nothing is sent, and the
+    // stored base run's record is left as it was.
     let before = server.requests().len();
+    let record = std::fs::read(base_dir.join("run.json")).unwrap();
     let o = gate("HEAD").await;
     assert_eq!(o.code, 1, "{}", o.stderr);
     assert_eq!(server.requests().len(), before, "{}", o.stderr);
+    assert_eq!(std::fs::read(base_dir.join("run.json")).unwrap(), record);
+    assert!(
+        o.stderr.contains(&format!(
+            "base rerun: {n} of {n} needed trials stored with the same inputs and reused; sending 0",
+            n = failing.len() * 3
+        )),
+        "{}",
+        o.stderr
+    );
     assert!(
         o.stderr.contains("oa: sent 0 requests (plan: at most 0)"),
         "{}",
