@@ -169,7 +169,7 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
                     .await
                     .map_err(|e| Error::Internal(e.to_string()))?;
                 // --fail-fast: a unit with a failed trial is decided; start no more of its trials.
-                if plan.fail_fast && failed.lock().map_or(false, |f| f.contains(&ui)) {
+                if plan.fail_fast && failed.lock().is_ok_and(|f| f.contains(&ui)) {
                     continue;
                 }
                 let cache_role = warm_up.role(ui);

@@ -95,6 +95,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     if previous.is_some() && !opts.all {
         same_selection(asked, opts, &inputs)?;
     }
+    let opts = &canonical(opts, &inputs);
     let started = SystemTime::now();
     if let (Some(dir), Some(prev)) = (&opts.resume, &previous) {
         resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
@@ -445,32 +446,74 @@ fn same_selection(asked: &RunOptions, recorded: &RunOptions, inputs: &Inputs) ->
     Ok(())
 }
 
+/// The filters as run.json records them: case ids as the suite spells them, model names, each
+/// once (`--case E1 --case e1` is `--case E1`).
+fn canonical(opts: &RunOptions, inputs: &Inputs) -> RunOptions {
+    let once = |values: Vec<String>| {
+        let mut out: Vec<String> = Vec::new();
+        for v in values {
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(&v)) {
+                out.push(v);
+            }
+        }
+        out
+    };
+    let split = |values: &[String]| -> Vec<String> {
+        values
+            .iter()
+            .flat_map(|v| v.split(','))
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .collect()
+    };
+    let cases = split(&opts.cases)
+        .into_iter()
+        .map(|c| inputs.suite.case(&c).map_or(c, |case| case.id.clone()))
+        .collect();
+    let models = match opts.models.is_empty() {
+        true => Vec::new(),
+        false => inputs
+            .providers
+            .iter()
+            .map(|(m, _)| m.name().to_string())
+            .collect(),
+    };
+    RunOptions {
+        cases: once(cases),
+        variants: once(split(&opts.variants)),
+        models,
+        ..opts.clone()
+    }
+}
+
 /// A selection as the flags that make it.
 fn describe(o: &RunOptions) -> String {
-    let mut parts = Vec::new();
+    let mut units = Vec::new();
     for (flag, values) in [
         ("--case", &o.cases),
         ("--variant", &o.variants),
         ("--model", &o.models),
     ] {
-        parts.extend(values.iter().map(|v| format!("{flag} {v}")));
+        units.extend(values.iter().map(|v| format!("{flag} {v}")));
     }
     if let Some(s) = &o.shard {
-        parts.push(format!("--shard {s}"));
+        units.push(format!("--shard {s}"));
     }
     if let Some(u) = &o.only_units {
-        parts.push(format!("{} unit(s) of a base rerun", u.len()));
+        units.push(format!("{} unit(s) of a base rerun", u.len()));
     }
-    if parts.is_empty() {
-        parts.push("every unit of the manifest".to_string());
-    }
+    let mut more = Vec::new();
     if let Some(t) = o.trials {
-        parts.push(format!("--trials {t}"));
+        more.push(format!("--trials {t}"));
     }
     if arms_of(o) != ["charter"] {
-        parts.push(format!("--arms {}", arms_of(o).join(",")));
+        more.push(format!("--arms {}", arms_of(o).join(",")));
     }
-    parts.join(" ")
+    match (units.is_empty(), more.is_empty()) {
+        (true, true) => "every unit of the manifest".to_string(),
+        (true, false) => format!("every unit of the manifest, {}", more.join(" ")),
+        _ => [units, more].concat().join(" "),
+    }
 }
 
 /// What a resume will do, before its plan: how much of the selection is done, and with `all`

@@ -261,6 +261,10 @@ async fn a_repeated_filter_selects_its_unit_once() {
     );
     assert_eq!(received(&now, "oa"), Received::default());
     assert_eq!(transcripts(&out).len(), 3);
+    // The selection is recorded once, as the suite and manifest spell it.
+    let filters = &run_json(&out)["filters"];
+    assert_eq!(filters["case"], serde_json::json!(["E1"]));
+    assert_eq!(filters["model"], serde_json::json!(["an"]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -335,7 +339,7 @@ async fn resuming_a_narrowed_run_finishes_its_selection_and_widening_is_asked_fo
     let o = bench.run("", &["--resume", &out_s, "--all"]).await;
     assert!(matches!(o.code, 0 | 1 | 3), "{}", o.stderr);
     assert!(
-        o.stderr.contains("resume --all: widening the run (--case E1 --model oa --trials 3) to every unit of the manifest --trials 3: 96 trials, 3 already completed, 93 added"),
+        o.stderr.contains("resume --all: widening the run (--case E1 --model oa --trials 3) to every unit of the manifest, --trials 3: 96 trials, 3 already completed, 93 added"),
         "{}",
         o.stderr
     );
