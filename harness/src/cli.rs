@@ -57,9 +57,11 @@ enum Command {
     /// Set a charter repository up for the gate: manifests/pinned.toml, the GitHub workflow
     /// (using this release's action) and a .gitignore line for results/.
     Init(InitArgs),
-    /// Compare two runs unit by unit (two charters, two models, two dates): status and failed
-    /// criteria side by side, regressions and improvements first, and what else differs.
-    /// A side may be DIR:MODEL to compare two models of one run.
+    /// Compare two runs unit by unit (two charters, two models, two dates): status, passes with
+    /// the 95% interval and failed criteria side by side; a unit whose status differs is a
+    /// regression or improvement only when Fisher's exact test says so (p < 0.05), else within
+    /// noise; regressions first, and what else differs. A side may be DIR:MODEL to compare two
+    /// models of one run. Exit 1 when B significantly regresses a unit.
     Compare(CompareArgs),
     /// List the runs of a results folder (default: results): date, charter version, verdict,
     /// models; newest first.
@@ -256,6 +258,12 @@ struct GateArgs {
     /// The manifest for the base run (default: the one the run recorded).
     #[arg(long, requires = "charter_base")]
     matrix: Option<PathBuf>,
+    /// For units whose difference from the base is within noise: more trials on both charters,
+    /// one round (the gate's trials per unit) at a time, until the label settles or each arm has
+    /// N trials. The worst case is planned and priced before the first call; the gate's decision
+    /// never changes (the trials go to settle/ in the run folder).
+    #[arg(long, value_name = "N", requires = "charter_base")]
+    settle: Option<u32>,
     #[command(flatten)]
     suite: SuiteArgs,
 }
@@ -379,6 +387,10 @@ pub fn run() -> Result<u8> {
                 let v = serde_json::json!({
                     "a": args.a, "b": args.b,
                     "differences": crate::runs::differences(&a, &b),
+                    "pass_k": crate::runs::pass_k(&a, &b)
+                        .into_iter()
+                        .map(|(side, _, models)| (side.to_lowercase(), models))
+                        .collect::<std::collections::BTreeMap<_, _>>(),
                     "units": rows,
                 });
                 println!("{}", crate::report::inert(&v.to_string()));
@@ -932,9 +944,19 @@ fn gate_cmd(
     // The base comparison's inputs (revision, charter, manifest, stored results) are checked
     // before anything is written: bad input leaves the run folder as it was.
     let base = match args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
-        Some((a, rev)) => Some((
-            a,
-            crate::compare::plan_base(
+        Some((a, rev)) => {
+            // --settle's inputs too, before the base rerun calls any model.
+            let settle = match a.settle {
+                Some(n) if n <= gate.required => {
+                    return Err(Error::input(format!(
+                        "--settle {n}: must exceed the gate's {} trials per unit",
+                        gate.required
+                    )))
+                }
+                Some(_) => Some(settle_arms(a, rev, &run)?),
+                None => None,
+            };
+            let base = crate::compare::plan_base(
                 run_dir,
                 &run,
                 &gate,
@@ -942,14 +964,14 @@ fn gate_cmd(
                 a.base_results.as_deref(),
                 a.matrix.as_deref(),
                 a.suite.suite.as_deref(),
-            )?,
-        )),
+            )?;
+            Some((a, rev, base, settle))
+        }
         None => None,
     };
     let code = finish(run_dir, &gate, &records, &facts)?;
-    if let Some((args, base)) = base {
-        let rev = args.charter_base.as_deref().unwrap_or_default();
-        base_cmd(args, rev, base, &suite, &gate)?;
+    if let Some((args, rev, base, settle)) = base {
+        base_cmd(args, rev, (base, settle), &suite, &run, &gate)?;
     }
     Ok(code)
 }
@@ -1043,11 +1065,13 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
 fn base_cmd(
     args: &GateArgs,
     rev: &str,
-    base: Option<crate::compare::Base>,
+    (base, settle): (Option<crate::compare::Base>, Option<SettleArms>),
     suite: &Suite,
+    run: &serde_json::Value,
     head: &Gate,
 ) -> Result<()> {
     let trials = head.required;
+    let mut settle_report = None;
     let (text, changes, base_dir) = match base {
         // The charter's runtime text is the base's: nothing regresses or improves.
         None => (format!(
@@ -1065,12 +1089,37 @@ fn base_cmd(
                 Vec::new()
             };
             let base_gate = Gate::from_records(&base_records, trials);
-            let changes = crate::compare::compare(head, &base_gate);
-            let text = format!(
-                "{}{}",
-                crate::compare::render(&changes, rev),
-                base_cost(&sent)
-            );
+            let mut changes = crate::compare::compare(head, &base_gate);
+            let settled = match (args.settle, settle) {
+                (Some(n), Some((head_arm, base_arm, matrix))) => {
+                    let inputs = crate::settle::Inputs {
+                        max_trials: n,
+                        head,
+                        run,
+                        matrix,
+                        suite: args.suite.suite.as_deref(),
+                        suite_loaded: suite,
+                        head_arm,
+                        base_arm,
+                    };
+                    crate::settle::settle(&mut changes, &inputs, &args.run_dir)?
+                }
+                _ => None,
+            };
+            let mut text = crate::compare::render(&changes, rev);
+            if let Some(s) = &settled {
+                text.push_str(&format!(
+                    "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
+                    s.max_trials,
+                    s.rounds.len(),
+                    s.rounds_planned,
+                    s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
+                    s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
+                    s.worst_case.trials
+                ));
+            }
+            text.push_str(&base_cost(&sent));
+            settle_report = settled;
             (text, changes, base_dir)
         }
     };
@@ -1092,6 +1141,53 @@ fn base_cmd(
     crate::report::files::append_step_summary(&combined)?;
     store::write_json_atomic(
         &args.run_dir.join("base-comparison.json"),
-        &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "units": changes}),
+        &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "alpha": crate::stats::ALPHA, "settle": settle_report, "units": changes}),
     )
+}
+
+/// `--settle N`'s two arms (the run's charter, checked unchanged, and the charter at `rev`),
+/// their folders under `settle/`, and the manifest.
+/// `--settle`'s head arm, base arm and manifest.
+type SettleArms = (crate::settle::Arm, crate::settle::Arm, PathBuf);
+
+fn settle_arms(args: &GateArgs, rev: &str, run: &serde_json::Value) -> Result<SettleArms> {
+    let source = run["charter"]["source"].as_str().unwrap_or_default();
+    let repo_path = run["charter"]["repo_path"].as_str();
+    let recorded = run["charter"]["sha256"].as_str().unwrap_or_default();
+    // Recorded on another machine (a shard's runner): the same file in this work tree.
+    let head_source = match repo_path {
+        Some(rel) if !Path::new(source).exists() => rel,
+        _ => source,
+    };
+    let head_charter = charter::load(head_source, &cwd())?;
+    if head_charter.sha256 != recorded {
+        return Err(Error::input(format!(
+            "{source}: the charter changed since the run (sha256 {} now, {} then); --settle runs more trials of the run's own charter",
+            &head_charter.sha256[..12],
+            &recorded[..recorded.len().min(12)]
+        )));
+    }
+    let (base_source, base_dir) = charter::source_at_rev(source, repo_path, rev)?;
+    let base_sha = charter::load(&base_source, &base_dir)?.sha256;
+    let matrix = args
+        .matrix
+        .clone()
+        .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
+        .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
+    let settle_dir = args.run_dir.join("settle");
+    Ok((
+        crate::settle::Arm {
+            charter: head_source.to_string(),
+            charter_dir: Some(cwd()),
+            sha256: head_charter.sha256.clone(),
+            dir: settle_dir.join("head"),
+        },
+        crate::settle::Arm {
+            dir: settle_dir.join(format!("base-{}", &base_sha[..12])),
+            charter: base_source,
+            charter_dir: Some(base_dir),
+            sha256: base_sha,
+        },
+        matrix,
+    ))
 }
