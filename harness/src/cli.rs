@@ -196,9 +196,9 @@ struct RunArgs {
     /// jobs); combine the shards' folders with `harness merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
-    /// Arms to run: `charter` (the gate), and `control` to also run every unit without the
-    /// charter and report each case's lift (pass rate with the charter minus without).
-    #[arg(long, value_delimiter = ',', default_value = "charter")]
+    /// Arms to run: `charter` (the gate, the default), and `control` to also run every unit
+    /// without the charter and report each case's lift (pass rate with the charter minus without).
+    #[arg(long, value_delimiter = ',')]
     arms: Vec<String>,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
@@ -208,10 +208,16 @@ struct RunArgs {
     /// network and files; the output, run.json and every report say so.
     #[arg(long)]
     no_sandbox: bool,
-    /// Finish a run folder: run only the trials with no completed transcript, under the same
-    /// charter; finished transcripts are kept, never repeated.
+    /// Finish a run folder: the selection it recorded (cases, variants, models, trials, shard,
+    /// arms) and nothing more, only the trials with no completed transcript, under the same
+    /// charter; finished transcripts are kept, never repeated. Selection flags, if given, must
+    /// say the same.
     #[arg(long, value_name = "RUN_DIR")]
     resume: Option<PathBuf>,
+    /// With --resume: widen the run to every unit of the manifest (and its trials, or
+    /// --trials); the plan says what this adds.
+    #[arg(long, requires = "resume", conflicts_with_all = ["cases", "variants", "models", "shard"])]
+    all: bool,
     /// A charter file or git REV:PATH to load instead of the manifest's.
     #[arg(long)]
     charter: Option<String>,
@@ -248,8 +254,10 @@ enum LintCommand {
 #[derive(Args)]
 struct GateArgs {
     run_dir: PathBuf,
-    /// Also rerun the failing units on the charter at this git revision (or reuse stored
-    /// results for it) and report regressions and improvements per unit.
+    /// Also rerun the failing units on the charter at this git revision, each needed trial
+    /// once (planned and priced before the first call; transcripts stored for the same inputs
+    /// are reused), and report regressions and improvements per unit. The revision is checked
+    /// before anything is written.
     #[arg(long, value_name = "REV")]
     charter_base: Option<String>,
     /// A run folder made on the base charter to reuse (its charter sha256 must match).
@@ -474,6 +482,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         story,
         only_units: None,
         no_sandbox: args.no_sandbox,
+        all: args.all,
     };
     let done = crate::session::run(&opts)?;
     let facts = RunFacts {
@@ -487,7 +496,12 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         sandbox_off: done.sandbox_off,
         step_summary: true,
     };
-    finish(&done.run_dir, &done.gate, &done.records, &facts)
+    let code = finish(&done.run_dir, &done.gate, &done.records, &facts)?;
+    // What was sent against the plan printed before the first call.
+    for line in &done.sent {
+        errln!("{line}");
+    }
+    Ok(code)
 }
 
 /// Print the gate and write the run folder's reports; the gate's exit code.
@@ -627,6 +641,21 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
         out!("{}", check::render(&verdicts));
     }
     Ok(check::exit_code(&verdicts))
+}
+
+/// What the base rerun sent and cost: the decide job's own spending.
+fn base_cost(base: &crate::compare::BaseSent) -> String {
+    if base.sent.is_empty() {
+        return "Base rerun: no model called.\n".to_string();
+    }
+    let mut out = String::from("Base rerun:\n");
+    for line in &base.sent {
+        out.push_str(&format!("  {line}\n"));
+    }
+    for line in usage_lines(&base.usage).lines() {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out
 }
 
 fn usage_lines(accounting: &serde_json::Value) -> String {
@@ -792,7 +821,24 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
         .build()
         .map_err(|e| Error::Internal(e.to_string()))?;
     let manifest = crate::manifest::load(&args.matrix)?;
+    // A replay's plan is one trial's first request, sent once.
+    let plan = crate::plan::Plan::new(1, 1, 1, 1, |_| true);
+    errln!(
+        "plan: {} request: the first request of {}",
+        plan.requests_at_most(0),
+        args.path.display()
+    );
     let (path, t) = rt.block_on(crate::replay::replay(&args.path, &root, &manifest))?;
+    let retried = t
+        .request_ids
+        .iter()
+        .flatten()
+        .map(|r| u64::from(r.attempts.saturating_sub(1)))
+        .sum();
+    errln!(
+        "{}",
+        crate::plan::sent_line(&t.model, 1, retried, plan.requests_at_most(0))
+    );
     outln!("wrote {}", path.display());
     match &t.error {
         Some(e) => {
@@ -914,9 +960,37 @@ fn gate_cmd(
         // first, is known.
         step_summary: step_summary && args.and_then(|a| a.charter_base.as_ref()).is_none(),
     };
+    // The base comparison's inputs (revision, charter, manifest, stored results) are checked
+    // before anything is written: bad input leaves the run folder as it was.
+    let base = match args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
+        Some((a, rev)) => {
+            // --settle's inputs too, before the base rerun calls any model.
+            let settle = match a.settle {
+                Some(n) if n <= gate.required => {
+                    return Err(Error::input(format!(
+                        "--settle {n}: must exceed the gate's {} trials per unit",
+                        gate.required
+                    )))
+                }
+                Some(_) => Some(settle_arms(a, rev, &run)?),
+                None => None,
+            };
+            let base = crate::compare::plan_base(
+                run_dir,
+                &run,
+                &gate,
+                rev,
+                a.base_results.as_deref(),
+                a.matrix.as_deref(),
+                a.suite.suite.as_deref(),
+            )?;
+            Some((a, rev, base, settle))
+        }
+        None => None,
+    };
     let code = finish(run_dir, &gate, &records, &facts)?;
-    if let Some((args, rev)) = args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
-        base_cmd(args, rev, &suite, &run, &gate)?;
+    if let Some((args, rev, base, settle)) = base {
+        base_cmd(args, rev, (base, settle), &suite, &run, &gate)?;
     }
     Ok(code)
 }
@@ -1010,53 +1084,39 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
 fn base_cmd(
     args: &GateArgs,
     rev: &str,
+    (base, settle): (Option<crate::compare::Base>, Option<SettleArms>),
     suite: &Suite,
     run: &serde_json::Value,
     head: &Gate,
 ) -> Result<()> {
-    let suite_dir = args.suite.suite.as_deref();
     let trials = head.required;
     let mut settle_report = None;
-    // --settle's inputs are checked before any model is called, the base rerun's included.
-    let settle_arms = match args.settle {
-        Some(n) if n <= trials => {
-            return Err(Error::input(format!(
-                "--settle {n}: must exceed the gate's {trials} trials per unit"
-            )))
-        }
-        Some(_) => Some(settle_arms(args, rev, run)?),
-        None => None,
-    };
-    let base_dir = crate::compare::base_run(
-        &args.run_dir,
-        run,
-        head,
-        rev,
-        args.base_results.as_deref(),
-        args.matrix.as_deref(),
-        suite_dir,
-    )?;
-    let (text, changes) = match &base_dir {
+    let (text, changes, base_dir) = match base {
         // The charter's runtime text is the base's: nothing regresses or improves.
         None => (format!(
             "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
-        ), Vec::new()),
-        Some(base_dir) => {
+        ), Vec::new(), args.run_dir.clone()),
+        Some(base) => {
+            let sent = crate::compare::run_base(&base)?;
+            for line in &sent.sent {
+                errln!("base {line}");
+            }
+            let base_dir = base.dir.clone();
             let base_records = if base_dir.join("transcripts").exists() {
-                runner::stored_records(base_dir, suite)?
+                runner::stored_records(&base_dir, suite)?
             } else {
                 Vec::new()
             };
-            let base = Gate::from_records(&base_records, trials);
-            let mut changes = crate::compare::compare(head, &base);
-            let settled = match (args.settle, settle_arms) {
+            let base_gate = Gate::from_records(&base_records, trials);
+            let mut changes = crate::compare::compare(head, &base_gate);
+            let settled = match (args.settle, settle) {
                 (Some(n), Some((head_arm, base_arm, matrix))) => {
                     let inputs = crate::settle::Inputs {
                         max_trials: n,
                         head,
                         run,
                         matrix,
-                        suite: suite_dir,
+                        suite: args.suite.suite.as_deref(),
                         suite_loaded: suite,
                         head_arm,
                         base_arm,
@@ -1077,11 +1137,11 @@ fn base_cmd(
                     s.worst_case.trials
                 ));
             }
+            text.push_str(&base_cost(&sent));
             settle_report = settled;
-            (text, changes)
+            (text, changes, base_dir)
         }
     };
-    let base_dir = base_dir.unwrap_or_else(|| args.run_dir.clone());
     outln!("\n{text}");
     store::write_atomic(
         &args.run_dir.join("base-comparison.md"),
@@ -1106,11 +1166,10 @@ fn base_cmd(
 
 /// `--settle N`'s two arms (the run's charter, checked unchanged, and the charter at `rev`),
 /// their folders under `settle/`, and the manifest.
-fn settle_arms(
-    args: &GateArgs,
-    rev: &str,
-    run: &serde_json::Value,
-) -> Result<(crate::settle::Arm, crate::settle::Arm, PathBuf)> {
+/// `--settle`'s head arm, base arm and manifest.
+type SettleArms = (crate::settle::Arm, crate::settle::Arm, PathBuf);
+
+fn settle_arms(args: &GateArgs, rev: &str, run: &serde_json::Value) -> Result<SettleArms> {
     let source = run["charter"]["source"].as_str().unwrap_or_default();
     let repo_path = run["charter"]["repo_path"].as_str();
     let recorded = run["charter"]["sha256"].as_str().unwrap_or_default();

@@ -41,6 +41,7 @@ pub mod gate;
 pub mod init;
 pub mod lint;
 pub mod manifest;
+pub mod plan;
 pub mod prepare;
 pub mod probe;
 pub mod provider;

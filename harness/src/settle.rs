@@ -341,6 +341,8 @@ fn run_arm(
         suite: inputs.suite.map(Path::to_path_buf),
         arms: vec!["charter".into()],
         only_units: Some(only.to_vec()),
+        // Each round selects anew (the open units, more trials); completed trials are kept.
+        all: true,
         ..Default::default()
     };
     session::run(&opts)?;
