@@ -105,7 +105,9 @@ fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
     };
     for n in nums {
         push_gap(&mut toks, pos, n.start);
-        toks.push((Tok::Num(n.fraction()), n.start, n.end));
+        // A rank ("the third") is no operand.
+        let tok = if n.ordinal { Tok::Other } else { Tok::Num(n.fraction()) };
+        toks.push((tok, n.start, n.end));
         pos = n.end;
     }
     push_gap(&mut toks, pos, text.len());
@@ -273,6 +275,12 @@ mod tests {
         // An arrow between two amounts is a change, not a result.
         assert!(find_exprs("$80k → $100k").is_empty());
         assert!(find_exprs("March 3 is 7 days").is_empty());
+    }
+
+    #[test]
+    fn arithmetic_in_words_is_arithmetic() {
+        let e = &find_exprs("ten minus three plus one equals eight")[0];
+        assert_eq!((e.operands.clone(), e.rhs), (vec![10.0, 3.0, 1.0], Some(8.0)));
     }
 
     #[test]

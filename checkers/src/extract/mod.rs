@@ -11,3 +11,4 @@ pub mod numbers;
 pub mod reply;
 pub mod text;
 pub mod tools;
+pub mod words;
