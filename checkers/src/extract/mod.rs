@@ -9,6 +9,7 @@ pub mod goals;
 pub mod latex;
 pub mod numbers;
 pub mod reply;
+pub mod requests;
 pub mod text;
 pub mod tools;
 pub mod words;

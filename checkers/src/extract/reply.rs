@@ -76,6 +76,9 @@ pub struct Reply<'a> {
     /// Every number of the plain text, found once however many criteria read them.
     numbers: std::sync::OnceLock<Vec<super::numbers::Num>>,
     exprs: std::sync::OnceLock<Vec<super::expr::Expr>>,
+    /// What the user wrote (white space collapsed), so a sentence that only echoes it is read
+    /// as the user's words, not the model's claim.
+    prompt: String,
 }
 
 impl<'a> Reply<'a> {
@@ -92,6 +95,17 @@ impl<'a> Reply<'a> {
             Builder::new(&mut r, raw, i).run();
         }
         r
+    }
+
+    /// The same reply, knowing what the user wrote.
+    pub fn with_prompt(mut self, prompt: &str) -> Self {
+        self.prompt = super::text::normalize_ws(prompt);
+        self
+    }
+
+    /// What the user wrote, white space collapsed ("" when unknown).
+    pub fn prompt(&self) -> &str {
+        &self.prompt
     }
 
     /// Everything the reader sees, one block a line.
@@ -212,12 +226,22 @@ impl<'a> Reply<'a> {
 
 /// The reply the user reads at the end of a transcript.
 pub fn final_reply(t: &Transcript) -> Reply<'_> {
-    Reply::parse(t.final_reply())
+    Reply::parse(t.final_reply()).with_prompt(&user_text(t))
 }
 
 /// Everything the model wrote, turn by turn.
 pub fn model_replies(t: &Transcript) -> Reply<'_> {
-    Reply::parse_all(t.replies().map(|m| m.content.as_str()))
+    Reply::parse_all(t.replies().map(|m| m.content.as_str())).with_prompt(&user_text(t))
+}
+
+/// Everything the user wrote in the transcript, one message a line.
+pub fn user_text(t: &Transcript) -> String {
+    t.messages
+        .iter()
+        .filter(|m| m.role == crate::transcript::Role::User)
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The final reply and everything the model wrote, read once when they are the same text (one
