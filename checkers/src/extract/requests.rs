@@ -22,6 +22,9 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         | \b(?:waiting|wait)\s+(?:for|on)\s+(?:you|your)\b
         | \bonce\s+you\s+(?:confirm|tell|share|send|paste|run|restate|reply)\b
         | \bit\s+would\s+help\s+(?:to\s+know|if\s+you)\b
+        | \byou\s+(?:can|could|may|might|should)\s+(?:want\s+to\s+)?(?:run|execute|confirm|check|verify|share|paste|send|restate|tell)\b
+        | \bI\s+(?:suggest|recommend)\b | \bI'd\s+(?:suggest|recommend)\b
+        | (?:[,;:—–]\s*|\b(?:but|so|and|then)\s+)(?:please\s+)?(?:run|confirm|tell|send|share|paste|provide|clarify|specify|restate|let\s+me\s+know)\b
         ",
     )
     .unwrap()
