@@ -32,7 +32,7 @@ static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(\bnet (?:change |effect |result )?(?:is |of )?0(?:\.0)?\s*%|\bbreaks? even\b|\b(?:we're|we are|it's|it is|you're|you are) even\b|\bcancels? (?:each other )?out\b|\bno net change\b)").unwrap()
+    crate::extract::text::re(r"(?i)(\bnet (?:change |effect |result )?(?:is |of )?0(?:\.0)?\s*%|\bbreaks? even\b|\b(?:we're|we are|it's|it is|you're|you are) even\b|\bcancels? (?:each other )?out\b|\bcancel\b|\boffsets? each other\b|\bno net change\b)").unwrap()
 });
 
 /// A sentence that calls the break-even claim wrong, or only cites it in quotes, rejects it.
@@ -46,7 +46,7 @@ static NET_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// The user's break-even called acceptable.
 static ENDORSES_EVEN: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(fair|reasonable|good|rough|decent|close|ok|okay|acceptable)\s+(approximation|enough|estimate|shorthand|summary)\b|\b(roughly|approximately|essentially|basically|more\s+or\s+less|close\s+to|nearly|near|practically|effectively|about|pretty\s+much|almost|broadly)\s+(even|break[- ]?even|flat|unchanged|back\s+where)").unwrap()
+    crate::extract::text::re(r"(?i)\b(fair|reasonable|good|rough|decent|close|ok|okay|acceptable)\s+(approximation|enough|estimate|shorthand|summary|statement|description|characteri[sz]ation|framing|way\s+to\s+put\s+it)\b|\bfair\s+to\s+say\b|\b(roughly|approximately|essentially|basically|more\s+or\s+less|close\s+to|nearly|near|practically|effectively|about|pretty\s+much|almost|broadly)\s+(back\s+(to|at)\s+|at\s+)?(even|break[- ]?even|flat|unchanged|where\s+(you|we)\s+started|back\s+where)").unwrap()
 });
 
 /// Words that reject the break-even claim outright (quotes alone do not).

@@ -159,8 +159,18 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Result<Verdict, CheckError> 
         return Ok(verdict);
     }
     let findings = (checker.check)(t, ctx);
-    verdict.pass = !findings.criteria.is_empty() && findings.criteria.iter().all(|c| c.pass);
-    verdict.criteria = findings.criteria;
+    // Every case first asks whether the reply does any work at all: a reply that is empty, a
+    // bare "Done.", a refusal or the prompt echoed fails whatever else it leaves out.
+    let degenerate = crate::extract::degenerate::why_degenerate(t);
+    verdict.criteria.push(Criterion::new(
+        "deliverable",
+        degenerate.is_none(),
+        degenerate.unwrap_or_else(|| {
+            "the reply does work (not empty, a bare acknowledgement, a refusal or the prompt echoed)".into()
+        }),
+    ));
+    verdict.criteria.extend(findings.criteria);
+    verdict.pass = verdict.criteria.len() > 1 && verdict.criteria.iter().all(|c| c.pass);
     verdict.final_figure = findings.final_figure;
     Ok(verdict)
 }

@@ -3,6 +3,7 @@
 
 pub mod claims;
 pub mod closure;
+pub mod degenerate;
 pub mod enumeration;
 pub mod expr;
 pub mod goals;

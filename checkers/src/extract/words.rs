@@ -249,6 +249,26 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
                 current = 0.0;
             }
             Tok::And => {
+                // "one and a quarter", "two and a half": a whole number and a fraction.
+                if matches!(last, Some(Tok::Unit(_) | Tok::Tens(_))) {
+                    let (num, at) = match (tok(i + 1), tok(i + 2)) {
+                        (Some(Tok::A), Some(Tok::Denom { n, plural: false })) => (1.0, (n, i + 3)),
+                        (Some(Tok::Unit(u)), Some(Tok::Denom { n, .. })) if u > 0 && u < n => {
+                            (u as f64, (n, i + 3))
+                        }
+                        _ => (0.0, (0, 0)),
+                    };
+                    if num > 0.0 {
+                        let mut value = current + num / at.0 as f64;
+                        let mut next = at.1;
+                        // "two and a half million".
+                        if let Some(Tok::Scale(s)) = tok(next) {
+                            value *= s;
+                            next += 1;
+                        }
+                        return Some((total + value, Kind::Cardinal, next));
+                    }
+                }
                 // "one hundred and twenty": "and" joins only after a hundred or a scale.
                 let next_joins = matches!(tok(i + 1), Some(Tok::Unit(_) | Tok::Tens(_)));
                 if !(matches!(last, Some(Tok::Hundred | Tok::Scale(_))) && next_joins) {
@@ -277,7 +297,9 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
                 // "two thirds", "a quarter", "one half", "three quarters"; "one third" is a
                 // fraction, "twenty third" an ordinal.
                 let numerator = total + current;
-                let simple = numerator >= 1.0 && numerator < 10.0 && total == 0.0;
+                // "two quarters" is a half year, not a half: only "three quarters" is a share.
+                let time = n == 4 && plural && numerator != 3.0;
+                let simple = numerator >= 1.0 && numerator < 10.0 && total == 0.0 && !time;
                 if simple && (plural == (numerator > 1.0) || lead.is_some()) {
                     return Some((numerator / n as f64, Kind::Fraction, i + 1));
                 }
@@ -359,6 +381,16 @@ mod tests {
         let two_thirds = read("two thirds");
         assert!((two_thirds[0].0 - 200.0 / 3.0).abs() < 1e-9 && two_thirds[0].1);
         assert_eq!(read("one half"), vec![(50.0, true, "one half")]);
+        assert_eq!(read("over two quarters"), vec![(2.0, false, "two")]);
+        assert_eq!(
+            read("one and a quarter"),
+            vec![(1.25, false, "one and a quarter")]
+        );
+        assert_eq!(read("two and a half"), vec![(2.5, false, "two and a half")]);
+        assert_eq!(
+            read("two and a half million"),
+            vec![(2_500_000.0, false, "two and a half million")]
+        );
         assert!(read("half the time").is_empty());
         assert_eq!(read("the third"), vec![(3.0, false, "third")]);
         assert_eq!(read("the tenth"), vec![(10.0, false, "tenth")]);
