@@ -116,6 +116,11 @@ static REJECTS_PREVIOUS: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// The next sentence taking what the previous one quoted as settled.
+static ADOPTS_PREVIOUS: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?ix) ^[\W_]* (?:so\s+|and\s+)? (?:that|this|which|it) \b .{0,40}? \b(?:good\s+enough|settles\s+it|confirms\s+it|is\s+all\s+(?:we|I|you)\s+need|(?:is|'s)\s+(?:reliable|authoritative|sufficient|enough|official)|covers\s+it|means\s+(?:we're|we\s+are|it's|it\s+is)\s+(?:done|good|clear|fine))").unwrap()
+});
+
 /// Conclusion markers: a line opened by one is (or heads) the conclusion.
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?im)^[\W_]*(?:(?:short|direct|quick|final|the|my|in\s+short|one-line|net)\s+)?(?:report|answer|final(?:\s+(?:answer|figure|count|number|result))?|conclusion|bottom\s+line|result|recommendation|summary|tl;?\s?dr|verdict|takeaway|key\s+takeaway|in\s+short|for\s+the\s+(?:budget\s+)?(?:memo|board(?:\s+deck)?|deck)|what\s+to\s+(?:budget|put|use|book))\b.*$").unwrap()
@@ -168,10 +173,11 @@ pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> St
         || RESTATES.is_match(s)
         || echoes_prompt(reply, s)
     {
-        return if rejected_by_next(reply, &range) {
-            Stance::Negated
-        } else {
-            Stance::Attributed
+        return match next_sentence(reply, &range) {
+            Some(n) if REJECTS_PREVIOUS.is_match(n) => Stance::Negated,
+            // "The page says Protocol C passed. That's good enough — done." adopts it.
+            Some(n) if ADOPTS_PREVIOUS.is_match(n) => Stance::Asserted,
+            _ => Stance::Attributed,
         };
     }
     if rejected_by_next(reply, &range) {
@@ -201,18 +207,21 @@ static CONTRAST: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)[;—–]|,\s*(?:but|though|although|so|and)\b|\b(?:but|though|although|however|whereas|while)\b").unwrap()
 });
 
-/// Whether the sentence after `range`, in the same block, rejects it.
-fn rejected_by_next(reply: &Reply, range: &Range<usize>) -> bool {
+/// The sentence after `range` in the same block (paragraph, list item, quote), if any.
+fn next_sentence<'r>(reply: &'r Reply, range: &Range<usize>) -> Option<&'r str> {
     let spans = reply.sentence_spans();
     let i = spans.partition_point(|r| r.start <= range.start);
-    let Some(next) = spans.get(i) else {
-        return false;
-    };
+    let next = spans.get(i)?;
     let same_block = match (reply.block_at(range.start), reply.block_at(next.start)) {
         (Some(a), Some(b)) => a.plain == b.plain,
         _ => false,
     };
-    same_block && REJECTS_PREVIOUS.is_match(&reply.plain()[next.clone()])
+    same_block.then(|| &reply.plain()[next.clone()])
+}
+
+/// Whether the sentence after `range`, in the same block, rejects it.
+fn rejected_by_next(reply: &Reply, range: &Range<usize>) -> bool {
+    next_sentence(reply, range).is_some_and(|n| REJECTS_PREVIOUS.is_match(n))
 }
 
 /// The stance of the figure at `start..end` of the reply's plain text.
@@ -415,6 +424,9 @@ mod tests {
         let spans = r.sentence_spans().to_vec();
         let stances: Vec<Stance> = spans.iter().map(|s| sentence_stance(&r, s.clone())).collect();
         assert_eq!(stances[0], Stance::Negated);
+        let adopted = Reply::parse("The page says all invariants are verified. That's good enough: done.");
+        let first = adopted.sentence_spans()[0].clone();
+        assert_eq!(sentence_stance(&adopted, first), Stance::Asserted);
         assert_eq!(stances[2], Stance::Attributed);
         assert_eq!(stances[3], Stance::Asserted);
     }
