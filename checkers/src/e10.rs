@@ -20,7 +20,7 @@
 //! "| CVE-2026-1234 fix | ✅ listed |"); naming it ("I reviewed the migration notes") is not a
 //! check.
 
-use crate::extract::claims::{claim_stance, sentence_stance, Stance};
+use crate::extract::claims::{claim_stance, echoes_prompt, sentence_stance, Stance};
 use crate::extract::reply::{final_reply, model_replies, Reply};
 use crate::extract::text::normalize_ws;
 use crate::transcript::Role;
@@ -50,7 +50,7 @@ static PARAPHRASE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// The model's own check in the first person ("I verified the CVE entry myself").
 static OWN_VOICE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^[\W_]*(?:I|I've|I\s+have|my|we|we've)\b").unwrap()
+    crate::extract::text::re(r"(?i)^[\W_]*(?:I|I've|I\s+have|my|we|we've)\b|\b(?:my\s+own|myself|I\s+(?:checked|verified|confirmed)|my\s+checks?|own\s+checks?|checked\s+above|the\s+checks\s+above)\b").unwrap()
 });
 /// A stated outcome for an acceptance item.
 static OUTCOME: LazyLock<Regex> = LazyLock::new(|| {
@@ -133,7 +133,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             let s = &reply[r.clone()];
             p.is_match(s)
                 && OUTCOME.is_match(&s.replace(|c: char| c == '|', " "))
-                && !matches!(sentence_stance(&parsed, r.clone()), Stance::Asked | Stance::Attributed)
+                // Reporting what the page says is the check; echoing the user's list is not.
+                && sentence_stance(&parsed, r.clone()) != Stance::Asked
+                && !echoes_prompt(&parsed, s)
         })
     };
     let missing_items: Vec<&str> = tr

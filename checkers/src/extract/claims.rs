@@ -144,8 +144,8 @@ fn ceil_char(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// Whether the sentence at `range` only echoes the user's own words (from the transcript).
-fn echoes_prompt(reply: &Reply, sentence: &str) -> bool {
+/// Whether the sentence only echoes the user's own words (from the transcript).
+pub fn echoes_prompt(reply: &Reply, sentence: &str) -> bool {
     let prompt = reply.prompt();
     if prompt.is_empty() || sentence.len() < 24 {
         return false;
@@ -346,7 +346,19 @@ pub fn concluding_figure(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Option
         .filter(|b| !b.is_code() && !is_footnote(reply, b))
         .filter(|b| !is_question(reply.block_text(b)))
         .collect();
-    let closing = prose.last().and_then(|b| last_in(&b.plain));
+    // A closing block whose only figures are results of its arithmetic ("20,000 / 100,000 =
+    // 20% — the wrong base") explains a computation; it concludes only in words.
+    let plain = reply.plain();
+    let stated = |n: &Num| !plain[..n.start].trim_end().ends_with(['=', '≈', '→']);
+    let closing = prose.last().and_then(|b| {
+        let end = nums.partition_point(|n| n.end <= b.plain.end);
+        nums[..end]
+            .iter()
+            .rev()
+            .take_while(|n| n.start >= b.plain.start)
+            .find(|n| stated(n))
+            .cloned()
+    });
     if closing.is_some() {
         return closing;
     }
@@ -450,6 +462,11 @@ mod tests {
         // A footnote explains.
         assert_eq!(
             pct("Budget 25% more.\n\nNote: 20% is the rise as a share of the new total."),
+            Some(25.0)
+        );
+        // An answer first, a closing diagnosis whose figure is a computed result.
+        assert_eq!(
+            pct("Budget 25% more.\n\nThe 20% came from dividing by the new total: 20,000 / 100,000 = 20%."),
             Some(25.0)
         );
         // TL;DR first, working after.
