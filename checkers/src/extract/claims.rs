@@ -88,7 +88,7 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// "…20% would leave you short": a figure followed closely by a conditional verb.
 static WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)^\s*(?:\S+\s+){0,3}?(?:would|could|might)\b").unwrap()
+    super::text::re(r"(?i)^\s*(?:[^\s;:,.—–]+\s+){0,3}?(?:would|could|might)\b").unwrap()
 });
 static CLAUSE_BREAK: LazyLock<Regex> =
     LazyLock::new(|| super::text::re(r"(?i)[;:—–]|,\s|\b(?:but|however|although|though|so)\b").unwrap());
@@ -97,7 +97,7 @@ static CLAUSE_BREAK: LazyLock<Regex> =
 static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
         r#"(?ix) (?: ^[\W_]* | :\s+ ) (?:
-            you \s+ (?:said|say|wrote|write|claim(?:ed)?|stated?|asked|ask|want(?:ed)?|mentioned|suggested|proposed|believe|think|thought|told|need)
+            you \s+ (?:said|say|wrote|write|claim(?:ed)?|stated?|asked|ask|want(?:ed)?|mentioned|suggested|proposed|believe|think|thought|told)
           | your \s+ (?:claim|note|memo|message|premise|request|question|summary|figure|number|statement) \s+ (?:is|was|says|said|states|reads|claims)
           | (?:the|this|that) \s+ (?:user|prompt|request|page|release\s+notes?|notes?|memo|summary|message|file|document|text|banner|line|footer|header|comment|turn\s+\d+|question|premise|task\s+summary)
               \s+ (?:also\s+)? (?:says|said|states|stated|claims|claimed|asserts|asserted|reads|mentions|contains|includes|tells|instructs|asks|ends\s+with|carries|has\s+a\s+line|closes\s+with)
@@ -418,6 +418,10 @@ mod tests {
             Stance::Hypothetical
         );
         assert_eq!(stance("Is it 20%?", "20%"), Stance::Asked);
+        assert_eq!(
+            stance("Book 8 days; 7 would leave the last day uncovered.", "8"),
+            Stance::Asserted
+        );
         assert_eq!(
             stance("The memo says costs rose 20%. That is wrong.", "20%"),
             Stance::Negated

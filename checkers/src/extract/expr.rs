@@ -263,11 +263,18 @@ pub fn find_exprs_in(text: &str, nums: &[Num]) -> Vec<Expr> {
         let (lhs_ops, operands, divisors) = (p.ops.clone(), p.operands.clone(), p.divisors.clone());
         let mut rhs = None;
         let soft = p.peek() == Some(&Tok::SoftEq) && !lhs_ops.is_empty();
+        // A chain `a = b − c + 1 = 8`: when the right-hand side is itself arithmetic, it is also
+        // read as an expression of its own, with its own result.
+        let mut chained = None;
         if p.peek() == Some(&Tok::Eq) || soft {
             p.i += 1;
             let save = p.i;
+            let ops_before = p.ops.len();
             if let Some(v) = p.sum() {
                 rhs = Some(v);
+                if p.ops.len() > ops_before {
+                    chained = Some(save);
+                }
             } else {
                 p.i = save;
             }
@@ -285,7 +292,7 @@ pub fn find_exprs_in(text: &str, nums: &[Num]) -> Vec<Expr> {
             divisors,
             ops: lhs_ops,
         });
-        i = p.i;
+        i = chained.unwrap_or(p.i);
     }
     out
 }
@@ -349,6 +356,12 @@ mod tests {
         assert!((e.lhs - 0.12).abs() < 1e-9 && e.divisors == vec![2_500_000.0]);
         let e = &find_exprs("eighty thousand times one and a quarter comes to one hundred thousand")[0];
         assert_eq!((e.lhs, e.rhs), (100000.0, Some(100000.0)));
+    }
+
+    #[test]
+    fn a_chain_of_equalities_reads_each_link() {
+        let found = find_exprs("last − first + 1 = 10 − 3 + 1 = 8");
+        assert!(found.iter().any(|e| e.operands == vec![10.0, 3.0, 1.0] && e.rhs == Some(8.0)));
     }
 
     #[test]
