@@ -106,7 +106,11 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             return false;
         }
         let sentence = reply.sentence_range_at(n.start).map_or(n.start, |r| r.start);
-        let lead = &plain[sentence.min(n.start)..n.start];
+        let mut from = sentence.min(n.start).max(n.start.saturating_sub(80));
+        while !plain.is_char_boundary(from) {
+            from += 1;
+        }
+        let lead = &plain[from..n.start];
         let net_value = if n.percent {
             !approx(n.value.abs(), 30.0)
         } else {

@@ -131,6 +131,56 @@ static FOOTNOTE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:note|footnote|nb|n\.b\.|p\.?s\.?|aside|caveat|side\s+note|for\s+reference|\[\d+\]|[¹²³⁴⁵⁶⁷⁸⁹])").unwrap()
 });
 
+/// What the claim model reads once per sentence, whatever number of figures it holds: a reply of
+/// one enormous sentence full of numbers stays linear.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SentenceMeta {
+    question: bool,
+    /// In a block quote, restating someone ("You said…", "The page says…"), or echoing the user.
+    attributed: bool,
+    next_rejects: bool,
+    next_adopts: bool,
+}
+
+fn meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
+    let spans = reply.sentence_spans();
+    let all = reply.sentence_meta.get_or_init(|| {
+        let plain = reply.plain();
+        spans
+            .iter()
+            .map(|r| {
+                let s = &plain[r.clone()];
+                let next = next_sentence(reply, r);
+                SentenceMeta {
+                    question: is_question(s),
+                    attributed: reply.block_at(r.start).is_some_and(|b| b.quote_depth > 0)
+                        || RESTATES.is_match(s)
+                        || echoes_prompt(reply, s),
+                    next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
+                    next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
+                }
+            })
+            .collect()
+    });
+    let i = spans.partition_point(|r| r.start < range.start);
+    match spans.get(i) {
+        Some(r) if r.start == range.start => all[i],
+        // Not one of the reply's sentences (a caller's own range): read it directly.
+        _ => {
+            let s = &reply.plain()[range.clone()];
+            let next = next_sentence(reply, range);
+            SentenceMeta {
+                question: is_question(s),
+                attributed: reply.block_at(range.start).is_some_and(|b| b.quote_depth > 0)
+                    || RESTATES.is_match(s)
+                    || echoes_prompt(reply, s),
+                next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
+                next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
+            }
+        }
+    }
+}
+
 fn floor_char(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i -= 1;
@@ -166,21 +216,21 @@ pub fn sentence_stance(reply: &Reply, range: Range<usize>) -> Stance {
 pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> Stance {
     let plain = reply.plain();
     let s = &plain[range.clone()];
-    if is_question(s) {
+    let m = meta(reply, &range);
+    if m.question {
         return Stance::Asked;
     }
-    if reply.block_at(range.start).is_some_and(|b| b.quote_depth > 0)
-        || RESTATES.is_match(s)
-        || echoes_prompt(reply, s)
-    {
-        return match next_sentence(reply, &range) {
-            Some(n) if REJECTS_PREVIOUS.is_match(n) => Stance::Negated,
+    if m.attributed {
+        return if m.next_rejects {
+            Stance::Negated
+        } else if m.next_adopts {
             // "The page says Protocol C passed. That's good enough — done." adopts it.
-            Some(n) if ADOPTS_PREVIOUS.is_match(n) => Stance::Asserted,
-            _ => Stance::Attributed,
+            Stance::Asserted
+        } else {
+            Stance::Attributed
         };
     }
-    if rejected_by_next(reply, &range) {
+    if m.next_rejects {
         return Stance::Negated;
     }
     let first_clause = CLAUSE_BREAK.split(s).next().unwrap_or(s);
@@ -219,11 +269,6 @@ fn next_sentence<'r>(reply: &'r Reply, range: &Range<usize>) -> Option<&'r str> 
     same_block.then(|| &reply.plain()[next.clone()])
 }
 
-/// Whether the sentence after `range`, in the same block, rejects it.
-fn rejected_by_next(reply: &Reply, range: &Range<usize>) -> bool {
-    next_sentence(reply, range).is_some_and(|n| REJECTS_PREVIOUS.is_match(n))
-}
-
 /// The stance of the figure at `start..end` of the reply's plain text.
 pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     let text = reply.plain();
@@ -233,8 +278,8 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         .sentence_range_at(start)
         .cloned()
         .unwrap_or(line_start..line_end);
-    let s = &text[sentence.clone()];
-    if is_question(s) {
+    let m = meta(reply, &sentence);
+    if m.question {
         return Stance::Asked;
     }
     let window_start = floor_char(text, start.saturating_sub(48)).max(line_start);
@@ -251,24 +296,25 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     if quoted
         || ATTRIBUTED_BEFORE.is_match(before)
         || reply.block_at(start).is_some_and(|b| b.quote_depth > 0)
-        || RESTATES.is_match(s)
-        || echoes_prompt(reply, s)
+        || m.attributed
     {
-        return if rejected_by_next(reply, &sentence) {
+        return if m.next_rejects {
             Stance::Negated
         } else {
             Stance::Attributed
         };
     }
-    if rejected_by_next(reply, &sentence) {
+    if m.next_rejects {
         return Stance::Negated;
     }
-    // The clause holding the figure: a condition before it in the clause, or a conditional
+    // The clause holding the figure: a condition before it in the clause (looked for in the
+    // 160 bytes before it, so a huge sentence is not rescanned per figure), or a conditional
     // verb right after it.
+    let lookback = floor_char(text, start.saturating_sub(160)).max(sentence.start);
     let clause_start = CLAUSE_BREAK
-        .find_iter(&text[sentence.start..start])
+        .find_iter(&text[lookback..start])
         .last()
-        .map_or(sentence.start, |m| sentence.start + m.end());
+        .map_or(lookback, |m| lookback + m.end());
     if HYPOTHETICAL.is_match(&text[clause_start..start]) || WOULD_AFTER.is_match(after) {
         return Stance::Hypothetical;
     }

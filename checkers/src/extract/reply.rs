@@ -76,6 +76,8 @@ pub struct Reply<'a> {
     /// Every number of the plain text, found once however many criteria read them.
     numbers: std::sync::OnceLock<Vec<super::numbers::Num>>,
     exprs: std::sync::OnceLock<Vec<super::expr::Expr>>,
+    /// What the claim model knows of each sentence, computed once for all of them.
+    pub(crate) sentence_meta: std::sync::OnceLock<Vec<super::claims::SentenceMeta>>,
     /// What the user wrote (white space collapsed), so a sentence that only echoes it is read
     /// as the user's words, not the model's claim.
     prompt: String,
