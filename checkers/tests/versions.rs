@@ -55,7 +55,17 @@ fn parse_lock(text: &str) -> Result<Lock, String> {
     Ok(out)
 }
 
+/// `1.2.0` → `1.2.1`.
+fn next_patch(version: &str) -> String {
+    let mut parts: Vec<u64> = version.split('.').filter_map(|p| p.parse().ok()).collect();
+    if let Some(last) = parts.last_mut() {
+        *last += 1;
+    }
+    parts.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
+}
+
 /// What a checker is now: its case, version, case-file sha256 and fingerprint.
+#[derive(Clone)]
 struct Current {
     case: String,
     version: String,
@@ -84,11 +94,13 @@ fn problems(lock: &Lock, current: &[Current]) -> Vec<String> {
                 c.case, c.case, c.version
             )),
             Some(l) if l.fingerprint.as_deref() != Some(c.fingerprint.as_str()) => out.push(format!(
-                "the verdicts of checker {} {} on the golden and labelled corpora changed (fingerprint {}, locked {}): bump its VERSION and {add}",
+                "the verdicts of checker {} {} on the golden and labelled corpora changed (fingerprint {}, locked {}): bump its VERSION (to {next} at least) and append `{}` to versions.lock",
                 c.case,
                 c.version,
                 &c.fingerprint[..12],
-                l.fingerprint.as_deref().map_or("none", |f| &f[..f.len().min(12)])
+                l.fingerprint.as_deref().map_or("none", |f| &f[..f.len().min(12)]),
+                Current { version: next.clone(), ..c.clone() }.line(),
+                next = next_patch(&c.version),
             )),
             Some(_) => {}
         }
@@ -187,7 +199,10 @@ fn a_changed_verdict_without_a_version_bump_fails_and_a_bump_with_a_new_line_pas
     assert!(problems(&lock, &[now("1.0.0", "a")]).is_empty());
     // Same version, other verdicts: fails, naming the fix.
     let p = problems(&lock, &[now("1.0.0", "b")]);
-    assert!(p.len() == 1 && p[0].contains("bump its VERSION"), "{p:?}");
+    assert!(
+        p.len() == 1 && p[0].contains("bump its VERSION (to 1.0.1 at least)"),
+        "{p:?}"
+    );
     // A bump without a lock line fails; with its line it passes.
     assert_eq!(problems(&lock, &[now("1.0.1", "b")]).len(), 1);
     let bumped = parse_lock(&format!(
