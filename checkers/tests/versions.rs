@@ -87,6 +87,7 @@ fn problems(lock: &Lock, current: &[Current]) -> Vec<String> {
     let mut out = Vec::new();
     for c in current {
         let add = format!("append `{}` to versions.lock", c.line());
+        let next = next_patch(&c.version);
         match lock.get(&(c.case.clone(), c.version.clone())) {
             None => out.push(format!("versions.lock has no line for {} {}: {add}", c.case, c.version)),
             Some(l) if l.case_sha256 != c.case_sha256 => out.push(format!(
@@ -100,7 +101,6 @@ fn problems(lock: &Lock, current: &[Current]) -> Vec<String> {
                 &c.fingerprint[..12],
                 l.fingerprint.as_deref().map_or("none", |f| &f[..f.len().min(12)]),
                 Current { version: next.clone(), ..c.clone() }.line(),
-                next = next_patch(&c.version),
             )),
             Some(_) => {}
         }
