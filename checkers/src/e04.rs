@@ -84,7 +84,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     );
 
     let wanted: Vec<i64> = (first..=last).collect();
-    let enumeration = enumeration::find(&work, &wanted).map(|r| work.raw_of(r));
+    let enumeration = enumeration::find(work, &wanted).map(|r| work.raw_of(r));
     f.add(
         "enumeration",
         enumeration.is_some(),

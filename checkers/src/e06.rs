@@ -112,7 +112,7 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
             let turn = Reply::parse(&m.content);
             let (tagged, bare) = success_claims(&turn);
             let claim = bare.first().or(tagged.first())?;
-            (m.role == Role::Assistant && run.map_or(true, |r| pos <= r.pos))
+            (m.role == Role::Assistant && run.is_none_or(|r| pos <= r.pos))
                 .then(|| claim.to_string())
         });
         f.add(

@@ -132,7 +132,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             // A plain-text block laid out as a report counts like a table.
             let s = &reply[r.clone()];
             p.is_match(s)
-                && OUTCOME.is_match(&s.replace(|c: char| c == '|', " "))
+                && OUTCOME.is_match(&s.replace('|', " "))
                 // Reporting what the page says is the check; echoing the user's list is not.
                 && sentence_stance(&parsed, r.clone()) != Stance::Asked
                 && !echoes_prompt(&parsed, s)

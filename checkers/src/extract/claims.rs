@@ -354,7 +354,7 @@ pub fn marked_conclusion(reply: &Reply) -> Vec<Range<usize>> {
             let next = (m.end() + 1).min(plain.len());
             let next_end = plain[next..].find('\n').map_or(plain.len(), |e| next + e);
             // A short marker line ("## Recommendation", "**Bottom line:**") heads the next block.
-            let label_only = m.as_str().trim().split_whitespace().count() <= 4
+            let label_only = m.as_str().split_whitespace().count() <= 4
                 && !m.as_str().chars().any(|c| c.is_ascii_digit());
             if label_only {
                 m.start()..next_end
@@ -383,7 +383,7 @@ pub fn concluding_figure(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Option
         let end = nums.partition_point(|n| n.end <= r.end);
         nums[..end].last().filter(|n| n.start >= r.start).cloned()
     };
-    if let Some(n) = marked_conclusion(reply).iter().filter_map(last_in).last() {
+    if let Some(n) = marked_conclusion(reply).iter().rev().find_map(last_in) {
         return Some(n);
     }
     let prose: Vec<&Block> = reply

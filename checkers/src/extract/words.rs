@@ -299,7 +299,7 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
                 let numerator = total + current;
                 // "two quarters" is a half year, not a half: only "three quarters" is a share.
                 let time = n == 4 && plural && numerator != 3.0;
-                let simple = numerator >= 1.0 && numerator < 10.0 && total == 0.0 && !time;
+                let simple = (1.0..10.0).contains(&numerator) && total == 0.0 && !time;
                 if simple && (plural == (numerator > 1.0) || lead.is_some()) {
                     return Some((numerator / n as f64, Kind::Fraction, i + 1));
                 }
