@@ -22,6 +22,7 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         | \b(?:waiting|wait)\s+(?:for|on)\s+(?:you|your)\b
         | \bonce\s+you\s+(?:confirm|tell|share|send|paste|run|restate|reply)\b
         | \bit\s+would\s+help\s+(?:to\s+know|if\s+you)\b
+        | \b(?:needed|required|wanted)\s+from\s+you\b | \bwhat\s+I\s+need\s+(?:from\s+you|is)\b | \bawaiting\s+your\b
         | \byou\s+(?:can|could|may|might|should)\s+(?:want\s+to\s+)?(?:run|execute|confirm|check|verify|share|paste|send|restate|tell)\b
         | \bI\s+(?:suggest|recommend)\b | \bI'd\s+(?:suggest|recommend)\b
         | (?:[,;:—–]\s*|\b(?:but|so|and|then)\s+)(?:please\s+)?(?:run|confirm|tell|send|share|paste|provide|clarify|specify|restate|let\s+me\s+know)\b
@@ -66,6 +67,7 @@ mod tests {
             "Let me know which zone you meant.",
             "Could you share the test output",
             "Confirm the zone and I'll write the conversion.",
+            "Needed from you: the task text as you originally wrote it.",
         ] {
             assert!(is_request(s), "{s}");
         }
