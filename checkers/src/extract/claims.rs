@@ -196,10 +196,12 @@ fn ceil_char(text: &str, mut i: usize) -> usize {
 
 /// Whether the sentence only echoes the user's own words (from the transcript).
 pub fn echoes_prompt(reply: &Reply, sentence: &str) -> bool {
-    let prompt = reply.prompt();
-    if prompt.is_empty() || sentence.len() < 24 {
+    // Only a sentence no longer than the prompt can be in it: most are judged without
+    // collapsing white space at all.
+    if sentence.len() < 24 || reply.prompt_len() < 20 || sentence.len() > 2 * reply.prompt_len() {
         return false;
     }
+    let prompt = reply.prompt();
     let s = normalize_ws(sentence.trim_matches(|c: char| !c.is_alphanumeric()));
     s.len() >= 20 && prompt.contains(&s)
 }

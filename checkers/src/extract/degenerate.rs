@@ -43,15 +43,22 @@ pub fn why_degenerate(t: &Transcript) -> Option<String> {
             normalize_ws(&text)
         ));
     }
+    // Only a short reply can be a refusal, and only one no longer than the prompt an echo of it:
+    // a reply that does work is not parsed again here.
+    let user = user_text(t);
+    let short = words.split(' ').count() <= 60;
+    if !short && text.len() > user.len() + 16 {
+        return None;
+    }
     let reply = model_replies(t);
     let sentences: Vec<&str> = reply.sentences().collect();
-    if words.split(' ').count() <= 60
+    if short
         && sentences.first().is_some_and(|s| REFUSAL.is_match(s))
         && !sentences.iter().any(|s| is_request(s))
     {
         return Some("a refusal: no deliverable".into());
     }
-    let prompt = normalize_ws(&user_text(t));
+    let prompt = normalize_ws(&user);
     let echoed = |s: &&str| {
         let n = normalize_ws(s.trim_matches(|c: char| !c.is_alphanumeric()));
         n.is_empty() || prompt.contains(&n)

@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 /// One number word (or a word that joins or qualifies them), ASCII word boundaries.
 static WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
-        r"(?i)\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|a|an|and|point|negative|percent|per\s+cent|half|halves|thirds?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|first|second|fourth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)\b",
+        r"(?i)\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|point|negative|percent|per\s+cent|half|halves|thirds?|quarters?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|first|second|fourth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)\b",
     )
     .unwrap()
 });
@@ -117,10 +117,44 @@ fn adjacent(text: &str, end: usize, next: usize) -> bool {
 /// Every figure written in words in `text`, left to right. Digit-written numbers are found by
 /// [`super::numbers`]; a scale word right after digits ("80 thousand") belongs to them.
 pub fn find(text: &str) -> Vec<Num> {
-    let toks: Vec<(usize, usize, Tok)> = WORD
+    // The regex finds number words only; the joining words ("a quarter", "one hundred and
+    // twenty", "one and a quarter") are read from the gaps around them, so the commonest words
+    // of English are never matched one by one.
+    let words: Vec<(usize, usize, Tok)> = WORD
         .find_iter(text)
         .filter_map(|m| classify(m.as_str()).map(|t| (m.start(), m.end(), t)))
         .collect();
+    let mut toks: Vec<(usize, usize, Tok)> = Vec::with_capacity(words.len());
+    let mut prev_end = 0;
+    for &w in &words {
+        let gap_start = ceil_char(text, w.0.saturating_sub(8)).max(prev_end);
+        let gap = &text[gap_start..w.0];
+        let lower = gap.to_ascii_lowercase();
+        // "and" (and "and a") between two number words.
+        if !toks.is_empty() && gap_start == prev_end {
+            if let Some(at) = lower.find(" and ").filter(|_| {
+                let t = lower.trim();
+                t == "and" || t == "and a" || t == "and an"
+            }) {
+                toks.push((gap_start + at + 1, gap_start + at + 4, Tok::And));
+            }
+        }
+        // "a" / "an" right before a number word.
+        let trimmed = lower.trim_end_matches([' ', '\u{a0}']);
+        for article in ["an", "a"] {
+            if let Some(head) = trimmed.strip_suffix(article) {
+                let bounded = head.is_empty() && gap_start == 0
+                    || head.ends_with(|c: char| !c.is_alphanumeric());
+                if bounded && (head.len() + article.len() < gap.len()) {
+                    let at = gap_start + head.len();
+                    toks.push((at, at + article.len(), Tok::A));
+                    break;
+                }
+            }
+        }
+        toks.push(w);
+        prev_end = w.1;
+    }
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -133,6 +167,13 @@ pub fn find(text: &str) -> Vec<Num> {
         i = j;
     }
     out
+}
+
+fn ceil_char(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 /// Reads the numbers of one run of adjacent number words.
