@@ -29,6 +29,17 @@ pub fn why_degenerate(t: &Transcript) -> Option<String> {
         return None;
     }
     let text = t.model_text();
+    // A long reply, longer than the prompt, does some work: decided without reading it.
+    let user_len: usize = t
+        .messages
+        .iter()
+        .filter(|m| m.role == crate::transcript::Role::User)
+        .map(|m| m.content.len() + 1)
+        .sum();
+    let trimmed = text.trim();
+    if trimmed.len() > 600 && trimmed.len() > user_len + 16 {
+        return None;
+    }
     let words: String = text
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
