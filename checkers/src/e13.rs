@@ -67,9 +67,11 @@ fn recomputed(reply: &Reply, fig: &SuppliedFigure) -> Option<String> {
 /// Whether the mention at `at` belongs to the conditional enumeration: its sentence states the
 /// dependency, or it sits in a list whose introducing line does.
 fn in_conditional(reply: &Reply, at: usize) -> bool {
-    if CONDITIONAL.is_match(reply.sentence_at(at)) {
-        return true;
-    }
+    CONDITIONAL.is_match(reply.sentence_at(at)) || under_conditional_intro(reply, at)
+}
+
+/// Whether the mention at `at` sits in a list introduced by a line stating the dependency.
+fn under_conditional_intro(reply: &Reply, at: usize) -> bool {
     let blocks = reply.blocks();
     // Blocks are in text order: a binary search, not a scan per mention.
     let i = blocks.partition_point(|b| b.plain.end < at);
@@ -142,7 +144,9 @@ fn conditions(reply: &Reply) -> String {
     let plain = reply.plain();
     let mut out = String::new();
     for r in reply.sentence_spans() {
-        if !reply.in_code(r.start) && (CONDITIONAL.is_match(&plain[r.clone()]) || in_conditional(reply, r.start)) {
+        if !reply.in_code(r.start)
+            && (CONDITIONAL.is_match(&plain[r.clone()]) || under_conditional_intro(reply, r.start))
+        {
             out.push_str(&plain[r.clone()]);
             out.push('\n');
         }
