@@ -197,11 +197,14 @@ pub async fn run(
         .stderr(std::process::Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    let child = cmd
+    let mut child = cmd
         .spawn()
         .map_err(|e| format!("could not start {program}: {e}"))?;
     let pgid = child.id().map(|p| p as i32);
-    let out = tokio::time::timeout(limits.timeout, child.wait_with_output()).await;
+    let (so, se) = (child.stdout.take(), child.stderr.take());
+    let max = limits.max_output_bytes;
+    let all = async { tokio::join!(read_capped(so, max), read_capped(se, max), child.wait()) };
+    let out = tokio::time::timeout(limits.timeout, all).await;
     // Whatever happened, nothing the command started outlives it: the group holds the helper
     // and the namespace's init, and init's end kills every process of the namespace.
     if let Some(pg) = pgid {
@@ -211,14 +214,10 @@ pub async fn run(
         // The workspace is the harness's again (git refuses a tree another user owns).
         chown_tree(workspace, unsafe { libc::geteuid() })?;
     }
-    let cut = |b: &[u8]| {
-        let text = String::from_utf8_lossy(&b[..b.len().min(limits.max_output_bytes)]).into_owned();
-        if b.len() > limits.max_output_bytes {
-            format!(
-                "{text}\n[output cut at {} bytes of {}]",
-                limits.max_output_bytes,
-                b.len()
-            )
+    let cut = |(kept, total): (Vec<u8>, usize)| {
+        let text = String::from_utf8_lossy(&kept).into_owned();
+        if total > max {
+            format!("{text}\n[output cut at {max} bytes of {total}]")
         } else {
             text
         }
@@ -230,14 +229,36 @@ pub async fn run(
             code: None,
             timed_out: true,
         }),
-        Ok(Err(e)) => Err(format!("{program}: {e}")),
-        Ok(Ok(o)) => Ok(Output {
-            stdout: cut(&o.stdout),
-            stderr: cut(&o.stderr),
-            code: o.status.code(),
+        Ok((_, _, Err(e))) => Err(format!("{program}: {e}")),
+        Ok((o, e, Ok(status))) => Ok(Output {
+            stdout: cut(o),
+            stderr: cut(e),
+            code: status.code(),
             timed_out: false,
         }),
     }
+}
+
+/// Read a pipe to its end, keeping only its first `max` bytes (a command that prints gigabytes
+/// costs the harness no memory); the bytes kept and the total.
+async fn read_capped<R: tokio::io::AsyncRead + Unpin>(
+    r: Option<R>,
+    max: usize,
+) -> (Vec<u8>, usize) {
+    use tokio::io::AsyncReadExt;
+    let (mut kept, mut total, mut buf) = (Vec::new(), 0usize, vec![0u8; 16 << 10]);
+    let Some(mut r) = r else {
+        return (kept, total);
+    };
+    while let Ok(n) = r.read(&mut buf).await {
+        if n == 0 {
+            break;
+        }
+        total += n;
+        let room = max.saturating_sub(kept.len());
+        kept.extend_from_slice(&buf[..n.min(room)]);
+    }
+    (kept, total)
 }
 
 /// When the harness is root, the command's user must own what the command may write, and the

@@ -260,3 +260,23 @@ fn nothing_outside_the_workspace_can_even_be_stat_ed() {
     assert!(o.stdout.contains("checked"), "{o:?}");
     assert!(!o.stdout.contains("LEAK"), "{o:?}");
 }
+
+#[test]
+fn a_flood_of_output_is_cut_as_it_is_read() {
+    let ws = tempfile::tempdir().unwrap();
+    // 200 MiB to stdout: kept to the limit, counted in full.
+    let o = sh(
+        ws.path(),
+        "head -c 209715200 /dev/zero | tr '\\0' x\necho done >&2\n",
+        20,
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(o.stdout.len() < 70 << 10, "{}", o.stdout.len());
+    assert!(
+        o.stdout
+            .ends_with("[output cut at 65536 bytes of 209715200]"),
+        "{}",
+        &o.stdout[65000..]
+    );
+    assert!(o.stderr.contains("done"));
+}
