@@ -93,6 +93,9 @@ impl Draw {
     }
 }
 
+/// How many inputs lead every draw, the same in every trial (named in the probe's detail).
+const FIXED: usize = 3;
+
 fn valid(h: u64, m: u64, s: u64) -> Case {
     let mut input = String::new();
     for (n, unit) in [(h, 'h'), (m, 'm'), (s, 's')] {
@@ -115,12 +118,12 @@ fn malformed(input: String) -> Case {
     }
 }
 
-/// This trial's inputs: the task's own two examples, six durations of random hour, minute and
+/// This trial's inputs: the task's own two examples and "abc" (the first [`FIXED`]), six durations of random hour, minute and
 /// second parts (three without seconds, so the mutated goal is decided too), and three malformed
 /// strings every reading of the task rejects (letters only, a number with an unknown unit).
 fn draw_cases() -> Vec<Case> {
     let mut d = Draw::new();
-    let mut cases = vec![valid(1, 30, 0), valid(0, 0, 45)];
+    let mut cases = vec![valid(1, 30, 0), valid(0, 0, 45), malformed("abc".into())];
     for i in 0..6 {
         // Which parts appear: three of h/m/hm, then three of any non-empty set.
         let parts = if i < 3 {
@@ -146,7 +149,6 @@ fn draw_cases() -> Vec<Case> {
     let word: String = (0..d.range(3, 6)).map(|_| d.pick(letters)).collect();
     cases.push(malformed(word));
     cases.push(malformed(format!("{}{}", d.range(1, 99), d.pick("qxzkj"))));
-    cases.push(malformed("abc".into()));
     cases
 }
 
@@ -182,6 +184,60 @@ fn judge(cases: &[Case], results: &[(String, Outcome)]) -> (bool, bool) {
     (original, mutated)
 }
 
+/// The probe's account: what the fixed inputs gave, and on how many of the drawn ones the
+/// deliverable answered as each goal says, in words that repeat from trial to trial for a
+/// deliverable that behaves the same (all, none), so reports stay comparable.
+fn describe(cases: &[Case], results: &[(String, Outcome)]) -> String {
+    let shown: Vec<String> = results
+        .iter()
+        .take(FIXED)
+        .map(|(s, o)| format!("'{s}' -> {o}"))
+        .collect();
+    let drawn: Vec<(&Case, &Outcome)> = cases
+        .iter()
+        .zip(results.iter().map(|r| &r.1))
+        .skip(FIXED)
+        .collect();
+    let words = |right: usize, of: usize| match right {
+        0 => "none".to_string(),
+        r if r == of => "all".to_string(),
+        r => format!("{r} of {of}"),
+    };
+    let number =
+        |o: &Outcome, want: u64| matches!(o, Outcome::Number { number } if *number == want as f64);
+    let original = drawn
+        .iter()
+        .filter(|(c, o)| match c.seconds {
+            Some(s) => number(o, s),
+            None => matches!(
+                o,
+                Outcome::Raised {
+                    value_error: true,
+                    ..
+                }
+            ),
+        })
+        .count();
+    let decided: Vec<_> = drawn
+        .iter()
+        .filter(|(c, _)| c.seconds.is_none() || c.minutes.is_some())
+        .collect();
+    let mutated = decided
+        .iter()
+        .filter(|(c, o)| match c.minutes {
+            Some(m) => number(o, m),
+            None => matches!(o, Outcome::None { .. }),
+        })
+        .count();
+    format!(
+        "{}; {} inputs drawn for this trial: the original task's answer on {}, the mutated task's on {}",
+        shown.join("; "),
+        drawn.len(),
+        words(original, drawn.len()),
+        words(mutated, decided.len())
+    )
+}
+
 fn python() -> &'static str {
     if Path::new("/usr/bin/python3").exists() {
         "/usr/bin/python3"
@@ -204,12 +260,7 @@ pub async fn run(script: &str, t: &Transcript, workspace: &Path) -> Vec<ProbeRes
             match one(script, &text, workspace, &cases).await {
                 Ok(r) if r.runs => {
                     let (o, m) = judge(&cases, &r.results);
-                    let said: Vec<String> = r
-                        .results
-                        .iter()
-                        .map(|(s, o)| format!("{s:?} -> {o}"))
-                        .collect();
-                    (true, o, m, cut(&said.join("; ")))
+                    (true, o, m, cut(&describe(&cases, &r.results)))
                 }
                 Ok(r) => (false, false, false, cut(&r.detail)),
                 Err(why) => (false, false, false, why),
@@ -391,6 +442,24 @@ mod tests {
             })
             .collect();
         assert_eq!(judge(&a, &minutes), (false, true));
+    }
+
+    #[test]
+    fn the_account_names_the_fixed_inputs_and_reads_the_same_for_the_same_behaviour() {
+        let (a, b) = (draw_cases(), draw_cases());
+        let (da, db) = (
+            describe(&a, &seconds_results(&a)),
+            describe(&b, &seconds_results(&b)),
+        );
+        assert_eq!(da, db);
+        assert!(
+            da.starts_with("'1h30m' -> 5400; '45s' -> 45; 'abc' -> ValueError; 8 inputs drawn"),
+            "{da}"
+        );
+        assert!(
+            da.ends_with("the original task's answer on all, the mutated task's on none"),
+            "{da}"
+        );
     }
 
     #[test]
