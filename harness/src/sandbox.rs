@@ -331,9 +331,10 @@ pub fn advice(root: bool, s: &UsernsSettings) -> String {
     )
 }
 
-/// Whether this machine can confine commands: the kernel reports a Landlock ABI, and the helper
-/// starts a command (`true`) with all of its namespaces, mounts and limits. A few milliseconds,
-/// run once before any model is called. The error names the setting to change and how.
+/// Whether this machine can confine commands: the kernel reports a Landlock ABI, and a forked
+/// child (system calls only) may create the helper's namespaces, map its user and mount in its
+/// own mount namespace (what AppArmor's restriction of user namespaces takes away). Under a
+/// millisecond, run once before any model is called. The error names the setting and the fix.
 #[cfg(not(target_os = "linux"))]
 pub fn check() -> Result<(), String> {
     Err("the sandbox needs Linux (Landlock and namespaces)".into())
@@ -356,31 +357,83 @@ pub fn check() -> Result<(), String> {
             std::io::Error::last_os_error()
         ));
     }
-    let err = |e: crate::error::Error| e.to_string();
-    let ws = crate::workspace::tempdir("charter-harness-sandbox-check-").map_err(err)?;
-    let boxdir = crate::workspace::tempdir("charter-harness-sandbox-").map_err(err)?;
-    let id = command_id();
-    prepare_box(ws.path(), boxdir.path(), id)?;
-    let limits = Limits {
-        timeout: Duration::from_secs(10),
-        ..Limits::default()
-    };
-    let o = helper_command(ws.path(), boxdir.path(), id, &limits, "true", &[])?
-        .current_dir(ws.path())
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot start the sandbox helper: {e}"))?;
-    chown_tree(ws.path(), unsafe { libc::geteuid() })?;
-    if o.status.success() {
-        return Ok(());
+    // Everything the child needs is made before the fork: it only makes system calls.
+    let root = is_root();
+    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+    let uid_map = format!("{uid} {uid} 1");
+    let gid_map = format!("{gid} {gid} 1");
+    let mountpoint =
+        crate::workspace::tempdir("charter-harness-sandbox-check-").map_err(|e| e.to_string())?;
+    let target = cstr(mountpoint.path())?;
+    let mut flags = libc::CLONE_NEWNS
+        | libc::CLONE_NEWNET
+        | libc::CLONE_NEWPID
+        | libc::CLONE_NEWIPC
+        | libc::CLONE_NEWUTS;
+    if !root {
+        flags |= libc::CLONE_NEWUSER;
     }
-    let said = String::from_utf8_lossy(&o.stderr).trim().to_string();
-    Err(format!(
-        "{said}\n{}",
-        advice(is_root(), &UsernsSettings::read())
-    ))
+    let write = |path: &std::ffi::CStr, text: &str| unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        let ok = fd >= 0
+            && libc::write(fd, text.as_ptr() as *const libc::c_void, text.len())
+                == text.len() as isize;
+        libc::close(fd);
+        ok
+    };
+    // SAFETY: the child only makes system calls on data prepared above, then exits.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        let step = unsafe {
+            if libc::unshare(flags) != 0 {
+                1
+            } else if !(root
+                || write(c"/proc/self/setgroups", "deny")
+                    && write(c"/proc/self/uid_map", &uid_map)
+                    && write(c"/proc/self/gid_map", &gid_map))
+            {
+                2
+            } else if libc::mount(
+                std::ptr::null(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ) != 0
+                || libc::mount(
+                    c"tmpfs".as_ptr(),
+                    target.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    std::ptr::null(),
+                ) != 0
+            {
+                3
+            } else {
+                0
+            }
+        };
+        unsafe { libc::_exit(step) };
+    }
+    if pid < 0 {
+        return Err("fork failed".into());
+    }
+    let mut status = 0;
+    unsafe { libc::waitpid(pid, &mut status, 0) };
+    let step = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        4
+    };
+    let said = match step {
+        0 => return Ok(()),
+        1 if root => "cannot create mount, network and process namespaces",
+        1 => "cannot create a user namespace with mount, network and process namespaces",
+        2 => "cannot map the harness's user into a user namespace",
+        3 => "cannot mount in the sandbox's mount namespace",
+        _ => "the namespace check did not finish",
+    };
+    Err(format!("{said}: {}", advice(root, &UsernsSettings::read())))
 }
 
 /// `harness __sandbox WORKSPACE BOX CPU_SECS FSIZE UID PARENT -- PROGRAM ARGS…`: the helper's
