@@ -38,7 +38,7 @@ impl Error {
         }
     }
     pub fn report(&self) -> ExitCode {
-        eprintln!("error: {self}");
+        errln!("error: {self}");
         ExitCode::from(self.exit_code())
     }
 }
