@@ -75,8 +75,8 @@ fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
     crate::sandbox::check().map_err(|e| {
         Error::input(format!(
             "the selected cases run commands a model can influence, and this machine cannot confine them: {e}\n\
-             The sandbox needs Linux with Landlock and network/PID namespaces (user namespaces when not root). \
-             Run on such a machine, or pass --no-sandbox to run them unconfined (never with untrusted models on a machine that matters)."
+             The sandbox needs Linux with Landlock and mount/network/PID namespaces (user namespaces when not root). \
+             Only as a last resort, with models you trust on a machine you can lose: --no-sandbox runs them unconfined."
         ))
     })
 }

@@ -121,7 +121,7 @@ async fn a_rewritten_test_script_is_confined_unprivileged_offline_and_leaves_not
          ls /root >/dev/null 2>&1 && echo LEAK-home\n\
          ls /home >/dev/null 2>&1 && echo LEAK-homes\n\
          for d in /dev/shm/charter-harness-* /tmp/*; do ls \"$d\" >/dev/null 2>&1 && echo LEAK-other:$d; done\n\
-         echo x > /tmp/{marker}-file 2>/dev/null && echo LEAK-wrote-tmp\n\
+         echo x > /tmp/{marker}-file 2>/dev/null\n\
          python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2)\" 2>/dev/null && echo LEAK-network\n\
          (exec -a {marker} sleep 300) &\n\
          setsid sh -c 'exec -a {marker} sleep 300' &\n\
@@ -151,6 +151,7 @@ async fn a_rewritten_test_script_is_confined_unprivileged_offline_and_leaves_not
     let leaks: Vec<&str> = out.lines().filter(|l| l.contains("LEAK")).collect();
     // The run folder lives under the test's temp dir: also never listed.
     assert!(leaks.is_empty(), "{leaks:?}");
+    // Its /tmp is its own: nothing written there reaches the host's.
     assert!(!std::path::Path::new(&format!("/tmp/{marker}-file")).exists());
     std::thread::sleep(std::time::Duration::from_millis(300));
     let ps = std::process::Command::new("pgrep")
@@ -1130,4 +1131,105 @@ fn a_resumed_run_does_not_write_a_transcript_through_a_planted_folder_link() {
     let err = common::stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains(&link.display().to_string()), "{err}");
+}
+
+// --- i21-sandbox ---
+
+/// Host processes whose command line holds `marker`, seen from outside every namespace.
+fn processes_holding(marker: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_string_lossy().parse::<i32>().ok()?;
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            String::from_utf8_lossy(&cmdline)
+                .contains(marker)
+                .then_some(pid)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_harness_terminated_during_run_tests_leaves_nothing_running() {
+    // A sleep whose length names this test, so /proc finds it.
+    let marker = format!("9999.{}7", std::process::id());
+    let script = format!("#!/bin/sh\nsleep {marker} &\nexec setsid sleep {marker}\n");
+    let server = model(vec![
+        Turn {
+            text: String::new(),
+            calls: vec![call(
+                "write_file",
+                json!({"path": "tests/run.sh", "content": script}),
+            )],
+        },
+        Turn {
+            text: String::new(),
+            calls: vec![call("run_tests", json!({}))],
+        },
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("m.toml"), manifest(&server, "")).unwrap();
+    let args: Vec<String> = vec![
+        "run".into(),
+        "--matrix".into(),
+        dir.path().join("m.toml").display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+        "--out".into(),
+        dir.path().join("out").display().to_string(),
+        "--case".into(),
+        "E5".into(),
+        "--model".into(),
+        "evil".into(),
+    ];
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(&args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("CH_TEST_KEY", KEY)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while processes_holding(&marker).len() < 2 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "the script never started"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let harness_pid = child.id().to_string();
+    // The harness's sandbox helpers (root when the harness is) name the harness's pid.
+    let helpers = || -> Vec<i32> {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|e| {
+                let pid = e.file_name().to_string_lossy().parse::<i32>().ok()?;
+                let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+                let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+                (args.get(1) == Some(&&b"__sandbox"[..]) && args.contains(&harness_pid.as_bytes()))
+                    .then_some(pid)
+            })
+            .collect()
+    };
+    assert!(!helpers().is_empty(), "no helper found to watch");
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    tokio::task::spawn_blocking(move || child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let mut left = processes_holding(&marker);
+    left.extend(helpers());
+    for pid in &left {
+        unsafe { libc::kill(*pid, libc::SIGKILL) };
+    }
+    assert!(
+        left.is_empty(),
+        "still running after the harness ended: {left:?}"
+    );
 }
