@@ -265,7 +265,8 @@ pub fn rfc3339(t: SystemTime) -> String {
     )
 }
 
-/// A run id from the start time: `20261130-001500`.
+/// A run id from the start time and a random suffix, `<date>-<time>-<suffix>`:
+/// `20261130-001500-3fa2` (the folder `results/20261130-001500-3fa2`).
 pub fn run_id(t: SystemTime) -> String {
     let s = rfc3339(t);
     // A short random suffix: two runs started in the same second get their own folders.
