@@ -68,7 +68,7 @@ pub fn load(source: &str, base: &Path) -> Result<Charter> {
 
 /// The work tree of the git repository holding `file`, and the file's path within it.
 pub fn repo_path(file: &Path) -> Result<(std::path::PathBuf, String)> {
-    let abs = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
+    let abs = std::fs::canonicalize(file).map_err(|e| Error::io_op("find", file, e))?;
     let repo = git2::Repository::discover(abs.parent().unwrap_or(Path::new("/"))).map_err(|e| {
         Error::input(format!(
             "{}: not in a git repository ({})",

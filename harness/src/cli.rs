@@ -893,7 +893,7 @@ fn gate_cmd(
 fn merge_cmd(args: MergeArgs) -> Result<u8> {
     if args.out.exists()
         && std::fs::read_dir(&args.out)
-            .map_err(|e| Error::io(&args.out, e))?
+            .map_err(|e| Error::io_op("read", &args.out, e))?
             .next()
             .is_some()
     {
@@ -933,11 +933,12 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    let merge_err = |op, p: &Path, e| Error::io_op(op, p, e).next("choose another with --out DIR");
+    std::fs::create_dir_all(&parent).map_err(|e| merge_err("create folder", &parent, e))?;
     let staging = tempfile::Builder::new()
         .prefix(".merge-")
         .tempdir_in(&parent)
-        .map_err(|e| Error::io(&parent, e))?;
+        .map_err(|e| merge_err("create the merge's staging folder in", &parent, e))?;
     for dir in &args.dirs {
         let base = dir.join("transcripts");
         for f in store::transcript_files(&[base.clone()])? {
@@ -950,8 +951,9 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
                     rel.display()
                 )));
             }
-            std::fs::create_dir_all(to.parent().unwrap()).map_err(|e| Error::io(&to, e))?;
-            std::fs::copy(&f, &to).map_err(|e| Error::io(&f, e))?;
+            std::fs::create_dir_all(to.parent().unwrap())
+                .map_err(|e| merge_err("create folder", &to, e))?;
+            std::fs::copy(&f, &to).map_err(|e| merge_err("copy", &f, e))?;
         }
     }
     let mut merged = first.clone();
@@ -963,10 +965,11 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
     merged["shard"] = serde_json::Value::Null;
     store::write_json_atomic(&staging.path().join("run.json"), &merged)?;
     if args.out.exists() {
-        std::fs::remove_dir(&args.out).map_err(|e| Error::io(&args.out, e))?;
+        std::fs::remove_dir(&args.out).map_err(|e| merge_err("replace the empty folder", &args.out, e))?;
     }
     let staged = staging.keep();
-    std::fs::rename(&staged, &args.out).map_err(|e| Error::io(&args.out, e))?;
+    std::fs::rename(&staged, &args.out)
+        .map_err(|e| merge_err("move the merged run into", &args.out, e))?;
     gate_cmd(
         &args.out,
         args.suite.suite.as_deref(),

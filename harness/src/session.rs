@@ -278,7 +278,7 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
     };
     if opts.out.is_none() && opts.resume.is_none() {
         // results/latest: the newest run, for people and scripts.
-        std::fs::create_dir_all(&run_dir).map_err(|e| Error::io(&run_dir, e))?;
+        std::fs::create_dir_all(&run_dir).map_err(|e| Error::io(&run_dir, e).run_folder())?;
         crate::runs::mark_latest(&run_dir);
     }
     Ok(run_dir)
@@ -286,7 +286,7 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
 
 /// Lock the run folder; a new run refuses a folder that already holds files.
 fn lock_empty_run_dir(opts: &RunOptions, run_dir: &Path) -> Result<store::RunLock> {
-    let lock = store::lock_run_dir(run_dir)?;
+    let lock = store::lock_run_dir(run_dir).map_err(Error::run_folder)?;
     if opts.resume.is_none()
         && std::fs::read_dir(run_dir)
             .map_err(|e| Error::io(run_dir, e))?

@@ -103,7 +103,10 @@ pub fn tempdir(prefix: &str) -> Result<tempfile::TempDir> {
     tempfile::Builder::new()
         .prefix(&format!("{prefix}p{}-", std::process::id()))
         .tempdir_in(&root)
-        .map_err(|e| Error::io(&root, e))
+        .map_err(|e| {
+            Error::io_op("create a trial folder in", &root, e)
+                .next("set CHARTER_HARNESS_TMPDIR to a folder you may write")
+        })
 }
 
 /// Remove the scratch folders of harness processes that are gone. Returns how many.
@@ -185,7 +188,7 @@ impl FixtureStore {
             return Ok(c);
         }
         let dir = self.dir.path().join(committed.len().to_string());
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io_op("create folder", &dir, e))?;
         copy_tree(fixture, &dir)?;
         let repo = init(&dir)?;
         let mut index = repo.index().map_err(|e| git_err("index", e))?;
@@ -215,7 +218,7 @@ impl FixtureStore {
         // does in the tree, cannot reach the index, the excludes or the alternates.
         let git = tempdir("charter-harness-git-")?;
         let info = git.path().join("objects/info");
-        std::fs::create_dir_all(&info).map_err(|e| Error::io(&info, e))?;
+        std::fs::create_dir_all(&info).map_err(|e| Error::io_op("create folder", &info, e))?;
         std::fs::write(
             info.join("alternates"),
             format!("{}\n", committed.objects.display()),
@@ -349,19 +352,19 @@ const MAX_CHANGE_BYTES: u64 = 1 << 20;
 
 /// Copy a fixture tree: regular files and folders only (no `.git`, no links).
 pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    for entry in std::fs::read_dir(from).map_err(|e| Error::io(from, e))? {
-        let entry = entry.map_err(|e| Error::io(from, e))?;
+    for entry in std::fs::read_dir(from).map_err(|e| Error::io_op("read folder", from, e))? {
+        let entry = entry.map_err(|e| Error::io_op("read folder", from, e))?;
         if entry.file_name() == ".git" {
             continue;
         }
         let src = entry.path();
         let dst: PathBuf = to.join(entry.file_name());
-        let kind = entry.file_type().map_err(|e| Error::io(&src, e))?;
+        let kind = entry.file_type().map_err(|e| Error::io_op("read", &src, e))?;
         if kind.is_dir() {
             std::fs::create_dir_all(&dst).map_err(|e| Error::io(&dst, e))?;
             copy_tree(&src, &dst)?;
         } else if kind.is_file() {
-            std::fs::copy(&src, &dst).map_err(|e| Error::io(&src, e))?;
+            std::fs::copy(&src, &dst).map_err(|e| Error::io_op("copy", &src, e))?;
         }
     }
     Ok(())
