@@ -30,12 +30,12 @@ enum Command {
     Run(RunArgs),
     /// List the cases and variants, with their workspace and tools.
     Cases(SuiteArgs),
-    /// Recompute the gate of a run folder from its stored transcripts with the current
-    /// checkers, and rewrite its reports. Exit as `run`.
+    /// Recompute the gate of a run folder (default: results/latest) from its stored transcripts
+    /// with the current checkers, and rewrite its reports. Exit as `run`.
     Gate(GateArgs),
     /// Combine the run folders of sharded jobs into one run folder and gate it.
     Merge(MergeArgs),
-    /// Show stored transcripts (files or unit folders) as stories, re-checked with the current
+    /// Show stored transcripts (files or unit folders; default results/latest) as stories, re-checked with the current
     /// checkers: tool calls, final reply, criteria with evidence, workspace diff.
     Show(ShowArgs),
     /// Re-send a stored trial's first model request to the same model (key from the
@@ -44,8 +44,9 @@ enum Command {
     /// Check charter documents statically, before any model is called.
     #[command(subcommand)]
     Lint(LintCommand),
-    /// Re-check stored transcripts (files or folders) with the current checkers, offline.
-    /// Exit: 0 all pass, 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.
+    /// Re-check stored transcripts (files or folders; default results/latest) with the current
+    /// checkers, offline: the verdicts that changed, then one line of counts. Exit: 0 all pass,
+    /// 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.
     Check(CheckArgs),
     /// Record a person's verdict for stored transcripts in a labels.jsonl beside each one (or
     /// in --labels FILE), for `harness calibrate`.
@@ -59,10 +60,12 @@ enum Command {
     Init(InitArgs),
     /// Compare two runs unit by unit (two charters, two models, two dates): status and failed
     /// criteria side by side, regressions and improvements first, and what else differs.
-    /// A side may be DIR:MODEL to compare two models of one run.
+    /// A side may be DIR:MODEL to compare two models of one run. Models pair by name, else by
+    /// role (and the output says so). Exit: 0, 1 when B regresses a unit A passes, 2 when
+    /// nothing pairs.
     Compare(CompareArgs),
     /// List the runs of a results folder (default: results): date, charter version, verdict,
-    /// models; newest first.
+    /// models, charter path; newest first.
     Runs(RunsArgs),
     /// Print the key of a gate's inputs (charter runtime text, manifest, case suite, harness
     /// version): equal keys mean a stored gate can be reused instead of calling models again.
@@ -237,6 +240,8 @@ enum LintCommand {
 
 #[derive(Args)]
 struct GateArgs {
+    /// The run folder (default: results/latest, the newest run in this folder).
+    #[arg(default_value = LATEST)]
     run_dir: PathBuf,
     /// Also rerun the failing units on the charter at this git revision (or reuse stored
     /// results for it) and report regressions and improvements per unit.
@@ -281,7 +286,8 @@ struct ReplayArgs {
 
 #[derive(Args)]
 struct ShowArgs {
-    #[arg(required = true)]
+    /// Transcript files, or folders searched for them (default: results/latest).
+    #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
     /// Show the seeded turns (folded by default).
     #[arg(long)]
@@ -298,17 +304,35 @@ struct ShowArgs {
 
 #[derive(Args)]
 struct CheckArgs {
-    /// Transcript files, or folders searched for them (a run folder, a unit folder).
-    #[arg(required = true)]
+    /// Transcript files, or folders searched for them (a run folder, a unit folder; default:
+    /// results/latest).
+    #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
     /// Print one JSON verdict per line (contract §4).
     #[arg(long)]
     json: bool,
+    /// Print every verdict, not only the ones that changed and the failures.
+    #[arg(long, short)]
+    verbose: bool,
     /// Compare against this charter's Core Invariants instead of each transcript's system prompt.
     #[arg(long)]
     charter: Option<String>,
     #[command(flatten)]
     suite: SuiteArgs,
+}
+
+/// The newest run of `harness run` in the current folder: what `show`, `check` and `gate` read
+/// when no path is given.
+const LATEST: &str = "results/latest";
+
+/// `paths`, or an error saying what to give when the default `results/latest` is not there.
+fn existing_or_latest_hint(paths: &[PathBuf]) -> Result<()> {
+    if paths.len() == 1 && paths[0] == Path::new(LATEST) && !paths[0].exists() {
+        return Err(Error::input(format!(
+            "{LATEST}: no run here (it points at the newest run `harness run` wrote in this folder) — give a run folder or transcript files, e.g. `harness runs` lists them"
+        )));
+    }
+    Ok(())
 }
 
 /// Run the command line; the number is the process exit code.
@@ -364,6 +388,15 @@ pub fn run() -> Result<u8> {
             let a = crate::runs::Side::load(&args.a, &suite)?;
             let b = crate::runs::Side::load(&args.b, &suite)?;
             let rows = crate::runs::compare(&a, &b);
+            if crate::runs::nothing_pairs(&rows) {
+                return Err(Error::input(crate::report::inert(&format!(
+                    "{} and {}: nothing to compare — no unit has a result on both sides (models {} against {}, paired by neither name nor role); compare DIR:MODEL with DIR:MODEL to pair two models by hand",
+                    args.a,
+                    args.b,
+                    crate::runs::models_of(&a).join(", "),
+                    crate::runs::models_of(&b).join(", "),
+                ))));
+            }
             if let Some(f) = &args.html {
                 store::write_atomic(f, crate::runs::html(&a, &b, &rows).as_bytes())?;
             }
@@ -371,6 +404,7 @@ pub fn run() -> Result<u8> {
                 let v = serde_json::json!({
                     "a": args.a, "b": args.b,
                     "differences": crate::runs::differences(&a, &b),
+                    "paired_by_role": crate::runs::pairing(&a, &b).by_role,
                     "units": rows,
                 });
                 println!("{}", crate::report::inert(&v.to_string()));
@@ -423,19 +457,28 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
             ..Default::default()
         }
     });
+    let matrix = match (args.matrix, &args.resume) {
+        (Some(m), _) => m,
+        (None, Some(dir)) => recorded_manifest(dir)?,
+        (None, None) => unreachable!("clap requires --matrix without --resume"),
+    };
+    // In a charter repository the built-in offline matrix tests the repository's charter.
+    let mut charter_arg = args.charter;
+    if charter_arg.is_none() && crate::banner::is_builtin_offline(&matrix) {
+        if let Some((file, note)) = crate::banner::repo_charter(&cwd()) {
+            eprintln!("{}", crate::report::inert(&note));
+            charter_arg = Some(file.display().to_string());
+        }
+    }
     let opts = crate::session::RunOptions {
-        matrix: match (args.matrix, &args.resume) {
-            (Some(m), _) => m,
-            (None, Some(dir)) => recorded_manifest(dir)?,
-            (None, None) => unreachable!("clap requires --matrix without --resume"),
-        },
+        matrix,
         cases: args.cases,
         variants: args.variants,
         models: args.models,
         trials: args.trials,
         out: args.out,
         resume: args.resume,
-        charter: args.charter,
+        charter: charter_arg,
         charter_dir: None,
         suite: args.suite.suite,
         shard: args.shard,
@@ -573,6 +616,7 @@ fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
 }
 
 fn check_cmd(args: CheckArgs) -> Result<u8> {
+    existing_or_latest_hint(&args.paths)?;
     let root = suite::locate(args.suite.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     let charter: Option<Charter> = args
@@ -596,7 +640,10 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
             println!("{}", crate::report::inert(&v.to_string()));
         }
     } else {
-        print!("{}", crate::report::inert(&check::render(&verdicts)));
+        print!(
+            "{}",
+            crate::report::inert(&check::render(&verdicts, args.verbose))
+        );
     }
     Ok(check::exit_code(&verdicts))
 }
@@ -721,6 +768,7 @@ fn markdown_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn show_cmd(args: ShowArgs) -> Result<u8> {
+    existing_or_latest_hint(&args.paths)?;
     let root = suite::locate(args.suite.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     let checked = check::check_paths(&args.paths, &suite, None)?;
@@ -844,6 +892,7 @@ fn gate_cmd(
     args: Option<&GateArgs>,
     step_summary: bool,
 ) -> Result<u8> {
+    existing_or_latest_hint(&[run_dir.to_path_buf()])?;
     let root = suite::locate(suite_dir)?;
     let suite = Suite::load(&root)?;
     let run = read_run_json(run_dir)?;
@@ -870,6 +919,10 @@ fn gate_cmd(
         .system_prompt()
         .unwrap_or_default()
         .to_string();
+    eprint!(
+        "{}",
+        crate::banner::for_gate(&run, &system_prompt, &root)
+    );
     let facts = RunFacts {
         charter_source: run["charter"]["source"].as_str().unwrap_or("?"),
         charter_sha256: run["charter"]["sha256"].as_str().unwrap_or("?"),

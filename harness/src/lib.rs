@@ -5,6 +5,7 @@
 //! output. Configuration is parsed by serde into types and validated once, before any model
 //! is called.
 
+pub mod banner;
 pub mod budget;
 pub mod calibrate;
 pub mod case;
@@ -19,6 +20,7 @@ pub mod events;
 pub mod exit;
 pub mod gate;
 pub mod init;
+pub mod interrupt;
 pub mod lint;
 pub mod manifest;
 pub mod prepare;

@@ -84,10 +84,12 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         None => None,
     };
     let trials = trials_of(opts, previous.as_ref(), &inputs.loaded)?;
+    eprint!("{}", crate::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root));
     eprint!("{}", inputs.plan_summary(trials));
     let run_dir = run_dir_of(opts, started)?;
     // Held until the run ends: a second run, or a resume, in this folder is refused at once.
     let _lock = lock_empty_run_dir(opts, &run_dir)?;
+    let _interrupt = crate::interrupt::arm(&run_dir);
     let mut run_json = run_record(opts, &inputs, trials, started, previous.as_ref());
     store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
 

@@ -115,6 +115,17 @@ pub fn remove_stale() -> usize {
     if !Path::new("/proc/self").exists() {
         return 0;
     }
+    remove_owned_by(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+}
+
+/// Remove this process's own scratch folders (an interrupted run's trial folders). Returns how
+/// many.
+pub fn remove_own() -> usize {
+    let me = std::process::id();
+    remove_owned_by(|pid| pid == me)
+}
+
+fn remove_owned_by(owner: impl Fn(u32) -> bool) -> usize {
     let root = scratch_root();
     let Ok(entries) = std::fs::read_dir(&root) else {
         return 0;
@@ -132,8 +143,7 @@ pub fn remove_stale() -> usize {
                 .and_then(|d| d.parse::<u32>().ok())
         });
         let Some(pid) = pid else { continue };
-        let alive = Path::new(&format!("/proc/{pid}")).exists();
-        if !alive
+        if owner(pid)
             && e.file_type().is_ok_and(|t| t.is_dir())
             && std::fs::remove_dir_all(e.path()).is_ok()
         {
