@@ -750,6 +750,12 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
             println!("{}", f.annotation());
         }
     }
+    if let LintCommand::Charter { file, .. } = &cmd {
+        let text = crate::error::read_to_string(file)?;
+        if let Some(p) = lint::charter::prompt_preview(&text, 6) {
+            print!("{}", crate::report::inert(&p));
+        }
+    }
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)

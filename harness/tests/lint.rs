@@ -128,9 +128,46 @@ fn rules(f: &[(String, String)]) -> Vec<&str> {
 fn the_example_and_the_seed_charter_are_clean_of_structural_findings() {
     let (code, got, out) = lint(&["lint", "charter", EXAMPLE]);
     assert_eq!((code, got.len()), (0, 0), "{out}");
+    // The seed was copied from a web page: only its page chrome is warned about.
     let seed = repo_root().join("fixtures/charters/reasoning-charter-0.1.0.md");
     let (code, got, out) = lint(&["lint", "charter", seed.to_str().unwrap()]);
-    assert_eq!((code, got.len()), (0, 0), "{out}");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        got,
+        [("charter/text-before-title".to_string(), "WARN".to_string())],
+        "{out}"
+    );
+}
+
+#[test]
+fn a_charter_copied_with_its_web_page_chrome_is_warned_about_and_the_prompt_start_shown() {
+    let seed = repo_root().join("fixtures/charters/reasoning-charter-0.1.0.md");
+    let (_, _, out) = lint(&["lint", "charter", seed.to_str().unwrap()]);
+    assert!(
+        out.contains(
+            ": WARN [charter/text-before-title] 10 line(s) precede the title \"Reasoning Charter\""
+        ) && out.contains("\"Skip to content\", \"CHARTER.md\", \"Latest commit\", \"History\", …")
+            && out.contains("page chrome copied with the charter? It is sent to every model as part of the system prompt")
+            && out.contains("— fix: delete everything above the line \"Reasoning Charter\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("system prompt it would send: lines 1–")
+            && out.contains("runtime sha256 ba4cade0bfb1; its first lines:\n     1 | Skip to content\n     3 | CHARTER.md\n"),
+        "{out}"
+    );
+    // Without the chrome: no warning, and the prompt starts at the title.
+    let text = std::fs::read_to_string(&seed).unwrap();
+    let clean = &text[text.find("Reasoning Charter\n\nVersion").unwrap()..];
+    assert!(lint_text(clean).is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("CHARTER.md");
+    std::fs::write(&f, clean).unwrap();
+    let (_, _, out) = lint(&["lint", "charter", f.to_str().unwrap()]);
+    assert!(
+        out.contains("its first lines:\n     1 | Reasoning Charter\n     3 | Version 0.1.0 — 2026-07-09\n"),
+        "{out}"
+    );
 }
 
 #[test]
