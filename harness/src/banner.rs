@@ -65,11 +65,11 @@ pub fn shown(p: &Path) -> String {
         return format!("{name} (built in)");
     }
     let cwd = std::env::current_dir().unwrap_or_default();
-    let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
-    match p.strip_prefix(&cwd) {
-        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
-        _ => p.display().to_string(),
-    }
+    let canonical = std::fs::canonicalize(&cwd).unwrap_or(cwd.clone());
+    [cwd, canonical]
+        .iter()
+        .find_map(|c| p.strip_prefix(c).ok().filter(|r| !r.as_os_str().is_empty()))
+        .map_or(p.display().to_string(), |r| r.display().to_string())
 }
 
 fn matrix_shown(p: &Path) -> String {

@@ -339,7 +339,7 @@ fn existing_or_latest_hint(paths: &[PathBuf]) -> Result<()> {
 pub fn run() -> Result<u8> {
     // The sandbox helper is this binary started again; it never returns.
     crate::sandbox::maybe_helper();
-    // Keys may sit in ./.env; the environment wins over it.
+    // Keys may sit in .env (this folder's or the nearest parent's); the environment wins.
     crate::manifest::load_dotenv();
     // Commands without a manifest (`check`, `runs`, `calibrate`) still mask the keys the
     // environment holds under the usual names; a manifest's own key names add to these.

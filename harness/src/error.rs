@@ -72,7 +72,8 @@ impl Error {
                     }
                     _ => "choose another with --out DIR",
                 };
-                Error::io_op("create run folder", &path, source).next(step)
+                let shown = PathBuf::from(crate::banner::shown(&path));
+                Error::io_op("create run folder", &shown, source).next(step)
             }
             other => other,
         }

@@ -75,7 +75,7 @@ pub fn message(
 ) -> String {
     let s = |n: usize| if n == 1 { "" } else { "s" };
     format!(
-        "\ninterrupted: {written} trial{} written by this run ({in_folder} in {}), kept; \
+        "\ninterrupted: {written} trial{} finished by this run ({in_folder} in {}), kept; \
          {removed} trial folder{} removed.\nFinish the run (finished trials are kept, never repeated):\n  {command}",
         s(written),
         crate::banner::shown(run_dir),
@@ -83,11 +83,18 @@ pub fn message(
     )
 }
 
-/// Completed trial transcripts in a run folder (both arms).
+/// Completed trial transcripts in a run folder (both arms): the ones `--resume` keeps. A trial
+/// cut short by the interrupt may leave an error transcript, which `--resume` runs again.
 fn trials_written(run_dir: &Path) -> usize {
     crate::store::transcript_files(&[run_dir.to_path_buf()])
-        .map(|f| f.iter().filter(|p| crate::store::is_trial_file(p)).count())
-        .unwrap_or(0)
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| crate::store::is_trial_file(p))
+        .filter(|p| {
+            crate::store::read_transcript(p)
+                .is_ok_and(|t| t.outcome == checkers::Outcome::Completed)
+        })
+        .count()
 }
 
 /// The command line that was run, with `--out DIR` (or an earlier `--resume DIR`) replaced by

@@ -100,6 +100,9 @@ pub(crate) fn init_repo(dir: &Path) -> Result<Repository> {
 /// tell the folders of a run that died (SIGKILL leaves them in RAM on /dev/shm) from live ones.
 pub fn tempdir(prefix: &str) -> Result<tempfile::TempDir> {
     let root = scratch_root();
+    if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(Error::Internal("the run is stopping".into()));
+    }
     tempfile::Builder::new()
         .prefix(&format!("{prefix}p{}-", std::process::id()))
         .tempdir_in(&root)
@@ -115,22 +118,39 @@ pub fn remove_stale() -> usize {
     if !Path::new("/proc/self").exists() {
         return 0;
     }
-    remove_owned_by(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+    remove_owned_by(|pid| !Path::new(&format!("/proc/{pid}")).exists()).0
 }
 
-/// Remove this process's own scratch folders (an interrupted run's trial folders). Returns how
-/// many.
+/// Set once the process is stopping: no new scratch folder is made.
+static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Remove this process's own scratch folders (an interrupted run's trial folders), refusing
+/// new ones from now on. Trials still running may be writing into them, so this repeats until
+/// none has been seen for a few passes (or two seconds have passed). Returns how many were
+/// removed.
 pub fn remove_own() -> usize {
+    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
     let me = std::process::id();
-    remove_owned_by(|pid| pid == me)
+    let (mut removed, mut quiet) = (0, 0);
+    for _ in 0..100 {
+        let (gone, left) = remove_owned_by(|pid| pid == me);
+        removed += gone;
+        quiet = if gone == 0 && left == 0 { quiet + 1 } else { 0 };
+        if quiet == 3 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    removed
 }
 
-fn remove_owned_by(owner: impl Fn(u32) -> bool) -> usize {
+/// Remove the scratch folders whose owner pid `owner` accepts: (removed, still there).
+fn remove_owned_by(owner: impl Fn(u32) -> bool) -> (usize, usize) {
     let root = scratch_root();
     let Ok(entries) = std::fs::read_dir(&root) else {
-        return 0;
+        return (0, 0);
     };
-    let mut removed = 0;
+    let (mut removed, mut left) = (0, 0);
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let Some(rest) = name.strip_prefix("charter-harness-") else {
@@ -143,14 +163,14 @@ fn remove_owned_by(owner: impl Fn(u32) -> bool) -> usize {
                 .and_then(|d| d.parse::<u32>().ok())
         });
         let Some(pid) = pid else { continue };
-        if owner(pid)
-            && e.file_type().is_ok_and(|t| t.is_dir())
-            && std::fs::remove_dir_all(e.path()).is_ok()
-        {
-            removed += 1;
+        if owner(pid) && e.file_type().is_ok_and(|t| t.is_dir()) {
+            match std::fs::remove_dir_all(e.path()) {
+                Ok(()) => removed += 1,
+                Err(_) => left += 1,
+            }
         }
     }
-    removed
+    (removed, left)
 }
 
 /// A fixture committed once: where its objects live and its commit.
@@ -221,6 +241,9 @@ impl FixtureStore {
 
     /// A fresh workspace holding `fixture`, its HEAD at the fixture commit.
     pub fn workspace(&self, fixture: &Path) -> Result<TrialWorkspace> {
+        if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(Error::Internal("the run is stopping".into()));
+        }
         let committed = self.commit_fixture(fixture)?;
         let dir = tempdir("charter-harness-")?;
         copy_tree(fixture, dir.path())?;
