@@ -102,7 +102,12 @@ pub fn repo_charter(dir: &Path) -> Option<(PathBuf, String)> {
     let named = std::fs::read_to_string(&pinned)
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok())
-        .and_then(|t| t.get("charter")?.get("source")?.as_str().map(str::to_string))
+        .and_then(|t| {
+            t.get("charter")?
+                .get("source")?
+                .as_str()
+                .map(str::to_string)
+        })
         .map(|s| dir.join("manifests").join(s))
         .filter(|p| p.is_file());
     if let Some(p) = named {

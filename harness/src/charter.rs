@@ -249,7 +249,8 @@ mod tests {
     #[test]
     fn the_title_is_the_heading_above_the_version_line_not_copied_page_chrome() {
         assert_eq!(title(MD), Some((0, "Charter".into())));
-        let copied = format!("Skip to content\n\nCHARTER.md\n\nLatest commit\n\nHistory\n\nRaw\n\n{PLAIN}");
+        let copied =
+            format!("Skip to content\n\nCHARTER.md\n\nLatest commit\n\nHistory\n\nRaw\n\n{PLAIN}");
         assert_eq!(title(&copied), Some((10, "Reasoning Charter".into())));
     }
 

@@ -216,7 +216,9 @@ struct RunArgs {
 enum LintCommand {
     /// A reasoning charter: runtime marker, semver version line, Core Invariants, every listed
     /// E-case has a checker and every checker's case is listed; with --base, the charter's
-    /// versioning rules. Exit: 0 clean, 1 findings, 2 unreadable input.
+    /// versioning rules. Warns of text above the title (web page chrome copied with the
+    /// charter) and shows the first lines of the system prompt a run would send. Exit: 0 clean
+    /// or warnings only, 1 findings, 2 unreadable input.
     Charter {
         file: PathBuf,
         /// Compare with the charter at this git revision (same path, read with git2).
@@ -224,8 +226,9 @@ enum LintCommand {
         base: Option<String>,
     },
     /// Charter capsules: every Markdown file (folders are searched) with frontmatter
-    /// `type: charter`, by the capsule's validation checks 1–8 and forbidden patterns; with
-    /// --base, its lock semantics. Findings are WARN (exit 0) unless --strict (exit 1).
+    /// `type: charter`, by the capsule definition's §7 validation checks 1–8, §4 Identity
+    /// content and §8 forbidden patterns; with --base, its §6 lock semantics. Each finding
+    /// cites its section and check. Findings are WARN (exit 0) unless --strict (exit 1).
     Capsule {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -925,10 +928,7 @@ fn gate_cmd(
         .system_prompt()
         .unwrap_or_default()
         .to_string();
-    eprint!(
-        "{}",
-        crate::banner::for_gate(&run, &system_prompt, &root)
-    );
+    eprint!("{}", crate::banner::for_gate(&run, &system_prompt, &root));
     let facts = RunFacts {
         charter_source: run["charter"]["source"].as_str().unwrap_or("?"),
         charter_sha256: run["charter"]["sha256"].as_str().unwrap_or("?"),
@@ -1024,7 +1024,8 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
     merged["shard"] = serde_json::Value::Null;
     store::write_json_atomic(&staging.path().join("run.json"), &merged)?;
     if args.out.exists() {
-        std::fs::remove_dir(&args.out).map_err(|e| merge_err("replace the empty folder", &args.out, e))?;
+        std::fs::remove_dir(&args.out)
+            .map_err(|e| merge_err("replace the empty folder", &args.out, e))?;
     }
     let staged = staging.keep();
     std::fs::rename(&staged, &args.out)

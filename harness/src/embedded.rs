@@ -74,7 +74,8 @@ fn extract() -> Result<PathBuf> {
     if dest.join("cases").is_dir() && dest.join("fixtures").is_dir() {
         return Ok(dest);
     }
-    std::fs::create_dir_all(&base).map_err(|e| cache_err("create the suite cache folder", &base, e))?;
+    std::fs::create_dir_all(&base)
+        .map_err(|e| cache_err("create the suite cache folder", &base, e))?;
     let tmp = tempfile::Builder::new()
         .prefix(".suite-")
         .tempdir_in(&base)
@@ -85,7 +86,8 @@ fn extract() -> Result<PathBuf> {
         for f in all {
             let path = tmp.path().join(name).join(f.path());
             if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| cache_err("create folder", parent, e))?;
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| cache_err("create folder", parent, e))?;
             }
             std::fs::write(&path, f.contents()).map_err(|e| cache_err("write", &path, e))?;
         }

@@ -127,8 +127,7 @@ fn absolute(p: &Path) -> PathBuf {
 /// A shell word: as is when safe, else in single quotes.
 fn quote(a: &str) -> String {
     let safe = !a.is_empty()
-        && a
-            .bytes()
+        && a.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"_./:=,@+-%".contains(&b));
     if safe {
         a.to_string()

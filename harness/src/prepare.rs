@@ -85,7 +85,13 @@ pub fn bind(suite: &Suite, core_invariants: &str, test_timeout: Duration) -> Res
                     m.content = expand_tokens(&m.content, |rel| {
                         let path = suite.root.join(rel);
                         let text = std::fs::read_to_string(&path)
-                            .map_err(|e| format!("{}: {e}", path.display()))?;
+                            .map_err(|e| {
+                                format!(
+                                    "could not read {}: {} — the integrity token names a file of the suite",
+                                    path.display(),
+                                    crate::error::reason(&e)
+                                )
+                            })?;
                         Ok(integrity_token(&render(&text, &case_vars)))
                     })
                     .map_err(|e| Error::input(format!("{}: {e}", snapshot.file.display())))?;

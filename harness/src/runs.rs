@@ -125,7 +125,10 @@ pub fn pairing(a: &Side, b: &Side) -> Pairing {
     let left_b = left(&mb, &|m| p.pairs.iter().any(|(_, y)| y == m));
     for x in &left_a {
         let Some(role) = a.role(x) else { continue };
-        let same_a = left_a.iter().filter(|m| a.role(m).as_deref() == Some(&*role)).count();
+        let same_a = left_a
+            .iter()
+            .filter(|m| a.role(m).as_deref() == Some(&*role))
+            .count();
         let same_b: Vec<&String> = left_b
             .iter()
             .filter(|m| b.role(m).as_deref() == Some(&*role))
@@ -150,7 +153,10 @@ pub fn natural_key(s: &str) -> Vec<(String, u64)> {
             digits.push(c);
         } else {
             if !digits.is_empty() {
-                out.push((std::mem::take(&mut text), digits.parse().unwrap_or(u64::MAX)));
+                out.push((
+                    std::mem::take(&mut text),
+                    digits.parse().unwrap_or(u64::MAX),
+                ));
                 digits.clear();
             }
             text.push(c);

@@ -84,7 +84,10 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         None => None,
     };
     let trials = trials_of(opts, previous.as_ref(), &inputs.loaded)?;
-    eprint!("{}", crate::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root));
+    eprint!(
+        "{}",
+        crate::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
+    );
     eprint!("{}", inputs.plan_summary(trials));
     let run_dir = run_dir_of(opts, started)?;
     // Held until the run ends: a second run, or a resume, in this folder is refused at once.

@@ -392,7 +392,9 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         }
         let src = entry.path();
         let dst: PathBuf = to.join(entry.file_name());
-        let kind = entry.file_type().map_err(|e| Error::io_op("read", &src, e))?;
+        let kind = entry
+            .file_type()
+            .map_err(|e| Error::io_op("read", &src, e))?;
         if kind.is_dir() {
             std::fs::create_dir_all(&dst).map_err(|e| Error::io(&dst, e))?;
             copy_tree(&src, &dst)?;

@@ -29,7 +29,9 @@ fn a_run_names_the_charter_matrix_and_suite_and_offline_tests_the_repositorys_ch
     let repo = charter_repo();
     let o = harness(
         repo.path(),
-        &["run", "--matrix", "offline", "--case", "E1", "--trials", "1"],
+        &[
+            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+        ],
         &[],
     );
     let err = stderr(&o);
@@ -55,8 +57,18 @@ fn a_run_names_the_charter_matrix_and_suite_and_offline_tests_the_repositorys_ch
     let o = harness(
         repo.path(),
         &[
-            "run", "--matrix", "offline", "--case", "E1", "--trials", "1", "--charter",
-            repo_root().join("fixtures/charters/example-charter.md").to_str().unwrap(),
+            "run",
+            "--matrix",
+            "offline",
+            "--case",
+            "E1",
+            "--trials",
+            "1",
+            "--charter",
+            repo_root()
+                .join("fixtures/charters/example-charter.md")
+                .to_str()
+                .unwrap(),
         ],
         &[],
     );
@@ -68,9 +80,20 @@ fn a_run_names_the_charter_matrix_and_suite_and_offline_tests_the_repositorys_ch
     let listed = stdout(&harness(repo.path(), &["runs"], &[]));
     let lines: Vec<&str> = listed.lines().collect();
     assert_eq!(lines.len(), 2, "{listed}");
-    assert!(lines.iter().all(|l| l.contains("charter 0.1.0")), "{listed}");
-    assert!(lines.iter().any(|l| l.ends_with("/fixtures/charters/example-charter.md)")), "{listed}");
-    assert!(lines.iter().any(|l| l.ends_with("  (CHARTER.md)")), "{listed}");
+    assert!(
+        lines.iter().all(|l| l.contains("charter 0.1.0")),
+        "{listed}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with("/fixtures/charters/example-charter.md)")),
+        "{listed}"
+    );
+    assert!(
+        lines.iter().any(|l| l.ends_with("  (CHARTER.md)")),
+        "{listed}"
+    );
 
     // `gate` (on results/latest by default) names what the run tested, and the suite now.
     let o = harness(repo.path(), &["gate"], &[]);
@@ -94,7 +117,9 @@ fn the_offline_matrix_tests_the_charter_an_init_manifest_names() {
     std::fs::write(&pinned, text.replace("../CHARTER.md", "../docs/charter.md")).unwrap();
     let o = harness(
         repo.path(),
-        &["run", "--matrix", "offline", "--case", "E1", "--trials", "1"],
+        &[
+            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+        ],
         &[],
     );
     let err = stderr(&o);
@@ -188,7 +213,9 @@ fn a_results_folder_that_cannot_be_written_names_the_operation_the_path_and_out(
     std::os::unix::fs::symlink("/sys/fs", cwd.path().join("results")).unwrap();
     let o = harness(
         cwd.path(),
-        &["run", "--matrix", "offline", "--case", "E1", "--trials", "1"],
+        &[
+            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+        ],
         &[],
     );
     let err = stderr(&o);
@@ -202,7 +229,14 @@ fn a_results_folder_that_cannot_be_written_names_the_operation_the_path_and_out(
     let o = harness(
         cwd.path(),
         &[
-            "run", "--matrix", "offline", "--case", "E1", "--trials", "1", "--out",
+            "run",
+            "--matrix",
+            "offline",
+            "--case",
+            "E1",
+            "--trials",
+            "1",
+            "--out",
             "/sys/fs/charter-harness-run",
         ],
         &[],
@@ -217,7 +251,9 @@ fn a_results_folder_that_cannot_be_written_names_the_operation_the_path_and_out(
     std::fs::write(cwd.path().join("results"), "").unwrap();
     let o = harness(
         cwd.path(),
-        &["run", "--matrix", "offline", "--case", "E1", "--trials", "1"],
+        &[
+            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+        ],
         &[],
     );
     let err = stderr(&o);
@@ -244,7 +280,9 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
     }
     let o = harness(
         cwd.path(),
-        &["run", "--matrix", "offline", "--case", "E1,E2", "--trials", "1"],
+        &[
+            "run", "--matrix", "offline", "--case", "E1,E2", "--trials", "1",
+        ],
         &[],
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -256,10 +294,15 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
         "4 transcripts: 2 pass, 2 fail, 0 inconclusive; 0 verdicts changed",
         "{out}"
     );
-    assert!(!out.contains("PASS "), "unchanged verdicts are not listed: {out}");
+    assert!(
+        !out.contains("PASS "),
+        "unchanged verdicts are not listed: {out}"
+    );
     let verbose = stdout(&harness(cwd.path(), &["check", "--verbose"], &[]));
     assert_eq!(verbose.matches("PASS ").count(), 2, "{verbose}");
-    assert!(verbose.ends_with("4 transcripts: 2 pass, 2 fail, 0 inconclusive; 0 verdicts changed\n"));
+    assert!(
+        verbose.ends_with("4 transcripts: 2 pass, 2 fail, 0 inconclusive; 0 verdicts changed\n")
+    );
 
     // A changed verdict is listed above the line, with its failed criteria.
     let run = latest(cwd.path());
@@ -269,8 +312,13 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
     t["checker"]["pass"] = serde_json::Value::Bool(true);
     std::fs::write(&file, t.to_string()).unwrap();
     let out = stdout(&harness(cwd.path(), &["check"], &[]));
-    let at = out.find("Verdicts that changed against the stored ones (1):\n").unwrap();
-    assert!(out[at..].contains("E2-default/trial-1.json: PASS → FAIL\n      ✗ "), "{out}");
+    let at = out
+        .find("Verdicts that changed against the stored ones (1):\n")
+        .unwrap();
+    assert!(
+        out[at..].contains("E2-default/trial-1.json: PASS → FAIL\n      ✗ "),
+        "{out}"
+    );
     assert!(
         out.ends_with("4 transcripts: 2 pass, 2 fail, 0 inconclusive; 1 verdict changed\n"),
         "{out}"
@@ -307,8 +355,17 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
         let o = harness(
             cwd.path(),
             &[
-                "run", "--matrix", matrix, "--suite", suite.to_str().unwrap(), "--case", cases,
-                "--trials", "1", "--out", out.to_str().unwrap(),
+                "run",
+                "--matrix",
+                matrix,
+                "--suite",
+                suite.to_str().unwrap(),
+                "--case",
+                cases,
+                "--trials",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
             ],
             &[],
         );
@@ -322,11 +379,19 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     assert!(
-        out.contains("- paired by role (the model names differ): frontier: scripted-compliant → front\n")
-            && out.contains("- paired by role (the model names differ): weakest: scripted-naive → weak\n"),
+        out.contains(
+            "- paired by role (the model names differ): frontier: scripted-compliant → front\n"
+        ) && out.contains(
+            "- paired by role (the model names differ): weakest: scripted-naive → weak\n"
+        ),
         "{out}"
     );
-    assert!(out.contains("0 regression(s), 0 improvement(s), 6 unchanged, 0 undecided or on one side only"), "{out}");
+    assert!(
+        out.contains(
+            "0 regression(s), 0 improvement(s), 6 unchanged, 0 undecided or on one side only"
+        ),
+        "{out}"
+    );
     let units: Vec<&str> = out
         .lines()
         .filter(|l| l.starts_with("| E"))
@@ -335,12 +400,19 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
     assert_eq!(
         units,
         [
-            "| E1/default", "| E1/default", "| E2/default", "| E2/default", "| E10/default",
+            "| E1/default",
+            "| E1/default",
+            "| E2/default",
+            "| E2/default",
+            "| E10/default",
             "| E10/default"
         ],
         "{out}"
     );
-    assert!(out.contains("| E1/default | scripted-compliant → front | pass | pass | same |"), "{out}");
+    assert!(
+        out.contains("| E1/default | scripted-compliant → front | pass | pass | same |"),
+        "{out}"
+    );
     let json: serde_json::Value = serde_json::from_str(&stdout(&harness(
         cwd.path(),
         &["compare", &a, &b, "--json"],
@@ -417,8 +489,14 @@ fn the_readme_walkthrough_from_init_to_the_first_gate_runs_as_written() {
     let quoted = &readme[start..];
     let quoted = &quoted[quoted.find("```\n").unwrap() + 4..];
     let quoted = &quoted[..quoted.find("```").unwrap()];
-    for l in quoted.lines().filter(|l| !l.trim().is_empty() && l.trim() != "…") {
-        assert!(outputs.contains(l), "README quotes {l:?}; the commands printed:\n{outputs}");
+    for l in quoted
+        .lines()
+        .filter(|l| !l.trim().is_empty() && l.trim() != "…")
+    {
+        assert!(
+            outputs.contains(l),
+            "README quotes {l:?}; the commands printed:\n{outputs}"
+        );
     }
 }
 
@@ -440,7 +518,13 @@ fn the_missing_key_message_says_where_env_is_looked_up_and_a_parents_env_is_read
     .unwrap();
     let root = repo_root();
     let args = [
-        "run", "--matrix", "m.toml", "--suite", root.to_str().unwrap(), "--case", "E1",
+        "run",
+        "--matrix",
+        "m.toml",
+        "--suite",
+        root.to_str().unwrap(),
+        "--case",
+        "E1",
     ];
     let o = harness(&sub, &args, &[]);
     assert_eq!(o.status.code(), Some(2));
@@ -450,9 +534,53 @@ fn the_missing_key_message_says_where_env_is_looked_up_and_a_parents_env_is_read
         stderr(&o)
     );
     // The repository root's .env serves a run started in a folder below it.
-    std::fs::write(repo.path().join(".env"), "CH_KEY_ONE=sk-dotenv-cccccccccccc\n").unwrap();
+    std::fs::write(
+        repo.path().join(".env"),
+        "CH_KEY_ONE=sk-dotenv-cccccccccccc\n",
+    )
+    .unwrap();
     let o = harness(&sub, &args, &[]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     assert!(readme.contains("### API keys and .env"));
+}
+
+#[test]
+fn a_merge_names_what_its_shards_tested_before_the_gate() {
+    let cwd = tempfile::tempdir().unwrap();
+    let shards: Vec<String> = ["1/2", "2/2"]
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let out = cwd.path().join(format!("shard-{i}"));
+            let o = harness(
+                &repo_root(),
+                &[
+                    "run", "--matrix", "manifests/offline.toml", "--case", "E1", "--trials", "1",
+                    "--shard", k, "--out", out.to_str().unwrap(),
+                ],
+                &[],
+            );
+            assert!(stderr(&o).contains("testing: charter fixtures/charters/example-charter.md — \"Example Reasoning Charter\", version 0.1.0, runtime sha256 e9f7bc287423\n         matrix manifests/offline.toml\n"), "{}", stderr(&o));
+            out.display().to_string()
+        })
+        .collect();
+    let merged = cwd.path().join("merged");
+    let o = harness(
+        &repo_root(),
+        &[
+            "merge",
+            &shards[0],
+            &shards[1],
+            "--out",
+            merged.to_str().unwrap(),
+            "--quiet-summary",
+        ],
+        &[],
+    );
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("testing: charter fixtures/charters/example-charter.md — \"Example Reasoning Charter\", version 0.1.0, runtime sha256 e9f7bc287423\n         matrix manifests/offline.toml\n         suite built into harness "),
+        "{err}"
+    );
 }

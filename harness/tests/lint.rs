@@ -165,7 +165,9 @@ fn a_charter_copied_with_its_web_page_chrome_is_warned_about_and_the_prompt_star
     std::fs::write(&f, clean).unwrap();
     let (_, _, out) = lint(&["lint", "charter", f.to_str().unwrap()]);
     assert!(
-        out.contains("its first lines:\n     1 | Reasoning Charter\n     3 | Version 0.1.0 — 2026-07-09\n"),
+        out.contains(
+            "its first lines:\n     1 | Reasoning Charter\n     3 | Version 0.1.0 — 2026-07-09\n"
+        ),
         "{out}"
     );
 }
@@ -447,7 +449,13 @@ fn capsule_findings_cite_the_definitions_section_and_check_and_use_only_its_fiel
     for l in out.lines().filter(|l| l.contains(": WARN [")) {
         assert!(l.contains("§"), "every finding cites its section: {l}");
         if l.contains("[capsule/check-") {
-            let n = l.split("[capsule/check-").nth(1).unwrap().chars().next().unwrap();
+            let n = l
+                .split("[capsule/check-")
+                .nth(1)
+                .unwrap()
+                .chars()
+                .next()
+                .unwrap();
             assert!(l.contains(&format!("§7 check {n}")), "{l}");
         }
         assert!(!l.contains("lock_break_signoff"), "{l}");
@@ -476,7 +484,8 @@ fn a_renamed_or_misspelt_field_is_named_with_the_definitions_name_for_it() {
     );
     let out = capsule_text_out(&good.replace("agent_name:", "agent-name:"));
     assert!(
-        out.contains("without agent_name") && out.contains("agent-name: is there; §2 calls it agent_name"),
+        out.contains("without agent_name")
+            && out.contains("agent-name: is there; §2 calls it agent_name"),
         "{out}"
     );
 }
@@ -484,7 +493,8 @@ fn a_renamed_or_misspelt_field_is_named_with_the_definitions_name_for_it() {
 #[test]
 fn an_identity_section_without_the_lineage_pointer_section_4_requires_is_a_finding() {
     let good = capsule("good");
-    let out = capsule_text_out(&good.replace(" See agents/vela/lineage.md for prior generations.", ""));
+    let out =
+        capsule_text_out(&good.replace(" See agents/vela/lineage.md for prior generations.", ""));
     assert!(
         out.contains("WARN [capsule/identity-lineage] §4: the Identity section has no pointer to or summary of the agent's lineage — fix: add a lineage pointer, e.g. \"See agents/vela/lineage.md for prior generations.\""),
         "{out}"
@@ -515,11 +525,17 @@ fn a_status_change_on_a_locked_capsule_is_a_required_field_change_signed_the_def
         "{out}"
     );
     // A mutation of authored optional substrate is one; an identity field is one too.
-    let with_soul = base.replace("created: 2026-05-01", "created: 2026-05-01\nsoul:\n  voice: plain");
+    let with_soul = base.replace(
+        "created: 2026-05-01",
+        "created: 2026-05-01\nsoul:\n  voice: plain",
+    );
     let soul_changed = with_soul.replace("voice: plain", "voice: ornate");
     let (_dir, file) = common::git_repo(&with_soul, &soul_changed);
     let out = lint(&["lint", "capsule", file.to_str().unwrap(), "--base", "HEAD"]).2;
-    assert!(out.contains("optional substrate field soul (§3) changed"), "{out}");
+    assert!(
+        out.contains("optional substrate field soul (§3) changed"),
+        "{out}"
+    );
     let renamed = base.replace("role: Chief of Staff", "role: Chief Architect");
     let (_dir, file) = common::git_repo(&base, &renamed);
     let out = lint(&["lint", "capsule", file.to_str().unwrap(), "--base", "HEAD"]).2;

@@ -161,7 +161,9 @@ impl Ctx<'_> {
     fn add(&mut self, line: usize, rule: &'static str, message: String, fix: &str) {
         let message = match &self.relaxed {
             Some(status) => {
-                format!("{message} (WARN only: §7 check 8 relaxes checks 1–7 for a {status} charter)")
+                format!(
+                    "{message} (WARN only: §7 check 8 relaxes checks 1–7 for a {status} charter)"
+                )
             }
             None => message,
         };
@@ -261,7 +263,10 @@ pub fn lint(
 /// Frontmatter keys as written, in order.
 fn keys(front: &Yaml) -> Vec<String> {
     match front {
-        Yaml::Hash(h) => h.keys().filter_map(|k| k.as_str().map(str::to_string)).collect(),
+        Yaml::Hash(h) => h
+            .keys()
+            .filter_map(|k| k.as_str().map(str::to_string))
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -285,9 +290,7 @@ fn written_instead(present: &[String], missing: &str) -> Option<String> {
     present
         .iter()
         .filter(|k| !known(k))
-        .find(|k| {
-            norm(k) == norm(missing) || !crate::suite::did_you_mean(k, [missing]).is_empty()
-        })
+        .find(|k| norm(k) == norm(missing) || !crate::suite::did_you_mean(k, [missing]).is_empty())
         .map(|k| format!("{k}: is there; §2 calls it {missing}"))
 }
 
@@ -521,7 +524,11 @@ fn identity_content(cx: &mut Ctx) {
         return;
     };
     // A body of pointers only has one fix, narrative, and §8 already asks for it.
-    if cx.out.iter().any(|f| f.rule == "capsule/forbidden-pointer-body") {
+    if cx
+        .out
+        .iter()
+        .any(|f| f.rule == "capsule/forbidden-pointer-body")
+    {
         return;
     }
     let body_lines: Vec<&str> = cx.doc.body.lines().collect();
@@ -560,10 +567,7 @@ fn identity_content(cx: &mut Ctx) {
 /// How §6 classes a frontmatter field of a locked charter: `None` for standard editing (hygiene
 /// and pointer fields, and the lock-break's own records), else what a change to it is.
 fn field_class(key: &str) -> Option<String> {
-    if HYGIENE_FIELDS.contains(&key)
-        || POINTER_FIELDS.contains(&key)
-        || is_lock_break_record(key)
-    {
+    if HYGIENE_FIELDS.contains(&key) || POINTER_FIELDS.contains(&key) || is_lock_break_record(key) {
         return None;
     }
     Some(if key == "scope" {
