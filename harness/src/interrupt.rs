@@ -76,10 +76,11 @@ pub fn message(
     let s = |n: usize| if n == 1 { "" } else { "s" };
     format!(
         "\ninterrupted: {written} trial{} finished by this run ({in_folder} in {}), kept; \
-         {removed} trial folder{} removed.\nFinish the run (finished trials are kept, never repeated):\n  {command}",
+         {removed} trial folder{} removed from {}.\nFinish the run (finished trials are kept, never repeated):\n  {command}",
         s(written),
         crate::banner::shown(run_dir),
         s(removed),
+        crate::workspace::scratch_root().display(),
     )
 }
 

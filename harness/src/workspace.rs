@@ -41,7 +41,7 @@ fn init(dir: &Path) -> Result<Repository> {
 /// Where trial workspaces go: `$CHARTER_HARNESS_TMPDIR`, else `/dev/shm` when it is a writable
 /// folder (memory-backed, so a trial's hundred-odd file operations cost microseconds rather than
 /// a disk journal's milliseconds), else the system's temp folder.
-fn scratch_root() -> PathBuf {
+pub(crate) fn scratch_root() -> PathBuf {
     static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     ROOT.get_or_init(|| {
         if let Some(dir) = std::env::var_os("CHARTER_HARNESS_TMPDIR") {

@@ -165,13 +165,14 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
     let o = child.wait_with_output().unwrap();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
-    let said = regex::Regex::new(r"\ninterrupted: (\d+) trials? finished by this run \((\d+) in (.*)\), kept; (\d+) trial folders? removed\.\n")
+    let said = regex::Regex::new(r"\ninterrupted: (\d+) trials? finished by this run \((\d+) in (.*)\), kept; (\d+) trial folders? removed from (.*)\.\n")
         .unwrap();
     let c = said.captures(&err).unwrap_or_else(|| panic!("{err}"));
     let written: usize = c[1].parse().unwrap();
     assert!(written > 0 && written < 96, "{err}");
     assert_eq!(c[1], c[2], "a new run: all it holds is its own");
     assert_eq!(&c[3], run_dir.display().to_string(), "{err}");
+    assert_eq!(&c[5], scratch.path().display().to_string(), "{err}");
     let resume = format!(
         "Finish the run (finished trials are kept, never repeated):\n  {bin} run --matrix manifests/offline.toml --resume {}",
         run_dir.display()
