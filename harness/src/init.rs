@@ -13,7 +13,8 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
     let loaded = crate::manifest::load(&crate::manifest::resolve(matrix))?;
     let charter = crate::charter::load(&loaded.manifest.charter.source, loaded.dir())?;
-    let manifest_bytes = std::fs::read(&loaded.path).map_err(|e| Error::io(&loaded.path, e))?;
+    let manifest_bytes =
+        std::fs::read(&loaded.path).map_err(|e| Error::io_op("read", &loaded.path, e))?;
     let suite_sha = match suite {
         Some(dir) => {
             let mut h = Sha256::new();
@@ -27,7 +28,7 @@ pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
                         .to_string_lossy()
                         .as_bytes(),
                 );
-                h.update(std::fs::read(&f).map_err(|e| Error::io(&f, e))?);
+                h.update(std::fs::read(&f).map_err(|e| Error::io_op("read", &f, e))?);
             }
             format!("{:x}", h.finalize())
         }
