@@ -26,7 +26,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run every case (or the filtered ones) on every model of a manifest, N trials each, check
-    /// each transcript and print the gate. Exit: 0 pass, 1 fail, 2 bad input, 3 inconclusive.
+    /// each transcript and print the gate. Exit: 0 pass, 1 fail, 2 bad input, 3 inconclusive,
+    /// 130 interrupted (Ctrl-C; it prints the --resume command that finishes the run).
     Run(RunArgs),
     /// List the cases and variants, with their workspace and tools.
     Cases(SuiteArgs),
@@ -243,7 +244,7 @@ enum LintCommand {
 
 #[derive(Args)]
 struct GateArgs {
-    /// The run folder (default: results/latest, the newest run in this folder).
+    /// The run folder (results/latest: the newest run in this folder).
     #[arg(default_value = LATEST)]
     run_dir: PathBuf,
     /// Also rerun the failing units on the charter at this git revision (or reuse stored
@@ -289,7 +290,7 @@ struct ReplayArgs {
 
 #[derive(Args)]
 struct ShowArgs {
-    /// Transcript files, or folders searched for them (default: results/latest).
+    /// Transcript files, or folders searched for them.
     #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
     /// Show the seeded turns (folded by default).
@@ -307,14 +308,13 @@ struct ShowArgs {
 
 #[derive(Args)]
 struct CheckArgs {
-    /// Transcript files, or folders searched for them (a run folder, a unit folder; default:
-    /// results/latest).
+    /// Transcript files, or folders searched for them (a run folder, a unit folder).
     #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
     /// Print one JSON verdict per line (contract §4).
     #[arg(long)]
     json: bool,
-    /// Print every verdict, not only the ones that changed and the failures.
+    /// Print every verdict with its failed criteria, not only the ones that changed.
     #[arg(long, short)]
     verbose: bool,
     /// Compare against this charter's Core Invariants instead of each transcript's system prompt.
