@@ -59,11 +59,12 @@ enum Command {
     /// Set a charter repository up for the gate: manifests/pinned.toml, the GitHub workflow
     /// (using this release's action) and a .gitignore line for results/.
     Init(InitArgs),
-    /// Compare two runs unit by unit (two charters, two models, two dates): status and failed
-    /// criteria side by side, regressions and improvements first, and what else differs.
-    /// A side may be DIR:MODEL to compare two models of one run. Models pair by name, else by
-    /// role (and the output says so). Exit: 0, 1 when B regresses a unit A passes, 2 when
-    /// nothing pairs.
+    /// Compare two runs unit by unit (two charters, two models, two dates): status, passes with
+    /// the 95% interval and failed criteria side by side; a unit whose status differs is a
+    /// regression or improvement only when Fisher's exact test says so (p < 0.05), else within
+    /// noise; regressions first, cases in natural order, and what else differs. A side may be
+    /// DIR:MODEL to compare two models of one run. Models pair by name, else by role (and the
+    /// output says so). Exit 1 when B significantly regresses a unit, 2 when nothing pairs.
     Compare(CompareArgs),
     /// List the runs of a results folder (default: results): date, charter version, verdict,
     /// models, charter path; newest first.
@@ -257,6 +258,12 @@ struct GateArgs {
     /// The manifest for the base run (default: the one the run recorded).
     #[arg(long, requires = "charter_base")]
     matrix: Option<PathBuf>,
+    /// For units whose difference from the base is within noise: more trials on both charters,
+    /// one round (the gate's trials per unit) at a time, until the label settles or each arm has
+    /// N trials. The worst case is planned and priced before the first call; the gate's decision
+    /// never changes (the trials go to settle/ in the run folder).
+    #[arg(long, value_name = "N", requires = "charter_base")]
+    settle: Option<u32>,
     #[command(flatten)]
     suite: SuiteArgs,
 }
@@ -408,6 +415,10 @@ pub fn run() -> Result<u8> {
                     "a": args.a, "b": args.b,
                     "differences": crate::runs::differences(&a, &b),
                     "paired_by_role": crate::runs::pairing(&a, &b).by_role,
+                    "pass_k": crate::runs::pass_k(&a, &b)
+                        .into_iter()
+                        .map(|(side, _, models)| (side.to_lowercase(), models))
+                        .collect::<std::collections::BTreeMap<_, _>>(),
                     "units": rows,
                 });
                 println!("{}", crate::report::inert(&v.to_string()));
@@ -1048,6 +1059,17 @@ fn base_cmd(
 ) -> Result<()> {
     let suite_dir = args.suite.suite.as_deref();
     let trials = head.required;
+    let mut settle_report = None;
+    // --settle's inputs are checked before any model is called, the base rerun's included.
+    let settle_arms = match args.settle {
+        Some(n) if n <= trials => {
+            return Err(Error::input(format!(
+                "--settle {n}: must exceed the gate's {trials} trials per unit"
+            )))
+        }
+        Some(_) => Some(settle_arms(args, rev, run)?),
+        None => None,
+    };
     let base_dir = crate::compare::base_run(
         &args.run_dir,
         run,
@@ -1069,8 +1091,37 @@ fn base_cmd(
                 Vec::new()
             };
             let base = Gate::from_records(&base_records, trials);
-            let changes = crate::compare::compare(head, &base);
-            (crate::compare::render(&changes, rev), changes)
+            let mut changes = crate::compare::compare(head, &base);
+            let settled = match (args.settle, settle_arms) {
+                (Some(n), Some((head_arm, base_arm, matrix))) => {
+                    let inputs = crate::settle::Inputs {
+                        max_trials: n,
+                        head,
+                        run,
+                        matrix,
+                        suite: suite_dir,
+                        suite_loaded: suite,
+                        head_arm,
+                        base_arm,
+                    };
+                    crate::settle::settle(&mut changes, &inputs, &args.run_dir)?
+                }
+                _ => None,
+            };
+            let mut text = crate::compare::render(&changes, rev);
+            if let Some(s) = &settled {
+                text.push_str(&format!(
+                    "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
+                    s.max_trials,
+                    s.rounds.len(),
+                    s.rounds_planned,
+                    s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
+                    s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
+                    s.worst_case.trials
+                ));
+            }
+            settle_report = settled;
+            (text, changes)
         }
     };
     let base_dir = base_dir.unwrap_or_else(|| args.run_dir.clone());
@@ -1092,6 +1143,54 @@ fn base_cmd(
     crate::report::files::append_step_summary(&combined)?;
     store::write_json_atomic(
         &args.run_dir.join("base-comparison.json"),
-        &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "units": changes}),
+        &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "alpha": crate::stats::ALPHA, "settle": settle_report, "units": changes}),
     )
+}
+
+/// `--settle N`'s two arms (the run's charter, checked unchanged, and the charter at `rev`),
+/// their folders under `settle/`, and the manifest.
+fn settle_arms(
+    args: &GateArgs,
+    rev: &str,
+    run: &serde_json::Value,
+) -> Result<(crate::settle::Arm, crate::settle::Arm, PathBuf)> {
+    let source = run["charter"]["source"].as_str().unwrap_or_default();
+    let repo_path = run["charter"]["repo_path"].as_str();
+    let recorded = run["charter"]["sha256"].as_str().unwrap_or_default();
+    // Recorded on another machine (a shard's runner): the same file in this work tree.
+    let head_source = match repo_path {
+        Some(rel) if !Path::new(source).exists() => rel,
+        _ => source,
+    };
+    let head_charter = charter::load(head_source, &cwd())?;
+    if head_charter.sha256 != recorded {
+        return Err(Error::input(format!(
+            "{source}: the charter changed since the run (sha256 {} now, {} then); --settle runs more trials of the run's own charter",
+            &head_charter.sha256[..12],
+            &recorded[..recorded.len().min(12)]
+        )));
+    }
+    let (base_source, base_dir) = charter::source_at_rev(source, repo_path, rev)?;
+    let base_sha = charter::load(&base_source, &base_dir)?.sha256;
+    let matrix = args
+        .matrix
+        .clone()
+        .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
+        .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
+    let settle_dir = args.run_dir.join("settle");
+    Ok((
+        crate::settle::Arm {
+            charter: head_source.to_string(),
+            charter_dir: Some(cwd()),
+            sha256: head_charter.sha256.clone(),
+            dir: settle_dir.join("head"),
+        },
+        crate::settle::Arm {
+            dir: settle_dir.join(format!("base-{}", &base_sha[..12])),
+            charter: base_source,
+            charter_dir: Some(base_dir),
+            sha256: base_sha,
+        },
+        matrix,
+    ))
 }

@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::gate::{Gate, Unit, UnitStatus};
+use crate::stats::{Label, Rate};
 use crate::suite::Suite;
 use serde::Serialize;
 use std::fmt::Write;
@@ -89,8 +90,14 @@ pub struct Row {
     pub b: Option<UnitStatus>,
     pub a_failed: Vec<String>,
     pub b_failed: Vec<String>,
-    /// `regression` (passes in A, fails in B), `improvement`, `same`, `only-in-a`, `only-in-b`,
-    /// `undecided`.
+    /// Passed of decided trials on each side.
+    pub a_rate: Option<Rate>,
+    pub b_rate: Option<Rate>,
+    /// Fisher's exact test (two-sided) on the two sides' passes and fails, when the status differs.
+    pub p_value: Option<f64>,
+    /// Where the status differs: `regression` (passes in A, fails in B, and the pass rates
+    /// differ at p < 0.05), `improvement`, or `within-noise`; else `same`, `only-in-a`,
+    /// `only-in-b`, `undecided`.
     pub change: &'static str,
 }
 
@@ -200,9 +207,23 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
             );
             let sa = ua.map(|u| u.status(a.gate.required));
             let sb = ub.map(|u| u.status(b.gate.required));
+            let (a_rate, b_rate) = (ua.map(Rate::of), ub.map(Rate::of));
+            let mut p_value = None;
             let change = match (sa, sb) {
-                (Some(UnitStatus::Pass), Some(UnitStatus::Fail)) => "regression",
-                (Some(UnitStatus::Fail), Some(UnitStatus::Pass)) => "improvement",
+                (Some(UnitStatus::Pass), Some(UnitStatus::Fail))
+                | (Some(UnitStatus::Fail), Some(UnitStatus::Pass)) => {
+                    let (label, p) = crate::stats::label(
+                        a_rate.unwrap_or(Rate::new(0, 0)),
+                        b_rate.unwrap_or(Rate::new(0, 0)),
+                        crate::stats::ALPHA,
+                    );
+                    p_value = Some(p);
+                    match label {
+                        Label::Regression => "regression",
+                        Label::Improvement => "improvement",
+                        Label::WithinNoise => "within-noise",
+                    }
+                }
                 (Some(x), Some(y)) if x == y => "same",
                 (Some(_), None) => "only-in-a",
                 (None, Some(_)) => "only-in-b",
@@ -223,6 +244,9 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
                     b: sb,
                     a_failed: ua.map(Unit::failed_criteria).unwrap_or_default(),
                     b_failed: ub.map(Unit::failed_criteria).unwrap_or_default(),
+                    a_rate,
+                    b_rate,
+                    p_value,
                     change,
                 },
             ));
@@ -231,9 +255,10 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
     let rank = |c: &str| match c {
         "regression" => 0,
         "improvement" => 1,
-        "undecided" => 2,
-        "only-in-a" | "only-in-b" => 3,
-        _ => 4,
+        "within-noise" => 2,
+        "undecided" => 3,
+        "only-in-a" | "only-in-b" => 4,
+        _ => 5,
     };
     rows.sort_by_cached_key(|(pi, r)| {
         (
@@ -315,19 +340,38 @@ pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
     let count = |c: &str| rows.iter().filter(|r| r.change == c).count();
     let _ = writeln!(
         out,
-        "{} regression(s), {} improvement(s), {} unchanged, {} undecided or on one side only\n",
+        "{} regression(s), {} improvement(s), {} within noise, {} unchanged, {} undecided or on one side only\n",
         count("regression"),
         count("improvement"),
+        count("within-noise"),
         count("same"),
         count("undecided") + count("only-in-a") + count("only-in-b")
     );
+    for (side, label, models) in pass_k(a, b) {
+        let _ = writeln!(
+            out,
+            "pass^k on {side} ({label}): {}\n",
+            models
+                .iter()
+                .map(|(m, ks)| format!(
+                    "{m} {}",
+                    ks.iter()
+                        .map(|p| p.map_or("-".into(), |p| format!("{p:.2}")))
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
     out.push_str("| unit | model | A | B | change |\n|---|---|---|---|---|\n");
     for r in rows {
-        let cell = |s: Option<UnitStatus>, f: &[String]| {
+        let cell = |s: Option<UnitStatus>, r: Option<Rate>, f: &[String]| {
+            let rate = r.map_or(String::new(), |r| format!(" {}", r.cell()));
             if f.is_empty() {
-                status(s).to_string()
+                format!("{}{rate}", status(s))
             } else {
-                format!("{} ({})", status(s), f.join(", "))
+                format!("{}{rate} ({})", status(s), f.join(", "))
             }
         };
         let _ = writeln!(
@@ -336,16 +380,53 @@ pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
             r.case,
             r.variant,
             r.model,
-            cell(r.a, &r.a_failed),
-            cell(r.b, &r.b_failed),
-            if r.change == "regression" || r.change == "improvement" {
-                format!("**{}**", r.change)
-            } else {
-                r.change.to_string()
-            }
+            cell(r.a, r.a_rate, &r.a_failed),
+            cell(r.b, r.b_rate, &r.b_failed),
+            change_text(r)
         );
     }
     out
+}
+
+/// pass^1 … pass^n per model of each side (τ²-bench's estimate averaged over the model's
+/// units), n the side's trials: ("A" or "B", the side, [(model, [pass^k])]).
+pub type PassK = (&'static str, String, Vec<(String, Vec<Option<f64>>)>);
+
+pub fn pass_k(a: &Side, b: &Side) -> Vec<PassK> {
+    [("A", a), ("B", b)]
+        .into_iter()
+        .map(|(name, side)| {
+            let models = side
+                .gate
+                .models
+                .iter()
+                .filter(|m| side.model.as_ref().is_none_or(|x| x == *m))
+                .map(|m| {
+                    let units: Vec<&Unit> =
+                        side.gate.units.iter().filter(|u| u.model == *m).collect();
+                    let ks = crate::stats::model_pass_ks(&units, side.gate.required)
+                        .into_iter()
+                        .map(|p| p.map(crate::stats::round4))
+                        .collect();
+                    (m.clone(), ks)
+                })
+                .collect();
+            (name, side.label(), models)
+        })
+        .collect()
+}
+
+/// The change column: significant changes bold, every label of a differing status with its
+/// p-value.
+fn change_text(r: &Row) -> String {
+    let p = r.p_value.map_or(String::new(), |p| {
+        format!(" (p = {})", crate::stats::p_text(p))
+    });
+    match r.change {
+        "regression" | "improvement" => format!("**{}**{p}", r.change),
+        "within-noise" => format!("within noise{p}"),
+        other => other.to_string(),
+    }
 }
 
 pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
@@ -359,15 +440,17 @@ pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
         };
         let _ = write!(
             body,
-            "<tr class=\"{class}\"><td>{}/{}</td><td>{}</td><td>{} {}</td><td>{} {}</td><td>{}</td></tr>",
+            "<tr class=\"{class}\"><td>{}/{}</td><td>{}</td><td>{} {} {}</td><td>{} {} {}</td><td>{}</td></tr>",
             esc(&r.case),
             esc(&r.variant),
             esc(&r.model),
             status(r.a),
+            r.a_rate.map_or(String::new(), Rate::cell),
             esc(&r.a_failed.join(", ")),
             status(r.b),
+            r.b_rate.map_or(String::new(), Rate::cell),
             esc(&r.b_failed.join(", ")),
-            r.change
+            change_text(r).replace("**", "")
         );
     }
     let diffs: String = differences(a, b)

@@ -356,7 +356,10 @@ pub fn select<'a>(
                 did_you_mean(c, ids)
             ))
         })?;
-        wanted_cases.push(case);
+        // A case named twice (a base rerun names each failing unit's case) runs once.
+        if !wanted_cases.iter().any(|w: &&Case| w.id == case.id) {
+            wanted_cases.push(case);
+        }
     }
     let scope: Vec<&Case> = if wanted_cases.is_empty() {
         suite.cases.iter().collect()

@@ -389,7 +389,7 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
     );
     assert!(
         out.contains(
-            "0 regression(s), 0 improvement(s), 6 unchanged, 0 undecided or on one side only"
+            "0 regression(s), 0 improvement(s), 0 within noise, 6 unchanged, 0 undecided or on one side only"
         ),
         "{out}"
     );
@@ -411,7 +411,7 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
         "{out}"
     );
     assert!(
-        out.contains("| E1/default | scripted-compliant → front | pass | pass | same |"),
+        out.contains("| E1/default | scripted-compliant → front | pass 1/1 (0.03–1) | pass 1/1 (0.03–1) | same |"),
         "{out}"
     );
     let json: serde_json::Value = serde_json::from_str(&stdout(&harness(

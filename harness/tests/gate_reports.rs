@@ -92,7 +92,7 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
 
     let md = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(
-        md.contains("**FAIL**") && md.contains("| E9/default | 3/3 | 0/3 ❌ |"),
+        md.contains("**FAIL**") && md.contains("| E9/default | 3/3 [0.29–1] | 0/3 ❌ [0–0.71] |"),
         "{md}"
     );
     assert_eq!(
@@ -427,7 +427,7 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
         "the head gate still decides: {}",
         stderr(&o)
     );
-    assert!(out.contains("Against the charter at HEAD: 0 regression(s), 0 improvement(s), 2 still failing, 0 undecided"), "{out}");
+    assert!(out.contains("Against the charter at HEAD: 0 regression(s), 0 improvement(s), 0 within noise, 2 still failing, 0 undecided"), "{out}");
     let cmp: Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("base-comparison.json")).unwrap())
             .unwrap();
@@ -467,11 +467,31 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
         ],
         &[],
     );
+    // 3/3 on the base against 0/3 at head is p = 0.1: within noise, listed apart.
     let out = stdout(&o);
     assert!(
-        out.contains("1 regression(s)")
-            && out.contains("regression     E1/default on scripted-naive: base pass, head fail"),
+        out.contains("0 regression(s), 0 improvement(s), 1 within noise")
+            && out.contains("Within noise: the status differs")
+            && out.contains(
+                "within noise   E1/default on scripted-naive: base pass 3/3, head fail 0/3 (p = 0.1)"
+            ),
         "{out}"
+    );
+    let cmp: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("base-comparison.json")).unwrap())
+            .unwrap();
+    let e1 = cmp["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["case"] == "E1")
+        .unwrap();
+    assert!(
+        e1["change"] == "within-noise"
+            && (e1["p_value"].as_f64().unwrap() - 0.1).abs() < 1e-9
+            && e1["base_rate"]["passed"] == 3
+            && e1["head_rate"]["passed"] == 0,
+        "{e1}"
     );
 }
 
@@ -580,16 +600,58 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("charter runtime sha256:"), "{out}");
-    // Two models of one run: the naive one regresses every unit, regressions come first.
+    // Two models of one run: the naive one fails every unit the other passes, but one trial
+    // each cannot tell a pass rate of 1 from 0 (Fisher's p = 1): within noise, no regression.
     let a = format!("{}:scripted-compliant", runs[0]);
     let b = format!("{}:scripted-naive", runs[0]);
     let o = common::harness(cwd.path(), &["compare", &a, &b, "--json"], &[]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let units = v["units"].as_array().unwrap();
     assert_eq!(units.len(), 16);
-    assert!(units.iter().all(|u| u["change"] == "regression"));
+    assert!(units
+        .iter()
+        .all(|u| u["change"] == "within-noise" && u["p_value"].as_f64() == Some(1.0)));
     assert!(units[0]["b_failed"].as_array().unwrap().len() > 0);
+    // Five trials each: 5/5 against 0/5 is p = 0.0079, a regression, and it comes first.
+    let five = cwd.path().join("five");
+    let o = common::harness(
+        cwd.path(),
+        &[
+            "run",
+            "--matrix",
+            "offline",
+            "--trials",
+            "5",
+            "--case",
+            "E1",
+            "--case",
+            "E2",
+            "--out",
+            five.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let a = format!("{}:scripted-compliant", five.display());
+    let b = format!("{}:scripted-naive", five.display());
+    let o = common::harness(cwd.path(), &["compare", &a, &b], &[]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("2 regression(s), 0 improvement(s), 0 within noise"),
+        "{out}"
+    );
+    assert!(
+        out.contains("| E1/default | scripted-compliant → scripted-naive | pass 5/5 (0.48–1) | FAIL 0/5 (0–0.52) (")
+            && out.contains("**regression** (p = 0.0079) |"),
+        "{out}"
+    );
+    assert!(
+        out.contains("scripted-compliant 1.00 / 1.00 / 1.00 / 1.00 / 1.00")
+            && out.contains("scripted-naive 0.00 / 0.00 / 0.00 / 0.00 / 0.00"),
+        "pass^1 … pass^5 per side: {out}"
+    );
 }
 
 #[test]

@@ -148,6 +148,7 @@ pub fn write_all(
         "usage": facts.usage,
         "control_arm": facts.lift,
         "sandbox": if facts.sandbox_off { "off" } else { "confined" },
+        "statistics": statistics(gate),
     });
     let serde_json::Value::Object(head) = summary else {
         unreachable!("built as an object")
@@ -164,6 +165,34 @@ pub fn write_all(
         serde::Serialize::serialize(&doc, &mut serde_json::Serializer::pretty(&mut *w))
             .map_err(std::io::Error::other)?;
         w.write_all(b"\n")
+    })
+}
+
+/// How sure the gate is, model by model: what the per-unit intervals are and pass^k averaged
+/// over the model's units, as τ²-bench reports it.
+fn statistics(gate: &Gate) -> serde_json::Value {
+    let models: Vec<serde_json::Value> = gate
+        .models
+        .iter()
+        .map(|m| {
+            let units: Vec<&crate::gate::Unit> =
+                gate.units.iter().filter(|u| u.model == *m).collect();
+            let pass_k: Vec<Option<f64>> = crate::stats::model_pass_ks(&units, gate.required)
+                .into_iter()
+                .map(|p| p.map(crate::stats::round4))
+                .collect();
+            let flaky = units
+                .iter()
+                .filter(|u| crate::stats::flaky_criteria(u).is_some())
+                .count();
+            json!({"model": m, "units": units.len(), "flaky_units": flaky, "pass_k": pass_k})
+        })
+        .collect();
+    json!({
+        "interval": "Clopper-Pearson, two-sided, of each unit's decided (passed or failed) trials",
+        "confidence": crate::stats::CONFIDENCE,
+        "pass_k": "tau2-bench's pass^k: C(passed, k) / C(decided, k), for k = 1, 2, ...; per model the mean over its units",
+        "models": models,
     })
 }
 
@@ -236,9 +265,18 @@ impl serde::Serialize for SummaryUnits<'_> {
                     s: S,
                 ) -> std::result::Result<S::Ok, S::Error> {
                     let (u, required) = (self.0, self.1);
-                    let mut m = s.serialize_map(Some(7))?;
+                    let rate = crate::stats::Rate::of(u);
+                    let (lo, hi) = rate.interval();
+                    let r4 = crate::stats::round4;
+                    let mut m = s.serialize_map(Some(12))?;
                     m.serialize_entry("case", &u.case)?;
+                    m.serialize_entry("decided", &rate.trials)?;
+                    m.serialize_entry("flaky", &crate::stats::flaky_criteria(u))?;
+                    m.serialize_entry("interval", &[r4(lo), r4(hi)])?;
                     m.serialize_entry("model", &u.model)?;
+                    // pass^1 … pass^n of the decided trials, in order.
+                    let pass_k: Vec<f64> = rate.pass_ks().into_iter().map(r4).collect();
+                    m.serialize_entry("pass_k", &pass_k)?;
                     m.serialize_entry("passed", &u.passed())?;
                     m.serialize_entry("required", &required)?;
                     m.serialize_entry("status", &u.status(required))?;

@@ -13,7 +13,7 @@ header{background:#fff;padding:.3rem 0;border-bottom:1px solid #ddd;z-index:2}@m
 .bar{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}.bar input{padding:.25rem .5rem;min-width:16rem}\
 table.matrix{border-collapse:collapse;margin:.6rem 0}table.matrix td,table.matrix th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}\
 table.matrix th.case{font-weight:400}td.pass{background:#d6f5d6}td.fail{background:#f8d0d0}td.inconclusive{background:#fbeec1}\
-td.fail a{font-weight:600}td small{display:block;color:#6b0000}\
+td.fail a{font-weight:600}td small{display:block;color:#6b0000}td small.flaky{color:#8a6100}.ci{color:#555;font-size:.85em}\
 .verdict-pass{color:#176b17}.verdict-fail{color:#a31515}.verdict-inconclusive,.verdict-partial{color:#8a6100}\
 details{margin:.3rem 0 .3rem 1rem}summary{cursor:pointer}pre{background:#f6f6f6;padding:.5rem;white-space:pre;overflow:auto;margin:.2rem 0}\
 li.failed-criterion{background:#fde2e2}li.failed-criterion mark{background:#ffb3b3}li.passed-criterion{color:#555}\
@@ -92,6 +92,32 @@ impl FloorBoundary for str {
     }
 }
 
+/// pass^k per model (τ²-bench's estimate averaged over the model's units) under the matrix.
+fn pass_k_table(h: &mut String, gate: &Gate) {
+    h.push_str("<p class=\"note\">In brackets: the 95% Clopper–Pearson interval of the true pass rate; 3 of 3 is consistent with a rate as low as 0.29. pass^k: the chance that k trials of a unit all pass, averaged over the model's units.</p><table class=\"matrix\" id=\"pass-k\"><thead><tr><th>model</th>");
+    for k in 1..=gate.required {
+        let _ = write!(h, "<th>pass^{k}</th>");
+    }
+    h.push_str("<th>flaky units</th></tr></thead><tbody>");
+    for m in &gate.models {
+        let units: Vec<&crate::gate::Unit> = gate.units.iter().filter(|u| u.model == *m).collect();
+        let _ = write!(h, "<tr><th>{}</th>", esc(m));
+        for p in crate::stats::model_pass_ks(&units, gate.required) {
+            let _ = write!(
+                h,
+                "<td>{}</td>",
+                p.map_or("-".into(), |p| format!("{p:.2}"))
+            );
+        }
+        let flaky = units
+            .iter()
+            .filter(|u| crate::stats::flaky_criteria(u).is_some())
+            .count();
+        let _ = write!(h, "<td>{flaky}</td></tr>");
+    }
+    h.push_str("</tbody></table>\n");
+}
+
 /// The facts of the page besides the gate and its trials.
 pub struct Page<'a> {
     pub title: &'a str,
@@ -146,13 +172,29 @@ pub fn write(
                     } else {
                         format!("<small>{}</small>", esc(&crit.join(", ")))
                     };
+                    let rate = crate::stats::Rate::of(u);
+                    let (lo, hi) = rate.interval();
+                    let flaky = match crate::stats::flaky_criteria(u) {
+                        Some(c) if !c.is_empty() => {
+                            format!(
+                                "<small class=\"flaky\">flaky: {}</small>",
+                                esc(&c.join(", "))
+                            )
+                        }
+                        Some(_) => "<small class=\"flaky\">flaky</small>".into(),
+                        None => String::new(),
+                    };
                     let _ = write!(
                         h,
-                        "<td class=\"{s}\" data-criteria=\"{}\"><a href=\"#{}\">{}/{} {s}</a>{small}</td>",
+                        "<td class=\"{s}\" data-criteria=\"{}\"><a href=\"#{}\">{}/{} {s}</a> <span class=\"ci\" title=\"95% Clopper–Pearson interval of the pass rate, {} of {} decided trials\">[{}–{}]</span>{small}{flaky}</td>",
                         esc(&crit.join(",")),
                         anchor(m, c, v),
                         u.passed(),
-                        gate.required
+                        gate.required,
+                        rate.passed,
+                        rate.trials,
+                        crate::stats::short(lo),
+                        crate::stats::short(hi)
                     );
                 }
                 None => h.push_str("<td>-</td>"),
@@ -161,6 +203,7 @@ pub fn write(
         h.push_str("</tr>\n");
     }
     h.push_str("</tbody></table>\n");
+    pass_k_table(&mut h, gate);
     let _ = writeln!(h, "<details><summary>System prompt (the charter's runtime sections), sent in every trial</summary><pre>{}</pre></details>", folded(page.system_prompt));
 
     // Failing units first, then undecided, then passing.

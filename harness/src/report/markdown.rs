@@ -1,6 +1,7 @@
 //! `report.md`: the gate for people reading a pull request (also the GitHub step summary).
 
 use crate::gate::{Gate, UnitStatus};
+use crate::stats::{short, Rate};
 use std::fmt::Write;
 
 pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
@@ -21,11 +22,16 @@ pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
         let _ = write!(out, "| {c}/{v} |");
         for m in &gate.models {
             let cell = gate.cell(m, c, v, ["", " ❌", " ⚠️"]);
-            let _ = write!(out, " {cell} |");
+            let interval = gate.unit(m, c, v).map_or(String::new(), |u| {
+                let (lo, hi) = Rate::of(u).interval();
+                format!(" [{}–{}]", short(lo), short(hi))
+            });
+            let _ = write!(out, " {cell}{interval} |");
         }
         out.push('\n');
     }
     let _ = writeln!(out, "\n{}.", gate.counts_line());
+    how_sure(&mut out, gate);
     let inconclusive: Vec<_> = gate.units_with(UnitStatus::Inconclusive).collect();
     if !inconclusive.is_empty() {
         out.push_str("\n## Inconclusive (never counted as pass)\n\n");
@@ -48,4 +54,63 @@ pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
         );
     }
     out
+}
+
+/// The intervals' legend, pass^k per model, and the flaky units with the criteria that differ
+/// between their passing and failing trials.
+fn how_sure(out: &mut String, gate: &Gate) {
+    let _ = writeln!(
+        out,
+        "\nIn brackets: the 95% Clopper–Pearson interval of the true pass rate, from the unit's passed and failed trials; 3 of 3 is consistent with a rate as low as 0.29.\n"
+    );
+    let ks = 1..=gate.required;
+    let _ = writeln!(
+        out,
+        "| model | {} | flaky units |",
+        ks.clone()
+            .map(|k| format!("pass^{k}"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(out, "|---|{}---|", "---|".repeat(gate.required as usize));
+    let mut flaky = Vec::new();
+    for m in &gate.models {
+        let units: Vec<&crate::gate::Unit> = gate.units.iter().filter(|u| u.model == *m).collect();
+        let cells: Vec<String> = crate::stats::model_pass_ks(&units, gate.required)
+            .into_iter()
+            .map(|p| p.map_or("-".into(), |p| format!("{p:.2}")))
+            .collect();
+        let before = flaky.len();
+        flaky.extend(
+            units
+                .iter()
+                .filter_map(|u| crate::stats::flaky_criteria(u).map(|c| (*u, c))),
+        );
+        let _ = writeln!(
+            out,
+            "| {m} | {} | {} |",
+            cells.join(" | "),
+            flaky.len() - before
+        );
+    }
+    if !flaky.is_empty() {
+        out.push_str("\n## Flaky units (passed some trials, failed others)\n\n");
+        for (u, criteria) in flaky {
+            let rate = Rate::of(u);
+            let _ = writeln!(
+                out,
+                "- {}/{} on {}: {} of {} passed; differing: {}",
+                u.case,
+                u.variant,
+                u.model,
+                rate.passed,
+                rate.trials,
+                if criteria.is_empty() {
+                    "no criterion (the same criteria failed in every trial)".to_string()
+                } else {
+                    criteria.join(", ")
+                }
+            );
+        }
+    }
 }
