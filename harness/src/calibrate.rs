@@ -70,14 +70,23 @@ pub fn label(
             },
         ));
     }
+    // Labels sit beside transcripts that may come from anywhere: never through a link. Every
+    // file is opened before any is written, so a refused one writes nothing.
+    let mut open: BTreeMap<&Path, std::fs::File> = BTreeMap::new();
+    for (file, _) in &lines {
+        if !open.contains_key(file.as_path()) {
+            let f = crate::store::open_no_follow(
+                file,
+                std::fs::OpenOptions::new().create(true).append(true),
+            )?;
+            open.insert(file, f);
+        }
+    }
     for (file, l) in &lines {
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-            .map_err(|e| Error::io(file, e))?;
         let line = serde_json::to_string(l).map_err(|e| Error::Internal(e.to_string()))?;
-        writeln!(f, "{line}").map_err(|e| Error::io(file, e))?;
+        if let Some(f) = open.get_mut(file.as_path()) {
+            writeln!(f, "{line}").map_err(|e| Error::io(file, e))?;
+        }
     }
     Ok(lines.len())
 }

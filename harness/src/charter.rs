@@ -317,7 +317,7 @@ mod source_tests {
         let seed = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../shared/seeds/000_23768daf6d0b2081.txt");
         let Ok(text) = std::fs::read_to_string(&seed) else {
-            eprintln!("skipped: {} is not present", seed.display());
+            errln!("skipped: {} is not present", seed.display());
             return;
         };
         let c = parse("seed", &text).unwrap();

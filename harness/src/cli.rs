@@ -199,9 +199,9 @@ struct RunArgs {
     /// jobs); combine the shards' folders with `harness merge`.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
-    /// Arms to run: `charter` (the gate), and `control` to also run every unit without the
-    /// charter and report each case's lift (pass rate with the charter minus without).
-    #[arg(long, value_delimiter = ',', default_value = "charter")]
+    /// Arms to run: `charter` (the gate, the default), and `control` to also run every unit
+    /// without the charter and report each case's lift (pass rate with the charter minus without).
+    #[arg(long, value_delimiter = ',')]
     arms: Vec<String>,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
@@ -211,10 +211,16 @@ struct RunArgs {
     /// network and files; the output, run.json and every report say so.
     #[arg(long)]
     no_sandbox: bool,
-    /// Finish a run folder: run only the trials with no completed transcript, under the same
-    /// charter; finished transcripts are kept, never repeated.
+    /// Finish a run folder: the selection it recorded (cases, variants, models, trials, shard,
+    /// arms) and nothing more, only the trials with no completed transcript, under the same
+    /// charter; finished transcripts are kept, never repeated. Selection flags, if given, must
+    /// say the same.
     #[arg(long, value_name = "RUN_DIR")]
     resume: Option<PathBuf>,
+    /// With --resume: widen the run to every unit of the manifest (and its trials, or
+    /// --trials); the plan says what this adds.
+    #[arg(long, requires = "resume", conflicts_with_all = ["cases", "variants", "models", "shard"])]
+    all: bool,
     /// A charter file or git REV:PATH to load instead of the manifest's.
     #[arg(long)]
     charter: Option<String>,
@@ -256,8 +262,10 @@ struct GateArgs {
     /// The run folder (results/latest: the newest run in this folder).
     #[arg(default_value = LATEST)]
     run_dir: PathBuf,
-    /// Also rerun the failing units on the charter at this git revision (or reuse stored
-    /// results for it) and report regressions and improvements per unit.
+    /// Also rerun the failing units on the charter at this git revision, each needed trial
+    /// once (planned and priced before the first call; transcripts stored for the same inputs
+    /// are reused), and report regressions and improvements per unit. The revision is checked
+    /// before anything is written.
     #[arg(long, value_name = "REV")]
     charter_base: Option<String>,
     /// A run folder made on the base charter to reuse (its charter sha256 must match).
@@ -390,7 +398,7 @@ pub fn run() -> Result<u8> {
                 args.note.as_deref(),
                 args.labels.as_deref(),
             )?;
-            println!("labelled {n} transcript{}", if n == 1 { "" } else { "s" });
+            outln!("labelled {n} transcript{}", if n == 1 { "" } else { "s" });
             Ok(exit::OK)
         }
         Command::Calibrate(args) => calibrate_cmd(args),
@@ -405,13 +413,14 @@ pub fn run() -> Result<u8> {
             };
             let opts = crate::init::Options { action, branch };
             for f in crate::init::init(&args.dir, &opts, args.force)? {
-                println!("wrote {f}");
+                outln!("wrote {f}");
             }
-            println!(
+            outln!(
                 "the workflow installs {} and stores the gate on pushes to {} ({how})",
-                opts.action, opts.branch
+                opts.action,
+                opts.branch
             );
-            println!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
+            outln!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
             Ok(exit::OK)
         }
         Command::Compare(args) => {
@@ -442,12 +451,9 @@ pub fn run() -> Result<u8> {
                         .collect::<std::collections::BTreeMap<_, _>>(),
                     "units": rows,
                 });
-                println!("{}", crate::report::inert(&v.to_string()));
+                crate::report::out_json(&v.to_string());
             } else {
-                print!(
-                    "{}",
-                    crate::report::inert(&crate::runs::markdown(&a, &b, &rows))
-                );
+                out!("{}", crate::runs::markdown(&a, &b, &rows));
             }
             Ok(if rows.iter().any(|r| r.change == "regression") {
                 exit::GATE_FAILED
@@ -457,11 +463,11 @@ pub fn run() -> Result<u8> {
         }
         Command::Runs(args) => {
             // run.json files are as untrusted as the transcripts beside them.
-            print!("{}", crate::report::inert(&crate::runs::list(&args.dir)?));
+            out!("{}", crate::runs::list(&args.dir)?);
             Ok(exit::OK)
         }
         Command::Key(args) => {
-            println!(
+            outln!(
                 "{}",
                 crate::init::inputs_key(&args.matrix, args.suite.suite.as_deref())?
             );
@@ -501,7 +507,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
     let mut charter_arg = args.charter;
     if charter_arg.is_none() && crate::banner::is_builtin_offline(&matrix) {
         if let Some((file, note)) = crate::banner::repo_charter(&cwd()) {
-            eprintln!("{}", crate::report::inert(&note));
+            errln!("{note}");
             charter_arg = Some(file.display().to_string());
         }
     }
@@ -522,6 +528,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         story,
         only_units: None,
         no_sandbox: args.no_sandbox,
+        all: args.all,
     };
     let done = crate::session::run(&opts)?;
     let facts = RunFacts {
@@ -535,7 +542,12 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         sandbox_off: done.sandbox_off,
         step_summary: true,
     };
-    finish(&done.run_dir, &done.gate, &done.records, &facts)
+    let code = finish(&done.run_dir, &done.gate, &done.records, &facts)?;
+    // What was sent against the plan printed before the first call.
+    for line in &done.sent {
+        errln!("{line}");
+    }
+    Ok(code)
 }
 
 /// Print the gate and write the run folder's reports; the gate's exit code.
@@ -555,33 +567,33 @@ fn finish(
             .and_then(|_| stdout.write_all(b"\n"));
     }
     for line in crate::report::files::auth_failures(records) {
-        println!("{line}: fix the key, then re-run");
+        outln!("{line}: fix the key, then re-run");
     }
-    print!("{}", usage_lines(&facts.usage));
+    out!("{}", usage_lines(&facts.usage));
     if gate.count(crate::gate::UnitStatus::Fail) > 0 {
-        println!(
+        outln!(
             "\nProposed Failure-Mode Registry rows ({}):",
             run_dir.join("registry-rows.md").display()
         );
-        print!(
+        out!(
             "{}",
-            crate::report::inert(&crate::report::registry::table(gate, |c| facts
+            crate::report::registry::table(gate, |c| facts
                 .suite
                 .case(c)
-                .map_or(c.to_string(), |k| k.title.clone())))
+                .map_or(c.to_string(), |k| k.title.clone()))
         );
     }
     if let Some(l) = &facts.lift {
-        print!(
+        out!(
             "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
             crate::report::lift::table(l)
         );
     }
     if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts) {
-        eprintln!("error: the reports could not be written: {e}");
+        errln!("error: the reports could not be written: {e}");
         return Ok(exit::HARNESS_FAILED);
     }
-    println!(
+    outln!(
         "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
         run_dir.display()
     );
@@ -592,7 +604,7 @@ fn cases_cmd(args: SuiteArgs) -> Result<u8> {
     let root = suite::locate(args.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     for c in &suite.cases {
-        println!(
+        outln!(
             "{:<4} {}  (checker {})",
             c.id,
             c.title,
@@ -611,13 +623,13 @@ fn cases_cmd(args: SuiteArgs) -> Result<u8> {
             } else {
                 v.tools.join(" ")
             };
-            println!(
+            outln!(
                 "     {:<8} workspace: {ws:<16} seeded turns: {:<3} tools: {tools}",
                 v.id,
                 v.seed.len() + 1
             );
         }
-        println!("     passes when: {}", c.passes_when);
+        outln!("     passes when: {}", c.passes_when);
     }
     Ok(exit::OK)
 }
@@ -629,19 +641,16 @@ fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
     if args.json {
         for j in &judged {
             let line = serde_json::to_string(j).map_err(|e| Error::Internal(e.to_string()))?;
-            println!("{}", crate::report::inert(&line));
+            crate::report::out_json(&line);
         }
         let summary: Vec<_> = crate::calibrate::tallies(&judged)
             .into_iter()
             .map(|((case, version), t)| serde_json::json!({"case": case, "checker_version": version, "tally": t}))
             .collect();
-        println!("{}", serde_json::json!({ "summary": summary }));
+        crate::report::out_json(&serde_json::json!({ "summary": summary }).to_string());
     } else {
         // Reasons quote model text: no terminal escapes, no key values.
-        print!(
-            "{}",
-            crate::report::inert(&crate::calibrate::render(&judged))
-        );
+        out!("{}", crate::calibrate::render(&judged));
     }
     Ok(if judged.iter().all(|j| j.agrees()) {
         exit::OK
@@ -671,16 +680,29 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
             if let Some(change) = c.change() {
                 v["changed"] = serde_json::json!(change);
             }
-            // JSON escapes control characters; keys quoted in reasons still need masking.
-            println!("{}", crate::report::inert(&v.to_string()));
+            // JSON escapes control characters, not bidi overrides; keys quoted in reasons
+            // need masking.
+            crate::report::out_json(&v.to_string());
         }
     } else {
-        print!(
-            "{}",
-            crate::report::inert(&check::render(&verdicts, args.verbose))
-        );
+        out!("{}", check::render(&verdicts, args.verbose));
     }
     Ok(check::exit_code(&verdicts))
+}
+
+/// What the base rerun sent and cost: the decide job's own spending.
+fn base_cost(base: &crate::compare::BaseSent) -> String {
+    if base.sent.is_empty() {
+        return "Base rerun: no model called.\n".to_string();
+    }
+    let mut out = String::from("Base rerun:\n");
+    for line in &base.sent {
+        out.push_str(&format!("  {line}\n"));
+    }
+    for line in usage_lines(&base.usage).lines() {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out
 }
 
 fn usage_lines(accounting: &serde_json::Value) -> String {
@@ -733,7 +755,7 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
                     Some(t) => Some(t),
                     // The pull request that first adds the charter has nothing to compare with.
                     None => {
-                        eprintln!(
+                        errln!(
                             "note: {} is new at {rev}; versioning checks skipped",
                             file.display()
                         );
@@ -757,7 +779,7 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
             // A charter repository without capsules yet: nothing to lint, nothing wrong.
             let present: Vec<PathBuf> = paths.iter().filter(|p| p.exists()).cloned().collect();
             for p in paths.iter().filter(|p| !p.exists()) {
-                eprintln!(
+                errln!(
                     "note: {}: no such file or folder; no capsules to lint there",
                     p.display()
                 );
@@ -780,22 +802,22 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
     };
     let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
     for f in &findings {
-        println!("{f}");
+        outln!("{f}");
         if annotate {
-            println!("{}", f.annotation());
+            outln!("{}", f.annotation());
         }
     }
     if let LintCommand::Charter { file, .. } = &cmd {
         let text = crate::error::read_to_string(file)?;
         if let Some(p) = lint::charter::prompt_preview(&text, 6) {
-            print!("{}", crate::report::inert(&p));
+            out!("{p}");
         }
     }
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
-    eprintln!("{} finding(s), {errors} error(s)", findings.len());
+    errln!("{} finding(s), {errors} error(s)", findings.len());
     Ok(if errors > 0 {
         exit::GATE_FAILED
     } else {
@@ -818,15 +840,19 @@ fn show_cmd(args: ShowArgs) -> Result<u8> {
         seeded: args.seeded,
         diff: true,
     };
+    // Written as made, not through `out!`: a story is inert already and may be coloured.
     let mut out = String::new();
     for c in &checked {
         if args.json {
-            out.push_str(
+            out.push_str(&crate::report::inert_json(
                 &serde_json::to_string(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?,
-            );
+            ));
             out.push('\n');
         } else {
-            out.push_str(&format!("{}\n", c.verdict.file.as_deref().unwrap_or("")));
+            out.push_str(&crate::report::inert(&format!(
+                "{}\n",
+                c.verdict.file.as_deref().unwrap_or("")
+            )));
             out.push_str(&crate::report::story::render(
                 &c.transcript,
                 &c.verdict,
@@ -835,7 +861,10 @@ fn show_cmd(args: ShowArgs) -> Result<u8> {
             out.push('\n');
         }
     }
-    print!("{out}");
+    {
+        use std::io::Write;
+        let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    }
     Ok(check::exit_code(&checked))
 }
 
@@ -846,11 +875,28 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
         .build()
         .map_err(|e| Error::Internal(e.to_string()))?;
     let manifest = crate::manifest::load(&args.matrix)?;
+    // A replay's plan is one trial's first request, sent once.
+    let plan = crate::plan::Plan::new(1, 1, 1, 1, |_| true);
+    errln!(
+        "plan: {} request: the first request of {}",
+        plan.requests_at_most(0),
+        args.path.display()
+    );
     let (path, t) = rt.block_on(crate::replay::replay(&args.path, &root, &manifest))?;
-    println!("wrote {}", path.display());
+    let retried = t
+        .request_ids
+        .iter()
+        .flatten()
+        .map(|r| u64::from(r.attempts.saturating_sub(1)))
+        .sum();
+    errln!(
+        "{}",
+        crate::plan::sent_line(&t.model, 1, retried, plan.requests_at_most(0))
+    );
+    outln!("wrote {}", path.display());
     match &t.error {
         Some(e) => {
-            println!("inconclusive: {e}");
+            outln!("inconclusive: {e}");
             Ok(exit::INCONCLUSIVE)
         }
         None => {
@@ -860,13 +906,9 @@ fn replay_cmd(args: ReplayArgs) -> Result<u8> {
                 .filter(|m| m.role == checkers::Role::Assistant);
             if let Some(m) = reply {
                 for c in &m.tool_calls {
-                    println!(
-                        "tool call: {}({})",
-                        crate::report::inert(&c.name),
-                        crate::report::inert(&c.arguments.to_string())
-                    );
+                    outln!("tool call: {}({})", c.name, c.arguments);
                 }
-                println!("{}", crate::report::inert(&m.content));
+                outln!("{}", m.content);
             }
             Ok(exit::OK)
         }
@@ -960,7 +1002,7 @@ fn gate_cmd(
         .system_prompt()
         .unwrap_or_default()
         .to_string();
-    eprint!("{}", crate::banner::for_gate(&run, &system_prompt, &root));
+    err!("{}", crate::banner::for_gate(&run, &system_prompt, &root));
     let facts = RunFacts {
         charter_source: run["charter"]["source"].as_str().unwrap_or("?"),
         charter_sha256: run["charter"]["sha256"].as_str().unwrap_or("?"),
@@ -974,9 +1016,37 @@ fn gate_cmd(
         // first, is known.
         step_summary: step_summary && args.and_then(|a| a.charter_base.as_ref()).is_none(),
     };
+    // The base comparison's inputs (revision, charter, manifest, stored results) are checked
+    // before anything is written: bad input leaves the run folder as it was.
+    let base = match args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
+        Some((a, rev)) => {
+            // --settle's inputs too, before the base rerun calls any model.
+            let settle = match a.settle {
+                Some(n) if n <= gate.required => {
+                    return Err(Error::input(format!(
+                        "--settle {n}: must exceed the gate's {} trials per unit",
+                        gate.required
+                    )))
+                }
+                Some(_) => Some(settle_arms(a, rev, &run)?),
+                None => None,
+            };
+            let base = crate::compare::plan_base(
+                run_dir,
+                &run,
+                &gate,
+                rev,
+                a.base_results.as_deref(),
+                a.matrix.as_deref(),
+                a.suite.suite.as_deref(),
+            )?;
+            Some((a, rev, base, settle))
+        }
+        None => None,
+    };
     let code = finish(run_dir, &gate, &records, &facts)?;
-    if let Some((args, rev)) = args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
-        base_cmd(args, rev, &suite, &run, &gate)?;
+    if let Some((args, rev, base, settle)) = base {
+        base_cmd(args, rev, (base, settle), &suite, &run, &gate)?;
     }
     Ok(code)
 }
@@ -1074,53 +1144,39 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
 fn base_cmd(
     args: &GateArgs,
     rev: &str,
+    (base, settle): (Option<crate::compare::Base>, Option<SettleArms>),
     suite: &Suite,
     run: &serde_json::Value,
     head: &Gate,
 ) -> Result<()> {
-    let suite_dir = args.suite.suite.as_deref();
     let trials = head.required;
     let mut settle_report = None;
-    // --settle's inputs are checked before any model is called, the base rerun's included.
-    let settle_arms = match args.settle {
-        Some(n) if n <= trials => {
-            return Err(Error::input(format!(
-                "--settle {n}: must exceed the gate's {trials} trials per unit"
-            )))
-        }
-        Some(_) => Some(settle_arms(args, rev, run)?),
-        None => None,
-    };
-    let base_dir = crate::compare::base_run(
-        &args.run_dir,
-        run,
-        head,
-        rev,
-        args.base_results.as_deref(),
-        args.matrix.as_deref(),
-        suite_dir,
-    )?;
-    let (text, changes) = match &base_dir {
+    let (text, changes, base_dir) = match base {
         // The charter's runtime text is the base's: nothing regresses or improves.
         None => (format!(
             "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
-        ), Vec::new()),
-        Some(base_dir) => {
+        ), Vec::new(), args.run_dir.clone()),
+        Some(base) => {
+            let sent = crate::compare::run_base(&base)?;
+            for line in &sent.sent {
+                errln!("base {line}");
+            }
+            let base_dir = base.dir.clone();
             let base_records = if base_dir.join("transcripts").exists() {
-                runner::stored_records(base_dir, suite)?
+                runner::stored_records(&base_dir, suite)?
             } else {
                 Vec::new()
             };
-            let base = Gate::from_records(&base_records, trials);
-            let mut changes = crate::compare::compare(head, &base);
-            let settled = match (args.settle, settle_arms) {
+            let base_gate = Gate::from_records(&base_records, trials);
+            let mut changes = crate::compare::compare(head, &base_gate);
+            let settled = match (args.settle, settle) {
                 (Some(n), Some((head_arm, base_arm, matrix))) => {
                     let inputs = crate::settle::Inputs {
                         max_trials: n,
                         head,
                         run,
                         matrix,
-                        suite: suite_dir,
+                        suite: args.suite.suite.as_deref(),
                         suite_loaded: suite,
                         head_arm,
                         base_arm,
@@ -1141,15 +1197,15 @@ fn base_cmd(
                     s.worst_case.trials
                 ));
             }
+            text.push_str(&base_cost(&sent));
             settle_report = settled;
-            (text, changes)
+            (text, changes, base_dir)
         }
     };
-    let base_dir = base_dir.unwrap_or_else(|| args.run_dir.clone());
-    println!("\n{}", crate::report::inert(&text));
+    outln!("\n{text}");
     store::write_atomic(
         &args.run_dir.join("base-comparison.md"),
-        format!("# Base vs head\n\n```\n{text}```\n").as_bytes(),
+        crate::report::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
     )?;
     // Regressions, improvements and failures the base shares go first, in report.md and in
     // the step summary: a failure the base already has is not this change's doing.
@@ -1170,11 +1226,10 @@ fn base_cmd(
 
 /// `--settle N`'s two arms (the run's charter, checked unchanged, and the charter at `rev`),
 /// their folders under `settle/`, and the manifest.
-fn settle_arms(
-    args: &GateArgs,
-    rev: &str,
-    run: &serde_json::Value,
-) -> Result<(crate::settle::Arm, crate::settle::Arm, PathBuf)> {
+/// `--settle`'s head arm, base arm and manifest.
+type SettleArms = (crate::settle::Arm, crate::settle::Arm, PathBuf);
+
+fn settle_arms(args: &GateArgs, rev: &str, run: &serde_json::Value) -> Result<SettleArms> {
     let source = run["charter"]["source"].as_str().unwrap_or_default();
     let repo_path = run["charter"]["repo_path"].as_str();
     let recorded = run["charter"]["sha256"].as_str().unwrap_or_default();

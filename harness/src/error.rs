@@ -86,7 +86,7 @@ impl Error {
         }
     }
     pub fn report(&self) -> ExitCode {
-        eprintln!("error: {self}");
+        errln!("error: {self}");
         ExitCode::from(self.exit_code())
     }
 }

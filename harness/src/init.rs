@@ -13,8 +13,13 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
     let loaded = crate::manifest::load(&crate::manifest::resolve(matrix))?;
     let charter = crate::charter::load(&loaded.manifest.charter.source, loaded.dir())?;
-    let manifest_bytes =
-        std::fs::read(&loaded.path).map_err(|e| Error::io_op("read", &loaded.path, e))?;
+    key_of(&charter.sha256, &loaded.path, suite)
+}
+
+/// The key of a gate of the charter whose runtime text hashes to `charter_sha256`, run with the
+/// manifest at `manifest` and `suite` (a base rerun's charter is not the manifest's).
+pub fn key_of(charter_sha256: &str, manifest: &Path, suite: Option<&Path>) -> Result<String> {
+    let manifest_bytes = std::fs::read(manifest).map_err(|e| Error::io_op("read", manifest, e))?;
     let suite_sha = match suite {
         Some(dir) => {
             let mut h = Sha256::new();
@@ -36,7 +41,7 @@ pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
     };
     let mut h = Sha256::new();
     for part in [
-        charter.sha256.as_bytes(),
+        charter_sha256.as_bytes(),
         &Sha256::digest(&manifest_bytes)[..],
         suite_sha.as_bytes(),
         VERSION.as_bytes(),

@@ -46,15 +46,9 @@ pub fn arm(run_dir: &Path) -> Guard {
         }
         let removed = crate::workspace::remove_own();
         let now = trials_written(&run_dir);
-        eprintln!(
+        errln!(
             "{}",
-            crate::report::inert(&message(
-                now.saturating_sub(before),
-                now,
-                &run_dir,
-                removed,
-                &command
-            ))
+            message(now.saturating_sub(before), now, &run_dir, removed, &command)
         );
         std::process::exit(i32::from(crate::exit::INTERRUPTED));
     });

@@ -5,6 +5,26 @@
 //! output. Configuration is parsed by serde into types and validated once, before any model
 //! is called.
 
+/// `println!` for the harness: the text goes through [`report::inert`], since what the harness
+/// prints quotes models, servers, transcripts and manifests. No control character, bidi
+/// override or key reaches a terminal or a log.
+macro_rules! outln {
+    () => { $crate::report::out("\n") };
+    ($($t:tt)*) => { $crate::report::out(&format!("{}\n", format_args!($($t)*))) };
+}
+/// `print!` through [`report::inert`].
+macro_rules! out {
+    ($($t:tt)*) => { $crate::report::out(&format!($($t)*)) };
+}
+/// `eprintln!` through [`report::inert`].
+macro_rules! errln {
+    ($($t:tt)*) => { $crate::report::err(&format!("{}\n", format_args!($($t)*))) };
+}
+/// `eprint!` through [`report::inert`].
+macro_rules! err {
+    ($($t:tt)*) => { $crate::report::err(&format!($($t)*)) };
+}
+
 pub mod banner;
 pub mod budget;
 pub mod calibrate;
@@ -23,6 +43,7 @@ pub mod init;
 pub mod interrupt;
 pub mod lint;
 pub mod manifest;
+pub mod plan;
 pub mod prepare;
 pub mod probe;
 pub mod provider;

@@ -136,6 +136,10 @@ pub struct ModelEntry {
     /// The exact pinned model id sent to the API.
     pub model: String,
     pub base_url: Option<String>,
+    /// Let `base_url` (and what its name resolves to) be a private-network, link-local or cloud
+    /// metadata address. Off: the key is sent only to public addresses and loopback.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_private_network: bool,
     /// Name of the environment variable holding the API key (never the key itself).
     pub api_key_env: Option<String>,
     #[serde(default = "default_concurrency")]
@@ -310,6 +314,73 @@ pub fn check_base_url(url: &str) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// Why a model server at `ip` would not get a key unless its entry allows private networks:
+/// link-local and cloud metadata addresses (a key sent there, or a redirect a metadata service
+/// answers, reaches the machine's own credentials), private networks and non-host addresses.
+/// Loopback passes: local servers (vLLM, llama.cpp, Ollama) listen there.
+pub fn private_address(ip: std::net::IpAddr) -> Option<&'static str> {
+    use std::net::IpAddr;
+    const METADATA: &str = "a cloud metadata service's address";
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            if v4.is_loopback() {
+                None
+            } else if v4.octets() == [100, 100, 100, 200] || v4.octets() == [192, 0, 0, 192] {
+                Some(METADATA)
+            } else if v4.is_link_local() {
+                Some("a link-local address, where cloud metadata services answer")
+            } else if v4.is_private() || (a == 100 && (64..128).contains(&b)) {
+                Some("a private-network address")
+            } else if v4.is_unspecified() || v4.is_broadcast() || v4.is_multicast() || a == 0 {
+                Some("not a host's address")
+            } else {
+                None
+            }
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return private_address(IpAddr::V4(v4));
+            }
+            let first = v6.segments()[0];
+            if v6.is_loopback() {
+                None
+            } else if v6 == std::net::Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254) {
+                Some(METADATA)
+            } else if first & 0xffc0 == 0xfe80 {
+                Some("a link-local address, where cloud metadata services answer")
+            } else if first & 0xfe00 == 0xfc00 || first & 0xffc0 == 0xfec0 {
+                Some("a private-network address")
+            } else if v6.is_unspecified() || v6.is_multicast() {
+                Some("not a host's address")
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Host names of cloud metadata services (they resolve to link-local addresses only inside
+/// the cloud, so the name itself is refused).
+fn metadata_host(host: &str) -> bool {
+    let h = host.trim_end_matches('.').to_ascii_lowercase();
+    matches!(
+        h.as_str(),
+        "metadata" | "metadata.google.internal" | "metadata.goog" | "instance-data"
+    ) || h.starts_with("instance-data.")
+}
+
+/// Why `url`'s host is refused for a model without `allow_private_network`, if it is.
+pub fn private_base_url(url: &str) -> Option<String> {
+    let u = reqwest::Url::parse(url).ok()?;
+    let host = u.host_str()?;
+    if metadata_host(host) {
+        return Some(format!("{host} is a cloud metadata service's name"));
+    }
+    let ip: std::net::IpAddr = host.trim_matches(['[', ']']).parse().ok()?;
+    private_address(ip).map(|why| format!("{ip} is {why}"))
+}
+
 /// A manifest path as given, or, for a bare name that is no file (`offline`), the manifest of
 /// that name built into the binary.
 pub fn resolve(given: &Path) -> std::path::PathBuf {
@@ -409,6 +480,12 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
                     check_base_url(url).map_err(|why| {
                         Error::input(format!("{at}: models[{i}] ({}).base_url {why}", m.name()))
                     })?;
+                    if let Some(why) = private_base_url(url).filter(|_| !m.allow_private_network) {
+                        return Err(Error::input(format!(
+                            "{at}: models[{i}] ({}).base_url {url:?} is refused: {why}, and the model's key would be sent there; if your model server really listens there, add allow_private_network = true to this model's entry",
+                            m.name()
+                        )));
+                    }
                 }
                 if m.max_attempts == 0 || m.timeout_secs == 0 || m.requests_per_minute == Some(0) {
                     return Err(Error::input(format!("{at}: models[{i}] ({}): max_attempts, timeout_secs and requests_per_minute must be at least 1", m.name())));
@@ -612,5 +689,48 @@ mod tests {
             err.contains("takes no temperature") && err.contains("line 12"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn metadata_link_local_and_private_hosts_need_allow_private_network_and_loopback_does_not() {
+        for url in [
+            "http://169.254.169.254",
+            "http://[fe80::1]:8000",
+            "http://METADATA.google.internal.",
+            "http://100.100.100.200",
+            "http://[fd00:ec2::254]",
+            "http://[::ffff:a9fe:a9fe]",
+            "http://0x0a000001",
+            "http://100.64.0.1",
+            "http://[fc00::1]",
+            "http://0.0.0.0:8000",
+        ] {
+            assert!(private_base_url(url).is_some(), "{url}");
+        }
+        for url in [
+            "http://127.0.0.1:8000/v1",
+            "http://localhost:11434/v1",
+            "http://[::1]:8000",
+            "https://api.openai.com/v1",
+            "https://8.8.8.8",
+            "https://[2001:4860::8888]",
+        ] {
+            assert_eq!(private_base_url(url), None, "{url}");
+        }
+        let metadata = TWO
+            .replace("MODEL_A", "m-2024-01-01")
+            .replace("MODEL_B", "m-2024-01-01")
+            .replace(
+                "api_key_env = \"K\"\n\n",
+                "api_key_env = \"K\"\nbase_url = \"http://169.254.169.254/v1\"\n\n",
+            );
+        let err = load_text(&metadata).unwrap_err().to_string();
+        assert!(
+            err.contains("line 5") && err.contains("allow_private_network = true"),
+            "{err}"
+        );
+        let allowed = metadata.replace("base_url = ", "allow_private_network = true\nbase_url = ");
+        let m = load_text(&allowed).unwrap();
+        assert!(m.manifest.models[0].allow_private_network);
     }
 }

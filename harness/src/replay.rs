@@ -115,7 +115,7 @@ pub async fn replay(
         &seeded[..]
     };
     let on_retry = |n: provider::http::RetryNotice| {
-        eprintln!(
+        errln!(
             "retry: attempt {} failed ({}); next in {:.1}s",
             n.attempt,
             n.reason,

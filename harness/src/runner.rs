@@ -12,6 +12,7 @@ use crate::store::{transcript_path, write_json_atomic};
 use crate::warmup::CacheRole;
 use checkers::CheckContext;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, Semaphore};
@@ -34,16 +35,59 @@ pub struct RunPlan {
     pub control_arm: bool,
     /// Skip a unit's remaining trials once one fails (the gate is decided).
     pub fail_fast: bool,
-    /// Trials (model, unit, trial) that already have a completed transcript (`--resume`).
-    pub skip: std::collections::HashSet<(usize, usize, u32)>,
+    /// Exactly the trials to send: nothing outside it is sent, nothing in it twice.
+    pub plan: crate::plan::Plan,
+    /// Requests sent and retried attempts, per model (what the plan is held against).
+    pub sent: Arc<Sent>,
     /// Where every trial's full verdict goes.
     pub spool: Arc<crate::spool::Spool>,
     pub names: Names,
 }
 
-impl RunPlan {
-    pub fn trial_count(&self) -> usize {
-        self.models.len() * self.units.len() * self.trials as usize
+/// Requests sent to each model, and attempts retried, counted as they go out.
+#[derive(Debug, Default)]
+pub struct Sent {
+    pub requests: Vec<AtomicU64>,
+    pub retried: Vec<AtomicU64>,
+}
+
+impl Sent {
+    pub fn new(models: usize) -> Arc<Sent> {
+        Arc::new(Sent {
+            requests: (0..models).map(|_| AtomicU64::new(0)).collect(),
+            retried: (0..models).map(|_| AtomicU64::new(0)).collect(),
+        })
+    }
+    pub fn requests(&self, mi: usize) -> u64 {
+        self.requests[mi].load(Ordering::Relaxed)
+    }
+    pub fn retried(&self, mi: usize) -> u64 {
+        self.retried[mi].load(Ordering::Relaxed)
+    }
+}
+
+/// A model's provider that counts the requests the episode sends through it.
+struct Counted<'a> {
+    inner: &'a dyn Provider,
+    sent: &'a AtomicU64,
+}
+
+impl Provider for Counted<'_> {
+    fn complete<'a>(
+        &'a self,
+        req: crate::provider::ModelRequest<'a>,
+    ) -> crate::provider::BoxFuture<
+        'a,
+        std::result::Result<crate::provider::ModelReply, crate::provider::ProviderError>,
+    > {
+        self.sent.fetch_add(1, Ordering::Relaxed);
+        self.inner.complete(req)
+    }
+    fn decoding_sent(&self, d: &crate::manifest::Decoding) -> serde_json::Value {
+        self.inner.decoding_sent(d)
+    }
+    fn covers(&self, case: &str, variant: &str) -> bool {
+        self.inner.covers(case, variant)
     }
 }
 
@@ -52,17 +96,14 @@ fn variant_of<'a>(case: &'a Case, id: &str) -> &'a Variant {
         .expect("units are built from the case's own variants")
 }
 
-/// Run every trial of the plan; events go to `events`, and the records come back in plan order.
+/// Run exactly the trials of the plan; events go to `events`, and the records come back in
+/// plan order.
 pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<TrialRecord>> {
     let per_model = plan
         .models
         .iter()
-        .map(|(m, _)| {
-            (
-                m.name().to_string(),
-                plan.units.len() * plan.trials as usize,
-            )
-        })
+        .enumerate()
+        .map(|(mi, (m, _))| (m.name().to_string(), plan.plan.episodes(mi)))
         .collect();
     let _ = events
         .send(Event::RunStarted {
@@ -71,27 +112,24 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
         })
         .await;
     let plan = Arc::new(plan);
-    // Longest episodes first: units offering tools run several model turns, so starting them
-    // early keeps every concurrency slot busy until the end (longest-processing-time order).
-    let mut order: Vec<(usize, u32)> = (0..plan.units.len())
-        .flat_map(|ui| (1..=plan.trials).map(move |t| (ui, t)))
-        .collect();
-    // Within equally long units, first trials first: a failing unit is then usually decided
-    // before its later trials start (what --fail-fast relies on).
-    order.sort_by_key(|&(ui, trial)| {
-        let (case, variant) = &plan.units[ui];
-        (
-            std::cmp::Reverse(variant_of(case, variant).tools.len()),
-            trial,
-        )
-    });
     let mut dispatchers = Vec::new();
     // Every model's finished trials, in one list sized for the whole plan.
-    let finished: Arc<std::sync::Mutex<Vec<Done>>> = Arc::new(std::sync::Mutex::new(
-        Vec::with_capacity(plan.trial_count().saturating_sub(plan.skip.len())),
-    ));
+    let finished: Arc<std::sync::Mutex<Vec<Done>>> =
+        Arc::new(std::sync::Mutex::new(Vec::with_capacity(plan.plan.len())));
     for (mi, (model, _)) in plan.models.iter().enumerate() {
-        let (plan, events, order) = (plan.clone(), events.clone(), order.clone());
+        let (plan, events) = (plan.clone(), events.clone());
+        // Longest episodes first: units offering tools run several model turns, so starting
+        // them early keeps every concurrency slot busy until the end (longest-processing-time
+        // order). Within equally long units, first trials first: a failing unit is then
+        // usually decided before its later trials start (what --fail-fast relies on).
+        let mut order: Vec<(usize, u32)> = plan.plan.of_model(mi).collect();
+        order.sort_by_key(|&(ui, trial)| {
+            let (case, variant) = &plan.units[ui];
+            (
+                std::cmp::Reverse(variant_of(case, variant).tools.len()),
+                trial,
+            )
+        });
         let slots = Arc::new(Semaphore::new(model.max_concurrency));
         let failed: Arc<std::sync::Mutex<std::collections::HashSet<usize>>> = Default::default();
         // Episodes in flight: the model's slots plus as many getting ready or writing results,
@@ -115,10 +153,6 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
                 })
                 .collect::<Vec<_>>(),
         );
-        let order: Vec<(usize, u32)> = order
-            .into_iter()
-            .filter(|&(ui, trial)| !plan.skip.contains(&(mi, ui, trial)))
-            .collect();
         let order = warm_up.order(order);
         let finished = finished.clone();
         dispatchers.push(tokio::spawn(async move {
@@ -135,7 +169,7 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
                     .await
                     .map_err(|e| Error::Internal(e.to_string()))?;
                 // --fail-fast: a unit with a failed trial is decided; start no more of its trials.
-                if plan.fail_fast && failed.lock().map_or(false, |f| f.contains(&ui)) {
+                if plan.fail_fast && failed.lock().is_ok_and(|f| f.contains(&ui)) {
                     continue;
                 }
                 let cache_role = warm_up.role(ui);
@@ -232,6 +266,7 @@ async fn run_one(
         },
     };
     let on_retry = |n: crate::provider::http::RetryNotice| {
+        plan.sent.retried[mi].fetch_add(1, Ordering::Relaxed);
         // A retry notice is news, not record: dropped when the reporters are behind.
         let _ = events.try_send(Event::Retry {
             model: model.name().to_string(),
@@ -243,7 +278,11 @@ async fn run_one(
             wait_ms: n.wait.as_millis() as u64,
         });
     };
-    let mut transcript = run_trial(&spec, provider.as_ref(), &on_retry).await;
+    let counted = Counted {
+        inner: provider.as_ref(),
+        sent: &plan.sent.requests[mi],
+    };
+    let mut transcript = run_trial(&spec, &counted, &on_retry).await;
     let ctx = CheckContext {
         truth: &case.truth,
         core_invariants: Some(&plan.charter.core_invariants),
@@ -354,8 +393,9 @@ fn record(
 pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
     let mut done = Vec::new();
     for (mi, (model, _)) in plan.models.iter().enumerate() {
-        for (ui, (case, variant)) in plan.units.iter().enumerate() {
-            for trial in 1..=plan.trials {
+        for (ui, trial) in plan.plan.of_model(mi) {
+            let (case, variant) = &plan.units[ui];
+            {
                 let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant, trial);
                 let Ok(t) = crate::store::read_transcript(&path) else {
                     continue;

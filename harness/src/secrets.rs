@@ -40,7 +40,11 @@ pub fn register_from_env() {
     }
 }
 
-/// `text` with every registered key masked, as written and as JSON would escape it.
+/// `text` with every registered key masked: as written, as JSON would escape it, and wherever
+/// decoding spells one — JSON and C escapes (`\u0073`, `\x73`, `\/`, `\\`), percent-encoding
+/// (`%73`), HTML character references (`&#115;`), invisible characters between its letters,
+/// up to three layers deep (an escape of an escape). A server that echoes a key in an error
+/// body chooses its spelling; a reader decodes it at a glance.
 pub fn redact(text: &str) -> String {
     let Ok(secrets) = SECRETS.read() else {
         return text.to_string();
@@ -56,6 +60,191 @@ pub fn redact(text: &str) -> String {
             out = out.replace(escaped, MASK);
         }
     }
+    if secrets.is_empty() || !may_spell(&out) {
+        return out;
+    }
+    mask_spelled(&out, &secrets)
+}
+
+/// Whether `text` holds anything decoding would change: one pass over its bytes, so the text
+/// that holds no escape (nearly all of it; JSON's `\n` and `\"` are not decoded) costs no more.
+fn may_spell(text: &str) -> bool {
+    let b = text.as_bytes();
+    let hex = |i: usize| b.get(i).is_some_and(u8::is_ascii_hexdigit);
+    let escape = b.iter().enumerate().any(|(i, &c)| match c {
+        b'\\' => match b.get(i + 1) {
+            Some(b'u') => (2..6).all(|k| hex(i + k)),
+            Some(b'x') => hex(i + 2) && hex(i + 3),
+            Some(b'/') => true,
+            Some(b'\\') => matches!(b.get(i + 2), Some(b'u' | b'x' | b'/' | b'\\')),
+            _ => false,
+        },
+        b'%' => hex(i + 1) && hex(i + 2),
+        b'&' => b.get(i + 1) == Some(&b'#'),
+        _ => false,
+    });
+    escape || (!text.is_ascii() && text.chars().any(invisible))
+}
+
+const LAYERS: usize = 3;
+
+fn is_escape_start(b: u8) -> bool {
+    matches!(b, b'\\' | b'%' | b'&')
+}
+
+/// Characters a reader does not see: a key with them between its letters still reads whole.
+fn invisible(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+/// The character an escape at `at(0)` spells and how many characters the escape takes.
+fn unescape(at: impl Fn(usize) -> Option<char>) -> Option<(char, usize)> {
+    let number = |from: usize, radix: u32, max: usize| {
+        let mut v: u32 = 0;
+        let mut k = from;
+        while let Some(d) = at(k).and_then(|c| c.to_digit(radix)) {
+            v = v.checked_mul(radix)?.checked_add(d)?;
+            k += 1;
+            if k - from > max {
+                return None;
+            }
+        }
+        (k > from).then_some((v, k))
+    };
+    // Exactly n hex digits, whatever follows.
+    let hex_at = |from: usize, n: usize| {
+        (0..n).try_fold(0u32, |v, k| Some(v * 16 + at(from + k)?.to_digit(16)?))
+    };
+    match at(0)? {
+        '\\' => match at(1)? {
+            'u' => Some((char::from_u32(hex_at(2, 4)?)?, 6)),
+            'x' => Some((char::from_u32(hex_at(2, 2)?)?, 4)),
+            '/' => Some(('/', 2)),
+            // An escaped backslash matters only before another escape (`\\u0073`); JSON's
+            // `\\frac` stays as it is, so LaTeX in a transcript costs no decoding.
+            '\\' if matches!(at(2), Some('u' | 'x' | '/' | '\\')) => Some(('\\', 2)),
+            _ => None,
+        },
+        '%' => {
+            let v = hex_at(1, 2)?;
+            (v < 0x80).then(|| (char::from(v as u8), 3))
+        }
+        '&' if at(1)? == '#' => {
+            let (radix, from) = if matches!(at(2)?, 'x' | 'X') {
+                (16, 3)
+            } else {
+                (10, 2)
+            };
+            let (v, end) = number(from, radix, 8)?;
+            (at(end)? == ';').then_some(())?;
+            Some((char::from_u32(v)?, end + 1))
+        }
+        _ => None,
+    }
+}
+
+/// One layer of decoding, cheaply: whether any key shows in it is all that is asked first.
+fn decode_text(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if is_escape_start(b[i]) {
+            if let Some((c, n)) = unescape(|k| b.get(i + k).map(|&x| x as char)) {
+                if !invisible(c) {
+                    out.push(c);
+                }
+                i += n;
+                continue;
+            }
+        }
+        let c = text[i..].chars().next().unwrap_or_default();
+        if !invisible(c) {
+            out.push(c);
+        }
+        i += c.len_utf8().max(1);
+    }
+    out
+}
+
+/// A decoded character and the byte range of `text` it came from.
+#[derive(Clone, Copy)]
+struct Piece {
+    c: char,
+    start: usize,
+    end: usize,
+}
+
+fn decode_pieces(input: &[Piece]) -> Vec<Piece> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut i = 0;
+    while i < input.len() {
+        let (c, n) = unescape(|k| input.get(i + k).map(|p| p.c)).unwrap_or((input[i].c, 1));
+        if !invisible(c) {
+            out.push(Piece {
+                c,
+                start: input[i].start,
+                end: input[i + n - 1].end,
+            });
+        }
+        i += n;
+    }
+    out
+}
+
+/// `text` with every key that a decoding of it spells masked where it stands.
+fn mask_spelled(text: &str, secrets: &[String]) -> String {
+    let mut layer = text.to_string();
+    let mut found = false;
+    for _ in 0..LAYERS {
+        let next = decode_text(&layer);
+        if next == layer {
+            break;
+        }
+        found |= secrets.iter().any(|s| next.contains(s.as_str()));
+        layer = next;
+    }
+    if !found {
+        return text.to_string();
+    }
+    let mut pieces: Vec<Piece> = text
+        .char_indices()
+        .map(|(i, c)| Piece {
+            c,
+            start: i,
+            end: i + c.len_utf8(),
+        })
+        .collect();
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for _ in 0..LAYERS {
+        pieces = decode_pieces(&pieces);
+        let mut spelled = String::with_capacity(pieces.len());
+        let mut piece_at = Vec::with_capacity(pieces.len());
+        for (k, p) in pieces.iter().enumerate() {
+            spelled.push(p.c);
+            piece_at.extend(std::iter::repeat_n(k, p.c.len_utf8()));
+        }
+        for s in secrets {
+            for (at, m) in spelled.match_indices(s.as_str()) {
+                let (first, last) = (piece_at[at], piece_at[at + m.len() - 1]);
+                ranges.push((pieces[first].start, pieces[last].end));
+            }
+        }
+    }
+    ranges.sort();
+    let mut out = String::with_capacity(text.len());
+    let mut done = 0;
+    for (start, end) in ranges {
+        if end <= done {
+            continue;
+        }
+        if start >= done {
+            out.push_str(&text[done..start]);
+            out.push_str(MASK);
+        }
+        done = end;
+    }
+    out.push_str(&text[done..]);
     out
 }
 
@@ -102,5 +291,28 @@ mod tests {
         assert!(!cut.contains("sk-test-ABCDEFGHI"), "{cut}");
         assert!(!cut.contains("ABCDEFGH"), "{cut}");
         assert!(redact("key=sk-test-ABCDEFGHIJKLMNOPQRS!").contains(MASK));
+    }
+
+    #[test]
+    fn a_key_spelled_with_escapes_is_masked_where_it_stands() {
+        register("sk-spelled-0123456789abc");
+        for spelled in [
+            "\\u0073k-spelled-0123456789abc",
+            "\\\\u0073k-spelled-0123456789abc",
+            "%73k-spelled-0123456789abc",
+            "%73%6B%2d%73pelled-0123456789abc",
+            "&#115;k-spelled-&#x30;123456789abc",
+            "\\x73k-spelled-0123456789abc",
+            "s\u{200b}k-spelled-0123456789abc",
+            "%5Cu0073k-spelled-0123456789abc",
+        ] {
+            let text = format!("before {spelled} after");
+            assert_eq!(redact(&text), format!("before {MASK} after"), "{spelled}");
+        }
+        // LaTeX in JSON asks for no decoding; escapes that spell no key are left as they are.
+        assert!(!may_spell(r#"{"t":"\\frac{a}{b} \\n 100% \"q\" & co"}"#));
+        assert!(may_spell(r#"\\u0073"#) && may_spell("%73") && may_spell("a\u{200b}b"));
+        let plain = "a\\u0041 %41 &#65; \\n 100% &amp; \\";
+        assert_eq!(redact(plain), plain);
     }
 }

@@ -38,6 +38,10 @@ pub struct RunOptions {
     pub only_units: Option<Vec<(String, String, String)>>,
     /// Run model-influenced commands unconfined (`--no-sandbox`).
     pub no_sandbox: bool,
+    /// With `resume`: the selection is these options', not the one the folder recorded
+    /// (`--resume DIR --all`: every unit; a base rerun: the units it needs). Completed trials
+    /// are kept either way.
+    pub all: bool,
 }
 
 /// A finished run: its gate and everything the reports need.
@@ -50,6 +54,8 @@ pub struct RunDone {
     pub usage: serde_json::Value,
     pub lift: Option<Vec<crate::report::lift::CaseLift>>,
     pub sandbox_off: bool,
+    /// Per model: "sent N requests (plan: at most M)", for the end of the run.
+    pub sent: Vec<String>,
 }
 
 /// Confine commands a model could influence, or say loudly that they are not. A unit that runs
@@ -57,7 +63,7 @@ pub struct RunDone {
 fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
     if opts.no_sandbox {
         crate::sandbox::set_unconfined(true);
-        eprintln!("{}", crate::report::files::NO_SANDBOX_WARNING);
+        errln!("{}", crate::report::files::NO_SANDBOX_WARNING);
         return Ok(());
     }
     let runs_commands = suite::select(suite, &opts.cases, &opts.variants)?
@@ -75,40 +81,83 @@ fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
     })
 }
 
-/// Validate everything, run the arms, record run.json; the caller prints and writes reports.
+/// Validate everything, plan, run the arms, record run.json; the caller prints and writes
+/// reports.
 pub fn run(opts: &RunOptions) -> Result<RunDone> {
-    let inputs = Inputs::load(opts)?;
-    let started = SystemTime::now();
-    let previous = match &opts.resume {
-        Some(dir) => Some(resumable(dir, &inputs.charter, &inputs.loaded)?),
-        None => None,
+    let previous = opts.resume.as_deref().map(read_previous).transpose()?;
+    let asked = opts;
+    // A resumed run finishes its own selection; `all` (and a base rerun) selects anew.
+    let opts = &match &previous {
+        Some(prev) => selection_of(opts, prev)?,
+        None => opts.clone(),
     };
-    let trials = trials_of(opts, previous.as_ref(), &inputs.loaded)?;
-    eprint!(
+    let inputs = Inputs::load(opts)?;
+    if previous.is_some() && !opts.all {
+        same_selection(asked, opts, &inputs)?;
+    }
+    let opts = &canonical(opts, &inputs);
+    let started = SystemTime::now();
+    if let (Some(dir), Some(prev)) = (&opts.resume, &previous) {
+        resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
+    }
+    let trials = trials_of(opts, &inputs.loaded)?;
+    err!(
         "{}",
         crate::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
     );
-    eprint!("{}", inputs.plan_summary(trials));
     let run_dir = run_dir_of(opts, started)?;
     // Held until the run ends: a second run, or a resume, in this folder is refused at once.
     let _lock = lock_empty_run_dir(opts, &run_dir)?;
     let _interrupt = crate::interrupt::arm(&run_dir);
-    let mut run_json = run_record(opts, &inputs, trials, started, previous.as_ref());
-    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
 
-    let (plan, done) = charter_plan(opts, &inputs, trials, &run_dir)?;
+    let (plan, done, selected) = charter_plan(opts, &inputs, trials, &run_dir)?;
     let control = match inputs.with_control {
-        true => Some(control_plan(&plan, &done, &run_dir, opts.resume.is_some())?),
+        true => Some(control_plan(
+            &plan,
+            selected,
+            &run_dir,
+            opts.resume.is_some(),
+        )?),
         false => None,
     };
+    if let Some(prev) = &previous {
+        err!("{}", resume_note(opts, prev, &plan));
+    }
+    let priced = inputs.priced(&plan.plan, &inputs.charter.runtime);
+    err!("{}", priced.summary());
+    let mut plan_json = serde_json::json!({"charter": priced.record()});
+    if let Some(c) = &control {
+        let priced = inputs.priced(&c.plan, "");
+        err!("control arm {}", priced.summary());
+        plan_json["control"] = priced.record();
+    }
+    let mut run_json = run_record(opts, &inputs, trials, started, previous.as_ref());
+    run_json["plan"] = plan_json;
+    // A resume with nothing left to send, or a base rerun whose trials are all stored, leaves
+    // the folder's record as it was: nothing ran, and a stored run keeps its own selection.
+    let nothing_to_send = previous.is_some()
+        && plan.plan.is_empty()
+        && control.as_ref().is_none_or(|c| c.plan.is_empty())
+        && (!opts.all || opts.only_units.is_some());
+    if !nothing_to_send {
+        store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    }
+
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::Internal(e.to_string()))?;
+    let mut at_most: Vec<u64> = (0..plan.models.len())
+        .map(|mi| plan.plan.requests_at_most(mi))
+        .collect();
+    let sent = plan.sent.clone();
     let records = execute_arm(&rt, plan, opts.story)?;
     let control_records = match control {
         Some(c) => {
-            eprintln!("control arm: the same units without the charter");
+            errln!("control arm: the same units without the charter");
+            for (mi, m) in at_most.iter_mut().enumerate() {
+                *m += c.plan.requests_at_most(mi);
+            }
             let c_dir = c.run_dir.clone();
             execute_arm(&rt, c, opts.story)?;
             // All of the control arm's trials, earlier ones of a resumed run included.
@@ -120,9 +169,23 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let models: Vec<manifest::ModelEntry> =
         inputs.providers.iter().map(|(m, _)| m.clone()).collect();
     let usage = accounting(&models, &records);
+    let sent_lines: Vec<String> = models
+        .iter()
+        .enumerate()
+        .map(|(mi, m)| {
+            crate::plan::sent_line(m.name(), sent.requests(mi), sent.retried(mi), at_most[mi])
+        })
+        .collect();
     run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
     run_json["usage"] = usage.clone();
-    store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    run_json["sent"] = serde_json::json!(models
+        .iter()
+        .enumerate()
+        .map(|(mi, m)| serde_json::json!({"model": m.name(), "requests": sent.requests(mi), "retried": sent.retried(mi), "requests_at_most": at_most[mi]}))
+        .collect::<Vec<_>>());
+    if !nothing_to_send {
+        store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
+    }
 
     let mut records = records;
     records.extend(done.into_iter().map(|(_, r)| r));
@@ -145,6 +208,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         usage,
         lift,
         sandbox_off: opts.no_sandbox,
+        sent: sent_lines,
     })
 }
 
@@ -169,7 +233,7 @@ impl Inputs {
     fn load(opts: &RunOptions) -> Result<Inputs> {
         let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
         for w in &loaded.warnings {
-            eprintln!("warning: {w}");
+            errln!("warning: {w}");
         }
         let suite_root = suite::locate(opts.suite.as_deref())?;
         let suite = Suite::load(&suite_root)?;
@@ -186,7 +250,7 @@ impl Inputs {
         sandbox_for(&suite, opts)?;
         let stale = crate::workspace::remove_stale();
         if stale > 0 {
-            eprintln!("removed {stale} trial folder(s) left by harness runs that died");
+            errln!("removed {stale} trial folder(s) left by harness runs that died");
         }
         // The suite bound to this charter: state files hold its Core Invariants, tokens match
         // the rendered files, history steps are in the fixtures' git history.
@@ -198,7 +262,7 @@ impl Inputs {
         let suite = prepared.suite.clone();
         let models = loaded.select_models(&opts.models)?;
         manifest::check_api_keys(&loaded.path, &models)?;
-        let selected = suite::select(&suite, &opts.cases, &opts.variants)?;
+        let selected = crate::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
         let mut providers = Vec::new();
         for m in &models {
             let p = provider::build(m, &suite_root)?;
@@ -212,8 +276,8 @@ impl Inputs {
             .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
             .collect();
         let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
-        if let Some(bad) = opts
-            .arms
+        let arms = arms_of(opts);
+        if let Some(bad) = arms
             .iter()
             .find(|a| !["charter", "control"].contains(&a.as_str()))
         {
@@ -221,7 +285,7 @@ impl Inputs {
                 "--arms: unknown arm {bad:?} (arms: charter, control)"
             )));
         }
-        if !opts.arms.iter().any(|a| a == "charter") {
+        if !arms.iter().any(|a| a == "charter") {
             return Err(Error::input(
                 "--arms must include charter: the gate is decided on the charter arm",
             ));
@@ -229,7 +293,7 @@ impl Inputs {
         let units_total = loaded.manifest.models.len()
             * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
         Ok(Inputs {
-            with_control: opts.arms.iter().any(|a| a == "control"),
+            with_control: arms.iter().any(|a| a == "control"),
             loaded,
             suite_root,
             suite,
@@ -242,28 +306,255 @@ impl Inputs {
         })
     }
 
-    fn plan_summary(&self, trials: u32) -> String {
-        let units: Vec<(&crate::case::Case, &crate::case::Variant)> = self
-            .units
-            .iter()
-            .filter_map(|(c, v)| Some((&**c, c.variant(v)?)))
-            .collect();
-        plan_summary(&self.providers, &units, trials, &self.charter.runtime)
+    /// A plan of this run, priced with the manifest's prices.
+    fn priced<'a>(
+        &'a self,
+        plan: &'a crate::plan::Plan,
+        system: &'a str,
+    ) -> crate::plan::Priced<'a> {
+        let manifest = &self.loaded.manifest;
+        crate::plan::Priced {
+            plan,
+            models: &self.providers,
+            units: &self.units,
+            system,
+            max_tokens: manifest.decoding.max_tokens.unwrap_or(4096),
+            budget_usd: manifest.run.budget_usd,
+        }
     }
 }
 
-/// Trials per unit: `--trials`, else what the resumed run had, else the manifest's.
-fn trials_of(
-    opts: &RunOptions,
-    previous: Option<&serde_json::Value>,
-    loaded: &manifest::LoadedManifest,
-) -> Result<u32> {
-    let trials = opts
-        .trials
-        .or(previous
-            .and_then(|p| p["trials"].as_u64())
-            .map(|t| t as u32))
-        .unwrap_or(loaded.manifest.run.trials);
+/// The arms a run asked for (`charter` unless told).
+fn arms_of(opts: &RunOptions) -> Vec<String> {
+    if opts.arms.is_empty() {
+        vec!["charter".to_string()]
+    } else {
+        opts.arms.clone()
+    }
+}
+
+/// A resumed folder's run.json, read before anything else is loaded: it says what to select.
+fn read_previous(dir: &Path) -> Result<serde_json::Value> {
+    let path = dir.join("run.json");
+    let text = crate::error::read_to_string(&path)?;
+    serde_json::from_str(&text)
+        .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))
+}
+
+/// The options a resume runs with: the folder's recorded selection, or with `all` the options'
+/// own (never fewer trials than the folder has).
+fn selection_of(opts: &RunOptions, prev: &serde_json::Value) -> Result<RunOptions> {
+    let recorded_trials = prev["trials"].as_u64().map(|t| t as u32);
+    if opts.all {
+        // A base rerun asks for the head's trials of the units it needs, whatever its folder
+        // holds; `--all` only widens.
+        if let (Some(asked), Some(had), None) = (opts.trials, recorded_trials, &opts.only_units) {
+            if asked < had {
+                return Err(Error::input(format!(
+                    "--resume --all --trials {asked}: the run already has {had} trials per unit; widening never drops trials"
+                )));
+            }
+        }
+        return Ok(RunOptions {
+            trials: opts.trials.or(recorded_trials),
+            arms: if opts.arms.is_empty() {
+                recorded_arms(prev)
+            } else {
+                opts.arms.clone()
+            },
+            ..opts.clone()
+        });
+    }
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    Ok(RunOptions {
+        cases: strings(&prev["filters"]["case"]),
+        variants: strings(&prev["filters"]["variant"]),
+        models: strings(&prev["filters"]["model"]),
+        trials: recorded_trials,
+        shard: prev["shard"].as_str().map(str::to_string),
+        arms: recorded_arms(prev),
+        only_units: serde_json::from_value(prev["units"].clone()).unwrap_or(None),
+        ..opts.clone()
+    })
+}
+
+/// The arms a run folder recorded (a run.json from before arms were recorded: the charter arm).
+fn recorded_arms(prev: &serde_json::Value) -> Vec<String> {
+    match prev["arms"].as_array() {
+        Some(a) => a
+            .iter()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect(),
+        None => vec!["charter".to_string()],
+    }
+}
+
+/// `--resume DIR` with selection flags: they must say what the folder recorded, since a resume
+/// finishes that selection and nothing else.
+fn same_selection(asked: &RunOptions, recorded: &RunOptions, inputs: &Inputs) -> Result<()> {
+    let dir = asked.resume.as_deref().unwrap_or(Path::new("."));
+    let differs = |what: &str| {
+        Error::input(format!(
+            "{}: --resume finishes the run's own selection ({}), and {what} asks for another; \
+             to add every unit of the manifest to this run: --resume {} --all; for another selection: a new run (--out)",
+            dir.display(),
+            describe(recorded),
+            dir.display()
+        ))
+    };
+    let unit_set = |o: &RunOptions| -> Result<std::collections::BTreeSet<(String, String)>> {
+        Ok(suite::select(&inputs.suite, &o.cases, &o.variants)?
+            .into_iter()
+            .map(|(c, v)| (c.id.clone(), v.id.clone()))
+            .collect())
+    };
+    if (!asked.cases.is_empty() || !asked.variants.is_empty())
+        && unit_set(asked)? != unit_set(recorded)?
+    {
+        return Err(differs("--case/--variant"));
+    }
+    let model_set = |o: &RunOptions| -> Result<std::collections::BTreeSet<String>> {
+        Ok(inputs
+            .loaded
+            .select_models(&o.models)?
+            .iter()
+            .map(|m| m.name().to_string())
+            .collect())
+    };
+    if !asked.models.is_empty() && model_set(asked)? != model_set(recorded)? {
+        return Err(differs("--model"));
+    }
+    let recorded_trials = recorded.trials.unwrap_or(inputs.loaded.manifest.run.trials);
+    if asked.trials.is_some_and(|t| t != recorded_trials) {
+        return Err(differs("--trials"));
+    }
+    let shard = |o: &RunOptions| o.shard.as_deref().map(parse_shard).transpose();
+    if asked.shard.is_some() && shard(asked)? != shard(recorded)? {
+        return Err(differs("--shard"));
+    }
+    let arm_set = |o: &RunOptions| {
+        arms_of(o)
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    if !asked.arms.is_empty() && arm_set(asked) != arm_set(recorded) {
+        return Err(differs("--arms"));
+    }
+    Ok(())
+}
+
+/// The filters as run.json records them: case ids as the suite spells them, model names, each
+/// once (`--case E1 --case e1` is `--case E1`).
+fn canonical(opts: &RunOptions, inputs: &Inputs) -> RunOptions {
+    let once = |values: Vec<String>| {
+        let mut out: Vec<String> = Vec::new();
+        for v in values {
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(&v)) {
+                out.push(v);
+            }
+        }
+        out
+    };
+    let split = |values: &[String]| -> Vec<String> {
+        values
+            .iter()
+            .flat_map(|v| v.split(','))
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .collect()
+    };
+    let cases = split(&opts.cases)
+        .into_iter()
+        .map(|c| inputs.suite.case(&c).map_or(c, |case| case.id.clone()))
+        .collect();
+    let models = match opts.models.is_empty() {
+        true => Vec::new(),
+        false => inputs
+            .providers
+            .iter()
+            .map(|(m, _)| m.name().to_string())
+            .collect(),
+    };
+    RunOptions {
+        cases: once(cases),
+        variants: once(split(&opts.variants)),
+        models,
+        ..opts.clone()
+    }
+}
+
+/// A selection as the flags that make it.
+fn describe(o: &RunOptions) -> String {
+    let mut units = Vec::new();
+    for (flag, values) in [
+        ("--case", &o.cases),
+        ("--variant", &o.variants),
+        ("--model", &o.models),
+    ] {
+        units.extend(values.iter().map(|v| format!("{flag} {v}")));
+    }
+    if let Some(s) = &o.shard {
+        units.push(format!("--shard {s}"));
+    }
+    if let Some(u) = &o.only_units {
+        units.push(format!("{} unit(s) of a base rerun", u.len()));
+    }
+    let mut more = Vec::new();
+    if let Some(t) = o.trials {
+        more.push(format!("--trials {t}"));
+    }
+    if arms_of(o) != ["charter"] {
+        more.push(format!("--arms {}", arms_of(o).join(",")));
+    }
+    match (units.is_empty(), more.is_empty()) {
+        (true, true) => "every unit of the manifest".to_string(),
+        (true, false) => format!("every unit of the manifest, {}", more.join(" ")),
+        _ => [units, more].concat().join(" "),
+    }
+}
+
+/// What a resume will do, before its plan: how much of the selection is done, and with `all`
+/// what widening adds.
+fn resume_note(opts: &RunOptions, prev: &serde_json::Value, plan: &RunPlan) -> String {
+    let (left, completed) = (plan.plan.len(), plan.plan.completed);
+    let selected = left + completed;
+    if opts.only_units.is_some() {
+        return format!(
+            "base rerun: {completed} of {selected} needed trials stored with the same inputs and reused; sending {left}\n"
+        );
+    }
+    if opts.all {
+        let before = selection_of(
+            &RunOptions {
+                all: false,
+                ..opts.clone()
+            },
+            prev,
+        )
+        .map(|o| describe(&o))
+        .unwrap_or_default();
+        return format!(
+            "resume --all: widening the run ({before}) to {}: {selected} trials, {completed} already completed, {left} added\n",
+            describe(opts),
+        );
+    }
+    format!(
+        "resume: {completed} of {selected} trials already completed ({}); running the rest\n",
+        describe(opts)
+    )
+}
+
+/// Trials per unit: `--trials` (or what the resumed run had), else the manifest's.
+fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32> {
+    let trials = opts.trials.unwrap_or(loaded.manifest.run.trials);
     if trials == 0 {
         return Err(Error::input("--trials must be at least 1"));
     }
@@ -320,9 +611,12 @@ fn run_record(
         "charter": &*inputs.charter,
         "suite": inputs.suite_root.display().to_string(),
         "case_files": inputs.suite.cases.iter().map(|c| (c.id.clone(), c.sha256.clone())).collect::<std::collections::BTreeMap<_, _>>(),
+        // The selection: what `--resume` finishes.
         "filters": {"case": opts.cases, "variant": opts.variants, "model": opts.models},
         "trials": trials,
         "shard": opts.shard,
+        "arms": arms_of(opts),
+        "units": opts.only_units,
         "started": store::rfc3339(started),
         "ended": null,
         "sandbox": if opts.no_sandbox { "off" } else { "confined" },
@@ -339,15 +633,37 @@ fn run_record(
     run_json
 }
 
-/// The charter arm's plan, and the trials a resumed run already completed. Units outside this
-/// shard or outside `--only` units, and completed trials, are skipped.
+/// The charter arm's plan, the trials a resumed run already completed, and the whole
+/// selection (what the control arm runs). Units outside this shard or outside `--only` units
+/// are not selected; completed trials are not sent again.
 fn charter_plan(
     opts: &RunOptions,
     inputs: &Inputs,
     trials: u32,
     run_dir: &Path,
-) -> Result<(RunPlan, Vec<Done>)> {
+) -> Result<(RunPlan, Vec<Done>, crate::plan::Plan)> {
     let manifest = &inputs.loaded.manifest;
+    // Shards deal units round-robin in plan order: deterministic.
+    let per_model = inputs.units.len();
+    let selected = |(mi, ui, _): crate::plan::TrialKey| {
+        let this_shard = inputs
+            .shard
+            .is_none_or(|(k, n)| (mi * per_model + ui) % n == k - 1);
+        let listed = opts.only_units.as_ref().is_none_or(|only| {
+            let (case, variant) = &inputs.units[ui];
+            only.iter().any(|(m, c, v)| {
+                m == inputs.providers[mi].0.name() && *c == case.id && v == variant
+            })
+        });
+        this_shard && listed
+    };
+    let selection = crate::plan::Plan::new(
+        inputs.providers.len(),
+        per_model,
+        trials,
+        manifest.run.max_steps,
+        selected,
+    );
     let mut plan = RunPlan {
         manifest: manifest.clone(),
         charter: inputs.charter.clone(),
@@ -360,54 +676,29 @@ fn charter_plan(
             .run
             .budget_usd
             .map(|b| Arc::new(crate::budget::Budget::new(b))),
-        skip: Default::default(),
+        plan: selection.clone(),
+        sent: runner::Sent::new(inputs.providers.len()),
         fail_fast: opts.fail_fast,
         control_arm: false,
         spool: crate::spool::Spool::new()?,
         names: runner::Names::of(&inputs.providers, &inputs.units),
     };
-    let mut done = match opts.resume {
+    let done = match opts.resume {
         Some(_) => runner::completed_trials(&plan)?,
         None => Vec::new(),
     };
-    // Shards deal units round-robin in plan order: deterministic.
-    let per_model = plan.units.len();
-    let outside = |mi: usize, ui: usize| {
-        let other_shard = inputs
-            .shard
-            .is_some_and(|(k, n)| (mi * per_model + ui) % n != k - 1);
-        let not_listed = opts.only_units.as_ref().is_some_and(|only| {
-            let (case, variant) = &plan.units[ui];
-            !only
-                .iter()
-                .any(|(m, c, v)| m == plan.models[mi].0.name() && *c == case.id && v == variant)
-        });
-        other_shard || not_listed
-    };
-    done.retain(|((mi, ui, _), _)| !outside(*mi, *ui));
-    let mut outside_trials = Vec::new();
-    for mi in 0..plan.models.len() {
-        for ui in (0..per_model).filter(|&ui| outside(mi, ui)) {
-            outside_trials.extend((1..=plan.trials).map(|t| (mi, ui, t)));
-        }
-    }
-    plan.skip.extend(outside_trials);
-    plan.skip.extend(done.iter().map(|(k, _)| *k));
-    if opts.resume.is_some() {
-        eprintln!(
-            "resume: {} of {} trials already completed; running the rest",
-            done.len(),
-            plan.trial_count()
-        );
-    }
-    Ok((plan, done))
+    plan.plan = selection.clone().without(done.iter().map(|(k, _)| *k));
+    Ok((plan, done, selection))
 }
 
-/// The control arm: the charter arm's units without the charter, in `control-arm/`, skipping
-/// what the charter arm skips for its shard and what a resumed control arm completed.
-fn control_plan(plan: &RunPlan, done: &[Done], run_dir: &Path, resume: bool) -> Result<RunPlan> {
-    let completed: std::collections::HashSet<(usize, usize, u32)> =
-        done.iter().map(|(k, _)| *k).collect();
+/// The control arm: the charter arm's selection without the charter, in `control-arm/`, less
+/// what a resumed control arm completed.
+fn control_plan(
+    plan: &RunPlan,
+    selection: crate::plan::Plan,
+    run_dir: &Path,
+    resume: bool,
+) -> Result<RunPlan> {
     let mut c = RunPlan {
         manifest: plan.manifest.clone(),
         charter: plan.charter.clone(),
@@ -417,15 +708,17 @@ fn control_plan(plan: &RunPlan, done: &[Done], run_dir: &Path, resume: bool) -> 
         run_dir: Arc::from(run_dir.join("control-arm").as_path()),
         fixtures: crate::workspace::FixtureStore::new()?,
         budget: plan.budget.clone(),
-        skip: plan.skip.difference(&completed).copied().collect(),
+        plan: selection.clone(),
+        // One count per model for both arms: the end of the run says what each model was sent.
+        sent: plan.sent.clone(),
         fail_fast: false,
         control_arm: true,
         spool: plan.spool.clone(),
         names: plan.names.clone(),
     };
     if resume {
-        c.skip
-            .extend(runner::completed_trials(&c)?.into_iter().map(|(k, _)| k));
+        let done = runner::completed_trials(&c)?;
+        c.plan = selection.without(done.into_iter().map(|(k, _)| k));
     }
     Ok(c)
 }
@@ -459,68 +752,6 @@ fn execute_arm(
 /// bursts, bounded so a slow terminal cannot make memory grow with the trial count.
 const EVENT_BACKLOG: usize = 1024;
 
-/// What the run is about to spend, printed before the first call.
-pub fn plan_summary(
-    models: &[(manifest::ModelEntry, Arc<dyn provider::Provider>)],
-    units: &[(&crate::case::Case, &crate::case::Variant)],
-    trials: u32,
-    system: &str,
-) -> String {
-    let first_turn_chars: usize = units
-        .iter()
-        .map(|(_, v)| system.len() + v.seed.iter().map(|m| m.content.len()).sum::<usize>())
-        .sum();
-    let first_turn_tokens = (first_turn_chars / 4) as u64 * trials as u64;
-    let mut out = String::from("plan:\n");
-    for (m, _) in models {
-        let episodes = units.len() * trials as usize;
-        // Cents would round a real cost to "$0.00": show what it is.
-        let usd = |v: f64| {
-            if v < 0.01 {
-                format!("${v:.4}")
-            } else {
-                format!("${v:.2}")
-            }
-        };
-        let cost = m
-            .price_input_per_mtok
-            .map(|_| {
-                let p = crate::budget::Prices::of(m);
-                let plain = p.input * first_turn_tokens as f64 / 1e6;
-                // With the prompt cache the charter is written once and read by every later
-                // request; the rest of each first turn is paid in full.
-                let system_tokens = (system.len() / 4) as f64;
-                let n = episodes as f64;
-                let cached_system = match (m.provider, m.prompt_cache) {
-                    (crate::manifest::ProviderKind::Anthropic, true) => {
-                        system_tokens * (p.cache_write + p.cache_read * (n - 1.0).max(0.0))
-                    }
-                    (crate::manifest::ProviderKind::Openai, _) if system_tokens >= 1024.0 => {
-                        system_tokens * (p.input + p.cache_read * (n - 1.0).max(0.0))
-                    }
-                    _ => system_tokens * p.input * n,
-                } / 1e6;
-                let cached = plain - system_tokens * p.input * n / 1e6 + cached_system;
-                format!(
-                    ", at least {} input in first turns ({} with the prompt cache)",
-                    usd(plain),
-                    usd(cached.max(0.0))
-                )
-            })
-            .unwrap_or_default();
-        let s = |n: usize| if n == 1 { "" } else { "s" };
-        out.push_str(&format!(
-            "  {} ({:?} {}): {episodes} episode{}, at least {episodes} request{}, about {first_turn_tokens} input tokens in first turns{cost}\n",
-            m.name(),
-            m.provider,
-            m.model,
-            s(episodes),
-            s(episodes)
-        ));
-    }
-    out
-}
-
 /// Tokens, cost and alias drift per model, for run.json and the end-of-run summary.
 fn accounting(
     models: &[manifest::ModelEntry],
@@ -553,16 +784,14 @@ fn accounting(
     serde_json::json!(per_model)
 }
 
-/// The run.json of a run folder that may be resumed under `charter`.
+/// Whether a run folder (its run.json `prev`) may be resumed under `charter` and this manifest.
 fn resumable(
     dir: &Path,
+    prev: &serde_json::Value,
     charter: &Charter,
     loaded: &manifest::LoadedManifest,
-) -> Result<serde_json::Value> {
+) -> Result<()> {
     let path = dir.join("run.json");
-    let text = crate::error::read_to_string(&path)?;
-    let prev: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))?;
     let sha = prev["charter"]["sha256"].as_str().unwrap_or_default();
     if sha != charter.sha256 {
         return Err(Error::input(format!(
@@ -599,7 +828,7 @@ fn resumable(
     for f in crate::store::leftover_temp_files(dir) {
         let _ = std::fs::remove_file(f);
     }
-    Ok(prev)
+    Ok(())
 }
 
 /// `K/N` as (k, n) with 1 ≤ k ≤ n.

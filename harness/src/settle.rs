@@ -180,7 +180,7 @@ pub fn settle(
             usd: a.usd.zip(c.usd).map(|(x, y)| x + y),
         },
     );
-    println!(
+    outln!(
         "\nsettle: {} unit(s) within noise; up to {} round(s) of {round} more trial(s) per arm (head and base charters) per unit, until the label settles or each arm has {} trials; significant at p < {} (0.05 over {} looks)\n  worst case: {} trials, {} requests (each as many as the unit's trials took in this run), {}; the gate's decision does not change",
         noisy.len(),
         targets.len(),
@@ -221,7 +221,7 @@ pub fn settle(
         let planned = cost_of(&units, &costs, |u| {
             missing(&inputs.head_arm, u, target) + missing(&inputs.base_arm, u, target)
         });
-        println!(
+        outln!(
             "settle round {}: {} unit(s) to {} more trials per arm: {} trials, {} requests, {}",
             j + 1,
             units.len(),
@@ -257,7 +257,7 @@ pub fn settle(
             !done
         });
         for s in &settled {
-            println!("  settled {s}");
+            outln!("  settled {s}");
         }
         report.rounds.push(Round {
             round: j as u32 + 1,
@@ -341,6 +341,8 @@ fn run_arm(
         suite: inputs.suite.map(Path::to_path_buf),
         arms: vec!["charter".into()],
         only_units: Some(only.to_vec()),
+        // Each round selects anew (the open units, more trials); completed trials are kept.
+        all: true,
         ..Default::default()
     };
     session::run(&opts)?;

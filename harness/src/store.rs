@@ -45,13 +45,14 @@ pub const LOCK_FILE: &str = ".lock";
 pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join(LOCK_FILE);
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, e))?;
+    let mut file = open_no_follow(
+        &path,
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true),
+    )?;
     #[cfg(unix)]
     {
         use std::io::{Read, Seek};
@@ -72,8 +73,52 @@ pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
     Ok(RunLock { _file: file })
 }
 
+/// Open a file the harness keeps writing to (a run folder's lock, a labels file) without
+/// following a symlink at its name (`O_NOFOLLOW`), and only if it is a regular file: a link
+/// planted there would have the harness, often root, write wherever it points, and a FIFO
+/// would hang it. New files are created as usual (`create` in `opts`).
+pub fn open_no_follow(path: &Path, opts: &mut std::fs::OpenOptions) -> Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = opts.open(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            Error::input(format!(
+                "{}: is a symlink; the harness does not write through links (remove it, or choose another folder)",
+                path.display()
+            ))
+        } else {
+            Error::io(path, e)
+        }
+    })?;
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::input(format!(
+            "{}: is not a regular file; the harness writes only to regular files (remove it)",
+            path.display()
+        )));
+    }
+    #[cfg(unix)]
+    {
+        // Blocking again for the writes that follow.
+        use std::os::unix::io::AsRawFd;
+        let fd = file.as_raw_fd();
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+            }
+        }
+    }
+    Ok(file)
+}
+
 /// Write bytes through a temp file in the same folder, renamed into place. Every configured key
 /// is masked on the way: nothing the harness writes may carry one, whatever text brought it.
+/// The temp file is created new (`O_EXCL`, which follows no link) and the rename replaces
+/// whatever stands at `path`, a planted symlink included, without writing through it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let masked;
     let bytes = match std::str::from_utf8(bytes) {
@@ -113,8 +158,36 @@ pub fn write_atomic_with(
 /// atomic.
 fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
     let dir = path.parent().unwrap_or(Path::new("."));
+    refuse_links_below_run_dir(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Folders of a run folder (`transcripts/<model>/<unit>`) must be folders, not links: a link
+/// planted there (in a folder resumed, or copied from elsewhere) would have the harness write a
+/// transcript wherever it points. The run folder is the nearest one holding a `.lock`; its own
+/// path, and any folder outside a run folder, is the user's to choose.
+fn refuse_links_below_run_dir(dir: &Path) -> Result<()> {
+    let mut below = Vec::new();
+    for a in dir.ancestors().take(4) {
+        if a.join(LOCK_FILE).symlink_metadata().is_ok() {
+            for d in below {
+                let d: &Path = d;
+                if d.symlink_metadata()
+                    .is_ok_and(|m| m.file_type().is_symlink())
+                {
+                    return Err(Error::input(format!(
+                        "{}: is a symlink inside the run folder {}; the harness does not write through links (remove it)",
+                        d.display(),
+                        a.display()
+                    )));
+                }
+            }
+            return Ok(());
+        }
+        below.push(a);
+    }
+    Ok(())
 }
 
 /// Rename a finished temp file into place. A temp file is private (0600); what the harness
@@ -236,7 +309,7 @@ pub fn files_under(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Ve
             continue;
         }
         if !meta.is_dir() {
-            eprintln!("warning: {}: not a regular file; skipped", p.display());
+            errln!("warning: {}: not a regular file; skipped", p.display());
             continue;
         }
         let mut stack = vec![p.clone()];
@@ -260,7 +333,7 @@ pub fn files_under(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Ve
                         take(path, &mut out);
                     }
                 } else if keep(&path) && !kind.is_symlink() {
-                    eprintln!("warning: {}: not a regular file; skipped", path.display());
+                    errln!("warning: {}: not a regular file; skipped", path.display());
                 }
             }
         }

@@ -417,3 +417,386 @@ fn runs_listing_of_a_crafted_run_json_prints_no_terminal_escape_and_no_key() {
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
     assert!(!out.contains(KEY), "{out}");
 }
+
+// --- i21-keys ---
+
+use common::loopback_run::harness_off_runtime;
+
+/// `s` with every character percent-encoded.
+fn percent_all(s: &str) -> String {
+    s.bytes().map(|b| format!("%{b:02X}")).collect()
+}
+
+/// Every file under the run folder, and the run's output, as one text per source.
+fn written(run: &Run) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("stdout".to_string(), run.stdout.clone()),
+        ("stderr".to_string(), run.stderr.clone()),
+    ];
+    for f in files_under(&run.out()) {
+        let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+        out.push((f.display().to_string(), text));
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_spelled_with_json_or_percent_escapes_in_an_error_body_is_written_nowhere() {
+    // The server writes the key back three ways a reader decodes at a glance: its first
+    // character as a JSON \u escape, its first character percent-encoded, and all of it
+    // percent-encoded.
+    let spelled = [
+        format!("\\u0073{}", &KEY[1..]),
+        format!("%73{}", &KEY[1..]),
+        percent_all(KEY),
+    ];
+    let body = format!(
+        "{{\"error\":{{\"message\":\"bad request from {} or {} or {}\"}}}}",
+        spelled[0], spelled[1], spelled[2]
+    );
+    let server = LoopbackServer::start(responder(move |_, _| Reply::raw(400, &body))).await;
+    let run = run_harness(manifest(&server, ""), &["--case", "E1", "--model", "evil"]).await;
+    assert_eq!(run.code, 3, "inconclusive: {}\n{}", run.stdout, run.stderr);
+    let t = run.transcript("evil", "E1-default", 1);
+    assert!(
+        t["error"].as_str().unwrap_or("").contains("HTTP 400"),
+        "{}",
+        t["error"]
+    );
+    let files = written(&run);
+    for name in ["report.html", "junit.xml", "summary.json", "trial-1.json"] {
+        assert!(files.iter().any(|(f, _)| f.ends_with(name)), "{name}");
+    }
+    for (f, text) in &files {
+        assert!(!text.contains(&KEY[1..]), "{f} holds the key: {text}");
+        assert!(
+            !text.contains(&spelled[2]),
+            "{f} holds the key percent-encoded"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_reported_as_the_model_id_is_printed_nowhere() {
+    let server = LoopbackServer::start(responder(move |r, _| {
+        encode(
+            r,
+            &Turn {
+                text: "Net: 0.91, a 9% loss.".into(),
+                calls: vec![],
+            },
+            KEY,
+        )
+    }))
+    .await;
+    let run = run_harness(manifest(&server, ""), &["--case", "E1", "--model", "evil"]).await;
+    // The drift is still reported, with the id masked.
+    assert!(run.stdout.contains("alias drift"), "{}", run.stdout);
+    for (f, text) in written(&run) {
+        assert!(!text.contains(KEY), "{f} holds the key");
+    }
+}
+
+/// A server that sends every request on to `to` with a 307, as a hijacked or misconfigured
+/// endpoint would.
+async fn redirector(to: String) -> LoopbackServer {
+    LoopbackServer::start(responder(move |r, _| Reply::Respond {
+        status: 307,
+        headers: vec![("location".into(), format!("{to}{}", r.path))],
+        body: String::new(),
+    }))
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_provider_follows_a_redirect_to_another_origin() {
+    let thief = model(vec![]).await;
+    let redirect = redirector(thief.url()).await;
+    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    let m = format!(
+        r#"
+[charter]
+source = {charter:?}
+
+[run]
+trials = 1
+
+[[models]]
+name = "oa"
+role = "frontier"
+provider = "openai"
+model = "{PINNED}"
+base_url = "{url}/v1"
+api_key_env = "CH_TEST_KEY"
+max_attempts = 1
+
+[[models]]
+name = "an"
+role = "weakest"
+provider = "anthropic"
+model = "{PINNED}"
+base_url = "{url}"
+api_key_env = "CH_TEST_KEY"
+temperature_supported = false
+max_attempts = 1
+"#,
+        url = redirect.url()
+    );
+    let run = run_harness(m, &["--case", "E1"]).await;
+    assert_eq!(redirect.requests().len(), 2, "one request per model");
+    let sent: Vec<String> = thief
+        .requests()
+        .iter()
+        .map(|r| format!("{} {:?}", r.path, r.headers))
+        .collect();
+    assert!(sent.is_empty(), "followed to another origin: {sent:?}");
+    // A redirect is an error of the trial, never a pass.
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    let t = run.transcript("an", "E1-default", 1);
+    assert!(
+        t["error"].as_str().unwrap_or("").contains("307"),
+        "{}",
+        t["error"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_base_url_on_a_link_local_metadata_or_private_address_is_refused_at_load() {
+    let server = model(vec![]).await;
+    for url in [
+        "http://169.254.169.254/latest",
+        "http://169.254.170.2/v2",
+        "http://metadata.google.internal/computeMetadata/v1",
+        "http://metadata.google.internal./computeMetadata/v1",
+        "http://100.100.100.200/latest",
+        "http://[fd00:ec2::254]/latest",
+        "http://[fe80::1]/v1",
+        "http://[::ffff:169.254.169.254]/v1",
+        "http://2852039166/v1",
+        "http://10.0.0.5:8000/v1",
+        "http://192.168.1.20/v1",
+        "http://172.20.0.1/v1",
+    ] {
+        let m = manifest(&server, "").replace(&format!("{}/v1", server.url()), url);
+        let run = run_harness(m, &["--case", "E1"]).await;
+        assert_eq!(run.code, 2, "{url}: {}", run.stderr);
+        let line = manifest(&server, "")
+            .lines()
+            .position(|l| l.starts_with("name = \"evil\""))
+            .unwrap()
+            + 1;
+        assert!(
+            run.stderr.contains(&format!("m.toml, line {line}")),
+            "{url}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("base_url"), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("allow_private_network = true"),
+            "{}",
+            run.stderr
+        );
+        assert!(!run.out().join("run.json").exists());
+    }
+    assert!(server.requests().is_empty());
+    // Loopback stays allowed for local servers, and the key in the model entry opens the rest.
+    let m = manifest(&server, "").replace(
+        "api_key_env = \"CH_TEST_KEY\"\nretry_base_ms",
+        "api_key_env = \"CH_TEST_KEY\"\nallow_private_network = true\nretry_base_ms",
+    );
+    assert!(m.contains("allow_private_network = true"));
+    let run = run_harness(m, &["--case", "E1", "--model", "evil"]).await;
+    assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
+    assert!(!server.requests().is_empty());
+}
+
+/// Raw control and bidi characters in `text`, if any.
+fn raw_controls(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|c| {
+            (c.is_control() && *c != '\n' && *c != '\t')
+                || matches!(*c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn escapes_and_bidi_overrides_from_a_model_reach_no_terminal_and_no_markdown() {
+    // E7 fails on an INV line, and its evidence quotes the line; the server reports a model id
+    // of its own, so the alias-drift warning prints it.
+    let reported = "evil\u{1b}[2J\u{202e}1-ledom";
+    let server = LoopbackServer::start(responder(move |r, _| {
+        encode(
+            r,
+            &Turn {
+                text: "INV-1 checked \u{1b}[2J\u{1b}]0;owned\u{7}\u{202e}SSAP :etaG\u{202c} \u{2066}x\u{2069}\u{9b}31m".into(),
+                calls: vec![],
+            },
+            reported,
+        )
+    }))
+    .await;
+    // Two cases: no story, so the plain per-trial progress lines are printed.
+    let run = run_harness(
+        manifest(&server, ""),
+        &["--case", "E7", "--case", "E1", "--model", "evil"],
+    )
+    .await;
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("Failures:"), "{}", run.stdout);
+    assert!(run.stdout.contains("alias drift"), "{}", run.stdout);
+    for (name, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+        assert!(raw_controls(text).is_empty(), "{name}: {text:?}");
+    }
+    // Shown, not dropped: a reader sees that the reply held them.
+    assert!(run.stdout.contains("\\u{202e}"), "{}", run.stdout);
+    for f in ["report.md", "registry-rows.md"] {
+        let text = std::fs::read_to_string(run.out().join(f)).unwrap();
+        assert!(text.contains("INV-1"), "{f}: {text}");
+        assert!(raw_controls(&text).is_empty(), "{f}: {text:?}");
+    }
+    // `harness gate` reprints the same gate from the stored transcripts.
+    let o = harness_off_runtime(vec![
+        "gate".into(),
+        run.out().display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+    ])
+    .await;
+    let out = common::stdout(&o);
+    assert!(out.contains("Failures:"), "{out}");
+    assert!(raw_controls(&out).is_empty(), "harness gate: {out:?}");
+    assert!(raw_controls(&common::stderr(&o)).is_empty());
+    // The story of a focused run, and `harness check`, print it inert too.
+    let story = run_harness(manifest(&server, ""), &["--case", "E7", "--model", "evil"]).await;
+    assert!(raw_controls(&story.stdout).is_empty(), "{:?}", story.stdout);
+    let o = harness_off_runtime(vec![
+        "check".into(),
+        run.out().display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+    ])
+    .await;
+    assert!(
+        raw_controls(&common::stdout(&o)).is_empty(),
+        "{:?}",
+        common::stdout(&o)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_planted_lock_symlink_is_not_followed() {
+    let server = model(vec![]).await;
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("precious");
+    std::fs::write(&target, "do not touch\n").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&target, out.join(".lock")).unwrap();
+    let m = dir.path().join("m.toml");
+    std::fs::write(&m, manifest(&server, "")).unwrap();
+    let o = harness_off_runtime(vec![
+        "run".into(),
+        "--matrix".into(),
+        m.display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+        "--case".into(),
+        "E1".into(),
+    ])
+    .await;
+    assert_eq!(std::fs::read(&target).unwrap(), b"do not touch\n");
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&out.join(".lock").display().to_string()),
+        "{err}"
+    );
+    assert!(err.contains("symlink"), "{err}");
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn a_planted_labels_symlink_is_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("authorized_keys");
+    std::fs::write(&target, "ssh-ed25519 AAAA owner\n").unwrap();
+    let t = tmp.path().join("trial-1.json");
+    std::fs::copy(
+        repo_root().join("checkers/tests/labelled/scripted-naive-E1-default.json"),
+        &t,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&target, tmp.path().join("labels.jsonl")).unwrap();
+    let o = common::harness(
+        &repo_root(),
+        &["label", t.to_str().unwrap(), "--fail", "--note", "x"],
+        &[],
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), b"ssh-ed25519 AAAA owner\n");
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("labels.jsonl"), "{err}");
+    assert!(err.contains("symlink"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reports_replace_a_planted_symlink_instead_of_writing_through_it() {
+    let server = model(vec![]).await;
+    let run = run_harness(manifest(&server, ""), &["--case", "E1", "--model", "evil"]).await;
+    assert!(run.out().join("report.md").exists(), "{}", run.stderr);
+    let outside = tempfile::tempdir().unwrap();
+    let mut planted = Vec::new();
+    for f in [
+        "report.md",
+        "registry-rows.md",
+        "report.html",
+        "summary.json",
+    ] {
+        let target = outside.path().join(f);
+        std::fs::write(&target, "precious\n").unwrap();
+        let link = run.out().join(f);
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        planted.push(target);
+    }
+    let o = harness_off_runtime(vec![
+        "gate".into(),
+        run.out().display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+    ])
+    .await;
+    assert_eq!(o.status.code(), Some(run.code), "{}", common::stderr(&o));
+    for t in planted {
+        assert_eq!(std::fs::read(&t).unwrap(), b"precious\n", "{}", t.display());
+    }
+}
+
+#[test]
+fn a_resumed_run_does_not_write_a_transcript_through_a_planted_folder_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    common::offline_run(&run, &["--case", "E1", "--trials", "1"]);
+    let outside = tempfile::tempdir().unwrap();
+    let link = run.join("transcripts/scripted-naive");
+    std::fs::remove_dir_all(&link).unwrap();
+    std::os::unix::fs::symlink(outside.path(), &link).unwrap();
+    let o = common::harness(
+        &repo_root(),
+        &["run", "--resume", run.to_str().unwrap()],
+        &[],
+    );
+    assert!(
+        files_under(outside.path()).is_empty(),
+        "wrote through the link: {:?}",
+        files_under(outside.path())
+    );
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&link.display().to_string()), "{err}");
+}

@@ -1,6 +1,8 @@
 //! HTTP calls to model APIs: per-request timeout, retries with exponential backoff and jitter on
 //! 429, 5xx (529 included), connection errors and timeouts, `retry-after` honoured (seconds or
-//! HTTP date), and an optional requests-per-minute limit. The API key never appears in an error.
+//! HTTP date), and an optional requests-per-minute limit. The API key never appears in an error,
+//! and goes only where `base_url` points: no redirect is followed, and unless the model allows
+//! private networks a name that resolves to a metadata, link-local or private address is refused.
 
 use super::ProviderError;
 use crate::manifest::ModelEntry;
@@ -52,9 +54,21 @@ pub struct HttpCaller {
 
 impl HttpCaller {
     pub fn new(model: &ModelEntry, key: String) -> Result<HttpCaller, crate::error::Error> {
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .timeout(Duration::from_secs(model.timeout_secs))
             .connect_timeout(Duration::from_secs(model.timeout_secs.min(30)))
+            // A redirect would carry the key's header to wherever the server says (reqwest
+            // strips `authorization` on a change of host, never `x-api-key`).
+            .redirect(reqwest::redirect::Policy::none());
+        let host = model
+            .base_url
+            .as_deref()
+            .and_then(|u| reqwest::Url::parse(u).ok())
+            .and_then(|u| u.host_str().map(str::to_string));
+        if let (false, Some(host)) = (model.allow_private_network, host) {
+            builder = builder.dns_resolver(std::sync::Arc::new(PublicOnly { host }));
+        }
+        let client = builder
             .build()
             .map_err(|e| crate::error::Error::Internal(format!("HTTP client: {e}")))?;
         Ok(HttpCaller {
@@ -197,6 +211,10 @@ impl HttpCaller {
                         .get("retry-after")
                         .and_then(|v| v.to_str().ok())
                         .and_then(parse_retry_after);
+                    let location = resp
+                        .headers()
+                        .get("location")
+                        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
                     let text = match resp.text().await {
                         Ok(t) => t,
                         Err(e) => {
@@ -229,6 +247,13 @@ impl HttpCaller {
                         let _ = self.auth_failed.set(why.clone());
                         return Err(ProviderError(why));
                     }
+                    if (300..400).contains(&code) {
+                        let to =
+                            location.map_or(String::new(), |l| format!(" to {}", self.excerpt(&l)));
+                        return Err(ProviderError(format!(
+                            "HTTP {code}: the server redirects{to}; redirects are not followed, so the key is sent nowhere else (set base_url to the API's own address)"
+                        )));
+                    }
                     if code != 429 && code < 500 {
                         return Err(ProviderError(format!("{reason} (not retried)")));
                     }
@@ -243,7 +268,14 @@ impl HttpCaller {
                         "connection failed"
                     };
                     // reqwest's error text names the URL, never headers; redact all the same.
-                    (None, self.redact(&format!("{what}: {e}")))
+                    // Its causes say why (a refused address, a TLS failure).
+                    let mut why = format!("{what}: {e}");
+                    let mut cause = std::error::Error::source(&e);
+                    while let Some(c) = cause {
+                        why.push_str(&format!(": {c}"));
+                        cause = c.source();
+                    }
+                    (None, self.redact(&why))
                 }
             };
             last_error = reason;
@@ -295,7 +327,62 @@ pub async fn call(
     })?;
     reply.attempts = out.attempts;
     reply.request_id = out.request_id.or(reply.request_id);
+    // What the server says about the reply is printed (alias drift) and written: as untrusted
+    // as the reply's text, which the episode masks.
+    for field in [
+        &mut reply.model_reported,
+        &mut reply.request_id,
+        &mut reply.system_fingerprint,
+        &mut reply.finish_reason,
+    ] {
+        if let Some(v) = field.as_mut() {
+            *v = http.redact(v);
+        }
+    }
     Ok(reply)
+}
+
+/// Name resolution for a model without `allow_private_network`: `base_url`'s host gets only
+/// public and loopback addresses, so a name that points at a metadata service or a private
+/// network gets no key. Other names (an HTTPS proxy's, set in the environment) resolve as usual.
+struct PublicOnly {
+    host: String,
+}
+
+impl reqwest::dns::Resolve for PublicOnly {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let host = name.as_str().to_string();
+        let guarded = host.eq_ignore_ascii_case(self.host.trim_end_matches('.'))
+            || host.eq_ignore_ascii_case(&self.host);
+        Box::pin(async move {
+            let all: Vec<std::net::SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            if !guarded {
+                let addrs: reqwest::dns::Addrs = Box::new(all.into_iter());
+                return Ok(addrs);
+            }
+            let addrs: reqwest::dns::Addrs = Box::new(public_only(&host, all)?.into_iter());
+            Ok(addrs)
+        })
+    }
+}
+
+/// The public and loopback addresses among those `host` resolved to; none is an error naming
+/// why, and the fix.
+fn public_only(
+    host: &str,
+    all: Vec<std::net::SocketAddr>,
+) -> Result<Vec<std::net::SocketAddr>, String> {
+    let (public, refused): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .partition(|a| crate::manifest::private_address(a.ip()).is_none());
+    match refused.first() {
+        Some(a) if public.is_empty() => {
+            let why = crate::manifest::private_address(a.ip()).unwrap_or_default();
+            Err(format!("{host} resolves to {}, {why}; the key is not sent there unless the model's entry sets allow_private_network = true", a.ip()))
+        }
+        _ => Ok(public),
+    }
 }
 
 /// `retry-after` as seconds or an HTTP date.
@@ -314,6 +401,26 @@ pub fn parse_retry_after(v: &str) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_resolving_only_to_metadata_or_private_addresses_is_refused() {
+        let at = |ip: &str| std::net::SocketAddr::new(ip.parse().unwrap(), 0);
+        let err = public_only("evil.example", vec![at("169.254.169.254")]).unwrap_err();
+        assert!(
+            err.contains("169.254.169.254") && err.contains("allow_private_network = true"),
+            "{err}"
+        );
+        assert!(public_only("lan.example", vec![at("10.1.2.3"), at("fd00::1")]).is_err());
+        // Mixed answers keep only what may get a key; loopback and public names pass.
+        assert_eq!(
+            public_only("mixed.example", vec![at("10.1.2.3"), at("93.184.216.34")]).unwrap(),
+            vec![at("93.184.216.34")]
+        );
+        assert_eq!(
+            public_only("localhost", vec![at("127.0.0.1"), at("::1")]).unwrap(),
+            vec![at("127.0.0.1"), at("::1")]
+        );
+    }
 
     #[test]
     fn retry_after_reads_seconds_and_http_dates() {

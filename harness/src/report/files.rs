@@ -85,12 +85,12 @@ pub fn write_all(
     }
     let table = registry::table(gate, title_of);
 
+    // Evidence in the tables quotes model text: inert, like everything printed.
     write_text(
         &run_dir.join("registry-rows.md"),
-        &format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}"),
+        &super::inert(&format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}")),
     )?;
-    // Evidence in the tables quotes model text: inert, like everything printed.
-    let mut md = super::inert(&markdown::render(gate, &charter_line, &table));
+    let mut md = markdown::render(gate, &charter_line, &table);
     let auth = auth_failures(records);
     if !auth.is_empty() {
         let lines: String = auth
@@ -102,6 +102,7 @@ pub fn write_all(
     if let Some(l) = &facts.lift {
         md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::lift::table(l)));
     }
+    let md = super::inert(&md);
     write_text(&run_dir.join("report.md"), &md)?;
     if facts.step_summary {
         // A shard's verdict is no verdict: the decide job writes the gate.

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 
 /// One line to stderr in one write: stderr is unbuffered, and `eprintln!` with arguments would
-/// make a system call per formatted piece.
+/// make a system call per formatted piece. Inert: a failed criterion's evidence quotes the model.
 fn line(text: String) {
     let _ = std::io::stderr()
         .lock()
-        .write_all(format!("{text}\n").as_bytes());
+        .write_all(format!("{}\n", super::inert(&text)).as_bytes());
 }
 
 #[derive(Default, Clone, Copy)]

@@ -131,6 +131,9 @@ fn sanitized(t: &Transcript, v: &Verdict) -> (Transcript, Verdict) {
         }
     }
     t.error = t.error.as_deref().map(super::inert);
+    for s in [&mut t.model, &mut t.case, &mut t.variant] {
+        *s = super::inert(s);
+    }
     let mut v = v.clone();
     for c in v.criteria.iter_mut() {
         c.detail = super::inert(&c.detail);
