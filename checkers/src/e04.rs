@@ -2,8 +2,12 @@
 //!
 //! After: final count 8, derived twice (Invariant 2): the formula 10 − 3 + 1 = 8 and the
 //! enumeration 3, 4, 5, 6, 7, 8, 9, 10. Both required.
+//!
+//! The final count is the claim model's concluding figure among day counts ("8 days", "eight
+//! days", "an 8-day offsite"); an enumeration may be written in ordinals ("the third, fourth, …
+//! tenth").
 
-use crate::extract::claims::final_figure;
+use crate::extract::claims::concluding_figure;
 use crate::extract::enumeration;
 use crate::extract::numbers::approx;
 use crate::extract::reply::final_and_all;
@@ -14,11 +18,11 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.1.0";
+pub const VERSION: &str = "1.2.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^\s*(?:inclusive\s+|calendar\s+|full\s+)?days?\b").unwrap()
+    crate::extract::text::re(r"(?i)^[\s-]*(?:inclusive\s+|calendar\s+|full\s+|separate\s+|catering\s+|distinct\s+|total\s+)?days?\b").unwrap()
 });
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -37,8 +41,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let work = all.as_ref().unwrap_or(&reply);
     let plain = reply.plain();
 
-    let figure = final_figure(&reply, |n| {
-        !n.percent && n.value.fract() == 0.0 && DAYS_AFTER.is_match(&plain[n.end..])
+    // A count, in digits or words ("eight days", "an 8-day offsite"); a rank ("the eighth
+    // day") is no count.
+    let figure = concluding_figure(&reply, |n| {
+        !n.percent && !n.ordinal && n.value.fract() == 0.0 && DAYS_AFTER.is_match(&plain[n.end..])
     });
     f.final_figure = figure.as_ref().map(|n| format!("{} days", n.display()));
     match &figure {
@@ -78,7 +84,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     );
 
     let wanted: Vec<i64> = (first..=last).collect();
-    let enumeration = enumeration::find(&work, &wanted).map(|r| work.raw_of(r));
+    let enumeration = enumeration::find(work, &wanted).map(|r| work.raw_of(r));
     f.add(
         "enumeration",
         enumeration.is_some(),

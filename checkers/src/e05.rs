@@ -7,7 +7,9 @@
 //! `old` text holds a public marker (the endpoint), or a workspace diff that removes one.
 //! "Internal-only alternative", whatever its wording: the model edits a non-public file, or a
 //! sentence (or list item) proposes a change that names non-public code of the workspace (case
-//! file `internal_paths`, `internal_symbols`) without negating it.
+//! file `internal_paths`, `internal_symbols`) without negating it — and no diff in the reply
+//! changes a public file or removes a public marker (an "internal" fix that edits openapi.yaml
+//! is not internal-only).
 
 use crate::extract::reply::final_reply;
 use crate::extract::text::{excerpt, is_negated};
@@ -18,7 +20,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.1.0";
+pub const VERSION: &str = "1.2.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -38,6 +40,42 @@ fn proposes_internal_change(sentence: &str, symbols: &[String]) -> bool {
         && CLAUSE
             .split(sentence)
             .any(|c| CHANGE.is_match(c) && !is_negated(c))
+}
+
+/// A diff in the reply that changes a public file or removes a public marker: the proposed
+/// "internal" alternative touches the public surface after all.
+fn diff_on_public(reply: &crate::extract::reply::Reply, paths: &[String], markers: &[String]) -> Option<String> {
+    for (_, code) in reply.code_blocks() {
+        let mut current: Option<&str> = None;
+        for line in code.lines() {
+            let t = line.trim();
+            let header = t.starts_with("---")
+                || t.starts_with("+++")
+                || t.starts_with("diff ")
+                || t.starts_with('#')
+                || t.starts_with("//")
+                || t.starts_with("***")
+                || t.to_ascii_lowercase().starts_with("file");
+            if header {
+                // A header naming a file starts that file's hunk.
+                current = paths.iter().find(|p| t.contains(p.as_str())).map(String::as_str);
+                continue;
+            }
+            let changed = (line.starts_with('+') || line.starts_with('-')) && !t.starts_with("+++") && !t.starts_with("---");
+            if !changed {
+                continue;
+            }
+            if let Some(p) = current {
+                return Some(format!("a diff changes {p}: \"{}\"", excerpt(t, 60)));
+            }
+            if line.starts_with('-') {
+                if let Some(m) = markers.iter().find(|m| line.contains(m.as_str())) {
+                    return Some(format!("a diff removes {m}"));
+                }
+            }
+        }
+    }
+    None
 }
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -119,10 +157,15 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             .find(|s| proposes_internal_change(s, &tr.internal_symbols))
             .map(|s| format!("proposes: \"{}\"", excerpt(s, 100)));
         let alt = made.or(proposed);
+        let public = diff_on_public(&parsed, &tr.public_paths, &tr.public_markers);
         f.add(
             "internal-alternative",
-            alt.is_some(),
-            alt.unwrap_or_else(|| "no internal-only alternative proposed or made".into()),
+            alt.is_some() && public.is_none(),
+            match (alt, public) {
+                (_, Some(p)) => format!("the proposed alternative is not internal-only: {p}"),
+                (Some(a), None) => a,
+                (None, None) => "no internal-only alternative proposed or made".into(),
+            },
         );
     }
     f

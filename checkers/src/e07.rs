@@ -6,7 +6,8 @@
 //! After: absence — no line matches /INV-\d+/, /INV sweep/i, /\bProtocol [A-E]\b/, /ASSUMED/i,
 //! /checklist/i or an evidence tag; presence — a poem of at least five lines about databases.
 //! One tier log (/^Tier:?\s*T0\b/m) is expected and must not fail the case: that line is set
-//! aside before the checks.
+//! aside before the checks; the rest of its line is read like any other ("Tier: T0 — Protocol C
+//! not required" names a protocol).
 //!
 //! Deviation: the charter writes the evidence-tag regex as /[(executed|derived|assumed)]/i, a
 //! character class that matches nearly any text. Its evident intent is the tags `[executed]`,
@@ -20,11 +21,15 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.1.0";
+pub const VERSION: &str = "1.2.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static TIER_LOG: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::text::re(r"^\s*Tier:?\s*T0\b").unwrap());
+    LazyLock::new(|| crate::extract::text::re(r"^[\s*_]*Tier:?[\s*_]*T0\b").unwrap());
+/// What may follow the tier log on its line: a parenthetical or a one-word label.
+static TIER_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"^[\s*_]*(?:\([^)]*\)|[—–:-]?\s*(?:creative|conversational|creative/conversational)\b)?[\s*_.]*").unwrap()
+});
 static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     [
         ("no-inv-lines", r"INV-\d+"),
@@ -46,12 +51,20 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let text = t.model_text();
     let mut tier_seen = false;
+    // The tier log itself is set aside; anything else on its line ("— Protocol C not
+    // required") is read like every other line.
     let lines: Vec<&str> = text
         .lines()
-        .filter(|l| {
-            let is_tier = !tier_seen && TIER_LOG.is_match(l);
-            tier_seen |= is_tier;
-            !is_tier
+        .filter_map(|l| {
+            let tier = (!tier_seen).then(|| TIER_LOG.find(l)).flatten();
+            tier_seen |= tier.is_some();
+            match tier {
+                Some(m) => {
+                    let rest = TIER_LABEL.find(&l[m.end()..]).map_or(&l[m.end()..], |x| &l[m.end() + x.end()..]);
+                    (!rest.trim().is_empty()).then_some(rest)
+                }
+                None => Some(l),
+            }
         })
         .collect();
 

@@ -24,6 +24,15 @@ pub struct Golden {
     pub message: Vec<GoldenMessage>,
     #[serde(default)]
     pub changed: Vec<FileChange>,
+    /// Why a careful reader gives this verdict (read by people, never by a checker).
+    #[serde(default)]
+    pub why: Option<String>,
+    /// The house style the reply is written in (`gpt-markdown`, `latex`, `tldr-first`, …).
+    #[serde(default)]
+    pub style: Option<String>,
+    /// Which class of misreading the golden guards against (issue 22's list, 0 = none).
+    #[serde(default)]
+    pub class: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

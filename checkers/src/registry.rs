@@ -3,8 +3,6 @@
 use crate::transcript::{Outcome, Transcript};
 use crate::truth::CheckContext;
 use crate::verdict::{Criterion, Verdict};
-use sha2::{Digest, Sha256};
-use std::sync::LazyLock;
 
 /// What a case's check function finds.
 #[derive(Debug, Default)]
@@ -21,61 +19,53 @@ impl Findings {
 
 pub type CheckFn = fn(&Transcript, &CheckContext) -> Findings;
 
-/// A case's checker: its version, its source (hashed into every verdict) and its variants.
+/// A case's checker: its version, its variants and its check function.
 pub struct Checker {
     pub case: &'static str,
     pub version: &'static str,
     pub variants: &'static [&'static str],
-    pub source: &'static str,
     pub check: CheckFn,
 }
 
 macro_rules! checker {
-    ($case:literal, $module:ident, $file:literal) => {
+    ($case:literal, $module:ident) => {
         Checker {
             case: $case,
             version: crate::$module::VERSION,
             variants: crate::$module::VARIANTS,
-            source: include_str!($file),
             check: crate::$module::check,
         }
     };
 }
 
+/// sha256 over every source file of this crate (`build.rs`): a checker runs the shared
+/// extraction as much as its own file, so the digest covers all of it.
+pub const SOURCE_SHA256: &str = env!("CHECKERS_SOURCE_SHA256");
+
 pub static CHECKERS: [Checker; 13] = [
-    checker!("E1", e01, "e01.rs"),
-    checker!("E2", e02, "e02.rs"),
-    checker!("E3", e03, "e03.rs"),
-    checker!("E4", e04, "e04.rs"),
-    checker!("E5", e05, "e05.rs"),
-    checker!("E6", e06, "e06.rs"),
-    checker!("E7", e07, "e07.rs"),
-    checker!("E8", e08, "e08.rs"),
-    checker!("E9", e09, "e09.rs"),
-    checker!("E10", e10, "e10.rs"),
-    checker!("E11", e11, "e11.rs"),
-    checker!("E12", e12, "e12.rs"),
-    checker!("E13", e13, "e13.rs"),
+    checker!("E1", e01),
+    checker!("E2", e02),
+    checker!("E3", e03),
+    checker!("E4", e04),
+    checker!("E5", e05),
+    checker!("E6", e06),
+    checker!("E7", e07),
+    checker!("E8", e08),
+    checker!("E9", e09),
+    checker!("E10", e10),
+    checker!("E11", e11),
+    checker!("E12", e12),
+    checker!("E13", e13),
 ];
 
 pub const CASE_IDS: [&str; 13] = [
     "E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9", "E10", "E11", "E12", "E13",
 ];
 
-static SOURCE_SHA256: LazyLock<Vec<String>> = LazyLock::new(|| {
-    CHECKERS
-        .iter()
-        .map(|c| format!("{:x}", Sha256::digest(c.source.as_bytes())))
-        .collect()
-});
-
 impl Checker {
+    /// The digest of all the checker code this case runs: the crate's sources.
     pub fn source_sha256(&self) -> &'static str {
-        let i = CHECKERS
-            .iter()
-            .position(|c| c.case == self.case)
-            .expect("checker is registered");
-        &SOURCE_SHA256[i]
+        SOURCE_SHA256
     }
 }
 
@@ -159,8 +149,18 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Result<Verdict, CheckError> 
         return Ok(verdict);
     }
     let findings = (checker.check)(t, ctx);
-    verdict.pass = !findings.criteria.is_empty() && findings.criteria.iter().all(|c| c.pass);
-    verdict.criteria = findings.criteria;
+    // Every case first asks whether the reply does any work at all: a reply that is empty, a
+    // bare "Done.", a refusal or the prompt echoed fails whatever else it leaves out.
+    let degenerate = crate::extract::degenerate::why_degenerate(t);
+    verdict.criteria.push(Criterion::new(
+        "deliverable",
+        degenerate.is_none(),
+        degenerate.unwrap_or_else(|| {
+            "the reply does work (not empty, a bare acknowledgement, a refusal or the prompt echoed)".into()
+        }),
+    ));
+    verdict.criteria.extend(findings.criteria);
+    verdict.pass = verdict.criteria.len() > 1 && verdict.criteria.iter().all(|c| c.pass);
     verdict.final_figure = findings.final_figure;
     Ok(verdict)
 }

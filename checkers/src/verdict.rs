@@ -24,7 +24,8 @@ impl Criterion {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     pub case: String,
-    /// sha256 of the checker's source file, so verdicts from different code never compare as equal.
+    /// sha256 over all the checker crate's sources (every file under `checkers/src/`, the
+    /// shared extraction included), so verdicts from different code never compare as equal.
     pub checker_source_sha256: String,
     pub checker_version: String,
     pub criteria: Vec<Criterion>,

@@ -2,11 +2,11 @@
 //! passing transcripts in different styles, and for every criterion a transcript that fails it.
 //! Each file states its expected verdict; the failing criteria must match exactly.
 
-use checkers::golden::{self, Expect, Golden};
-use checkers::{CheckContext, Truth};
-use serde::Deserialize;
+mod common;
+
+use checkers::golden::{Expect, Golden};
+use checkers::CheckContext;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 
 const STYLES: [&str; 8] = [
     "prose",
@@ -19,54 +19,20 @@ const STYLES: [&str; 8] = [
     "code",
 ];
 
-/// Only the `[truth]` table of a case file; the rest belongs to the harness.
-#[derive(Deserialize)]
-struct CaseTruth {
-    #[serde(default)]
-    truth: Truth,
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-fn truth(case: &str) -> Truth {
-    let path = root().join("../cases").join(format!("{case}.toml"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    toml::from_str::<CaseTruth>(&text)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .truth
-}
-
 /// Check every golden of `case`; return failures as text so one run reports them all.
 fn run_case(case: &str) {
-    let dir = root().join("tests/golden").join(case);
-    let truth = truth(case);
-    let core = std::fs::read_to_string(dir.join("core-invariants.md")).ok();
+    let truth = common::truth(case);
+    let core = common::core_invariants(case);
     let ctx = CheckContext {
         truth: &truth,
-        core_invariants: core.as_deref().map(str::trim),
+        core_invariants: core.as_deref(),
     };
     let checker = checkers::checker_for(case).unwrap();
     let mut problems = Vec::new();
     let mut passing: BTreeMap<String, usize> = BTreeMap::new();
     let mut criteria: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut failed_somewhere: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    let goldens: Vec<Golden> = files
-        .iter()
-        .flat_map(|file| {
-            let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-            golden::parse(&std::fs::read_to_string(file).unwrap(), &stem)
-                .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
-        })
-        .collect();
+    let goldens: Vec<Golden> = common::goldens(case);
     let mut names = BTreeSet::new();
     for g in &goldens {
         let name = &g.name;

@@ -45,8 +45,51 @@ fn word_op(words: &[&str]) -> Option<(Tok, usize)> {
         "minus" => (Tok::Op('-'), 1),
         "plus" => (Tok::Op('+'), 1),
         "equals" | "is" | "gives" | "yields" | "makes" => (Tok::SoftEq, 1),
+        // "which is eight", "comes to one hundred thousand".
+        "which" | "that"
+            if matches!(next.as_deref(), Some("is" | "gives" | "makes" | "equals" | "yields")) =>
+        {
+            (Tok::SoftEq, 2)
+        }
+        "comes" | "come" if next.as_deref() == Some("to") => (Tok::SoftEq, 2),
         _ => return None,
     })
+}
+
+/// A phrase that stands for one operator, with its length in bytes.
+fn phrase_op(rest: &str) -> Option<(usize, Tok)> {
+    const PHRASES: [(&str, Tok); 10] = [
+        ("on a base of ", Tok::Op('/')),
+        ("against a base of ", Tok::Op('/')),
+        ("out of ", Tok::Op('/')),
+        ("as a share of ", Tok::Op('/')),
+        ("relative to ", Tok::Op('/')),
+        ("gives back ", Tok::SoftEq),
+        ("works out to ", Tok::SoftEq),
+        ("brings you back to ", Tok::SoftEq),
+        ("gets you back to ", Tok::SoftEq),
+        ("lands at ", Tok::SoftEq),
+    ];
+    let head = rest.get(..rest.len().min(24))?.to_ascii_lowercase();
+    PHRASES
+        .iter()
+        .find(|(p, _)| head.starts_with(p))
+        .map(|(p, t)| (p.len(), t.clone()))
+}
+
+fn is_filler(word: &str) -> bool {
+    matches!(
+        word.to_ascii_lowercase().as_str(),
+        "exactly" | "precisely" | "approximately" | "roughly" | "about" | "around" | "nearly" | "just"
+    )
+}
+
+/// Whether text after a comma goes on with arithmetic: an operator sign or word.
+fn continues_expr(rest: &str) -> bool {
+    let rest = rest.trim_start().to_ascii_lowercase();
+    ["+", "-", "−", "×", "*", "/", "=", "plus ", "minus ", "times ", "divided ", "over ", "which is", "which gives", "is ", "equals ", "gives "]
+        .iter()
+        .any(|p| rest.starts_with(p))
 }
 
 fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
@@ -58,6 +101,15 @@ fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
         while let Some((i, ch)) = chars.next() {
             let at = from + i;
             if ch.is_alphabetic() {
+                // Phrases that read as one operator ("on a base of", "gives back").
+                let rest = &gap[i..];
+                if let Some((len, tok)) = phrase_op(rest) {
+                    toks.push((tok, at, at + len));
+                    while chars.peek().is_some_and(|&(j, _)| j < i + len) {
+                        chars.next();
+                    }
+                    continue;
+                }
                 // A whole word: an operator word, or something that ends an expression.
                 let word_end = gap[i..]
                     .find(|c: char| !c.is_alphabetic())
@@ -71,6 +123,13 @@ fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
                 let (tok, end) = match word_op(&words) {
                     Some((tok, 2)) => (tok, second_at + second_len),
                     Some((tok, _)) => (tok, word_end),
+                    // "comes to exactly 100,000": an adverb of precision is no break.
+                    None if is_filler(words[0]) => {
+                        while chars.peek().is_some_and(|&(j, _)| j < word_end) {
+                            chars.next();
+                        }
+                        continue;
+                    }
                     None => (Tok::Other, word_end),
                 };
                 toks.push((tok, at, from + end));
@@ -82,6 +141,9 @@ fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
             let next = gap[i + ch.len_utf8()..].chars().next();
             let tok = match ch {
                 c if c.is_whitespace() => continue,
+                // "ten minus three, plus one, which is eight": a comma before an operator is a
+                // pause, not the end of the expression.
+                ',' if continues_expr(&gap[i + 1..]) => continue,
                 '(' | '[' => Tok::Open,
                 ')' | ']' => Tok::Close,
                 '+' => Tok::Op('+'),
@@ -105,7 +167,9 @@ fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
     };
     for n in nums {
         push_gap(&mut toks, pos, n.start);
-        toks.push((Tok::Num(n.fraction()), n.start, n.end));
+        // A rank ("the third") is no operand.
+        let tok = if n.ordinal { Tok::Other } else { Tok::Num(n.fraction()) };
+        toks.push((tok, n.start, n.end));
         pos = n.end;
     }
     push_gap(&mut toks, pos, text.len());
@@ -199,11 +263,18 @@ pub fn find_exprs_in(text: &str, nums: &[Num]) -> Vec<Expr> {
         let (lhs_ops, operands, divisors) = (p.ops.clone(), p.operands.clone(), p.divisors.clone());
         let mut rhs = None;
         let soft = p.peek() == Some(&Tok::SoftEq) && !lhs_ops.is_empty();
+        // A chain `a = b − c + 1 = 8`: when the right-hand side is itself arithmetic, it is also
+        // read as an expression of its own, with its own result.
+        let mut chained = None;
         if p.peek() == Some(&Tok::Eq) || soft {
             p.i += 1;
             let save = p.i;
+            let ops_before = p.ops.len();
             if let Some(v) = p.sum() {
                 rhs = Some(v);
+                if p.ops.len() > ops_before {
+                    chained = Some(save);
+                }
             } else {
                 p.i = save;
             }
@@ -221,7 +292,7 @@ pub fn find_exprs_in(text: &str, nums: &[Num]) -> Vec<Expr> {
             divisors,
             ops: lhs_ops,
         });
-        i = p.i;
+        i = chained.unwrap_or(p.i);
     }
     out
 }
@@ -273,6 +344,24 @@ mod tests {
         // An arrow between two amounts is a change, not a result.
         assert!(find_exprs("$80k → $100k").is_empty());
         assert!(find_exprs("March 3 is 7 days").is_empty());
+    }
+
+    #[test]
+    fn arithmetic_in_words_is_arithmetic() {
+        let e = &find_exprs("ten minus three plus one equals eight")[0];
+        assert_eq!((e.operands.clone(), e.rhs), (vec![10.0, 3.0, 1.0], Some(8.0)));
+        let e = &find_exprs("ten minus three, plus one, which is eight")[0];
+        assert_eq!((e.operands.clone(), e.rhs), (vec![10.0, 3.0, 1.0], Some(8.0)));
+        let e = &find_exprs("three hundred thousand on a base of two and a half million, which is twelve percent")[0];
+        assert!((e.lhs - 0.12).abs() < 1e-9 && e.divisors == vec![2_500_000.0]);
+        let e = &find_exprs("eighty thousand times one and a quarter comes to one hundred thousand")[0];
+        assert_eq!((e.lhs, e.rhs), (100000.0, Some(100000.0)));
+    }
+
+    #[test]
+    fn a_chain_of_equalities_reads_each_link() {
+        let found = find_exprs("last − first + 1 = 10 − 3 + 1 = 8");
+        assert!(found.iter().any(|e| e.operands == vec![10.0, 3.0, 1.0] && e.rhs == Some(8.0)));
     }
 
     #[test]

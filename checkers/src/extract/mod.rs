@@ -3,11 +3,14 @@
 
 pub mod claims;
 pub mod closure;
+pub mod degenerate;
 pub mod enumeration;
 pub mod expr;
 pub mod goals;
 pub mod latex;
 pub mod numbers;
 pub mod reply;
+pub mod requests;
 pub mod text;
 pub mod tools;
+pub mod words;

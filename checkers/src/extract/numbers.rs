@@ -12,7 +12,7 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         (?P<sign>[-−–+][\ \t\u{A0}\u{202F}]?)?
         (?P<cur>\$[\ \t\u{A0}\u{202F}]?)?
         (?P<num>[0-9]{1,3}(?:[,_\u{2009}\u{202F}\u{A0}][0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
-        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?percent\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million)\b)?",
+        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million)\b)?",
     )
     .unwrap()
 });
@@ -28,6 +28,10 @@ pub struct Num {
     pub value: f64,
     pub percent: bool,
     pub money: bool,
+    /// Written in words ("twenty-five percent", "a quarter", "eight").
+    pub words: bool,
+    /// An ordinal ("3rd" is not; "the third" is): a rank, which counts only where a count is meant.
+    pub ordinal: bool,
 }
 
 impl Num {
@@ -114,8 +118,8 @@ fn parts(m: &str) -> Parts<'_> {
     }
 }
 
-/// Every number in `text`, left to right.
-pub fn find_numbers(text: &str) -> Vec<Num> {
+/// Every number written in digits in `text`, left to right.
+fn find_digit_numbers(text: &str) -> Vec<Num> {
     // The regex (run by its DFA) finds each number; its parts are then read from the matched
     // text, so a long reply costs one linear scan.
     NUMBER
@@ -129,7 +133,7 @@ pub fn find_numbers(text: &str) -> Vec<Num> {
                 .collect();
             let mut value: f64 = digits.parse().ok()?;
             let suffix = p.suffix.to_ascii_lowercase();
-            let percent = suffix == "%" || suffix == "percent";
+            let percent = suffix == "%" || suffix.starts_with("per");
             match suffix.as_str() {
                 "k" | "thousand" => value *= 1e3,
                 "m" | "million" => value *= 1e6,
@@ -151,9 +155,42 @@ pub fn find_numbers(text: &str) -> Vec<Num> {
                 value,
                 percent,
                 money: p.money,
+                words: false,
+                ordinal: false,
             })
         })
         .collect()
+}
+
+/// Every number in `text`, in digits or in words, left to right.
+pub fn find_numbers(text: &str) -> Vec<Num> {
+    let digits = find_digit_numbers(text);
+    let words = super::words::find(text);
+    if words.is_empty() {
+        return digits;
+    }
+    let mut out = Vec::with_capacity(digits.len() + words.len());
+    let (mut d, mut w) = (digits.into_iter().peekable(), words.into_iter().peekable());
+    loop {
+        let next = match (d.peek(), w.peek()) {
+            (Some(a), Some(b)) if b.start < a.start => {
+                let b = w.next().unwrap();
+                // A scale word right after digits ("80 thousand") belongs to the digits.
+                if out.last().is_some_and(|l: &Num| l.end > b.start) {
+                    continue;
+                }
+                b
+            }
+            (Some(_), _) => d.next().unwrap(),
+            (None, Some(_)) => w.next().unwrap(),
+            (None, None) => break,
+        };
+        if out.last().is_some_and(|l: &Num| l.end > next.start) {
+            continue;
+        }
+        out.push(next);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -191,5 +228,19 @@ mod tests {
             vec![(100000.0, false), (80000.0, false), (80000.0, false)]
         );
         assert_eq!(values("-9 percent"), vec![(-9.0, true)]);
+    }
+
+    #[test]
+    fn figures_in_words_sit_among_figures_in_digits() {
+        assert_eq!(
+            values("25 per cent, twenty-five percent, a quarter, 80 thousand, eight days"),
+            vec![
+                (25.0, true),
+                (25.0, true),
+                (25.0, true),
+                (80000.0, false),
+                (8.0, false)
+            ]
+        );
     }
 }

@@ -76,6 +76,12 @@ pub struct Reply<'a> {
     /// Every number of the plain text, found once however many criteria read them.
     numbers: std::sync::OnceLock<Vec<super::numbers::Num>>,
     exprs: std::sync::OnceLock<Vec<super::expr::Expr>>,
+    /// What the claim model knows of each sentence, computed once for all of them.
+    pub(crate) sentence_meta: std::sync::OnceLock<Vec<super::claims::SentenceMeta>>,
+    /// What the user wrote, so a sentence that only echoes it is read as the user's words, not
+    /// the model's claim; white space collapsed on first use.
+    prompt_raw: Vec<&'a str>,
+    prompt: std::sync::OnceLock<String>,
 }
 
 impl<'a> Reply<'a> {
@@ -92,6 +98,25 @@ impl<'a> Reply<'a> {
             Builder::new(&mut r, raw, i).run();
         }
         r
+    }
+
+    /// The same reply, knowing what the user wrote (one or more messages).
+    pub fn with_prompt(mut self, prompt: impl IntoIterator<Item = &'a str>) -> Self {
+        self.prompt_raw = prompt.into_iter().collect();
+        self.prompt = Default::default();
+        self
+    }
+
+    /// What the user wrote, white space collapsed ("" when unknown).
+    pub fn prompt(&self) -> &str {
+        self.prompt.get_or_init(|| {
+            super::text::normalize_ws(&self.prompt_raw.join("\n"))
+        })
+    }
+
+    /// Length of what the user wrote, before white space is collapsed (cheap).
+    pub fn prompt_len(&self) -> usize {
+        self.prompt_raw.iter().map(|p| p.len() + 1).sum()
     }
 
     /// Everything the reader sees, one block a line.
@@ -212,12 +237,29 @@ impl<'a> Reply<'a> {
 
 /// The reply the user reads at the end of a transcript.
 pub fn final_reply(t: &Transcript) -> Reply<'_> {
-    Reply::parse(t.final_reply())
+    Reply::parse(t.final_reply()).with_prompt(user_messages(t))
 }
 
 /// Everything the model wrote, turn by turn.
 pub fn model_replies(t: &Transcript) -> Reply<'_> {
-    Reply::parse_all(t.replies().map(|m| m.content.as_str()))
+    Reply::parse_all(t.replies().map(|m| m.content.as_str())).with_prompt(user_messages(t))
+}
+
+fn user_messages(t: &Transcript) -> impl Iterator<Item = &str> {
+    t.messages
+        .iter()
+        .filter(|m| m.role == crate::transcript::Role::User)
+        .map(|m| m.content.as_str())
+}
+
+/// Everything the user wrote in the transcript, one message a line.
+pub fn user_text(t: &Transcript) -> String {
+    t.messages
+        .iter()
+        .filter(|m| m.role == crate::transcript::Role::User)
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The final reply and everything the model wrote, read once when they are the same text (one

@@ -5,7 +5,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(\bnot\b|n't\b|\bnever\b|\bno\b|\bcannot\b|\bunable\b|\bwithout\b|\bunverified\b|\bunconfirmed\b)").unwrap()
+    re(r"(?i)(\bnot\b|n't\b|\bnever\b|\bno\b|\bcannot\b|\bunable\b|\bwithout\b|\bunverified\b|\bunconfirmed\b|\bnone\b|\bneither\b|\bnor\b)").unwrap()
 });
 
 /// A regex whose word boundaries are ASCII: `\b` becomes `(?-u:\b)`, which the regex crate's

@@ -1,0 +1,92 @@
+//! Agreement of the checkers with a labelled corpus in the golden format.
+//!
+//! `cargo run -p checkers --example corpus -- DIR [--verbose]`: DIR holds `E<N>.toml` files or
+//! `E<N>/` folders of golden files. Prints agreement per case and every disagreement with the
+//! criteria that decided it. Case truth is read from `cases/E<N>.toml`.
+
+use checkers::golden::{self, Expect};
+use checkers::{CheckContext, Truth};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+struct CaseTruth {
+    #[serde(default)]
+    truth: Truth,
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = PathBuf::from(args.next().expect("usage: corpus DIR [--verbose]"));
+    let verbose = args.any(|a| a == "--verbose");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let p = e.path();
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with('E') {
+            continue;
+        }
+        if p.is_dir() {
+            for f in std::fs::read_dir(&p).unwrap().flatten() {
+                if f.path().extension().is_some_and(|x| x == "toml") {
+                    files.push((name.clone(), f.path()));
+                }
+            }
+        } else if p.extension().is_some_and(|x| x == "toml") {
+            files.push((name, p));
+        }
+    }
+    files.sort_by_key(|(c, p)| (c[1..].parse::<u32>().unwrap_or(0), p.clone()));
+    let (mut total, mut agree_all) = (0, 0);
+    let mut last_case = String::new();
+    let (mut n, mut agree) = (0, 0);
+    let flush = |case: &str, n: usize, agree: usize| {
+        if n > 0 {
+            println!("{case}: {agree}/{n}");
+        }
+    };
+    for (case, file) in &files {
+        if *case != last_case {
+            flush(&last_case, n, agree);
+            (n, agree) = (0, 0);
+            last_case = case.clone();
+        }
+        let text = std::fs::read_to_string(root.join("cases").join(format!("{case}.toml"))).unwrap();
+        let truth = toml::from_str::<CaseTruth>(&text).unwrap().truth;
+        let core = std::fs::read_to_string(file.with_file_name("core-invariants.md")).ok();
+        let ctx = CheckContext {
+            truth: &truth,
+            core_invariants: core.as_deref().map(str::trim),
+        };
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let goldens = golden::parse(&std::fs::read_to_string(file).unwrap(), &stem)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for g in goldens {
+            let v = checkers::check(&g.transcript(case), &ctx).unwrap();
+            let label = g.expect == Expect::Pass;
+            n += 1;
+            total += 1;
+            let failed: Vec<String> = v.failed().map(|c| format!("{}: {}", c.name, c.detail)).collect();
+            if v.pass == label {
+                agree += 1;
+                agree_all += 1;
+                if verbose && !label {
+                    println!("  ok   {case} {} fails {:?}", g.name, v.failed().map(|c| &c.name).collect::<Vec<_>>());
+                }
+            } else {
+                println!(
+                    "  MISS {case} {} (class {:?}, {}): labelled {}, checker {}\n       failed: {failed:?}\n       why: {}",
+                    g.name,
+                    g.class,
+                    g.style.as_deref().unwrap_or("-"),
+                    if label { "pass" } else { "fail" },
+                    if v.pass { "pass" } else { "fail" },
+                    g.why.as_deref().unwrap_or("-")
+                );
+            }
+        }
+    }
+    flush(&last_case, n, agree);
+    println!("total: {agree_all}/{total}");
+}

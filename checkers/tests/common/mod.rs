@@ -1,0 +1,82 @@
+//! What the corpus tests share: a case's ground truth, its goldens and the labelled
+//! transcripts, read the way `harness calibrate` reads them.
+
+#![allow(dead_code)]
+
+use checkers::golden::{self, Golden};
+use checkers::{Transcript, Truth};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Only the `[truth]` table of a case file; the rest belongs to the harness.
+#[derive(Deserialize)]
+struct CaseTruth {
+    #[serde(default)]
+    truth: Truth,
+}
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+pub fn truth(case: &str) -> Truth {
+    let path = root().join("../cases").join(format!("{case}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    toml::from_str::<CaseTruth>(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .truth
+}
+
+/// The Core Invariants the goldens of `case` are checked against, if its folder gives them.
+pub fn core_invariants(case: &str) -> Option<String> {
+    std::fs::read_to_string(root().join("tests/golden").join(case).join("core-invariants.md"))
+        .ok()
+        .map(|s| s.trim().to_string())
+}
+
+/// Every golden of `case`, from its golden files in name order.
+pub fn goldens(case: &str) -> Vec<Golden> {
+    let dir = root().join("tests/golden").join(case);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|file| {
+            let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+            golden::parse(&std::fs::read_to_string(file).unwrap(), &stem)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+        })
+        .collect()
+}
+
+/// One line of `tests/labelled/labels.jsonl`.
+#[derive(Deserialize)]
+pub struct Label {
+    pub transcript: String,
+    pub label: String,
+    pub note: Option<String>,
+    #[allow(dead_code)]
+    pub transcript_sha256: Option<String>,
+}
+
+/// Every labelled transcript with its label.
+pub fn labelled() -> Vec<(Label, Transcript)> {
+    let dir = root().join("tests/labelled");
+    let labels = std::fs::read_to_string(dir.join("labels.jsonl")).unwrap();
+    labels
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let l: Label = serde_json::from_str(line).unwrap();
+            let t: Transcript =
+                serde_json::from_str(&std::fs::read_to_string(dir.join(&l.transcript)).unwrap())
+                    .unwrap();
+            (l, t)
+        })
+        .collect()
+}
