@@ -315,8 +315,13 @@ pub fn files_under(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Ve
         }
         let mut stack = vec![p.clone()];
         while let Some(d) = stack.pop() {
-            let entries =
-                std::fs::read_dir(&d).map_err(|e| Error::input(format!("{}: {e}", d.display())))?;
+            let entries = std::fs::read_dir(&d).map_err(|e| {
+                Error::input(format!(
+                    "could not read folder {}: {} — check its permissions",
+                    d.display(),
+                    crate::error::reason(&e)
+                ))
+            })?;
             for e in entries.flatten() {
                 let path = e.path();
                 let Ok(kind) = e.file_type() else { continue };

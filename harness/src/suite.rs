@@ -259,7 +259,13 @@ fn check_tokens(root: &Path, content: &str) -> std::result::Result<(), String> {
         let path = root.join(rel);
         std::fs::read_to_string(&path)
             .map(|_| String::new())
-            .map_err(|e| format!("{}: {e}", path.display()))
+            .map_err(|e| {
+                format!(
+                    "could not read {}: {} — an integrity token must name a file of the suite",
+                    path.display(),
+                    crate::error::reason(&e)
+                )
+            })
     })
     .map(|_| ())
 }
