@@ -1,5 +1,6 @@
-//! The command line: `run`, `cases`, `check`. Parses arguments, loads and validates
-//! everything a command needs, then hands over to the library.
+//! The command line, all 14 commands (`run`, `cases`, `gate`, `merge`, `show`, `replay`, `lint`,
+//! `check`, `label`, `calibrate`, `init`, `compare`, `runs`, `key`): each parses its arguments,
+//! loads and validates everything it needs, then hands over to the library.
 
 use crate::charter::{self, Charter};
 use crate::error::{Error, Result};
