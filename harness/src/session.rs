@@ -463,14 +463,7 @@ fn canonical(opts: &RunOptions, inputs: &Inputs) -> RunOptions {
         }
         out
     };
-    let split = |values: &[String]| -> Vec<String> {
-        values
-            .iter()
-            .flat_map(|v| v.split(','))
-            .map(|v| v.trim().to_string())
-            .filter(|v| !v.is_empty())
-            .collect()
-    };
+    let split = crate::suite::split_list;
     let cases = split(&opts.cases)
         .into_iter()
         .map(|c| inputs.suite.case(&c).map_or(c, |case| case.id.clone()))

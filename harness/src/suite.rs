@@ -329,7 +329,7 @@ pub fn did_you_mean<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -
 }
 
 /// Filter values as given: repeated flags and comma lists (`--case E8,E9`) alike.
-fn split_list(values: &[String]) -> Vec<String> {
+pub fn split_list(values: &[String]) -> Vec<String> {
     values
         .iter()
         .flat_map(|v| v.split(','))
