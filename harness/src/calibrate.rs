@@ -35,7 +35,7 @@ pub struct Label {
 }
 
 fn sha256_file(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io_op("read", path, e))?;
     Ok(format!("{:x}", Sha256::digest(bytes)))
 }
 

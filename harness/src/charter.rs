@@ -68,7 +68,7 @@ pub fn load(source: &str, base: &Path) -> Result<Charter> {
 
 /// The work tree of the git repository holding `file`, and the file's path within it.
 pub fn repo_path(file: &Path) -> Result<(std::path::PathBuf, String)> {
-    let abs = std::fs::canonicalize(file).map_err(|e| Error::io(file, e))?;
+    let abs = std::fs::canonicalize(file).map_err(|e| Error::io_op("find", file, e))?;
     let repo = git2::Repository::discover(abs.parent().unwrap_or(Path::new("/"))).map_err(|e| {
         Error::input(format!(
             "{}: not in a git repository ({})",
@@ -205,6 +205,23 @@ pub fn headings(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The charter's title and its 0-based line: the heading nearest above the version line (text
+/// copied from a web page starts with the page's own lines, "Skip to content" and the like),
+/// else the first heading.
+pub fn title(text: &str) -> Option<(usize, String)> {
+    let version_at = text.lines().position(|l| VERSION_LINE.is_match(l));
+    let hs = headings(text);
+    match version_at {
+        Some(v) => hs
+            .iter()
+            .rev()
+            .find(|(i, _)| *i < v)
+            .or_else(|| hs.first())
+            .cloned(),
+        None => hs.first().cloned(),
+    }
+}
+
 /// The body of the section titled `title` (case-insensitive), verbatim, trimmed of blank lines.
 pub fn section(text: &str, title: &str) -> Option<String> {
     let hs = headings(text);
@@ -228,6 +245,14 @@ mod tests {
 
     const MD: &str = "# Charter\n\nVersion 1.2.3 — 2026-01-01\n\n## Core Invariants\n\n1. **One.** Do it.\n2. **Two.** Again.\n\n## Procedures\n\nP1.\n\nRuntime load ends here.\n\n## Registry\n";
     const PLAIN: &str = "Reasoning Charter\n\nVersion 0.1.0 — 2026-07-09\n\nCore Invariants\n\n  1. One. Do it.\n  2. Two. Again.\n\nReasoning Procedures\n\nP1 — Decompose\n\nRuntime load ends here (Usage 1).\n\nFailure-Mode Registry\n";
+
+    #[test]
+    fn the_title_is_the_heading_above_the_version_line_not_copied_page_chrome() {
+        assert_eq!(title(MD), Some((0, "Charter".into())));
+        let copied =
+            format!("Skip to content\n\nCHARTER.md\n\nLatest commit\n\nHistory\n\nRaw\n\n{PLAIN}");
+        assert_eq!(title(&copied), Some((10, "Reasoning Charter".into())));
+    }
 
     #[test]
     fn markdown_charter_yields_runtime_version_and_core_invariants() {

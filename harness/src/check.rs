@@ -108,36 +108,74 @@ pub fn exit_code(checked: &[Checked]) -> u8 {
     }
 }
 
-/// One line per verdict, then its failed criteria; last, every verdict that changed against
-/// the stored one, so a checker bump never flips a gate silently.
-pub fn render(checked: &[Checked]) -> String {
-    let mut out = String::new();
-    for v in checked.iter().map(|c| &c.verdict) {
-        let status = format!("{:?}", TrialStatus::of(v)).to_uppercase();
-        out.push_str(&format!(
-            "{status:<12} {}/{} (checker {})  {}\n",
-            v.case,
-            v.variant,
-            v.checker_version,
-            v.file.as_deref().unwrap_or("")
-        ));
+/// With `verbose`, one block per verdict (its status line and failed criteria); always, every
+/// verdict that changed against the stored one (a checker bump never flips a gate silently)
+/// with its block; last, one line: transcripts, pass / fail / inconclusive, verdicts changed.
+pub fn render(checked: &[Checked], verbose: bool) -> String {
+    let block = |v: &Verdict, indent: &str| {
+        let mut out = String::new();
         for c in v.failed() {
-            out.push_str(&format!("    ✗ {}: {}\n", c.name, c.detail));
+            out.push_str(&format!("{indent}✗ {}: {}\n", c.name, c.detail));
+        }
+        out
+    };
+    let mut out = String::new();
+    if verbose {
+        for v in checked.iter().map(|c| &c.verdict) {
+            let status = format!("{:?}", TrialStatus::of(v)).to_uppercase();
+            out.push_str(&format!(
+                "{status:<12} {}/{} (checker {})  {}\n",
+                v.case,
+                v.variant,
+                v.checker_version,
+                v.file.as_deref().unwrap_or("")
+            ));
+            out.push_str(&block(v, "    "));
         }
     }
     let changed: Vec<String> = checked
         .iter()
         .filter_map(|c| {
-            c.change()
-                .map(|what| format!("  {}: {what}\n", c.verdict.file.as_deref().unwrap_or("")))
+            c.change().map(|what| {
+                format!(
+                    "  {}: {what}\n{}",
+                    c.verdict.file.as_deref().unwrap_or(""),
+                    block(&c.verdict, "      ")
+                )
+            })
         })
         .collect();
     if !changed.is_empty() {
         out.push_str(&format!(
-            "\nVerdicts that changed against the stored ones ({}):\n",
+            "{}Verdicts that changed against the stored ones ({}):\n",
+            if out.is_empty() { "" } else { "\n" },
             changed.len()
         ));
-        out.extend(changed);
+        out.extend(changed.iter().cloned());
     }
+    let count = |s: TrialStatus| {
+        checked
+            .iter()
+            .filter(|c| TrialStatus::of(&c.verdict) == s)
+            .count()
+    };
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    let fails = count(TrialStatus::Fail);
+    if !verbose && fails > 0 {
+        out.push_str(
+            "(--verbose lists every verdict with its failed criteria; `harness show FILE` tells a trial's story)\n",
+        );
+    }
+    let n = checked.len();
+    out.push_str(&format!(
+        "{n} transcript{}: {} pass, {fails} fail, {} inconclusive; {} verdict{} changed\n",
+        if n == 1 { "" } else { "s" },
+        count(TrialStatus::Pass),
+        count(TrialStatus::Inconclusive),
+        changed.len(),
+        if changed.len() == 1 { "" } else { "s" },
+    ));
     out
 }

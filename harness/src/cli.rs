@@ -1,5 +1,6 @@
-//! The command line: `run`, `cases`, `check`. Parses arguments, loads and validates
-//! everything a command needs, then hands over to the library.
+//! The command line, all 14 commands (`run`, `cases`, `gate`, `merge`, `show`, `replay`, `lint`,
+//! `check`, `label`, `calibrate`, `init`, `compare`, `runs`, `key`): each parses its arguments,
+//! loads and validates everything it needs, then hands over to the library.
 
 use crate::charter::{self, Charter};
 use crate::error::{Error, Result};
@@ -26,16 +27,17 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run every case (or the filtered ones) on every model of a manifest, N trials each, check
-    /// each transcript and print the gate. Exit: 0 pass, 1 fail, 2 bad input, 3 inconclusive.
+    /// each transcript and print the gate. Exit: 0 pass, 1 fail, 2 bad input, 3 inconclusive,
+    /// 130 interrupted (Ctrl-C; it prints the --resume command that finishes the run).
     Run(RunArgs),
     /// List the cases and variants, with their workspace and tools.
     Cases(SuiteArgs),
-    /// Recompute the gate of a run folder from its stored transcripts with the current
-    /// checkers, and rewrite its reports. Exit as `run`.
+    /// Recompute the gate of a run folder (default: results/latest) from its stored transcripts
+    /// with the current checkers, and rewrite its reports. Exit as `run`.
     Gate(GateArgs),
     /// Combine the run folders of sharded jobs into one run folder and gate it.
     Merge(MergeArgs),
-    /// Show stored transcripts (files or unit folders) as stories, re-checked with the current
+    /// Show stored transcripts (files or unit folders; default results/latest) as stories, re-checked with the current
     /// checkers: tool calls, final reply, criteria with evidence, workspace diff.
     Show(ShowArgs),
     /// Re-send a stored trial's first model request to the same model (key from the
@@ -44,8 +46,9 @@ enum Command {
     /// Check charter documents statically, before any model is called.
     #[command(subcommand)]
     Lint(LintCommand),
-    /// Re-check stored transcripts (files or folders) with the current checkers, offline.
-    /// Exit: 0 all pass, 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.
+    /// Re-check stored transcripts (files or folders; default results/latest) with the current
+    /// checkers, offline: the verdicts that changed, then one line of counts. Exit: 0 all pass,
+    /// 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.
     Check(CheckArgs),
     /// Record a person's verdict for stored transcripts in a labels.jsonl beside each one (or
     /// in --labels FILE), for `harness calibrate`.
@@ -60,11 +63,12 @@ enum Command {
     /// Compare two runs unit by unit (two charters, two models, two dates): status, passes with
     /// the 95% interval and failed criteria side by side; a unit whose status differs is a
     /// regression or improvement only when Fisher's exact test says so (p < 0.05), else within
-    /// noise; regressions first, and what else differs. A side may be DIR:MODEL to compare two
-    /// models of one run. Exit 1 when B significantly regresses a unit.
+    /// noise; regressions first, cases in natural order, and what else differs. A side may be
+    /// DIR:MODEL to compare two models of one run. Models pair by name, else by role (and the
+    /// output says so). Exit 1 when B significantly regresses a unit, 2 when nothing pairs.
     Compare(CompareArgs),
     /// List the runs of a results folder (default: results): date, charter version, verdict,
-    /// models; newest first.
+    /// models, charter path; newest first.
     Runs(RunsArgs),
     /// Print the key of a gate's inputs (charter runtime text, manifest, case suite, harness
     /// version): equal keys mean a stored gate can be reused instead of calling models again.
@@ -229,7 +233,9 @@ struct RunArgs {
 enum LintCommand {
     /// A reasoning charter: runtime marker, semver version line, Core Invariants, every listed
     /// E-case has a checker and every checker's case is listed; with --base, the charter's
-    /// versioning rules. Exit: 0 clean, 1 findings, 2 unreadable input.
+    /// versioning rules. Warns of text above the title (web page chrome copied with the
+    /// charter) and shows the first lines of the system prompt a run would send. Exit: 0 clean
+    /// or warnings only, 1 findings, 2 unreadable input.
     Charter {
         file: PathBuf,
         /// Compare with the charter at this git revision (same path, read with git2).
@@ -237,8 +243,9 @@ enum LintCommand {
         base: Option<String>,
     },
     /// Charter capsules: every Markdown file (folders are searched) with frontmatter
-    /// `type: charter`, by the capsule's validation checks 1–8 and forbidden patterns; with
-    /// --base, its lock semantics. Findings are WARN (exit 0) unless --strict (exit 1).
+    /// `type: charter`, by the capsule definition's §7 validation checks 1–8, §4 Identity
+    /// content and §8 forbidden patterns; with --base, its §6 lock semantics. Each finding
+    /// cites its section and check. Findings are WARN (exit 0) unless --strict (exit 1).
     Capsule {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -253,6 +260,8 @@ enum LintCommand {
 
 #[derive(Args)]
 struct GateArgs {
+    /// The run folder (results/latest: the newest run in this folder).
+    #[arg(default_value = LATEST)]
     run_dir: PathBuf,
     /// Also rerun the failing units on the charter at this git revision, each needed trial
     /// once (planned and priced before the first call; transcripts stored for the same inputs
@@ -305,7 +314,8 @@ struct ReplayArgs {
 
 #[derive(Args)]
 struct ShowArgs {
-    #[arg(required = true)]
+    /// Transcript files, or folders searched for them.
+    #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
     /// Show the seeded turns (folded by default).
     #[arg(long)]
@@ -323,11 +333,14 @@ struct ShowArgs {
 #[derive(Args)]
 struct CheckArgs {
     /// Transcript files, or folders searched for them (a run folder, a unit folder).
-    #[arg(required = true)]
+    #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
     /// Print one JSON verdict per line (contract §4).
     #[arg(long)]
     json: bool,
+    /// Print every verdict with its failed criteria, not only the ones that changed.
+    #[arg(long, short)]
+    verbose: bool,
     /// Compare against this charter's Core Invariants instead of each transcript's system prompt.
     #[arg(long)]
     charter: Option<String>,
@@ -335,11 +348,25 @@ struct CheckArgs {
     suite: SuiteArgs,
 }
 
+/// The newest run of `harness run` in the current folder: what `show`, `check` and `gate` read
+/// when no path is given.
+const LATEST: &str = "results/latest";
+
+/// `paths`, or an error saying what to give when the default `results/latest` is not there.
+fn existing_or_latest_hint(paths: &[PathBuf]) -> Result<()> {
+    if paths.len() == 1 && paths[0] == Path::new(LATEST) && !paths[0].exists() {
+        return Err(Error::input(format!(
+            "{LATEST}: no run here (it points at the newest run `harness run` wrote in this folder) — give a run folder or transcript files, e.g. `harness runs` lists them"
+        )));
+    }
+    Ok(())
+}
+
 /// Run the command line; the number is the process exit code.
 pub fn run() -> Result<u8> {
     // The sandbox helper is this binary started again; it never returns.
     crate::sandbox::maybe_helper();
-    // Keys may sit in ./.env; the environment wins over it.
+    // Keys may sit in .env (this folder's or the nearest parent's); the environment wins.
     crate::manifest::load_dotenv();
     // Commands without a manifest (`check`, `runs`, `calibrate`) still mask the keys the
     // environment holds under the usual names; a manifest's own key names add to these.
@@ -391,7 +418,8 @@ pub fn run() -> Result<u8> {
             }
             outln!(
                 "the workflow installs {} and stores the gate on pushes to {} ({how})",
-                opts.action, opts.branch
+                opts.action,
+                opts.branch
             );
             outln!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
             Ok(exit::OK)
@@ -401,6 +429,15 @@ pub fn run() -> Result<u8> {
             let a = crate::runs::Side::load(&args.a, &suite)?;
             let b = crate::runs::Side::load(&args.b, &suite)?;
             let rows = crate::runs::compare(&a, &b);
+            if crate::runs::nothing_pairs(&rows) {
+                return Err(Error::input(crate::report::inert(&format!(
+                    "{} and {}: nothing to compare — no unit has a result on both sides (models {} against {}, paired by neither name nor role); compare DIR:MODEL with DIR:MODEL to pair two models by hand",
+                    args.a,
+                    args.b,
+                    crate::runs::models_of(&a).join(", "),
+                    crate::runs::models_of(&b).join(", "),
+                ))));
+            }
             if let Some(f) = &args.html {
                 store::write_atomic(f, crate::runs::html(&a, &b, &rows).as_bytes())?;
             }
@@ -408,6 +445,7 @@ pub fn run() -> Result<u8> {
                 let v = serde_json::json!({
                     "a": args.a, "b": args.b,
                     "differences": crate::runs::differences(&a, &b),
+                    "paired_by_role": crate::runs::pairing(&a, &b).by_role,
                     "pass_k": crate::runs::pass_k(&a, &b)
                         .into_iter()
                         .map(|(side, _, models)| (side.to_lowercase(), models))
@@ -461,19 +499,28 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
             ..Default::default()
         }
     });
+    let matrix = match (args.matrix, &args.resume) {
+        (Some(m), _) => m,
+        (None, Some(dir)) => recorded_manifest(dir)?,
+        (None, None) => unreachable!("clap requires --matrix without --resume"),
+    };
+    // In a charter repository the built-in offline matrix tests the repository's charter.
+    let mut charter_arg = args.charter;
+    if charter_arg.is_none() && crate::banner::is_builtin_offline(&matrix) {
+        if let Some((file, note)) = crate::banner::repo_charter(&cwd()) {
+            errln!("{note}");
+            charter_arg = Some(file.display().to_string());
+        }
+    }
     let opts = crate::session::RunOptions {
-        matrix: match (args.matrix, &args.resume) {
-            (Some(m), _) => m,
-            (None, Some(dir)) => recorded_manifest(dir)?,
-            (None, None) => unreachable!("clap requires --matrix without --resume"),
-        },
+        matrix,
         cases: args.cases,
         variants: args.variants,
         models: args.models,
         trials: args.trials,
         out: args.out,
         resume: args.resume,
-        charter: args.charter,
+        charter: charter_arg,
         charter_dir: None,
         suite: args.suite.suite,
         shard: args.shard,
@@ -614,6 +661,7 @@ fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
 }
 
 fn check_cmd(args: CheckArgs) -> Result<u8> {
+    existing_or_latest_hint(&args.paths)?;
     let root = suite::locate(args.suite.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     let charter: Option<Charter> = args
@@ -638,7 +686,7 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
             crate::report::out_json(&v.to_string());
         }
     } else {
-        out!("{}", check::render(&verdicts));
+        out!("{}", check::render(&verdicts, args.verbose));
     }
     Ok(check::exit_code(&verdicts))
 }
@@ -760,6 +808,12 @@ fn lint_cmd(cmd: LintCommand) -> Result<u8> {
             outln!("{}", f.annotation());
         }
     }
+    if let LintCommand::Charter { file, .. } = &cmd {
+        let text = crate::error::read_to_string(file)?;
+        if let Some(p) = lint::charter::prompt_preview(&text, 6) {
+            out!("{p}");
+        }
+    }
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
@@ -778,6 +832,7 @@ fn markdown_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn show_cmd(args: ShowArgs) -> Result<u8> {
+    existing_or_latest_hint(&args.paths)?;
     let root = suite::locate(args.suite.suite.as_deref())?;
     let suite = Suite::load(&root)?;
     let checked = check::check_paths(&args.paths, &suite, None)?;
@@ -921,6 +976,7 @@ fn gate_cmd(
     args: Option<&GateArgs>,
     step_summary: bool,
 ) -> Result<u8> {
+    existing_or_latest_hint(&[run_dir.to_path_buf()])?;
     let root = suite::locate(suite_dir)?;
     let suite = Suite::load(&root)?;
     let run = read_run_json(run_dir)?;
@@ -947,6 +1003,7 @@ fn gate_cmd(
         .system_prompt()
         .unwrap_or_default()
         .to_string();
+    err!("{}", crate::banner::for_gate(&run, &system_prompt, &root));
     let facts = RunFacts {
         charter_source: run["charter"]["source"].as_str().unwrap_or("?"),
         charter_sha256: run["charter"]["sha256"].as_str().unwrap_or("?"),
@@ -998,7 +1055,7 @@ fn gate_cmd(
 fn merge_cmd(args: MergeArgs) -> Result<u8> {
     if args.out.exists()
         && std::fs::read_dir(&args.out)
-            .map_err(|e| Error::io(&args.out, e))?
+            .map_err(|e| Error::io_op("read", &args.out, e))?
             .next()
             .is_some()
     {
@@ -1038,11 +1095,12 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent).map_err(|e| Error::io(&parent, e))?;
+    let merge_err = |op, p: &Path, e| Error::io_op(op, p, e).next("choose another with --out DIR");
+    std::fs::create_dir_all(&parent).map_err(|e| merge_err("create folder", &parent, e))?;
     let staging = tempfile::Builder::new()
         .prefix(".merge-")
         .tempdir_in(&parent)
-        .map_err(|e| Error::io(&parent, e))?;
+        .map_err(|e| merge_err("create the merge's staging folder in", &parent, e))?;
     for dir in &args.dirs {
         let base = dir.join("transcripts");
         for f in store::transcript_files(&[base.clone()])? {
@@ -1055,8 +1113,9 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
                     rel.display()
                 )));
             }
-            std::fs::create_dir_all(to.parent().unwrap()).map_err(|e| Error::io(&to, e))?;
-            std::fs::copy(&f, &to).map_err(|e| Error::io(&f, e))?;
+            std::fs::create_dir_all(to.parent().unwrap())
+                .map_err(|e| merge_err("create folder", &to, e))?;
+            std::fs::copy(&f, &to).map_err(|e| merge_err("copy", &f, e))?;
         }
     }
     let mut merged = first.clone();
@@ -1068,10 +1127,12 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
     merged["shard"] = serde_json::Value::Null;
     store::write_json_atomic(&staging.path().join("run.json"), &merged)?;
     if args.out.exists() {
-        std::fs::remove_dir(&args.out).map_err(|e| Error::io(&args.out, e))?;
+        std::fs::remove_dir(&args.out)
+            .map_err(|e| merge_err("replace the empty folder", &args.out, e))?;
     }
     let staged = staging.keep();
-    std::fs::rename(&staged, &args.out).map_err(|e| Error::io(&args.out, e))?;
+    std::fs::rename(&staged, &args.out)
+        .map_err(|e| merge_err("move the merged run into", &args.out, e))?;
     gate_cmd(
         &args.out,
         args.suite.suite.as_deref(),

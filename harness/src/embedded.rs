@@ -74,20 +74,22 @@ fn extract() -> Result<PathBuf> {
     if dest.join("cases").is_dir() && dest.join("fixtures").is_dir() {
         return Ok(dest);
     }
-    std::fs::create_dir_all(&base).map_err(|e| Error::io(&base, e))?;
+    std::fs::create_dir_all(&base)
+        .map_err(|e| cache_err("create the suite cache folder", &base, e))?;
     let tmp = tempfile::Builder::new()
         .prefix(".suite-")
         .tempdir_in(&base)
-        .map_err(|e| Error::io(&base, e))?;
+        .map_err(|e| cache_err("unpack the built-in suite in", &base, e))?;
     for (name, dir) in parts() {
         let mut all = Vec::new();
         files(dir, &mut all);
         for f in all {
             let path = tmp.path().join(name).join(f.path());
             if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| cache_err("create folder", parent, e))?;
             }
-            std::fs::write(&path, f.contents()).map_err(|e| Error::io(&path, e))?;
+            std::fs::write(&path, f.contents()).map_err(|e| cache_err("write", &path, e))?;
         }
     }
     let kept = tmp.keep();
@@ -98,8 +100,14 @@ fn extract() -> Result<PathBuf> {
             let _ = std::fs::remove_dir_all(&kept);
             Ok(dest)
         }
-        Err(e) => Err(Error::io(&dest, e)),
+        Err(e) => Err(cache_err("move the unpacked suite to", &dest, e)),
     }
+}
+
+/// A file error in the suite cache: the variable that moves it is the next step.
+fn cache_err(op: &'static str, path: &Path, e: std::io::Error) -> Error {
+    Error::io_op(op, path, e)
+        .next("set CHARTER_HARNESS_CACHE to a folder you may write, or pass --suite DIR")
 }
 
 /// An embedded manifest by name (`offline`, `pinned`), written with the suite.

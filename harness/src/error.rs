@@ -9,10 +9,15 @@ pub enum Error {
     /// Bad input: a manifest, charter, case file or command line that cannot be used.
     #[error("{0}")]
     Input(String),
-    #[error("{path}: {source}")]
+    /// A file operation failed: what was being done, to which path, and what to do next.
+    #[error("could not {op} {}: {} — {}", path.display(), reason(source), next_step(source, next.as_deref()))]
     Io {
+        /// What was being done, as a verb phrase: "write", "create run folder".
+        op: &'static str,
         path: PathBuf,
         source: std::io::Error,
+        /// The next step, when the caller knows a better one than the error's kind suggests.
+        next: Option<String>,
     },
     #[error("{0}")]
     Internal(String),
@@ -24,10 +29,53 @@ impl Error {
     pub fn input(msg: impl Into<String>) -> Self {
         Error::Input(msg.into())
     }
+    /// Writing `path` failed (the harness's file errors are nearly all writes).
     pub fn io(path: &Path, source: std::io::Error) -> Self {
+        Error::io_op("write", path, source)
+    }
+    /// `op` on `path` failed: "read", "create run folder", "copy".
+    pub fn io_op(op: &'static str, path: &Path, source: std::io::Error) -> Self {
         Error::Io {
+            op,
             path: path.to_path_buf(),
             source,
+            next: None,
+        }
+    }
+    /// The same error with `step` as its next step (a file error only; others are unchanged).
+    pub fn next(self, step: impl Into<String>) -> Self {
+        match self {
+            Error::Io {
+                op, path, source, ..
+            } => Error::Io {
+                op,
+                path,
+                source,
+                next: Some(step.into()),
+            },
+            other => other,
+        }
+    }
+    /// A file error while making a run folder: names the run folder and `--out`.
+    pub fn run_folder(self) -> Self {
+        match self {
+            // The lock file of an existing run folder (a resumed run): the folder is the problem.
+            Error::Io { path, source, .. } if path.ends_with(crate::store::LOCK_FILE) => {
+                let dir = path.parent().unwrap_or(&path).to_path_buf();
+                Error::io_op("write in run folder", &dir, source)
+                    .next("make it writable, or start a new run with --out DIR")
+            }
+            Error::Io { path, source, .. } => {
+                let step = match source.kind() {
+                    std::io::ErrorKind::StorageFull => {
+                        "free some space, or choose another with --out DIR"
+                    }
+                    _ => "choose another with --out DIR",
+                };
+                let shown = PathBuf::from(crate::banner::shown(&path));
+                Error::io_op("create run folder", &shown, source).next(step)
+            }
+            other => other,
         }
     }
     pub fn exit_code(&self) -> u8 {
@@ -40,6 +88,48 @@ impl Error {
     pub fn report(&self) -> ExitCode {
         errln!("error: {self}");
         ExitCode::from(self.exit_code())
+    }
+}
+
+/// An I/O error's reason in words, without the "(os error N)" suffix.
+pub fn reason(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::PermissionDenied => "permission denied".into(),
+        K::NotFound => "no such file or folder".into(),
+        K::ReadOnlyFilesystem => "read-only file system".into(),
+        K::StorageFull => "no space left on the device".into(),
+        K::AlreadyExists => "it already exists".into(),
+        K::NotADirectory => "a part of the path is not a folder".into(),
+        K::IsADirectory => "it is a folder".into(),
+        _ => {
+            let text = e.to_string();
+            let text = match text.find(" (os error") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            };
+            let mut c = text.chars();
+            match c.next() {
+                Some(f) => f.to_lowercase().chain(c).collect(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// What to do about an I/O error when the caller named no better step.
+fn next_step(e: &std::io::Error, given: Option<&str>) -> String {
+    use std::io::ErrorKind as K;
+    if let Some(s) = given {
+        return s.to_string();
+    }
+    match e.kind() {
+        K::PermissionDenied | K::ReadOnlyFilesystem => {
+            "check that you may write there, or point the harness at another folder".into()
+        }
+        K::NotFound => "check the path".into(),
+        K::StorageFull => "free some space and run the command again".into(),
+        _ => "check the path and the disk, then run the command again".into(),
     }
 }
 
@@ -67,8 +157,18 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 /// Read a file, naming it in the error.
 /// Inputs that cannot be read are bad input; a file that is not UTF-8 names the line.
 pub fn read_to_string(path: &Path) -> Result<String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error::input(format!(
+            "could not read {}: {} — {}",
+            path.display(),
+            reason(&e),
+            match e.kind() {
+                std::io::ErrorKind::NotFound => "check the path",
+                std::io::ErrorKind::IsADirectory => "name a file",
+                _ => "check the file's permissions",
+            }
+        ))
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;

@@ -19,7 +19,7 @@ pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
 /// The key of a gate of the charter whose runtime text hashes to `charter_sha256`, run with the
 /// manifest at `manifest` and `suite` (a base rerun's charter is not the manifest's).
 pub fn key_of(charter_sha256: &str, manifest: &Path, suite: Option<&Path>) -> Result<String> {
-    let manifest_bytes = std::fs::read(manifest).map_err(|e| Error::io(manifest, e))?;
+    let manifest_bytes = std::fs::read(manifest).map_err(|e| Error::io_op("read", manifest, e))?;
     let suite_sha = match suite {
         Some(dir) => {
             let mut h = Sha256::new();
@@ -33,7 +33,7 @@ pub fn key_of(charter_sha256: &str, manifest: &Path, suite: Option<&Path>) -> Re
                         .to_string_lossy()
                         .as_bytes(),
                 );
-                h.update(std::fs::read(&f).map_err(|e| Error::io(&f, e))?);
+                h.update(std::fs::read(&f).map_err(|e| Error::io_op("read", &f, e))?);
             }
             format!("{:x}", h.finalize())
         }

@@ -25,6 +25,7 @@ macro_rules! err {
     ($($t:tt)*) => { $crate::report::err(&format!($($t)*)) };
 }
 
+pub mod banner;
 pub mod beneath;
 pub mod budget;
 pub mod calibrate;
@@ -40,6 +41,7 @@ pub mod events;
 pub mod exit;
 pub mod gate;
 pub mod init;
+pub mod interrupt;
 pub mod lint;
 pub mod manifest;
 pub mod plan;

@@ -622,7 +622,7 @@ pub fn check_api_keys(manifest_path: &Path, models: &[ModelEntry]) -> Result<()>
         return Ok(());
     }
     Err(Error::input(format!(
-        "{}: {} not set: {} — set {} in the environment or in a .env file in the current folder",
+        "{}: {} not set: {} — set {} in the environment, or in a .env file (this folder's, else the nearest parent folder's; keep it out of git — see the README's \"API keys and .env\")",
         manifest_path.display(),
         if missing.len() == 1 {
             "this API key variable is"
@@ -634,8 +634,9 @@ pub fn check_api_keys(manifest_path: &Path, models: &[ModelEntry]) -> Result<()>
     )))
 }
 
-/// Read `.env` in the current folder into the environment (never overriding a variable that is
-/// set), as promptfoo and Inspect AI do. Its values are registered as secrets only when a model
+/// Read `.env` from the current folder, else the nearest parent folder holding one (dotenvy's
+/// lookup), into the environment, never overriding a variable that is set, as promptfoo and
+/// Inspect AI do. Its values are registered as secrets only when a model
 /// names them, like any key.
 pub fn load_dotenv() {
     let _ = dotenvy::dotenv();

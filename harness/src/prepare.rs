@@ -85,7 +85,13 @@ pub fn bind(suite: &Suite, core_invariants: &str, test_timeout: Duration) -> Res
                     m.content = expand_tokens(&m.content, |rel| {
                         let path = suite.root.join(rel);
                         let text = std::fs::read_to_string(&path)
-                            .map_err(|e| format!("{}: {e}", path.display()))?;
+                            .map_err(|e| {
+                                format!(
+                                    "could not read {}: {} — the integrity token names a file of the suite",
+                                    path.display(),
+                                    crate::error::reason(&e)
+                                )
+                            })?;
                         Ok(integrity_token(&render(&text, &case_vars)))
                     })
                     .map_err(|e| Error::input(format!("{}: {e}", snapshot.file.display())))?;
@@ -111,7 +117,7 @@ pub fn bind(suite: &Suite, core_invariants: &str, test_timeout: Duration) -> Res
                 continue;
             }
             let out = root.join(prepared.len().to_string());
-            std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
+            std::fs::create_dir_all(&out).map_err(|e| Error::io_op("create folder", &out, e))?;
             copy_tree(&fixture, &out)?;
             render_tree(&out, &case_vars)?;
             let out = if has_steps {
@@ -151,7 +157,7 @@ fn replay_cached(
                 .as_bytes(),
         );
         h.update([0]);
-        h.update(std::fs::read(f).map_err(|e| Error::io(f, e))?);
+        h.update(std::fs::read(f).map_err(|e| Error::io_op("read", f, e))?);
     }
     h.update(serde_json::to_vec(&variant.seed).map_err(|e| Error::Internal(e.to_string()))?);
     let key = format!("{:x}", h.finalize());

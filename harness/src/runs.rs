@@ -61,15 +61,22 @@ impl Side {
         }
     }
 
-    fn unit(&self, model: &str, case: &str, variant: &str) -> Option<&Unit> {
+    /// The side's models: the one named by `DIR:MODEL`, else every model of the run.
+    fn models(&self) -> Vec<String> {
         match &self.model {
-            Some(_) => self
-                .gate
-                .units
-                .iter()
-                .find(|u| u.case == case && u.variant == variant),
-            None => self.gate.unit(model, case, variant),
+            Some(m) => vec![m.clone()],
+            None => self.gate.models.clone(),
         }
+    }
+
+    /// A model's role as the run's manifest recorded it.
+    fn role(&self, model: &str) -> Option<String> {
+        self.run["manifest"]["models"]
+            .as_array()?
+            .iter()
+            .find(|m| m["name"] == model)?["role"]
+            .as_str()
+            .map(str::to_string)
     }
 }
 
@@ -94,28 +101,109 @@ pub struct Row {
     pub change: &'static str,
 }
 
-/// Unit by unit, B against A: regressions first, then improvements, then the rest.
-pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
-    let mut keys: Vec<(String, String, String)> = Vec::new();
-    for side in [a, b] {
-        for u in &side.gate.units {
-            let model = if side.model.is_some() {
-                String::new()
-            } else {
-                u.model.clone()
-            };
-            let k = (model, u.case.clone(), u.variant.clone());
-            if !keys.contains(&k) {
-                keys.push(k);
-            }
+/// Which model of A is compared with which model of B.
+#[derive(Debug, Default)]
+pub struct Pairing {
+    /// (A's model, B's model), A's order.
+    pub pairs: Vec<(String, String)>,
+    /// Pairs made by role because no name matched, as "frontier: x → y".
+    pub by_role: Vec<String>,
+}
+
+/// Models pair by name; a model left over pairs with the one model of B left over in the same
+/// role (two runs whose matrices named their models differently); two `DIR:MODEL` sides pair
+/// with each other.
+pub fn pairing(a: &Side, b: &Side) -> Pairing {
+    let (ma, mb) = (a.models(), b.models());
+    if a.model.is_some() && b.model.is_some() {
+        return Pairing {
+            pairs: vec![(ma[0].clone(), mb[0].clone())],
+            by_role: Vec::new(),
+        };
+    }
+    let mut p = Pairing::default();
+    for m in ma.iter().filter(|m| mb.contains(m)) {
+        p.pairs.push((m.clone(), m.clone()));
+    }
+    let left = |ms: &[String], paired: &dyn Fn(&String) -> bool| -> Vec<String> {
+        ms.iter().filter(|m| !paired(m)).cloned().collect()
+    };
+    let left_a = left(&ma, &|m| p.pairs.iter().any(|(x, _)| x == m));
+    let left_b = left(&mb, &|m| p.pairs.iter().any(|(_, y)| y == m));
+    for x in &left_a {
+        let Some(role) = a.role(x) else { continue };
+        let same_a = left_a
+            .iter()
+            .filter(|m| a.role(m).as_deref() == Some(&*role))
+            .count();
+        let same_b: Vec<&String> = left_b
+            .iter()
+            .filter(|m| b.role(m).as_deref() == Some(&*role))
+            .collect();
+        if same_a == 1 && same_b.len() == 1 {
+            p.pairs.push((x.clone(), same_b[0].clone()));
+            p.by_role.push(format!("{role}: {x} → {}", same_b[0]));
         }
     }
-    let mut rows: Vec<Row> = keys
-        .into_iter()
-        .map(|(model, case, variant)| {
+    let order = |m: &String| ma.iter().position(|x| x == m);
+    p.pairs.sort_by_key(|(x, _)| order(x));
+    p
+}
+
+/// `E10` after `E9`: runs of digits compare as numbers.
+pub fn natural_key(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut digits = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if !digits.is_empty() {
+                out.push((
+                    std::mem::take(&mut text),
+                    digits.parse().unwrap_or(u64::MAX),
+                ));
+                digits.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, digits.parse().unwrap_or(0)));
+    out
+}
+
+/// Unit by unit, B against A: regressions first, then improvements, then the rest; within
+/// each, cases in natural order (E1, E2, …, E10).
+pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
+    let pairing = pairing(a, b);
+    // (A's model, B's model), with "" for a model on one side only.
+    let mut pairs: Vec<(String, String)> = pairing.pairs.clone();
+    for m in a.models() {
+        if !pairs.iter().any(|(x, _)| *x == m) {
+            pairs.push((m, String::new()));
+        }
+    }
+    for m in b.models() {
+        if !pairs.iter().any(|(_, y)| *y == m) {
+            pairs.push((String::new(), m));
+        }
+    }
+    let mut rows: Vec<(usize, Row)> = Vec::new();
+    for (pi, (ma, mb)) in pairs.iter().enumerate() {
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for (side, m) in [(a, ma), (b, mb)] {
+            for u in side.gate.units.iter().filter(|u| u.model == *m) {
+                let k = (u.case.clone(), u.variant.clone());
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        for (case, variant) in keys {
             let (ua, ub) = (
-                a.unit(&model, &case, &variant),
-                b.unit(&model, &case, &variant),
+                a.gate.unit(ma, &case, &variant),
+                b.gate.unit(mb, &case, &variant),
             );
             let sa = ua.map(|u| u.status(a.gate.required));
             let sb = ub.map(|u| u.status(b.gate.required));
@@ -141,26 +229,29 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
                 (None, Some(_)) => "only-in-b",
                 _ => "undecided",
             };
-            let model = match (&a.model, &b.model) {
-                (Some(x), Some(y)) if x != y => format!("{x} → {y}"),
-                (Some(x), _) | (_, Some(x)) if model.is_empty() => x.clone(),
-                _ => model,
+            let model = match (ma.as_str(), mb.as_str()) {
+                (x, "") | ("", x) => x.to_string(),
+                (x, y) if x == y => x.to_string(),
+                (x, y) => format!("{x} → {y}"),
             };
-            Row {
-                case,
-                variant,
-                model,
-                a: sa,
-                b: sb,
-                a_failed: ua.map(Unit::failed_criteria).unwrap_or_default(),
-                b_failed: ub.map(Unit::failed_criteria).unwrap_or_default(),
-                a_rate,
-                b_rate,
-                p_value,
-                change,
-            }
-        })
-        .collect();
+            rows.push((
+                pi,
+                Row {
+                    case,
+                    variant,
+                    model,
+                    a: sa,
+                    b: sb,
+                    a_failed: ua.map(Unit::failed_criteria).unwrap_or_default(),
+                    b_failed: ub.map(Unit::failed_criteria).unwrap_or_default(),
+                    a_rate,
+                    b_rate,
+                    p_value,
+                    change,
+                },
+            ));
+        }
+    }
     let rank = |c: &str| match c {
         "regression" => 0,
         "improvement" => 1,
@@ -169,8 +260,25 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
         "only-in-a" | "only-in-b" => 4,
         _ => 5,
     };
-    rows.sort_by_key(|r| rank(r.change));
-    rows
+    rows.sort_by_cached_key(|(pi, r)| {
+        (
+            rank(r.change),
+            natural_key(&r.case),
+            natural_key(&r.variant),
+            *pi,
+        )
+    });
+    rows.into_iter().map(|(_, r)| r).collect()
+}
+
+/// A side's models, for messages.
+pub fn models_of(side: &Side) -> Vec<String> {
+    side.models()
+}
+
+/// Whether no unit has a status on both sides: the two runs share nothing to compare.
+pub fn nothing_pairs(rows: &[Row]) -> bool {
+    rows.iter().all(|r| r.a.is_none() || r.b.is_none())
 }
 
 /// What differs between the two runs besides their units.
@@ -217,7 +325,10 @@ fn status(s: Option<UnitStatus>) -> &'static str {
 
 pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
     let mut out = format!("# Compare\n\nA: `{}`\nB: `{}`\n\n", a.label(), b.label());
-    let diffs = differences(a, b);
+    let mut diffs = differences(a, b);
+    for p in pairing(a, b).by_role {
+        diffs.push(format!("paired by role (the model names differ): {p}"));
+    }
     if diffs.is_empty() {
         out.push_str("Same charter, models and harness.\n\n");
     } else {
@@ -374,8 +485,13 @@ pub fn mark_latest(run_dir: &Path) {
 /// One line a run under `results`: when, charter version, models, verdict.
 pub fn list(results: &Path) -> Result<String> {
     let mut rows = Vec::new();
-    let entries = std::fs::read_dir(results)
-        .map_err(|e| Error::input(format!("{}: {e}", results.display())))?;
+    let entries = std::fs::read_dir(results).map_err(|e| {
+        Error::input(format!(
+            "could not read {}: {} — give the results folder (`harness runs DIR`), or run `harness run` here first",
+            results.display(),
+            crate::error::reason(&e)
+        ))
+    })?;
     for e in entries.flatten() {
         let dir = e.path();
         if e.file_name() == "latest" || !dir.join("run.json").is_file() {
@@ -390,8 +506,12 @@ pub fn list(results: &Path) -> Result<String> {
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default();
         let models = model_names(&run);
+        // Two charters may carry the same version: the path tells them apart.
+        let charter = run["charter"]["source"]
+            .as_str()
+            .map_or("?".to_string(), |s| crate::banner::shown(Path::new(s)));
         rows.push(format!(
-            "{:<22} {:<22} charter {:<8} {:<12} {}",
+            "{:<22} {:<22} charter {:<8} {:<12} {}  ({charter})",
             e.file_name().to_string_lossy(),
             run["started"].as_str().unwrap_or("?"),
             run["charter"]["version"].as_str().unwrap_or("?"),

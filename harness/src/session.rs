@@ -101,9 +101,14 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
     }
     let trials = trials_of(opts, &inputs.loaded)?;
+    err!(
+        "{}",
+        crate::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
+    );
     let run_dir = run_dir_of(opts, started)?;
     // Held until the run ends: a second run, or a resume, in this folder is refused at once.
     let _lock = lock_empty_run_dir(opts, &run_dir)?;
+    let _interrupt = crate::interrupt::arm(&run_dir);
 
     let (plan, done, selected) = charter_plan(opts, &inputs, trials, &run_dir)?;
     let control = match inputs.with_control {
@@ -458,14 +463,7 @@ fn canonical(opts: &RunOptions, inputs: &Inputs) -> RunOptions {
         }
         out
     };
-    let split = |values: &[String]| -> Vec<String> {
-        values
-            .iter()
-            .flat_map(|v| v.split(','))
-            .map(|v| v.trim().to_string())
-            .filter(|v| !v.is_empty())
-            .collect()
-    };
+    let split = crate::suite::split_list;
     let cases = split(&opts.cases)
         .into_iter()
         .map(|c| inputs.suite.case(&c).map_or(c, |case| case.id.clone()))
@@ -569,7 +567,7 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
     };
     if opts.out.is_none() && opts.resume.is_none() {
         // results/latest: the newest run, for people and scripts.
-        std::fs::create_dir_all(&run_dir).map_err(|e| Error::io(&run_dir, e))?;
+        std::fs::create_dir_all(&run_dir).map_err(|e| Error::io(&run_dir, e).run_folder())?;
         crate::runs::mark_latest(&run_dir);
     }
     Ok(run_dir)
@@ -577,7 +575,7 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
 
 /// Lock the run folder; a new run refuses a folder that already holds files.
 fn lock_empty_run_dir(opts: &RunOptions, run_dir: &Path) -> Result<store::RunLock> {
-    let lock = store::lock_run_dir(run_dir)?;
+    let lock = store::lock_run_dir(run_dir).map_err(Error::run_folder)?;
     if opts.resume.is_none()
         && std::fs::read_dir(run_dir)
             .map_err(|e| Error::io(run_dir, e))?

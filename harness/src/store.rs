@@ -265,7 +265,8 @@ pub fn rfc3339(t: SystemTime) -> String {
     )
 }
 
-/// A run id from the start time: `20261130-001500`.
+/// A run id from the start time and a random suffix, `<date>-<time>-<suffix>`:
+/// `20261130-001500-3fa2` (the folder `results/20261130-001500-3fa2`).
 pub fn run_id(t: SystemTime) -> String {
     let s = rfc3339(t);
     // A short random suffix: two runs started in the same second get their own folders.
@@ -314,8 +315,13 @@ pub fn files_under(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Ve
         }
         let mut stack = vec![p.clone()];
         while let Some(d) = stack.pop() {
-            let entries =
-                std::fs::read_dir(&d).map_err(|e| Error::input(format!("{}: {e}", d.display())))?;
+            let entries = std::fs::read_dir(&d).map_err(|e| {
+                Error::input(format!(
+                    "could not read folder {}: {} — check its permissions",
+                    d.display(),
+                    crate::error::reason(&e)
+                ))
+            })?;
             for e in entries.flatten() {
                 let path = e.path();
                 let Ok(kind) = e.file_type() else { continue };

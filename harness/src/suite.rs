@@ -259,7 +259,13 @@ fn check_tokens(root: &Path, content: &str) -> std::result::Result<(), String> {
         let path = root.join(rel);
         std::fs::read_to_string(&path)
             .map(|_| String::new())
-            .map_err(|e| format!("{}: {e}", path.display()))
+            .map_err(|e| {
+                format!(
+                    "could not read {}: {} — an integrity token must name a file of the suite",
+                    path.display(),
+                    crate::error::reason(&e)
+                )
+            })
     })
     .map(|_| ())
 }
@@ -323,7 +329,7 @@ pub fn did_you_mean<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -
 }
 
 /// Filter values as given: repeated flags and comma lists (`--case E8,E9`) alike.
-fn split_list(values: &[String]) -> Vec<String> {
+pub fn split_list(values: &[String]) -> Vec<String> {
     values
         .iter()
         .flat_map(|v| v.split(','))

@@ -227,15 +227,29 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_latch_wakes_its_waiters_and_stays_open() {
+    async fn a_latch_holds_its_waiters_until_opened_then_wakes_them_and_stays_open() {
+        use std::time::Duration;
+        // Bounded, so a latch that never wakes fails the test instead of hanging it.
+        let bound = Duration::from_secs(10);
         let latch = Arc::new(Latch::default());
         let waiter = tokio::spawn({
             let latch = latch.clone();
             async move { latch.wait().await }
         });
-        tokio::task::yield_now().await;
+        // Closed: the waiter is still waiting well after it started.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(
+            !waiter.is_finished(),
+            "a closed latch let its waiter through"
+        );
         drop(OpensOnDrop(vec![latch.clone()]));
-        waiter.await.unwrap();
-        latch.wait().await;
+        tokio::time::timeout(bound, waiter)
+            .await
+            .expect("opening the latch did not wake its waiter")
+            .unwrap();
+        // Open stays open: a later wait returns at once.
+        tokio::time::timeout(Duration::from_millis(100), latch.wait())
+            .await
+            .expect("an opened latch made a later waiter wait");
     }
 }

@@ -49,7 +49,7 @@ fn init(dir: &Path) -> Result<Repository> {
 /// Where trial workspaces go: `$CHARTER_HARNESS_TMPDIR`, else `/dev/shm` when it is a writable
 /// folder (memory-backed, so a trial's hundred-odd file operations cost microseconds rather than
 /// a disk journal's milliseconds), else the system's temp folder.
-fn scratch_root() -> PathBuf {
+pub(crate) fn scratch_root() -> PathBuf {
     static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     ROOT.get_or_init(|| {
         if let Some(dir) = std::env::var_os("CHARTER_HARNESS_TMPDIR") {
@@ -108,10 +108,16 @@ pub(crate) fn init_repo(dir: &Path) -> Result<Repository> {
 /// tell the folders of a run that died (SIGKILL leaves them in RAM on /dev/shm) from live ones.
 pub fn tempdir(prefix: &str) -> Result<tempfile::TempDir> {
     let root = scratch_root();
+    if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(Error::Internal("the run is stopping".into()));
+    }
     tempfile::Builder::new()
         .prefix(&format!("{prefix}p{}-", std::process::id()))
         .tempdir_in(&root)
-        .map_err(|e| Error::io(&root, e))
+        .map_err(|e| {
+            Error::io_op("create a trial folder in", &root, e)
+                .next("set CHARTER_HARNESS_TMPDIR to a folder you may write")
+        })
 }
 
 /// Remove the scratch folders of harness processes that are gone. Returns how many.
@@ -120,11 +126,39 @@ pub fn remove_stale() -> usize {
     if !Path::new("/proc/self").exists() {
         return 0;
     }
+    remove_owned_by(|pid| !Path::new(&format!("/proc/{pid}")).exists()).0
+}
+
+/// Set once the process is stopping: no new scratch folder is made.
+static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Remove this process's own scratch folders (an interrupted run's trial folders), refusing
+/// new ones from now on. Trials still running may be writing into them, so this repeats until
+/// none has been seen for a few passes (or two seconds have passed). Returns how many were
+/// removed.
+pub fn remove_own() -> usize {
+    STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
+    let me = std::process::id();
+    let (mut removed, mut quiet) = (0, 0);
+    for _ in 0..100 {
+        let (gone, left) = remove_owned_by(|pid| pid == me);
+        removed += gone;
+        quiet = if gone == 0 && left == 0 { quiet + 1 } else { 0 };
+        if quiet == 3 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    removed
+}
+
+/// Remove the scratch folders whose owner pid `owner` accepts: (removed, still there).
+fn remove_owned_by(owner: impl Fn(u32) -> bool) -> (usize, usize) {
     let root = scratch_root();
     let Ok(entries) = std::fs::read_dir(&root) else {
-        return 0;
+        return (0, 0);
     };
-    let mut removed = 0;
+    let (mut removed, mut left) = (0, 0);
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let Some(rest) = name.strip_prefix("charter-harness-") else {
@@ -137,15 +171,14 @@ pub fn remove_stale() -> usize {
                 .and_then(|d| d.parse::<u32>().ok())
         });
         let Some(pid) = pid else { continue };
-        let alive = Path::new(&format!("/proc/{pid}")).exists();
-        if !alive
-            && e.file_type().is_ok_and(|t| t.is_dir())
-            && std::fs::remove_dir_all(e.path()).is_ok()
-        {
-            removed += 1;
+        if owner(pid) && e.file_type().is_ok_and(|t| t.is_dir()) {
+            match std::fs::remove_dir_all(e.path()) {
+                Ok(()) => removed += 1,
+                Err(_) => left += 1,
+            }
         }
     }
-    removed
+    (removed, left)
 }
 
 /// A fixture committed once: where its objects live and its commit.
@@ -193,7 +226,7 @@ impl FixtureStore {
             return Ok(c);
         }
         let dir = self.dir.path().join(committed.len().to_string());
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io_op("create folder", &dir, e))?;
         copy_tree(fixture, &dir)?;
         let repo = init(&dir)?;
         let mut index = repo.index().map_err(|e| git_err("index", e))?;
@@ -216,6 +249,9 @@ impl FixtureStore {
 
     /// A fresh workspace holding `fixture`, its HEAD at the fixture commit.
     pub fn workspace(&self, fixture: &Path) -> Result<TrialWorkspace> {
+        if STOPPING.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(Error::Internal("the run is stopping".into()));
+        }
         let committed = self.commit_fixture(fixture)?;
         let dir = tempdir("charter-harness-")?;
         copy_tree(fixture, dir.path())?;
@@ -223,7 +259,7 @@ impl FixtureStore {
         // does in the tree, cannot reach the index, the excludes or the alternates.
         let git = tempdir("charter-harness-git-")?;
         let info = git.path().join("objects/info");
-        std::fs::create_dir_all(&info).map_err(|e| Error::io(&info, e))?;
+        std::fs::create_dir_all(&info).map_err(|e| Error::io_op("create folder", &info, e))?;
         std::fs::write(
             info.join("alternates"),
             format!("{}\n", committed.objects.display()),
@@ -559,19 +595,21 @@ const MAX_CHANGE_BYTES: u64 = 1 << 20;
 
 /// Copy a fixture tree: regular files and folders only (no `.git`, no links).
 pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    for entry in std::fs::read_dir(from).map_err(|e| Error::io(from, e))? {
-        let entry = entry.map_err(|e| Error::io(from, e))?;
+    for entry in std::fs::read_dir(from).map_err(|e| Error::io_op("read folder", from, e))? {
+        let entry = entry.map_err(|e| Error::io_op("read folder", from, e))?;
         if entry.file_name() == ".git" {
             continue;
         }
         let src = entry.path();
         let dst: PathBuf = to.join(entry.file_name());
-        let kind = entry.file_type().map_err(|e| Error::io(&src, e))?;
+        let kind = entry
+            .file_type()
+            .map_err(|e| Error::io_op("read", &src, e))?;
         if kind.is_dir() {
             std::fs::create_dir_all(&dst).map_err(|e| Error::io(&dst, e))?;
             copy_tree(&src, &dst)?;
         } else if kind.is_file() {
-            std::fs::copy(&src, &dst).map_err(|e| Error::io(&src, e))?;
+            std::fs::copy(&src, &dst).map_err(|e| Error::io_op("copy", &src, e))?;
         }
     }
     Ok(())

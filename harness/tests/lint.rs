@@ -128,9 +128,48 @@ fn rules(f: &[(String, String)]) -> Vec<&str> {
 fn the_example_and_the_seed_charter_are_clean_of_structural_findings() {
     let (code, got, out) = lint(&["lint", "charter", EXAMPLE]);
     assert_eq!((code, got.len()), (0, 0), "{out}");
+    // The seed was copied from a web page: only its page chrome is warned about.
     let seed = repo_root().join("fixtures/charters/reasoning-charter-0.1.0.md");
     let (code, got, out) = lint(&["lint", "charter", seed.to_str().unwrap()]);
-    assert_eq!((code, got.len()), (0, 0), "{out}");
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        got,
+        [("charter/text-before-title".to_string(), "WARN".to_string())],
+        "{out}"
+    );
+}
+
+#[test]
+fn a_charter_copied_with_its_web_page_chrome_is_warned_about_and_the_prompt_start_shown() {
+    let seed = repo_root().join("fixtures/charters/reasoning-charter-0.1.0.md");
+    let (_, _, out) = lint(&["lint", "charter", seed.to_str().unwrap()]);
+    assert!(
+        out.contains(
+            ": WARN [charter/text-before-title] 10 line(s) precede the title \"Reasoning Charter\""
+        ) && out.contains("\"Skip to content\", \"CHARTER.md\", \"Latest commit\", \"History\", …")
+            && out.contains("page chrome copied with the charter? It is sent to every model as part of the system prompt")
+            && out.contains("— fix: delete everything above the line \"Reasoning Charter\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("system prompt it would send: lines 1–")
+            && out.contains("runtime sha256 ba4cade0bfb1; its first lines:\n     1 | Skip to content\n     3 | CHARTER.md\n"),
+        "{out}"
+    );
+    // Without the chrome: no warning, and the prompt starts at the title.
+    let text = std::fs::read_to_string(&seed).unwrap();
+    let clean = &text[text.find("Reasoning Charter\n\nVersion").unwrap()..];
+    assert!(lint_text(clean).is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("CHARTER.md");
+    std::fs::write(&f, clean).unwrap();
+    let (_, _, out) = lint(&["lint", "charter", f.to_str().unwrap()]);
+    assert!(
+        out.contains(
+            "its first lines:\n     1 | Reasoning Charter\n     3 | Version 0.1.0 — 2026-07-09\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -284,11 +323,27 @@ fn a_locked_capsule_charter_changed_without_a_signoff_is_a_finding_and_with_one_
         rules(&capsule_against_base(&base, &body)),
         ["capsule/lock-break"]
     );
+    // Signed as the capsule definition signs its own amendments: an amendment note naming the
+    // signed lock-break, or locked_signoff.
     let signed = body.replace(
         "modified_by: vela-v46",
-        "modified_by: vela-v46\nlock_break_signoff: \"Mike-A104 'approved' 2026-11-30\"",
+        "modified_by: vela-v46\nv1_0_1_amendment_note: \"v1.0.0 → v1.0.1 amendment 2026-11-30 per Mike-A104 signed lock-break ('approved')\"",
     );
     assert!(capsule_against_base(&base, &signed).is_empty());
+    let signoff = body.replace(
+        "locked_by: mike-a01",
+        "locked_by: mike-a01\nlocked_signoff: \"Mike-A104 verbatim 'approved' 2026-11-30\"",
+    );
+    assert!(capsule_against_base(&base, &signoff).is_empty());
+    // A note that names no lock-break signs nothing.
+    let unsigned = body.replace(
+        "modified_by: vela-v46",
+        "modified_by: vela-v46\nv1_0_1_amendment_note: \"typo fixes\"",
+    );
+    assert_eq!(
+        rules(&capsule_against_base(&base, &unsigned)),
+        ["capsule/lock-break"]
+    );
     let role = base.replace("role: Chief of Staff", "role: Chief Architect");
     assert_eq!(
         rules(&capsule_against_base(&base, &role)),
@@ -376,5 +431,116 @@ fn findings_become_github_annotations_on_their_file_and_line_in_actions() {
     assert!(
         !stdout(&o).contains("::error"),
         "no annotations outside Actions"
+    );
+}
+
+/// `harness lint capsule` on `text` as one file: its stdout.
+fn capsule_text_out(text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("vela.md");
+    std::fs::write(&f, text).unwrap();
+    lint(&["lint", "capsule", f.to_str().unwrap()]).2
+}
+
+#[test]
+fn capsule_findings_cite_the_definitions_section_and_check_and_use_only_its_field_names() {
+    let (_, got, out) = lint(&["lint", "capsule", capsule_dir().to_str().unwrap()]);
+    assert!(!got.is_empty());
+    for l in out.lines().filter(|l| l.contains(": WARN [")) {
+        assert!(l.contains("§"), "every finding cites its section: {l}");
+        if l.contains("[capsule/check-") {
+            let n = l
+                .split("[capsule/check-")
+                .nth(1)
+                .unwrap()
+                .chars()
+                .next()
+                .unwrap();
+            assert!(l.contains(&format!("§7 check {n}")), "{l}");
+        }
+        assert!(!l.contains("lock_break_signoff"), "{l}");
+    }
+}
+
+#[test]
+fn an_unquoted_uid_gets_the_hint_to_quote_it() {
+    let out = capsule_text_out(&capsule("good").replace("uid: 4b1e9c2a", "uid: 00000001"));
+    assert!(
+        out.contains("WARN [capsule/check-1] §7 check 1 (§2 uid: 8-hex string): uid: 00000001 is read by YAML as the number 1, not a string — fix: quote it: uid: \"00000001\""),
+        "{out}"
+    );
+    let quoted = capsule_text_out(&capsule("good").replace("uid: 4b1e9c2a", "uid: \"00000001\""));
+    assert!(!quoted.contains("[capsule/"), "{quoted}");
+}
+
+#[test]
+fn a_renamed_or_misspelt_field_is_named_with_the_definitions_name_for_it() {
+    let good = capsule("good");
+    let out = capsule_text_out(&good.replace("capability_scope:", "scope:"));
+    assert!(
+        out.contains("§7 check 1 (§2 required frontmatter): type: charter without capability_scope")
+            && out.contains("fix: rename or declare them: scope: is there; §2 calls it capability_scope (renamed from scope in v1.72)"),
+        "{out}"
+    );
+    let out = capsule_text_out(&good.replace("agent_name:", "agent-name:"));
+    assert!(
+        out.contains("without agent_name")
+            && out.contains("agent-name: is there; §2 calls it agent_name"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_identity_section_without_the_lineage_pointer_section_4_requires_is_a_finding() {
+    let good = capsule("good");
+    let out =
+        capsule_text_out(&good.replace(" See agents/vela/lineage.md for prior generations.", ""));
+    assert!(
+        out.contains("WARN [capsule/identity-lineage] §4: the Identity section has no pointer to or summary of the agent's lineage — fix: add a lineage pointer, e.g. \"See agents/vela/lineage.md for prior generations.\""),
+        "{out}"
+    );
+    // A summary does as well as a pointer.
+    let summed = good.replace(
+        "See agents/vela/lineage.md for prior generations.",
+        "Vela has served since her first generation, V1.",
+    );
+    assert!(!capsule_text_out(&summed).contains("identity-lineage"));
+}
+
+#[test]
+fn a_status_change_on_a_locked_capsule_is_a_required_field_change_signed_the_definitions_way() {
+    let base = capsule("good-locked");
+    let retired = base.replace("status: locked", "status: retired");
+    let (_dir, file) = common::git_repo(&base, &retired);
+    let (_, got, out) = lint(&["lint", "capsule", file.to_str().unwrap(), "--base", "HEAD"]);
+    assert_eq!(rules(&got), ["capsule/lock-break"], "{out}");
+    assert!(
+        out.contains("§6: locked at HEAD: required field status (§2) changed (locked → retired) without a signed lock-break"),
+        "{out}"
+    );
+    assert!(!out.contains("optional substrate"), "{out}");
+    assert!(
+        out.contains("an amendment note naming it (e.g. v1_0_1_amendment_note: \"… per <signer> signed lock-break …\") and locked_signoff")
+            && !out.contains("lock_break_signoff"),
+        "{out}"
+    );
+    // A mutation of authored optional substrate is one; an identity field is one too.
+    let with_soul = base.replace(
+        "created: 2026-05-01",
+        "created: 2026-05-01\nsoul:\n  voice: plain",
+    );
+    let soul_changed = with_soul.replace("voice: plain", "voice: ornate");
+    let (_dir, file) = common::git_repo(&with_soul, &soul_changed);
+    let out = lint(&["lint", "capsule", file.to_str().unwrap(), "--base", "HEAD"]).2;
+    assert!(
+        out.contains("optional substrate field soul (§3) changed"),
+        "{out}"
+    );
+    let renamed = base.replace("role: Chief of Staff", "role: Chief Architect");
+    let (_dir, file) = common::git_repo(&base, &renamed);
+    let out = lint(&["lint", "capsule", file.to_str().unwrap(), "--base", "HEAD"]).2;
+    assert!(
+        out.contains("identity field role (§6) changed (Chief of Staff → Chief Architect)"),
+        "{out}"
     );
 }

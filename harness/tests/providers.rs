@@ -915,13 +915,18 @@ async fn first_request_gaps(prompt_cache: bool, delay: Duration) -> Vec<Duration
     let (respond, seen) = timed_server(delay);
     let server = LoopbackServer::start(respond).await;
     let many = format!("max_concurrency = 16\nprompt_cache = {prompt_cache}");
-    let run = run_harness(
-        manifest(&server, &many, &many),
-        &[
-            "--case", "E1", "--case", "E2", "--model", "an", "--trials", "3",
-        ],
+    // Bounded: a sibling left waiting on a warm-up that never opens fails here, not hangs CI.
+    let run = tokio::time::timeout(
+        Duration::from_secs(120),
+        run_harness(
+            manifest(&server, &many, &many),
+            &[
+                "--case", "E1", "--case", "E2", "--model", "an", "--trials", "3",
+            ],
+        ),
     )
-    .await;
+    .await
+    .expect("the run did not finish within 120 s: a sibling waits on a warm-up that never opened");
     assert!(matches!(run.code, 0 | 1), "{}", run.stderr);
     let gaps = sibling_gaps(&seen.lock().unwrap());
     assert!(gaps.len() >= 2, "{gaps:?}");

@@ -2,8 +2,10 @@
 //! snapshot in `tests/snapshots/offline/` (times, durations and paths redacted). Reports are
 //! kept whole, so a change shows as a diff; transcripts as a sha256 list.
 //!
-//! After a deliberate change of a report: `UPDATE_SNAPSHOTS=1 cargo test --test report_bytes`,
-//! and say in the commit what changed and why.
+//! After a deliberate change of a report: `UPDATE_SNAPSHOTS=1 cargo test -p harness --test
+//! report_bytes` writes the snapshot and then FAILS (it never passes while rewriting); review
+//! `git diff harness/tests/snapshots`, run it again without UPDATE_SNAPSHOTS, and say in the
+//! commit what changed and why. CI never sets it, and with `CI` set the test refuses to write.
 
 mod common;
 
@@ -68,17 +70,26 @@ fn every_report_verdict_and_transcript_of_the_offline_matrix_is_byte_identical_t
     got.push(("transcripts.sha256".into(), hashes));
     let snap = repo_root().join("harness/tests/snapshots/offline");
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !ci,
+            "UPDATE_SNAPSHOTS is set in CI: snapshots are rewritten only by hand"
+        );
         let _ = std::fs::remove_dir_all(&snap);
         std::fs::create_dir_all(&snap).unwrap();
         for (rel, text) in &got {
             std::fs::write(snap.join(rel.replace('/', "__")), text).unwrap();
         }
-        return;
+        panic!(
+            "snapshots written to {}; review the diff (git diff harness/tests/snapshots) and run \
+             again without UPDATE_SNAPSHOTS",
+            snap.display()
+        );
     }
     let mut names: Vec<String> = got.iter().map(|(r, _)| r.replace('/', "__")).collect();
     names.sort();
     let mut want_names: Vec<String> = std::fs::read_dir(&snap)
-        .expect("snapshots: run with UPDATE_SNAPSHOTS=1 once")
+        .expect("no snapshot: write it with UPDATE_SNAPSHOTS=1 (that run fails), review, run again")
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     want_names.sort();

@@ -1,10 +1,13 @@
 //! `harness lint capsule`: charter capsules (Markdown with YAML frontmatter `type: charter`),
-//! checked by the capsule definition's §7 validation checks 1–8 and §8 forbidden patterns, and,
-//! against a base revision, its §6 lock semantics.
+//! checked by the capsule definition's §7 validation checks 1–8, its §4 Identity content and
+//! §8 forbidden patterns, and, against a base revision, its §6 lock semantics. Findings speak
+//! the definition's language: its field names only, each citing its section and check number.
 //!
 //! Findings are WARN, as the capsule ships; `--strict` is the v2.0.0 ERROR ratchet, except for
-//! retired and archived charters, which check 8 keeps at WARN. A lock-break signoff is recorded
-//! by setting `lock_break_signoff` (or a new `locked_signoff`) in the same change.
+//! retired and archived charters, which check 8 keeps at WARN. The definition records a
+//! lock-break the way it records its own amendments: an amendment note naming the signed
+//! lock-break (`v1_0_3_amendment_note: … per Mike-A103 signed lock-break …`) and
+//! `locked_signoff`; either, new or changed in the same change, signs it.
 
 use super::{line_where, Finding, Severity};
 use regex::Regex;
@@ -37,7 +40,7 @@ pub const REQUIRED: [&str; 12] = [
 const AGENT_CLASSES: [&str; 2] = ["executive", "director"];
 const BOOT_PROTOCOLS: [&str; 3] = ["playbook", "commissioned", "on-demand"];
 const STATUSES: [&str; 5] = ["active", "locked", "retired", "archived", "suspended"];
-/// Identity fields of §6: a change needs a lock-break signoff.
+/// §6 identity fields: `scope` as §6 lists it, `capability_scope` as §2 has called it since.
 const IDENTITY_FIELDS: [&str; 6] = [
     "agent_name",
     "agent_class",
@@ -46,20 +49,34 @@ const IDENTITY_FIELDS: [&str; 6] = [
     "capability_scope",
     "boot_protocol",
 ];
-/// Standard editing under §6: hygiene and pointer fields.
-const FREE_FIELDS: [&str; 11] = [
-    "last_updated",
-    "modified",
-    "modified_by",
+/// §6 standard editing: hygiene fields and pointer fields.
+const HYGIENE_FIELDS: [&str; 3] = ["last_updated", "modified", "modified_by"];
+const POINTER_FIELDS: [&str; 6] = [
     "status_card",
     "generation_log",
     "living_transfer",
     "briefing_file",
     "board",
     "channels",
-    "lock_break_signoff",
-    "locked_signoff",
 ];
+/// §3 optional fields (pointers above); a mutation of an authored one needs a lock-break.
+const OPTIONAL_FIELDS: [&str; 9] = [
+    "soul",
+    "dna",
+    "retirement_acts",
+    "governor",
+    "locked_at",
+    "locked_by",
+    "subsystem_hub",
+    "member_of",
+    "user_facing",
+];
+/// Fields §2 had under another name, with the section that says so.
+const RENAMED: [(&str, &str, &str); 1] = [(
+    "scope",
+    "capability_scope",
+    "§2 calls it capability_scope (renamed from scope in v1.72)",
+)];
 
 /// A Markdown file split into YAML frontmatter and body.
 pub struct Doc<'a> {
@@ -124,6 +141,8 @@ struct Ctx<'a> {
     path: &'a str,
     doc: &'a Doc<'a>,
     severity: Severity,
+    /// Set when check 8 keeps a retired or archived charter's findings at WARN under --strict.
+    relaxed: Option<String>,
     out: Vec<Finding>,
 }
 
@@ -132,7 +151,22 @@ impl Ctx<'_> {
         // Frontmatter starts on line 2 of the file.
         line_where(self.doc.front_text, |l| l.starts_with(&format!("{key}:"))) + 1
     }
+    /// The value of `key` as written, for messages about how YAML read it.
+    fn raw(&self, key: &str) -> Option<String> {
+        self.doc.front_text.lines().find_map(|l| {
+            l.strip_prefix(&format!("{key}:"))
+                .map(|v| v.trim().to_string())
+        })
+    }
     fn add(&mut self, line: usize, rule: &'static str, message: String, fix: &str) {
+        let message = match &self.relaxed {
+            Some(status) => {
+                format!(
+                    "{message} (WARN only: §7 check 8 relaxes checks 1–7 for a {status} charter)"
+                )
+            }
+            None => message,
+        };
         self.out.push(Finding {
             path: self.path.to_string(),
             line,
@@ -182,6 +216,7 @@ pub fn lint(
         path,
         doc: &doc,
         severity,
+        relaxed: None,
         out: Vec::new(),
     };
 
@@ -200,13 +235,13 @@ pub fn lint(
         "agent-charter" => cx.add(
             cx.key_line("type"),
             "capsule/forbidden-agent-charter",
-            "type: agent-charter is the deprecated third typing".into(),
+            "§8: type: agent-charter is the deprecated third-variant typing".into(),
             "set type: charter",
         ),
         "document" if charter_shaped => cx.add(
             cx.key_line("type"),
             "capsule/forbidden-document-typing",
-            "charter-shaped frontmatter typed as document".into(),
+            "§8: type: document on a file with charter-shaped frontmatter".into(),
             "set type: charter",
         ),
         _ => {}
@@ -214,39 +249,94 @@ pub fn lint(
     if ty != "charter" {
         return cx.out;
     }
+    if strict && relaxed {
+        cx.relaxed = Some(status);
+    }
     validation_checks(&mut cx);
-    if let Some((rev, base_text)) = base {
-        if let Some(base_text) = base_text {
-            lock_semantics(&mut cx, rev, base_text);
-        }
+    identity_content(&mut cx);
+    if let Some((rev, Some(base_text))) = base {
+        lock_semantics(&mut cx, rev, base_text);
     }
     cx.out
 }
 
-fn validation_checks(cx: &mut Ctx) {
-    let front = &cx.doc.front;
-    // Check 1: required fields present and typed.
-    let mut missing: Vec<&str> = Vec::new();
-    for key in REQUIRED.iter().copied() {
-        if get(front, key).is_none() {
-            missing.push(key);
+/// Frontmatter keys as written, in order.
+fn keys(front: &Yaml) -> Vec<String> {
+    match front {
+        Yaml::Hash(h) => h
+            .keys()
+            .filter_map(|k| k.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Why a missing required field may be missing: the key written instead (a renamed or misspelt
+/// field), in the definition's words.
+fn written_instead(present: &[String], missing: &str) -> Option<String> {
+    if let Some((old, _, why)) = RENAMED.iter().find(|(_, new, _)| *new == missing) {
+        if present.iter().any(|k| k == old) {
+            return Some(format!("{old}: is there; {why}"));
         }
     }
+    let norm = |s: &str| s.to_lowercase().replace(['-', '_', ' '], "");
+    let known = |k: &str| {
+        REQUIRED.contains(&k)
+            || IDENTITY_FIELDS.contains(&k)
+            || HYGIENE_FIELDS.contains(&k)
+            || POINTER_FIELDS.contains(&k)
+            || OPTIONAL_FIELDS.contains(&k)
+    };
+    present
+        .iter()
+        .filter(|k| !known(k))
+        .find(|k| norm(k) == norm(missing) || !crate::suite::did_you_mean(k, [missing]).is_empty())
+        .map(|k| format!("{k}: is there; §2 calls it {missing}"))
+}
+
+fn validation_checks(cx: &mut Ctx) {
+    let front = &cx.doc.front;
+    let present = keys(front);
+    // Check 1: required fields present and typed.
+    let missing: Vec<&str> = REQUIRED
+        .iter()
+        .copied()
+        .filter(|k| get(front, k).is_none())
+        .collect();
     if !missing.is_empty() {
+        let hints: Vec<String> = missing
+            .iter()
+            .filter_map(|m| written_instead(&present, m))
+            .collect();
+        let line = missing
+            .iter()
+            .find_map(|m| {
+                RENAMED
+                    .iter()
+                    .find(|(_, new, _)| new == m)
+                    .filter(|(old, _, _)| present.iter().any(|k| k == old))
+                    .map(|(old, _, _)| cx.key_line(old))
+            })
+            .unwrap_or(2);
+        let fix = if hints.is_empty() {
+            "declare every §2 field".to_string()
+        } else {
+            format!("rename or declare them: {}", hints.join("; "))
+        };
         cx.add(
-            2,
+            line,
             "capsule/check-1",
             format!(
-                "type: charter without required field(s): {}",
+                "§7 check 1 (§2 required frontmatter): type: charter without {} (a §8 forbidden pattern)",
                 missing.join(", ")
             ),
-            "declare every §2 field (a charter without them is a §8 forbidden pattern)",
+            &fix,
         );
     }
     let typed: [(&str, fn(&Yaml) -> bool, &str); 9] = [
         (
             "uid",
-            |y| as_text(y).is_some_and(|s| UID.is_match(&s)),
+            |y| matches!(y, Yaml::String(s) if UID.is_match(s)),
             "an 8-hex string",
         ),
         (
@@ -272,53 +362,78 @@ fn validation_checks(cx: &mut Ctx) {
         (
             "created_by",
             |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
-            "a string like argus-a69",
+            "a string in <agent-slug>-<generation> form, e.g. argus-a69",
         ),
         (
             "modified_by",
             |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
-            "a string like argus-a69",
+            "a string in <agent-slug>-<generation> form, e.g. argus-a69",
         ),
         (
             "capability_scope",
             |y| matches!(y, Yaml::Hash(_)),
-            "an object with reads and writes",
+            "an object with reads: and writes:",
         ),
         ("status", |y| matches!(y, Yaml::String(_)), "a string"),
     ];
     for (key, ok, want) in typed {
-        if let Some(v) = get(front, key) {
-            if !ok(v) {
-                cx.add(
-                    cx.key_line(key),
-                    "capsule/check-1",
-                    format!("{key} is not {want}"),
-                    &format!("make {key} {want}"),
-                );
-            }
+        let Some(v) = get(front, key) else { continue };
+        if ok(v) {
+            continue;
         }
+        let raw = cx.raw(key).unwrap_or_default();
+        let number = matches!(v, Yaml::Integer(_) | Yaml::Real(_));
+        let (message, fix) = if key == "uid"
+            && number
+            && raw.len() == 8
+            && raw.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            // `uid: 00000001` is the number 1 to YAML; quoted, it is the 8-hex string.
+            (
+                format!(
+                    "§7 check 1 (§2 uid: 8-hex string): uid: {raw} is read by YAML as the number {}, not a string",
+                    as_text(v).unwrap_or_default()
+                ),
+                format!("quote it: uid: \"{raw}\""),
+            )
+        } else {
+            (
+                format!("§7 check 1 (§2 {key}: {want}): {key}: {raw} is not {want}"),
+                format!("make {key} {want}"),
+            )
+        };
+        cx.add(cx.key_line(key), "capsule/check-1", message, &fix);
     }
     // Checks 2–4: enums.
-    for (key, allowed, rule) in [
-        ("agent_class", &AGENT_CLASSES[..], "capsule/check-2"),
-        ("boot_protocol", &BOOT_PROTOCOLS[..], "capsule/check-3"),
-        ("status", &STATUSES[..], "capsule/check-4"),
+    for (key, allowed, rule, n) in [
+        ("agent_class", &AGENT_CLASSES[..], "capsule/check-2", 2),
+        ("boot_protocol", &BOOT_PROTOCOLS[..], "capsule/check-3", 3),
+        ("status", &STATUSES[..], "capsule/check-4", 4),
     ] {
-        if let Some(v) = get(front, key).and_then(as_text) {
-            if !allowed.contains(&v.as_str()) {
-                let extra = if key == "agent_class" {
-                    " (sa.* agents use session-agent.capsule, a §8 forbidden pattern here)"
-                } else {
-                    ""
-                };
-                cx.add(
-                    cx.key_line(key),
-                    rule,
-                    format!("{key}: {v} is not one of {}{extra}", allowed.join(" | ")),
-                    &format!("set {key} to one of {}", allowed.join(", ")),
-                );
-            }
+        let Some(v) = get(front, key).and_then(as_text) else {
+            continue;
+        };
+        if allowed.contains(&v.as_str()) {
+            continue;
         }
+        let extra = match (key, v.as_str()) {
+            ("agent_class", _) => {
+                " (sa.* agents use session-agent.capsule with type: session-agent; §8 forbids other values here)"
+            }
+            ("status", "superseded") => {
+                " (§2's enum semantics line names superseded, but the §2 table and §7 check 4 do not; an older charter is archived)"
+            }
+            _ => "",
+        };
+        cx.add(
+            cx.key_line(key),
+            rule,
+            format!(
+                "§7 check {n}: {key}: {v} is not one of {}{extra}",
+                allowed.join(" | ")
+            ),
+            &format!("set {key} to one of {}", allowed.join(", ")),
+        );
     }
     // Check 5: capability_scope has reads and writes, each a list.
     if let Some(scope @ Yaml::Hash(_)) = get(front, "capability_scope") {
@@ -327,55 +442,30 @@ fn validation_checks(cx: &mut Ctx) {
                 cx.add(
                     cx.key_line("capability_scope"),
                     "capsule/check-5",
-                    format!("capability_scope.{sub} is missing or not a list"),
+                    format!("§7 check 5: capability_scope.{sub}: is missing or not a list"),
                     &format!("give capability_scope a {sub}: list (it may be empty)"),
                 );
             }
         }
     }
-    // Check 6: exactly one Identity H2, holding identity narrative (§4).
-    let body_lines: Vec<&str> = cx.doc.body.lines().collect();
-    let identity: Vec<usize> = body_lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| IDENTITY_H2.is_match(l.trim_end()))
-        .map(|(i, _)| i)
-        .collect();
+    // Check 6: exactly one Identity H2.
+    let identity = identity_lines(cx.doc.body);
     match identity.len() {
         0 => cx.add(
             cx.doc.body_start,
             "capsule/check-6",
-            "no H2 matching ^##\\s+(?:\\d+\\.\\s+)?Identity$ (a §8 forbidden pattern)".into(),
+            "§7 check 6 (§4): no H2 matching ^##\\s+(?:\\d+\\.\\s+)?Identity$ (a §8 forbidden pattern; ## Purpose, ## Charter or ## Role do not count)".into(),
             "add a \"## Identity\" section naming the agent, its role and its lineage",
         ),
         1 => {}
         n => cx.add(
             cx.doc.body_start + identity[1],
             "capsule/check-6",
-            format!("{n} Identity H2 sections; exactly one is allowed"),
+            format!("§7 check 6 (§4): {n} Identity H2 sections; exactly one is allowed"),
             "merge them into one \"## Identity\" section",
         ),
     }
-    if let Some(&at) = identity.first() {
-        let end = body_lines[at + 1..]
-            .iter()
-            .position(|l| H2.is_match(l))
-            .map_or(body_lines.len(), |p| at + 1 + p);
-        let section = body_lines[at + 1..end].join("\n").to_lowercase();
-        let name = get(front, "agent_name")
-            .and_then(as_text)
-            .unwrap_or_default()
-            .to_lowercase();
-        if !name.is_empty() && !section.contains(&name) {
-            cx.add(
-                cx.doc.body_start + at,
-                "capsule/identity-content",
-                format!("the Identity section never names the agent ({name})"),
-                "state the agent's name in narrative form, e.g. \"You are Argus, …\"",
-            );
-        }
-    }
-    let narrative = body_lines.iter().any(|l| {
+    let narrative = cx.doc.body.lines().any(|l| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with('#') && !POINTER_LINE.is_match(t)
     });
@@ -383,7 +473,7 @@ fn validation_checks(cx: &mut Ctx) {
         cx.add(
             cx.doc.body_start,
             "capsule/forbidden-pointer-body",
-            "the body is only pointers, with no identity narrative".into(),
+            "§8: the body consists entirely of pointers, without identity narrative".into(),
             "write the identity narrative in the body; pointers may stay alongside it",
         );
     }
@@ -401,17 +491,102 @@ fn validation_checks(cx: &mut Ctx) {
         cx.add(
             cx.key_line(has),
             "capsule/check-7",
-            format!("{has} without {lacks}: LOCK metadata is an atomic pair"),
+            format!("§7 check 7: {has} without {lacks} (atomic LOCK metadata)"),
             &format!("add {lacks}, or remove {has}"),
         );
     } else if !at && get(front, "status").and_then(as_text).as_deref() == Some("locked") {
         cx.add(
             cx.key_line("status"),
             "capsule/check-7",
-            "status: locked without locked_at and locked_by (required once LOCKED, §3)".into(),
+            "§7 check 7 (§3): status: locked without locked_at and locked_by, required once the charter is LOCKED".into(),
             "record locked_at and locked_by from the LOCK signoff",
         );
     }
+}
+
+/// Body line indexes of the Identity H2s.
+fn identity_lines(body: &str) -> Vec<usize> {
+    body.lines()
+        .enumerate()
+        .filter(|(_, l)| IDENTITY_H2.is_match(l.trim_end()))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+static LINEAGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:lineage|generations?|predecessors?|successors?|succeed(?:s|ed)?|commissioned|activation (?:registry|entries|records?))\b").unwrap()
+});
+
+/// §4: the Identity section names the agent in narrative form, and points to or sums up its
+/// lineage.
+fn identity_content(cx: &mut Ctx) {
+    let Some(&at) = identity_lines(cx.doc.body).first() else {
+        return;
+    };
+    // A body of pointers only has one fix, narrative, and §8 already asks for it.
+    if cx
+        .out
+        .iter()
+        .any(|f| f.rule == "capsule/forbidden-pointer-body")
+    {
+        return;
+    }
+    let body_lines: Vec<&str> = cx.doc.body.lines().collect();
+    let end = body_lines[at + 1..]
+        .iter()
+        .position(|l| H2.is_match(l))
+        .map_or(body_lines.len(), |p| at + 1 + p);
+    let section = body_lines[at + 1..end].join("\n");
+    let lower = section.to_lowercase();
+    let name = get(&cx.doc.front, "agent_name")
+        .and_then(as_text)
+        .unwrap_or_default()
+        .to_lowercase();
+    let line = cx.doc.body_start + at;
+    if !name.is_empty() && !lower.contains(&name) {
+        cx.add(
+            line,
+            "capsule/identity-content",
+            format!("§4: the Identity section never names the agent ({name}) in narrative form"),
+            "state the agent's name in narrative form, e.g. \"You are Argus, the Chief Architect …\"",
+        );
+    }
+    if !LINEAGE.is_match(&section) {
+        let who = if name.is_empty() { "<name>" } else { &name };
+        cx.add(
+            line,
+            "capsule/identity-lineage",
+            "§4: the Identity section has no pointer to or summary of the agent's lineage".into(),
+            &format!(
+                "add a lineage pointer, e.g. \"See agents/{who}/lineage.md for prior generations.\", or sum the lineage up"
+            ),
+        );
+    }
+}
+
+/// How §6 classes a frontmatter field of a locked charter: `None` for standard editing (hygiene
+/// and pointer fields, and the lock-break's own records), else what a change to it is.
+fn field_class(key: &str) -> Option<String> {
+    if HYGIENE_FIELDS.contains(&key) || POINTER_FIELDS.contains(&key) || is_lock_break_record(key) {
+        return None;
+    }
+    Some(if key == "scope" {
+        "identity field scope (§6; §2 now calls it capability_scope)".into()
+    } else if IDENTITY_FIELDS.contains(&key) {
+        format!("identity field {key} (§6)")
+    } else if REQUIRED.contains(&key) {
+        format!("required field {key} (§2)")
+    } else if OPTIONAL_FIELDS.contains(&key) {
+        format!("optional substrate field {key} (§3)")
+    } else {
+        format!("field {key}")
+    })
+}
+
+/// Where the definition records a lock-break: `locked_signoff` and amendment notes
+/// (`v1_0_3_amendment_note`).
+fn is_lock_break_record(key: &str) -> bool {
+    key == "locked_signoff" || key.ends_with("_amendment_note")
 }
 
 /// §6 lock semantics against the file at a base revision.
@@ -424,43 +599,51 @@ fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
     if !was_locked {
         return;
     }
-    let signoff_recorded = ["lock_break_signoff", "locked_signoff"].iter().any(|k| {
-        let now = get(&cx.doc.front, k).map(|y| format!("{y:?}"));
-        now.is_some() && now != get(&base.front, k).map(|y| format!("{y:?}"))
+    let (Yaml::Hash(b), Yaml::Hash(h)) = (&base.front, &cx.doc.front) else {
+        return;
+    };
+    // Signed: a new or changed amendment note naming a signed lock-break, or locked_signoff.
+    let signed = h.iter().any(|(k, v)| {
+        let Some(key) = k.as_str() else { return false };
+        let new_or_changed = b.get(k) != Some(v);
+        let names_lock_break = key == "locked_signoff"
+            || as_text(v).is_some_and(|t| t.to_lowercase().contains("lock-break"));
+        is_lock_break_record(key) && new_or_changed && names_lock_break
     });
-    if signoff_recorded {
+    if signed {
         return;
     }
-    let fix =
-        "revert it, or record the lock-break signoff (lock_break_signoff: …) in the same change";
+    let fix = "revert it, or record the signed lock-break in the same change, as the capsule definition records its own: an amendment note naming it (e.g. v1_0_1_amendment_note: \"… per <signer> signed lock-break …\") and locked_signoff";
     let mut changes: Vec<(usize, String)> = Vec::new();
     if checkers::extract::text::normalize_ws(base.body)
         != checkers::extract::text::normalize_ws(cx.doc.body)
     {
-        changes.push((cx.doc.body_start, "the body changed".into()));
+        changes.push((cx.doc.body_start, "the body content changed".into()));
     }
-    if let (Yaml::Hash(b), Yaml::Hash(h)) = (&base.front, &cx.doc.front) {
-        for (k, bv) in b {
-            let Some(key) = k.as_str() else { continue };
-            if FREE_FIELDS.contains(&key) {
-                continue;
-            }
-            let hv = h.get(k);
-            if hv != Some(bv) {
-                let what = if IDENTITY_FIELDS.contains(&key) {
-                    "identity field"
-                } else {
-                    "optional substrate"
+    for (k, bv) in b {
+        let Some(key) = k.as_str() else { continue };
+        let Some(what) = field_class(key) else {
+            continue;
+        };
+        match h.get(k) {
+            None => changes.push((2, format!("{what} removed"))),
+            Some(hv) if hv != bv => {
+                let show = |y: &Yaml| as_text(y).map(|t| format!(" ({t}"));
+                let detail = match (show(bv), as_text(hv)) {
+                    (Some(was), Some(now)) => format!("{was} → {now})"),
+                    _ => String::new(),
                 };
-                let how = if hv.is_none() { "removed" } else { "changed" };
-                changes.push((cx.key_line(key), format!("{what} {key} {how}")));
+                changes.push((cx.key_line(key), format!("{what} changed{detail}")));
             }
+            _ => {}
         }
-        for (k, _) in h {
-            if let Some(key) = k.as_str() {
-                if IDENTITY_FIELDS.contains(&key) && !b.contains_key(k) {
-                    changes.push((cx.key_line(key), format!("identity field {key} added")));
-                }
+    }
+    // Additions are standard editing, except an identity field (a rename of scope included).
+    for (k, _) in h {
+        if let Some(key) = k.as_str() {
+            if IDENTITY_FIELDS.contains(&key) && !b.contains_key(k) {
+                let what = field_class(key).unwrap_or_default();
+                changes.push((cx.key_line(key), format!("{what} added")));
             }
         }
     }
@@ -468,7 +651,7 @@ fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
         cx.add(
             line,
             "capsule/lock-break",
-            format!("locked at {rev}: {what} without a lock-break signoff (§6)"),
+            format!("§6: locked at {rev}: {what} without a signed lock-break"),
             fix,
         );
     }

@@ -97,6 +97,9 @@ pub fn outline(text: &str) -> Outline {
 /// Structural findings, and versioning findings when `base` (the charter at a revision) is given.
 pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> {
     let mut out = Vec::new();
+    if let Some(f) = text_before_title(path, text) {
+        out.push(f);
+    }
     let o = outline(text);
     let mut find = |line: usize, rule: &'static str, message: String, fix: String| {
         out.push(Finding::error(path, line, rule, message, fix))
@@ -170,6 +173,57 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
         ));
     }
     out
+}
+
+/// Lines above the charter's title: a charter copied from a web page brings the page's own
+/// lines ("Skip to content", "Latest commit", "History", "Raw"), and everything above the
+/// runtime marker is sent as the system prompt. A warning: a preamble may be meant.
+fn text_before_title(path: &str, text: &str) -> Option<Finding> {
+    let (at, title) = crate::charter::title(text)?;
+    let before: Vec<&str> = text
+        .lines()
+        .take(at)
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let first = *before.first()?;
+    let shown: Vec<String> = before.iter().take(4).map(|l| format!("{l:?}")).collect();
+    let more = if before.len() > 4 { ", …" } else { "" };
+    Some(Finding {
+        path: path.to_string(),
+        line: line_where(text, |l| l.trim() == first),
+        severity: super::Severity::Warn,
+        rule: "charter/text-before-title",
+        message: format!(
+            "{} line(s) precede the title {title:?} (line {}): {}{more} — page chrome copied with the charter? It is sent to every model as part of the system prompt",
+            before.len(),
+            at + 1,
+            shown.join(", ")
+        ),
+        fix: format!("delete everything above the line {title:?}"),
+    })
+}
+
+/// The start of the system prompt `run` would send for this charter, for `lint charter` to
+/// show: where the runtime text ends, its size and sha256 prefix, and its first lines.
+pub fn prompt_preview(text: &str, lines: usize) -> Option<String> {
+    let c = crate::charter::parse("", text).ok()?;
+    let total = c.runtime.lines().count();
+    let mut out = format!(
+        "system prompt it would send: lines 1–{total} (everything above the runtime marker), {} bytes, runtime sha256 {}; its first lines:\n",
+        c.runtime.len(),
+        &c.sha256[..12]
+    );
+    for (i, l) in c
+        .runtime
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .take(lines)
+    {
+        out.push_str(&format!("  {:>4} | {l}\n", i + 1));
+    }
+    Some(out)
 }
 
 /// The charter's own versioning rules between `base` and `head`.

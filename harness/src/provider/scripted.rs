@@ -54,7 +54,7 @@ impl ScriptedProvider {
         }
         let mut scripts = HashMap::new();
         for e in std::fs::read_dir(&dir)
-            .map_err(|e| Error::io(&dir, e))?
+            .map_err(|e| Error::io_op("read script folder", &dir, e))?
             .flatten()
         {
             let path = e.path();

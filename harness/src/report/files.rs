@@ -309,5 +309,5 @@ pub fn append_step_summary(text: &str) -> Result<()> {
         .append(true)
         .open(path)
         .and_then(|mut f| f.write_all(text.as_bytes()))
-        .map_err(|e| Error::io(path, e))
+        .map_err(|e| Error::io_op("append the step summary to", path, e))
 }

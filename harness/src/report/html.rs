@@ -1,6 +1,7 @@
 //! `report.html`: one self-contained page — the case × model matrix coloured by outcome, then
 //! every transcript readable (messages, tool calls and results, the workspace diff) with the
-//! failed criteria and their evidence highlighted. No scripts, no external resources.
+//! failed criteria and their evidence highlighted. One inline script (filter, expand/collapse);
+//! nothing loaded from elsewhere.
 
 use super::xml_escape as esc;
 use crate::events::{TrialRecord, TrialStatus};
