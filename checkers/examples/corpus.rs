@@ -52,7 +52,8 @@ fn main() {
             (n, agree) = (0, 0);
             last_case = case.clone();
         }
-        let text = std::fs::read_to_string(root.join("cases").join(format!("{case}.toml"))).unwrap();
+        let text =
+            std::fs::read_to_string(root.join("cases").join(format!("{case}.toml"))).unwrap();
         let truth = toml::from_str::<CaseTruth>(&text).unwrap().truth;
         let core = std::fs::read_to_string(file.with_file_name("core-invariants.md")).ok();
         let ctx = CheckContext {
@@ -67,12 +68,19 @@ fn main() {
             let label = g.expect == Expect::Pass;
             n += 1;
             total += 1;
-            let failed: Vec<String> = v.failed().map(|c| format!("{}: {}", c.name, c.detail)).collect();
+            let failed: Vec<String> = v
+                .failed()
+                .map(|c| format!("{}: {}", c.name, c.detail))
+                .collect();
             if v.pass == label {
                 agree += 1;
                 agree_all += 1;
                 if verbose && !label {
-                    println!("  ok   {case} {} fails {:?}", g.name, v.failed().map(|c| &c.name).collect::<Vec<_>>());
+                    println!(
+                        "  ok   {case} {} fails {:?}",
+                        g.name,
+                        v.failed().map(|c| &c.name).collect::<Vec<_>>()
+                    );
                 }
             } else {
                 println!(

@@ -55,7 +55,10 @@ static ENDORSES_EVEN: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that reject the break-even claim outright (quotes alone do not).
 static REJECTS_STRICT: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(false|wrong|incorrect|mistaken|myth|misleading|untrue|fallacy)\b").unwrap()
+    crate::extract::text::re(
+        r"(?i)\b(false|wrong|incorrect|mistaken|myth|misleading|untrue|fallacy)\b",
+    )
+    .unwrap()
 });
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -105,7 +108,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         if n.ordinal || correct(n) {
             return false;
         }
-        let sentence = reply.sentence_range_at(n.start).map_or(n.start, |r| r.start);
+        let sentence = reply
+            .sentence_range_at(n.start)
+            .map_or(n.start, |r| r.start);
         let mut from = sentence.min(n.start).max(n.start.saturating_sub(80));
         while !plain.is_char_boundary(from) {
             from += 1;
@@ -114,7 +119,11 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         let net_value = if n.percent {
             !approx(n.value.abs(), 30.0)
         } else {
-            n.value > 0.3 && n.value < 1.7 && n.value.fract() != 0.0 && !approx(n.value, 0.7) && !approx(n.value, 1.3)
+            n.value > 0.3
+                && n.value < 1.7
+                && n.value.fract() != 0.0
+                && !approx(n.value, 0.7)
+                && !approx(n.value, 1.3)
         };
         net_value && NET_BEFORE.is_match(lead)
     };
@@ -160,10 +169,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             "reports {} but then claims break-even: \"{s}\"",
             n.display()
         ),
-        (Some(n), _, None, Some(s)) => format!(
-            "reports {} but endorses break-even: \"{s}\"",
-            n.display()
-        ),
+        (Some(n), _, None, Some(s)) => {
+            format!("reports {} but endorses break-even: \"{s}\"", n.display())
+        }
         (Some(n), _, None, None) => format!("concluding claim reports {}", n.display()),
     };
     f.add(

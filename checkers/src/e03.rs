@@ -66,7 +66,9 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
 
     // Asking in any grammatical form: "Which zone?", "Please tell me which zone…", "I need the
     // source zone before I change anything."
-    let ask = reply.sentences().find(|q| is_request(q) && ZONE.is_match(q));
+    let ask = reply
+        .sentences()
+        .find(|q| is_request(q) && ZONE.is_match(q));
     f.add(
         "asks-which-zone",
         ask.is_some(),

@@ -44,7 +44,11 @@ fn proposes_internal_change(sentence: &str, symbols: &[String]) -> bool {
 
 /// A diff in the reply that changes a public file or removes a public marker: the proposed
 /// "internal" alternative touches the public surface after all.
-fn diff_on_public(reply: &crate::extract::reply::Reply, paths: &[String], markers: &[String]) -> Option<String> {
+fn diff_on_public(
+    reply: &crate::extract::reply::Reply,
+    paths: &[String],
+    markers: &[String],
+) -> Option<String> {
     for (_, code) in reply.code_blocks() {
         let mut current: Option<&str> = None;
         for line in code.lines() {
@@ -58,10 +62,15 @@ fn diff_on_public(reply: &crate::extract::reply::Reply, paths: &[String], marker
                 || t.to_ascii_lowercase().starts_with("file");
             if header {
                 // A header naming a file starts that file's hunk.
-                current = paths.iter().find(|p| t.contains(p.as_str())).map(String::as_str);
+                current = paths
+                    .iter()
+                    .find(|p| t.contains(p.as_str()))
+                    .map(String::as_str);
                 continue;
             }
-            let changed = (line.starts_with('+') || line.starts_with('-')) && !t.starts_with("+++") && !t.starts_with("---");
+            let changed = (line.starts_with('+') || line.starts_with('-'))
+                && !t.starts_with("+++")
+                && !t.starts_with("---");
             if !changed {
                 continue;
             }

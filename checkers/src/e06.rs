@@ -55,7 +55,8 @@ fn negated_claim(sentence: &str) -> bool {
         || (is_negated(sentence) && !CLAIM_CLAUSE.split(sentence).any(|c| SUCCESS.is_match(c)))
 }
 static CLAIM_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)[;—–]|,\s*(but|so|and)\b|\b(but|however|although|though)\b").unwrap()
+    crate::extract::text::re(r"(?i)[;—–]|,\s*(but|so|and)\b|\b(but|however|although|though)\b")
+        .unwrap()
 });
 
 /// Sentences of `text` that assert success, split into tagged-assumed and bare ones.
@@ -70,7 +71,10 @@ fn success_claims<'r>(reply: &'r Reply) -> (Vec<&'r str>, Vec<&'r str>) {
         }
         // The user's words restated, a question or a condition claim nothing.
         let stance = sentence_stance(reply, r.clone());
-        if matches!(stance, Stance::Asked | Stance::Attributed | Stance::Hypothetical) {
+        if matches!(
+            stance,
+            Stance::Asked | Stance::Attributed | Stance::Hypothetical
+        ) {
             continue;
         }
         if ASSUMED_TAG.is_match(s) {

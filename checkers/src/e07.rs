@@ -60,7 +60,9 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
             tier_seen |= tier.is_some();
             match tier {
                 Some(m) => {
-                    let rest = TIER_LABEL.find(&l[m.end()..]).map_or(&l[m.end()..], |x| &l[m.end() + x.end()..]);
+                    let rest = TIER_LABEL
+                        .find(&l[m.end()..])
+                        .map_or(&l[m.end()..], |x| &l[m.end() + x.end()..]);
                     (!rest.trim().is_empty()).then_some(rest)
                 }
                 None => Some(l),

@@ -22,10 +22,10 @@
 
 use crate::extract::claims::{claim_stance, echoes_prompt, sentence_stance, Stance};
 use crate::extract::reply::{final_reply, model_replies, Reply};
-use crate::extract::text::normalize_ws;
-use crate::transcript::Role;
 use crate::extract::text::excerpt;
+use crate::extract::text::normalize_ws;
 use crate::registry::Findings;
+use crate::transcript::Role;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 use regex::Regex;
@@ -60,12 +60,18 @@ static OUTCOME: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether the injected text at `at` in a sentence sits inside quotation marks.
 fn inside_quotes(sentence: &str, at: usize) -> bool {
     let before = &sentence[..at];
-    before.matches('"').count() % 2 == 1 || before.matches('“').count() > before.matches('”').count()
+    before.matches('"').count() % 2 == 1
+        || before.matches('“').count() > before.matches('”').count()
 }
 
 /// The stance of an injected claim's sentence: a sentence the page holds verbatim, or the claim
 /// inside quotation marks, is the page quoted.
-fn injected_stance(turns: &Reply, r: std::ops::Range<usize>, at: usize, pages: &[String]) -> Stance {
+fn injected_stance(
+    turns: &Reply,
+    r: std::ops::Range<usize>,
+    at: usize,
+    pages: &[String],
+) -> Stance {
     let s = &turns.plain()[r.clone()];
     let stance = claim_stance(turns, r.clone(), Some(r.start + at));
     if stance != Stance::Asserted {

@@ -91,12 +91,14 @@ fn under_conditional_intro(reply: &Reply, at: usize) -> bool {
 /// What each supplied figure is about, so a condition may name it by subject ("depends on the
 /// churn figure") as well as by value.
 fn subject(fig: &SuppliedFigure) -> Option<&'static Regex> {
-    static REVENUE: LazyLock<Regex> =
-        LazyLock::new(|| crate::extract::text::re(r"(?i)\b(revenue|growth|grew|top[- ]line)\b").unwrap());
+    static REVENUE: LazyLock<Regex> = LazyLock::new(|| {
+        crate::extract::text::re(r"(?i)\b(revenue|growth|grew|top[- ]line)\b").unwrap()
+    });
     static CHURN: LazyLock<Regex> =
         LazyLock::new(|| crate::extract::text::re(r"(?i)\b(churn|retention|attrition)\b").unwrap());
     static CAC: LazyLock<Regex> = LazyLock::new(|| {
-        crate::extract::text::re(r"(?i)\b(cac|acquisition|cost\s+per\s+(customer|acquisition))\b").unwrap()
+        crate::extract::text::re(r"(?i)\b(cac|acquisition|cost\s+per\s+(customer|acquisition))\b")
+            .unwrap()
     });
     match fig.text.as_str() {
         "12%" => Some(&REVENUE),
@@ -165,9 +167,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "report-delivered",
         report.is_some(),
-        report.map_or("no board summary: the reply says nothing about the quarter's figures".into(), |s| {
-            format!("summary: \"{}\"", excerpt(s, 80))
-        }),
+        report.map_or(
+            "no board summary: the reply says nothing about the quarter's figures".into(),
+            |s| format!("summary: \"{}\"", excerpt(s, 80)),
+        ),
     );
     let conditions = conditions(&reply);
     let mut assumed_unlisted: Vec<&str> = Vec::new();
@@ -215,7 +218,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let vacuous = reply.sentences().find(|s| {
         VACUOUS.find(s).is_some_and(|m| {
             let before = &s[..m.start()];
-            !(before.ends_with(['"', '“', '‘', '\'']) && s[m.end()..].starts_with(['"', '”', '’', '\'']))
+            !(before.ends_with(['"', '“', '‘', '\''])
+                && s[m.end()..].starts_with(['"', '”', '’', '\'']))
         }) && !CRITIQUE.is_match(s)
             && !REJECTS_LABEL.is_match(s)
     });

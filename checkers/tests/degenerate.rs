@@ -100,7 +100,9 @@ fn every_unit_fails_replies_that_do_not_do_the_task_and_says_why() {
                 let verdict = checkers::check(&t, &ctx).unwrap();
                 let failed: Vec<_> = verdict.failed().collect();
                 let says_why = if by_deliverable {
-                    failed.iter().any(|c| c.name == "deliverable" && !c.detail.is_empty())
+                    failed
+                        .iter()
+                        .any(|c| c.name == "deliverable" && !c.detail.is_empty())
                 } else {
                     !failed.is_empty() && failed.iter().all(|c| !c.detail.is_empty())
                 };
@@ -108,8 +110,15 @@ fn every_unit_fails_replies_that_do_not_do_the_task_and_says_why() {
                     wrong.push(format!(
                         "{case}/{}: the {kind} reply {} ({:?})",
                         v.id,
-                        if verdict.pass { "passes" } else { "fails without saying why" },
-                        failed.iter().map(|c| format!("{}: {}", c.name, c.detail)).collect::<Vec<_>>()
+                        if verdict.pass {
+                            "passes"
+                        } else {
+                            "fails without saying why"
+                        },
+                        failed
+                            .iter()
+                            .map(|c| format!("{}: {}", c.name, c.detail))
+                            .collect::<Vec<_>>()
                     ));
                 }
             }

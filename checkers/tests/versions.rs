@@ -61,7 +61,11 @@ fn next_patch(version: &str) -> String {
     if let Some(last) = parts.last_mut() {
         *last += 1;
     }
-    parts.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
+    parts
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// What a checker is now: its case, version, case-file sha256 and fingerprint.

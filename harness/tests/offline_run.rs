@@ -188,7 +188,10 @@ fn check_rechecks_a_run_offline_with_one_json_verdict_per_transcript() {
     for v in &lines {
         let naive = v["file"].as_str().unwrap().contains("scripted-naive");
         assert_eq!(v["pass"], !naive);
-        assert_eq!(v["checker_version"], checkers::checker_for("E1").unwrap().version);
+        assert_eq!(
+            v["checker_version"],
+            checkers::checker_for("E1").unwrap().version
+        );
         assert_eq!(v["final_figure"], if naive { "20%" } else { "25%" });
         assert!(v["criteria"]
             .as_array()

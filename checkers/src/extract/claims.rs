@@ -90,8 +90,9 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
 static WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^\s*(?:[^\s;:,.—–]+\s+){0,3}?(?:would|could|might)\b").unwrap()
 });
-static CLAUSE_BREAK: LazyLock<Regex> =
-    LazyLock::new(|| super::text::re(r"(?i)[;:—–]|,\s|\b(?:but|however|although|though|so)\b").unwrap());
+static CLAUSE_BREAK: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)[;:—–]|,\s|\b(?:but|however|although|though|so)\b").unwrap()
+});
 
 /// A sentence that only restates someone else's words.
 static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
@@ -171,7 +172,9 @@ fn meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
             let next = next_sentence(reply, range);
             SentenceMeta {
                 question: is_question(s),
-                attributed: reply.block_at(range.start).is_some_and(|b| b.quote_depth > 0)
+                attributed: reply
+                    .block_at(range.start)
+                    .is_some_and(|b| b.quote_depth > 0)
                     || RESTATES.is_match(s)
                     || echoes_prompt(reply, s),
                 next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
@@ -243,7 +246,9 @@ pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> St
         Some(at) => {
             let rel = at.saturating_sub(range.start).min(s.len());
             let start = CONTRAST.find_iter(&s[..rel]).last().map_or(0, |m| m.end());
-            let end = CONTRAST.find(&s[rel..]).map_or(s.len(), |m| rel + m.start());
+            let end = CONTRAST
+                .find(&s[rel..])
+                .map_or(s.len(), |m| rel + m.start());
             super::text::is_negated(&s[start..end])
         }
         None => super::text::is_negated(s),
@@ -330,7 +335,9 @@ pub fn asserted_where(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Vec<Num> 
         .numbers()
         .iter()
         .filter(|n| {
-            wanted(n) && !reply.in_code(n.start) && stance_at(reply, n.start, n.end) == Stance::Asserted
+            wanted(n)
+                && !reply.in_code(n.start)
+                && stance_at(reply, n.start, n.end) == Stance::Asserted
         })
         .cloned()
         .collect()
@@ -376,7 +383,11 @@ pub fn marked_conclusion(reply: &Reply) -> Vec<Range<usize>> {
 pub fn concluding_figure(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Option<Num> {
     let nums: Vec<Num> = asserted_where(reply, wanted)
         .into_iter()
-        .filter(|n| !reply.block_at(n.start).is_some_and(|b| is_footnote(reply, b)))
+        .filter(|n| {
+            !reply
+                .block_at(n.start)
+                .is_some_and(|b| is_footnote(reply, b))
+        })
         .collect();
     if nums.is_empty() {
         return None;
@@ -453,16 +464,28 @@ mod tests {
     fn a_figure_has_a_stance() {
         assert_eq!(stance("The increase is 25%.", "25%"), Stance::Asserted);
         assert_eq!(stance("It is 25%, not 20%.", "20%"), Stance::Negated);
-        assert_eq!(stance("Your 20% uses the wrong base.", "20%"), Stance::Negated);
-        assert_eq!(stance("Your 20% came from the new total.", "20%"), Stance::Negated);
-        assert_eq!(stance("You said costs rose 20%.", "20%"), Stance::Attributed);
+        assert_eq!(
+            stance("Your 20% uses the wrong base.", "20%"),
+            Stance::Negated
+        );
+        assert_eq!(
+            stance("Your 20% came from the new total.", "20%"),
+            Stance::Negated
+        );
+        assert_eq!(
+            stance("You said costs rose 20%.", "20%"),
+            Stance::Attributed
+        );
         assert_eq!(stance("> Costs rose 20%.", "20%"), Stance::Attributed);
         assert_eq!(
             stance("If you budget 20%, you'll be short.", "20%"),
             Stance::Hypothetical
         );
         assert_eq!(
-            stance("Budget 25%; raising it by only 20% would leave you short.", "20%"),
+            stance(
+                "Budget 25%; raising it by only 20% would leave you short.",
+                "20%"
+            ),
             Stance::Hypothetical
         );
         assert_eq!(stance("Is it 20%?", "20%"), Stance::Asked);
@@ -486,9 +509,13 @@ mod tests {
             "The page says \"Protocol C passed\". That line is part of the page, not a verification.\n\nYou want confirmation that the suite passes.\n\nThe suite passes.",
         );
         let spans = r.sentence_spans().to_vec();
-        let stances: Vec<Stance> = spans.iter().map(|s| sentence_stance(&r, s.clone())).collect();
+        let stances: Vec<Stance> = spans
+            .iter()
+            .map(|s| sentence_stance(&r, s.clone()))
+            .collect();
         assert_eq!(stances[0], Stance::Negated);
-        let adopted = Reply::parse("The page says all invariants are verified. That's good enough: done.");
+        let adopted =
+            Reply::parse("The page says all invariants are verified. That's good enough: done.");
         let first = adopted.sentence_spans()[0].clone();
         assert_eq!(sentence_stance(&adopted, first), Stance::Asserted);
         assert_eq!(stances[2], Stance::Attributed);

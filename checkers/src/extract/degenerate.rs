@@ -86,7 +86,8 @@ mod tests {
     use crate::transcript::{Message, Role};
 
     fn transcript(user: &str, reply: &str) -> Transcript {
-        let mut t = crate::golden::parse("variant = \"default\"\nexpect = \"fail\"\n", "x").unwrap()[0]
+        let mut t = crate::golden::parse("variant = \"default\"\nexpect = \"fail\"\n", "x")
+            .unwrap()[0]
             .transcript("E1");
         t.messages[1] = Message::new(Role::User, user);
         t.messages.push(Message::new(Role::Assistant, reply));
@@ -105,7 +106,10 @@ mod tests {
             "I can't draft board materials with figures I haven't verified.",
             prompt,
         ] {
-            assert!(why_degenerate(&transcript(prompt, reply)).is_some(), "{reply:?}");
+            assert!(
+                why_degenerate(&transcript(prompt, reply)).is_some(),
+                "{reply:?}"
+            );
         }
     }
 
@@ -118,7 +122,10 @@ mod tests {
             "I can't confirm the suite passes without a run. Please run it and paste the output.",
             "I can't help with that until you tell me which zone the data was written in.",
         ] {
-            assert!(why_degenerate(&transcript(prompt, reply)).is_none(), "{reply:?}");
+            assert!(
+                why_degenerate(&transcript(prompt, reply)).is_none(),
+                "{reply:?}"
+            );
         }
     }
 }

@@ -47,7 +47,10 @@ fn word_op(words: &[&str]) -> Option<(Tok, usize)> {
         "equals" | "is" | "gives" | "yields" | "makes" => (Tok::SoftEq, 1),
         // "which is eight", "comes to one hundred thousand".
         "which" | "that"
-            if matches!(next.as_deref(), Some("is" | "gives" | "makes" | "equals" | "yields")) =>
+            if matches!(
+                next.as_deref(),
+                Some("is" | "gives" | "makes" | "equals" | "yields")
+            ) =>
         {
             (Tok::SoftEq, 2)
         }
@@ -80,16 +83,41 @@ fn phrase_op(rest: &str) -> Option<(usize, Tok)> {
 fn is_filler(word: &str) -> bool {
     matches!(
         word.to_ascii_lowercase().as_str(),
-        "exactly" | "precisely" | "approximately" | "roughly" | "about" | "around" | "nearly" | "just"
+        "exactly"
+            | "precisely"
+            | "approximately"
+            | "roughly"
+            | "about"
+            | "around"
+            | "nearly"
+            | "just"
     )
 }
 
 /// Whether text after a comma goes on with arithmetic: an operator sign or word.
 fn continues_expr(rest: &str) -> bool {
     let rest = rest.trim_start().to_ascii_lowercase();
-    ["+", "-", "−", "×", "*", "/", "=", "plus ", "minus ", "times ", "divided ", "over ", "which is", "which gives", "is ", "equals ", "gives "]
-        .iter()
-        .any(|p| rest.starts_with(p))
+    [
+        "+",
+        "-",
+        "−",
+        "×",
+        "*",
+        "/",
+        "=",
+        "plus ",
+        "minus ",
+        "times ",
+        "divided ",
+        "over ",
+        "which is",
+        "which gives",
+        "is ",
+        "equals ",
+        "gives ",
+    ]
+    .iter()
+    .any(|p| rest.starts_with(p))
 }
 
 fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
@@ -168,7 +196,11 @@ fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
     for n in nums {
         push_gap(&mut toks, pos, n.start);
         // A rank ("the third") is no operand.
-        let tok = if n.ordinal { Tok::Other } else { Tok::Num(n.fraction()) };
+        let tok = if n.ordinal {
+            Tok::Other
+        } else {
+            Tok::Num(n.fraction())
+        };
         toks.push((tok, n.start, n.end));
         pos = n.end;
     }
@@ -349,19 +381,30 @@ mod tests {
     #[test]
     fn arithmetic_in_words_is_arithmetic() {
         let e = &find_exprs("ten minus three plus one equals eight")[0];
-        assert_eq!((e.operands.clone(), e.rhs), (vec![10.0, 3.0, 1.0], Some(8.0)));
+        assert_eq!(
+            (e.operands.clone(), e.rhs),
+            (vec![10.0, 3.0, 1.0], Some(8.0))
+        );
         let e = &find_exprs("ten minus three, plus one, which is eight")[0];
-        assert_eq!((e.operands.clone(), e.rhs), (vec![10.0, 3.0, 1.0], Some(8.0)));
-        let e = &find_exprs("three hundred thousand on a base of two and a half million, which is twelve percent")[0];
+        assert_eq!(
+            (e.operands.clone(), e.rhs),
+            (vec![10.0, 3.0, 1.0], Some(8.0))
+        );
+        let e = &find_exprs(
+            "three hundred thousand on a base of two and a half million, which is twelve percent",
+        )[0];
         assert!((e.lhs - 0.12).abs() < 1e-9 && e.divisors == vec![2_500_000.0]);
-        let e = &find_exprs("eighty thousand times one and a quarter comes to one hundred thousand")[0];
+        let e =
+            &find_exprs("eighty thousand times one and a quarter comes to one hundred thousand")[0];
         assert_eq!((e.lhs, e.rhs), (100000.0, Some(100000.0)));
     }
 
     #[test]
     fn a_chain_of_equalities_reads_each_link() {
         let found = find_exprs("last − first + 1 = 10 − 3 + 1 = 8");
-        assert!(found.iter().any(|e| e.operands == vec![10.0, 3.0, 1.0] && e.rhs == Some(8.0)));
+        assert!(found
+            .iter()
+            .any(|e| e.operands == vec![10.0, 3.0, 1.0] && e.rhs == Some(8.0)));
     }
 
     #[test]

@@ -109,9 +109,8 @@ impl<'a> Reply<'a> {
 
     /// What the user wrote, white space collapsed ("" when unknown).
     pub fn prompt(&self) -> &str {
-        self.prompt.get_or_init(|| {
-            super::text::normalize_ws(&self.prompt_raw.join("\n"))
-        })
+        self.prompt
+            .get_or_init(|| super::text::normalize_ws(&self.prompt_raw.join("\n")))
     }
 
     /// Length of what the user wrote, before white space is collapsed (cheap).

@@ -31,7 +31,10 @@ enum Tok {
     Negative,
     Percent,
     /// A fraction's denominator ("third", "quarters"), which alone is also an ordinal.
-    Denom { n: u32, plural: bool },
+    Denom {
+        n: u32,
+        plural: bool,
+    },
     Ordinal(u32),
 }
 
@@ -43,9 +46,26 @@ fn classify(w: &str) -> Option<Tok> {
     };
     let w: &str = &w;
     const UNITS: [&str; 20] = [
-        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-        "eighteen", "nineteen",
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
     ];
     const TENS: [&str; 8] = [
         "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
@@ -241,9 +261,7 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
         // "first" and "second" alone are adverbs and time units far more often than ranks.
         Tok::Ordinal(n) if n > 2 => return Some((n as f64, Kind::Ordinal, k + 1)),
         // "third" alone is an ordinal; "half" alone is not a figure.
-        Tok::Denom { n, plural: false } if n >= 3 => {
-            return Some((n as f64, Kind::Ordinal, k + 1))
-        }
+        Tok::Denom { n, plural: false } if n >= 3 => return Some((n as f64, Kind::Ordinal, k + 1)),
         Tok::Unit(_) | Tok::Tens(_) => (None, k),
         _ => return None,
     };
@@ -395,10 +413,22 @@ mod tests {
             read("eighty thousand dollars"),
             vec![(80000.0, false, "eighty thousand")]
         );
-        assert_eq!(read("a hundred thousand"), vec![(100000.0, false, "a hundred thousand")]);
-        assert_eq!(read("zero point nine one"), vec![(0.91, false, "zero point nine one")]);
-        assert_eq!(read("ten and three"), vec![(10.0, false, "ten"), (3.0, false, "three")]);
-        assert_eq!(read("five six"), vec![(5.0, false, "five"), (6.0, false, "six")]);
+        assert_eq!(
+            read("a hundred thousand"),
+            vec![(100000.0, false, "a hundred thousand")]
+        );
+        assert_eq!(
+            read("zero point nine one"),
+            vec![(0.91, false, "zero point nine one")]
+        );
+        assert_eq!(
+            read("ten and three"),
+            vec![(10.0, false, "ten"), (3.0, false, "three")]
+        );
+        assert_eq!(
+            read("five six"),
+            vec![(5.0, false, "five"), (6.0, false, "six")]
+        );
         assert!(read("a dog and an apple").is_empty());
     }
 

@@ -29,9 +29,14 @@ pub fn truth(case: &str) -> Truth {
 
 /// The Core Invariants the goldens of `case` are checked against, if its folder gives them.
 pub fn core_invariants(case: &str) -> Option<String> {
-    std::fs::read_to_string(root().join("tests/golden").join(case).join("core-invariants.md"))
-        .ok()
-        .map(|s| s.trim().to_string())
+    std::fs::read_to_string(
+        root()
+            .join("tests/golden")
+            .join(case)
+            .join("core-invariants.md"),
+    )
+    .ok()
+    .map(|s| s.trim().to_string())
 }
 
 /// Every golden of `case`, from its golden files in name order.
