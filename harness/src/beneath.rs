@@ -346,6 +346,42 @@ pub fn remove_tree(dir: BorrowedFd<'_>, name: &str) -> io::Result<()> {
     Ok(rfs::unlinkat(dir, name, AtFlags::REMOVEDIR)?)
 }
 
+/// Give the folder `path` and everything in it to `uid`/`gid` through descriptors: each name
+/// is changed relative to its folder's handle with no link followed, so a process racing the
+/// walk cannot turn a folder into a link out. A file with a second name is left alone (it could
+/// be a file outside; `workspace::reclaim` removes it).
+pub fn chown_tree(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
+    fn give(fd: &OwnedFd, uid: u32, gid: u32, depth: usize) -> io::Result<()> {
+        if depth > 512 {
+            return Err(refusal("nested too deep to change its owner"));
+        }
+        let (u, g) = (Some(rfs::Uid::from_raw(uid)), Some(rfs::Gid::from_raw(gid)));
+        rfs::fchown(fd, u, g)?;
+        let mut names = Vec::new();
+        for entry in rfs::Dir::read_from(fd)? {
+            let n = entry?.file_name().to_string_lossy().into_owned();
+            if n != "." && n != ".." {
+                names.push(n);
+            }
+        }
+        for n in names {
+            let Ok(st) = rfs::statat(fd, n.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
+                continue;
+            };
+            if kind_of(&st) == Kind::Dir {
+                if let Ok(sub) = rfs::openat(fd, n.as_str(), dir_flags(), Mode::empty()) {
+                    give(&sub, uid, gid, depth + 1)?;
+                }
+            } else if st.st_nlink <= 1 {
+                let _ = rfs::chownat(fd, n.as_str(), u, g, AtFlags::SYMLINK_NOFOLLOW);
+            }
+        }
+        Ok(())
+    }
+    let fd = rfs::open(path, dir_flags(), Mode::empty())?;
+    give(&fd, uid, gid, 0)
+}
+
 /// Up to `max` bytes of the regular file `name` in the folder `dir`, with its metadata.
 pub fn read_entry(dir: BorrowedFd<'_>, name: &str, max: u64) -> io::Result<(Vec<u8>, Stat)> {
     let fd = rfs::openat(
@@ -445,5 +481,28 @@ mod tests {
         })
         .unwrap();
         assert_eq!(kinds, vec![Kind::Link]);
+    }
+
+    #[test]
+    fn chown_tree_gives_the_tree_away_but_never_a_link_target_or_a_second_name() {
+        use std::os::unix::fs::MetadataExt;
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("SKIPPED: chown_tree needs root to give files away");
+            return;
+        }
+        let (top, ws) = layout();
+        let owner = |p: &Path| std::fs::symlink_metadata(p).unwrap().uid();
+        let outside = top.path().join("outside");
+        let before = (owner(&outside), owner(&outside.join("secret.txt")));
+        chown_tree(&ws, 4242, 4242).unwrap();
+        assert_eq!(owner(&ws), 4242);
+        assert_eq!(owner(&ws.join("inner")), 4242);
+        assert_eq!(owner(&ws.join("inner/a.txt")), 4242);
+        assert_eq!(owner(&ws.join("dir-out")), 4242, "the link itself changes");
+        assert_eq!(
+            (owner(&outside), owner(&outside.join("secret.txt"))),
+            before,
+            "nothing outside changes owner: not through a link, not through a hard link"
+        );
     }
 }

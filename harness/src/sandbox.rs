@@ -210,6 +210,8 @@ pub async fn run(
     if let Some(pg) = pgid {
         unsafe { libc::killpg(pg, libc::SIGKILL) };
     }
+    // The helper reaped before the tree is touched again.
+    let _ = child.wait().await;
     if mode == Mode::Confined {
         // The workspace is the harness's again (git refuses a tree another user owns).
         chown_tree(workspace, unsafe { libc::geteuid() })?;
@@ -262,26 +264,13 @@ async fn read_capped<R: tokio::io::AsyncRead + Unpin>(
 }
 
 /// When the harness is root, the command's user must own what the command may write, and the
-/// harness takes it back afterwards. Links are changed, never followed.
+/// harness takes it back afterwards, through descriptors (a survivor racing the walk cannot
+/// swap a folder for a link out).
 fn chown_tree(dir: &Path, id: u32) -> Result<(), String> {
     if !is_root() {
         return Ok(());
     }
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(p) = stack.pop() {
-        std::os::unix::fs::lchown(&p, Some(id), Some(id))
-            .map_err(|e| format!("{}: {e}", p.display()))?;
-        let meta = std::fs::symlink_metadata(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-        if meta.is_dir() {
-            for e in std::fs::read_dir(&p)
-                .map_err(|e| format!("{}: {e}", p.display()))?
-                .flatten()
-            {
-                stack.push(e.path());
-            }
-        }
-    }
-    Ok(())
+    crate::beneath::chown_tree(dir, id, id).map_err(|e| format!("{}: {e}", dir.display()))
 }
 
 /// The kernel settings that decide whether an unprivileged process may create a user
