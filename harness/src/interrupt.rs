@@ -3,13 +3,17 @@
 //! next run), and exit 130. Finished transcripts are whole files (written by rename) and stay.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// The pipe's write end the signal handler wakes the watcher thread through.
 static WAKE: AtomicI32 = AtomicI32::new(-1);
+/// Set by the signal handler itself, so no path that ends the run can miss a Ctrl-C that came
+/// before it, even one the watcher thread has not read yet.
+static FIRED: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_sigint(_: libc::c_int) {
-    // Only async-signal-safe work here: one write to a pipe.
+    // Only async-signal-safe work here: an atomic store and one write to a pipe.
+    FIRED.store(true, Ordering::SeqCst);
     let fd = WAKE.load(Ordering::Relaxed);
     if fd >= 0 {
         unsafe {
@@ -26,6 +30,19 @@ impl Drop for Guard {
     fn drop(&mut self) {
         unsafe {
             libc::signal(libc::SIGINT, libc::SIG_DFL);
+        }
+        // Trials end at once when their folders go, so the run can reach its end before the
+        // watcher has said what was kept; it ends the process with 130, not this thread with 1.
+        wait_if_interrupted();
+    }
+}
+
+/// After a Ctrl-C, never return: the watcher thread prints what was kept and exits 130. Called
+/// where a run would go on to print its own summary.
+pub fn wait_if_interrupted() {
+    if FIRED.load(Ordering::SeqCst) {
+        loop {
+            std::thread::park();
         }
     }
 }

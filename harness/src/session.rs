@@ -734,7 +734,9 @@ fn execute_arm(
         let result = runner::execute(plan, tx).await;
         let _ = reporter.await;
         result
-    })?;
+    });
+    crate::interrupt::wait_if_interrupted();
+    let records = records?;
     if let Some(opts) = story {
         crate::report::story::print_all(&records, opts);
     }

@@ -204,6 +204,52 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
 }
 
 #[test]
+fn ctrl_c_as_the_last_trials_finish_still_ends_with_130_never_a_gate_exit() {
+    // The trials end on their own just as the Ctrl-C lands: the run must not reach its own end
+    // and exit with the gate's code before the interrupt has said what was kept. Tried a few
+    // times, at the moment the last transcript appears.
+    let bin = env!("CARGO_BIN_EXE_harness");
+    for attempt in 0..5 {
+        let scratch = tempfile::tempdir().unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let run_dir = out.path().join("run");
+        let child = std::process::Command::new(bin)
+            .args(["run", "--matrix", "manifests/offline.toml", "--case", "E1"])
+            .args(["--trials", "1", "--out", run_dir.to_str().unwrap()])
+            .current_dir(repo_root())
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("CHARTER_HARNESS_TMPDIR", scratch.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let transcripts = run_dir.join("transcripts");
+        while common::files_under(&transcripts).len() < 2 {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no transcripts"
+            );
+            std::thread::yield_now();
+        }
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        }
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        use std::os::unix::process::ExitStatusExt;
+        // 130 with the message, or (a signal after the run let go of Ctrl-C) the default death
+        // by SIGINT; never 0 or 1, which would read as a finished gate.
+        match (o.status.code(), o.status.signal()) {
+            (Some(130), _) => assert!(err.contains("\ninterrupted: "), "{err}"),
+            (None, Some(libc::SIGINT)) => {}
+            other => panic!("attempt {attempt}: {other:?}\n{err}"),
+        }
+    }
+}
+
+#[test]
 fn a_results_folder_that_cannot_be_written_names_the_operation_the_path_and_out() {
     // /sys refuses new folders to everyone (root included): "Operation not permitted".
     if !Path::new("/sys/fs").is_dir() {
