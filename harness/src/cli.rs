@@ -426,27 +426,27 @@ pub fn run() -> Result<u8> {
         }
         Command::Compare(args) => {
             let suite = Suite::load(&suite::locate(args.suite.suite.as_deref())?)?;
-            let a = crate::runs::Side::load(&args.a, &suite)?;
-            let b = crate::runs::Side::load(&args.b, &suite)?;
-            let rows = crate::runs::compare(&a, &b);
-            if crate::runs::nothing_pairs(&rows) {
+            let a = crate::compare::Side::load(&args.a, &suite)?;
+            let b = crate::compare::Side::load(&args.b, &suite)?;
+            let rows = crate::compare::compare(&a, &b);
+            if crate::compare::nothing_pairs(&rows) {
                 return Err(Error::input(crate::report::inert(&format!(
                     "{} and {}: nothing to compare — no unit has a result on both sides (models {} against {}, paired by neither name nor role); compare DIR:MODEL with DIR:MODEL to pair two models by hand",
                     args.a,
                     args.b,
-                    crate::runs::models_of(&a).join(", "),
-                    crate::runs::models_of(&b).join(", "),
+                    crate::compare::models_of(&a).join(", "),
+                    crate::compare::models_of(&b).join(", "),
                 ))));
             }
             if let Some(f) = &args.html {
-                store::write_atomic(f, crate::runs::html(&a, &b, &rows).as_bytes())?;
+                store::write_atomic(f, crate::compare::html(&a, &b, &rows).as_bytes())?;
             }
             if args.json {
                 let v = serde_json::json!({
                     "a": args.a, "b": args.b,
-                    "differences": crate::runs::differences(&a, &b),
-                    "paired_by_role": crate::runs::pairing(&a, &b).by_role,
-                    "pass_k": crate::runs::pass_k(&a, &b)
+                    "differences": crate::compare::differences(&a, &b),
+                    "paired_by_role": crate::compare::pairing(&a, &b).by_role,
+                    "pass_k": crate::compare::pass_k(&a, &b)
                         .into_iter()
                         .map(|(side, _, models)| (side.to_lowercase(), models))
                         .collect::<std::collections::BTreeMap<_, _>>(),
@@ -454,7 +454,7 @@ pub fn run() -> Result<u8> {
                 });
                 crate::report::out_json(&v.to_string());
             } else {
-                out!("{}", crate::runs::markdown(&a, &b, &rows));
+                out!("{}", crate::compare::markdown(&a, &b, &rows));
             }
             Ok(if rows.iter().any(|r| r.change == "regression") {
                 exit::GATE_FAILED
@@ -692,7 +692,7 @@ fn check_cmd(args: CheckArgs) -> Result<u8> {
 }
 
 /// What the base rerun sent and cost: the decide job's own spending.
-fn base_cost(base: &crate::compare::BaseSent) -> String {
+fn base_cost(base: &crate::base::BaseSent) -> String {
     if base.sent.is_empty() {
         return "Base rerun: no model called.\n".to_string();
     }
@@ -1032,7 +1032,7 @@ fn gate_cmd(
                 Some(_) => Some(settle_arms(a, rev, &run)?),
                 None => None,
             };
-            let base = crate::compare::plan_base(
+            let base = crate::base::plan_base(
                 run_dir,
                 &run,
                 &gate,
@@ -1145,7 +1145,7 @@ fn merge_cmd(args: MergeArgs) -> Result<u8> {
 fn base_cmd(
     args: &GateArgs,
     rev: &str,
-    (base, settle): (Option<crate::compare::Base>, Option<SettleArms>),
+    (base, settle): (Option<crate::base::Base>, Option<SettleArms>),
     suite: &Suite,
     run: &serde_json::Value,
     head: &Gate,
@@ -1158,7 +1158,7 @@ fn base_cmd(
             "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
         ), Vec::new(), args.run_dir.clone()),
         Some(base) => {
-            let sent = crate::compare::run_base(&base)?;
+            let sent = crate::base::run_base(&base)?;
             for line in &sent.sent {
                 errln!("base {line}");
             }
@@ -1169,7 +1169,7 @@ fn base_cmd(
                 Vec::new()
             };
             let base_gate = Gate::from_records(&base_records, trials);
-            let mut changes = crate::compare::compare(head, &base_gate);
+            let mut changes = crate::base::compare(head, &base_gate);
             let settled = match (args.settle, settle) {
                 (Some(n), Some((head_arm, base_arm, matrix))) => {
                     let inputs = crate::settle::Inputs {
@@ -1186,7 +1186,7 @@ fn base_cmd(
                 }
                 _ => None,
             };
-            let mut text = crate::compare::render(&changes, rev);
+            let mut text = crate::base::render(&changes, rev);
             if let Some(s) = &settled {
                 text.push_str(&format!(
                     "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",

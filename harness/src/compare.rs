@@ -1,385 +1,465 @@
-//! Base vs head: the failing units of a run rerun on the charter at a base revision (or stored
-//! results for that charter reused), and per unit whether the proposed charter regressed,
-//! improved or left it as it was.
+//! `harness compare`: two runs (two charters, two models, two dates) paired unit by unit and
+//! model by model, with the changes between them as Markdown, JSON or an HTML page.
 
 use crate::error::{Error, Result};
-use crate::gate::{Gate, UnitStatus};
-use crate::session::{self, RunOptions};
-use crate::stats::{self, Label, Rate};
+use crate::gate::{Gate, Unit, UnitStatus};
+use crate::stats::{Label, Rate};
+use crate::suite::Suite;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Change {
-    /// Passes on the base charter, fails on the proposed one, and Fisher's exact test says the
-    /// pass rates differ.
-    Regression,
-    /// Fails on the base charter, passes on the proposed one, significantly.
-    Improvement,
-    /// The status differs, but the pass rates could be the same: too few trials to tell.
-    WithinNoise,
-    StillFailing,
-    StillPassing,
-    /// Inconclusive on one side, or not run on the base.
-    Undecided,
+/// One side of a comparison: a run folder, optionally narrowed to one model (`DIR:MODEL`).
+pub struct Side {
+    pub dir: PathBuf,
+    pub model: Option<String>,
+    pub gate: Gate,
+    pub run: serde_json::Value,
 }
 
-impl Change {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Change::Regression => "regression",
-            Change::Improvement => "improvement",
-            Change::WithinNoise => "within noise",
-            Change::StillFailing => "still-failing",
-            Change::StillPassing => "still-passing",
-            Change::Undecided => "undecided",
+impl Side {
+    pub fn load(spec: &str, suite: &Suite) -> Result<Side> {
+        let (dir, model) = match spec.rsplit_once(':') {
+            Some((d, m)) if Path::new(d).join("run.json").is_file() => {
+                (PathBuf::from(d), Some(m.to_string()))
+            }
+            _ => (PathBuf::from(spec), None),
+        };
+        let run_json = dir.join("run.json");
+        if !run_json.is_file() {
+            return Err(Error::input(format!(
+                "{}: not a run folder (no run.json)",
+                dir.display()
+            )));
         }
+        let run: serde_json::Value =
+            serde_json::from_str(&crate::error::read_to_string(&run_json)?)
+                .map_err(|e| Error::input(format!("{}: {e}", run_json.display())))?;
+        let mut records = crate::runner::stored_records(&dir, suite)?;
+        if let Some(m) = &model {
+            records.retain(|r| *r.model == **m);
+            if records.is_empty() {
+                return Err(Error::input(format!(
+                    "{}: no transcripts of model {m:?}",
+                    dir.display()
+                )));
+            }
+        }
+        let trials = run["trials"].as_u64().unwrap_or(3) as u32;
+        Ok(Side {
+            dir,
+            model,
+            gate: Gate::from_records(&records, trials),
+            run,
+        })
+    }
+
+    fn label(&self) -> String {
+        match &self.model {
+            Some(m) => format!("{}:{m}", self.dir.display()),
+            None => self.dir.display().to_string(),
+        }
+    }
+
+    /// The side's models: the one named by `DIR:MODEL`, else every model of the run.
+    fn models(&self) -> Vec<String> {
+        match &self.model {
+            Some(m) => vec![m.clone()],
+            None => self.gate.models.clone(),
+        }
+    }
+
+    /// A model's role as the run's manifest recorded it.
+    fn role(&self, model: &str) -> Option<String> {
+        self.run["manifest"]["models"]
+            .as_array()?
+            .iter()
+            .find(|m| m["name"] == model)?["role"]
+            .as_str()
+            .map(str::to_string)
     }
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct UnitChange {
-    pub model: String,
+pub struct Row {
     pub case: String,
     pub variant: String,
-    pub head: UnitStatus,
-    pub base: Option<UnitStatus>,
-    /// Passed of decided trials, `--settle` trials included.
-    pub head_rate: Rate,
-    pub base_rate: Option<Rate>,
-    /// Fisher's exact test (two-sided) on the two arms' passes and fails, when the status differs.
+    /// The model, or `A-model → B-model` when each side is one model.
+    pub model: String,
+    pub a: Option<UnitStatus>,
+    pub b: Option<UnitStatus>,
+    pub a_failed: Vec<String>,
+    pub b_failed: Vec<String>,
+    /// Passed of decided trials on each side.
+    pub a_rate: Option<Rate>,
+    pub b_rate: Option<Rate>,
+    /// Fisher's exact test (two-sided) on the two sides' passes and fails, when the status differs.
     pub p_value: Option<f64>,
-    /// Significant below this; lower than 0.05 when `--settle` looked more than once.
-    pub alpha: f64,
-    pub change: Change,
-    /// With `--settle`: the trials each arm ran beyond the gate's, counted in the rates.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub settle_trials: Option<u32>,
+    /// Where the status differs: `regression` (passes in A, fails in B, and the pass rates
+    /// differ at p < 0.05), `improvement`, or `within-noise`; else `same`, `only-in-a`,
+    /// `only-in-b`, `undecided`.
+    pub change: &'static str,
 }
 
-impl UnitChange {
-    /// Whether the status differs: the units a label (and `--settle`) is for.
-    pub fn differs(&self) -> bool {
-        matches!(
-            self.change,
-            Change::Regression | Change::Improvement | Change::WithinNoise
+/// Which model of A is compared with which model of B.
+#[derive(Debug, Default)]
+pub struct Pairing {
+    /// (A's model, B's model), A's order.
+    pub pairs: Vec<(String, String)>,
+    /// Pairs made by role because no name matched, as "frontier: x → y".
+    pub by_role: Vec<String>,
+}
+
+/// Models pair by name; a model left over pairs with the one model of B left over in the same
+/// role (two runs whose matrices named their models differently); two `DIR:MODEL` sides pair
+/// with each other.
+pub fn pairing(a: &Side, b: &Side) -> Pairing {
+    let (ma, mb) = (a.models(), b.models());
+    if a.model.is_some() && b.model.is_some() {
+        return Pairing {
+            pairs: vec![(ma[0].clone(), mb[0].clone())],
+            by_role: Vec::new(),
+        };
+    }
+    let mut p = Pairing::default();
+    for m in ma.iter().filter(|m| mb.contains(m)) {
+        p.pairs.push((m.clone(), m.clone()));
+    }
+    let left = |ms: &[String], paired: &dyn Fn(&String) -> bool| -> Vec<String> {
+        ms.iter().filter(|m| !paired(m)).cloned().collect()
+    };
+    let left_a = left(&ma, &|m| p.pairs.iter().any(|(x, _)| x == m));
+    let left_b = left(&mb, &|m| p.pairs.iter().any(|(_, y)| y == m));
+    for x in &left_a {
+        let Some(role) = a.role(x) else { continue };
+        let same_a = left_a
+            .iter()
+            .filter(|m| a.role(m).as_deref() == Some(&*role))
+            .count();
+        let same_b: Vec<&String> = left_b
+            .iter()
+            .filter(|m| b.role(m).as_deref() == Some(&*role))
+            .collect();
+        if same_a == 1 && same_b.len() == 1 {
+            p.pairs.push((x.clone(), same_b[0].clone()));
+            p.by_role.push(format!("{role}: {x} → {}", same_b[0]));
+        }
+    }
+    let order = |m: &String| ma.iter().position(|x| x == m);
+    p.pairs.sort_by_key(|(x, _)| order(x));
+    p
+}
+
+/// `E10` after `E9`: runs of digits compare as numbers.
+pub fn natural_key(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut digits = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if !digits.is_empty() {
+                out.push((
+                    std::mem::take(&mut text),
+                    digits.parse().unwrap_or(u64::MAX),
+                ));
+                digits.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, digits.parse().unwrap_or(0)));
+    out
+}
+
+/// Unit by unit, B against A: regressions first, then improvements, then the rest; within
+/// each, cases in natural order (E1, E2, …, E10).
+pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
+    let pairing = pairing(a, b);
+    // (A's model, B's model), with "" for a model on one side only.
+    let mut pairs: Vec<(String, String)> = pairing.pairs.clone();
+    for m in a.models() {
+        if !pairs.iter().any(|(x, _)| *x == m) {
+            pairs.push((m, String::new()));
+        }
+    }
+    for m in b.models() {
+        if !pairs.iter().any(|(_, y)| *y == m) {
+            pairs.push((String::new(), m));
+        }
+    }
+    let mut rows: Vec<(usize, Row)> = Vec::new();
+    for (pi, (ma, mb)) in pairs.iter().enumerate() {
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for (side, m) in [(a, ma), (b, mb)] {
+            for u in side.gate.units.iter().filter(|u| u.model == *m) {
+                let k = (u.case.clone(), u.variant.clone());
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        for (case, variant) in keys {
+            let (ua, ub) = (
+                a.gate.unit(ma, &case, &variant),
+                b.gate.unit(mb, &case, &variant),
+            );
+            let sa = ua.map(|u| u.status(a.gate.required));
+            let sb = ub.map(|u| u.status(b.gate.required));
+            let (a_rate, b_rate) = (ua.map(Rate::of), ub.map(Rate::of));
+            let mut p_value = None;
+            let change = match (sa, sb) {
+                (Some(UnitStatus::Pass), Some(UnitStatus::Fail))
+                | (Some(UnitStatus::Fail), Some(UnitStatus::Pass)) => {
+                    let (label, p) = crate::stats::label(
+                        a_rate.unwrap_or(Rate::new(0, 0)),
+                        b_rate.unwrap_or(Rate::new(0, 0)),
+                        crate::stats::ALPHA,
+                    );
+                    p_value = Some(p);
+                    match label {
+                        Label::Regression => "regression",
+                        Label::Improvement => "improvement",
+                        Label::WithinNoise => "within-noise",
+                    }
+                }
+                (Some(x), Some(y)) if x == y => "same",
+                (Some(_), None) => "only-in-a",
+                (None, Some(_)) => "only-in-b",
+                _ => "undecided",
+            };
+            let model = match (ma.as_str(), mb.as_str()) {
+                (x, "") | ("", x) => x.to_string(),
+                (x, y) if x == y => x.to_string(),
+                (x, y) => format!("{x} → {y}"),
+            };
+            rows.push((
+                pi,
+                Row {
+                    case,
+                    variant,
+                    model,
+                    a: sa,
+                    b: sb,
+                    a_failed: ua.map(Unit::failed_criteria).unwrap_or_default(),
+                    b_failed: ub.map(Unit::failed_criteria).unwrap_or_default(),
+                    a_rate,
+                    b_rate,
+                    p_value,
+                    change,
+                },
+            ));
+        }
+    }
+    let rank = |c: &str| match c {
+        "regression" => 0,
+        "improvement" => 1,
+        "within-noise" => 2,
+        "undecided" => 3,
+        "only-in-a" | "only-in-b" => 4,
+        _ => 5,
+    };
+    rows.sort_by_cached_key(|(pi, r)| {
+        (
+            rank(r.change),
+            natural_key(&r.case),
+            natural_key(&r.variant),
+            *pi,
         )
-    }
+    });
+    rows.into_iter().map(|(_, r)| r).collect()
+}
 
-    /// Label a unit whose status differs from its rates at `alpha`.
-    pub fn relabel(&mut self, alpha: f64) {
-        let Some(base) = self.base_rate.filter(|_| self.differs()) else {
-            return;
-        };
-        let (label, p) = stats::label(base, self.head_rate, alpha);
-        self.alpha = alpha;
-        self.p_value = Some(p);
-        self.change = match label {
-            Label::Regression => Change::Regression,
-            Label::Improvement => Change::Improvement,
-            Label::WithinNoise => Change::WithinNoise,
-        };
+/// A side's models, for messages.
+pub fn models_of(side: &Side) -> Vec<String> {
+    side.models()
+}
+
+/// Whether no unit has a status on both sides: the two runs share nothing to compare.
+pub fn nothing_pairs(rows: &[Row]) -> bool {
+    rows.iter().all(|r| r.a.is_none() || r.b.is_none())
+}
+
+/// What differs between the two runs besides their units.
+pub fn differences(a: &Side, b: &Side) -> Vec<String> {
+    let mut out = Vec::new();
+    let get = |s: &Side, path: &[&str]| {
+        path.iter()
+            .fold(&s.run, |v, k| &v[*k])
+            .as_str()
+            .unwrap_or("?")
+            .to_string()
+    };
+    for (what, path) in [
+        ("charter runtime sha256", &["charter", "sha256"][..]),
+        ("charter version", &["charter", "version"][..]),
+        ("harness version", &["harness_version"][..]),
+        ("started", &["started"][..]),
+    ] {
+        let (x, y) = (get(a, path), get(b, path));
+        if x != y {
+            out.push(format!("{what}: {x} → {y}"));
+        }
+    }
+    let models = |s: &Side| -> String {
+        match &s.model {
+            Some(m) => m.clone(),
+            None => s.gate.models.join(", "),
+        }
+    };
+    if models(a) != models(b) {
+        out.push(format!("models: {} → {}", models(a), models(b)));
+    }
+    out
+}
+
+fn status(s: Option<UnitStatus>) -> &'static str {
+    match s {
+        Some(UnitStatus::Pass) => "pass",
+        Some(UnitStatus::Fail) => "FAIL",
+        Some(UnitStatus::Inconclusive) => "inconclusive",
+        None => "—",
     }
 }
 
-/// Per unit of the head run that the base run also holds, or that fails at head. A unit whose
-/// status differs is a regression or improvement only when Fisher's exact test says so.
-pub fn compare(head: &Gate, base: &Gate) -> Vec<UnitChange> {
-    head.units
-        .iter()
-        .filter(|u| {
-            base.unit(&u.model, &u.case, &u.variant).is_some()
-                || u.status(head.required) != UnitStatus::Pass
-        })
-        .map(|u| {
-            let h = u.status(head.required);
-            let bu = base.unit(&u.model, &u.case, &u.variant);
-            let b = bu.map(|bu| bu.status(base.required));
-            let change = match (b, h) {
-                (Some(UnitStatus::Pass), UnitStatus::Fail)
-                | (Some(UnitStatus::Fail), UnitStatus::Pass) => Change::WithinNoise,
-                (Some(UnitStatus::Fail), UnitStatus::Fail) => Change::StillFailing,
-                (Some(UnitStatus::Pass), UnitStatus::Pass) => Change::StillPassing,
-                _ => Change::Undecided,
-            };
-            let mut c = UnitChange {
-                model: u.model.clone(),
-                case: u.case.clone(),
-                variant: u.variant.clone(),
-                head: h,
-                base: b,
-                head_rate: Rate::of(u),
-                base_rate: bu.map(Rate::of),
-                p_value: None,
-                alpha: stats::ALPHA,
-                change,
-                settle_trials: None,
-            };
-            c.relabel(stats::ALPHA);
-            c
+pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
+    let mut out = format!("# Compare\n\nA: `{}`\nB: `{}`\n\n", a.label(), b.label());
+    let mut diffs = differences(a, b);
+    for p in pairing(a, b).by_role {
+        diffs.push(format!("paired by role (the model names differ): {p}"));
+    }
+    if diffs.is_empty() {
+        out.push_str("Same charter, models and harness.\n\n");
+    } else {
+        for d in diffs {
+            let _ = writeln!(out, "- {d}");
+        }
+        out.push('\n');
+    }
+    let count = |c: &str| rows.iter().filter(|r| r.change == c).count();
+    let _ = writeln!(
+        out,
+        "{} regression(s), {} improvement(s), {} within noise, {} unchanged, {} undecided or on one side only\n",
+        count("regression"),
+        count("improvement"),
+        count("within-noise"),
+        count("same"),
+        count("undecided") + count("only-in-a") + count("only-in-b")
+    );
+    for (side, label, models) in pass_k(a, b) {
+        let _ = writeln!(
+            out,
+            "pass^k on {side} ({label}): {}\n",
+            models
+                .iter()
+                .map(|(m, ks)| format!(
+                    "{m} {}",
+                    ks.iter()
+                        .map(|p| p.map_or("-".into(), |p| format!("{p:.2}")))
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    out.push_str("| unit | model | A | B | change |\n|---|---|---|---|---|\n");
+    for r in rows {
+        let cell = |s: Option<UnitStatus>, r: Option<Rate>, f: &[String]| {
+            let rate = r.map_or(String::new(), |r| format!(" {}", r.cell()));
+            if f.is_empty() {
+                format!("{}{rate}", status(s))
+            } else {
+                format!("{}{rate} ({})", status(s), f.join(", "))
+            }
+        };
+        let _ = writeln!(
+            out,
+            "| {}/{} | {} | {} | {} | {} |",
+            r.case,
+            r.variant,
+            r.model,
+            cell(r.a, r.a_rate, &r.a_failed),
+            cell(r.b, r.b_rate, &r.b_failed),
+            change_text(r)
+        );
+    }
+    out
+}
+
+/// pass^1 … pass^n per model of each side (τ²-bench's estimate averaged over the model's
+/// units), n the side's trials: ("A" or "B", the side, [(model, [pass^k])]).
+pub type PassK = (&'static str, String, Vec<(String, Vec<Option<f64>>)>);
+
+pub fn pass_k(a: &Side, b: &Side) -> Vec<PassK> {
+    [("A", a), ("B", b)]
+        .into_iter()
+        .map(|(name, side)| {
+            let models = side
+                .gate
+                .models
+                .iter()
+                .filter(|m| side.model.as_ref().is_none_or(|x| x == *m))
+                .map(|m| {
+                    let units: Vec<&Unit> =
+                        side.gate.units.iter().filter(|u| u.model == *m).collect();
+                    let ks = crate::stats::model_pass_ks(&units, side.gate.required)
+                        .into_iter()
+                        .map(|p| p.map(crate::stats::round4))
+                        .collect();
+                    (m.clone(), ks)
+                })
+                .collect();
+            (name, side.label(), models)
         })
         .collect()
 }
 
-/// A base rerun, checked and planned before anything is written or any model is called.
-pub struct Base {
-    pub rev: String,
-    /// The charter at `rev`, as a `REV:PATH` source, and the folder it loads from.
-    source: String,
-    charter_dir: PathBuf,
-    /// Where the base's transcripts are kept. Named by the key of the base's inputs (`harness
-    /// key`: charter text, manifest, suite, harness version), so stored transcripts are reused
-    /// exactly when every input matches.
-    pub dir: PathBuf,
-    manifest: PathBuf,
-    suite: Option<PathBuf>,
-    /// The head's failing units (model, case, variant), each once.
-    needed: Vec<(String, String, String)>,
-    trials: u32,
+/// The change column: significant changes bold, every label of a differing status with its
+/// p-value.
+fn change_text(r: &Row) -> String {
+    let p = r.p_value.map_or(String::new(), |p| {
+        format!(" (p = {})", crate::stats::p_text(p))
+    });
+    match r.change {
+        "regression" | "improvement" => format!("**{}**{p}", r.change),
+        "within-noise" => format!("within noise{p}"),
+        other => other.to_string(),
+    }
 }
 
-/// Check everything a base comparison needs, writing nothing: the revision resolves, the
-/// charter loads there, the manifest loads, stored results match. `None` when the charter's
-/// runtime text at `rev` is the head's (nothing can regress or improve).
-pub fn plan_base(
-    run_dir: &Path,
-    run: &serde_json::Value,
-    head: &Gate,
-    rev: &str,
-    base_results: Option<&Path>,
-    matrix: Option<&Path>,
-    suite: Option<&Path>,
-) -> Result<Option<Base>> {
-    let source = run["charter"]["source"].as_str().ok_or_else(|| {
-        Error::input(format!(
-            "{}: run.json names no charter source",
-            run_dir.display()
-        ))
-    })?;
-    let (base_source, charter_dir) =
-        crate::charter::source_at_rev(source, run["charter"]["repo_path"].as_str(), rev)?;
-    resolve_rev(&charter_dir, rev)?;
-    let base_charter = crate::charter::load(&base_source, &charter_dir)?;
-    if base_charter.sha256 == run["charter"]["sha256"].as_str().unwrap_or_default() {
-        // Same runtime text: nothing can regress or improve, every failure is the base's too.
-        return Ok(None);
-    }
-    let manifest = matrix
-        .map(Path::to_path_buf)
-        .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
-        .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
-    let manifest = crate::manifest::resolve(&manifest);
-    crate::manifest::load(&manifest)?;
-    let dir = match base_results {
-        Some(dir) => {
-            let stored_sha = std::fs::read_to_string(dir.join("run.json"))
-                .ok()
-                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-                .and_then(|r| r["charter"]["sha256"].as_str().map(str::to_string));
-            if stored_sha.as_deref() != Some(base_charter.sha256.as_str()) {
-                return Err(Error::input(format!(
-                    "{}: not a run on the charter at {rev} (sha256 {})",
-                    dir.display(),
-                    &base_charter.sha256[..12]
-                )));
-            }
-            dir.to_path_buf()
-        }
-        None => {
-            let key = crate::init::key_of(&base_charter.sha256, &manifest, suite)?;
-            run_dir.join(format!("base-{}", &key[..16]))
-        }
-    };
-    let mut needed: Vec<(String, String, String)> = Vec::new();
-    for u in head
-        .units
-        .iter()
-        .filter(|u| u.status(head.required) == UnitStatus::Fail)
-    {
-        let unit = (u.model.clone(), u.case.clone(), u.variant.clone());
-        if !needed.contains(&unit) {
-            needed.push(unit);
-        }
-    }
-    Ok(Some(Base {
-        rev: rev.to_string(),
-        source: base_source,
-        charter_dir,
-        dir,
-        manifest,
-        suite: suite.map(Path::to_path_buf),
-        needed,
-        trials: head.required,
-    }))
-}
-
-/// What a base rerun sent, per model, and its tokens and cost (run.json's `usage` shape).
-pub struct BaseSent {
-    pub sent: Vec<String>,
-    pub usage: serde_json::Value,
-}
-
-/// Run the failing units on the base charter, each needed trial once; trials its folder
-/// already holds (same inputs) are reused, not sent again.
-pub fn run_base(base: &Base) -> Result<BaseSent> {
-    if base.needed.is_empty() {
-        return Ok(BaseSent {
-            sent: Vec::new(),
-            usage: serde_json::Value::Null,
-        });
-    }
-    let mut cases: Vec<String> = Vec::new();
-    let mut models: Vec<String> = Vec::new();
-    for (m, c, _) in &base.needed {
-        if !cases.contains(c) {
-            cases.push(c.clone());
-        }
-        if !models.contains(m) {
-            models.push(m.clone());
-        }
-    }
-    let stored = base.dir.join("run.json").is_file();
-    let opts = RunOptions {
-        matrix: base.manifest.clone(),
-        cases,
-        models,
-        trials: Some(base.trials),
-        out: (!stored).then(|| base.dir.clone()),
-        // Stored results for these inputs are reused: only trials they lack are sent.
-        resume: stored.then(|| base.dir.clone()),
-        all: true,
-        charter: Some(base.source.clone()),
-        charter_dir: Some(base.charter_dir.clone()),
-        suite: base.suite.clone(),
-        arms: vec!["charter".into()],
-        only_units: Some(base.needed.clone()),
-        ..Default::default()
-    };
-    errln!(
-        "base rerun: {} failing unit(s) on the charter at {}, {} trial(s) each",
-        base.needed.len(),
-        base.rev,
-        base.trials
-    );
-    let done = session::run(&opts)?;
-    Ok(BaseSent {
-        sent: done.sent,
-        usage: done.usage,
-    })
-}
-
-/// `rev` in the repository around `dir`, or an input error naming the revisions that exist
-/// (closest first) and what a shallow clone lacks.
-fn resolve_rev(dir: &Path, rev: &str) -> Result<()> {
-    let Ok(repo) = git2::Repository::discover(dir) else {
-        // No repository: loading the charter at the revision says so.
-        return Ok(());
-    };
-    if repo.revparse_single(rev).is_ok() {
-        return Ok(());
-    }
-    let mut names: Vec<String> = Vec::new();
-    if let Ok(branches) = repo.branches(None) {
-        names.extend(
-            branches
-                .flatten()
-                .filter_map(|(b, _)| b.name().ok().flatten().map(str::to_string)),
-        );
-    }
-    if let Ok(tags) = repo.tag_names(None) {
-        names.extend(tags.iter().flatten().map(str::to_string));
-    }
-    let tail = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
-    names.sort_by_key(|n| (tail(n) != tail(rev), !rev.contains(n.as_str()), n.clone()));
-    names.dedup();
-    let listed = match names.len() {
-        0 => "none besides HEAD".to_string(),
-        n if n > 10 => format!("{} (and {} more)", names[..10].join(", "), n - 10),
-        _ => names.join(", "),
-    };
-    let shallow = if repo.is_shallow() {
-        "this clone is shallow: "
-    } else {
-        "in a shallow clone, "
-    };
-    Err(Error::input(format!(
-        "--charter-base {rev}: no such revision in {} (branches and tags there: {listed}); \
-         {shallow}fetch the base's history first (actions/checkout with `fetch-depth: 0`, or `git fetch origin <base>`). \
-         Nothing was written.",
-        repo.workdir().unwrap_or(repo.path()).display()
-    )))
-}
-
-/// The comparison for people: significant regressions and improvements first, units within
-/// noise apart, then failures the base shares and undecided units.
-pub fn render(changes: &[UnitChange], rev: &str) -> String {
-    let count = |c: Change| changes.iter().filter(|u| u.change == c).count();
-    let mut out = format!(
-        "Against the charter at {rev}: {} regression(s), {} improvement(s), {} within noise, {} still failing, {} undecided\n",
-        count(Change::Regression),
-        count(Change::Improvement),
-        count(Change::WithinNoise),
-        count(Change::StillFailing),
-        count(Change::Undecided)
-    );
-    let line = |out: &mut String, u: &UnitChange| {
-        let side = |s: Option<UnitStatus>, r: Option<Rate>| match (s, r) {
-            (Some(s), Some(r)) => format!(
-                "{} {}/{}",
-                format!("{s:?}").to_lowercase(),
-                r.passed,
-                r.trials
-            ),
-            _ => "not run".to_string(),
+pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
+    let esc = crate::report::xml_escape;
+    let mut body = String::new();
+    for r in rows {
+        let class = match r.change {
+            "regression" => "bad",
+            "improvement" => "good",
+            _ => "",
         };
-        let p = u
-            .p_value
-            .map_or(String::new(), |p| format!(" (p = {})", stats::p_text(p)));
-        let p = match u.settle_trials {
-            Some(n) => format!("{p}, with {n} more trials per arm (--settle)"),
-            None => p,
-        };
-        let _ = writeln!(
-            out,
-            "  {:<14} {}/{} on {}: base {}, head {}{p}",
-            u.change.as_str(),
-            u.case,
-            u.variant,
-            u.model,
-            side(u.base, u.base_rate),
-            side(Some(u.head), Some(u.head_rate))
+        let _ = write!(
+            body,
+            "<tr class=\"{class}\"><td>{}/{}</td><td>{}</td><td>{} {} {}</td><td>{} {} {}</td><td>{}</td></tr>",
+            esc(&r.case),
+            esc(&r.variant),
+            esc(&r.model),
+            status(r.a),
+            r.a_rate.map_or(String::new(), Rate::cell),
+            esc(&r.a_failed.join(", ")),
+            status(r.b),
+            r.b_rate.map_or(String::new(), Rate::cell),
+            esc(&r.b_failed.join(", ")),
+            change_text(r).replace("**", "")
         );
-    };
-    let alpha = changes.iter().map(|u| u.alpha).fold(stats::ALPHA, f64::min);
-    for u in changes
+    }
+    let diffs: String = differences(a, b)
         .iter()
-        .filter(|u| matches!(u.change, Change::Regression | Change::Improvement))
-    {
-        line(&mut out, u);
-    }
-    if count(Change::WithinNoise) > 0 {
-        let settled = changes.iter().any(|u| u.settle_trials.is_some());
-        let _ = writeln!(
-            out,
-            "Within noise: the status differs, but Fisher's exact test cannot tell the two pass rates apart (p >= {}){}:",
-            stats::p_text(alpha),
-            if settled {
-                ", even with --settle's trials"
-            } else {
-                "; more trials on both arms (--settle N) may"
-            }
-        );
-        for u in changes.iter().filter(|u| u.change == Change::WithinNoise) {
-            line(&mut out, u);
-        }
-    }
-    for u in changes
-        .iter()
-        .filter(|u| matches!(u.change, Change::StillFailing | Change::Undecided))
-    {
-        line(&mut out, u);
-    }
-    out
+        .map(|d| format!("<li>{}</li>", esc(d)))
+        .collect();
+    format!(
+        "<!doctype html><meta charset=utf-8><title>Compare</title><style>body{{font:14px system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px}}.bad{{background:#fdd}}.good{{background:#dfd}}</style><h1>Compare</h1><p>A: {}<br>B: {}</p><ul>{diffs}</ul><table><tr><th>unit</th><th>model</th><th>A</th><th>B</th><th>change</th></tr>{body}</table>",
+        esc(&a.label()),
+        esc(&b.label())
+    )
 }

@@ -142,7 +142,19 @@ fn unknown_key_hint(message: &str) -> String {
         return String::new();
     };
     let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-    crate::suite::did_you_mean(given, known)
+    did_you_mean(given, known)
+}
+
+/// `; did you mean "X"?` for the nearest of `known` within two edits (letter case ignored),
+/// else "".
+pub fn did_you_mean<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let given = given.to_lowercase();
+    known
+        .into_iter()
+        .map(|k| (strsim::levenshtein(&given, &k.to_lowercase()), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map_or(String::new(), |(_, k)| format!("; did you mean {k:?}?"))
 }
 
 /// 1-based line of a byte offset, for messages that point into a file.

@@ -26,6 +26,7 @@ macro_rules! err {
 }
 
 pub mod banner;
+pub mod base;
 pub mod beneath;
 pub mod budget;
 pub mod calibrate;

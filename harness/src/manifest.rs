@@ -266,7 +266,7 @@ impl LoadedManifest {
                 .collect();
             if hits.is_empty() {
                 let names: Vec<&str> = models.iter().map(|m| m.name()).collect();
-                let hint = crate::suite::did_you_mean(
+                let hint = crate::error::did_you_mean(
                     f,
                     names
                         .iter()

@@ -5,7 +5,7 @@
 //! changes. Every look at the data spends some of the 5% error rate: a round's label is
 //! significant below 0.05 / (rounds + 1) (Bonferroni over the planned looks).
 
-use crate::compare::{Change, UnitChange};
+use crate::base::{Change, UnitChange};
 use crate::error::{Error, Result};
 use crate::gate::Gate;
 use crate::session::{self, RunOptions};

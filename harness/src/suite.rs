@@ -303,31 +303,6 @@ pub fn integrity_token(text: &str) -> String {
     )
 }
 
-/// Edit distance, for "did you mean".
-fn distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(!ca.eq_ignore_ascii_case(cb));
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-/// `; did you mean "X"?` for the nearest of `known` within two edits, else "".
-pub fn did_you_mean<'a>(given: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    known
-        .into_iter()
-        .map(|k| (distance(given, k), k))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map_or(String::new(), |(_, k)| format!("; did you mean {k:?}?"))
-}
-
 /// Filter values as given: repeated flags and comma lists (`--case E8,E9`) alike.
 pub fn split_list(values: &[String]) -> Vec<String> {
     values
@@ -353,7 +328,7 @@ pub fn select<'a>(
             let ids = suite.cases.iter().map(|c| c.id.as_str());
             Error::input(format!(
                 "--case {c}: no such case{} (cases are E1 … E13)",
-                did_you_mean(c, ids)
+                crate::error::did_you_mean(c, ids)
             ))
         })?;
         // A case named twice (a base rerun names each failing unit's case) runs once.

@@ -290,7 +290,7 @@ fn written_instead(present: &[String], missing: &str) -> Option<String> {
     present
         .iter()
         .filter(|k| !known(k))
-        .find(|k| norm(k) == norm(missing) || !crate::suite::did_you_mean(k, [missing]).is_empty())
+        .find(|k| norm(k) == norm(missing) || !crate::error::did_you_mean(k, [missing]).is_empty())
         .map(|k| format!("{k}: is there; §2 calls it {missing}"))
 }
 
