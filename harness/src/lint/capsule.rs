@@ -294,10 +294,21 @@ fn written_instead(present: &[String], missing: &str) -> Option<String> {
         .map(|k| format!("{k}: is there; §2 calls it {missing}"))
 }
 
+/// §7 validation checks 1–7 and §8's pointer-only body, in the order the definition lists them.
 fn validation_checks(cx: &mut Ctx) {
+    required_fields(cx);
+    typed_fields(cx);
+    enum_fields(cx);
+    capability_scope(cx);
+    identity_heading(cx);
+    narrative_body(cx);
+    lock_pair(cx);
+}
+
+/// Check 1: every §2 required field present (a field written under another name is named).
+fn required_fields(cx: &mut Ctx) {
     let front = &cx.doc.front;
     let present = keys(front);
-    // Check 1: required fields present and typed.
     let missing: Vec<&str> = REQUIRED
         .iter()
         .copied()
@@ -333,6 +344,11 @@ fn validation_checks(cx: &mut Ctx) {
             &fix,
         );
     }
+}
+
+/// Check 1: each present field of the type §2 gives it.
+fn typed_fields(cx: &mut Ctx) {
+    let front = &cx.doc.front;
     let typed: [(&str, fn(&Yaml) -> bool, &str); 9] = [
         (
             "uid",
@@ -404,7 +420,11 @@ fn validation_checks(cx: &mut Ctx) {
         };
         cx.add(cx.key_line(key), "capsule/check-1", message, &fix);
     }
-    // Checks 2–4: enums.
+}
+
+/// Checks 2–4: agent_class, boot_protocol and status take one of their enum's values.
+fn enum_fields(cx: &mut Ctx) {
+    let front = &cx.doc.front;
     for (key, allowed, rule, n) in [
         ("agent_class", &AGENT_CLASSES[..], "capsule/check-2", 2),
         ("boot_protocol", &BOOT_PROTOCOLS[..], "capsule/check-3", 3),
@@ -435,7 +455,11 @@ fn validation_checks(cx: &mut Ctx) {
             &format!("set {key} to one of {}", allowed.join(", ")),
         );
     }
-    // Check 5: capability_scope has reads and writes, each a list.
+}
+
+/// Check 5: capability_scope has reads and writes, each a list.
+fn capability_scope(cx: &mut Ctx) {
+    let front = &cx.doc.front;
     if let Some(scope @ Yaml::Hash(_)) = get(front, "capability_scope") {
         for sub in ["reads", "writes"] {
             if !matches!(&scope[sub], Yaml::Array(_)) {
@@ -448,7 +472,10 @@ fn validation_checks(cx: &mut Ctx) {
             }
         }
     }
-    // Check 6: exactly one Identity H2.
+}
+
+/// Check 6: exactly one Identity H2.
+fn identity_heading(cx: &mut Ctx) {
     let identity = identity_lines(cx.doc.body);
     match identity.len() {
         0 => cx.add(
@@ -465,6 +492,10 @@ fn validation_checks(cx: &mut Ctx) {
             "merge them into one \"## Identity\" section",
         ),
     }
+}
+
+/// §8: a body of pointers only, without identity narrative, is forbidden.
+fn narrative_body(cx: &mut Ctx) {
     let narrative = cx.doc.body.lines().any(|l| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with('#') && !POINTER_LINE.is_match(t)
@@ -477,7 +508,11 @@ fn validation_checks(cx: &mut Ctx) {
             "write the identity narrative in the body; pointers may stay alongside it",
         );
     }
-    // Check 7: locked_at and locked_by as an atomic pair, required once locked (§3).
+}
+
+/// Check 7: locked_at and locked_by as an atomic pair, required once locked (§3).
+fn lock_pair(cx: &mut Ctx) {
+    let front = &cx.doc.front;
     let (at, by) = (
         get(front, "locked_at").is_some(),
         get(front, "locked_by").is_some(),

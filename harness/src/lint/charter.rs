@@ -235,69 +235,107 @@ fn versioning(
     base: &Outline,
     changed: bool,
 ) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let vline = line_where(text, |l| VERSION.is_match(l));
-    let f =
-        |line, rule, message: String, fix: String| Finding::error(path, line, rule, message, fix);
     let new_cases: Vec<u32> = head.cases.difference(&base.cases).copied().collect();
+    let Some((required, why)) = required_bump(head, base, &new_cases, changed) else {
+        return Vec::new();
+    };
+    let vline = line_where(text, |l| VERSION.is_match(l));
+    let mut out = Vec::new();
+    out.extend(version_finding(
+        path, vline, rev, base, head, required, &why,
+    ));
+    out.extend(registry_finding(path, text, head, base, &new_cases));
+    out
+}
+
+/// The bump the change needs (0 patch, 1 minor, 2 major) and why; None when nothing changed.
+fn required_bump(
+    head: &Outline,
+    base: &Outline,
+    new_cases: &[u32],
+    changed: bool,
+) -> Option<(usize, String)> {
     let new_protocols: Vec<char> = head
         .protocols
         .difference(&base.protocols)
         .copied()
         .collect();
-    let (required, why) = if head.core_invariants != base.core_invariants {
-        (2, "Core Invariants changed".to_string())
+    if head.core_invariants != base.core_invariants {
+        Some((2, "Core Invariants changed".to_string()))
     } else if !new_cases.is_empty() || !new_protocols.is_empty() {
         let mut what = Vec::new();
         what.extend(new_cases.iter().map(|c| format!("E{c}")));
         what.extend(new_protocols.iter().map(|p| format!("protocol {p}")));
-        (1, format!("new {}", what.join(", ")))
+        Some((1, format!("new {}", what.join(", "))))
     } else if changed {
-        (0, "wording changed".to_string())
+        Some((0, "wording changed".to_string()))
     } else {
-        return out;
-    };
+        None
+    }
+}
+
+/// The head's version must increase on the base's by at least the `required` level.
+fn version_finding(
+    path: &str,
+    vline: usize,
+    rev: &str,
+    base: &Outline,
+    head: &Outline,
+    required: usize,
+    why: &str,
+) -> Option<Finding> {
+    let f =
+        |line, rule, message: String, fix: String| Finding::error(path, line, rule, message, fix);
     let level = ["patch", "minor", "major"];
-    match (base.version, head.version) {
-        (Some(b), Some(h)) => {
-            if h <= b {
-                out.push(f(
-                    vline,
-                    "charter/version-increase",
-                    format!(
-                        "version {}.{}.{} does not increase on {rev}'s {}.{}.{}",
-                        h.0, h.1, h.2, b.0, b.1, b.2
-                    ),
-                    format!("bump to at least {}", bump(b, required)),
-                ));
-            } else {
-                let got = if h.0 > b.0 {
-                    2
-                } else if h.1 > b.1 {
-                    1
-                } else {
-                    0
-                };
-                if got < required {
-                    out.push(f(
-                        vline,
-                        "charter/version-bump",
-                        format!(
-                            "{why}: that needs a {} bump, but {}.{}.{} → {}.{}.{} is a {}",
-                            level[required], b.0, b.1, b.2, h.0, h.1, h.2, level[got]
-                        ),
-                        format!("bump to {}", bump(b, required)),
-                    ));
-                }
-            }
-        }
-        _ => out.push(f(
+    let (Some(b), Some(h)) = (base.version, head.version) else {
+        return Some(f(
             vline,
             "charter/version-increase",
             format!("cannot compare versions with {rev}"),
             "give both revisions a semver version line".into(),
-        )),
+        ));
+    };
+    if h <= b {
+        return Some(f(
+            vline,
+            "charter/version-increase",
+            format!(
+                "version {}.{}.{} does not increase on {rev}'s {}.{}.{}",
+                h.0, h.1, h.2, b.0, b.1, b.2
+            ),
+            format!("bump to at least {}", bump(b, required)),
+        ));
     }
+    let got = if h.0 > b.0 {
+        2
+    } else if h.1 > b.1 {
+        1
+    } else {
+        0
+    };
+    (got < required).then(|| {
+        f(
+            vline,
+            "charter/version-bump",
+            format!(
+                "{why}: that needs a {} bump, but {}.{}.{} → {}.{}.{} is a {}",
+                level[required], b.0, b.1, b.2, h.0, h.1, h.2, level[got]
+            ),
+            format!("bump to {}", bump(b, required)),
+        )
+    })
+}
+
+/// New E-cases and new Failure-Mode Registry rows come in pairs, in the same change.
+fn registry_finding(
+    path: &str,
+    text: &str,
+    head: &Outline,
+    base: &Outline,
+    new_cases: &[u32],
+) -> Option<Finding> {
+    let f =
+        |line, rule, message: String, fix: String| Finding::error(path, line, rule, message, fix);
     let new_rows: Vec<&String> = head
         .registry_rows
         .iter()
@@ -308,10 +346,10 @@ fn versioning(
             l.trim() == "Failure-Mode Registry"
                 || l.trim_start_matches('#').trim() == "Failure-Mode Registry"
         });
-        out.push(f(line, "charter/case-needs-registry-row", format!("{} new E-case(s) ({}) but {} new Failure-Mode Registry row(s)", new_cases.len(), new_cases.iter().map(|c| format!("E{c}")).collect::<Vec<_>>().join(", "), new_rows.len()), "add one registry row (failure mode | signature | mitigation) per new E-case in the same change".into()));
+        Some(f(line, "charter/case-needs-registry-row", format!("{} new E-case(s) ({}) but {} new Failure-Mode Registry row(s)", new_cases.len(), new_cases.iter().map(|c| format!("E{c}")).collect::<Vec<_>>().join(", "), new_rows.len()), "add one registry row (failure mode | signature | mitigation) per new E-case in the same change".into()))
     } else if new_rows.len() > new_cases.len() {
         let line = line_where(text, |l| l.contains(new_rows[0].as_str()));
-        out.push(f(
+        Some(f(
             line,
             "charter/registry-row-needs-case",
             format!(
@@ -325,9 +363,10 @@ fn versioning(
                 new_cases.len()
             ),
             "add one E-case with its checker per new registry row in the same change".into(),
-        ));
+        ))
+    } else {
+        None
     }
-    out
 }
 
 fn bump(b: (u64, u64, u64), level: usize) -> String {
