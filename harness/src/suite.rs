@@ -1,7 +1,7 @@
 //! The case suite: the folder holding `cases/` and `fixtures/`, loaded and validated at once so
 //! a bad case file stops the run before any model is called.
 
-use crate::case::{Case, CaseFile, Variant, TOOL_NAMES};
+use crate::case::{Case, CaseFile, Variant, VariantFile, TOOL_NAMES};
 use crate::charter::sha256_hex;
 use crate::error::{read_to_string, Error, Result};
 use checkers::transcript::{Message, Role};
@@ -116,7 +116,7 @@ impl Suite {
 fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
     let text = read_to_string(file)?;
     let parsed: CaseFile = crate::error::parse_toml(file, &text)?;
-    let bad = |what: String| Error::input(format!("{}: {what}", file.display()));
+    let bad = |what: String| bad_case(file, what);
     if parsed.id != id {
         return Err(bad(format!(
             "id = {:?}, but the file is named for {id}",
@@ -131,108 +131,12 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
             checker.variants
         )));
     }
-    let mut variants = Vec::new();
-    for (i, v) in parsed.variants.iter().enumerate() {
-        let key = format!("variants[{i}] ({})", v.id);
-        for t in &v.tools {
-            if !TOOL_NAMES.contains(&t.as_str()) {
-                return Err(bad(format!(
-                    "{key}.tools: unknown tool {t:?} (contract §2 tools: {})",
-                    TOOL_NAMES.join(", ")
-                )));
-            }
-        }
-        let fixture = match &v.fixture {
-            Some(name) => {
-                let dir = root.join("fixtures/workspaces").join(name);
-                if !dir.is_dir() {
-                    return Err(bad(format!("{key}.fixture: no folder {}", dir.display())));
-                }
-                Some(dir)
-            }
-            None => None,
-        };
-        if !v.run_tests.is_empty() && !v.tools.iter().any(|t| t == "run_tests") {
-            return Err(bad(format!(
-                "{key}.run_tests is set but run_tests is not among its tools"
-            )));
-        }
-        if v.tools.iter().any(|t| t == "run_tests") && (v.run_tests.is_empty() || fixture.is_none())
-        {
-            return Err(bad(format!(
-                "{key}: offers run_tests but gives no fixture and run_tests command"
-            )));
-        }
-        let mut pages = std::collections::BTreeMap::new();
-        for (url, rel) in &v.pages {
-            let p = root.join("fixtures/pages").join(rel);
-            pages.insert(
-                url.clone(),
-                read_to_string(&p).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
-            );
-        }
-        let mut seed = Vec::new();
-        if let Some(h) = &v.history {
-            let hp = root.join("fixtures/histories").join(format!("{h}.toml"));
-            let htext = read_to_string(&hp)?;
-            let hist: HistoryFile = crate::error::parse_toml(&hp, &htext)?;
-            if v.omit_turns >= hist.turn.len() {
-                return Err(bad(format!(
-                    "{key}.omit_turns = {} leaves nothing of {} turns",
-                    v.omit_turns,
-                    hist.turn.len()
-                )));
-            }
-            for t in hist.turn.iter().skip(v.omit_turns) {
-                check_tokens(root, &t.content).map_err(|e| bad(format!("{key}.history: {e}")))?;
-                if !t.tool_calls.is_empty() && t.role != Role::Assistant {
-                    return Err(bad(format!(
-                        "{key}.history: only assistant turns make tool calls"
-                    )));
-                }
-                let mut m = Message::new(t.role, t.content.clone());
-                m.tool_calls = t.tool_calls.clone();
-                seed.push(m);
-                for c in &t.tool_calls {
-                    if !v.tools.contains(&c.name) {
-                        return Err(bad(format!(
-                            "{key}.history: step calls {:?}, which the variant does not offer",
-                            c.name
-                        )));
-                    }
-                    let mut r = Message::new(Role::Tool, "");
-                    r.tool_call_id = Some(c.id.clone());
-                    r.name = Some(c.name.clone());
-                    seed.push(r);
-                }
-            }
-        }
-        for (j, s) in v.seed.iter().enumerate() {
-            if matches!(s.role, Role::System | Role::Tool) {
-                return Err(bad(format!("{key}.seed[{j}].role must be user or assistant (the system prompt is the charter)")));
-            }
-            if !s.tool_calls.is_empty() {
-                return Err(bad(format!(
-                    "{key}.seed[{j}]: tool calls belong in a history file"
-                )));
-            }
-            check_tokens(root, &s.content).map_err(|e| bad(format!("{key}.seed[{j}]: {e}")))?;
-            seed.push(Message::new(s.role, s.content.clone()));
-        }
-        if seed.last().map(|m| m.role) != Some(Role::User) {
-            return Err(bad(format!(
-                "{key}: the seeded turns must end with a user message"
-            )));
-        }
-        variants.push(Variant {
-            id: v.id.clone(),
-            fixture,
-            tools: v.tools.clone(),
-            run_tests: v.run_tests.clone(),
-            pages,
-            seed,
-        });
-    }
+    let variants = parsed
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| load_variant(root, file, i, v))
+        .collect::<Result<Vec<Variant>>>()?;
     let probe = match &parsed.probe {
         Some(rel) => {
             let p = root.join("fixtures/probes").join(rel);
@@ -250,6 +154,135 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
         file: file.to_path_buf(),
         sha256: sha256_hex(text.as_bytes()),
     })
+}
+
+/// A problem of the case file `file`.
+fn bad_case(file: &Path, what: String) -> Error {
+    Error::input(format!("{}: {what}", file.display()))
+}
+
+/// Variant `i` of a case file: its tools from the contract, its fixture, pages and history in
+/// the suite, and seeded turns that end with a user message.
+fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<Variant> {
+    let bad = |what: String| bad_case(file, what);
+    let key = format!("variants[{i}] ({})", v.id);
+    for t in &v.tools {
+        if !TOOL_NAMES.contains(&t.as_str()) {
+            return Err(bad(format!(
+                "{key}.tools: unknown tool {t:?} (contract §2 tools: {})",
+                TOOL_NAMES.join(", ")
+            )));
+        }
+    }
+    let fixture = match &v.fixture {
+        Some(name) => {
+            let dir = root.join("fixtures/workspaces").join(name);
+            if !dir.is_dir() {
+                return Err(bad(format!("{key}.fixture: no folder {}", dir.display())));
+            }
+            Some(dir)
+        }
+        None => None,
+    };
+    if !v.run_tests.is_empty() && !v.tools.iter().any(|t| t == "run_tests") {
+        return Err(bad(format!(
+            "{key}.run_tests is set but run_tests is not among its tools"
+        )));
+    }
+    if v.tools.iter().any(|t| t == "run_tests") && (v.run_tests.is_empty() || fixture.is_none()) {
+        return Err(bad(format!(
+            "{key}: offers run_tests but gives no fixture and run_tests command"
+        )));
+    }
+    let mut pages = std::collections::BTreeMap::new();
+    for (url, rel) in &v.pages {
+        let p = root.join("fixtures/pages").join(rel);
+        pages.insert(
+            url.clone(),
+            read_to_string(&p).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
+        );
+    }
+    let mut seed = history_seed(root, file, &key, v)?;
+    seed.extend(seeded_turns(root, file, &key, v)?);
+    if seed.last().map(|m| m.role) != Some(Role::User) {
+        return Err(bad(format!(
+            "{key}: the seeded turns must end with a user message"
+        )));
+    }
+    Ok(Variant {
+        id: v.id.clone(),
+        fixture,
+        tools: v.tools.clone(),
+        run_tests: v.run_tests.clone(),
+        pages,
+        seed,
+    })
+}
+
+/// The turns of the variant's history file (less its last `omit_turns`), each tool call
+/// followed by an empty result the replay fills in; calls only to tools the variant offers.
+fn history_seed(root: &Path, file: &Path, key: &str, v: &VariantFile) -> Result<Vec<Message>> {
+    let bad = |what: String| bad_case(file, what);
+    let mut seed = Vec::new();
+    let Some(h) = &v.history else {
+        return Ok(seed);
+    };
+    let hp = root.join("fixtures/histories").join(format!("{h}.toml"));
+    let htext = read_to_string(&hp)?;
+    let hist: HistoryFile = crate::error::parse_toml(&hp, &htext)?;
+    if v.omit_turns >= hist.turn.len() {
+        return Err(bad(format!(
+            "{key}.omit_turns = {} leaves nothing of {} turns",
+            v.omit_turns,
+            hist.turn.len()
+        )));
+    }
+    for t in hist.turn.iter().skip(v.omit_turns) {
+        check_tokens(root, &t.content).map_err(|e| bad(format!("{key}.history: {e}")))?;
+        if !t.tool_calls.is_empty() && t.role != Role::Assistant {
+            return Err(bad(format!(
+                "{key}.history: only assistant turns make tool calls"
+            )));
+        }
+        let mut m = Message::new(t.role, t.content.clone());
+        m.tool_calls = t.tool_calls.clone();
+        seed.push(m);
+        for c in &t.tool_calls {
+            if !v.tools.contains(&c.name) {
+                return Err(bad(format!(
+                    "{key}.history: step calls {:?}, which the variant does not offer",
+                    c.name
+                )));
+            }
+            let mut r = Message::new(Role::Tool, "");
+            r.tool_call_id = Some(c.id.clone());
+            r.name = Some(c.name.clone());
+            seed.push(r);
+        }
+    }
+    Ok(seed)
+}
+
+/// The variant's own `seed` turns: user or assistant text only (tool calls belong in a
+/// history file, the system prompt is the charter).
+fn seeded_turns(root: &Path, file: &Path, key: &str, v: &VariantFile) -> Result<Vec<Message>> {
+    let bad = |what: String| bad_case(file, what);
+    let mut seed = Vec::new();
+    for (j, s) in v.seed.iter().enumerate() {
+        if matches!(s.role, Role::System | Role::Tool) {
+            return Err(bad(format!(
+                "{key}.seed[{j}].role must be user or assistant (the system prompt is the charter)"
+            )));
+        }
+        if !s.tool_calls.is_empty() {
+            return Err(bad(format!(
+                "{key}.seed[{j}]: tool calls belong in a history file"
+            )));
+        }
+        check_tokens(root, &s.content).map_err(|e| bad(format!("{key}.seed[{j}]: {e}")))?;
+        seed.push(Message::new(s.role, s.content.clone()));
+    }
+    Ok(seed)
 }
 
 /// Every `{{integrity_token:PATH}}` in `content` names a readable file of the suite (they are
