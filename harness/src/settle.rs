@@ -160,26 +160,7 @@ pub fn settle(
     let alpha = stats::ALPHA / (targets.len() as f64 + 1.0);
     let base_units: Vec<&UnitChange> = noisy.iter().map(|&i| &changes[i]).collect();
     let costs = unit_costs(inputs, run_dir, &base_units)?;
-    // Worst case: no unit settles before each arm has N trials.
-    let worst_case_rounds: Vec<Cost> = targets
-        .iter()
-        .enumerate()
-        .map(|(j, &t)| {
-            let before = if j == 0 { 0 } else { targets[j - 1] };
-            cost_of(&base_units, &costs, |_| 2 * (t - before) as u64)
-        })
-        .collect();
-    let worst_case = worst_case_rounds.iter().fold(
-        Cost {
-            usd: Some(0.0),
-            ..Default::default()
-        },
-        |a, c| Cost {
-            trials: a.trials + c.trials,
-            requests: a.requests + c.requests,
-            usd: a.usd.zip(c.usd).map(|(x, y)| x + y),
-        },
-    );
+    let (worst_case_rounds, worst_case) = worst_case(&targets, &base_units, &costs);
     outln!(
         "\nsettle: {} unit(s) within noise; up to {} round(s) of {round} more trial(s) per arm (head and base charters) per unit, until the label settles or each arm has {} trials; significant at p < {} (0.05 over {} looks)\n  worst case: {} trials, {} requests (each as many as the unit's trials took in this run), {}; the gate's decision does not change",
         noisy.len(),
@@ -212,53 +193,23 @@ pub fn settle(
             )
         })
         .collect();
+    let open_units = OpenUnits {
+        noisy: &noisy,
+        gate_rates: &gate_rates,
+        alpha,
+    };
     let mut open: Vec<usize> = (0..noisy.len()).collect();
     for (j, &target) in targets.iter().enumerate() {
         if open.is_empty() {
             break;
         }
         let units: Vec<&UnitChange> = open.iter().map(|&k| &changes[noisy[k]]).collect();
-        let planned = cost_of(&units, &costs, |u| {
-            missing(&inputs.head_arm, u, target) + missing(&inputs.base_arm, u, target)
-        });
-        outln!(
-            "settle round {}: {} unit(s) to {} more trials per arm: {} trials, {} requests, {}",
-            j + 1,
-            units.len(),
-            target,
-            planned.trials,
-            planned.requests,
-            usd_text(&planned)
-        );
+        let planned = announce_round(j, target, &units, &costs, inputs);
         let only: Vec<(String, String, String)> = units.iter().map(|u| key(u)).collect();
         for arm in [&inputs.head_arm, &inputs.base_arm] {
             run_arm(arm, inputs, &only, target)?;
         }
-        let head_extra = rates(&inputs.head_arm.dir, inputs.suite_loaded)?;
-        let base_extra = rates(&inputs.base_arm.dir, inputs.suite_loaded)?;
-        let mut settled = Vec::new();
-        open.retain(|&k| {
-            let c = &mut changes[noisy[k]];
-            let zero = Rate::new(0, 0);
-            let (h, b) = gate_rates[k];
-            c.head_rate = h.plus(*head_extra.get(&key(c)).unwrap_or(&zero));
-            c.base_rate = Some(b.plus(*base_extra.get(&key(c)).unwrap_or(&zero)));
-            c.relabel(alpha);
-            c.settle_trials = Some(target);
-            let done = c.change != Change::WithinNoise;
-            if done {
-                settled.push(format!(
-                    "{}: {} (p = {})",
-                    name(c),
-                    c.change.as_str(),
-                    stats::p_text(c.p_value.unwrap_or(1.0))
-                ));
-            }
-            !done
-        });
-        for s in &settled {
-            outln!("  settled {s}");
-        }
+        let settled = relabel(changes, &open_units, &mut open, inputs, target)?;
         report.rounds.push(Round {
             round: j as u32 + 1,
             units: only.len(),
@@ -271,6 +222,102 @@ pub fn settle(
         changes[noisy[k]].alpha = alpha;
     }
     Ok(Some(report))
+}
+
+/// If no unit settles before each arm has N trials: the cost of every round, and in all.
+fn worst_case(
+    targets: &[u32],
+    units: &[&UnitChange],
+    costs: &HashMap<(String, String, String), UnitCost>,
+) -> (Vec<Cost>, Cost) {
+    let rounds: Vec<Cost> = targets
+        .iter()
+        .enumerate()
+        .map(|(j, &t)| {
+            let before = if j == 0 { 0 } else { targets[j - 1] };
+            cost_of(units, costs, |_| 2 * (t - before) as u64)
+        })
+        .collect();
+    let all = rounds.iter().fold(
+        Cost {
+            usd: Some(0.0),
+            ..Default::default()
+        },
+        |a, c| Cost {
+            trials: a.trials + c.trials,
+            requests: a.requests + c.requests,
+            usd: a.usd.zip(c.usd).map(|(x, y)| x + y),
+        },
+    );
+    (rounds, all)
+}
+
+/// Price round `j` (to `target` trials per arm for `units`) before its first call and say so.
+fn announce_round(
+    j: usize,
+    target: u32,
+    units: &[&UnitChange],
+    costs: &HashMap<(String, String, String), UnitCost>,
+    inputs: &Inputs,
+) -> Cost {
+    let planned = cost_of(units, costs, |u| {
+        missing(&inputs.head_arm, u, target) + missing(&inputs.base_arm, u, target)
+    });
+    outln!(
+        "settle round {}: {} unit(s) to {} more trials per arm: {} trials, {} requests, {}",
+        j + 1,
+        units.len(),
+        target,
+        planned.trials,
+        planned.requests,
+        usd_text(&planned)
+    );
+    planned
+}
+
+/// The units within noise: their indexes in the changes, the gate's own rates (head, base) of
+/// each, and the significance level every look uses.
+struct OpenUnits<'a> {
+    noisy: &'a [usize],
+    gate_rates: &'a [(Rate, Rate)],
+    alpha: f64,
+}
+
+/// After a round to `target` trials: every open unit's rates are the gate's plus the settle
+/// folders', relabelled; the units whose label settled leave `open` and are named.
+fn relabel(
+    changes: &mut [UnitChange],
+    units: &OpenUnits,
+    open: &mut Vec<usize>,
+    inputs: &Inputs,
+    target: u32,
+) -> Result<Vec<String>> {
+    let head_extra = rates(&inputs.head_arm.dir, inputs.suite_loaded)?;
+    let base_extra = rates(&inputs.base_arm.dir, inputs.suite_loaded)?;
+    let mut settled = Vec::new();
+    open.retain(|&k| {
+        let c = &mut changes[units.noisy[k]];
+        let zero = Rate::new(0, 0);
+        let (h, b) = units.gate_rates[k];
+        c.head_rate = h.plus(*head_extra.get(&key(c)).unwrap_or(&zero));
+        c.base_rate = Some(b.plus(*base_extra.get(&key(c)).unwrap_or(&zero)));
+        c.relabel(units.alpha);
+        c.settle_trials = Some(target);
+        let done = c.change != Change::WithinNoise;
+        if done {
+            settled.push(format!(
+                "{}: {} (p = {})",
+                name(c),
+                c.change.as_str(),
+                stats::p_text(c.p_value.unwrap_or(1.0))
+            ));
+        }
+        !done
+    });
+    for s in &settled {
+        outln!("  settled {s}");
+    }
+    Ok(settled)
 }
 
 /// Per unit of the head run: requests per trial (the most any of its trials took) and what a
