@@ -92,28 +92,10 @@ pub async fn replay(
     crate::manifest::check_api_keys(file, std::slice::from_ref(&model))?;
     let provider = provider::build(&model, suite_root)?;
     let req = t.request.as_ref().expect("checked by model_entry");
-    let decoding: Decoding =
-        serde_json::from_value(req.get("decoding").cloned().unwrap_or(json!({})))
-            .map_err(|e| Error::input(format!("{}: request.decoding: {e}", file.display())))?;
-    let tools: Vec<crate::tools::ToolSpec> = req
-        .get("tools")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|n| n.as_str())
-        .filter_map(crate::tools::spec)
-        .collect();
+    let decoding = recorded_decoding(req, file)?;
+    let tools = recorded_tools(req);
     let seeded: Vec<Message> = t.messages[..t.seeded.min(t.messages.len())].to_vec();
-    let system = seeded
-        .first()
-        .filter(|m| m.role == Role::System)
-        .map(|m| m.content.clone())
-        .unwrap_or_default();
-    let rest = if seeded.first().is_some_and(|m| m.role == Role::System) {
-        &seeded[1..]
-    } else {
-        &seeded[..]
-    };
+    let (system, rest) = split_system(&seeded);
     let on_retry = |n: provider::http::RetryNotice| {
         errln!(
             "retry: attempt {} failed ({}); next in {:.1}s",
@@ -143,6 +125,52 @@ pub async fn replay(
     let mut request = req.clone();
     request["replay_of"] = json!(file.file_name().map(|n| n.to_string_lossy().into_owned()));
     request["decoding_sent"] = provider.decoding_sent(&decoding);
+    record_result(&mut out, result, manifest.manifest.run.max_reply_bytes);
+    out.request = Some(request);
+    let path = replay_path(file);
+    crate::store::write_json_atomic(&path, &out)?;
+    Ok((path, out))
+}
+
+/// The decoding the original request recorded.
+fn recorded_decoding(req: &Value, file: &Path) -> Result<Decoding> {
+    serde_json::from_value(req.get("decoding").cloned().unwrap_or(json!({})))
+        .map_err(|e| Error::input(format!("{}: request.decoding: {e}", file.display())))
+}
+
+/// The tools the original request offered, as the harness offers them now (a name it does not
+/// know is left out).
+fn recorded_tools(req: &Value) -> Vec<crate::tools::ToolSpec> {
+    req.get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n.as_str())
+        .filter_map(crate::tools::spec)
+        .collect()
+}
+
+/// The system prompt (empty when the trial had none: the control arm) and the turns after it.
+fn split_system(seeded: &[Message]) -> (String, &[Message]) {
+    let system = seeded
+        .first()
+        .filter(|m| m.role == Role::System)
+        .map(|m| m.content.clone())
+        .unwrap_or_default();
+    let rest = if seeded.first().is_some_and(|m| m.role == Role::System) {
+        &seeded[1..]
+    } else {
+        &seeded[..]
+    };
+    (system, rest)
+}
+
+/// What the model answered, recorded as a run records it, or the provider's failure.
+fn record_result(
+    out: &mut Transcript,
+    result: std::result::Result<provider::ModelReply, provider::ProviderError>,
+    max: u64,
+) {
     match result {
         Ok(reply) => {
             out.outcome = Outcome::Completed;
@@ -150,7 +178,6 @@ pub async fn replay(
             out.usage = Some(reply.usage.clone().into());
             out.request_ids = Some(vec![reply.record(1)]);
             // The same treatment as in a run: keys masked, size capped, tool paths normalised.
-            let max = manifest.manifest.run.max_reply_bytes;
             let (message, cut) = crate::episode::assistant_message(reply, max);
             out.caps_hit = cut.then(|| vec![format!("turn 1: reply cut at {max} bytes")]);
             out.messages.push(message);
@@ -160,8 +187,4 @@ pub async fn replay(
             out.error = Some(format!("provider failed: {e}"));
         }
     }
-    out.request = Some(request);
-    let path = replay_path(file);
-    crate::store::write_json_atomic(&path, &out)?;
-    Ok((path, out))
 }
