@@ -161,17 +161,7 @@ pub fn settle(
     let base_units: Vec<&UnitChange> = noisy.iter().map(|&i| &changes[i]).collect();
     let costs = unit_costs(inputs, run_dir, &base_units)?;
     let (worst_case_rounds, worst_case) = worst_case(&targets, &base_units, &costs);
-    outln!(
-        "\nsettle: {} unit(s) within noise; up to {} round(s) of {round} more trial(s) per arm (head and base charters) per unit, until the label settles or each arm has {} trials; significant at p < {} (0.05 over {} looks)\n  worst case: {} trials, {} requests (each as many as the unit's trials took in this run), {}; the gate's decision does not change",
-        noisy.len(),
-        targets.len(),
-        inputs.max_trials,
-        stats::p_text(alpha),
-        targets.len() + 1,
-        worst_case.trials,
-        worst_case.requests,
-        usd_text(&worst_case)
-    );
+    announce_plan(inputs, noisy.len(), &targets, alpha, &worst_case);
     let mut report = Report {
         max_trials: inputs.max_trials,
         round_trials: round,
@@ -222,6 +212,23 @@ pub fn settle(
         changes[noisy[k]].alpha = alpha;
     }
     Ok(Some(report))
+}
+
+/// The plan, before the first call: how many units, rounds and trials at most, the level
+/// every look is significant at, and the worst case's cost.
+fn announce_plan(inputs: &Inputs, units: usize, targets: &[u32], alpha: f64, worst_case: &Cost) {
+    let round = inputs.head.required;
+    outln!(
+        "\nsettle: {} unit(s) within noise; up to {} round(s) of {round} more trial(s) per arm (head and base charters) per unit, until the label settles or each arm has {} trials; significant at p < {} (0.05 over {} looks)\n  worst case: {} trials, {} requests (each as many as the unit's trials took in this run), {}; the gate's decision does not change",
+        units,
+        targets.len(),
+        inputs.max_trials,
+        stats::p_text(alpha),
+        targets.len() + 1,
+        worst_case.trials,
+        worst_case.requests,
+        usd_text(worst_case)
+    );
 }
 
 /// If no unit settles before each arm has N trials: the cost of every round, and in all.
