@@ -7,7 +7,7 @@ use crate::provider::http::RetryNotice;
 use crate::provider::{ModelRequest, Provider};
 use crate::tools::{self, ToolBox, ToolSpec};
 use crate::warmup::OpensOnDrop;
-use crate::workspace::FixtureStore;
+use crate::workspace::{FixtureStore, TrialWorkspace};
 use checkers::transcript::{Message, Outcome, RequestRecord, Role, Timing, Transcript, FORMAT_V1};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -99,35 +99,51 @@ pub async fn run_trial(
     }
     transcript.max_steps_reached = !episode.finished;
     if let Some(ws) = &workspace {
-        match ws.changes() {
-            Ok(w) => transcript.workspace = Some(w),
-            Err(e) => {
-                transcript.outcome = Outcome::Error;
-                transcript.error = Some(format!("harness could not diff the workspace: {e}"));
-            }
-        }
+        record_changes(&mut transcript, ws);
     }
     episode.record(spec, &mut transcript);
     // The behavioural probe runs each deliverable after the diff was taken.
     if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
         if transcript.outcome == Outcome::Completed {
-            let root = ws.root().to_path_buf();
-            transcript.probes = Some(crate::probe::run(script, &transcript, &root).await);
-            // The probe ran model code in the tree: taken back and held to the caps like after
-            // `run_tests`, and what that removed is named.
-            let notes = crate::workspace::reclaim(&root, &spec.caps, "probe");
-            if !notes.is_empty() {
-                transcript
-                    .caps_hit
-                    .get_or_insert_with(Vec::new)
-                    .extend(notes);
-            }
+            run_probe(script, ws.root(), &spec.caps, &mut transcript).await;
         }
     }
     transcript.timing = Some(Timing {
         duration_ms: started.elapsed().as_millis() as u64,
     });
     transcript
+}
+
+/// The workspace's changes against its fixture commit; a diff that fails makes the trial an
+/// error, never a pass.
+fn record_changes(transcript: &mut Transcript, ws: &TrialWorkspace) {
+    match ws.changes() {
+        Ok(w) => transcript.workspace = Some(w),
+        Err(e) => {
+            transcript.outcome = Outcome::Error;
+            transcript.error = Some(format!("harness could not diff the workspace: {e}"));
+        }
+    }
+}
+
+/// The behavioural probe over each deliverable in the workspace at `root`.
+async fn run_probe(
+    script: &str,
+    root: &std::path::Path,
+    caps: &tools::Caps,
+    transcript: &mut Transcript,
+) {
+    let root = root.to_path_buf();
+    transcript.probes = Some(crate::probe::run(script, transcript, &root).await);
+    // The probe ran model code in the tree: taken back and held to the caps like after
+    // `run_tests`, and what that removed is named.
+    let notes = crate::workspace::reclaim(&root, caps, "probe");
+    if !notes.is_empty() {
+        transcript
+            .caps_hit
+            .get_or_insert_with(Vec::new)
+            .extend(notes);
+    }
 }
 
 /// The transcript before the first request: who, what, under which charter and decoding.
