@@ -1,7 +1,7 @@
 //! Bad input, concurrency and faults, one table a class: no panic, no hang, no lost or mixed
 //! runs, and exit codes that say what happened.
 
-mod common;
+use crate::common;
 use common::{harness, offline_run, repo_root, stderr, stdout};
 use std::path::Path;
 
