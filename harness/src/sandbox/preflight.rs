@@ -1,6 +1,7 @@
 //! Whether this machine can confine commands, checked once before any model is called, and
 //! what to do when it cannot: the kernel setting that denies the sandbox and its fix.
 
+#[cfg(target_os = "linux")]
 use super::is_root;
 
 /// The kernel settings that decide whether an unprivileged process may create a user
