@@ -2,7 +2,7 @@
 //! `check`, `label`, `calibrate`, `init`, `compare`, `runs`, `key`): each parses its arguments,
 //! loads and validates everything it needs, then hands over to the library.
 
-use crate::charter::{self, Charter};
+use crate::charter;
 use crate::error::{Error, Result};
 use crate::gate::Gate;
 use crate::report::files::RunFacts;
@@ -390,8 +390,23 @@ pub fn run() -> Result<u8> {
     };
     match cli.command {
         Command::Run(args) => run_cmd(args),
-        Command::Cases(args) => cases_cmd(args),
-        Command::Check(args) => check_cmd(args),
+        Command::Cases(args) => {
+            let suite = Suite::load(&suite::locate(args.suite.as_deref())?)?;
+            for c in &suite.cases {
+                out!("{}", c.listing());
+            }
+            Ok(exit::OK)
+        }
+        Command::Check(args) => {
+            existing_or_latest_hint(&args.paths)?;
+            check::run(&check::CheckOptions {
+                paths: args.paths,
+                json: args.json,
+                verbose: args.verbose,
+                charter: args.charter,
+                suite: args.suite.suite,
+            })
+        }
         Command::Label(args) => {
             let n = crate::calibrate::label(
                 &args.paths,
@@ -402,66 +417,22 @@ pub fn run() -> Result<u8> {
             outln!("labelled {n} transcript{}", if n == 1 { "" } else { "s" });
             Ok(exit::OK)
         }
-        Command::Calibrate(args) => calibrate_cmd(args),
+        Command::Calibrate(args) => crate::calibrate::run(&crate::calibrate::CalibrateOptions {
+            dirs: args.dirs,
+            json: args.json,
+            suite: args.suite.suite,
+        }),
         Command::Init(args) => {
-            let action = match &args.action {
-                Some(a) => crate::init::ActionRef::parse(a)?,
-                None => crate::init::ActionRef::home(),
-            };
-            let (branch, how) = match args.branch {
-                Some(b) => (b, "--branch"),
-                None => crate::init::default_branch(&args.dir),
-            };
-            let opts = crate::init::Options { action, branch };
-            for f in crate::init::init(&args.dir, &opts, args.force)? {
-                outln!("wrote {f}");
-            }
-            outln!(
-                "the workflow installs {} and stores the gate on pushes to {} ({how})",
-                opts.action,
-                opts.branch
-            );
-            outln!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
+            crate::init::run(&args.dir, args.action.as_deref(), args.branch, args.force)?;
             Ok(exit::OK)
         }
-        Command::Compare(args) => {
-            let suite = Suite::load(&suite::locate(args.suite.suite.as_deref())?)?;
-            let a = crate::compare::Side::load(&args.a, &suite)?;
-            let b = crate::compare::Side::load(&args.b, &suite)?;
-            let rows = crate::compare::compare(&a, &b);
-            if crate::compare::nothing_pairs(&rows) {
-                return Err(Error::input(crate::report::inert(&format!(
-                    "{} and {}: nothing to compare — no unit has a result on both sides (models {} against {}, paired by neither name nor role); compare DIR:MODEL with DIR:MODEL to pair two models by hand",
-                    args.a,
-                    args.b,
-                    crate::compare::models_of(&a).join(", "),
-                    crate::compare::models_of(&b).join(", "),
-                ))));
-            }
-            if let Some(f) = &args.html {
-                store::write_atomic(f, crate::compare::html(&a, &b, &rows).as_bytes())?;
-            }
-            if args.json {
-                let v = serde_json::json!({
-                    "a": args.a, "b": args.b,
-                    "differences": crate::compare::differences(&a, &b),
-                    "paired_by_role": crate::compare::pairing(&a, &b).by_role,
-                    "pass_k": crate::compare::pass_k(&a, &b)
-                        .into_iter()
-                        .map(|(side, _, models)| (side.to_lowercase(), models))
-                        .collect::<std::collections::BTreeMap<_, _>>(),
-                    "units": rows,
-                });
-                crate::report::out_json(&v.to_string());
-            } else {
-                out!("{}", crate::compare::markdown(&a, &b, &rows));
-            }
-            Ok(if rows.iter().any(|r| r.change == "regression") {
-                exit::GATE_FAILED
-            } else {
-                exit::OK
-            })
-        }
+        Command::Compare(args) => crate::compare::run(&crate::compare::CompareOptions {
+            a: args.a,
+            b: args.b,
+            json: args.json,
+            html: args.html,
+            suite: args.suite.suite,
+        }),
         Command::Runs(args) => {
             // run.json files are as untrusted as the transcripts beside them.
             out!("{}", crate::runs::list(&args.dir)?);
@@ -474,8 +445,28 @@ pub fn run() -> Result<u8> {
             );
             Ok(exit::OK)
         }
-        Command::Lint(cmd) => lint_cmd(cmd),
-        Command::Show(args) => show_cmd(args),
+        Command::Lint(cmd) => crate::lint::run(&match cmd {
+            LintCommand::Charter { file, base } => crate::lint::LintOptions::Charter { file, base },
+            LintCommand::Capsule {
+                paths,
+                strict,
+                base,
+            } => crate::lint::LintOptions::Capsule {
+                paths,
+                strict,
+                base,
+            },
+        }),
+        Command::Show(args) => {
+            existing_or_latest_hint(&args.paths)?;
+            crate::show::run(&crate::show::ShowOptions {
+                color: !args.json && args.color.resolve(),
+                paths: args.paths,
+                seeded: args.seeded,
+                json: args.json,
+                suite: args.suite.suite,
+            })
+        }
         Command::Gate(args) => gate_cmd(
             &args.run_dir,
             args.suite.suite.as_deref(),
@@ -483,7 +474,9 @@ pub fn run() -> Result<u8> {
             true,
         ),
         Command::Merge(args) => merge_cmd(args),
-        Command::Replay(args) => replay_cmd(args),
+        Command::Replay(args) => {
+            crate::replay::run(&args.path, &args.matrix, args.suite.suite.as_deref())
+        }
     }
 }
 
@@ -601,96 +594,6 @@ fn finish(
     Ok(gate.exit_code())
 }
 
-fn cases_cmd(args: SuiteArgs) -> Result<u8> {
-    let root = suite::locate(args.suite.as_deref())?;
-    let suite = Suite::load(&root)?;
-    for c in &suite.cases {
-        outln!(
-            "{:<4} {}  (checker {})",
-            c.id,
-            c.title,
-            checkers::checker_for(&c.id)
-                .map(|k| k.version)
-                .unwrap_or("?")
-        );
-        for v in &c.variants {
-            let ws = v
-                .fixture
-                .as_deref()
-                .and_then(Path::file_name)
-                .map_or("none".to_string(), |n| n.to_string_lossy().into_owned());
-            let tools = if v.tools.is_empty() {
-                "none".to_string()
-            } else {
-                v.tools.join(" ")
-            };
-            outln!(
-                "     {:<8} workspace: {ws:<16} seeded turns: {:<3} tools: {tools}",
-                v.id,
-                v.seed.len() + 1
-            );
-        }
-        outln!("     passes when: {}", c.passes_when);
-    }
-    Ok(exit::OK)
-}
-
-fn calibrate_cmd(args: CalibrateArgs) -> Result<u8> {
-    let root = suite::locate(args.suite.suite.as_deref())?;
-    let suite = Suite::load(&root)?;
-    let judged = crate::calibrate::calibrate(&args.dirs, &suite)?;
-    if args.json {
-        for j in &judged {
-            let line = serde_json::to_string(j).map_err(|e| Error::Internal(e.to_string()))?;
-            crate::report::out_json(&line);
-        }
-        let summary: Vec<_> = crate::calibrate::tallies(&judged)
-            .into_iter()
-            .map(|((case, version), t)| serde_json::json!({"case": case, "checker_version": version, "tally": t}))
-            .collect();
-        crate::report::out_json(&serde_json::json!({ "summary": summary }).to_string());
-    } else {
-        // Reasons quote model text: no terminal escapes, no key values.
-        out!("{}", crate::calibrate::render(&judged));
-    }
-    Ok(if judged.iter().all(|j| j.agrees()) {
-        exit::OK
-    } else {
-        exit::GATE_FAILED
-    })
-}
-
-fn check_cmd(args: CheckArgs) -> Result<u8> {
-    existing_or_latest_hint(&args.paths)?;
-    let root = suite::locate(args.suite.suite.as_deref())?;
-    let suite = Suite::load(&root)?;
-    let charter: Option<Charter> = args
-        .charter
-        .as_deref()
-        .map(|s| charter::load(s, &cwd()))
-        .transpose()?;
-    let verdicts = check::check_paths(
-        &args.paths,
-        &suite,
-        charter.as_ref().map(|c| c.core_invariants.as_str()),
-    )?;
-    if args.json {
-        for c in &verdicts {
-            let mut v =
-                serde_json::to_value(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?;
-            if let Some(change) = c.change() {
-                v["changed"] = serde_json::json!(change);
-            }
-            // JSON escapes control characters, not bidi overrides; keys quoted in reasons
-            // need masking.
-            crate::report::out_json(&v.to_string());
-        }
-    } else {
-        out!("{}", check::render(&verdicts, args.verbose));
-    }
-    Ok(check::exit_code(&verdicts))
-}
-
 /// What the base rerun sent and cost: the decide job's own spending.
 fn base_cost(base: &crate::base::BaseSent) -> String {
     if base.sent.is_empty() {
@@ -744,176 +647,6 @@ fn usage_lines(accounting: &serde_json::Value) -> String {
         }
     }
     out
-}
-
-fn lint_cmd(cmd: LintCommand) -> Result<u8> {
-    use crate::lint::{self, Severity};
-    let findings = match &cmd {
-        LintCommand::Charter { file, base } => {
-            let text = crate::error::read_to_string(file)?;
-            let base_text = match base {
-                Some(rev) => match lint::text_at_rev(file, rev)? {
-                    Some(t) => Some(t),
-                    // The pull request that first adds the charter has nothing to compare with.
-                    None => {
-                        errln!(
-                            "note: {} is new at {rev}; versioning checks skipped",
-                            file.display()
-                        );
-                        None
-                    }
-                },
-                None => None,
-            };
-            lint::charter::lint(
-                &file.display().to_string(),
-                &text,
-                base.as_deref().zip(base_text.as_deref()),
-            )
-        }
-        LintCommand::Capsule {
-            paths,
-            strict,
-            base,
-        } => {
-            let mut out = Vec::new();
-            // A charter repository without capsules yet: nothing to lint, nothing wrong.
-            let present: Vec<PathBuf> = paths.iter().filter(|p| p.exists()).cloned().collect();
-            for p in paths.iter().filter(|p| !p.exists()) {
-                errln!(
-                    "note: {}: no such file or folder; no capsules to lint there",
-                    p.display()
-                );
-            }
-            for file in markdown_files(&present)? {
-                let text = crate::error::read_to_string(&file)?;
-                let base_text = match base {
-                    Some(rev) => Some((rev.as_str(), lint::text_at_rev(&file, rev)?)),
-                    None => None,
-                };
-                out.extend(lint::capsule::lint(
-                    &file.display().to_string(),
-                    &text,
-                    *strict,
-                    base_text.as_ref().map(|(r, t)| (*r, t.as_deref())),
-                ));
-            }
-            out
-        }
-    };
-    let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
-    for f in &findings {
-        outln!("{f}");
-        if annotate {
-            outln!("{}", f.annotation());
-        }
-    }
-    if let LintCommand::Charter { file, .. } = &cmd {
-        let text = crate::error::read_to_string(file)?;
-        if let Some(p) = lint::charter::prompt_preview(&text, 6) {
-            out!("{p}");
-        }
-    }
-    let errors = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
-    errln!("{} finding(s), {errors} error(s)", findings.len());
-    Ok(if errors > 0 {
-        exit::GATE_FAILED
-    } else {
-        exit::OK
-    })
-}
-
-/// Markdown files at or under `paths`, sorted.
-fn markdown_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    store::files_under(paths, |p| p.extension().is_some_and(|x| x == "md"))
-}
-
-fn show_cmd(args: ShowArgs) -> Result<u8> {
-    existing_or_latest_hint(&args.paths)?;
-    let root = suite::locate(args.suite.suite.as_deref())?;
-    let suite = Suite::load(&root)?;
-    let checked = check::check_paths(&args.paths, &suite, None)?;
-    let opts = crate::report::story::StoryOptions {
-        color: !args.json && args.color.resolve(),
-        seeded: args.seeded,
-        diff: true,
-    };
-    // Written as made, not through `out!`: a story is inert already and may be coloured.
-    let mut out = String::new();
-    for c in &checked {
-        if args.json {
-            out.push_str(&crate::report::inert_json(
-                &serde_json::to_string(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?,
-            ));
-            out.push('\n');
-        } else {
-            out.push_str(&crate::report::inert(&format!(
-                "{}\n",
-                c.verdict.file.as_deref().unwrap_or("")
-            )));
-            out.push_str(&crate::report::story::render(
-                &c.transcript,
-                &c.verdict,
-                opts,
-            ));
-            out.push('\n');
-        }
-    }
-    {
-        use std::io::Write;
-        let _ = std::io::stdout().lock().write_all(out.as_bytes());
-    }
-    Ok(check::exit_code(&checked))
-}
-
-fn replay_cmd(args: ReplayArgs) -> Result<u8> {
-    let root = suite::locate(args.suite.suite.as_deref())?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    let manifest = crate::manifest::load(&args.matrix)?;
-    // A replay's plan is one trial's first request, sent once.
-    let plan = crate::plan::Plan::new(1, 1, 1, 1, |_| true);
-    errln!(
-        "plan: {} request: the first request of {}",
-        plan.requests_at_most(0),
-        args.path.display()
-    );
-    let (path, t) = rt.block_on(crate::replay::replay(&args.path, &root, &manifest))?;
-    let retried = t
-        .request_ids
-        .iter()
-        .flatten()
-        .map(|r| u64::from(r.attempts.saturating_sub(1)))
-        .sum();
-    errln!(
-        "{}",
-        crate::plan::sent_line(&t.model, 1, retried, plan.requests_at_most(0))
-    );
-    outln!("wrote {}", path.display());
-    match &t.error {
-        Some(e) => {
-            outln!("inconclusive: {e}");
-            Ok(exit::INCONCLUSIVE)
-        }
-        None => {
-            let reply = t
-                .messages
-                .last()
-                .filter(|m| m.role == checkers::Role::Assistant);
-            if let Some(m) = reply {
-                for c in &m.tool_calls {
-                    outln!("tool call: {}({})", c.name, c.arguments);
-                }
-                outln!("{}", m.content);
-            }
-            Ok(exit::OK)
-        }
-    }
 }
 
 /// The manifest a run folder recorded, for `run --resume DIR` without `--matrix`.

@@ -206,6 +206,31 @@ pub fn init(root: &Path, opts: &Options, force: bool) -> Result<Vec<String>> {
     Ok(wrote)
 }
 
+/// `harness init`: write the gate's files into `root` and say what they do and what is next.
+/// `action` is `OWNER/REPO@REF` (default: this release's); `branch` defaults to the
+/// repository's default branch.
+pub fn run(root: &Path, action: Option<&str>, branch: Option<String>, force: bool) -> Result<()> {
+    let action = match action {
+        Some(a) => ActionRef::parse(a)?,
+        None => ActionRef::home(),
+    };
+    let (branch, how) = match branch {
+        Some(b) => (b, "--branch"),
+        None => default_branch(root),
+    };
+    let opts = Options { action, branch };
+    for f in init(root, &opts, force)? {
+        outln!("wrote {f}");
+    }
+    outln!(
+        "the workflow installs {} and stores the gate on pushes to {} ({how})",
+        opts.action,
+        opts.branch
+    );
+    outln!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
+    Ok(())
+}
+
 const PINNED: &str = r#"# The pinned model matrix for the charter's change gate: the frontier reference and the
 # weakest deployed model, at temperature 0 where the model supports it. Written by `harness init`.
 # Keys come from the environment variables named here (repository secrets in CI), never from

@@ -57,6 +57,7 @@ pub mod sandbox;
 pub mod secrets;
 pub mod session;
 pub mod settle;
+pub mod show;
 pub mod spool;
 pub mod stats;
 pub mod store;
