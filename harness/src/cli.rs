@@ -2,14 +2,9 @@
 //! `check`, `label`, `calibrate`, `init`, `compare`, `runs`, `key`): each parses its arguments,
 //! loads and validates everything it needs, then hands over to the library.
 
-use crate::charter;
 use crate::error::{Error, Result};
-use crate::gate::Gate;
-use crate::report::files::RunFacts;
-use crate::report::table;
-use crate::runner;
 use crate::suite::{self, Suite};
-use crate::{check, exit, store};
+use crate::{check, exit};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -467,21 +462,31 @@ pub fn run() -> Result<u8> {
                 suite: args.suite.suite,
             })
         }
-        Command::Gate(args) => gate_cmd(
-            &args.run_dir,
-            args.suite.suite.as_deref(),
-            Some(&args),
-            true,
-        ),
-        Command::Merge(args) => merge_cmd(args),
+        Command::Gate(args) => {
+            existing_or_latest_hint(std::slice::from_ref(&args.run_dir))?;
+            crate::decide::gate(&crate::decide::GateOptions {
+                run_dir: args.run_dir,
+                suite: args.suite.suite,
+                // clap requires --charter-base for the options that go with it.
+                base: args.charter_base.map(|rev| crate::decide::BaseOptions {
+                    rev,
+                    base_results: args.base_results,
+                    matrix: args.matrix,
+                    settle: args.settle,
+                }),
+                step_summary: true,
+            })
+        }
+        Command::Merge(args) => crate::merge::merge(&crate::merge::MergeOptions {
+            dirs: args.dirs,
+            out: args.out,
+            step_summary: !args.quiet_summary,
+            suite: args.suite.suite,
+        }),
         Command::Replay(args) => {
             crate::replay::run(&args.path, &args.matrix, args.suite.suite.as_deref())
         }
     }
-}
-
-fn cwd() -> PathBuf {
-    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
 }
 
 fn run_cmd(args: RunArgs) -> Result<u8> {
@@ -494,18 +499,19 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
     });
     let matrix = match (args.matrix, &args.resume) {
         (Some(m), _) => m,
-        (None, Some(dir)) => recorded_manifest(dir)?,
+        (None, Some(dir)) => crate::run_json::recorded_manifest(dir)?,
         (None, None) => unreachable!("clap requires --matrix without --resume"),
     };
     // In a charter repository the built-in offline matrix tests the repository's charter.
-    let mut charter_arg = args.charter;
-    if charter_arg.is_none() && crate::banner::is_builtin_offline(&matrix) {
-        if let Some((file, note)) = crate::banner::repo_charter(&cwd()) {
+    let mut charter = args.charter;
+    if charter.is_none() && crate::banner::is_builtin_offline(&matrix) {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        if let Some((file, note)) = crate::banner::repo_charter(&cwd) {
             errln!("{note}");
-            charter_arg = Some(file.display().to_string());
+            charter = Some(file.display().to_string());
         }
     }
-    let opts = crate::session::RunOptions {
+    crate::outcome::run(&crate::session::RunOptions {
         matrix,
         cases: args.cases,
         variants: args.variants,
@@ -513,7 +519,7 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         trials: args.trials,
         out: args.out,
         resume: args.resume,
-        charter: charter_arg,
+        charter,
         charter_dir: None,
         suite: args.suite.suite,
         shard: args.shard,
@@ -523,484 +529,5 @@ fn run_cmd(args: RunArgs) -> Result<u8> {
         only_units: None,
         no_sandbox: args.no_sandbox,
         all: args.all,
-    };
-    let done = crate::session::run(&opts)?;
-    let facts = RunFacts {
-        charter_source: &done.charter.source,
-        charter_sha256: &done.charter.sha256,
-        charter_version: done.charter.version.as_deref(),
-        system_prompt: &done.charter.runtime,
-        suite: &done.suite,
-        usage: done.usage.clone(),
-        lift: done.lift.clone(),
-        sandbox_off: done.sandbox_off,
-        step_summary: true,
-    };
-    let code = finish(&done.run_dir, &done.gate, &done.records, &facts)?;
-    // What was sent against the plan printed before the first call.
-    for line in &done.sent {
-        errln!("{line}");
-    }
-    Ok(code)
-}
-
-/// Print the gate and write the run folder's reports; the gate's exit code.
-fn finish(
-    run_dir: &Path,
-    gate: &Gate,
-    records: &[crate::events::TrialRecord],
-    facts: &RunFacts,
-) -> Result<u8> {
-    // The verdict is printed first: a report that cannot be written must not hide it.
-    {
-        use std::io::Write;
-        let mut stdout = std::io::stdout().lock();
-        let _ = stdout
-            .write_all(b"\n")
-            .and_then(|_| table::write(gate, &mut stdout))
-            .and_then(|_| stdout.write_all(b"\n"));
-    }
-    for line in crate::report::files::auth_failures(records) {
-        outln!("{line}: fix the key, then re-run");
-    }
-    out!("{}", usage_lines(&facts.usage));
-    if gate.count(crate::gate::UnitStatus::Fail) > 0 {
-        outln!(
-            "\nProposed Failure-Mode Registry rows ({}):",
-            run_dir.join("registry-rows.md").display()
-        );
-        out!(
-            "{}",
-            crate::report::registry::table(gate, |c| facts
-                .suite
-                .case(c)
-                .map_or(c.to_string(), |k| k.title.clone()))
-        );
-    }
-    if let Some(l) = &facts.lift {
-        out!(
-            "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
-            crate::report::lift::table(l)
-        );
-    }
-    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts) {
-        errln!("error: the reports could not be written: {e}");
-        return Ok(exit::HARNESS_FAILED);
-    }
-    outln!(
-        "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
-        run_dir.display()
-    );
-    Ok(gate.exit_code())
-}
-
-/// What the base rerun sent and cost: the decide job's own spending.
-fn base_cost(base: &crate::base::BaseSent) -> String {
-    if base.sent.is_empty() {
-        return "Base rerun: no model called.\n".to_string();
-    }
-    let mut out = String::from("Base rerun:\n");
-    for line in &base.sent {
-        out.push_str(&format!("  {line}\n"));
-    }
-    for line in usage_lines(&base.usage).lines() {
-        out.push_str(&format!("  {line}\n"));
-    }
-    out
-}
-
-fn usage_lines(accounting: &serde_json::Value) -> String {
-    let mut out = String::new();
-    for m in accounting.as_array().into_iter().flatten() {
-        let cost = match (m["cost_usd"].as_f64(), m["cost_without_cache_usd"].as_f64()) {
-            (Some(c), Some(u)) if u > c => format!(
-                ", ${c:.4} (${u:.4} without the prompt cache, {:.0}% saved)",
-                100.0 * (u - c) / u
-            ),
-            (Some(c), _) => format!(", ${c:.4}"),
-            _ => String::new(),
-        };
-        let read = m["cache_read_input_tokens"].as_u64().unwrap_or(0);
-        let cached = if read > 0 || m["cache_write_input_tokens"].as_u64().unwrap_or(0) > 0 {
-            format!(
-                " ({} read from the prompt cache, {:.0}% of input; {} written to it)",
-                read,
-                100.0 * m["cached_share"].as_f64().unwrap_or(0.0),
-                m["cache_write_input_tokens"]
-            )
-        } else {
-            String::new()
-        };
-        out.push_str(&format!(
-            "usage {}: {} input + {} output tokens{cached}{cost}\n",
-            m["model"].as_str().unwrap_or(""),
-            m["input_tokens"],
-            m["output_tokens"]
-        ));
-        if let Some(d) = m["alias_drift"].as_array().filter(|d| !d.is_empty()) {
-            out.push_str(&format!(
-                "warning: {} is pinned to {} but the API reported {}: the pinned id resolved to another model (alias drift)\n",
-                m["model"].as_str().unwrap_or(""),
-                m["pinned"],
-                d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
-            ));
-        }
-    }
-    out
-}
-
-/// The manifest a run folder recorded, for `run --resume DIR` without `--matrix`.
-fn recorded_manifest(run_dir: &Path) -> Result<PathBuf> {
-    let run = read_run_json(run_dir)?;
-    run["manifest_path"]
-        .as_str()
-        .map(PathBuf::from)
-        .ok_or_else(|| {
-            Error::input(format!(
-                "{}: run.json records no manifest; pass --matrix",
-                run_dir.display()
-            ))
-        })
-}
-
-fn read_run_json(run_dir: &Path) -> Result<serde_json::Value> {
-    let path = run_dir.join("run.json");
-    if !path.is_file() {
-        // Name the runs that are nearby: the folder given is often their parent.
-        let mut runs: Vec<String> = std::fs::read_dir(run_dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.path().join("run.json").is_file())
-            .map(|e| e.path().display().to_string())
-            .collect();
-        runs.sort();
-        let near = match runs.len() {
-            0 => String::new(),
-            n => format!(
-                "; run folders in it: {}{}",
-                runs.iter()
-                    .rev()
-                    .take(5)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if n > 5 {
-                    format!(" (and {} more)", n - 5)
-                } else {
-                    String::new()
-                }
-            ),
-        };
-        return Err(Error::input(format!(
-            "{}: not a run folder (no run.json){near}",
-            run_dir.display()
-        )));
-    }
-    let text = crate::error::read_to_string(&path)?;
-    serde_json::from_str(&text)
-        .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))
-}
-
-/// Gate a run folder from its stored transcripts; with `--charter-base`, compare with the base.
-fn gate_cmd(
-    run_dir: &Path,
-    suite_dir: Option<&Path>,
-    args: Option<&GateArgs>,
-    step_summary: bool,
-) -> Result<u8> {
-    existing_or_latest_hint(&[run_dir.to_path_buf()])?;
-    let root = suite::locate(suite_dir)?;
-    let suite = Suite::load(&root)?;
-    let run = read_run_json(run_dir)?;
-    let mut records = runner::stored_records(run_dir, &suite)?;
-    if records.is_empty() {
-        return Err(Error::input(format!(
-            "{}: no trial transcripts",
-            run_dir.display()
-        )));
-    }
-    let models = crate::runs::model_names(&run);
-    crate::gate::sort_records(&mut records, &models);
-    let trials = run["trials"].as_u64().unwrap_or(3) as u32;
-    let mut gate = Gate::from_records(&records, trials);
-    if let Some(total) = run["units_total"].as_u64() {
-        gate = gate.scoped(
-            total as usize,
-            run["manifest_trials"].as_u64().unwrap_or(trials as u64) as u32,
-            run["shard"].as_str().map(str::to_string),
-        );
-    }
-    let system_prompt = records[0]
-        .transcript()?
-        .system_prompt()
-        .unwrap_or_default()
-        .to_string();
-    err!("{}", crate::banner::for_gate(&run, &system_prompt, &root));
-    let facts = RunFacts {
-        charter_source: run["charter"]["source"].as_str().unwrap_or("?"),
-        charter_sha256: run["charter"]["sha256"].as_str().unwrap_or("?"),
-        charter_version: run["charter"]["version"].as_str(),
-        system_prompt: &system_prompt,
-        suite: &suite,
-        usage: run["usage"].clone(),
-        lift: None,
-        sandbox_off: run["sandbox"] == "off",
-        // With --charter-base the summary is written once the base comparison, which goes
-        // first, is known.
-        step_summary: step_summary && args.and_then(|a| a.charter_base.as_ref()).is_none(),
-    };
-    // The base comparison's inputs (revision, charter, manifest, stored results) are checked
-    // before anything is written: bad input leaves the run folder as it was.
-    let base = match args.and_then(|a| a.charter_base.as_deref().map(|rev| (a, rev))) {
-        Some((a, rev)) => {
-            // --settle's inputs too, before the base rerun calls any model.
-            let settle = match a.settle {
-                Some(n) if n <= gate.required => {
-                    return Err(Error::input(format!(
-                        "--settle {n}: must exceed the gate's {} trials per unit",
-                        gate.required
-                    )))
-                }
-                Some(_) => Some(settle_arms(a, rev, &run)?),
-                None => None,
-            };
-            let base = crate::base::plan_base(
-                run_dir,
-                &run,
-                &gate,
-                rev,
-                a.base_results.as_deref(),
-                a.matrix.as_deref(),
-                a.suite.suite.as_deref(),
-            )?;
-            Some((a, rev, base, settle))
-        }
-        None => None,
-    };
-    let code = finish(run_dir, &gate, &records, &facts)?;
-    if let Some((args, rev, base, settle)) = base {
-        base_cmd(args, rev, (base, settle), &suite, &run, &gate)?;
-    }
-    Ok(code)
-}
-
-fn merge_cmd(args: MergeArgs) -> Result<u8> {
-    if args.out.exists()
-        && std::fs::read_dir(&args.out)
-            .map_err(|e| Error::io_op("read", &args.out, e))?
-            .next()
-            .is_some()
-    {
-        return Err(Error::input(format!(
-            "{}: already holds files; merge into a new folder",
-            args.out.display()
-        )));
-    }
-    let runs: Vec<serde_json::Value> = args
-        .dirs
-        .iter()
-        .map(|d| read_run_json(d))
-        .collect::<Result<_>>()?;
-    let first = &runs[0];
-    for (dir, run) in args.dirs.iter().zip(&runs).skip(1) {
-        for key in [("charter", "sha256"), ("trials", "")] {
-            let get = |r: &serde_json::Value| {
-                if key.1.is_empty() {
-                    r[key.0].clone()
-                } else {
-                    r[key.0][key.1].clone()
-                }
-            };
-            if get(run) != get(first) {
-                return Err(Error::input(format!(
-                    "{}: {} differs from {}'s; only shards of one run merge",
-                    dir.display(),
-                    key.0,
-                    args.dirs[0].display()
-                )));
-            }
-        }
-    }
-    // Everything goes into a temp folder beside the destination, renamed into place only when
-    // complete: a failed merge leaves nothing behind.
-    let parent = match args.out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let merge_err = |op, p: &Path, e| Error::io_op(op, p, e).next("choose another with --out DIR");
-    std::fs::create_dir_all(&parent).map_err(|e| merge_err("create folder", &parent, e))?;
-    let staging = tempfile::Builder::new()
-        .prefix(".merge-")
-        .tempdir_in(&parent)
-        .map_err(|e| merge_err("create the merge's staging folder in", &parent, e))?;
-    for dir in &args.dirs {
-        let base = dir.join("transcripts");
-        for f in store::transcript_files(&[base.clone()])? {
-            let rel = f.strip_prefix(&base).unwrap_or(&f);
-            let to = staging.path().join("transcripts").join(rel);
-            if to.exists() {
-                return Err(Error::input(format!(
-                    "{}: {} is in two shards",
-                    dir.display(),
-                    rel.display()
-                )));
-            }
-            std::fs::create_dir_all(to.parent().unwrap())
-                .map_err(|e| merge_err("create folder", &to, e))?;
-            std::fs::copy(&f, &to).map_err(|e| merge_err("copy", &f, e))?;
-        }
-    }
-    let mut merged = first.clone();
-    merged["merged_from"] = serde_json::json!(args
-        .dirs
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>());
-    merged["shard"] = serde_json::Value::Null;
-    store::write_json_atomic(&staging.path().join("run.json"), &merged)?;
-    if args.out.exists() {
-        std::fs::remove_dir(&args.out)
-            .map_err(|e| merge_err("replace the empty folder", &args.out, e))?;
-    }
-    let staged = staging.keep();
-    std::fs::rename(&staged, &args.out)
-        .map_err(|e| merge_err("move the merged run into", &args.out, e))?;
-    gate_cmd(
-        &args.out,
-        args.suite.suite.as_deref(),
-        None,
-        !args.quiet_summary,
-    )
-}
-
-/// `gate --charter-base`: compare the run with the charter at a base revision.
-fn base_cmd(
-    args: &GateArgs,
-    rev: &str,
-    (base, settle): (Option<crate::base::Base>, Option<SettleArms>),
-    suite: &Suite,
-    run: &serde_json::Value,
-    head: &Gate,
-) -> Result<()> {
-    let trials = head.required;
-    let mut settle_report = None;
-    let (text, changes, base_dir) = match base {
-        // The charter's runtime text is the base's: nothing regresses or improves.
-        None => (format!(
-            "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
-        ), Vec::new(), args.run_dir.clone()),
-        Some(base) => {
-            let sent = crate::base::run_base(&base)?;
-            for line in &sent.sent {
-                errln!("base {line}");
-            }
-            let base_dir = base.dir.clone();
-            let base_records = if base_dir.join("transcripts").exists() {
-                runner::stored_records(&base_dir, suite)?
-            } else {
-                Vec::new()
-            };
-            let base_gate = Gate::from_records(&base_records, trials);
-            let mut changes = crate::base::compare(head, &base_gate);
-            let settled = match (args.settle, settle) {
-                (Some(n), Some((head_arm, base_arm, matrix))) => {
-                    let inputs = crate::settle::Inputs {
-                        max_trials: n,
-                        head,
-                        run,
-                        matrix,
-                        suite: args.suite.suite.as_deref(),
-                        suite_loaded: suite,
-                        head_arm,
-                        base_arm,
-                    };
-                    crate::settle::settle(&mut changes, &inputs, &args.run_dir)?
-                }
-                _ => None,
-            };
-            let mut text = crate::base::render(&changes, rev);
-            if let Some(s) = &settled {
-                text.push_str(&format!(
-                    "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
-                    s.max_trials,
-                    s.rounds.len(),
-                    s.rounds_planned,
-                    s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
-                    s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
-                    s.worst_case.trials
-                ));
-            }
-            text.push_str(&base_cost(&sent));
-            settle_report = settled;
-            (text, changes, base_dir)
-        }
-    };
-    outln!("\n{text}");
-    store::write_atomic(
-        &args.run_dir.join("base-comparison.md"),
-        crate::report::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
-    )?;
-    // Regressions, improvements and failures the base shares go first, in report.md and in
-    // the step summary: a failure the base already has is not this change's doing.
-    let section = crate::report::inert(&format!(
-        "## Against the base ({rev})\n\n```\n{}\n```\n\n",
-        text.trim_end()
-    ));
-    let report = args.run_dir.join("report.md");
-    let md = std::fs::read_to_string(&report).unwrap_or_default();
-    let combined = format!("{section}{md}");
-    store::write_atomic(&report, combined.as_bytes())?;
-    crate::report::files::append_step_summary(&combined)?;
-    store::write_json_atomic(
-        &args.run_dir.join("base-comparison.json"),
-        &serde_json::json!({"base_rev": rev, "base_results": base_dir.display().to_string(), "alpha": crate::stats::ALPHA, "settle": settle_report, "units": changes}),
-    )
-}
-
-/// `--settle N`'s two arms (the run's charter, checked unchanged, and the charter at `rev`),
-/// their folders under `settle/`, and the manifest.
-/// `--settle`'s head arm, base arm and manifest.
-type SettleArms = (crate::settle::Arm, crate::settle::Arm, PathBuf);
-
-fn settle_arms(args: &GateArgs, rev: &str, run: &serde_json::Value) -> Result<SettleArms> {
-    let source = run["charter"]["source"].as_str().unwrap_or_default();
-    let repo_path = run["charter"]["repo_path"].as_str();
-    let recorded = run["charter"]["sha256"].as_str().unwrap_or_default();
-    // Recorded on another machine (a shard's runner): the same file in this work tree.
-    let head_source = match repo_path {
-        Some(rel) if !Path::new(source).exists() => rel,
-        _ => source,
-    };
-    let head_charter = charter::load(head_source, &cwd())?;
-    if head_charter.sha256 != recorded {
-        return Err(Error::input(format!(
-            "{source}: the charter changed since the run (sha256 {} now, {} then); --settle runs more trials of the run's own charter",
-            &head_charter.sha256[..12],
-            &recorded[..recorded.len().min(12)]
-        )));
-    }
-    let (base_source, base_dir) = charter::source_at_rev(source, repo_path, rev)?;
-    let base_sha = charter::load(&base_source, &base_dir)?.sha256;
-    let matrix = args
-        .matrix
-        .clone()
-        .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
-        .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
-    let settle_dir = args.run_dir.join("settle");
-    Ok((
-        crate::settle::Arm {
-            charter: head_source.to_string(),
-            charter_dir: Some(cwd()),
-            sha256: head_charter.sha256.clone(),
-            dir: settle_dir.join("head"),
-        },
-        crate::settle::Arm {
-            dir: settle_dir.join(format!("base-{}", &base_sha[..12])),
-            charter: base_source,
-            charter_dir: Some(base_dir),
-            sha256: base_sha,
-        },
-        matrix,
-    ))
+    })
 }
