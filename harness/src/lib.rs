@@ -44,6 +44,7 @@ pub mod exit;
 pub mod gate;
 pub mod init;
 pub mod interrupt;
+pub mod key;
 pub mod lint;
 pub mod manifest;
 pub mod merge;

@@ -93,6 +93,28 @@ struct SuiteArgs {
     suite: Option<PathBuf>,
 }
 
+/// `--color` of `run` and `show`: auto (a terminal, unless NO_COLOR is set), always, never.
+#[derive(Clone, Copy, Default, clap::ValueEnum)]
+enum Color {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl Color {
+    /// Whether to colour: the library decides auto.
+    fn resolve(self) -> bool {
+        use crate::report::story::ColorChoice;
+        match self {
+            Color::Auto => ColorChoice::Auto,
+            Color::Always => ColorChoice::Always,
+            Color::Never => ColorChoice::Never,
+        }
+        .resolve()
+    }
+}
+
 /// The newest run of `harness run` in the current folder: what `show`, `check` and `gate` read
 /// when no path is given.
 const LATEST: &str = "results/latest";

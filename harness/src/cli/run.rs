@@ -38,7 +38,7 @@ pub(super) struct RunArgs {
     seeded: bool,
     /// Colour the stories: auto (a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, default_value_t)]
-    color: crate::report::story::ColorChoice,
+    color: super::Color,
     /// Run only shard K of N (units split deterministically, e.g. 1/2 and 2/2 on two CI
     /// jobs); combine the shards' folders with `harness merge`.
     #[arg(long, value_name = "K/N")]

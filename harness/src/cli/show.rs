@@ -19,7 +19,7 @@ pub(super) struct ShowArgs {
     json: bool,
     /// Colour: auto (a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, default_value_t)]
-    color: crate::report::story::ColorChoice,
+    color: super::Color,
     #[command(flatten)]
     suite: SuiteArgs,
 }
