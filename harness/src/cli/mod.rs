@@ -172,3 +172,14 @@ pub fn run() -> Result<u8> {
         Command::Key(args) => key::run(args),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of the parser: no two arguments with one name, every `requires` and
+    /// `conflicts_with` naming an argument that exists, defaults among the possible values.
+    #[test]
+    fn every_command_s_arguments_are_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}
