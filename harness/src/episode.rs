@@ -198,7 +198,7 @@ struct Episode {
     messages: Vec<Message>,
     usage: crate::provider::Usage,
     requests: Vec<RequestRecord>,
-    finish_reasons: Vec<String>,
+    finish_reasons: Vec<crate::provider::FinishReason>,
     reported_models: Vec<String>,
     caps_hit: Vec<String>,
     /// The model answered without a tool call, or the episode stopped on an error (as opposed
@@ -398,7 +398,7 @@ impl Episode {
             req["truncated"] = json!(self
                 .finish_reasons
                 .iter()
-                .any(|r| r == "length" || r == "max_tokens"));
+                .any(crate::provider::FinishReason::truncated));
             req["finish_reasons"] = json!(self.finish_reasons);
             req["model_reported"] = json!(self.reported_models);
             req["alias_drift"] = json!(drift);
