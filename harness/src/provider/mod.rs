@@ -195,3 +195,6 @@ where
         _ => Ok(Vec::new()),
     }
 }
+
+#[cfg(test)]
+mod wire_tests;
