@@ -94,7 +94,7 @@ impl AnthropicProvider {
 
 /// From this many Messages API turns on, the latest one carries a cache breakpoint (E5, E8 and
 /// E12 seed 26–96 messages; a short episode gains nothing from it).
-pub const LONG_EPISODE_TURNS: usize = 8;
+const LONG_EPISODE_TURNS: usize = 8;
 
 #[derive(Serialize)]
 struct MessagesRequest<'a> {

@@ -1,5 +1,5 @@
 //! Why a provider call failed, by kind. The text (Display) is what transcripts' `error` and the
-//! progress display show; the kind travels with the transcript (`provider_error`) so reports
+//! progress display show; the kind travels with the transcript (`request.provider_error`) so reports
 //! match on it instead of searching the text. Every server-sent text here is already redacted.
 
 use serde::{Deserialize, Serialize};

@@ -246,7 +246,7 @@ impl HttpCaller {
                     request_id,
                 }),
                 Err(e) => Attempt::Fatal(ProviderError::MalformedBody {
-                    error: e.to_string(),
+                    error: self.redact(&e.to_string()),
                     body: self.excerpt(&text),
                 }),
             };
