@@ -125,7 +125,12 @@ pub async fn replay(
     let mut request = req.clone();
     request["replay_of"] = json!(file.file_name().map(|n| n.to_string_lossy().into_owned()));
     request["decoding_sent"] = provider.decoding_sent(&decoding);
-    record_result(&mut out, result, manifest.manifest.run.max_reply_bytes);
+    // The stored trial's failure is not the replay's.
+    if let Some(r) = request.as_object_mut() {
+        r.remove("provider_error");
+    }
+    let max = manifest.manifest.run.max_reply_bytes;
+    record_result(&mut out, &mut request, result, max);
     out.request = Some(request);
     let path = replay_path(file);
     crate::store::write_json_atomic(&path, &out)?;
@@ -165,9 +170,11 @@ fn split_system(seeded: &[Message]) -> (String, &[Message]) {
     (system, rest)
 }
 
-/// What the model answered, recorded as a run records it, or the provider's failure.
+/// What the model answered, recorded as a run records it, or the provider's failure (by kind
+/// in `request`, as a run records it).
 fn record_result(
     out: &mut Transcript,
+    request: &mut Value,
     result: std::result::Result<provider::ModelReply, provider::ProviderError>,
     max: u64,
 ) {
@@ -185,6 +192,7 @@ fn record_result(
         Err(e) => {
             out.outcome = Outcome::Error;
             out.error = Some(format!("provider failed: {e}"));
+            request["provider_error"] = json!(e);
         }
     }
 }
