@@ -429,37 +429,45 @@ fn change_text(r: &Row) -> String {
     }
 }
 
+/// The page's own style: the rows coloured by change.
+const HTML_STYLE: &str = "body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px}.bad{background:#fdd}.good{background:#dfd}";
+
+/// The comparison as a self-contained page, written like report.html (`report::markup`).
 pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
-    let esc = crate::report::xml_escape;
-    let mut body = String::new();
+    let mut h = crate::report::markup::Html::new();
+    h.page_start("Compare", HTML_STYLE, None)
+        .leaf("h1", &[], "Compare")
+        .el("p", &[], |h| {
+            h.text(&format!("A: {}", a.label()))
+                .raw("<br>")
+                .text(&format!("B: {}", b.label()));
+        })
+        .el("ul", &[], |h| {
+            for d in differences(a, b) {
+                h.leaf("li", &[], &d);
+            }
+        })
+        .nl();
+    h.raw("<table><tr><th>unit</th><th>model</th><th>A</th><th>B</th><th>change</th></tr>\n");
     for r in rows {
         let class = match r.change {
             "regression" => "bad",
             "improvement" => "good",
             _ => "",
         };
-        let _ = write!(
-            body,
-            "<tr class=\"{class}\"><td>{}/{}</td><td>{}</td><td>{} {} {}</td><td>{} {} {}</td><td>{}</td></tr>",
-            esc(&r.case),
-            esc(&r.variant),
-            esc(&r.model),
-            status(r.a),
-            r.a_rate.map_or(String::new(), Rate::cell),
-            esc(&r.a_failed.join(", ")),
-            status(r.b),
-            r.b_rate.map_or(String::new(), Rate::cell),
-            esc(&r.b_failed.join(", ")),
-            change_text(r).replace("**", "")
-        );
+        let side = |s: Option<UnitStatus>, rate: Option<Rate>, failed: &[String]| {
+            let rate = rate.map_or(String::new(), Rate::cell);
+            format!("{} {rate} {}", status(s), failed.join(", "))
+        };
+        h.el("tr", &[("class", class)], |h| {
+            h.leaf("td", &[], &format!("{}/{}", r.case, r.variant))
+                .leaf("td", &[], &r.model)
+                .leaf("td", &[], &side(r.a, r.a_rate, &r.a_failed))
+                .leaf("td", &[], &side(r.b, r.b_rate, &r.b_failed))
+                .leaf("td", &[], &change_text(r).replace("**", ""));
+        })
+        .nl();
     }
-    let diffs: String = differences(a, b)
-        .iter()
-        .map(|d| format!("<li>{}</li>", esc(d)))
-        .collect();
-    format!(
-        "<!doctype html><meta charset=utf-8><title>Compare</title><style>body{{font:14px system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px}}.bad{{background:#fdd}}.good{{background:#dfd}}</style><h1>Compare</h1><p>A: {}<br>B: {}</p><ul>{diffs}</ul><table><tr><th>unit</th><th>model</th><th>A</th><th>B</th><th>change</th></tr>{body}</table>",
-        esc(&a.label()),
-        esc(&b.label())
-    )
+    h.raw("</table>\n").page_end();
+    h.take()
 }
