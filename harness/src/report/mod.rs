@@ -1,5 +1,5 @@
-//! Reporters: they turn runner events and gate results into what people read; one trial's
-//! view in [`trial`], HTML in [`markup`].
+//! Reporters: they turn runner events and gate results into what people read; the run's
+//! reporters as one set in [`reporters`], one trial's view in [`trial`], HTML in [`markup`].
 
 pub mod files;
 pub mod html;
@@ -9,9 +9,12 @@ pub mod markdown;
 pub mod markup;
 pub mod progress;
 pub mod registry;
+pub mod reporters;
 pub mod story;
 pub mod table;
 pub mod trial;
+
+pub use reporters::{Console, Reporters};
 
 /// Text made safe to print or to put in a Markdown report — the one function for it: every
 /// configured key masked, and every character that would act instead of show written out as

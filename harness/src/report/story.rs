@@ -31,9 +31,8 @@ pub enum ColorChoice {
 
 impl ColorChoice {
     pub fn resolve(self) -> bool {
-        use std::io::IsTerminal;
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        decide(self, std::io::stdout().is_terminal(), no_color)
+        let console = super::Console::detect();
+        decide(self, console.stdout_terminal, console.no_color)
     }
 }
 
