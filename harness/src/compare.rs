@@ -429,13 +429,16 @@ fn change_text(r: &Row) -> String {
     }
 }
 
-/// The page's own style: the rows coloured by change.
+/// The page's own style after report.html's (which the trials shown are drawn with): the rows
+/// coloured by change.
 const HTML_STYLE: &str = "body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px}.bad{background:#fdd}.good{background:#dfd}";
 
-/// The comparison as a self-contained page, written like report.html (`report::markup`).
+/// The comparison as a self-contained page, written like report.html (`report::markup`):
+/// the table, then for every regression and improvement the side's failing trial.
 pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
     let mut h = crate::report::markup::Html::new();
-    h.page_start("Compare", HTML_STYLE, None)
+    let style = format!("{}{HTML_STYLE}", crate::report::html::STYLE);
+    h.page_start("Compare", &style, None)
         .leaf("h1", &[], "Compare")
         .el("p", &[], |h| {
             h.text(&format!("A: {}", a.label()))
@@ -468,6 +471,49 @@ pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
         })
         .nl();
     }
-    h.raw("</table>\n").page_end();
+    h.raw("</table>\n");
+    for r in rows {
+        failing_trial(&mut h, a, b, r);
+    }
+    h.page_end();
     h.take()
+}
+
+/// Where a unit changed, the first failing trial of the side it fails on (B for a regression,
+/// A for an improvement), as report.html shows it.
+fn failing_trial(h: &mut crate::report::markup::Html, a: &Side, b: &Side, r: &Row) {
+    // `model` is one name, or `A's → B's` when the sides' models differ.
+    let (ma, mb) = r.model.split_once(" → ").unwrap_or((&r.model, &r.model));
+    let (name, side, model) = match r.change {
+        "regression" => ("B", b, mb),
+        "improvement" => ("A", a, ma),
+        _ => return,
+    };
+    let Some(unit) = side.gate.unit(model, &r.case, &r.variant) else {
+        return;
+    };
+    let Some(t) = unit
+        .trials
+        .iter()
+        .find(|t| t.status == crate::events::TrialStatus::Fail)
+    else {
+        return;
+    };
+    let path = crate::store::transcript_path(&side.dir, model, &r.case, &r.variant, t.trial);
+    let heading = format!(
+        "{}/{} on {model}: {} — fails in {name}",
+        r.case, r.variant, r.change
+    );
+    let label = format!("{name}: trial {}", t.trial);
+    let shown = crate::report::html::Shown {
+        label: &label,
+        status: t.status,
+        path: &path,
+        run_dir: &side.dir,
+    };
+    h.el("section", &[("class", "unit")], |h| {
+        h.leaf("h2", &[], &heading).nl();
+        crate::report::html::stored_trial(h, &shown, &t.verdict.get());
+    })
+    .nl();
 }

@@ -9,8 +9,10 @@ use super::trial::TrialView;
 use crate::events::{TrialRecord, TrialStatus};
 use crate::gate::{Gate, Unit, UnitStatus};
 use checkers::transcript::Role;
+use std::path::Path;
 
-const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:1.2rem 2rem;color:#1d1d1f}h1{font-size:1.4rem;margin:.2rem 0}\
+/// The page's style; the trial view's rules are what `compare --html` shows trials with.
+pub const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:1.2rem 2rem;color:#1d1d1f}h1{font-size:1.4rem;margin:.2rem 0}\
 header{background:#fff;padding:.3rem 0;border-bottom:1px solid #ddd;z-index:2}@media(min-width:800px){header{position:sticky;top:0}}#counts{overflow-wrap:anywhere}\
 .bar{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}.bar input{padding:.25rem .5rem;min-width:16rem}\
 table.matrix{border-collapse:collapse;margin:.6rem 0}table.matrix td,table.matrix th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}\
@@ -53,7 +55,7 @@ pub struct Page<'a> {
     pub charter_line: &'a str,
     pub system_prompt: &'a str,
     pub case_title: &'a dyn Fn(&str) -> String,
-    pub run_dir: &'a std::path::Path,
+    pub run_dir: &'a Path,
 }
 
 /// The page, streamed to `out` a trial at a time: a run whose trials all differ writes a long
@@ -252,11 +254,32 @@ fn unit(
     Ok(())
 }
 
-/// One trial, folded open unless it passed. Only the trials shown are read back: their
-/// transcript file and their verdict.
-fn trial(h: &mut Html, r: &TrialRecord, label: &str, run_dir: &std::path::Path) {
-    let verdict = r.verdict.get();
-    let t = match r.transcript() {
+/// One trial of the run. Only the trials shown are read back: their transcript file and
+/// their verdict.
+fn trial(h: &mut Html, r: &TrialRecord, label: &str, run_dir: &Path) {
+    let path = r.path();
+    let shown = Shown {
+        label,
+        status: r.status,
+        path: &path,
+        run_dir,
+    };
+    stored_trial(h, &shown, &r.verdict.get());
+}
+
+/// How a stored trial is introduced: its label, status and transcript file.
+pub struct Shown<'a> {
+    pub label: &'a str,
+    pub status: TrialStatus,
+    pub path: &'a Path,
+    /// The file is named relative to this folder.
+    pub run_dir: &'a Path,
+}
+
+/// A trial read back from its transcript file and rendered with its verdict, folded open
+/// unless it passed; a file that cannot be read is said so in its place.
+pub fn stored_trial(h: &mut Html, shown: &Shown, verdict: &checkers::Verdict) {
+    let t = match crate::store::read_transcript(shown.path) {
         Ok(t) => t,
         Err(e) => {
             let attrs = [("class", "verdict-inconclusive")];
@@ -264,34 +287,37 @@ fn trial(h: &mut Html, r: &TrialRecord, label: &str, run_dir: &std::path::Path) 
             return;
         }
     };
-    let view = TrialView::new(&t, &verdict);
-    let class = match r.status {
+    let view = TrialView::new(&t, verdict);
+    let class = match shown.status {
         TrialStatus::Pass => "pass",
         TrialStatus::Fail => "fail",
         TrialStatus::Inconclusive => "inconclusive",
     };
-    let path = r.path();
+    let path = shown.path;
     let file = path
-        .strip_prefix(run_dir)
-        .unwrap_or(&path)
+        .strip_prefix(shown.run_dir)
+        .unwrap_or(path)
         .display()
         .to_string();
-    h.details(&[("class", "transcript")], r.status != TrialStatus::Pass)
-        .el("summary", &[], |h| {
-            h.text(label)
-                .text(" — ")
-                .leaf("span", &[("class", &format!("verdict-{class}"))], class)
-                .text(&format!(" (checker {}) ", verdict.checker_version))
-                .leaf("span", &[("class", "note")], &file);
-        })
-        .nl();
+    h.details(
+        &[("class", "transcript")],
+        shown.status != TrialStatus::Pass,
+    )
+    .el("summary", &[], |h| {
+        h.text(shown.label)
+            .text(" — ")
+            .leaf("span", &[("class", &format!("verdict-{class}"))], class)
+            .text(&format!(" (checker {}) ", verdict.checker_version))
+            .leaf("span", &[("class", "note")], &file);
+    })
+    .nl();
     trial_view(h, &view);
     h.close("details").nl();
 }
 
 /// The criteria (failed first, their evidence marked), the seeded turns, the tool calls, the
 /// final reply and the workspace diff.
-pub fn trial_view(h: &mut Html, view: &TrialView) {
+fn trial_view(h: &mut Html, view: &TrialView) {
     h.el("ul", &[("class", "criteria")], |h| {
         for c in view.failed() {
             h.el("li", &[("class", "failed-criterion")], |h| {
