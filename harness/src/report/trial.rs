@@ -1,6 +1,7 @@
 //! One trial as people read it: the seeded turns, the tool calls paired with their results (by
 //! the pairing the checkers judge with), the final reply, the criteria and the workspace
-//! diff. Built once from a transcript and its verdict; the story and the HTML report render it.
+//! diff. Built once from a transcript and its verdict; the story, report.html and
+//! `compare --html` render it.
 
 use checkers::extract::tools::{self, Call};
 use checkers::transcript::{FileChange, Message, Transcript};
