@@ -11,7 +11,6 @@ use crate::provider::Provider;
 use crate::store::{transcript_path, write_json_atomic};
 use crate::warmup::CacheRole;
 use checkers::CheckContext;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -302,7 +301,7 @@ async fn run_one(
         .next()
         .map(|c| format!("{}: {}", c.name, c.detail));
     Ok((
-        record(
+        crate::run_folder::record(
             names,
             plan.run_dir.clone(),
             &transcript,
@@ -338,56 +337,6 @@ impl Names {
     }
 }
 
-/// A trial's record: the gate's facts from the verdict, the rest left in the transcript file
-/// and the verdict spool.
-fn record(
-    (model, case, variant): (Arc<str>, Arc<str>, Arc<str>),
-    run_dir: Arc<std::path::Path>,
-    t: &checkers::Transcript,
-    verdict: &checkers::Verdict,
-    pinned: &str,
-    spool: &Arc<crate::spool::Spool>,
-) -> Result<TrialRecord> {
-    let usage = t.usage.clone().unwrap_or_default();
-    let alias_drift = t
-        .request
-        .as_ref()
-        .and_then(|r| r.get("model_reported"))
-        .and_then(|v| v.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|m| m.as_str())
-                .filter(|m| *m != pinned)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let status = crate::events::TrialStatus::of(verdict);
-    Ok(TrialRecord {
-        model,
-        case,
-        variant,
-        trial: t.trial,
-        status,
-        failed: spool.failed_names(verdict),
-        verdict: spool.put(verdict)?,
-        run_dir,
-        input_tokens: usage.input_tokens,
-        output_tokens: usage.output_tokens,
-        cache_read_tokens: usage.cache_read_input_tokens,
-        cache_write_tokens: usage.cache_write_input_tokens,
-        alias_drift,
-        error: t.error.as_deref().map(Box::from),
-        duration_ms: t.timing.as_ref().map_or(0, |t| t.duration_ms),
-        reply_digest: {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            t.final_reply().hash(&mut h);
-            h.finish()
-        },
-    })
-}
-
 /// Trials of the plan that a resumed run folder already completed, re-checked with the current
 /// checkers. A missing, unreadable or `error` transcript is not completed: it runs again.
 pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
@@ -405,7 +354,7 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
                 {
                     continue;
                 }
-                let record = record_of(
+                let record = crate::run_folder::record_of(
                     &plan.run_dir,
                     path,
                     t,
@@ -420,58 +369,7 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
     Ok(done)
 }
 
-/// A stored transcript as a trial record, re-checked with the current checkers. The Core
-/// Invariants come from `core`, else from the transcript's own system prompt.
-pub fn record_of(
-    run_dir: &Arc<std::path::Path>,
-    path: PathBuf,
-    t: checkers::Transcript,
-    case: &Case,
-    core: Option<&str>,
-    spool: &Arc<crate::spool::Spool>,
-) -> Result<TrialRecord> {
-    let verdict = crate::check::recheck(&t, case, core, &path.display().to_string())?;
-    let pinned = t
-        .request
-        .as_ref()
-        .and_then(|r| r["model"]["model"].as_str())
-        .unwrap_or_default()
-        .to_string();
-    let names = (
-        Arc::from(t.model.as_str()),
-        Arc::from(case.id.as_str()),
-        Arc::from(t.variant.as_str()),
-    );
-    // Records find their file from the run folder and their names: a transcript must lie
-    // where its own model, case, variant and trial say.
-    let want = transcript_path(run_dir, &t.model, &case.id, &t.variant, t.trial);
-    if want != path {
-        return Err(Error::input(format!(
-            "{}: the transcript says it is {} trial {} of {}/{}, which belongs at {}",
-            path.display(),
-            t.model,
-            t.trial,
-            case.id,
-            t.variant,
-            want.display()
-        )));
-    }
-    record(names, run_dir.clone(), &t, &verdict, &pinned, spool)
-}
 
-/// Every trial transcript of a run folder (`trial-N.json`; replays excluded), re-checked.
-pub fn stored_records(
-    run_dir: &std::path::Path,
-    suite: &crate::suite::Suite,
-) -> Result<Vec<TrialRecord>> {
-    let files = crate::store::transcript_files(&[run_dir.join("transcripts")])?;
-    let spool = crate::spool::Spool::new()?;
-    let dir: Arc<std::path::Path> = Arc::from(run_dir);
-    let mut out = Vec::new();
-    for f in files.into_iter().filter(|f| crate::store::is_trial_file(f)) {
-        let t = crate::store::read_transcript(&f)?;
-        let case = suite.case_of(&t, &f)?;
-        out.push(record_of(&dir, f, t, case, None, &spool)?);
-    }
-    Ok(out)
-}
+/// For callers not yet moved to `run_folder` (the command line): stored records are the run
+/// folder's to read.
+pub use crate::run_folder::stored_records;

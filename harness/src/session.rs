@@ -8,9 +8,13 @@ use crate::events::{Event, TrialRecord};
 use crate::gate::Gate;
 use crate::manifest;
 use crate::report::progress::Progress;
+use crate::record::{
+    Filters, ModelUsage, RecordedCharter, RecordedManifest, RunPlanRecord, RunRecord, Sandbox,
+    SentRecord,
+};
 use crate::runner::{self, Done, RunPlan};
 use crate::suite::{self, Suite};
-use crate::{provider, store};
+use crate::{provider, run_folder, store};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -84,7 +88,11 @@ fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
 /// Validate everything, plan, run the arms, record run.json; the caller prints and writes
 /// reports.
 pub fn run(opts: &RunOptions) -> Result<RunDone> {
-    let previous = opts.resume.as_deref().map(read_previous).transpose()?;
+    let previous = opts
+        .resume
+        .as_deref()
+        .map(|dir| RunRecord::read(&dir.join("run.json")))
+        .transpose()?;
     let asked = opts;
     // A resumed run finishes its own selection; `all` (and a base rerun) selects anew.
     let opts = &match &previous {
@@ -98,7 +106,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let opts = &canonical(opts, &inputs);
     let started = SystemTime::now();
     if let (Some(dir), Some(prev)) = (&opts.resume, &previous) {
-        resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
+        run_folder::check_resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
     }
     let trials = trials_of(opts, &inputs.loaded)?;
     err!(
@@ -107,85 +115,39 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     );
     let run_dir = run_dir_of(opts, started)?;
     // Held until the run ends: a second run, or a resume, in this folder is refused at once.
-    let _lock = lock_empty_run_dir(opts, &run_dir)?;
+    let _lock = run_folder::lock_for_run(&run_dir, opts.resume.is_some())?;
     let _interrupt = crate::interrupt::arm(&run_dir);
 
     let (plan, done, selected) = charter_plan(opts, &inputs, trials, &run_dir)?;
     let control = match inputs.with_control {
-        true => Some(control_plan(
-            &plan,
-            selected,
-            &run_dir,
-            opts.resume.is_some(),
-        )?),
+        true => Some(control_plan(&plan, selected, &run_dir, opts.resume.is_some())?),
         false => None,
     };
     if let Some(prev) = &previous {
         err!("{}", resume_note(opts, prev, &plan));
     }
-    let priced = inputs.priced(&plan.plan, &inputs.charter.runtime);
-    err!("{}", priced.summary());
-    let mut plan_json = serde_json::json!({"charter": priced.record()});
-    if let Some(c) = &control {
-        let priced = inputs.priced(&c.plan, "");
-        err!("control arm {}", priced.summary());
-        plan_json["control"] = priced.record();
-    }
-    let mut run_json = run_record(opts, &inputs, trials, started, previous.as_ref());
-    run_json["plan"] = plan_json;
+    let mut record = run_record(opts, &inputs, trials, started, previous.as_ref());
+    record.plan = Some(planned(&inputs, &plan, control.as_ref()));
     // A resume with nothing left to send, or a base rerun whose trials are all stored, leaves
     // the folder's record as it was: nothing ran, and a stored run keeps its own selection.
     let nothing_to_send = previous.is_some()
         && plan.plan.is_empty()
         && control.as_ref().is_none_or(|c| c.plan.is_empty())
         && (!opts.all || opts.only_units.is_some());
-    if !nothing_to_send {
-        store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
-    }
-
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Internal(e.to_string()))?;
-    let mut at_most: Vec<u64> = (0..plan.models.len())
-        .map(|mi| plan.plan.requests_at_most(mi))
-        .collect();
-    let sent = plan.sent.clone();
-    let records = execute_arm(&rt, plan, opts.story)?;
-    let control_records = match control {
-        Some(c) => {
-            errln!("control arm: the same units without the charter");
-            for (mi, m) in at_most.iter_mut().enumerate() {
-                *m += c.plan.requests_at_most(mi);
-            }
-            let c_dir = c.run_dir.clone();
-            execute_arm(&rt, c, opts.story)?;
-            // All of the control arm's trials, earlier ones of a resumed run included.
-            Some(runner::stored_records(&c_dir, &inputs.suite)?)
-        }
-        None => None,
+    let write = |r: &RunRecord| match nothing_to_send {
+        true => Ok(()),
+        false => r.write(&run_dir.join("run.json")),
     };
+    write(&record)?;
 
+    let (records, control_records, sent) = run_arms(plan, control, opts.story, &inputs.suite)?;
     let models: Vec<manifest::ModelEntry> =
         inputs.providers.iter().map(|(m, _)| m.clone()).collect();
-    let usage = accounting(&models, &records);
-    let sent_lines: Vec<String> = models
-        .iter()
-        .enumerate()
-        .map(|(mi, m)| {
-            crate::plan::sent_line(m.name(), sent.requests(mi), sent.retried(mi), at_most[mi])
-        })
-        .collect();
-    run_json["ended"] = serde_json::json!(store::rfc3339(SystemTime::now()));
-    run_json["usage"] = usage.clone();
-    run_json["sent"] = serde_json::json!(models
-        .iter()
-        .enumerate()
-        .map(|(mi, m)| serde_json::json!({"model": m.name(), "requests": sent.requests(mi), "retried": sent.retried(mi), "requests_at_most": at_most[mi]}))
-        .collect::<Vec<_>>());
-    if !nothing_to_send {
-        store::write_json_atomic(&run_dir.join("run.json"), &run_json)?;
-    }
+    let usage: Vec<ModelUsage> = models.iter().map(|m| ModelUsage::of(m, &records)).collect();
+    record.ended = Some(store::rfc3339(SystemTime::now()));
+    record.usage = Some(usage.clone());
+    record.sent = Some(sent.records(&models));
+    write(&record)?;
 
     let mut records = records;
     records.extend(done.into_iter().map(|(_, r)| r));
@@ -205,11 +167,86 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         records,
         suite: inputs.suite,
         charter: inputs.charter,
-        usage,
+        usage: serde_json::to_value(&usage).map_err(|e| Error::Internal(e.to_string()))?,
         lift,
         sandbox_off: opts.no_sandbox,
-        sent: sent_lines,
+        sent: sent.lines(&models),
     })
+}
+
+/// The arms' plans, priced and printed, as run.json records them.
+fn planned(inputs: &Inputs, plan: &RunPlan, control: Option<&RunPlan>) -> RunPlanRecord {
+    let priced = inputs.priced(&plan.plan, &inputs.charter.runtime);
+    err!("{}", priced.summary());
+    let mut record = RunPlanRecord {
+        charter: priced.record(),
+        control: None,
+    };
+    if let Some(c) = control {
+        let priced = inputs.priced(&c.plan, "");
+        err!("control arm {}", priced.summary());
+        record.control = Some(priced.record());
+    }
+    record
+}
+
+/// What each model was sent, against the most its plans allowed (both arms').
+struct SentTally {
+    sent: Arc<runner::Sent>,
+    at_most: Vec<u64>,
+}
+
+impl SentTally {
+    fn records(&self, models: &[manifest::ModelEntry]) -> Vec<SentRecord> {
+        (models.iter().enumerate())
+            .map(|(mi, m)| SentRecord {
+                model: m.name().to_string(),
+                requests: self.sent.requests(mi),
+                retried: self.sent.retried(mi),
+                requests_at_most: self.at_most[mi],
+            })
+            .collect()
+    }
+
+    /// Per model: "sent N requests (plan: at most M)", for the end of the run.
+    fn lines(&self, models: &[manifest::ModelEntry]) -> Vec<String> {
+        self.records(models)
+            .iter()
+            .map(|s| crate::plan::sent_line(&s.model, s.requests, s.retried, s.requests_at_most))
+            .collect()
+    }
+}
+
+/// The charter arm, then the control arm, on one runtime: the charter arm's new records, all of
+/// the control arm's (earlier ones of a resumed run included), and what was sent.
+fn run_arms(
+    plan: RunPlan,
+    control: Option<RunPlan>,
+    story: Option<crate::report::story::StoryOptions>,
+    suite: &Suite,
+) -> Result<(Vec<TrialRecord>, Option<Vec<TrialRecord>>, SentTally)> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let mut at_most: Vec<u64> = (0..plan.models.len())
+        .map(|mi| plan.plan.requests_at_most(mi))
+        .collect();
+    let sent = plan.sent.clone();
+    let records = execute_arm(&rt, plan, story)?;
+    let control_records = match control {
+        Some(c) => {
+            errln!("control arm: the same units without the charter");
+            for (mi, m) in at_most.iter_mut().enumerate() {
+                *m += c.plan.requests_at_most(mi);
+            }
+            let c_dir = c.run_dir.clone();
+            execute_arm(&rt, c, story)?;
+            Some(run_folder::stored_records(&c_dir, suite)?)
+        }
+        None => None,
+    };
+    Ok((records, control_records, SentTally { sent, at_most }))
 }
 
 /// Everything a run needs from its options, loaded and checked before any model is called.
@@ -333,18 +370,10 @@ fn arms_of(opts: &RunOptions) -> Vec<String> {
     }
 }
 
-/// A resumed folder's run.json, read before anything else is loaded: it says what to select.
-fn read_previous(dir: &Path) -> Result<serde_json::Value> {
-    let path = dir.join("run.json");
-    let text = crate::error::read_to_string(&path)?;
-    serde_json::from_str(&text)
-        .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))
-}
-
 /// The options a resume runs with: the folder's recorded selection, or with `all` the options'
 /// own (never fewer trials than the folder has).
-fn selection_of(opts: &RunOptions, prev: &serde_json::Value) -> Result<RunOptions> {
-    let recorded_trials = prev["trials"].as_u64().map(|t| t as u32);
+fn selection_of(opts: &RunOptions, prev: &RunRecord) -> Result<RunOptions> {
+    let recorded_trials = prev.trials;
     if opts.all {
         // A base rerun asks for the head's trials of the units it needs, whatever its folder
         // holds; `--all` only widens.
@@ -358,43 +387,23 @@ fn selection_of(opts: &RunOptions, prev: &serde_json::Value) -> Result<RunOption
         return Ok(RunOptions {
             trials: opts.trials.or(recorded_trials),
             arms: if opts.arms.is_empty() {
-                recorded_arms(prev)
+                prev.arms()
             } else {
                 opts.arms.clone()
             },
             ..opts.clone()
         });
     }
-    let strings = |v: &serde_json::Value| -> Vec<String> {
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
     Ok(RunOptions {
-        cases: strings(&prev["filters"]["case"]),
-        variants: strings(&prev["filters"]["variant"]),
-        models: strings(&prev["filters"]["model"]),
+        cases: prev.filters.case.clone(),
+        variants: prev.filters.variant.clone(),
+        models: prev.filters.model.clone(),
         trials: recorded_trials,
-        shard: prev["shard"].as_str().map(str::to_string),
-        arms: recorded_arms(prev),
-        only_units: serde_json::from_value(prev["units"].clone()).unwrap_or(None),
+        shard: prev.shard.clone(),
+        arms: prev.arms(),
+        only_units: prev.units.clone(),
         ..opts.clone()
     })
-}
-
-/// The arms a run folder recorded (a run.json from before arms were recorded: the charter arm).
-fn recorded_arms(prev: &serde_json::Value) -> Vec<String> {
-    match prev["arms"].as_array() {
-        Some(a) => a
-            .iter()
-            .filter_map(|s| s.as_str().map(str::to_string))
-            .collect(),
-        None => vec!["charter".to_string()],
-    }
 }
 
 /// `--resume DIR` with selection flags: they must say what the folder recorded, since a resume
@@ -516,7 +525,7 @@ fn describe(o: &RunOptions) -> String {
 
 /// What a resume will do, before its plan: how much of the selection is done, and with `all`
 /// what widening adds.
-fn resume_note(opts: &RunOptions, prev: &serde_json::Value, plan: &RunPlan) -> String {
+fn resume_note(opts: &RunOptions, prev: &RunRecord, plan: &RunPlan) -> String {
     let (left, completed) = (plan.plan.len(), plan.plan.completed);
     let selected = left + completed;
     if opts.only_units.is_some() {
@@ -573,57 +582,53 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
     Ok(run_dir)
 }
 
-/// Lock the run folder; a new run refuses a folder that already holds files.
-fn lock_empty_run_dir(opts: &RunOptions, run_dir: &Path) -> Result<store::RunLock> {
-    let lock = store::lock_run_dir(run_dir).map_err(Error::run_folder)?;
-    if opts.resume.is_none()
-        && std::fs::read_dir(run_dir)
-            .map_err(|e| Error::io(run_dir, e))?
-            .flatten()
-            .any(|e| e.file_name() != store::LOCK_FILE)
-    {
-        return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
-    }
-    Ok(lock)
-}
-
 /// run.json as the run starts: what was asked and under which charter, manifest and suite.
 fn run_record(
     opts: &RunOptions,
     inputs: &Inputs,
     trials: u32,
     started: SystemTime,
-    previous: Option<&serde_json::Value>,
-) -> serde_json::Value {
+    previous: Option<&RunRecord>,
+) -> RunRecord {
     let loaded = &inputs.loaded;
-    let mut run_json = serde_json::json!({
-        "harness_version": env!("CARGO_PKG_VERSION"),
-        "manifest_path": std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone()).display().to_string(),
-        "manifest_sha256": crate::charter::sha256_hex(&std::fs::read(&loaded.path).unwrap_or_default()),
-        "manifest": loaded.manifest,
-        "charter": &*inputs.charter,
-        "suite": inputs.suite_root.display().to_string(),
-        "case_files": inputs.suite.cases.iter().map(|c| (c.id.clone(), c.sha256.clone())).collect::<std::collections::BTreeMap<_, _>>(),
-        // The selection: what `--resume` finishes.
-        "filters": {"case": opts.cases, "variant": opts.variants, "model": opts.models},
-        "trials": trials,
-        "shard": opts.shard,
-        "arms": arms_of(opts),
-        "units": opts.only_units,
-        "started": store::rfc3339(started),
-        "ended": null,
-        "sandbox": if opts.no_sandbox { "off" } else { "confined" },
-        // What a whole gate of this manifest is: fewer units or trials make the run partial.
-        "units_total": inputs.units_total,
-        "manifest_trials": loaded.manifest.run.trials,
-    });
-    if let Some(prev) = previous {
-        run_json["started"] = prev["started"].clone();
-        let mut resumed = prev["resumed"].as_array().cloned().unwrap_or_default();
-        resumed.push(serde_json::json!(store::rfc3339(started)));
-        run_json["resumed"] = serde_json::json!(resumed);
+    let manifest_path = std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone());
+    let manifest_bytes = std::fs::read(&loaded.path).unwrap_or_default();
+    let started = store::rfc3339(started);
+    RunRecord {
+        harness_version: env!("CARGO_PKG_VERSION").to_string(),
+        manifest_path: Some(manifest_path.display().to_string()),
+        manifest_sha256: Some(crate::charter::sha256_hex(&manifest_bytes)),
+        manifest: RecordedManifest::of(&loaded.manifest),
+        charter: RecordedCharter::from(&*inputs.charter),
+        suite: inputs.suite_root.display().to_string(),
+        case_files: (inputs.suite.cases.iter())
+            .map(|c| (c.id.clone(), c.sha256.clone()))
+            .collect(),
+        filters: Filters {
+            case: opts.cases.clone(),
+            variant: opts.variants.clone(),
+            model: opts.models.clone(),
+        },
+        trials: Some(trials),
+        shard: opts.shard.clone(),
+        arms: Some(arms_of(opts)),
+        units: opts.only_units.clone(),
+        // A resumed run keeps its start, and adds when it was resumed.
+        resumed: previous.map(|prev| {
+            let mut resumed = prev.resumed.clone().unwrap_or_default();
+            resumed.push(started.clone());
+            resumed
+        }),
+        started: match previous {
+            Some(prev) => prev.started.clone(),
+            None => Some(started),
+        },
+        ended: None,
+        sandbox: Sandbox::of(opts.no_sandbox),
+        units_total: Some(inputs.units_total),
+        manifest_trials: Some(loaded.manifest.run.trials),
+        ..RunRecord::default()
     }
-    run_json
 }
 
 /// The charter arm's plan, the trials a resumed run already completed, and the whole
@@ -746,85 +751,6 @@ fn execute_arm(
 /// Events a run may queue for its reporters before trials wait for them: enough to smooth
 /// bursts, bounded so a slow terminal cannot make memory grow with the trial count.
 const EVENT_BACKLOG: usize = 1024;
-
-/// Tokens, cost and alias drift per model, for run.json and the end-of-run summary.
-fn accounting(
-    models: &[manifest::ModelEntry],
-    records: &[crate::events::TrialRecord],
-) -> serde_json::Value {
-    let per_model: Vec<serde_json::Value> = models
-        .iter()
-        .map(|m| {
-            let mine: Vec<_> = records.iter().filter(|r| &*r.model == m.name()).collect();
-            let usage = crate::provider::Usage {
-                input_tokens: mine.iter().map(|r| r.input_tokens).sum(),
-                output_tokens: mine.iter().map(|r| r.output_tokens).sum(),
-                cache_read_tokens: mine.iter().map(|r| r.cache_read_tokens).sum(),
-                cache_write_tokens: mine.iter().map(|r| r.cache_write_tokens).sum(),
-            };
-            let (input, output) = (usage.input_tokens, usage.output_tokens);
-            let all_input = input + usage.cache_read_tokens + usage.cache_write_tokens;
-            let priced = m.price_input_per_mtok.is_some() || m.price_output_per_mtok.is_some();
-            let prices = crate::budget::Prices::of(m);
-            // What it cost, and what the same tokens would have cost with no prompt cache.
-            let cost = priced.then(|| prices.cost_cached(&usage));
-            let uncached = priced.then(|| prices.cost(all_input, output));
-            let cached_share = if all_input == 0 { 0.0 } else { usage.cache_read_tokens as f64 / all_input as f64 };
-            let mut drift: Vec<String> = mine.iter().flat_map(|r| r.alias_drift.iter().cloned()).collect();
-            drift.sort();
-            drift.dedup();
-            serde_json::json!({"model": m.name(), "pinned": m.model, "input_tokens": input, "output_tokens": output, "cache_read_input_tokens": usage.cache_read_tokens, "cache_write_input_tokens": usage.cache_write_tokens, "cached_share": cached_share, "cost_usd": cost, "cost_without_cache_usd": uncached, "alias_drift": drift})
-        })
-        .collect();
-    serde_json::json!(per_model)
-}
-
-/// Whether a run folder (its run.json `prev`) may be resumed under `charter` and this manifest.
-fn resumable(
-    dir: &Path,
-    prev: &serde_json::Value,
-    charter: &Charter,
-    loaded: &manifest::LoadedManifest,
-) -> Result<()> {
-    let path = dir.join("run.json");
-    let sha = prev["charter"]["sha256"].as_str().unwrap_or_default();
-    if sha != charter.sha256 {
-        return Err(Error::input(format!(
-            "{}: the run was made under charter {sha}, not {} ({}); resume it with the same charter, or start a new run",
-            path.display(),
-            charter.sha256,
-            charter.source
-        )));
-    }
-    // The same models at the same decoding, from the same manifest file: a resumed run must not
-    // gate models the run never had, or trials made under another config.
-    let now = serde_json::to_value(&loaded.manifest).unwrap_or_default();
-    for key in ["models", "decoding"] {
-        if prev["manifest"][key] != now[key] {
-            return Err(Error::input(format!(
-                "{}: the run was made with other {key} than {} has now; resume it with its own manifest ({}), or start a new run",
-                path.display(),
-                loaded.path.display(),
-                prev["manifest_path"].as_str().unwrap_or("?")
-            )));
-        }
-    }
-    if let Some(recorded) = prev["manifest_sha256"].as_str() {
-        let bytes = std::fs::read(&loaded.path).unwrap_or_default();
-        if crate::charter::sha256_hex(&bytes) != recorded {
-            return Err(Error::input(format!(
-                "{}: {} changed since the run started (sha256 differs); resume with the manifest the run was made with",
-                path.display(),
-                loaded.path.display()
-            )));
-        }
-    }
-    // A run killed mid-write leaves only temp files (writes are rename-atomic); clear them.
-    for f in crate::store::leftover_temp_files(dir) {
-        let _ = std::fs::remove_file(f);
-    }
-    Ok(())
-}
 
 /// `K/N` as (k, n) with 1 ≤ k ≤ n.
 fn parse_shard(s: &str) -> Result<(usize, usize)> {

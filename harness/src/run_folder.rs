@@ -1,0 +1,259 @@
+//! A run folder, read and held: its run.json as a `RunRecord`, its stored transcripts as trial
+//! records re-checked by today's checkers, the lock a run holds on it, and whether a previous
+//! run may be resumed in it. Below the runner: the commands that only read a run folder (gate,
+//! compare, runs, merge) need nothing else.
+
+use crate::case::Case;
+use crate::charter::Charter;
+use crate::error::{Error, Result};
+use crate::events::TrialRecord;
+use crate::record::RunRecord;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A run folder's run.json; a folder without one is named as not a run folder, with the run
+/// folders inside it (the folder given is often their parent).
+pub fn read_run(run_dir: &Path) -> Result<RunRecord> {
+    let path = run_dir.join("run.json");
+    if path.is_file() {
+        return RunRecord::read(&path);
+    }
+    let mut runs: Vec<String> = std::fs::read_dir(run_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("run.json").is_file())
+        .map(|e| e.path().display().to_string())
+        .collect();
+    runs.sort();
+    let near = match runs.len() {
+        0 => String::new(),
+        n => format!(
+            "; run folders in it: {}{}",
+            runs.iter().rev().take(5).cloned().collect::<Vec<_>>().join(", "),
+            if n > 5 { format!(" (and {} more)", n - 5) } else { String::new() }
+        ),
+    };
+    Err(Error::input(format!(
+        "{}: not a run folder (no run.json){near}",
+        run_dir.display()
+    )))
+}
+
+/// A stored transcript as a trial record, re-checked with the current checkers. The Core
+/// Invariants come from `core`, else from the transcript's own system prompt.
+pub fn record_of(
+    run_dir: &Arc<Path>,
+    path: PathBuf,
+    t: checkers::Transcript,
+    case: &Case,
+    core: Option<&str>,
+    spool: &Arc<crate::spool::Spool>,
+) -> Result<TrialRecord> {
+    let verdict = crate::check::recheck(&t, case, core, &path.display().to_string())?;
+    let pinned = t
+        .request
+        .as_ref()
+        .and_then(|r| r["model"]["model"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    let names = (
+        Arc::from(t.model.as_str()),
+        Arc::from(case.id.as_str()),
+        Arc::from(t.variant.as_str()),
+    );
+    // Records find their file from the run folder and their names: a transcript must lie
+    // where its own model, case, variant and trial say.
+    let want = crate::store::transcript_path(run_dir, &t.model, &case.id, &t.variant, t.trial);
+    if want != path {
+        return Err(Error::input(format!(
+            "{}: the transcript says it is {} trial {} of {}/{}, which belongs at {}",
+            path.display(),
+            t.model,
+            t.trial,
+            case.id,
+            t.variant,
+            want.display()
+        )));
+    }
+    record(names, run_dir.clone(), &t, &verdict, &pinned, spool)
+}
+
+/// Every trial transcript of a run folder (`trial-N.json`; replays excluded), re-checked.
+pub fn stored_records(
+    run_dir: &Path,
+    suite: &crate::suite::Suite,
+) -> Result<Vec<TrialRecord>> {
+    let files = crate::store::transcript_files(&[run_dir.join("transcripts")])?;
+    let spool = crate::spool::Spool::new()?;
+    let dir: Arc<Path> = Arc::from(run_dir);
+    let mut out = Vec::new();
+    for f in files.into_iter().filter(|f| crate::store::is_trial_file(f)) {
+        let t = crate::store::read_transcript(&f)?;
+        let case = suite.case_of(&t, &f)?;
+        out.push(record_of(&dir, f, t, case, None, &spool)?);
+    }
+    Ok(out)
+}
+
+/// A trial's record: the gate's facts from the verdict, the rest left in the transcript file
+/// and the verdict spool.
+pub(crate) fn record(
+    (model, case, variant): (Arc<str>, Arc<str>, Arc<str>),
+    run_dir: Arc<Path>,
+    t: &checkers::Transcript,
+    verdict: &checkers::Verdict,
+    pinned: &str,
+    spool: &Arc<crate::spool::Spool>,
+) -> Result<TrialRecord> {
+    let usage = t.usage.clone().unwrap_or_default();
+    let alias_drift = t
+        .request
+        .as_ref()
+        .and_then(|r| r.get("model_reported"))
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str())
+                .filter(|m| *m != pinned)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let status = crate::events::TrialStatus::of(verdict);
+    Ok(TrialRecord {
+        model,
+        case,
+        variant,
+        trial: t.trial,
+        status,
+        failed: spool.failed_names(verdict),
+        verdict: spool.put(verdict)?,
+        run_dir,
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        cache_read_tokens: usage.cache_read_input_tokens,
+        cache_write_tokens: usage.cache_write_input_tokens,
+        alias_drift,
+        error: t.error.as_deref().map(Box::from),
+        duration_ms: t.timing.as_ref().map_or(0, |t| t.duration_ms),
+        reply_digest: {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            t.final_reply().hash(&mut h);
+            h.finish()
+        },
+    })
+}
+
+/// An advisory lock on a run folder, held for the run's life (released when dropped or when the
+/// process dies, however it dies).
+pub struct RunLock {
+    _file: std::fs::File,
+}
+
+/// Lock `dir` for one run, creating it; a folder another run holds is refused at once, naming
+/// the holder's pid.
+pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = dir.join(crate::store::LOCK_FILE);
+    let mut file = crate::store::open_no_follow(
+        &path,
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true),
+    )?;
+    #[cfg(unix)]
+    {
+        use std::io::{Read, Seek};
+        use std::os::unix::io::AsRawFd;
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            return Err(Error::input(format!(
+                "{}: another harness (pid {}) is running in this folder; wait for it, or choose another --out",
+                dir.display(),
+                holder.trim()
+            )));
+        }
+        let _ = file.set_len(0);
+        let _ = file.seek(std::io::SeekFrom::Start(0));
+        let _ = std::io::Write::write_fmt(&mut file, format_args!( "{}", std::process::id()));
+    }
+    Ok(RunLock { _file: file })
+}
+
+
+/// Lock the run folder for a run; a new run (not `resume`) refuses a folder that already holds
+/// files.
+pub fn lock_for_run(run_dir: &Path, resume: bool) -> Result<RunLock> {
+    let lock = lock_run_dir(run_dir).map_err(Error::run_folder)?;
+    if !resume
+        && std::fs::read_dir(run_dir)
+            .map_err(|e| Error::io(run_dir, e))?
+            .flatten()
+            .any(|e| e.file_name() != crate::store::LOCK_FILE)
+    {
+        return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
+    }
+    Ok(lock)
+}
+
+/// Whether a run folder (its run.json `prev`) may be resumed under `charter` and this manifest.
+/// Temp files a killed run left are cleared.
+pub fn check_resumable(
+    dir: &Path,
+    prev: &RunRecord,
+    charter: &Charter,
+    loaded: &crate::manifest::LoadedManifest,
+) -> Result<()> {
+    let path = dir.join("run.json");
+    let sha = &prev.charter.sha256;
+    if *sha != charter.sha256 {
+        return Err(Error::input(format!(
+            "{}: the run was made under charter {sha}, not {} ({}); resume it with the same charter, or start a new run",
+            path.display(),
+            charter.sha256,
+            charter.source
+        )));
+    }
+    // The same models at the same decoding, from the same manifest file: a resumed run must not
+    // gate models the run never had, or trials made under another config.
+    let json = |v: serde_json::Result<serde_json::Value>| v.unwrap_or_default();
+    let models = (
+        json(serde_json::to_value(&prev.manifest.models)),
+        json(serde_json::to_value(&loaded.manifest.models)),
+    );
+    let decoding = (
+        prev.manifest.decoding.clone(),
+        json(serde_json::to_value(&loaded.manifest.decoding)),
+    );
+    for (key, (then, now)) in [("models", models), ("decoding", decoding)] {
+        if then != now {
+            return Err(Error::input(format!(
+                "{}: the run was made with other {key} than {} has now; resume it with its own manifest ({}), or start a new run",
+                path.display(),
+                loaded.path.display(),
+                prev.manifest_path.as_deref().unwrap_or("?")
+            )));
+        }
+    }
+    if let Some(recorded) = &prev.manifest_sha256 {
+        let bytes = std::fs::read(&loaded.path).unwrap_or_default();
+        if crate::charter::sha256_hex(&bytes) != *recorded {
+            return Err(Error::input(format!(
+                "{}: {} changed since the run started (sha256 differs); resume with the manifest the run was made with",
+                path.display(),
+                loaded.path.display()
+            )));
+        }
+    }
+    // A run killed mid-write leaves only temp files (writes are rename-atomic); clear them.
+    for f in crate::store::leftover_temp_files(dir) {
+        let _ = std::fs::remove_file(f);
+    }
+    Ok(())
+}
+
