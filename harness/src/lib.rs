@@ -57,6 +57,7 @@ pub mod runner;
 pub mod runs;
 pub mod sandbox;
 pub mod secrets;
+pub mod selection;
 pub mod session;
 pub mod settle;
 pub mod spool;

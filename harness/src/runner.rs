@@ -111,107 +111,11 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
         })
         .await;
     let plan = Arc::new(plan);
-    let mut dispatchers = Vec::new();
     // Every model's finished trials, in one list sized for the whole plan.
-    let finished: Arc<std::sync::Mutex<Vec<Done>>> =
-        Arc::new(std::sync::Mutex::new(Vec::with_capacity(plan.plan.len())));
-    for (mi, (model, _)) in plan.models.iter().enumerate() {
-        let (plan, events) = (plan.clone(), events.clone());
-        // Longest episodes first: units offering tools run several model turns, so starting
-        // them early keeps every concurrency slot busy until the end (longest-processing-time
-        // order). Within equally long units, first trials first: a failing unit is then
-        // usually decided before its later trials start (what --fail-fast relies on).
-        let mut order: Vec<(usize, u32)> = plan.plan.of_model(mi).collect();
-        order.sort_by_key(|&(ui, trial)| {
-            let (case, variant) = &plan.units[ui];
-            (
-                std::cmp::Reverse(variant_of(case, variant).tools.len()),
-                trial,
-            )
-        });
-        let slots = Arc::new(Semaphore::new(model.max_concurrency));
-        let failed: Arc<std::sync::Mutex<std::collections::HashSet<usize>>> = Default::default();
-        // Episodes in flight: the model's slots plus as many getting ready or writing results,
-        // taken in the order above by one dispatcher per model.
-        let in_flight = Arc::new(Semaphore::new(model.max_concurrency * 2));
-        let system = if plan.control_arm {
-            ""
-        } else {
-            plan.charter.runtime.as_str()
-        };
-        let mut warm_up = crate::warmup::WarmUp::new(
-            &plan
-                .units
-                .iter()
-                .map(|(case, v)| {
-                    let variant = variant_of(case, v);
-                    (
-                        crate::warmup::caches(model, system, variant),
-                        &variant.tools[..],
-                    )
-                })
-                .collect::<Vec<_>>(),
-        );
-        let order = warm_up.order(order);
-        let finished = finished.clone();
-        dispatchers.push(tokio::spawn(async move {
-            // Finished tasks are joined as they end: a finished task's memory is freed then,
-            // not kept until the run's last trial.
-            let mut tasks = tokio::task::JoinSet::new();
-            let joined = |r: std::result::Result<Result<()>, tokio::task::JoinError>| {
-                r.map_err(|e| Error::Internal(format!("trial task failed: {e}")))?
-            };
-            for (ui, trial) in order {
-                let permit = in_flight
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .map_err(|e| Error::Internal(e.to_string()))?;
-                // --fail-fast: a unit with a failed trial is decided; start no more of its trials.
-                if plan.fail_fast && failed.lock().is_ok_and(|f| f.contains(&ui)) {
-                    continue;
-                }
-                let cache_role = warm_up.role(ui);
-                let (plan, events, slots, failed, finished) = (
-                    plan.clone(),
-                    events.clone(),
-                    slots.clone(),
-                    failed.clone(),
-                    finished.clone(),
-                );
-                tasks.spawn(async move {
-                    let _permit = permit;
-                    let (record, why) =
-                        run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
-                    if record.status == crate::events::TrialStatus::Fail {
-                        if let Ok(mut f) = failed.lock() {
-                            f.insert(ui);
-                        }
-                    }
-                    // Bounded: when the reporters fall behind, trials wait for them rather than
-                    // queueing events without limit.
-                    let _ = events
-                        .send(Event::TrialFinished {
-                            record: record.clone(),
-                            why,
-                        })
-                        .await;
-                    finished
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .push(((mi, ui, trial), record));
-                    Ok::<_, Error>(())
-                });
-                while let Some(r) = tasks.try_join_next() {
-                    joined(r)?;
-                }
-            }
-            while let Some(r) = tasks.join_next().await {
-                joined(r)?;
-            }
-            Ok::<_, Error>(())
-        }));
-    }
+    let finished: Finished = Arc::new(std::sync::Mutex::new(Vec::with_capacity(plan.plan.len())));
+    let dispatchers: Vec<_> = (0..plan.models.len())
+        .map(|mi| tokio::spawn(dispatch(plan.clone(), mi, events.clone(), finished.clone())))
+        .collect();
     for d in dispatchers {
         d.await
             .map_err(|e| Error::Internal(format!("dispatcher failed: {e}")))??;
@@ -225,23 +129,129 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
     Ok(records)
 }
 
-async fn run_one(
-    plan: &RunPlan,
+/// The finished trials of every model, as they end.
+type Finished = Arc<std::sync::Mutex<Vec<Done>>>;
+
+/// Model `mi`'s trials, in the order they should start: longest episodes first, the unit that
+/// warms a prompt cache before the units that read it.
+fn trial_order(plan: &RunPlan, mi: usize) -> (Vec<(usize, u32)>, crate::warmup::WarmUp) {
+    let model = &plan.models[mi].0;
+    // Longest episodes first: units offering tools run several model turns, so starting
+    // them early keeps every concurrency slot busy until the end (longest-processing-time
+    // order). Within equally long units, first trials first: a failing unit is then
+    // usually decided before its later trials start (what --fail-fast relies on).
+    let mut order: Vec<(usize, u32)> = plan.plan.of_model(mi).collect();
+    order.sort_by_key(|&(ui, trial)| {
+        let (case, variant) = &plan.units[ui];
+        (
+            std::cmp::Reverse(variant_of(case, variant).tools.len()),
+            trial,
+        )
+    });
+    let system = if plan.control_arm {
+        ""
+    } else {
+        plan.charter.runtime.as_str()
+    };
+    let warm_up = crate::warmup::WarmUp::new(
+        &plan
+            .units
+            .iter()
+            .map(|(case, v)| {
+                let variant = variant_of(case, v);
+                (
+                    crate::warmup::caches(model, system, variant),
+                    &variant.tools[..],
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
+    (warm_up.order(order), warm_up)
+}
+
+/// One model's dispatcher: starts its trials in order, at most twice its concurrency in flight.
+async fn dispatch(
+    plan: Arc<RunPlan>,
     mi: usize,
-    ui: usize,
-    trial: u32,
-    slots: &Semaphore,
+    events: mpsc::Sender<Event>,
+    finished: Finished,
+) -> Result<()> {
+    let model = &plan.models[mi].0;
+    let (order, mut warm_up) = trial_order(&plan, mi);
+    let slots = Arc::new(Semaphore::new(model.max_concurrency));
+    let failed: Arc<std::sync::Mutex<std::collections::HashSet<usize>>> = Default::default();
+    // Episodes in flight: the model's slots plus as many getting ready or writing results,
+    // taken in the order above by one dispatcher per model.
+    let in_flight = Arc::new(Semaphore::new(model.max_concurrency * 2));
+    // Finished tasks are joined as they end: a finished task's memory is freed then,
+    // not kept until the run's last trial.
+    let mut tasks = tokio::task::JoinSet::new();
+    let joined = |r: std::result::Result<Result<()>, tokio::task::JoinError>| {
+        r.map_err(|e| Error::Internal(format!("trial task failed: {e}")))?
+    };
+    for (ui, trial) in order {
+        let permit = in_flight
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        // --fail-fast: a unit with a failed trial is decided; start no more of its trials.
+        if plan.fail_fast && failed.lock().is_ok_and(|f| f.contains(&ui)) {
+            continue;
+        }
+        let cache_role = warm_up.role(ui);
+        let (plan, events, slots, failed, finished) = (
+            plan.clone(),
+            events.clone(),
+            slots.clone(),
+            failed.clone(),
+            finished.clone(),
+        );
+        tasks.spawn(async move {
+            let _permit = permit;
+            let (record, why) = run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
+            if record.status == crate::events::TrialStatus::Fail {
+                if let Ok(mut f) = failed.lock() {
+                    f.insert(ui);
+                }
+            }
+            // Bounded: when the reporters fall behind, trials wait for them rather than
+            // queueing events without limit.
+            let _ = events
+                .send(Event::TrialFinished {
+                    record: record.clone(),
+                    why,
+                })
+                .await;
+            finished
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(((mi, ui, trial), record));
+            Ok::<_, Error>(())
+        });
+        while let Some(r) = tasks.try_join_next() {
+            joined(r)?;
+        }
+    }
+    while let Some(r) = tasks.join_next().await {
+        joined(r)?;
+    }
+    Ok(())
+}
+
+/// What model `mi` is asked in unit `ui`'s trial `trial`, under this plan.
+fn spec_of<'a>(
+    plan: &'a RunPlan,
+    (mi, ui, trial): (usize, usize, u32),
+    decoding: &'a crate::manifest::Decoding,
+    slots: &'a Semaphore,
     cache_role: CacheRole,
-    events: &mpsc::Sender<Event>,
-) -> Result<(TrialRecord, Option<String>)> {
-    let (model, provider) = &plan.models[mi];
+) -> TrialSpec<'a> {
     let (case, variant_id) = &plan.units[ui];
-    let variant = variant_of(case, variant_id);
-    let decoding = decoding_for(&plan.manifest.decoding, model);
-    let spec = TrialSpec {
+    TrialSpec {
         case,
-        variant,
-        model,
+        variant: variant_of(case, variant_id),
+        model: &plan.models[mi].0,
         trial,
         system_prompt: if plan.control_arm {
             ""
@@ -249,7 +259,7 @@ async fn run_one(
             &plan.charter.runtime
         },
         charter_sha256: &plan.charter.sha256,
-        decoding: &decoding,
+        decoding,
         max_steps: plan.manifest.run.max_steps,
         test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
         caps: crate::tools::Caps::from(&plan.manifest.run),
@@ -263,7 +273,22 @@ async fn run_one(
         } else {
             "charter"
         },
-    };
+    }
+}
+
+async fn run_one(
+    plan: &RunPlan,
+    mi: usize,
+    ui: usize,
+    trial: u32,
+    slots: &Semaphore,
+    cache_role: CacheRole,
+    events: &mpsc::Sender<Event>,
+) -> Result<(TrialRecord, Option<String>)> {
+    let (model, provider) = &plan.models[mi];
+    let (case, variant_id) = &plan.units[ui];
+    let decoding = decoding_for(&plan.manifest.decoding, model);
+    let spec = spec_of(plan, (mi, ui, trial), &decoding, slots, cache_role);
     let on_retry = |n: crate::provider::http::RetryNotice| {
         plan.sent.retried[mi].fetch_add(1, Ordering::Relaxed);
         // A retry notice is news, not record: dropped when the reporters are behind.

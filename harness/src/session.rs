@@ -14,6 +14,7 @@ use crate::record::{
 };
 use crate::runner::{self, Done, RunPlan};
 use crate::suite::{self, Suite};
+use crate::selection::{canonical, resume_note, same_selection, selection_of};
 use crate::{provider, run_folder, store};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -88,26 +89,9 @@ fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
 /// Validate everything, plan, run the arms, record run.json; the caller prints and writes
 /// reports.
 pub fn run(opts: &RunOptions) -> Result<RunDone> {
-    let previous = opts
-        .resume
-        .as_deref()
-        .map(|dir| RunRecord::read(&dir.join("run.json")))
-        .transpose()?;
-    let asked = opts;
-    // A resumed run finishes its own selection; `all` (and a base rerun) selects anew.
-    let opts = &match &previous {
-        Some(prev) => selection_of(opts, prev)?,
-        None => opts.clone(),
-    };
-    let inputs = Inputs::load(opts)?;
-    if previous.is_some() && !opts.all {
-        same_selection(asked, opts, &inputs)?;
-    }
-    let opts = &canonical(opts, &inputs);
+    let (opts, inputs, previous) = resolve(opts)?;
+    let (opts, previous) = (&opts, previous.as_ref());
     let started = SystemTime::now();
-    if let (Some(dir), Some(prev)) = (&opts.resume, &previous) {
-        run_folder::check_resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
-    }
     let trials = trials_of(opts, &inputs.loaded)?;
     err!(
         "{}",
@@ -123,10 +107,10 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         true => Some(control_plan(&plan, selected, &run_dir, opts.resume.is_some())?),
         false => None,
     };
-    if let Some(prev) = &previous {
+    if let Some(prev) = previous {
         err!("{}", resume_note(opts, prev, &plan));
     }
-    let mut record = run_record(opts, &inputs, trials, started, previous.as_ref());
+    let mut record = run_record(opts, &inputs, trials, started, previous);
     record.plan = Some(planned(&inputs, &plan, control.as_ref()));
     // A resume with nothing left to send, or a base rerun whose trials are all stored, leaves
     // the folder's record as it was: nothing ran, and a stored run keeps its own selection.
@@ -172,6 +156,28 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         sandbox_off: opts.no_sandbox,
         sent: sent.lines(&models),
     })
+}
+
+/// The options a run runs with (a resume's: what its folder recorded), its inputs loaded and
+/// checked, and the resumed run's record: everything checked before any model is called.
+fn resolve(asked: &RunOptions) -> Result<(RunOptions, Inputs, Option<RunRecord>)> {
+    let previous = (asked.resume.as_deref())
+        .map(|dir| RunRecord::read(&dir.join("run.json")))
+        .transpose()?;
+    // A resumed run finishes its own selection; `all` (and a base rerun) selects anew.
+    let opts = match &previous {
+        Some(prev) => selection_of(asked, prev)?,
+        None => asked.clone(),
+    };
+    let inputs = Inputs::load(&opts)?;
+    if previous.is_some() && !opts.all {
+        same_selection(asked, &opts, &inputs)?;
+    }
+    let opts = canonical(&opts, &inputs);
+    if let (Some(dir), Some(prev)) = (&opts.resume, &previous) {
+        run_folder::check_resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
+    }
+    Ok((opts, inputs, previous))
 }
 
 /// The arms' plans, priced and printed, as run.json records them.
@@ -250,20 +256,20 @@ fn run_arms(
 }
 
 /// Everything a run needs from its options, loaded and checked before any model is called.
-struct Inputs {
-    loaded: manifest::LoadedManifest,
-    suite_root: PathBuf,
+pub(crate) struct Inputs {
+    pub(crate) loaded: manifest::LoadedManifest,
+    pub(crate) suite_root: PathBuf,
     /// The suite bound to the charter (see `_prepared`).
-    suite: Suite,
-    charter: Arc<Charter>,
+    pub(crate) suite: Suite,
+    pub(crate) charter: Arc<Charter>,
     /// Keeps the bound fixtures alive for the run.
-    _prepared: crate::prepare::Prepared,
-    providers: Vec<(manifest::ModelEntry, Arc<dyn provider::Provider>)>,
-    units: Vec<(Arc<crate::case::Case>, String)>,
-    shard: Option<(usize, usize)>,
-    with_control: bool,
+    pub(crate) _prepared: crate::prepare::Prepared,
+    pub(crate) providers: Vec<(manifest::ModelEntry, Arc<dyn provider::Provider>)>,
+    pub(crate) units: Vec<(Arc<crate::case::Case>, String)>,
+    pub(crate) shard: Option<(usize, usize)>,
+    pub(crate) with_control: bool,
     /// What a whole gate of this manifest is: every model × every case variant.
-    units_total: usize,
+    pub(crate) units_total: usize,
 }
 
 impl Inputs {
@@ -362,196 +368,12 @@ impl Inputs {
 }
 
 /// The arms a run asked for (`charter` unless told).
-fn arms_of(opts: &RunOptions) -> Vec<String> {
+pub(crate) fn arms_of(opts: &RunOptions) -> Vec<String> {
     if opts.arms.is_empty() {
         vec!["charter".to_string()]
     } else {
         opts.arms.clone()
     }
-}
-
-/// The options a resume runs with: the folder's recorded selection, or with `all` the options'
-/// own (never fewer trials than the folder has).
-fn selection_of(opts: &RunOptions, prev: &RunRecord) -> Result<RunOptions> {
-    let recorded_trials = prev.trials;
-    if opts.all {
-        // A base rerun asks for the head's trials of the units it needs, whatever its folder
-        // holds; `--all` only widens.
-        if let (Some(asked), Some(had), None) = (opts.trials, recorded_trials, &opts.only_units) {
-            if asked < had {
-                return Err(Error::input(format!(
-                    "--resume --all --trials {asked}: the run already has {had} trials per unit; widening never drops trials"
-                )));
-            }
-        }
-        return Ok(RunOptions {
-            trials: opts.trials.or(recorded_trials),
-            arms: if opts.arms.is_empty() {
-                prev.arms()
-            } else {
-                opts.arms.clone()
-            },
-            ..opts.clone()
-        });
-    }
-    Ok(RunOptions {
-        cases: prev.filters.case.clone(),
-        variants: prev.filters.variant.clone(),
-        models: prev.filters.model.clone(),
-        trials: recorded_trials,
-        shard: prev.shard.clone(),
-        arms: prev.arms(),
-        only_units: prev.units.clone(),
-        ..opts.clone()
-    })
-}
-
-/// `--resume DIR` with selection flags: they must say what the folder recorded, since a resume
-/// finishes that selection and nothing else.
-fn same_selection(asked: &RunOptions, recorded: &RunOptions, inputs: &Inputs) -> Result<()> {
-    let dir = asked.resume.as_deref().unwrap_or(Path::new("."));
-    let differs = |what: &str| {
-        Error::input(format!(
-            "{}: --resume finishes the run's own selection ({}), and {what} asks for another; \
-             to add every unit of the manifest to this run: --resume {} --all; for another selection: a new run (--out)",
-            dir.display(),
-            describe(recorded),
-            dir.display()
-        ))
-    };
-    let unit_set = |o: &RunOptions| -> Result<std::collections::BTreeSet<(String, String)>> {
-        Ok(suite::select(&inputs.suite, &o.cases, &o.variants)?
-            .into_iter()
-            .map(|(c, v)| (c.id.clone(), v.id.clone()))
-            .collect())
-    };
-    if (!asked.cases.is_empty() || !asked.variants.is_empty())
-        && unit_set(asked)? != unit_set(recorded)?
-    {
-        return Err(differs("--case/--variant"));
-    }
-    let model_set = |o: &RunOptions| -> Result<std::collections::BTreeSet<String>> {
-        Ok(inputs
-            .loaded
-            .select_models(&o.models)?
-            .iter()
-            .map(|m| m.name().to_string())
-            .collect())
-    };
-    if !asked.models.is_empty() && model_set(asked)? != model_set(recorded)? {
-        return Err(differs("--model"));
-    }
-    let recorded_trials = recorded.trials.unwrap_or(inputs.loaded.manifest.run.trials);
-    if asked.trials.is_some_and(|t| t != recorded_trials) {
-        return Err(differs("--trials"));
-    }
-    let shard = |o: &RunOptions| o.shard.as_deref().map(parse_shard).transpose();
-    if asked.shard.is_some() && shard(asked)? != shard(recorded)? {
-        return Err(differs("--shard"));
-    }
-    let arm_set = |o: &RunOptions| {
-        arms_of(o)
-            .into_iter()
-            .collect::<std::collections::BTreeSet<_>>()
-    };
-    if !asked.arms.is_empty() && arm_set(asked) != arm_set(recorded) {
-        return Err(differs("--arms"));
-    }
-    Ok(())
-}
-
-/// The filters as run.json records them: case ids as the suite spells them, model names, each
-/// once (`--case E1 --case e1` is `--case E1`).
-fn canonical(opts: &RunOptions, inputs: &Inputs) -> RunOptions {
-    let once = |values: Vec<String>| {
-        let mut out: Vec<String> = Vec::new();
-        for v in values {
-            if !out.iter().any(|o| o.eq_ignore_ascii_case(&v)) {
-                out.push(v);
-            }
-        }
-        out
-    };
-    let split = crate::suite::split_list;
-    let cases = split(&opts.cases)
-        .into_iter()
-        .map(|c| inputs.suite.case(&c).map_or(c, |case| case.id.clone()))
-        .collect();
-    let models = match opts.models.is_empty() {
-        true => Vec::new(),
-        false => inputs
-            .providers
-            .iter()
-            .map(|(m, _)| m.name().to_string())
-            .collect(),
-    };
-    RunOptions {
-        cases: once(cases),
-        variants: once(split(&opts.variants)),
-        models,
-        ..opts.clone()
-    }
-}
-
-/// A selection as the flags that make it.
-fn describe(o: &RunOptions) -> String {
-    let mut units = Vec::new();
-    for (flag, values) in [
-        ("--case", &o.cases),
-        ("--variant", &o.variants),
-        ("--model", &o.models),
-    ] {
-        units.extend(values.iter().map(|v| format!("{flag} {v}")));
-    }
-    if let Some(s) = &o.shard {
-        units.push(format!("--shard {s}"));
-    }
-    if let Some(u) = &o.only_units {
-        units.push(format!("{} unit(s) of a base rerun", u.len()));
-    }
-    let mut more = Vec::new();
-    if let Some(t) = o.trials {
-        more.push(format!("--trials {t}"));
-    }
-    if arms_of(o) != ["charter"] {
-        more.push(format!("--arms {}", arms_of(o).join(",")));
-    }
-    match (units.is_empty(), more.is_empty()) {
-        (true, true) => "every unit of the manifest".to_string(),
-        (true, false) => format!("every unit of the manifest, {}", more.join(" ")),
-        _ => [units, more].concat().join(" "),
-    }
-}
-
-/// What a resume will do, before its plan: how much of the selection is done, and with `all`
-/// what widening adds.
-fn resume_note(opts: &RunOptions, prev: &RunRecord, plan: &RunPlan) -> String {
-    let (left, completed) = (plan.plan.len(), plan.plan.completed);
-    let selected = left + completed;
-    if opts.only_units.is_some() {
-        return format!(
-            "base rerun: {completed} of {selected} needed trials stored with the same inputs and reused; sending {left}\n"
-        );
-    }
-    if opts.all {
-        let before = selection_of(
-            &RunOptions {
-                all: false,
-                ..opts.clone()
-            },
-            prev,
-        )
-        .map(|o| describe(&o))
-        .unwrap_or_default();
-        return format!(
-            "resume --all: widening the run ({before}) to {}: {selected} trials, {completed} already completed, {left} added\n",
-            describe(opts),
-        );
-    }
-    format!(
-        "resume: {completed} of {selected} trials already completed ({}); running the rest\n",
-        describe(opts)
-    )
 }
 
 /// Trials per unit: `--trials` (or what the resumed run had), else the manifest's.
@@ -753,7 +575,7 @@ fn execute_arm(
 const EVENT_BACKLOG: usize = 1024;
 
 /// `K/N` as (k, n) with 1 ≤ k ≤ n.
-fn parse_shard(s: &str) -> Result<(usize, usize)> {
+pub(crate) fn parse_shard(s: &str) -> Result<(usize, usize)> {
     let bad = || Error::input(format!("--shard {s:?}: want K/N with 1 ≤ K ≤ N, e.g. 1/2"));
     let (k, n) = s.split_once('/').ok_or_else(bad)?;
     let (k, n): (usize, usize) = (

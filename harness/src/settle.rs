@@ -281,6 +281,10 @@ fn unit_costs(
     units: &[&UnitChange],
 ) -> Result<HashMap<(String, String, String), UnitCost>> {
     let mut out = HashMap::new();
+    // run.json's usage (the command line hands it over parsed, not typed).
+    let usage = crate::record::RunRecord::from_value(inputs.run)
+        .usage
+        .unwrap_or_default();
     for u in units {
         let trials = inputs
             .head
@@ -308,12 +312,10 @@ fn unit_costs(
             .map(|x| x.trials.len())
             .sum();
         // The run's cost per trial on this model, from run.json's usage.
-        let usd = inputs.run["usage"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|m| m["model"] == u.model.as_str())
-            .and_then(|m| m["cost_usd"].as_f64())
+        let usd = usage
+            .iter()
+            .find(|m| m.model == u.model)
+            .and_then(|m| m.cost_usd)
             .filter(|_| trials_on_model > 0)
             .map(|c| c / trials_on_model as f64);
         out.insert(key(u), UnitCost { requests, usd });
@@ -354,7 +356,7 @@ fn rates(dir: &Path, suite: &Suite) -> Result<HashMap<(String, String, String), 
     if !dir.join("transcripts").exists() {
         return Ok(HashMap::new());
     }
-    let records = crate::runner::stored_records(dir, suite)?;
+    let records = crate::run_folder::stored_records(dir, suite)?;
     let gate = Gate::from_records(&records, 1);
     Ok(gate
         .units
