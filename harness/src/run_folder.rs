@@ -257,3 +257,55 @@ pub fn check_resumable(
     Ok(())
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run folder an earlier harness wrote: its run.json lacks arms, sandbox and the
+    /// whole-gate size, and carries a field this harness does not know.
+    fn older_run(results: &Path) -> PathBuf {
+        let dir = results.join("20261129-100000-00aa");
+        std::fs::create_dir_all(&dir).unwrap();
+        let run = r#"{"harness_version": "0.1.0", "started": "2026-11-29T10:00:00Z",
+            "charter": {"source": "/c/CHARTER.md", "sha256": "abc", "version": "0.3.1"},
+            "manifest": {"models": [{"name": "m1", "role": "frontier"}]},
+            "trials": 3, "from_the_future": {"x": 1}}"#;
+        std::fs::write(dir.join("run.json"), run).unwrap();
+        std::fs::write(dir.join("summary.json"), r#"{"verdict": "PASS", "units": []}"#).unwrap();
+        dir
+    }
+
+    #[test]
+    fn an_older_run_folder_with_an_unknown_field_still_reads_and_lists() {
+        let results = tempfile::tempdir().unwrap();
+        let dir = older_run(results.path());
+        let run = read_run(&dir).unwrap();
+        assert_eq!(run.arms(), ["charter"]);
+        assert_eq!(run.model_names(), ["m1"]);
+        let listed = crate::runs::list(results.path()).unwrap();
+        assert!(listed.contains("2026-11-29T10:00:00Z"), "{listed}");
+        assert!(listed.contains("charter 0.3.1") && listed.contains("PASS"), "{listed}");
+    }
+
+    #[test]
+    fn a_folder_without_run_json_is_named_with_the_run_folders_inside_it() {
+        let results = tempfile::tempdir().unwrap();
+        older_run(results.path());
+        let e = read_run(results.path()).unwrap_err().to_string();
+        assert!(e.contains("not a run folder (no run.json)"), "{e}");
+        assert!(e.contains("20261129-100000-00aa"), "{e}");
+    }
+
+    #[test]
+    fn a_new_run_refuses_a_folder_holding_files_and_a_second_lock_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = lock_for_run(dir.path(), false).unwrap();
+        assert!(lock_for_run(dir.path(), true).is_err(), "held by the first run");
+        drop(lock);
+        std::fs::write(dir.path().join("run.json"), "{}").unwrap();
+        let e = lock_for_run(dir.path(), false).err().unwrap().to_string();
+        assert!(e.contains("already holds files"), "{e}");
+        assert!(lock_for_run(dir.path(), true).is_ok(), "a resume may use it");
+    }
+}
