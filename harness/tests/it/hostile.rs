@@ -1,7 +1,7 @@
 //! A hostile model through a loopback OpenAI-compatible server: every attack of the security
 //! model, each through the real binary, tools, sandbox and reports.
 
-mod common;
+use crate::common;
 
 use common::loopback_run::{responder, run_harness, Run, KEY};
 use common::model_server::{encode, Turn};

@@ -1,7 +1,5 @@
 //! Helpers shared by the integration tests: run the built binary, find the repository root.
 
-#![allow(dead_code)]
-
 pub mod loopback_run;
 pub mod model_server;
 

@@ -2,12 +2,12 @@
 //! snapshot in `tests/snapshots/offline/` (times, durations and paths redacted). Reports are
 //! kept whole, so a change shows as a diff; transcripts as a sha256 list.
 //!
-//! After a deliberate change of a report: `UPDATE_SNAPSHOTS=1 cargo test -p harness --test
-//! report_bytes` writes the snapshot and then FAILS (it never passes while rewriting); review
-//! `git diff harness/tests/snapshots`, run it again without UPDATE_SNAPSHOTS, and say in the
-//! commit what changed and why. CI never sets it, and with `CI` set the test refuses to write.
+//! After a deliberate change of a report, one explicit command rewrites the snapshot: `cargo test
+//! -p harness --test it -- --ignored update_the_offline_report_snapshot` (an ignored test, so
+//! `cargo test` never runs it; with `CI` set it refuses). Review `git diff harness/tests/snapshots`
+//! and say in the commit what changed and why. The comparing test never writes.
 
-mod common;
+use crate::common;
 
 use common::{files_under, harness, repo_root};
 use sha2::{Digest, Sha256};
@@ -32,8 +32,8 @@ fn redact(text: &str, out: &Path) -> String {
     })
 }
 
-#[test]
-fn every_report_verdict_and_transcript_of_the_offline_matrix_is_byte_identical_to_the_snapshot() {
+/// The offline matrix's output, redacted: (snapshot file name, text), transcripts as one sha256 list.
+fn offline_output() -> Vec<(String, String)> {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let run = harness(
@@ -68,28 +68,44 @@ fn every_report_verdict_and_transcript_of_the_offline_matrix_is_byte_identical_t
         }
     }
     got.push(("transcripts.sha256".into(), hashes));
-    let snap = repo_root().join("harness/tests/snapshots/offline");
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-        assert!(
-            !ci,
-            "UPDATE_SNAPSHOTS is set in CI: snapshots are rewritten only by hand"
-        );
-        let _ = std::fs::remove_dir_all(&snap);
-        std::fs::create_dir_all(&snap).unwrap();
-        for (rel, text) in &got {
-            std::fs::write(snap.join(rel.replace('/', "__")), text).unwrap();
-        }
-        panic!(
-            "snapshots written to {}; review the diff (git diff harness/tests/snapshots) and run \
-             again without UPDATE_SNAPSHOTS",
-            snap.display()
-        );
+    got.into_iter()
+        .map(|(rel, text)| (rel.replace('/', "__"), text))
+        .collect()
+}
+
+fn snapshot_dir() -> std::path::PathBuf {
+    repo_root().join("harness/tests/snapshots/offline")
+}
+
+#[test]
+#[ignore = "rewrites the snapshot: run it by name after a deliberate change of a report"]
+fn update_the_offline_report_snapshot() {
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(
+        !ci,
+        "CI never rewrites snapshots: they are rewritten by hand and reviewed"
+    );
+    let got = offline_output();
+    let snap = snapshot_dir();
+    let _ = std::fs::remove_dir_all(&snap);
+    std::fs::create_dir_all(&snap).unwrap();
+    for (name, text) in &got {
+        std::fs::write(snap.join(name), text).unwrap();
     }
-    let mut names: Vec<String> = got.iter().map(|(r, _)| r.replace('/', "__")).collect();
+    eprintln!(
+        "snapshot written to {}; review it with git diff harness/tests/snapshots",
+        snap.display()
+    );
+}
+
+#[test]
+fn every_report_verdict_and_transcript_of_the_offline_matrix_is_byte_identical_to_the_snapshot() {
+    let got = offline_output();
+    let snap = snapshot_dir();
+    let mut names: Vec<String> = got.iter().map(|(n, _)| n.clone()).collect();
     names.sort();
     let mut want_names: Vec<String> = std::fs::read_dir(&snap)
-        .expect("no snapshot: write it with UPDATE_SNAPSHOTS=1 (that run fails), review, run again")
+        .expect("no snapshot: write it with the ignored test update_the_offline_report_snapshot")
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     want_names.sort();
@@ -98,7 +114,7 @@ fn every_report_verdict_and_transcript_of_the_offline_matrix_is_byte_identical_t
         "the run writes other files than the snapshot"
     );
     for (rel, text) in &got {
-        let want = std::fs::read_to_string(snap.join(rel.replace('/', "__"))).unwrap();
+        let want = std::fs::read_to_string(snap.join(rel)).unwrap();
         if *text != want {
             let diff = similar::TextDiff::from_lines(&want, text)
                 .unified_diff()

@@ -1,8 +1,6 @@
 //! Loopback "models" speaking the OpenAI Chat Completions and Anthropic Messages APIs, for
 //! provider tests: a generic one that finishes any case, and one that plays E9's After shape.
 
-#![allow(dead_code)]
-
 use loopback::{RecordedRequest, Reply};
 use serde_json::{json, Value};
 

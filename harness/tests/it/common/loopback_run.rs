@@ -1,8 +1,6 @@
 //! Running the binary against a loopback model: a manifest in a temp folder, the run folder
 //! beside it, the test key in the environment.
 
-#![allow(dead_code)]
-
 use super::repo_root;
 use loopback::{RecordedRequest, Reply, Responder};
 use serde_json::Value;

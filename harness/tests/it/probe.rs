@@ -1,6 +1,6 @@
 //! The behavioural probe: deliverables judged by what they do, in the sandbox.
 
-mod common;
+use crate::common;
 use checkers::{Message, Role, Transcript};
 use common::repo_root;
 use std::time::{Duration, Instant};

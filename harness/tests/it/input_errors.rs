@@ -1,7 +1,7 @@
 //! Bad input stops a run before any model is called: exit 2, a message naming the file and the
 //! line or variable, and nothing written to results.
 
-mod common;
+use crate::common;
 
 use common::{harness, offline_run, repo_root, stderr};
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! The sandbox confines what a model-written script can do: tried directly with attack scripts.
 
-mod common;
+use crate::common;
 use harness::sandbox::{self, Limits, Mode};
 use std::path::Path;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! The suite inside the binary: runs, checks and gates from any folder, with no checkout beside
 //! it, and refuses a transcript made with another case file.
 
-mod common;
+use crate::common;
 use common::{harness, stderr, stdout};
 
 #[test]

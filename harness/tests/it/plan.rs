@@ -2,7 +2,7 @@
 //! narrowed run, a resume after Ctrl-C, a base rerun, shards and their merge each send exactly
 //! the trials their plan lists, each once; a base revision that does not resolve writes nothing.
 
-mod common;
+use crate::common;
 
 use common::loopback_run::{responder, KEY};
 use common::model_server::{encode, generic_turn, is_anthropic};

@@ -1,7 +1,7 @@
 //! Property tests over the readers of untrusted files: the transcript reader and the manifest
 //! loader return a value or an error for any bytes, and never panic. Bounded, so CI stays fast.
 
-mod common;
+use crate::common;
 use common::repo_root;
 use proptest::prelude::*;
 

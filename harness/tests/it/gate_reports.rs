@@ -2,7 +2,7 @@
 //! the HTML page (in headless Chromium; required in CI, skipped loudly elsewhere), re-checks that list changed verdicts,
 //! shards merged into the same gate, and --fail-fast.
 
-mod common;
+use crate::common;
 
 use common::{files_under, git_repo, harness, offline_run, repo_root, stderr, stdout};
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! multi-step tool episode through each, faults ending as a retry that succeeds or an
 //! inconclusive trial, and the API key never written anywhere.
 
-mod common;
+use crate::common;
 
 use common::loopback_run::{harness_off_runtime, responder, run_harness, KEY};
 use common::model_server::{e9_turn, encode, generic_turn, is_anthropic, E9_PATHS};

@@ -7,7 +7,7 @@
 //! Also: actionlint and shellcheck find nothing in the workflow (for each `init` option), in
 //! action.yml or in release.yml.
 
-mod common;
+use crate::common;
 
 use common::model_server::{encode, Turn};
 use common::repo_root;

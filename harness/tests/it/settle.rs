@@ -3,7 +3,7 @@
 //! tells a pass rate of 0.9 on the base from 0.3 at head and stops, and leaves 0.8 against 0.8
 //! within noise, with the requests the server counted equal to the plan.
 
-mod common;
+use crate::common;
 
 use common::loopback_run::{harness_off_runtime, responder, run_harness};
 use common::model_server::{encode, Turn};

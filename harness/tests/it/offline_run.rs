@@ -1,6 +1,6 @@
 //! End to end: the offline matrix, run by the real binary into a tempdir.
 
-mod common;
+use crate::common;
 
 use common::{files_under, harness, offline_run, repo_root, stdout};
 use serde_json::Value;

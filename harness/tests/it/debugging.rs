@@ -1,7 +1,7 @@
 //! Per-case debugging: focused runs print each trial's story, `harness show` renders stored
 //! transcripts of every unit, and colour follows --color and NO_COLOR.
 
-mod common;
+use crate::common;
 
 use common::{files_under, harness, offline_run, repo_root, stdout};
 

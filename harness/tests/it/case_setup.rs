@@ -2,7 +2,7 @@
 //! charter under test and the tokens in context are computed over the rendered file; E12 replays
 //! E8-A's turns; E5's history happened in the fixture's git history.
 
-mod common;
+use crate::common;
 use common::{offline_run, repo_root};
 use serde_json::Value;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! out, `check` ends with one line of counts, `compare` pairs and orders as people read, and
 //! the README's walkthrough from `init` to the first gate runs as written.
 
-mod common;
+use crate::common;
 
 use common::{harness, repo_root, stderr, stdout};
 use std::path::{Path, PathBuf};

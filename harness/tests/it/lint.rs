@@ -1,7 +1,7 @@
 //! `harness lint`: golden fixtures for every capsule check and forbidden pattern, charter
 //! structure rules, and --base rules against git repositories built with git2.
 
-mod common;
+use crate::common;
 
 use common::{git_repo, harness, repo_root, stdout};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! `harness label` and `harness calibrate`: checkers measured against a person's verdicts.
 
-mod common;
+use crate::common;
 use common::{harness, repo_root};
 
 fn stdout(o: &std::process::Output) -> String {

@@ -1,7 +1,7 @@
 //! Messages a person can act on: ids listed, comma lists, did-you-mean, not-a-run-folder,
 //! every unset key at once, plurals, and keys from a .env file.
 
-mod common;
+use crate::common;
 use common::{harness, repo_root, stderr, stdout};
 
 fn run_err(args: &[&str]) -> String {
