@@ -2,9 +2,9 @@
 //! model by model, with the changes between them as Markdown, JSON or an HTML page.
 
 use crate::error::{Error, Result};
+use crate::gate::{Gate, Unit, UnitStatus};
 use crate::record::RunRecord;
 use crate::run_folder;
-use crate::gate::{Gate, Unit, UnitStatus};
 use crate::stats::{Label, Rate};
 use crate::suite::Suite;
 use serde::Serialize;

@@ -257,7 +257,11 @@ impl RunRecord {
 
     /// The names of the run's models, in manifest order.
     pub fn model_names(&self) -> Vec<String> {
-        self.manifest.models.iter().map(|m| m.name.clone()).collect()
+        self.manifest
+            .models
+            .iter()
+            .map(|m| m.name.clone())
+            .collect()
     }
 
     /// A model's role as the run's manifest recorded it.
@@ -418,7 +422,10 @@ mod tests {
         let path = dir.path().join("run.json");
         std::fs::write(&path, r#"{"trials": "three"}"#).unwrap();
         let e = RunRecord::read(&path).unwrap_err().to_string();
-        assert!(e.contains("run.json") && e.contains("not a run record"), "{e}");
+        assert!(
+            e.contains("run.json") && e.contains("not a run record"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A run folder, read and held: its run.json as a `RunRecord`, its stored transcripts as trial
-//! records re-checked by today's checkers, the lock a run holds on it, and whether a previous
-//! run may be resumed in it. Below the runner: the commands that only read a run folder (gate,
-//! compare, runs, merge) need nothing else.
+//! records re-checked by today's checkers, the lock a run holds on it, whether a previous run
+//! may be resumed in it, and the record of merged shards. Below the runner: a command that only
+//! reads run folders needs this, not the runner.
 
 use crate::case::Case;
 use crate::charter::Charter;
@@ -30,14 +30,50 @@ pub fn read_run(run_dir: &Path) -> Result<RunRecord> {
         0 => String::new(),
         n => format!(
             "; run folders in it: {}{}",
-            runs.iter().rev().take(5).cloned().collect::<Vec<_>>().join(", "),
-            if n > 5 { format!(" (and {} more)", n - 5) } else { String::new() }
+            runs.iter()
+                .rev()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if n > 5 {
+                format!(" (and {} more)", n - 5)
+            } else {
+                String::new()
+            }
         ),
     };
     Err(Error::input(format!(
         "{}: not a run folder (no run.json){near}",
         run_dir.display()
     )))
+}
+
+/// The run record of shards merged into one run: the first shard's, with where it was merged
+/// from and no shard of its own. Only shards of one run merge: the same charter and trials.
+pub fn merged_record(shards: &[PathBuf]) -> Result<RunRecord> {
+    let runs: Vec<RunRecord> = shards.iter().map(|d| read_run(d)).collect::<Result<_>>()?;
+    let Some(first) = runs.first() else {
+        return Err(Error::input("merge: no run folders given"));
+    };
+    for (dir, run) in shards.iter().zip(&runs).skip(1) {
+        let differs = [
+            ("charter", run.charter.sha256 != first.charter.sha256),
+            ("trials", run.trials != first.trials),
+        ];
+        if let Some((what, _)) = differs.iter().find(|(_, d)| *d) {
+            return Err(Error::input(format!(
+                "{}: {what} differs from {}'s; only shards of one run merge",
+                dir.display(),
+                shards[0].display()
+            )));
+        }
+    }
+    Ok(RunRecord {
+        merged_from: Some(shards.iter().map(|d| d.display().to_string()).collect()),
+        shard: None,
+        ..first.clone()
+    })
 }
 
 /// A stored transcript as a trial record, re-checked with the current checkers. The Core
@@ -80,10 +116,7 @@ pub fn record_of(
 }
 
 /// Every trial transcript of a run folder (`trial-N.json`; replays excluded), re-checked.
-pub fn stored_records(
-    run_dir: &Path,
-    suite: &crate::suite::Suite,
-) -> Result<Vec<TrialRecord>> {
+pub fn stored_records(run_dir: &Path, suite: &crate::suite::Suite) -> Result<Vec<TrialRecord>> {
     let files = crate::store::transcript_files(&[run_dir.join("transcripts")])?;
     let spool = crate::spool::Spool::new()?;
     let dir: Arc<Path> = Arc::from(run_dir);
@@ -180,11 +213,10 @@ pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
         }
         let _ = file.set_len(0);
         let _ = file.seek(std::io::SeekFrom::Start(0));
-        let _ = std::io::Write::write_fmt(&mut file, format_args!( "{}", std::process::id()));
+        let _ = std::io::Write::write_fmt(&mut file, format_args!("{}", std::process::id()));
     }
     Ok(RunLock { _file: file })
 }
-
 
 /// Lock the run folder for a run; a new run (not `resume`) refuses a folder that already holds
 /// files.
@@ -257,7 +289,6 @@ pub fn check_resumable(
     Ok(())
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,7 +303,11 @@ mod tests {
             "manifest": {"models": [{"name": "m1", "role": "frontier"}]},
             "trials": 3, "from_the_future": {"x": 1}}"#;
         std::fs::write(dir.join("run.json"), run).unwrap();
-        std::fs::write(dir.join("summary.json"), r#"{"verdict": "PASS", "units": []}"#).unwrap();
+        std::fs::write(
+            dir.join("summary.json"),
+            r#"{"verdict": "PASS", "units": []}"#,
+        )
+        .unwrap();
         dir
     }
 
@@ -285,7 +320,10 @@ mod tests {
         assert_eq!(run.model_names(), ["m1"]);
         let listed = crate::runs::list(results.path()).unwrap();
         assert!(listed.contains("2026-11-29T10:00:00Z"), "{listed}");
-        assert!(listed.contains("charter 0.3.1") && listed.contains("PASS"), "{listed}");
+        assert!(
+            listed.contains("charter 0.3.1") && listed.contains("PASS"),
+            "{listed}"
+        );
     }
 
     #[test]
@@ -298,14 +336,42 @@ mod tests {
     }
 
     #[test]
+    fn shards_of_one_run_merge_into_its_record_and_another_runs_shard_is_refused() {
+        let results = tempfile::tempdir().unwrap();
+        let a = older_run(results.path());
+        let b = results.path().join("shard-2");
+        std::fs::create_dir_all(&b).unwrap();
+        let mut run: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(a.join("run.json")).unwrap()).unwrap();
+        run["shard"] = serde_json::json!("2/2");
+        std::fs::write(b.join("run.json"), run.to_string()).unwrap();
+        let merged = merged_record(&[a.clone(), b.clone()]).unwrap();
+        assert_eq!(merged.shard, None);
+        assert_eq!(merged.merged_from.unwrap().len(), 2);
+        run["trials"] = serde_json::json!(5);
+        std::fs::write(b.join("run.json"), run.to_string()).unwrap();
+        let e = merged_record(&[a, b]).unwrap_err().to_string();
+        assert!(
+            e.contains("trials differs") && e.contains("only shards of one run merge"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_new_run_refuses_a_folder_holding_files_and_a_second_lock_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let lock = lock_for_run(dir.path(), false).unwrap();
-        assert!(lock_for_run(dir.path(), true).is_err(), "held by the first run");
+        assert!(
+            lock_for_run(dir.path(), true).is_err(),
+            "held by the first run"
+        );
         drop(lock);
         std::fs::write(dir.path().join("run.json"), "{}").unwrap();
         let e = lock_for_run(dir.path(), false).err().unwrap().to_string();
         assert!(e.contains("already holds files"), "{e}");
-        assert!(lock_for_run(dir.path(), true).is_ok(), "a resume may use it");
+        assert!(
+            lock_for_run(dir.path(), true).is_ok(),
+            "a resume may use it"
+        );
     }
 }

@@ -46,7 +46,11 @@ pub(crate) fn selection_of(opts: &RunOptions, prev: &RunRecord) -> Result<RunOpt
 
 /// `--resume DIR` with selection flags: they must say what the folder recorded, since a resume
 /// finishes that selection and nothing else.
-pub(crate) fn same_selection(asked: &RunOptions, recorded: &RunOptions, inputs: &Inputs) -> Result<()> {
+pub(crate) fn same_selection(
+    asked: &RunOptions,
+    recorded: &RunOptions,
+    inputs: &Inputs,
+) -> Result<()> {
     let dir = asked.resume.as_deref().unwrap_or(Path::new("."));
     let differs = |what: &str| {
         Error::input(format!(

@@ -7,14 +7,14 @@ use crate::error::{Error, Result};
 use crate::events::{Event, TrialRecord};
 use crate::gate::Gate;
 use crate::manifest;
-use crate::report::progress::Progress;
 use crate::record::{
     Filters, ModelUsage, RecordedCharter, RecordedManifest, RunPlanRecord, RunRecord, Sandbox,
     SentRecord,
 };
+use crate::report::progress::Progress;
 use crate::runner::{self, Done, RunPlan};
-use crate::suite::{self, Suite};
 use crate::selection::{canonical, resume_note, same_selection, selection_of};
+use crate::suite::{self, Suite};
 use crate::{provider, run_folder, store};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -104,7 +104,12 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
 
     let (plan, done, selected) = charter_plan(opts, &inputs, trials, &run_dir)?;
     let control = match inputs.with_control {
-        true => Some(control_plan(&plan, selected, &run_dir, opts.resume.is_some())?),
+        true => Some(control_plan(
+            &plan,
+            selected,
+            &run_dir,
+            opts.resume.is_some(),
+        )?),
         false => None,
     };
     if let Some(prev) = previous {
