@@ -192,7 +192,7 @@ pub fn plan_base(
             dir.to_path_buf()
         }
         None => {
-            let key = crate::init::key_of(&base_charter.sha256, &manifest, suite)?;
+            let key = crate::key::key_of(&base_charter.sha256, &manifest, suite)?;
             run_dir.join(format!("base-{}", &key[..16]))
         }
     };

@@ -319,3 +319,40 @@ pub fn render(judged: &[Judged]) -> String {
     }
     out
 }
+
+/// What `harness calibrate` re-checks, and how it prints.
+pub struct CalibrateOptions {
+    /// Folders holding labels.jsonl files or golden files.
+    pub dirs: Vec<PathBuf>,
+    /// One JSON object per labelled transcript, then a summary object.
+    pub json: bool,
+    /// A custom case suite (default: `$CHARTER_HARNESS_SUITE`, else the built-in one).
+    pub suite: Option<PathBuf>,
+}
+
+/// `harness calibrate`: re-check, print agreement and every disagreement; 0 on full
+/// agreement, 1 on any disagreement.
+pub fn run(opts: &CalibrateOptions) -> Result<u8> {
+    let root = crate::suite::locate(opts.suite.as_deref())?;
+    let suite = Suite::load(&root)?;
+    let judged = calibrate(&opts.dirs, &suite)?;
+    if opts.json {
+        for j in &judged {
+            let line = serde_json::to_string(j).map_err(|e| Error::Internal(e.to_string()))?;
+            crate::report::out_json(&line);
+        }
+        let summary: Vec<_> = tallies(&judged)
+            .into_iter()
+            .map(|((case, version), t)| serde_json::json!({"case": case, "checker_version": version, "tally": t}))
+            .collect();
+        crate::report::out_json(&serde_json::json!({ "summary": summary }).to_string());
+    } else {
+        // Reasons quote model text: no terminal escapes, no key values.
+        out!("{}", render(&judged));
+    }
+    Ok(if judged.iter().all(|j| j.agrees()) {
+        crate::exit::OK
+    } else {
+        crate::exit::GATE_FAILED
+    })
+}

@@ -109,4 +109,30 @@ impl Case {
     pub fn variant(&self, id: &str) -> Option<&Variant> {
         self.variants.iter().find(|v| v.id == id)
     }
+
+    /// What `harness cases` lists for the case: its title and checker, each variant's
+    /// workspace, seeded turns and tools, and when it passes.
+    pub fn listing(&self) -> String {
+        let checker = checkers::checker_for(&self.id).map_or("?", |k| k.version);
+        let mut out = format!("{:<4} {}  (checker {checker})\n", self.id, self.title);
+        for v in &self.variants {
+            let ws = v
+                .fixture
+                .as_deref()
+                .and_then(std::path::Path::file_name)
+                .map_or("none".to_string(), |n| n.to_string_lossy().into_owned());
+            let tools = if v.tools.is_empty() {
+                "none".to_string()
+            } else {
+                v.tools.join(" ")
+            };
+            out.push_str(&format!(
+                "     {:<8} workspace: {ws:<16} seeded turns: {:<3} tools: {tools}\n",
+                v.id,
+                v.seed.len() + 1
+            ));
+        }
+        out.push_str(&format!("     passes when: {}\n", self.passes_when));
+        out
+    }
 }

@@ -179,3 +179,50 @@ pub fn render(checked: &[Checked], verbose: bool) -> String {
     ));
     out
 }
+
+/// What `harness check` re-checks, and how it prints.
+pub struct CheckOptions {
+    /// Transcript files, or folders searched for them.
+    pub paths: Vec<PathBuf>,
+    /// One JSON verdict per line (contract §4).
+    pub json: bool,
+    /// Every verdict with its failed criteria, not only the ones that changed.
+    pub verbose: bool,
+    /// A charter file or git `REV:PATH` whose Core Invariants replace each transcript's.
+    pub charter: Option<String>,
+    /// A custom case suite (default: `$CHARTER_HARNESS_SUITE`, else the built-in one).
+    pub suite: Option<PathBuf>,
+}
+
+/// `harness check`: re-check, print the verdicts (the changed ones, or all as JSON); the exit
+/// code of [`exit_code`].
+pub fn run(opts: &CheckOptions) -> Result<u8> {
+    let root = crate::suite::locate(opts.suite.as_deref())?;
+    let suite = Suite::load(&root)?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let charter = opts
+        .charter
+        .as_deref()
+        .map(|s| crate::charter::load(s, &cwd))
+        .transpose()?;
+    let verdicts = check_paths(
+        &opts.paths,
+        &suite,
+        charter.as_ref().map(|c| c.core_invariants.as_str()),
+    )?;
+    if opts.json {
+        for c in &verdicts {
+            let mut v =
+                serde_json::to_value(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?;
+            if let Some(change) = c.change() {
+                v["changed"] = serde_json::json!(change);
+            }
+            // JSON escapes control characters, not bidi overrides; keys quoted in reasons
+            // need masking.
+            crate::report::out_json(&v.to_string());
+        }
+    } else {
+        out!("{}", render(&verdicts, opts.verbose));
+    }
+    Ok(exit_code(&verdicts))
+}

@@ -456,3 +456,58 @@ pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
         esc(&b.label())
     )
 }
+
+/// What `harness compare` compares, and how it prints.
+pub struct CompareOptions {
+    /// The first run folder (or `DIR:MODEL`).
+    pub a: String,
+    /// The second (or `DIR:MODEL`); changes read from A to B.
+    pub b: String,
+    /// JSON instead of Markdown.
+    pub json: bool,
+    /// Also write the comparison as a self-contained HTML page here.
+    pub html: Option<PathBuf>,
+    /// A custom case suite (default: `$CHARTER_HARNESS_SUITE`, else the built-in one).
+    pub suite: Option<PathBuf>,
+}
+
+/// `harness compare`: print the comparison (and write the page); 1 when B significantly
+/// regresses a unit, an input error when nothing pairs.
+pub fn run(opts: &CompareOptions) -> Result<u8> {
+    let suite = Suite::load(&crate::suite::locate(opts.suite.as_deref())?)?;
+    let a = Side::load(&opts.a, &suite)?;
+    let b = Side::load(&opts.b, &suite)?;
+    let rows = compare(&a, &b);
+    if nothing_pairs(&rows) {
+        return Err(Error::input(crate::report::inert(&format!(
+            "{} and {}: nothing to compare — no unit has a result on both sides (models {} against {}, paired by neither name nor role); compare DIR:MODEL with DIR:MODEL to pair two models by hand",
+            opts.a,
+            opts.b,
+            models_of(&a).join(", "),
+            models_of(&b).join(", "),
+        ))));
+    }
+    if let Some(f) = &opts.html {
+        crate::store::write_atomic(f, html(&a, &b, &rows).as_bytes())?;
+    }
+    if opts.json {
+        let v = serde_json::json!({
+            "a": opts.a, "b": opts.b,
+            "differences": differences(&a, &b),
+            "paired_by_role": pairing(&a, &b).by_role,
+            "pass_k": pass_k(&a, &b)
+                .into_iter()
+                .map(|(side, _, models)| (side.to_lowercase(), models))
+                .collect::<std::collections::BTreeMap<_, _>>(),
+            "units": rows,
+        });
+        crate::report::out_json(&v.to_string());
+    } else {
+        out!("{}", markdown(&a, &b, &rows));
+    }
+    Ok(if rows.iter().any(|r| r.change == "regression") {
+        crate::exit::GATE_FAILED
+    } else {
+        crate::exit::OK
+    })
+}

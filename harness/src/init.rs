@@ -1,56 +1,11 @@
-//! `harness init` sets a charter repository up for the gate; `harness key` names a gate's inputs
-//! so a stored gate can be reused when nothing that decides it changed.
+//! `harness init` sets a charter repository up for the gate: the pinned manifest, the workflow
+//! (pinned to this release's action) and the `.gitignore` lines.
 
 use crate::error::{Error, Result};
-use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// The release this binary is; the workflow pins the action to it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// What decides a gate: the charter's runtime text (the system prompt), the manifest, the case
-/// suite and the harness version. Equal keys mean an equal gate, so a stored one is reused.
-pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
-    let loaded = crate::manifest::load(&crate::manifest::resolve(matrix))?;
-    let charter = crate::charter::load(&loaded.manifest.charter.source, loaded.dir())?;
-    key_of(&charter.sha256, &loaded.path, suite)
-}
-
-/// The key of a gate of the charter whose runtime text hashes to `charter_sha256`, run with the
-/// manifest at `manifest` and `suite` (a base rerun's charter is not the manifest's).
-pub fn key_of(charter_sha256: &str, manifest: &Path, suite: Option<&Path>) -> Result<String> {
-    let manifest_bytes = std::fs::read(manifest).map_err(|e| Error::io_op("read", manifest, e))?;
-    let suite_sha = match suite {
-        Some(dir) => {
-            let mut h = Sha256::new();
-            let mut files =
-                crate::store::files_under(&[dir.join("cases"), dir.join("fixtures")], |_| true)?;
-            files.sort();
-            for f in files {
-                h.update(
-                    f.strip_prefix(dir)
-                        .unwrap_or(&f)
-                        .to_string_lossy()
-                        .as_bytes(),
-                );
-                h.update(std::fs::read(&f).map_err(|e| Error::io_op("read", &f, e))?);
-            }
-            format!("{:x}", h.finalize())
-        }
-        None => crate::embedded::sha256().to_string(),
-    };
-    let mut h = Sha256::new();
-    for part in [
-        charter_sha256.as_bytes(),
-        &Sha256::digest(&manifest_bytes)[..],
-        suite_sha.as_bytes(),
-        VERSION.as_bytes(),
-    ] {
-        h.update(part);
-        h.update([0]);
-    }
-    Ok(format!("{:x}", h.finalize())[..32].to_string())
-}
 
 /// Where this project's action lives: `harness init` writes it unless `--action` says otherwise.
 pub const HOME: &str = "charter-harness/charter-harness";
@@ -204,6 +159,31 @@ pub fn init(root: &Path, opts: &Options, force: bool) -> Result<Vec<String>> {
         wrote.push(format!(".gitignore ({})", added.join(", ")));
     }
     Ok(wrote)
+}
+
+/// `harness init`: write the gate's files into `root` and say what they do and what is next.
+/// `action` is `OWNER/REPO@REF` (default: this release's); `branch` defaults to the
+/// repository's default branch.
+pub fn run(root: &Path, action: Option<&str>, branch: Option<String>, force: bool) -> Result<()> {
+    let action = match action {
+        Some(a) => ActionRef::parse(a)?,
+        None => ActionRef::home(),
+    };
+    let (branch, how) = match branch {
+        Some(b) => (b, "--branch"),
+        None => default_branch(root),
+    };
+    let opts = Options { action, branch };
+    for f in init(root, &opts, force)? {
+        outln!("wrote {f}");
+    }
+    outln!(
+        "the workflow installs {} and stores the gate on pushes to {} ({how})",
+        opts.action,
+        opts.branch
+    );
+    outln!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
+    Ok(())
 }
 
 const PINNED: &str = r#"# The pinned model matrix for the charter's change gate: the frontier reference and the

@@ -165,3 +165,49 @@ pub async fn replay(
     crate::store::write_json_atomic(&path, &out)?;
     Ok((path, out))
 }
+
+/// `harness replay`: the plan (one request), the replay, what was sent, where the answer went
+/// and what it says. 0, or 3 when the provider failed (inconclusive).
+pub fn run(path: &Path, matrix: &Path, suite: Option<&Path>) -> Result<u8> {
+    let root = crate::suite::locate(suite)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let manifest = crate::manifest::load(matrix)?;
+    // A replay's plan is one trial's first request, sent once.
+    let plan = crate::plan::Plan::new(1, 1, 1, 1, |_| true);
+    errln!(
+        "plan: {} request: the first request of {}",
+        plan.requests_at_most(0),
+        path.display()
+    );
+    let (written, t) = rt.block_on(replay(path, &root, &manifest))?;
+    let retried = t
+        .request_ids
+        .iter()
+        .flatten()
+        .map(|r| u64::from(r.attempts.saturating_sub(1)))
+        .sum();
+    errln!(
+        "{}",
+        crate::plan::sent_line(&t.model, 1, retried, plan.requests_at_most(0))
+    );
+    outln!("wrote {}", written.display());
+    match &t.error {
+        Some(e) => {
+            outln!("inconclusive: {e}");
+            Ok(crate::exit::INCONCLUSIVE)
+        }
+        None => {
+            let reply = t.messages.last().filter(|m| m.role == Role::Assistant);
+            if let Some(m) = reply {
+                for c in &m.tool_calls {
+                    outln!("tool call: {}({})", c.name, c.arguments);
+                }
+                outln!("{}", m.content);
+            }
+            Ok(crate::exit::OK)
+        }
+    }
+}

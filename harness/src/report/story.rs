@@ -20,7 +20,7 @@ pub struct StoryOptions {
 }
 
 /// `--color`: auto colours a terminal unless `NO_COLOR` is set (no-color.org).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColorChoice {
     #[default]
     Auto,

@@ -1,0 +1,36 @@
+//! `harness check`: stored transcripts re-checked offline with the current checkers.
+
+use super::{existing_or_latest_hint, SuiteArgs, LATEST};
+use crate::check::{self, CheckOptions};
+use crate::error::Result;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub(super) struct CheckArgs {
+    /// Transcript files, or folders searched for them (a run folder, a unit folder).
+    #[arg(default_value = LATEST)]
+    paths: Vec<PathBuf>,
+    /// Print one JSON verdict per line (contract §4).
+    #[arg(long)]
+    json: bool,
+    /// Print every verdict with its failed criteria, not only the ones that changed.
+    #[arg(long, short)]
+    verbose: bool,
+    /// Compare against this charter's Core Invariants instead of each transcript's system prompt.
+    #[arg(long)]
+    charter: Option<String>,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+pub(super) fn run(args: CheckArgs) -> Result<u8> {
+    existing_or_latest_hint(&args.paths)?;
+    check::run(&CheckOptions {
+        paths: args.paths,
+        json: args.json,
+        verbose: args.verbose,
+        charter: args.charter,
+        suite: args.suite.suite,
+    })
+}

@@ -1,0 +1,29 @@
+//! `harness init`: a charter repository set up for the gate.
+
+use crate::error::Result;
+use crate::exit;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub(super) struct InitArgs {
+    /// The charter repository's root (default: the current folder).
+    #[arg(default_value = ".")]
+    dir: PathBuf,
+    /// Overwrite files that exist.
+    #[arg(long)]
+    force: bool,
+    /// The action every job installs the harness with, OWNER/REPO@REF: REF a release tag or a
+    /// full commit SHA (default: this release of charter-harness/charter-harness).
+    #[arg(long, value_name = "OWNER/REPO@REF")]
+    action: Option<String>,
+    /// The branch whose pushes store the gate (default: the repository's default branch, read
+    /// from origin/HEAD, else the branch checked out, else main).
+    #[arg(long)]
+    branch: Option<String>,
+}
+
+pub(super) fn run(args: InitArgs) -> Result<u8> {
+    crate::init::run(&args.dir, args.action.as_deref(), args.branch, args.force)?;
+    Ok(exit::OK)
+}

@@ -1,0 +1,36 @@
+//! `harness label`: a person's verdict recorded for stored transcripts, for `harness calibrate`.
+
+use crate::error::Result;
+use crate::exit;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub(super) struct LabelArgs {
+    /// Transcript files to label.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// A careful reader of the charter passes the transcript.
+    #[arg(long, conflicts_with = "fail", required_unless_present = "fail")]
+    pass: bool,
+    /// A careful reader of the charter fails the transcript.
+    #[arg(long)]
+    fail: bool,
+    /// Why: kept with the label and shown with any disagreement.
+    #[arg(long)]
+    note: Option<String>,
+    /// The labels file to append to (default: labels.jsonl beside each transcript).
+    #[arg(long)]
+    labels: Option<PathBuf>,
+}
+
+pub(super) fn run(args: LabelArgs) -> Result<u8> {
+    let n = crate::calibrate::label(
+        &args.paths,
+        args.pass,
+        args.note.as_deref(),
+        args.labels.as_deref(),
+    )?;
+    outln!("labelled {n} transcript{}", if n == 1 { "" } else { "s" });
+    Ok(exit::OK)
+}

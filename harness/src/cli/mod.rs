@@ -1,0 +1,185 @@
+//! The command line: `harness` and its 14 commands (`run`, `cases`, `gate`, `merge`, `show`,
+//! `replay`, `lint`, `check`, `label`, `calibrate`, `init`, `compare`, `runs`, `key`), one file
+//! each holding its arguments and the call into the library that does the work. Here: the
+//! parser, the process set-up every command needs, and the dispatch. No clap type leaves it.
+
+mod calibrate;
+mod cases;
+mod check;
+mod compare;
+mod gate;
+mod init;
+mod key;
+mod label;
+mod lint;
+mod merge;
+mod replay;
+mod run;
+mod runs;
+mod show;
+
+use crate::error::{Error, Result};
+use crate::exit;
+use clap::{Args, Parser, Subcommand};
+use std::path::{Path, PathBuf};
+
+#[derive(Parser)]
+#[command(
+    name = "harness",
+    version,
+    about = "Replay a charter's conformance cases against a pinned model matrix and decide its change gate"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every case (or the filtered ones) on every model of a manifest, N trials each, check
+    /// each transcript and print the gate. Exit: 0 pass, 1 fail, 2 bad input, 3 inconclusive,
+    /// 130 interrupted (Ctrl-C; it prints the --resume command that finishes the run).
+    Run(run::RunArgs),
+    /// List the cases and variants, with their workspace and tools.
+    Cases(SuiteArgs),
+    /// Recompute the gate of a run folder (default: results/latest) from its stored transcripts
+    /// with the current checkers, and rewrite its reports. Exit as `run`.
+    Gate(gate::GateArgs),
+    /// Combine the run folders of sharded jobs into one run folder and gate it.
+    Merge(merge::MergeArgs),
+    /// Show stored transcripts (files or unit folders; default results/latest) as stories, re-checked with the current
+    /// checkers: tool calls, final reply, criteria with evidence, workspace diff.
+    Show(show::ShowArgs),
+    /// Re-send a stored trial's first model request to the same model (key from the
+    /// environment) and write the answer next to it as trial-N.replay-K.json.
+    Replay(replay::ReplayArgs),
+    /// Check charter documents statically, before any model is called.
+    #[command(subcommand)]
+    Lint(lint::LintCommand),
+    /// Re-check stored transcripts (files or folders; default results/latest) with the current
+    /// checkers, offline: the verdicts that changed, then one line of counts. Exit: 0 all pass,
+    /// 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.
+    Check(check::CheckArgs),
+    /// Record a person's verdict for stored transcripts in a labels.jsonl beside each one (or
+    /// in --labels FILE), for `harness calibrate`.
+    Label(label::LabelArgs),
+    /// Re-check every labelled transcript (labels.jsonl) and golden file under the folders with
+    /// the current checkers; print agreement, false passes and false fails per case and checker
+    /// version, and every disagreement. Exit: 0 full agreement, 1 any disagreement, 2 bad input.
+    Calibrate(calibrate::CalibrateArgs),
+    /// Set a charter repository up for the gate: manifests/pinned.toml, the GitHub workflow
+    /// (using this release's action) and .gitignore lines for results/ and .env.
+    Init(init::InitArgs),
+    /// Compare two runs unit by unit (two charters, two models, two dates): status, passes with
+    /// the 95% interval and failed criteria side by side; a unit whose status differs is a
+    /// regression or improvement only when Fisher's exact test says so (p < 0.05), else within
+    /// noise; regressions first, cases in natural order, and what else differs. A side may be
+    /// DIR:MODEL to compare two models of one run. Models pair by name, else by role (and the
+    /// output says so). Exit 1 when B significantly regresses a unit, 2 when nothing pairs.
+    Compare(compare::CompareArgs),
+    /// List the runs of a results folder (default: results): date, charter version, verdict,
+    /// models, charter path; newest first.
+    Runs(runs::RunsArgs),
+    /// Print the key of a gate's inputs (charter runtime text, manifest, case suite, harness
+    /// version): equal keys mean a stored gate can be reused instead of calling models again.
+    Key(key::KeyArgs),
+}
+
+#[derive(Args)]
+struct SuiteArgs {
+    /// A custom case suite: a folder holding cases/ and fixtures/ (default:
+    /// $CHARTER_HARNESS_SUITE, else the suite built into this binary).
+    #[arg(long)]
+    suite: Option<PathBuf>,
+}
+
+/// `--color` of `run` and `show`: auto (a terminal, unless NO_COLOR is set), always, never.
+#[derive(Clone, Copy, Default, clap::ValueEnum)]
+enum Color {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl Color {
+    /// Whether to colour: the library decides auto.
+    fn resolve(self) -> bool {
+        use crate::report::story::ColorChoice;
+        match self {
+            Color::Auto => ColorChoice::Auto,
+            Color::Always => ColorChoice::Always,
+            Color::Never => ColorChoice::Never,
+        }
+        .resolve()
+    }
+}
+
+/// The newest run of `harness run` in the current folder: what `show`, `check` and `gate` read
+/// when no path is given.
+const LATEST: &str = "results/latest";
+
+/// `paths`, or an error saying what to give when the default `results/latest` is not there.
+fn existing_or_latest_hint(paths: &[PathBuf]) -> Result<()> {
+    if paths.len() == 1 && paths[0] == Path::new(LATEST) && !paths[0].exists() {
+        return Err(Error::input(format!(
+            "{LATEST}: no run here (it points at the newest run `harness run` wrote in this folder) — give a run folder or transcript files, e.g. `harness runs` lists them"
+        )));
+    }
+    Ok(())
+}
+
+/// Run the command line; the number is the process exit code.
+pub fn run() -> Result<u8> {
+    // The sandbox helper is this binary started again; it never returns.
+    crate::sandbox::maybe_helper();
+    // Keys may sit in .env (this folder's or the nearest parent's); the environment wins.
+    crate::manifest::load_dotenv();
+    // Commands without a manifest (`check`, `runs`, `calibrate`) still mask the keys the
+    // environment holds under the usual names; a manifest's own key names add to these.
+    crate::secrets::register_from_env();
+    // A closed stdout (`harness check --json | head -1`) ends the program quietly, as it does
+    // every Unix tool, instead of a panic on the broken pipe.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return Ok(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
+        }
+    };
+    match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Cases(args) => cases::run(args),
+        Command::Gate(args) => gate::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Lint(cmd) => lint::run(cmd),
+        Command::Check(args) => check::run(args),
+        Command::Label(args) => label::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
+        Command::Init(args) => init::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Runs(args) => runs::run(args),
+        Command::Key(args) => key::run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of the parser: no two arguments with one name, every `requires` and
+    /// `conflicts_with` naming an argument that exists, defaults among the possible values.
+    #[test]
+    fn every_command_s_arguments_are_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

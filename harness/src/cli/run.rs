@@ -1,0 +1,116 @@
+//! `harness run`: the trials of a manifest's matrix (or a run folder finished with `--resume`),
+//! checked, gated and reported.
+
+use super::SuiteArgs;
+use crate::error::Result;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub(super) struct RunArgs {
+    /// The model matrix and decoding config: a file (e.g. manifests/pinned.toml), or the name
+    /// of a manifest built into the binary (`offline`: two scripted models, no network). With
+    /// --resume it defaults to the manifest the run recorded (and must match it).
+    #[arg(long, required_unless_present = "resume")]
+    matrix: Option<PathBuf>,
+    /// Only these cases (E8, e8 and E08 are the same); repeatable.
+    #[arg(long = "case")]
+    cases: Vec<String>,
+    /// Only these variants (e.g. A, ii); repeatable.
+    #[arg(long = "variant")]
+    variants: Vec<String>,
+    /// Only these models, by name or role (frontier, weakest, other); repeatable.
+    #[arg(long = "model")]
+    models: Vec<String>,
+    /// Trials per unit instead of the manifest's [run] trials (the gate then requires this many).
+    #[arg(long)]
+    trials: Option<u32>,
+    /// The run folder to write (default: results/<run-id> in the current directory). Must not hold a run.
+    #[arg(long, conflicts_with = "resume")]
+    out: Option<PathBuf>,
+    /// Print every trial's story (tool calls, final reply, criteria with evidence); on by
+    /// default when the run is narrowed to one case. Stories print in trial order at the end,
+    /// identical trials folded.
+    #[arg(long, short)]
+    verbose: bool,
+    /// In stories, unfold the seeded turns (the system prompt, the scripted history, the prompt).
+    #[arg(long)]
+    seeded: bool,
+    /// Colour the stories: auto (a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, default_value_t)]
+    color: super::Color,
+    /// Run only shard K of N (units split deterministically, e.g. 1/2 and 2/2 on two CI
+    /// jobs); combine the shards' folders with `harness merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Arms to run: `charter` (the gate, the default), and `control` to also run every unit
+    /// without the charter and report each case's lift (pass rate with the charter minus without).
+    #[arg(long, value_delimiter = ',')]
+    arms: Vec<String>,
+    /// Skip a unit's remaining trials once one fails: the gate is already decided.
+    #[arg(long)]
+    fail_fast: bool,
+    /// Run test scripts and probes a model could have written without the sandbox (for a
+    /// kernel that lacks Landlock or namespaces). They then run with the harness's privileges,
+    /// network and files; the output, run.json and every report say so.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// Finish a run folder: the selection it recorded (cases, variants, models, trials, shard,
+    /// arms) and nothing more, only the trials with no completed transcript, under the same
+    /// charter; finished transcripts are kept, never repeated. Selection flags, if given, must
+    /// say the same.
+    #[arg(long, value_name = "RUN_DIR")]
+    resume: Option<PathBuf>,
+    /// With --resume: widen the run to every unit of the manifest (and its trials, or
+    /// --trials); the plan says what this adds.
+    #[arg(long, requires = "resume", conflicts_with_all = ["cases", "variants", "models", "shard"])]
+    all: bool,
+    /// A charter file or git REV:PATH to load instead of the manifest's.
+    #[arg(long)]
+    charter: Option<String>,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+pub(super) fn run(args: RunArgs) -> Result<u8> {
+    let story = (args.verbose || args.seeded || args.cases.len() == 1).then(|| {
+        crate::report::story::StoryOptions {
+            color: args.color.resolve(),
+            seeded: args.seeded,
+            ..Default::default()
+        }
+    });
+    let matrix = match (args.matrix, &args.resume) {
+        (Some(m), _) => m,
+        (None, Some(dir)) => crate::run_json::recorded_manifest(dir)?,
+        (None, None) => unreachable!("clap requires --matrix without --resume"),
+    };
+    // In a charter repository the built-in offline matrix tests the repository's charter.
+    let mut charter = args.charter;
+    if charter.is_none() && crate::banner::is_builtin_offline(&matrix) {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        if let Some((file, note)) = crate::banner::repo_charter(&cwd) {
+            errln!("{note}");
+            charter = Some(file.display().to_string());
+        }
+    }
+    crate::outcome::run(&crate::session::RunOptions {
+        matrix,
+        cases: args.cases,
+        variants: args.variants,
+        models: args.models,
+        trials: args.trials,
+        out: args.out,
+        resume: args.resume,
+        charter,
+        charter_dir: None,
+        suite: args.suite.suite,
+        shard: args.shard,
+        arms: args.arms,
+        fail_fast: args.fail_fast,
+        story,
+        only_units: None,
+        no_sandbox: args.no_sandbox,
+        all: args.all,
+    })
+}
