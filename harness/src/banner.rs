@@ -43,10 +43,9 @@ pub fn for_run(charter: &Charter, matrix: &Path, suite: &Path) -> String {
     .render()
 }
 
-/// For `gate` and `merge`: what the run recorded (run.json, as the command line parses it),
-/// the runtime text from a transcript's system prompt, and the suite that re-checks it now.
-pub fn for_gate(run: &serde_json::Value, system_prompt: &str, suite: &Path) -> String {
-    let run = crate::record::RunRecord::from_value(run);
+/// For `gate` and `merge`: what the run recorded, the runtime text from a transcript's system
+/// prompt, and the suite that re-checks it now.
+pub fn for_gate(run: &crate::record::RunRecord, system_prompt: &str, suite: &Path) -> String {
     let or_unknown = |s: &str| if s.is_empty() { "?" } else { s }.to_string();
     Tested {
         charter_source: &or_unknown(&run.charter.source),

@@ -146,15 +146,13 @@ pub struct Base {
 /// runtime text at `rev` is the head's (nothing can regress or improve).
 pub fn plan_base(
     run_dir: &Path,
-    run: &serde_json::Value,
+    run: &RunRecord,
     head: &Gate,
     rev: &str,
     base_results: Option<&Path>,
     matrix: Option<&Path>,
     suite: Option<&Path>,
 ) -> Result<Option<Base>> {
-    // The command line parses run.json as JSON; typed here.
-    let run = &RunRecord::from_value(run);
     let source = Some(run.charter.source.as_str())
         .filter(|s| !s.is_empty())
         .ok_or_else(|| {
@@ -222,7 +220,7 @@ pub fn plan_base(
 /// What a base rerun sent, per model, and its tokens and cost (run.json's `usage` shape).
 pub struct BaseSent {
     pub sent: Vec<String>,
-    pub usage: serde_json::Value,
+    pub usage: Vec<crate::record::ModelUsage>,
 }
 
 /// Run the failing units on the base charter, each needed trial once; trials its folder
@@ -231,7 +229,7 @@ pub fn run_base(base: &Base) -> Result<BaseSent> {
     if base.needed.is_empty() {
         return Ok(BaseSent {
             sent: Vec::new(),
-            usage: serde_json::Value::Null,
+            usage: Vec::new(),
         });
     }
     let mut cases: Vec<String> = Vec::new();

@@ -57,7 +57,6 @@ pub mod record;
 pub mod replay;
 pub mod report;
 pub mod run_folder;
-pub mod run_json;
 pub mod runner;
 pub mod runs;
 pub mod sandbox;

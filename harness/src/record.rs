@@ -236,11 +236,6 @@ impl RunRecord {
             .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))
     }
 
-    /// A run record already parsed as JSON; fields of the wrong type read as absent.
-    pub fn from_value(v: &serde_json::Value) -> RunRecord {
-        RunRecord::deserialize(v).unwrap_or_default()
-    }
-
     /// Written as JSON with sorted keys (what run.json has always been), atomically.
     pub fn write(&self, path: &Path) -> Result<()> {
         let value =

@@ -49,6 +49,19 @@ pub fn read_run(run_dir: &Path) -> Result<RunRecord> {
     )))
 }
 
+/// The manifest a run folder recorded, for `run --resume DIR` without `--matrix`.
+pub fn recorded_manifest(run_dir: &Path) -> Result<PathBuf> {
+    read_run(run_dir)?
+        .manifest_path
+        .map(PathBuf::from)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "{}: run.json records no manifest; pass --matrix",
+                run_dir.display()
+            ))
+        })
+}
+
 /// The run record of shards merged into one run: the first shard's, with where it was merged
 /// from and no shard of its own. Only shards of one run merge: the same charter and trials.
 pub fn merged_record(shards: &[PathBuf]) -> Result<RunRecord> {

@@ -393,7 +393,3 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
     }
     Ok(done)
 }
-
-/// For callers not yet moved to `run_folder` (the command line): stored records are the run
-/// folder's to read.
-pub use crate::run_folder::stored_records;

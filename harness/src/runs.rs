@@ -69,9 +69,3 @@ pub fn list(results: &Path) -> Result<String> {
     }
     Ok(rows.join("\n") + "\n")
 }
-
-/// The names of a run's models, in manifest order, from its run.json (parsed, not yet typed:
-/// the command line still reads run.json as JSON; `RunRecord::model_names` otherwise).
-pub fn model_names(run: &serde_json::Value) -> Vec<String> {
-    RunRecord::from_value(run).model_names()
-}

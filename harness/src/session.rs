@@ -56,7 +56,7 @@ pub struct RunDone {
     pub records: Vec<TrialRecord>,
     pub suite: Suite,
     pub charter: Arc<Charter>,
-    pub usage: serde_json::Value,
+    pub usage: Vec<ModelUsage>,
     pub lift: Option<Vec<crate::report::lift::CaseLift>>,
     pub sandbox_off: bool,
     /// Per model: "sent N requests (plan: at most M)", for the end of the run.
@@ -156,7 +156,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         records,
         suite: inputs.suite,
         charter: inputs.charter,
-        usage: serde_json::to_value(&usage).map_err(|e| Error::Internal(e.to_string()))?,
+        usage,
         lift,
         sandbox_off: opts.no_sandbox,
         sent: sent.lines(&models),

@@ -27,7 +27,7 @@ pub struct Arm {
 pub struct Inputs<'a> {
     pub max_trials: u32,
     pub head: &'a Gate,
-    pub run: &'a serde_json::Value,
+    pub run: &'a crate::record::RunRecord,
     pub matrix: PathBuf,
     pub suite: Option<&'a Path>,
     pub suite_loaded: &'a Suite,
@@ -281,10 +281,7 @@ fn unit_costs(
     units: &[&UnitChange],
 ) -> Result<HashMap<(String, String, String), UnitCost>> {
     let mut out = HashMap::new();
-    // run.json's usage (the command line hands it over parsed, not typed).
-    let usage = crate::record::RunRecord::from_value(inputs.run)
-        .usage
-        .unwrap_or_default();
+    let usage = inputs.run.usage.as_deref().unwrap_or_default();
     for u in units {
         let trials = inputs
             .head

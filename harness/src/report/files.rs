@@ -15,8 +15,8 @@ pub struct RunFacts<'a> {
     pub charter_version: Option<&'a str>,
     pub system_prompt: &'a str,
     pub suite: &'a crate::suite::Suite,
-    /// Tokens and cost per model, as in run.json.
-    pub usage: serde_json::Value,
+    /// Tokens and cost per model, as in run.json (none when the run recorded none).
+    pub usage: Option<Vec<crate::record::ModelUsage>>,
     /// Per case: pass rate with the charter, without it (control arm), and the lift.
     pub lift: Option<Vec<super::lift::CaseLift>>,
     /// `--no-sandbox`: model-written code ran unconfined. Every report says so.
@@ -166,8 +166,7 @@ fn write_summary(
             inconclusive: gate.count(UnitStatus::Inconclusive),
         },
         checker_versions,
-        // run.json's usage as the run recorded it (the command line hands it over as JSON).
-        usage: serde_json::from_value(facts.usage.clone()).unwrap_or_default(),
+        usage: facts.usage.clone(),
         control_arm: facts.lift.clone(),
         sandbox: Sandbox::of(facts.sandbox_off),
         statistics: statistics(gate),
