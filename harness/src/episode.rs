@@ -198,13 +198,14 @@ struct Episode {
     messages: Vec<Message>,
     usage: crate::provider::Usage,
     requests: Vec<RequestRecord>,
-    finish_reasons: Vec<String>,
+    finish_reasons: Vec<crate::provider::FinishReason>,
     reported_models: Vec<String>,
     caps_hit: Vec<String>,
     /// The model answered without a tool call, or the episode stopped on an error (as opposed
     /// to running out of steps).
     finished: bool,
     error: Option<String>,
+    provider_error: Option<crate::provider::ProviderError>,
 }
 
 impl Episode {
@@ -225,6 +226,7 @@ impl Episode {
             caps_hit: Vec::new(),
             finished: false,
             error: None,
+            provider_error: None,
         }
     }
 
@@ -274,7 +276,11 @@ impl Episode {
             }
             let reply = match result {
                 Ok(r) => r,
-                Err(e) => return self.stop(format!("provider failed on turn {}: {e}", turn + 1)),
+                Err(e) => {
+                    self.stop(format!("provider failed on turn {}: {e}", turn + 1));
+                    self.provider_error = Some(e);
+                    return;
+                }
             };
             let calls = self.take_reply(spec, turn, reply);
             if calls.is_empty() {
@@ -398,10 +404,14 @@ impl Episode {
             req["truncated"] = json!(self
                 .finish_reasons
                 .iter()
-                .any(|r| r == "length" || r == "max_tokens"));
+                .any(crate::provider::FinishReason::truncated));
             req["finish_reasons"] = json!(self.finish_reasons);
             req["model_reported"] = json!(self.reported_models);
             req["alias_drift"] = json!(drift);
+            // The failure by kind, so reports match on it instead of searching `error`'s text.
+            if let Some(e) = &self.provider_error {
+                req["provider_error"] = json!(e);
+            }
         }
         transcript.request_ids = Some(self.requests);
     }

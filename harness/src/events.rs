@@ -40,14 +40,13 @@ pub struct TrialRecord {
     pub verdict: crate::spool::VerdictRef,
     /// The run folder the transcript is in (see `path`).
     pub run_dir: std::sync::Arc<std::path::Path>,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cache_read_tokens: u64,
-    pub cache_write_tokens: u64,
+    pub usage: crate::provider::Usage,
     /// Model ids the API reported that differ from the pinned one.
     pub alias_drift: Box<[String]>,
     /// Why the trial is inconclusive (the transcript's `error`).
     pub error: Option<Box<str>>,
+    /// The provider's failure by kind, when that is why (the transcript's `provider_error`).
+    pub provider_error: Option<Box<crate::provider::ProviderError>>,
     pub duration_ms: u64,
     /// A digest of the final reply: trials with the same reply and failures fold together in
     /// the reports without their text in memory.

@@ -194,12 +194,7 @@ impl ModelUsage {
     /// Model `m`'s part of `records`, priced with its manifest entry.
     pub fn of(m: &crate::manifest::ModelEntry, records: &[crate::events::TrialRecord]) -> Self {
         let mine: Vec<_> = records.iter().filter(|r| &*r.model == m.name()).collect();
-        let usage = crate::provider::Usage {
-            input_tokens: mine.iter().map(|r| r.input_tokens).sum(),
-            output_tokens: mine.iter().map(|r| r.output_tokens).sum(),
-            cache_read_tokens: mine.iter().map(|r| r.cache_read_tokens).sum(),
-            cache_write_tokens: mine.iter().map(|r| r.cache_write_tokens).sum(),
-        };
+        let usage: crate::provider::Usage = mine.iter().map(|r| &r.usage).sum();
         let (input, output) = (usage.input_tokens, usage.output_tokens);
         let all_input = input + usage.cache_read_tokens + usage.cache_write_tokens;
         let priced = m.price_input_per_mtok.is_some() || m.price_output_per_mtok.is_some();

@@ -143,6 +143,10 @@ pub async fn replay(
     let mut request = req.clone();
     request["replay_of"] = json!(file.file_name().map(|n| n.to_string_lossy().into_owned()));
     request["decoding_sent"] = provider.decoding_sent(&decoding);
+    // The stored trial's failure is not the replay's.
+    if let Some(r) = request.as_object_mut() {
+        r.remove("provider_error");
+    }
     match result {
         Ok(reply) => {
             out.outcome = Outcome::Completed;
@@ -158,6 +162,7 @@ pub async fn replay(
         Err(e) => {
             out.outcome = Outcome::Error;
             out.error = Some(format!("provider failed: {e}"));
+            request["provider_error"] = json!(e);
         }
     }
     out.request = Some(request);

@@ -152,7 +152,6 @@ pub(crate) fn record(
     pinned: &str,
     spool: &Arc<crate::spool::Spool>,
 ) -> Result<TrialRecord> {
-    let usage = t.usage.clone().unwrap_or_default();
     let alias_drift = t
         .request
         .as_ref()
@@ -176,12 +175,15 @@ pub(crate) fn record(
         failed: spool.failed_names(verdict),
         verdict: spool.put(verdict)?,
         run_dir,
-        input_tokens: usage.input_tokens,
-        output_tokens: usage.output_tokens,
-        cache_read_tokens: usage.cache_read_input_tokens,
-        cache_write_tokens: usage.cache_write_input_tokens,
+        usage: t.usage.clone().unwrap_or_default().into(),
         alias_drift,
         error: t.error.as_deref().map(Box::from),
+        provider_error: t
+            .request
+            .as_ref()
+            .and_then(|r| r.get("provider_error"))
+            .and_then(|v| serde::Deserialize::deserialize(v).ok())
+            .map(Box::new),
         duration_ms: t.timing.as_ref().map_or(0, |t| t.duration_ms),
         reply_digest: {
             use std::hash::{Hash, Hasher};

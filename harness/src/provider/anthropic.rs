@@ -2,10 +2,14 @@
 //! (consecutive same-role turns merged), `tool_use` / `tool_result` blocks, `max_tokens` always.
 
 use super::http::HttpCaller;
-use super::{BoxFuture, ModelReply, ModelRequest, Provider, ProviderError, Usage};
+use super::lenient;
+use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
 use crate::manifest::{AuthStyle, Decoding, ModelEntry, ANTHROPIC_DEFAULT_VERSION};
+use crate::tools::ToolSpec;
 use checkers::transcript::{Message, Role, ToolCall};
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::borrow::Cow;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 /// Sent when the manifest gives no max_tokens: the API requires one.
@@ -43,46 +47,40 @@ impl AnthropicProvider {
     }
 
     pub fn body(&self, req: &ModelRequest<'_>) -> Value {
-        let mut body = Map::new();
-        body.insert("model".into(), json!(self.model));
         // Prompt caching: the charter (the same in every request of the run), the tool
         // definitions, and the latest turn of a long episode, so the next turn reads the whole
         // conversation so far from the cache. Three breakpoints; the API allows four.
-        let cache = json!({"type": "ephemeral"});
-        if !req.system.is_empty() {
-            if self.prompt_cache {
-                body.insert(
-                    "system".into(),
-                    json!([{"type": "text", "text": req.system, "cache_control": cache}]),
-                );
-            } else {
-                body.insert("system".into(), json!(req.system));
-            }
-        }
+        let cache = self.prompt_cache.then_some(CacheControl::EPHEMERAL);
+        let system = (!req.system.is_empty()).then(|| match cache {
+            Some(_) => System::Blocks([Block::text(req.system).cached(cache)]),
+            None => System::Text(req.system),
+        });
         let mut messages = wire_messages(req.messages);
-        if self.prompt_cache && messages.len() >= LONG_EPISODE_TURNS {
-            if let Some(block) = messages
-                .last_mut()
-                .and_then(|m| m["content"].as_array_mut())
-                .and_then(|c| c.last_mut())
-            {
-                block["cache_control"] = cache.clone();
+        if messages.len() >= LONG_EPISODE_TURNS {
+            if let Some(block) = messages.last_mut().and_then(|m| m.content.last_mut()) {
+                block.cache_control = cache;
             }
         }
-        body.insert("messages".into(), Value::Array(messages));
-        if !req.tools.is_empty() {
-            let mut tools: Vec<Value> = req.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect();
-            if self.prompt_cache {
-                if let Some(last) = tools.last_mut() {
-                    last["cache_control"] = cache.clone();
-                }
-            }
-            body.insert("tools".into(), Value::Array(tools));
+        let mut tools: Vec<Tool<'_>> = req.tools.iter().map(Tool::of).collect();
+        if let Some(last) = tools.last_mut() {
+            last.cache_control = cache;
         }
-        if let Value::Object(d) = self.decoding_sent(req.decoding) {
-            body.extend(d);
+        let request = MessagesRequest {
+            model: &self.model,
+            system,
+            messages,
+            tools,
+            decoding: self.decoding(req.decoding),
+        };
+        // Through a Value, whose keys are sorted: the bytes requests have always had.
+        serde_json::to_value(request).unwrap_or_default()
+    }
+
+    fn decoding(&self, d: &Decoding) -> MessagesDecoding {
+        MessagesDecoding {
+            max_tokens: d.max_tokens.unwrap_or(FALLBACK_MAX_TOKENS),
+            temperature: d.temperature.filter(|_| self.temperature_supported),
         }
-        Value::Object(body)
     }
 
     fn headers(&self) -> Vec<(&'static str, String)> {
@@ -94,122 +92,266 @@ impl AnthropicProvider {
     }
 }
 
-/// Conversation turns as Messages API turns: tool results become `tool_result` blocks of a user
-/// turn, and consecutive turns of one role are merged so roles alternate.
 /// From this many Messages API turns on, the latest one carries a cache breakpoint (E5, E8 and
 /// E12 seed 26–96 messages; a short episode gains nothing from it).
-pub const LONG_EPISODE_TURNS: usize = 8;
+const LONG_EPISODE_TURNS: usize = 8;
 
-pub fn wire_messages(messages: &[Message]) -> Vec<Value> {
-    let mut out: Vec<(String, Vec<Value>)> = Vec::new();
-    for m in messages {
-        let (role, blocks) = match m.role {
-            Role::Tool => (
-                "user",
-                vec![
-                    json!({"type": "tool_result", "tool_use_id": m.tool_call_id, "content": m.content, "is_error": m.content.starts_with("error:")}),
-                ],
-            ),
-            Role::User | Role::System => ("user", vec![json!({"type": "text", "text": m.content})]),
-            Role::Assistant => {
-                let mut b = Vec::new();
-                if !m.content.is_empty() {
-                    b.push(json!({"type": "text", "text": m.content}));
-                }
-                for c in &m.tool_calls {
-                    let input = if c.arguments.is_object() {
-                        c.arguments.clone()
-                    } else {
-                        json!({})
-                    };
-                    b.push(json!({"type": "tool_use", "id": c.id, "name": c.name, "input": input}));
-                }
-                ("assistant", b)
-            }
-        };
-        match out.last_mut() {
-            Some((r, existing)) if r == role => existing.extend(blocks),
-            _ => out.push((role.to_string(), blocks)),
+#[derive(Serialize)]
+struct MessagesRequest<'a> {
+    model: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<System<'a>>,
+    messages: Vec<Turn<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<Tool<'a>>,
+    #[serde(flatten)]
+    decoding: MessagesDecoding,
+}
+
+/// `max_tokens` always (the API requires it); `temperature` only where the model takes it.
+#[derive(Serialize)]
+struct MessagesDecoding {
+    max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+}
+
+/// The system prompt: plain text, or one text block when it carries a cache breakpoint.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum System<'a> {
+    Text(&'a str),
+    Blocks([Block<'a>; 1]),
+}
+
+#[derive(Clone, Copy, Serialize)]
+struct CacheControl {
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl CacheControl {
+    const EPHEMERAL: CacheControl = CacheControl { kind: "ephemeral" };
+}
+
+#[derive(Serialize)]
+struct Turn<'a> {
+    role: &'static str,
+    content: Vec<Block<'a>>,
+}
+
+#[derive(Serialize)]
+struct Block<'a> {
+    #[serde(flatten)]
+    kind: BlockKind<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<CacheControl>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum BlockKind<'a> {
+    Text {
+        text: &'a str,
+    },
+    ToolUse {
+        id: &'a str,
+        name: &'a str,
+        input: Cow<'a, Value>,
+    },
+    ToolResult {
+        tool_use_id: Option<&'a str>,
+        content: &'a str,
+        is_error: bool,
+    },
+}
+
+impl<'a> Block<'a> {
+    fn text(text: &'a str) -> Block<'a> {
+        BlockKind::Text { text }.into()
+    }
+
+    fn cached(mut self, cache: Option<CacheControl>) -> Block<'a> {
+        self.cache_control = cache;
+        self
+    }
+}
+
+impl<'a> From<BlockKind<'a>> for Block<'a> {
+    fn from(kind: BlockKind<'a>) -> Block<'a> {
+        Block {
+            kind,
+            cache_control: None,
         }
     }
-    out.into_iter()
-        .filter(|(_, b)| !b.is_empty())
-        .map(|(role, content)| json!({"role": role, "content": content}))
-        .collect()
+}
+
+#[derive(Serialize)]
+struct Tool<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<CacheControl>,
+}
+
+impl<'a> Tool<'a> {
+    fn of(t: &'a ToolSpec) -> Tool<'a> {
+        Tool {
+            name: t.name,
+            description: t.description,
+            input_schema: &t.parameters,
+            cache_control: None,
+        }
+    }
+}
+
+/// One conversation message as Messages API blocks, with the role it goes under.
+fn blocks(m: &Message) -> (&'static str, Vec<Block<'_>>) {
+    match m.role {
+        Role::Tool => {
+            let result = BlockKind::ToolResult {
+                tool_use_id: m.tool_call_id.as_deref(),
+                content: &m.content,
+                is_error: m.content.starts_with("error:"),
+            };
+            ("user", vec![result.into()])
+        }
+        Role::User | Role::System => ("user", vec![Block::text(&m.content)]),
+        Role::Assistant => {
+            let text = (!m.content.is_empty()).then(|| Block::text(&m.content));
+            let calls = m.tool_calls.iter().map(|c| {
+                let input = if c.arguments.is_object() {
+                    Cow::Borrowed(&c.arguments)
+                } else {
+                    Cow::Owned(Value::Object(Default::default()))
+                };
+                let (id, name) = (c.id.as_str(), c.name.as_str());
+                Block::from(BlockKind::ToolUse { id, name, input })
+            });
+            ("assistant", text.into_iter().chain(calls).collect())
+        }
+    }
+}
+
+/// Conversation turns as Messages API turns: tool results become `tool_result` blocks of a user
+/// turn, and consecutive turns of one role are merged so roles alternate.
+fn wire_messages(messages: &[Message]) -> Vec<Turn<'_>> {
+    let mut out: Vec<Turn<'_>> = Vec::new();
+    for m in messages {
+        let (role, content) = blocks(m);
+        match out.last_mut() {
+            Some(turn) if turn.role == role => turn.content.extend(content),
+            _ => out.push(Turn { role, content }),
+        }
+    }
+    out.retain(|t| !t.content.is_empty());
+    out
+}
+
+/// A Messages response: what the harness reads of it; other fields and block types are
+/// ignored, and what the reply says about itself is read leniently.
+#[derive(Deserialize)]
+struct MessagesResponse {
+    #[serde(default, deserialize_with = "lenient")]
+    content: Option<Vec<AnyBlock>>,
+    #[serde(default, deserialize_with = "lenient")]
+    stop_reason: Option<FinishReason>,
+    #[serde(default, deserialize_with = "lenient")]
+    usage: MessagesUsage,
+    #[serde(default, deserialize_with = "lenient")]
+    model: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    id: Option<String>,
+}
+
+/// A content block; one of no type this reads (thinking, a malformed one) carries nothing the
+/// checkers read.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum AnyBlock {
+    Known(ReplyBlock),
+    Unknown(serde::de::IgnoredAny),
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ReplyBlock {
+    Text {
+        #[serde(default, deserialize_with = "lenient")]
+        text: String,
+    },
+    ToolUse {
+        #[serde(default, deserialize_with = "lenient")]
+        id: Option<String>,
+        #[serde(default, deserialize_with = "lenient")]
+        name: Option<String>,
+        #[serde(default = "empty_input")]
+        input: Value,
+    },
+    #[serde(other)]
+    Other,
+}
+
+fn empty_input() -> Value {
+    Value::Object(Default::default())
+}
+
+#[derive(Deserialize, Default)]
+struct MessagesUsage {
+    /// Uncached input only.
+    #[serde(default, deserialize_with = "lenient")]
+    input_tokens: u64,
+    #[serde(default, deserialize_with = "lenient")]
+    output_tokens: u64,
+    #[serde(default, deserialize_with = "lenient")]
+    cache_read_input_tokens: u64,
+    #[serde(default, deserialize_with = "lenient")]
+    cache_creation_input_tokens: u64,
+}
+
+impl From<MessagesUsage> for Usage {
+    fn from(u: MessagesUsage) -> Usage {
+        Usage {
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            cache_read_tokens: u.cache_read_input_tokens,
+            cache_write_tokens: u.cache_creation_input_tokens,
+        }
+    }
 }
 
 pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
-    let blocks = body
-        .get("content")
-        .and_then(Value::as_array)
-        .ok_or("no content array in the response")?;
+    let r = MessagesResponse::deserialize(body).map_err(|e| e.to_string())?;
+    let blocks = r.content.ok_or("no content array in the response")?;
     let mut text = Vec::new();
     let mut tool_calls = Vec::new();
     for b in blocks {
-        match b.get("type").and_then(Value::as_str) {
-            Some("text") => text.push(
-                b.get("text")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-            ),
-            Some("tool_use") => tool_calls.push(ToolCall {
-                id: b
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .ok_or("tool_use without an id")?
-                    .to_string(),
-                name: b
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .ok_or("tool_use without a name")?
-                    .to_string(),
-                arguments: b.get("input").cloned().unwrap_or(json!({})),
+        match b {
+            AnyBlock::Known(ReplyBlock::Text { text: t }) => text.push(t),
+            AnyBlock::Known(ReplyBlock::ToolUse { id, name, input }) => tool_calls.push(ToolCall {
+                id: id.ok_or("tool_use without an id")?,
+                name: name.ok_or("tool_use without a name")?,
+                arguments: input,
             }),
-            _ => {} // thinking and other blocks carry nothing the checkers read
+            AnyBlock::Known(ReplyBlock::Other) | AnyBlock::Unknown(_) => {}
         }
     }
-    let usage = body.get("usage");
-    let tokens = |k: &str| {
-        usage
-            .and_then(|u| u.get(k))
-            .and_then(Value::as_u64)
-            .unwrap_or(0)
-    };
     Ok(ModelReply {
         content: text.join("\n"),
         tool_calls,
-        finish_reason: body
-            .get("stop_reason")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        usage: Usage {
-            input_tokens: tokens("input_tokens"),
-            output_tokens: tokens("output_tokens"),
-            cache_read_tokens: tokens("cache_read_input_tokens"),
-            cache_write_tokens: tokens("cache_creation_input_tokens"),
-        },
-        model_reported: body
-            .get("model")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        finish_reason: r.stop_reason,
+        usage: r.usage.into(),
+        model_reported: r.model,
         system_fingerprint: None,
         attempts: 1,
-        request_id: body.get("id").and_then(Value::as_str).map(str::to_string),
+        request_id: r.id,
     })
 }
 
 impl Provider for AnthropicProvider {
     fn decoding_sent(&self, d: &Decoding) -> Value {
-        let mut out = Map::new();
-        out.insert(
-            "max_tokens".into(),
-            json!(d.max_tokens.unwrap_or(FALLBACK_MAX_TOKENS)),
-        );
-        if let (true, Some(t)) = (self.temperature_supported, d.temperature) {
-            out.insert("temperature".into(), json!(t));
-        }
-        Value::Object(out)
+        serde_json::to_value(self.decoding(d)).unwrap_or_default()
     }
 
     fn complete<'a>(

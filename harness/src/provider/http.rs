@@ -4,7 +4,7 @@
 //! and goes only where `base_url` points: no redirect is followed, and unless the model allows
 //! private networks a name that resolves to a metadata, link-local or private address is refused.
 
-use super::ProviderError;
+use super::{ProviderError, Transient};
 use crate::manifest::ModelEntry;
 use serde_json::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -43,7 +43,7 @@ pub struct HttpCaller {
     /// The key was accepted once: requests need not wait for the first answer any more.
     key_confirmed: std::sync::atomic::AtomicBool,
     /// The API refused the key (401/403): every later request of this model fails at once.
-    auth_failed: std::sync::OnceLock<String>,
+    auth_failed: std::sync::OnceLock<ProviderError>,
     /// Until the key is confirmed, one request at a time: a wrong key costs one request, not
     /// one per episode.
     first: Mutex<()>,
@@ -161,15 +161,15 @@ impl HttpCaller {
         body: &Value,
         on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
     ) -> Result<CallOutcome, ProviderError> {
-        if let Some(why) = self.auth_failed.get() {
-            return Err(ProviderError(why.clone()));
+        if let Some(refused) = self.auth_failed.get() {
+            return Err(refused.clone());
         }
         if self.key_confirmed.load(Ordering::Acquire) {
             return self.post_json_inner(url, headers, body, on_retry).await;
         }
         let first = self.first.lock().await;
-        if let Some(why) = self.auth_failed.get() {
-            return Err(ProviderError(why.clone()));
+        if let Some(refused) = self.auth_failed.get() {
+            return Err(refused.clone());
         }
         // Requests that queued behind the first one go together once it confirmed the key,
         // instead of one at a time behind the lock.
@@ -191,121 +191,132 @@ impl HttpCaller {
         body: &Value,
         on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
     ) -> Result<CallOutcome, ProviderError> {
-        let mut last_error = String::new();
-        for attempt in 1..=self.max_attempts {
+        let mut attempt = 1;
+        loop {
             self.wait_for_slot().await;
             let mut req = self.client.post(url).json(body);
             for (k, v) in headers {
                 req = req.header(*k, v);
             }
-            let (retry_after, reason) = match req.send().await {
-                Ok(resp) => {
-                    let status = resp.status();
-                    let request_id = ["x-request-id", "request-id"]
-                        .iter()
-                        .find_map(|h| resp.headers().get(*h))
-                        .and_then(|v| v.to_str().ok())
-                        .map(str::to_string);
-                    let retry_after = resp
-                        .headers()
-                        .get("retry-after")
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(parse_retry_after);
-                    let location = resp
-                        .headers()
-                        .get("location")
-                        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-                    let text = match resp.text().await {
-                        Ok(t) => t,
-                        Err(e) => {
-                            last_error =
-                                self.redact(&format!("reading the response body failed: {e}"));
-                            self.pause(attempt, &last_error, None, on_retry).await;
-                            continue;
-                        }
-                    };
-                    if status.is_success() {
-                        return match serde_json::from_str::<Value>(&text) {
-                            Ok(body) => Ok(CallOutcome {
-                                body,
-                                attempts: attempt,
-                                request_id,
-                            }),
-                            Err(e) => Err(ProviderError(format!(
-                                "malformed response body ({e}): {}",
-                                self.excerpt(&text)
-                            ))),
-                        };
-                    }
-                    let code = status.as_u16();
-                    let reason = format!("HTTP {code}: {}", self.excerpt(&text));
-                    if code == 401 || code == 403 {
-                        let why = format!(
-                            "authentication failed for model {} (key from ${}): {reason}",
-                            self.model_name, self.key_var
-                        );
-                        let _ = self.auth_failed.set(why.clone());
-                        return Err(ProviderError(why));
-                    }
-                    if (300..400).contains(&code) {
-                        let to =
-                            location.map_or(String::new(), |l| format!(" to {}", self.excerpt(&l)));
-                        return Err(ProviderError(format!(
-                            "HTTP {code}: the server redirects{to}; redirects are not followed, so the key is sent nowhere else (set base_url to the API's own address)"
-                        )));
-                    }
-                    if code != 429 && code < 500 {
-                        return Err(ProviderError(format!("{reason} (not retried)")));
-                    }
-                    (retry_after, reason)
-                }
-                Err(e) => {
-                    let what = if e.is_timeout() {
-                        "timed out"
-                    } else if e.is_connect() {
-                        "could not connect"
-                    } else {
-                        "connection failed"
-                    };
-                    // reqwest's error text names the URL, never headers; redact all the same.
-                    // Its causes say why (a refused address, a TLS failure).
-                    let mut why = format!("{what}: {e}");
-                    let mut cause = std::error::Error::source(&e);
-                    while let Some(c) = cause {
-                        why.push_str(&format!(": {c}"));
-                        cause = c.source();
-                    }
-                    (None, self.redact(&why))
-                }
+            let (why, retry_after) = match req.send().await {
+                Ok(resp) => match self.answer(resp, attempt).await {
+                    Attempt::Done(out) => return Ok(out),
+                    Attempt::Fatal(e) => return Err(e),
+                    Attempt::Retry(why, retry_after) => (why, retry_after),
+                },
+                Err(e) => (self.transport_failure(&e), None),
             };
-            last_error = reason;
-            self.pause(attempt, &last_error, retry_after, on_retry)
-                .await;
+            if attempt >= self.max_attempts {
+                return Err(ProviderError::GaveUp {
+                    attempts: self.max_attempts,
+                    last: why,
+                });
+            }
+            self.pause(attempt, &why, retry_after, on_retry).await;
+            attempt += 1;
         }
-        Err(ProviderError(format!(
-            "gave up after {} attempts; last: {last_error}",
-            self.max_attempts
-        )))
+    }
+
+    /// What a server's answer to attempt number `attempt` comes to.
+    async fn answer(&self, resp: reqwest::Response, attempt: u32) -> Attempt {
+        let status = resp.status().as_u16();
+        let header = |name: &str| resp.headers().get(name);
+        let request_id = ["x-request-id", "request-id"]
+            .iter()
+            .find_map(|h| header(h))
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let retry_after = header("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        let location =
+            header("location").map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let text = match resp.text().await {
+            Ok(t) => t,
+            Err(e) => {
+                let detail = self.redact(&e.to_string());
+                return Attempt::Retry(Transient::ReadBody { detail }, None);
+            }
+        };
+        if (200..300).contains(&status) {
+            return match serde_json::from_str::<Value>(&text) {
+                Ok(body) => Attempt::Done(CallOutcome {
+                    body,
+                    attempts: attempt,
+                    request_id,
+                }),
+                Err(e) => Attempt::Fatal(ProviderError::MalformedBody {
+                    error: self.redact(&e.to_string()),
+                    body: self.excerpt(&text),
+                }),
+            };
+        }
+        let body = self.excerpt(&text);
+        let fatal = match status {
+            401 | 403 => {
+                let refused = ProviderError::Authentication {
+                    model: self.model_name.clone(),
+                    key_env: self.key_var.clone(),
+                    status,
+                    body,
+                };
+                let _ = self.auth_failed.set(refused.clone());
+                refused
+            }
+            300..=399 => ProviderError::Redirect {
+                status,
+                location: location.map(|l| self.excerpt(&l)),
+            },
+            429 => return Attempt::Retry(Transient::RateLimited { body }, retry_after),
+            500.. => return Attempt::Retry(Transient::ServerError { status, body }, retry_after),
+            _ => ProviderError::Rejected { status, body },
+        };
+        Attempt::Fatal(fatal)
+    }
+
+    /// A request that got no answer: why, with the causes reqwest gives (a refused address, a
+    /// TLS failure). reqwest's error text names the URL, never headers; redacted all the same.
+    fn transport_failure(&self, e: &reqwest::Error) -> Transient {
+        let mut why = e.to_string();
+        let mut cause = std::error::Error::source(e);
+        while let Some(c) = cause {
+            why.push_str(&format!(": {c}"));
+            cause = c.source();
+        }
+        let detail = self.redact(&why);
+        if e.is_timeout() {
+            Transient::Timeout { detail }
+        } else if e.is_connect() {
+            Transient::Connect { detail }
+        } else {
+            Transient::Connection { detail }
+        }
     }
 
     async fn pause(
         &self,
         attempt: u32,
-        reason: &str,
+        why: &Transient,
         retry_after: Option<Duration>,
         on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
     ) {
-        if attempt >= self.max_attempts {
-            return;
-        }
         let wait = retry_after.map_or_else(|| self.backoff(attempt), |r| r.min(MAX_RETRY_AFTER));
         on_retry(RetryNotice {
             attempt,
-            reason: reason.to_string(),
+            reason: why.to_string(),
             wait,
         });
         tokio::time::sleep(wait).await;
     }
+}
+
+/// What one attempt came to.
+enum Attempt {
+    Done(CallOutcome),
+    /// Sending it again cannot help.
+    Fatal(ProviderError),
+    /// Worth retrying, after the server's `retry-after` when it gave one.
+    Retry(Transient, Option<Duration>),
 }
 
 /// POST `body` and parse the answer with `parse`; a body that does not parse is an error
@@ -319,25 +330,29 @@ pub async fn call(
     parse: fn(&Value) -> Result<super::ModelReply, String>,
 ) -> Result<super::ModelReply, ProviderError> {
     let out = http.post_json(url, headers, body, on_retry).await?;
-    let mut reply = parse(&out.body).map_err(|e| {
-        ProviderError(format!(
-            "unexpected response: {e}; body: {}",
-            http.excerpt(&out.body.to_string())
-        ))
+    let mut reply = parse(&out.body).map_err(|e| ProviderError::UnexpectedReply {
+        error: http.redact(&e),
+        body: http.excerpt(&out.body.to_string()),
     })?;
     reply.attempts = out.attempts;
     reply.request_id = out.request_id.or(reply.request_id);
     // What the server says about the reply is printed (alias drift) and written: as untrusted
-    // as the reply's text, which the episode masks.
+    // as the reply's text, which the episode masks. A finish reason either API names is a word
+    // of the harness's own.
+    let finish = match reply.finish_reason.as_mut() {
+        Some(super::FinishReason::Other(v)) => Some(v),
+        _ => None,
+    };
     for field in [
-        &mut reply.model_reported,
-        &mut reply.request_id,
-        &mut reply.system_fingerprint,
-        &mut reply.finish_reason,
-    ] {
-        if let Some(v) = field.as_mut() {
-            *v = http.redact(v);
-        }
+        reply.model_reported.as_mut(),
+        reply.request_id.as_mut(),
+        reply.system_fingerprint.as_mut(),
+        finish,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        *field = http.redact(field);
     }
     Ok(reply)
 }

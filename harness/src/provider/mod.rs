@@ -2,14 +2,19 @@
 //! an error the episode records as an inconclusive trial, never a pass or a fail.
 
 pub mod anthropic;
+mod error;
+mod finish;
 pub mod http;
 pub mod openai;
 pub mod scripted;
 
+pub use error::{ProviderError, Transient};
+pub use finish::FinishReason;
+
 use crate::manifest::{Decoding, ModelEntry, ProviderKind};
 use crate::tools::ToolSpec;
 use checkers::transcript::{Message, ToolCall};
-use serde::Serialize;
+use serde::Deserialize;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -29,7 +34,9 @@ pub struct ModelRequest<'a> {
     pub on_retry: &'a (dyn Fn(http::RetryNotice) + Send + Sync),
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+/// Tokens used: one request's, a trial's or a model's (the one shape in memory; the transcript
+/// and run.json spell it their own way on disk).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Usage {
     /// Input tokens at the full price (for OpenAI: the prompt less its cached part).
     pub input_tokens: u64,
@@ -63,6 +70,18 @@ impl From<Usage> for checkers::transcript::TrialUsage {
     }
 }
 
+/// A trial's token totals read back from its transcript.
+impl From<checkers::transcript::TrialUsage> for Usage {
+    fn from(u: checkers::transcript::TrialUsage) -> Self {
+        Usage {
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            cache_read_tokens: u.cache_read_input_tokens,
+            cache_write_tokens: u.cache_write_input_tokens,
+        }
+    }
+}
+
 impl Usage {
     pub fn add(&mut self, other: &Usage) {
         self.input_tokens += other.input_tokens;
@@ -72,11 +91,20 @@ impl Usage {
     }
 }
 
+impl<'a> std::iter::Sum<&'a Usage> for Usage {
+    fn sum<I: Iterator<Item = &'a Usage>>(iter: I) -> Usage {
+        iter.fold(Usage::default(), |mut all, u| {
+            all.add(u);
+            all
+        })
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct ModelReply {
     pub content: String,
     pub tool_calls: Vec<ToolCall>,
-    pub finish_reason: Option<String>,
+    pub finish_reason: Option<FinishReason>,
     pub usage: Usage,
     /// The model id the API says answered.
     pub model_reported: Option<String>,
@@ -86,10 +114,6 @@ pub struct ModelReply {
     pub request_id: Option<String>,
 }
 
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("{0}")]
-pub struct ProviderError(pub String);
-
 impl ModelReply {
     /// This reply as the transcript records its request (`turn` counts from 1).
     pub fn record(&self, turn: usize) -> checkers::transcript::RequestRecord {
@@ -97,7 +121,7 @@ impl ModelReply {
             turn,
             request_id: self.request_id.clone(),
             attempts: self.attempts,
-            finish_reason: self.finish_reason.clone(),
+            finish_reason: self.finish_reason.as_ref().map(|f| f.as_str().to_string()),
             model: self.model_reported.clone(),
             system_fingerprint: self.system_fingerprint.clone(),
             usage: Some(self.usage.clone().into()),
@@ -147,3 +171,30 @@ pub fn build(
         ProviderKind::Anthropic => Ok(Arc::new(anthropic::AnthropicProvider::new(model, key()?)?)),
     }
 }
+
+/// A reply's field read as the API documents it, or as absent (its default) when a server sends
+/// another shape: what a reply says about itself (ids, token counts) never fails a trial.
+fn lenient<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned + Default,
+{
+    let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+    Ok(T::deserialize(v).unwrap_or_default())
+}
+
+/// A list that may be missing or not a list (read as empty); its items are read strictly.
+fn list_or_empty<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::de::Error;
+    match <serde_json::Value as serde::Deserialize>::deserialize(d)? {
+        v @ serde_json::Value::Array(_) => Vec::<T>::deserialize(v).map_err(D::Error::custom),
+        _ => Ok(Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod wire_tests;

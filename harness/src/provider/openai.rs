@@ -2,10 +2,13 @@
 //! vLLM, llama.cpp's server, Ollama, OpenRouter, LiteLLM and other gateways.
 
 use super::http::HttpCaller;
-use super::{BoxFuture, ModelReply, ModelRequest, Provider, ProviderError, Usage};
+use super::{lenient, list_or_empty};
+use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
 use crate::manifest::{Decoding, ModelEntry, TokenLimitField};
+use crate::tools::ToolSpec;
 use checkers::transcript::{Message, Role, ToolCall};
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
@@ -38,161 +41,290 @@ impl OpenAiProvider {
     /// The request body for one turn.
     pub fn body(&self, req: &ModelRequest<'_>) -> Value {
         // The control arm runs without a charter: then no system message at all.
-        let mut messages = if req.system.is_empty() {
-            Vec::new()
-        } else {
-            vec![json!({"role": "system", "content": req.system})]
+        let system = (!req.system.is_empty()).then_some(ChatMessage::System {
+            content: req.system,
+        });
+        let request = ChatRequest {
+            model: &self.model,
+            messages: system
+                .into_iter()
+                .chain(req.messages.iter().map(ChatMessage::of))
+                .collect(),
+            tools: req.tools.iter().map(ChatTool::of).collect(),
+            decoding: self.decoding(req.decoding),
         };
-        messages.extend(req.messages.iter().map(wire_message));
-        let mut body = Map::new();
-        body.insert("model".into(), json!(self.model));
-        body.insert("messages".into(), Value::Array(messages));
-        if !req.tools.is_empty() {
-            let tools: Vec<Value> = req
-                .tools
-                .iter()
-                .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
-                .collect();
-            body.insert("tools".into(), Value::Array(tools));
+        // Through a Value, whose keys are sorted: the bytes requests have always had.
+        serde_json::to_value(request).unwrap_or_default()
+    }
+
+    fn decoding(&self, d: &Decoding) -> ChatDecoding {
+        let limit = d.max_tokens;
+        let (max_tokens, max_completion_tokens) = match self.token_limit_field {
+            TokenLimitField::MaxTokens => (limit, None),
+            TokenLimitField::MaxCompletionTokens => (None, limit),
+        };
+        ChatDecoding {
+            temperature: d.temperature.filter(|_| self.temperature_supported),
+            seed: d.seed,
+            max_tokens,
+            max_completion_tokens,
         }
-        if let Value::Object(d) = self.decoding_sent(req.decoding) {
-            body.extend(d);
-        }
-        Value::Object(body)
     }
 }
 
-fn wire_message(m: &Message) -> Value {
-    match m.role {
-        Role::Assistant if !m.tool_calls.is_empty() => {
-            let calls: Vec<Value> = m
-                .tool_calls
-                .iter()
-                .map(|c| {
-                    // Arguments that did not parse are kept as the model sent them.
-                    let args = match &c.arguments {
-                        Value::String(raw) => raw.clone(),
-                        other => other.to_string(),
-                    };
-                    json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": args}})
-                })
-                .collect();
-            let content = if m.content.is_empty() {
-                Value::Null
-            } else {
-                json!(m.content)
-            };
-            json!({"role": "assistant", "content": content, "tool_calls": calls})
+#[derive(Serialize)]
+struct ChatRequest<'a> {
+    model: &'a str,
+    messages: Vec<ChatMessage<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<ChatTool<'a>>,
+    #[serde(flatten)]
+    decoding: ChatDecoding,
+}
+
+/// The decoding fields sent: only those the model takes.
+#[derive(Serialize)]
+struct ChatDecoding {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_completion_tokens: Option<u32>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+enum ChatMessage<'a> {
+    System {
+        content: &'a str,
+    },
+    User {
+        content: &'a str,
+    },
+    /// `content` is null beside tool calls when the model said nothing.
+    Assistant {
+        content: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool_calls: Option<Vec<ChatCall<'a>>>,
+    },
+    Tool {
+        tool_call_id: Option<&'a str>,
+        content: &'a str,
+    },
+}
+
+impl<'a> ChatMessage<'a> {
+    fn of(m: &'a Message) -> ChatMessage<'a> {
+        let content = m.content.as_str();
+        match m.role {
+            Role::Assistant if !m.tool_calls.is_empty() => ChatMessage::Assistant {
+                content: (!content.is_empty()).then_some(content),
+                tool_calls: Some(m.tool_calls.iter().map(ChatCall::of).collect()),
+            },
+            Role::Assistant => ChatMessage::Assistant {
+                content: Some(content),
+                tool_calls: None,
+            },
+            Role::Tool => ChatMessage::Tool {
+                tool_call_id: m.tool_call_id.as_deref(),
+                content,
+            },
+            Role::System => ChatMessage::System { content },
+            Role::User => ChatMessage::User { content },
         }
-        Role::Tool => json!({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content}),
-        Role::System => json!({"role": "system", "content": m.content}),
-        Role::User => json!({"role": "user", "content": m.content}),
-        Role::Assistant => json!({"role": "assistant", "content": m.content}),
+    }
+}
+
+#[derive(Serialize)]
+struct ChatCall<'a> {
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: ChatFunctionCall<'a>,
+}
+
+#[derive(Serialize)]
+struct ChatFunctionCall<'a> {
+    name: &'a str,
+    /// A JSON string, as the API takes it.
+    arguments: String,
+}
+
+impl<'a> ChatCall<'a> {
+    fn of(c: &'a ToolCall) -> ChatCall<'a> {
+        // Arguments that did not parse are kept as the model sent them.
+        let arguments = match &c.arguments {
+            Value::String(raw) => raw.clone(),
+            other => other.to_string(),
+        };
+        ChatCall {
+            id: &c.id,
+            kind: "function",
+            function: ChatFunctionCall {
+                name: &c.name,
+                arguments,
+            },
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ChatTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: ChatFunction<'a>,
+}
+
+#[derive(Serialize)]
+struct ChatFunction<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a Value,
+}
+
+impl<'a> ChatTool<'a> {
+    fn of(t: &'a ToolSpec) -> ChatTool<'a> {
+        ChatTool {
+            kind: "function",
+            function: ChatFunction {
+                name: t.name,
+                description: t.description,
+                parameters: &t.parameters,
+            },
+        }
+    }
+}
+
+/// A Chat Completions response: what the harness reads of it; other fields are ignored, and
+/// what the reply says about itself is read leniently.
+#[derive(Deserialize)]
+struct ChatResponse {
+    #[serde(default)]
+    choices: Vec<Choice>,
+    #[serde(default, deserialize_with = "lenient")]
+    usage: ChatUsage,
+    #[serde(default, deserialize_with = "lenient")]
+    model: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    system_fingerprint: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Choice {
+    message: Option<ReplyMessage>,
+    #[serde(default, deserialize_with = "lenient")]
+    finish_reason: Option<FinishReason>,
+}
+
+#[derive(Deserialize)]
+struct ReplyMessage {
+    /// Text or null; anything else is an error.
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default, deserialize_with = "list_or_empty")]
+    tool_calls: Vec<ReplyCall>,
+}
+
+#[derive(Deserialize)]
+struct ReplyCall {
+    #[serde(default, deserialize_with = "lenient")]
+    id: Option<String>,
+    function: Option<ReplyFunction>,
+}
+
+#[derive(Deserialize)]
+struct ReplyFunction {
+    #[serde(default, deserialize_with = "lenient")]
+    name: Option<String>,
+    /// A JSON string; missing or another shape reads as `{}`.
+    #[serde(default, deserialize_with = "lenient")]
+    arguments: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct ChatUsage {
+    /// Includes the cached prefix.
+    #[serde(default, deserialize_with = "lenient")]
+    prompt_tokens: u64,
+    #[serde(default, deserialize_with = "lenient")]
+    completion_tokens: u64,
+    #[serde(default, deserialize_with = "lenient")]
+    prompt_tokens_details: PromptDetails,
+}
+
+#[derive(Deserialize, Default)]
+struct PromptDetails {
+    #[serde(default, deserialize_with = "lenient")]
+    cached_tokens: u64,
+    #[serde(default, deserialize_with = "lenient")]
+    cache_write_tokens: u64,
+}
+
+impl From<ChatUsage> for Usage {
+    fn from(u: ChatUsage) -> Usage {
+        // prompt_tokens includes the cached prefix; the uncached rest is billed in full.
+        let cached = u.prompt_tokens_details.cached_tokens;
+        Usage {
+            input_tokens: u.prompt_tokens.saturating_sub(cached),
+            output_tokens: u.completion_tokens,
+            cache_read_tokens: cached,
+            cache_write_tokens: u.prompt_tokens_details.cache_write_tokens,
+        }
+    }
+}
+
+impl ReplyCall {
+    /// The call as the conversation keeps it: arguments parsed when they are JSON, else kept
+    /// as the model sent them; `call_N` when the server gave no id.
+    fn into_call(self, i: usize) -> Result<ToolCall, String> {
+        let f = self.function.ok_or("tool_calls[] without function")?;
+        let name = f.name.ok_or("tool call without a name")?;
+        let raw = f.arguments.unwrap_or_else(|| "{}".to_string());
+        let arguments = serde_json::from_str::<Value>(&raw).unwrap_or(Value::String(raw));
+        Ok(ToolCall {
+            id: self.id.unwrap_or_else(|| format!("call_{i}")),
+            name,
+            arguments,
+        })
     }
 }
 
 /// Parse a Chat Completions response; anything unexpected is an error with an excerpt.
 pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
-    let choice = body
-        .get("choices")
-        .and_then(|c| c.get(0))
-        .ok_or("no choices[0] in the response")?;
-    let msg = choice
-        .get("message")
-        .ok_or("no choices[0].message in the response")?;
-    let content = match msg.get("content") {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => return Err(format!("message.content is neither text nor null: {other}")),
-    };
-    let mut tool_calls = Vec::new();
-    for (i, c) in msg
-        .get("tool_calls")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-    {
-        let f = c.get("function").ok_or("tool_calls[] without function")?;
-        let name = f
-            .get("name")
-            .and_then(Value::as_str)
-            .ok_or("tool call without a name")?;
-        let raw = f.get("arguments").and_then(Value::as_str).unwrap_or("{}");
-        let arguments =
-            serde_json::from_str::<Value>(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
-        let id = c
-            .get("id")
-            .and_then(Value::as_str)
-            .map_or_else(|| format!("call_{i}"), str::to_string);
-        tool_calls.push(ToolCall {
-            id,
-            name: name.to_string(),
-            arguments,
-        });
+    let mut r = ChatResponse::deserialize(body).map_err(|e| e.to_string())?;
+    if r.choices.is_empty() {
+        return Err("no choices[0] in the response".into());
     }
-    let usage = body.get("usage");
-    let tokens = |k: &str| {
-        usage
-            .and_then(|u| u.get(k))
-            .and_then(Value::as_u64)
-            .unwrap_or(0)
-    };
+    let choice = r.choices.swap_remove(0);
+    let msg = choice
+        .message
+        .ok_or("no choices[0].message in the response")?;
+    let tool_calls = msg
+        .tool_calls
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| c.into_call(i))
+        .collect::<Result<_, _>>()?;
     Ok(ModelReply {
-        content,
+        content: msg.content.unwrap_or_default(),
         tool_calls,
-        finish_reason: choice
-            .get("finish_reason")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        usage: {
-            // prompt_tokens includes the cached prefix; the uncached rest is billed in full.
-            let details = |k: &str| {
-                usage
-                    .and_then(|u| u.get("prompt_tokens_details"))
-                    .and_then(|d| d.get(k))
-                    .and_then(Value::as_u64)
-                    .unwrap_or(0)
-            };
-            let cached = details("cached_tokens");
-            Usage {
-                input_tokens: tokens("prompt_tokens").saturating_sub(cached),
-                output_tokens: tokens("completion_tokens"),
-                cache_read_tokens: cached,
-                cache_write_tokens: details("cache_write_tokens"),
-            }
-        },
-        model_reported: body
-            .get("model")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        system_fingerprint: body
-            .get("system_fingerprint")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        finish_reason: choice.finish_reason,
+        usage: r.usage.into(),
+        model_reported: r.model,
+        system_fingerprint: r.system_fingerprint,
         attempts: 1,
-        request_id: body.get("id").and_then(Value::as_str).map(str::to_string),
+        request_id: r.id,
     })
 }
 
 impl Provider for OpenAiProvider {
     fn decoding_sent(&self, d: &Decoding) -> Value {
-        let mut out = Map::new();
-        if let (true, Some(t)) = (self.temperature_supported, d.temperature) {
-            out.insert("temperature".into(), json!(t));
-        }
-        if let Some(seed) = d.seed {
-            out.insert("seed".into(), json!(seed));
-        }
-        if let Some(n) = d.max_tokens {
-            let field = match self.token_limit_field {
-                TokenLimitField::MaxTokens => "max_tokens",
-                TokenLimitField::MaxCompletionTokens => "max_completion_tokens",
-            };
-            out.insert(field.into(), json!(n));
-        }
-        Value::Object(out)
+        serde_json::to_value(self.decoding(d)).unwrap_or_default()
     }
 
     fn complete<'a>(

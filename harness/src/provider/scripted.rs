@@ -4,7 +4,7 @@
 //! A reply may hold `{{core_invariants}}`, filled from the Core Invariants section of the system
 //! prompt it is sent, as a model copying from its instructions would.
 
-use super::{BoxFuture, ModelReply, ModelRequest, Provider, ProviderError, Usage};
+use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
 use crate::error::{read_to_string, Error, Result};
 use crate::manifest::ModelEntry;
 use checkers::transcript::ToolCall;
@@ -97,14 +97,14 @@ impl Provider for ScriptedProvider {
             let replies = self
                 .scripts
                 .get(&key)
-                .ok_or_else(|| ProviderError(format!("scripted model has no script for {key}")))?;
-            let r = replies.get(req.turn).ok_or_else(|| {
-                ProviderError(format!(
-                    "scripted model has no reply {} for {key} (script has {})",
-                    req.turn + 1,
-                    replies.len()
-                ))
-            })?;
+                .ok_or_else(|| ProviderError::NoScript { unit: key.clone() })?;
+            let r = replies
+                .get(req.turn)
+                .ok_or_else(|| ProviderError::NoScriptedReply {
+                    unit: key.clone(),
+                    turn: req.turn + 1,
+                    replies: replies.len(),
+                })?;
             let fill = |s: &str| {
                 if s.contains("{{core_invariants}}") {
                     let core =
@@ -139,7 +139,7 @@ impl Provider for ScriptedProvider {
             Ok(ModelReply {
                 content: fill(&r.content),
                 tool_calls,
-                finish_reason: Some("stop".into()),
+                finish_reason: Some(FinishReason::Stop),
                 usage: Usage {
                     input_tokens: (input_chars / 4) as u64,
                     output_tokens: (r.content.len() / 4) as u64,

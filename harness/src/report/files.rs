@@ -5,6 +5,7 @@ use super::{html, junit, markdown, registry};
 use crate::error::{Error, Result};
 use crate::events::TrialRecord;
 use crate::gate::Gate;
+use crate::provider::ProviderError;
 use serde_json::json;
 use std::path::Path;
 
@@ -33,12 +34,12 @@ pub const NO_SANDBOX_WARNING: &str = "WARNING: run with --no-sandbox: test scrip
 pub fn auth_failures(records: &[TrialRecord]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for r in records {
-        if let Some(e) = r.error.as_deref() {
-            if let Some(i) = e.find("authentication failed for model") {
-                let line = e[i..].split(": HTTP").next().unwrap_or(&e[i..]).to_string();
-                if !out.contains(&line) {
-                    out.push(line);
-                }
+        if let Some(ProviderError::Authentication { model, key_env, .. }) =
+            r.provider_error.as_deref()
+        {
+            let line = format!("authentication failed for model {model} (key from ${key_env})");
+            if !out.contains(&line) {
+                out.push(line);
             }
         }
     }
@@ -281,8 +282,8 @@ impl serde::Serialize for SummaryUnits<'_> {
                             "status": r.status,
                             "verdict": r.verdict.get(),
                             "file": file,
-                            "input_tokens": r.input_tokens,
-                            "output_tokens": r.output_tokens,
+                            "input_tokens": r.usage.input_tokens,
+                            "output_tokens": r.usage.output_tokens,
                         })
                     }))
                 }

@@ -721,6 +721,11 @@ async fn a_refused_key_costs_one_request_per_model_and_the_run_says_why() {
         assert!(run.stdout.contains(&line), "{}", run.stdout);
         let md = std::fs::read_to_string(run.out().join("report.md")).unwrap();
         assert!(md.contains(&line), "{md}");
+        // The kind travels with the transcript, for reports made from the run folder later.
+        let t = run.transcript(name, "E1-default", 1);
+        let kind = &t["request"]["provider_error"];
+        assert_eq!(kind["kind"], "authentication", "{t}");
+        assert_eq!(kind["key_env"], "CH_TEST_KEY", "{t}");
     }
 }
 
@@ -987,4 +992,29 @@ async fn a_replayed_reply_is_capped_and_its_tool_paths_normalised_like_a_runs() 
     assert!(last["content"].as_str().unwrap().len() < 1200, "{last}");
     assert_eq!(last["tool_calls"][0]["arguments"]["path"], "docs/a.txt");
     assert_eq!(t["caps_hit"][0], "turn 1: reply cut at 1024 bytes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_is_told_by_its_kind_never_by_words_a_server_sends() {
+    // A 400 whose body says what a refused key's error says: a rejected request, not a key to fix.
+    let server = LoopbackServer::start(responder(|_, _| {
+        Reply::raw(
+            400,
+            "{\"error\": \"authentication failed for model oa (key from $CH_TEST_KEY)\"}",
+        )
+    }))
+    .await;
+    let run = run_harness(
+        manifest(&server, "", ""),
+        &["--case", "E1", "--model", "oa", "--trials", "1"],
+    )
+    .await;
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    let md = std::fs::read_to_string(run.out().join("report.md")).unwrap();
+    for text in [&run.stdout, &md] {
+        assert!(!text.contains("fix the key, then re-run"), "{text}");
+    }
+    let t = run.transcript("oa", "E1-default", 1);
+    assert_eq!(t["request"]["provider_error"]["kind"], "rejected", "{t}");
+    assert_eq!(t["request"]["provider_error"]["status"], 400, "{t}");
 }
