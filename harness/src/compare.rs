@@ -422,39 +422,93 @@ fn change_text(r: &Row) -> String {
     }
 }
 
+/// The page's own style after report.html's (which the trials shown are drawn with): the rows
+/// coloured by change.
+const HTML_STYLE: &str = "body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px}.bad{background:#fdd}.good{background:#dfd}";
+
+/// The comparison as a self-contained page, written like report.html (`report::markup`):
+/// the table, then for every regression and improvement the side's failing trial.
 pub fn html(a: &Side, b: &Side, rows: &[Row]) -> String {
-    let esc = crate::report::xml_escape;
-    let mut body = String::new();
+    let mut h = crate::report::markup::Html::new();
+    let style = format!("{}{HTML_STYLE}", crate::report::html::STYLE);
+    h.page_start("Compare", &style, None)
+        .leaf("h1", &[], "Compare")
+        .el("p", &[], |h| {
+            h.text(&format!("A: {}", a.label()))
+                .raw("<br>")
+                .text(&format!("B: {}", b.label()));
+        })
+        .el("ul", &[], |h| {
+            for d in differences(a, b) {
+                h.leaf("li", &[], &d);
+            }
+        })
+        .nl();
+    h.raw("<table><tr><th>unit</th><th>model</th><th>A</th><th>B</th><th>change</th></tr>\n");
     for r in rows {
         let class = match r.change {
             "regression" => "bad",
             "improvement" => "good",
             _ => "",
         };
-        let _ = write!(
-            body,
-            "<tr class=\"{class}\"><td>{}/{}</td><td>{}</td><td>{} {} {}</td><td>{} {} {}</td><td>{}</td></tr>",
-            esc(&r.case),
-            esc(&r.variant),
-            esc(&r.model),
-            status(r.a),
-            r.a_rate.map_or(String::new(), Rate::cell),
-            esc(&r.a_failed.join(", ")),
-            status(r.b),
-            r.b_rate.map_or(String::new(), Rate::cell),
-            esc(&r.b_failed.join(", ")),
-            change_text(r).replace("**", "")
-        );
+        let side = |s: Option<UnitStatus>, rate: Option<Rate>, failed: &[String]| {
+            let rate = rate.map_or(String::new(), Rate::cell);
+            format!("{} {rate} {}", status(s), failed.join(", "))
+        };
+        h.el("tr", &[("class", class)], |h| {
+            h.leaf("td", &[], &format!("{}/{}", r.case, r.variant))
+                .leaf("td", &[], &r.model)
+                .leaf("td", &[], &side(r.a, r.a_rate, &r.a_failed))
+                .leaf("td", &[], &side(r.b, r.b_rate, &r.b_failed))
+                .leaf("td", &[], &change_text(r).replace("**", ""));
+        })
+        .nl();
     }
-    let diffs: String = differences(a, b)
+    h.raw("</table>\n");
+    for r in rows {
+        failing_trial(&mut h, a, b, r);
+    }
+    h.page_end();
+    h.take()
+}
+
+/// Where a unit changed, the first failing trial of the side it fails on (B for a regression,
+/// A for an improvement), as report.html shows it.
+fn failing_trial(h: &mut crate::report::markup::Html, a: &Side, b: &Side, r: &Row) {
+    // `model` is one name, or `A's → B's` when the sides' models differ.
+    let (ma, mb) = r.model.split_once(" → ").unwrap_or((&r.model, &r.model));
+    let (name, side, model) = match r.change {
+        "regression" => ("B", b, mb),
+        "improvement" => ("A", a, ma),
+        _ => return,
+    };
+    let Some(unit) = side.gate.unit(model, &r.case, &r.variant) else {
+        return;
+    };
+    let Some(t) = unit
+        .trials
         .iter()
-        .map(|d| format!("<li>{}</li>", esc(d)))
-        .collect();
-    format!(
-        "<!doctype html><meta charset=utf-8><title>Compare</title><style>body{{font:14px system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px}}.bad{{background:#fdd}}.good{{background:#dfd}}</style><h1>Compare</h1><p>A: {}<br>B: {}</p><ul>{diffs}</ul><table><tr><th>unit</th><th>model</th><th>A</th><th>B</th><th>change</th></tr>{body}</table>",
-        esc(&a.label()),
-        esc(&b.label())
-    )
+        .find(|t| t.status == crate::events::TrialStatus::Fail)
+    else {
+        return;
+    };
+    let path = crate::store::transcript_path(&side.dir, model, &r.case, &r.variant, t.trial);
+    let heading = format!(
+        "{}/{} on {model}: {} — fails in {name}",
+        r.case, r.variant, r.change
+    );
+    let label = format!("{name}: trial {}", t.trial);
+    let shown = crate::report::html::Shown {
+        label: &label,
+        status: t.status,
+        path: &path,
+        run_dir: &side.dir,
+    };
+    h.el("section", &[("class", "unit")], |h| {
+        h.leaf("h2", &[], &heading).nl();
+        crate::report::html::stored_trial(h, &shown, &t.verdict.get());
+    })
+    .nl();
 }
 
 /// What `harness compare` compares, and how it prints.

@@ -11,7 +11,7 @@ use crate::record::{
     Filters, ModelUsage, RecordedCharter, RecordedManifest, RunPlanRecord, RunRecord, Sandbox,
     SentRecord,
 };
-use crate::report::progress::Progress;
+use crate::report::Reporters;
 use crate::runner::{self, Done, RunPlan};
 use crate::selection::{canonical, resume_note, same_selection, selection_of};
 use crate::suite::{self, Suite};
@@ -548,29 +548,29 @@ fn control_plan(
     Ok(c)
 }
 
-/// One arm on the runtime, its events to the progress reporter; with `story`, each trial's
-/// story printed at the end.
+/// One arm on the runtime, its events fed to the reporters (progress; with `story`, each
+/// trial's story told when the arm ends).
 fn execute_arm(
     rt: &tokio::runtime::Runtime,
     plan: RunPlan,
     story: Option<crate::report::story::StoryOptions>,
 ) -> Result<Vec<TrialRecord>> {
-    let records = rt.block_on(async move {
+    let mut reporters = Reporters::new(crate::report::Console::detect(), story);
+    let (records, reporters) = rt.block_on(async move {
         let (tx, mut rx) = tokio::sync::mpsc::channel::<Event>(EVENT_BACKLOG);
         let reporter = tokio::spawn(async move {
-            let mut progress = Progress::with_story(story);
             while let Some(ev) = rx.recv().await {
-                progress.on_event(&ev);
+                reporters.on_event(&ev);
             }
+            reporters
         });
         let result = runner::execute(plan, tx).await;
-        let _ = reporter.await;
-        result
+        (result, reporter.await)
     });
     crate::interrupt::wait_if_interrupted();
     let records = records?;
-    if let Some(opts) = story {
-        crate::report::story::print_all(&records, opts);
+    if let Ok(mut reporters) = reporters {
+        reporters.arm_ended(&records);
     }
     Ok(records)
 }

@@ -50,6 +50,7 @@ fn write_text(path: &Path, text: &str) -> Result<()> {
     crate::store::write_atomic(path, text.as_bytes())
 }
 
+/// Every report file of the run folder; summary.json last.
 pub fn write_all(
     run_dir: &Path,
     gate: &Gate,
@@ -62,6 +63,31 @@ pub fn write_all(
             .case(case)
             .map_or(case.to_string(), |c| c.title.clone())
     };
+    let charter_line = charter_line(gate, facts);
+    let table = registry::table(gate, title_of);
+    // Evidence in the tables quotes model text: inert, like everything printed.
+    write_text(
+        &run_dir.join("registry-rows.md"),
+        &super::inert(&format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}")),
+    )?;
+    write_markdown(run_dir, gate, records, facts, &charter_line, &table)?;
+    crate::store::write_atomic_with(&run_dir.join("junit.xml"), |w| junit::write(records, w))?;
+    let page = html::Page {
+        title: "Charter gate",
+        charter_line: &charter_line.replace('`', "").replace("**", ""),
+        system_prompt: facts.system_prompt,
+        case_title: &title_of,
+        run_dir,
+    };
+    crate::store::write_atomic_with(&run_dir.join("report.html"), |w| {
+        html::write(gate, records, &page, w)
+    })?;
+    write_summary(run_dir, gate, records, facts)
+}
+
+/// The charter, its version and digest, and what every unit must pass; the sandbox warning
+/// first when the run gave the sandbox up.
+fn charter_line(gate: &Gate, facts: &RunFacts) -> String {
     // A path of the machine that ran is noise in a report read elsewhere: its file name.
     let source = Path::new(facts.charter_source);
     let shown = if source.is_absolute() {
@@ -73,7 +99,7 @@ pub fn write_all(
     } else {
         facts.charter_source.to_string()
     };
-    let mut charter_line = format!(
+    let line = format!(
         "Charter `{}` version {} (runtime sha256 `{}`); every unit must pass {} of {} trials.",
         shown,
         facts.charter_version.unwrap_or("?"),
@@ -81,17 +107,22 @@ pub fn write_all(
         gate.required,
         gate.required
     );
-    if facts.sandbox_off {
-        charter_line = format!("**{NO_SANDBOX_WARNING}**\n\n{charter_line}");
+    match facts.sandbox_off {
+        true => format!("**{NO_SANDBOX_WARNING}**\n\n{line}"),
+        false => line,
     }
-    let table = registry::table(gate, title_of);
+}
 
-    // Evidence in the tables quotes model text: inert, like everything printed.
-    write_text(
-        &run_dir.join("registry-rows.md"),
-        &super::inert(&format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}")),
-    )?;
-    let mut md = markdown::render(gate, &charter_line, &table);
+/// report.md, and the GitHub step summary when asked for.
+fn write_markdown(
+    run_dir: &Path,
+    gate: &Gate,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+    charter_line: &str,
+    table: &str,
+) -> Result<()> {
+    let mut md = markdown::render(gate, charter_line, table);
     let auth = auth_failures(records);
     if !auth.is_empty() {
         let lines: String = auth
@@ -117,19 +148,7 @@ pub fn write_all(
         };
         append_step_summary(&summary)?;
     }
-    crate::store::write_atomic_with(&run_dir.join("junit.xml"), |w| junit::write(records, w))?;
-    let page = html::Page {
-        title: "Charter gate",
-        charter_line: &charter_line.replace('`', "").replace("**", ""),
-        system_prompt: facts.system_prompt,
-        case_title: &title_of,
-        run_dir,
-    };
-    crate::store::write_atomic_with(&run_dir.join("report.html"), |w| {
-        html::write(gate, records, &page, w)
-    })?;
-
-    write_summary(run_dir, gate, records, facts)
+    Ok(())
 }
 
 /// summary.json: its fixed part (`record::Summary`), then every unit with its trials.

@@ -1,15 +1,18 @@
 //! `report.html`: one self-contained page — the case × model matrix coloured by outcome, then
-//! every transcript readable (messages, tool calls and results, the workspace diff) with the
-//! failed criteria and their evidence highlighted. One inline script (filter, expand/collapse);
-//! nothing loaded from elsewhere.
+//! every trial readable (seeded turns, tool calls with their results, the final reply, the
+//! workspace diff) with the failed criteria and their evidence highlighted. One inline script,
+//! the page's own (filter, expand/collapse); nothing loaded from elsewhere. Written through
+//! [`super::markup`].
 
-use super::xml_escape as esc;
+use super::markup::Html;
+use super::trial::TrialView;
 use crate::events::{TrialRecord, TrialStatus};
-use crate::gate::{Gate, UnitStatus};
+use crate::gate::{Gate, Unit, UnitStatus};
 use checkers::transcript::Role;
-use std::fmt::Write;
+use std::path::Path;
 
-const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:1.2rem 2rem;color:#1d1d1f}h1{font-size:1.4rem;margin:.2rem 0}\
+/// The page's style; the trial view's rules are what `compare --html` shows trials with.
+pub const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:1.2rem 2rem;color:#1d1d1f}h1{font-size:1.4rem;margin:.2rem 0}\
 header{background:#fff;padding:.3rem 0;border-bottom:1px solid #ddd;z-index:2}@media(min-width:800px){header{position:sticky;top:0}}#counts{overflow-wrap:anywhere}\
 .bar{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}.bar input{padding:.25rem .5rem;min-width:16rem}\
 table.matrix{border-collapse:collapse;margin:.6rem 0}table.matrix td,table.matrix th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}\
@@ -42,82 +45,9 @@ fn anchor(model: &str, case: &str, variant: &str) -> String {
     )
 }
 
-/// Text longer than this is folded: a runaway reply must not put megabytes inline.
-const FOLD: usize = 20_000;
-
-fn folded(text: &str) -> String {
-    if text.len() <= FOLD {
-        return esc(text);
-    }
-    let mut cut = FOLD;
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!(
-        "{}\n[… {} more bytes: see the transcript file]",
-        esc(&text[..cut]),
-        text.len() - cut
-    )
-}
-
-/// A reply rendered as Markdown, inert: raw HTML shows as text, links and images are dropped
-/// (their text stays), so a model cannot put a script or a remote resource in the report.
-fn markdown(text: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
-    let text = if text.len() > FOLD {
-        &text[..text.floor_char_boundary_compat(FOLD)]
-    } else {
-        text
-    };
-    let events = Parser::new_ext(text, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH)
-        .filter_map(|e| match e {
-            Event::Html(h) | Event::InlineHtml(h) => Some(Event::Text(h)),
-            Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => None,
-            Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
-            other => Some(other),
-        });
-    let mut out = String::new();
-    pulldown_cmark::html::push_html(&mut out, events);
-    out
-}
-
-trait FloorBoundary {
-    fn floor_char_boundary_compat(&self, i: usize) -> usize;
-}
-impl FloorBoundary for str {
-    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
-        while !self.is_char_boundary(i) {
-            i -= 1;
-        }
-        i
-    }
-}
-
-/// pass^k per model (τ²-bench's estimate averaged over the model's units) under the matrix.
-fn pass_k_table(h: &mut String, gate: &Gate) {
-    h.push_str("<p class=\"note\">In brackets: the 95% Clopper–Pearson interval of the true pass rate; 3 of 3 is consistent with a rate as low as 0.29. pass^k: the chance that k trials of a unit all pass, averaged over the model's units.</p><table class=\"matrix\" id=\"pass-k\"><thead><tr><th>model</th>");
-    for k in 1..=gate.required {
-        let _ = write!(h, "<th>pass^{k}</th>");
-    }
-    h.push_str("<th>flaky units</th></tr></thead><tbody>");
-    for m in &gate.models {
-        let units: Vec<&crate::gate::Unit> = gate.units.iter().filter(|u| u.model == *m).collect();
-        let _ = write!(h, "<tr><th>{}</th>", esc(m));
-        for p in crate::stats::model_pass_ks(&units, gate.required) {
-            let _ = write!(
-                h,
-                "<td>{}</td>",
-                p.map_or("-".into(), |p| format!("{p:.2}"))
-            );
-        }
-        let flaky = units
-            .iter()
-            .filter(|u| crate::stats::flaky_criteria(u).is_some())
-            .count();
-        let _ = write!(h, "<td>{flaky}</td></tr>");
-    }
-    h.push_str("</tbody></table>\n");
-}
+/// The filter and the expand/collapse buttons under the title: constant markup.
+const BAR: &str = "<div class=\"bar\"><input id=\"filter\" type=\"search\" placeholder=\"filter: case, model, status (e.g. E8, weakest, fail)\" oninput=\"filt(this.value)\">\
+<button onclick=\"expand(true)\">expand all</button><button onclick=\"expand(false)\">collapse all</button></div>";
 
 /// The facts of the page besides the gate and its trials.
 pub struct Page<'a> {
@@ -125,7 +55,7 @@ pub struct Page<'a> {
     pub charter_line: &'a str,
     pub system_prompt: &'a str,
     pub case_title: &'a dyn Fn(&str) -> String,
-    pub run_dir: &'a std::path::Path,
+    pub run_dir: &'a Path,
 }
 
 /// The page, streamed to `out` a trial at a time: a run whose trials all differ writes a long
@@ -136,79 +66,19 @@ pub fn write(
     page: &Page,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let mut h = String::new();
-    let (word, sentence) = gate.verdict();
-    let _ = write!(h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{STYLE}</style><script>{SCRIPT}</script></head><body>\n", esc(page.title));
-    let _ = writeln!(
-        h,
-        "<header><h1>{}: <span id=\"gate-verdict\" class=\"verdict-{word}\">{}</span></h1><p id=\"counts\">{}. {}</p>\
-         <div class=\"bar\"><input id=\"filter\" type=\"search\" placeholder=\"filter: case, model, status (e.g. E8, weakest, fail)\" oninput=\"filt(this.value)\">\
-         <button onclick=\"expand(true)\">expand all</button><button onclick=\"expand(false)\">collapse all</button></div></header>",
-        esc(page.title),
-        esc(&sentence),
-        esc(&gate.counts_line()),
-        esc(page.charter_line)
-    );
-
-    // The matrix: a failing cell names what failed and links to its unit.
-    h.push_str("<table class=\"matrix\" id=\"matrix\"><thead><tr><th>unit</th>");
-    for m in &gate.models {
-        let _ = write!(h, "<th>{}</th>", esc(m));
-    }
-    h.push_str("</tr></thead><tbody>\n");
-    for (c, v) in &gate.rows() {
-        let _ = write!(
-            h,
-            "<tr><th class=\"case\"><strong>{c}/{}</strong> {}</th>",
-            esc(v),
-            esc(&(page.case_title)(c))
-        );
-        for m in &gate.models {
-            match gate.unit(m, c, v) {
-                Some(u) => {
-                    let s = status_class(u.status(gate.required));
-                    let crit = u.failed_criteria();
-                    let small = if crit.is_empty() {
-                        String::new()
-                    } else {
-                        format!("<small>{}</small>", esc(&crit.join(", ")))
-                    };
-                    let rate = crate::stats::Rate::of(u);
-                    let (lo, hi) = rate.interval();
-                    let flaky = match crate::stats::flaky_criteria(u) {
-                        Some(c) if !c.is_empty() => {
-                            format!(
-                                "<small class=\"flaky\">flaky: {}</small>",
-                                esc(&c.join(", "))
-                            )
-                        }
-                        Some(_) => "<small class=\"flaky\">flaky</small>".into(),
-                        None => String::new(),
-                    };
-                    let _ = write!(
-                        h,
-                        "<td class=\"{s}\" data-criteria=\"{}\"><a href=\"#{}\">{}/{} {s}</a> <span class=\"ci\" title=\"95% Clopper–Pearson interval of the pass rate, {} of {} decided trials\">[{}–{}]</span>{small}{flaky}</td>",
-                        esc(&crit.join(",")),
-                        anchor(m, c, v),
-                        u.passed(),
-                        gate.required,
-                        rate.passed,
-                        rate.trials,
-                        crate::stats::short(lo),
-                        crate::stats::short(hi)
-                    );
-                }
-                None => h.push_str("<td>-</td>"),
-            }
-        }
-        h.push_str("</tr>\n");
-    }
-    h.push_str("</tbody></table>\n");
+    let mut h = Html::new();
+    h.page_start(page.title, STYLE, Some(SCRIPT));
+    header(&mut h, gate, page);
+    matrix(&mut h, gate, page);
     pass_k_table(&mut h, gate);
-    let _ = writeln!(h, "<details><summary>System prompt (the charter's runtime sections), sent in every trial</summary><pre>{}</pre></details>", folded(page.system_prompt));
-
+    h.raw("<details><summary>System prompt (the charter's runtime sections), sent in every trial</summary>")
+        .el("pre", &[], |h| {
+            h.folded(page.system_prompt);
+        })
+        .close("details")
+        .nl();
     // Failing units first, then undecided, then passing.
-    let mut units: Vec<&crate::gate::Unit> = gate.units.iter().collect();
+    let mut units: Vec<&Unit> = gate.units.iter().collect();
     units.sort_by_key(|u| match u.status(gate.required) {
         UnitStatus::Fail => 0,
         UnitStatus::Inconclusive => 1,
@@ -216,227 +86,351 @@ pub fn write(
     });
     let by_unit = crate::gate::records_by_unit(records);
     for u in units {
-        let s = status_class(u.status(gate.required));
-        let key = format!(
-            "{} {} {} {} {}",
-            u.case,
-            u.variant,
-            u.model,
-            s,
-            (page.case_title)(&u.case)
-        )
-        .to_lowercase();
-        let _ = writeln!(h, "<section class=\"unit {s}\" id=\"{}\" data-key=\"{}\"><h2>{}/{} {} on {} — <span class=\"verdict-{s}\">{}/{} {s}</span></h2>", anchor(&u.model, &u.case, &u.variant), esc(&key), u.case, esc(&u.variant), esc(&(page.case_title)(&u.case)), esc(&u.model), u.passed(), gate.required);
         let trials: &[&TrialRecord] = by_unit
             .get(&(&*u.model, &*u.case, &*u.variant))
             .map_or(&[], Vec::as_slice);
-        let mut i = 0;
-        while i < trials.len() {
-            let same = |r: &TrialRecord| (r.reply_digest, r.failed.clone());
-            let mut j = i + 1;
-            while j < trials.len() && same(trials[j]) == same(trials[i]) {
-                j += 1;
-            }
-            let label = if j > i + 1 {
-                format!(
-                    "trials {}–{}: same reply",
-                    trials[i].trial,
-                    trials[j - 1].trial
-                )
-            } else {
-                format!("trial {}", trials[i].trial)
-            };
-            trial(&mut h, trials[i], &label, page.run_dir);
-            out.write_all(h.as_bytes())?;
-            h.clear();
-            i = j;
-        }
-        h.push_str("</section>\n");
+        unit(&mut h, gate, u, trials, page, out)?;
     }
-    h.push_str("</body></html>\n");
-    out.write_all(h.as_bytes())
+    h.page_end();
+    out.write_all(h.take().as_bytes())
 }
 
-fn trial(h: &mut String, r: &TrialRecord, label: &str, run_dir: &std::path::Path) {
-    // Only the trials shown are read back: their transcript file and their verdict.
-    let verdict = r.verdict.get();
-    let t = match r.transcript() {
+fn header(h: &mut Html, gate: &Gate, page: &Page) {
+    let (word, sentence) = gate.verdict();
+    h.el("header", &[], |h| {
+        h.el("h1", &[], |h| {
+            h.text(page.title).text(": ").leaf(
+                "span",
+                &[
+                    ("id", "gate-verdict"),
+                    ("class", &format!("verdict-{word}")),
+                ],
+                &sentence,
+            );
+        })
+        .leaf(
+            "p",
+            &[("id", "counts")],
+            &format!("{}. {}", gate.counts_line(), page.charter_line),
+        )
+        .raw(BAR);
+    })
+    .nl();
+}
+
+/// The matrix: a failing cell names what failed and links to its unit.
+fn matrix(h: &mut Html, gate: &Gate, page: &Page) {
+    h.raw("<table class=\"matrix\" id=\"matrix\"><thead><tr><th>unit</th>");
+    for m in &gate.models {
+        h.leaf("th", &[], m);
+    }
+    h.raw("</tr></thead><tbody>\n");
+    for (c, v) in &gate.rows() {
+        h.open("tr", &[]).el("th", &[("class", "case")], |h| {
+            h.leaf("strong", &[], &format!("{c}/{v}"))
+                .text(" ")
+                .text(&(page.case_title)(c));
+        });
+        for m in &gate.models {
+            match gate.unit(m, c, v) {
+                Some(u) => matrix_cell(h, u, gate.required),
+                None => {
+                    h.leaf("td", &[], "-");
+                }
+            }
+        }
+        h.close("tr").nl();
+    }
+    h.raw("</tbody></table>\n");
+}
+
+fn matrix_cell(h: &mut Html, u: &Unit, required: u32) {
+    let s = status_class(u.status(required));
+    let crit = u.failed_criteria();
+    let rate = crate::stats::Rate::of(u);
+    let (lo, hi) = rate.interval();
+    let attrs = [("class", s), ("data-criteria", &*crit.join(","))];
+    h.el("td", &attrs, |h| {
+        let href = format!("#{}", anchor(&u.model, &u.case, &u.variant));
+        let title = format!(
+            "95% Clopper–Pearson interval of the pass rate, {} of {} decided trials",
+            rate.passed, rate.trials
+        );
+        let interval = format!("[{}–{}]", crate::stats::short(lo), crate::stats::short(hi));
+        h.leaf(
+            "a",
+            &[("href", &href)],
+            &format!("{}/{required} {s}", u.passed()),
+        )
+        .text(" ")
+        .leaf("span", &[("class", "ci"), ("title", &title)], &interval);
+        if !crit.is_empty() {
+            h.leaf("small", &[], &crit.join(", "));
+        }
+        match crate::stats::flaky_criteria(u) {
+            Some(c) if !c.is_empty() => {
+                let text = format!("flaky: {}", c.join(", "));
+                h.leaf("small", &[("class", "flaky")], &text);
+            }
+            Some(_) => {
+                h.leaf("small", &[("class", "flaky")], "flaky");
+            }
+            None => {}
+        }
+    });
+}
+
+/// pass^k per model (τ²-bench's estimate averaged over the model's units) under the matrix.
+fn pass_k_table(h: &mut Html, gate: &Gate) {
+    h.raw("<p class=\"note\">In brackets: the 95% Clopper–Pearson interval of the true pass rate; 3 of 3 is consistent with a rate as low as 0.29. pass^k: the chance that k trials of a unit all pass, averaged over the model's units.</p><table class=\"matrix\" id=\"pass-k\"><thead><tr><th>model</th>");
+    for k in 1..=gate.required {
+        h.leaf("th", &[], &format!("pass^{k}"));
+    }
+    h.raw("<th>flaky units</th></tr></thead><tbody>");
+    for m in &gate.models {
+        let units: Vec<&Unit> = gate.units.iter().filter(|u| u.model == *m).collect();
+        h.open("tr", &[]).leaf("th", &[], m);
+        for p in crate::stats::model_pass_ks(&units, gate.required) {
+            h.leaf("td", &[], &p.map_or("-".into(), |p| format!("{p:.2}")));
+        }
+        let flaky = units
+            .iter()
+            .filter(|u| crate::stats::flaky_criteria(u).is_some())
+            .count();
+        h.leaf("td", &[], &flaky.to_string()).close("tr");
+    }
+    h.raw("</tbody></table>\n");
+}
+
+/// A unit's section: its trials, each written out as soon as it is made; a run of trials with
+/// the same reply and failures shown once.
+fn unit(
+    h: &mut Html,
+    gate: &Gate,
+    u: &Unit,
+    trials: &[&TrialRecord],
+    page: &Page,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let s = status_class(u.status(gate.required));
+    let title = (page.case_title)(&u.case);
+    let key = format!("{} {} {} {s} {title}", u.case, u.variant, u.model).to_lowercase();
+    let attrs = [
+        ("class", &*format!("unit {s}")),
+        ("id", &anchor(&u.model, &u.case, &u.variant)),
+        ("data-key", &key),
+    ];
+    h.open("section", &attrs)
+        .el("h2", &[], |h| {
+            let verdict = format!("{}/{} {s}", u.passed(), gate.required);
+            h.text(&format!(
+                "{}/{} {title} on {} — ",
+                u.case, u.variant, u.model
+            ))
+            .leaf("span", &[("class", &format!("verdict-{s}"))], &verdict);
+        })
+        .nl();
+    let mut i = 0;
+    while i < trials.len() {
+        let same = |r: &TrialRecord| (r.reply_digest, r.failed.clone());
+        let mut j = i + 1;
+        while j < trials.len() && same(trials[j]) == same(trials[i]) {
+            j += 1;
+        }
+        let label = if j > i + 1 {
+            format!(
+                "trials {}–{}: same reply",
+                trials[i].trial,
+                trials[j - 1].trial
+            )
+        } else {
+            format!("trial {}", trials[i].trial)
+        };
+        trial(h, trials[i], &label, page.run_dir);
+        out.write_all(h.take().as_bytes())?;
+        i = j;
+    }
+    h.close("section").nl();
+    Ok(())
+}
+
+/// One trial of the run. Only the trials shown are read back: their transcript file and
+/// their verdict.
+fn trial(h: &mut Html, r: &TrialRecord, label: &str, run_dir: &Path) {
+    let path = r.path();
+    let shown = Shown {
+        label,
+        status: r.status,
+        path: &path,
+        run_dir,
+    };
+    stored_trial(h, &shown, &r.verdict.get());
+}
+
+/// How a stored trial is introduced: its label, status and transcript file.
+pub struct Shown<'a> {
+    pub label: &'a str,
+    pub status: TrialStatus,
+    pub path: &'a Path,
+    /// The file is named relative to this folder.
+    pub run_dir: &'a Path,
+}
+
+/// A trial read back from its transcript file and rendered with its verdict, folded open
+/// unless it passed; a file that cannot be read is said so in its place.
+pub fn stored_trial(h: &mut Html, shown: &Shown, verdict: &checkers::Verdict) {
+    let t = match crate::store::read_transcript(shown.path) {
         Ok(t) => t,
         Err(e) => {
-            let _ = writeln!(
-                h,
-                "<p class=\"verdict-inconclusive\">{}</p>",
-                esc(&e.to_string())
-            );
+            let attrs = [("class", "verdict-inconclusive")];
+            h.leaf("p", &attrs, &e.to_string()).nl();
             return;
         }
     };
-    let st = r.status;
-    let class = match st {
+    let view = TrialView::new(&t, verdict);
+    let class = match shown.status {
         TrialStatus::Pass => "pass",
         TrialStatus::Fail => "fail",
         TrialStatus::Inconclusive => "inconclusive",
     };
-    let open = if st == TrialStatus::Pass { "" } else { " open" };
-    let path = r.path();
+    let path = shown.path;
     let file = path
-        .strip_prefix(run_dir)
-        .unwrap_or(&path)
+        .strip_prefix(shown.run_dir)
+        .unwrap_or(path)
         .display()
         .to_string();
-    let _ = writeln!(h, "<details class=\"transcript\"{open}><summary>{} — <span class=\"verdict-{class}\">{class}</span> (checker {}) <span class=\"note\">{}</span></summary>", esc(label), esc(&verdict.checker_version), esc(&file));
-    h.push_str("<ul class=\"criteria\">");
-    for c in verdict.criteria.iter().filter(|c| !c.pass) {
-        let _ = write!(
-            h,
-            "<li class=\"failed-criterion\">✗ <strong>{}</strong> — <mark>{}</mark></li>",
-            esc(&c.name),
-            esc(&c.detail)
-        );
+    h.details(
+        &[("class", "transcript")],
+        shown.status != TrialStatus::Pass,
+    )
+    .el("summary", &[], |h| {
+        h.text(shown.label)
+            .text(" — ")
+            .leaf("span", &[("class", &format!("verdict-{class}"))], class)
+            .text(&format!(" (checker {}) ", verdict.checker_version))
+            .leaf("span", &[("class", "note")], &file);
+    })
+    .nl();
+    trial_view(h, &view);
+    h.close("details").nl();
+}
+
+/// The criteria (failed first, their evidence marked), the seeded turns, the tool calls, the
+/// final reply and the workspace diff.
+fn trial_view(h: &mut Html, view: &TrialView) {
+    h.el("ul", &[("class", "criteria")], |h| {
+        for c in view.failed() {
+            h.el("li", &[("class", "failed-criterion")], |h| {
+                h.text("✗ ").leaf("strong", &[], &c.name).text(" — ");
+                h.leaf("mark", &[], &c.detail);
+            });
+        }
+        for c in view.passed() {
+            let text = format!("✓ {} — {}", c.name, c.detail);
+            h.leaf("li", &[("class", "passed-criterion")], &text);
+        }
+    })
+    .nl();
+    if let Some(e) = &view.transcript.error {
+        let attrs = [("class", "verdict-inconclusive")];
+        h.leaf("p", &attrs, &format!("error: {e}")).nl();
     }
-    for c in verdict.criteria.iter().filter(|c| c.pass) {
-        let _ = write!(
-            h,
-            "<li class=\"passed-criterion\">✓ {} — {}</li>",
-            esc(&c.name),
-            esc(&c.detail)
-        );
-    }
-    h.push_str("</ul>\n");
-    if let Some(e) = &t.error {
-        let _ = writeln!(h, "<p class=\"verdict-inconclusive\">error: {}</p>", esc(e));
-    }
-    let seeded = t.seeded.min(t.messages.len());
-    let _ = writeln!(
-        h,
-        "<details><summary>seeded turns ({})</summary>",
-        seeded.saturating_sub(1)
-    );
-    for m in t.messages[..seeded]
-        .iter()
-        .filter(|m| m.role != Role::System)
-    {
+    let seeded = format!("seeded turns ({})", view.seeded.len().saturating_sub(1));
+    h.raw("<details>").leaf("summary", &[], &seeded).nl();
+    for m in view.seeded.iter().filter(|m| m.role != Role::System) {
         message(h, m);
     }
-    h.push_str("</details>\n");
-
-    // Tool calls as a timeline: name, key argument, the arguments and the result folded.
-    let episode = &t.messages[seeded..];
-    let calls: Vec<(&checkers::ToolCall, Option<&str>)> = episode
-        .iter()
-        .flat_map(|m| m.tool_calls.iter())
-        .map(|c| {
-            let result = episode
-                .iter()
-                .find(|m| m.tool_call_id.as_deref() == Some(c.id.as_str()))
-                .map(|m| m.content.as_str());
-            (c, result)
-        })
-        .collect();
-    if !calls.is_empty() {
-        h.push_str("<h4>tool calls</h4><ol class=\"timeline\">");
-        for (c, result) in calls {
-            let key = ["path", "pattern", "url"]
-                .iter()
-                .map(|k| c.arg(k))
-                .find(|v| !v.is_empty())
-                .unwrap_or("");
-            let args = serde_json::to_string_pretty(&c.arguments).unwrap_or_default();
-            let _ = write!(
-                h,
-                "<li><code>{}({})</code><details><summary>arguments</summary><pre>{}</pre></details><details><summary>result</summary><pre>{}</pre></details></li>",
-                esc(&c.name),
-                esc(key),
-                folded(&args),
-                folded(result.unwrap_or("(no result)"))
-            );
-        }
-        h.push_str("</ol>\n");
+    h.close("details").nl();
+    calls(h, view);
+    if !view.reply.trim().is_empty() {
+        h.leaf("h4", &[], "final reply")
+            .el("div", &[("class", "md")], |h| {
+                h.markdown(view.reply);
+            })
+            .fold("raw text", |h| {
+                h.el("pre", &[], |h| {
+                    h.folded(view.reply);
+                });
+            })
+            .nl();
     }
-    let reply = t.final_reply();
-    if !reply.trim().is_empty() {
-        let _ = writeln!(
-            h,
-            "<h4>final reply</h4><div class=\"md\">{}</div><details><summary>raw text</summary><pre>{}</pre></details>",
-            markdown(reply),
-            folded(reply)
-        );
-    }
-    if let Some(ws) = &t.workspace {
-        let _ = writeln!(
-            h,
-            "<details><summary>workspace: {} file(s) changed</summary>",
-            ws.changed.len()
-        );
-        for ch in &ws.changed {
-            let diff = similar::TextDiff::from_lines(
-                ch.before.as_deref().unwrap_or(""),
-                ch.after.as_deref().unwrap_or(""),
-            );
-            let _ = write!(
-                h,
-                "<pre class=\"diff\"><strong>{}</strong>\n",
-                esc(&ch.path)
-            );
-            let text = diff.unified_diff().context_radius(2).to_string();
-            let shown = if text.len() > FOLD {
-                &text[..text.floor_char_boundary_compat(FOLD)]
-            } else {
-                &text
-            };
-            for line in shown.lines() {
-                let cls = if line.starts_with('+') {
-                    "add"
-                } else if line.starts_with('-') {
-                    "del"
-                } else {
-                    ""
-                };
-                let _ = writeln!(h, "<span class=\"{cls}\">{}</span>", esc(line));
-            }
-            h.push_str("</pre>\n");
-        }
-        h.push_str("</details>\n");
-    }
-    h.push_str("</details>\n");
+    workspace(h, view);
 }
 
-fn message(h: &mut String, m: &checkers::Message) {
+/// Tool calls as a timeline: name and key argument, the arguments and the result folded.
+fn calls(h: &mut Html, view: &TrialView) {
+    if view.calls.is_empty() {
+        return;
+    }
+    h.leaf("h4", &[], "tool calls");
+    h.el("ol", &[("class", "timeline")], |h| {
+        for c in &view.calls {
+            let args = serde_json::to_string_pretty(&c.call.arguments).unwrap_or_default();
+            h.el("li", &[], |h| {
+                h.leaf("code", &[], &c.describe())
+                    .fold("arguments", |h| {
+                        h.el("pre", &[], |h| {
+                            h.folded(&args);
+                        });
+                    })
+                    .fold("result", |h| {
+                        h.el("pre", &[], |h| {
+                            h.folded(c.result.unwrap_or("(no result)"));
+                        });
+                    });
+            });
+        }
+    })
+    .nl();
+}
+
+/// Each changed file's diff, lines added and removed marked, cut at the fold.
+fn workspace(h: &mut Html, view: &TrialView) {
+    let Some(changed) = view.changes() else {
+        return;
+    };
+    let summary = format!("workspace: {} file(s) changed", changed.len());
+    h.raw("<details>").leaf("summary", &[], &summary).nl();
+    for ch in changed {
+        h.open("pre", &[("class", "diff")])
+            .leaf("strong", &[], &ch.path)
+            .nl();
+        let text = super::trial::diff(ch, 2, false);
+        let shown =
+            &text[..super::markup::floor_boundary(&text, super::markup::FOLD.min(text.len()))];
+        for line in shown.lines() {
+            let cls = if line.starts_with('+') {
+                "add"
+            } else if line.starts_with('-') {
+                "del"
+            } else {
+                ""
+            };
+            h.leaf("span", &[("class", cls)], line).nl();
+        }
+        h.close("pre").nl();
+    }
+    h.close("details").nl();
+}
+
+fn message(h: &mut Html, m: &checkers::Message) {
     let role = format!("{:?}", m.role).to_lowercase();
-    let _ = write!(h, "<div class=\"msg {role}\"><em>{role}</em>");
+    h.open("div", &[("class", &format!("msg {role}"))])
+        .leaf("em", &[], &role);
     if m.role == Role::Tool {
-        let _ = write!(h, " <code>{}</code>", esc(m.name.as_deref().unwrap_or("")));
+        h.text(" ")
+            .leaf("code", &[], m.name.as_deref().unwrap_or(""));
     }
     if !m.content.is_empty() {
-        let _ = write!(h, "<pre>{}</pre>", folded(&m.content));
+        h.el("pre", &[], |h| {
+            h.folded(&m.content);
+        });
     }
     for c in &m.tool_calls {
-        let _ = write!(
-            h,
-            "<pre class=\"tool-call\">→ {}({})</pre>",
-            esc(&c.name),
-            folded(&serde_json::to_string_pretty(&c.arguments).unwrap_or_default())
-        );
+        let args = serde_json::to_string_pretty(&c.arguments).unwrap_or_default();
+        h.el("pre", &[("class", "tool-call")], |h| {
+            h.text(&format!("→ {}(", c.name)).folded(&args).text(")");
+        });
     }
-    h.push_str("</div>\n");
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_reply_renders_as_markdown_with_its_html_and_links_inert() {
-        let out = super::markdown(
-            "**25%**\n\n```python\ndef f():\n    return 1\n```\n\n<script>alert(1)</script> [x](javascript:alert(1)) ![i](http://e.test/i.png)",
-        );
-        assert!(out.contains("<strong>25%</strong>"), "{out}");
-        assert!(out.contains("    return 1"), "{out}");
-        assert!(!out.contains("<script>"), "{out}");
-        assert!(out.contains("&lt;script&gt;"), "{out}");
-        assert!(!out.contains("href=") && !out.contains("<img"), "{out}");
-        let link = super::markdown("see [x](javascript:alert(1)) and ![i](http://e.test/i.png)");
-        assert!(
-            !link.contains("href=") && !link.contains("<img") && link.contains("see x and"),
-            "{link}"
-        );
-    }
+    h.close("div").nl();
 }

@@ -1,14 +1,20 @@
-//! Reporters: they turn runner events and gate results into what people read.
+//! Reporters: they turn runner events and gate results into what people read; the run's
+//! reporters as one set in [`reporters`], one trial's view in [`trial`], HTML in [`markup`].
 
 pub mod files;
 pub mod html;
 pub mod junit;
 pub mod lift;
 pub mod markdown;
+pub mod markup;
 pub mod progress;
 pub mod registry;
+pub mod reporters;
 pub mod story;
 pub mod table;
+pub mod trial;
+
+pub use reporters::{Console, Reporters};
 
 /// Text made safe to print or to put in a Markdown report — the one function for it: every
 /// configured key masked, and every character that would act instead of show written out as

@@ -1,10 +1,10 @@
 //! Run progress: a bar per model with pass/fail/error counts on a terminal, one plain line per
-//! trial otherwise (CI logs).
+//! trial otherwise (CI logs, pipes). Whether a terminal watches is told, not probed.
 
 use crate::events::{Event, TrialStatus};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 /// One line to stderr in one write: stderr is unbuffered, and `eprintln!` with arguments would
 /// make a system call per formatted piece. Inert: a failed criterion's evidence quotes the model.
@@ -22,30 +22,22 @@ struct Counts {
 }
 
 pub struct Progress {
+    /// Bars on a terminal; `None`: one line per trial, or none when `lines` is off.
     bars: Option<MultiProgress>,
-    /// Print each trial's story (focused runs) instead of a line or a bar.
-    story: Option<super::story::StoryOptions>,
+    /// A line per finished trial (off when each trial's story is told instead).
+    lines: bool,
     per_model: HashMap<String, (ProgressBar, Counts)>,
 }
 
 impl Progress {
-    /// Bars or lines; with `story`, each trial's story on stdout instead.
-    pub fn with_story(story: Option<super::story::StoryOptions>) -> Progress {
-        let mut p = Progress::new();
-        if story.is_some() {
-            p.bars = None;
-        }
-        p.story = story;
-        p
-    }
-
-    pub fn new() -> Progress {
+    /// Bars when a person watches (stdout and stderr terminals, not CI), else a line per
+    /// trial; with `stories`, neither: the stories tell the trials.
+    pub fn new(console: super::Console, stories: bool) -> Progress {
+        let watched = console.stdout_terminal && console.stderr_terminal && !console.ci;
         Progress {
-            story: None,
-            // Bars only when a person watches stdout; piped or in CI, one line per trial.
-            bars: std::io::stdout()
-                .is_terminal()
+            bars: (watched && !stories)
                 .then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr())),
+            lines: !stories,
             per_model: HashMap::new(),
         }
     }
@@ -83,9 +75,8 @@ impl Progress {
                         counts.pass, counts.fail, counts.inconclusive
                     ));
                 }
-                if self.story.is_some() {
-                    // Stories are told at the end, from the run's records (`story::print_all`).
-                } else if self.bars.is_none() {
+                // With stories, neither: they are told at the end, from the run's records.
+                if self.lines && self.bars.is_none() {
                     let why = why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
                     line(format!(
                         "{:>12} {}/{} {} trial {}{why}",
@@ -122,8 +113,44 @@ impl Progress {
     }
 }
 
-impl Default for Progress {
-    fn default() -> Self {
-        Self::new()
+#[cfg(test)]
+mod tests {
+    use super::super::Console;
+    use super::Progress;
+
+    #[test]
+    fn bars_only_when_a_person_watches_both_streams_outside_ci_and_no_story_is_told() {
+        let watched = Console {
+            stdout_terminal: true,
+            stderr_terminal: true,
+            ..Console::default()
+        };
+        let bars = |c: Console, stories: bool| Progress::new(c, stories).bars.is_some();
+        assert!(bars(watched, false));
+        assert!(!bars(watched, true), "stories replace the bars");
+        assert!(
+            !bars(
+                Console {
+                    ci: true,
+                    ..watched
+                },
+                false
+            ),
+            "CI logs get lines"
+        );
+        let piped = Console {
+            stdout_terminal: false,
+            ..watched
+        };
+        assert!(!bars(piped, false));
+        let logged = Console {
+            stderr_terminal: false,
+            ..watched
+        };
+        assert!(
+            !bars(logged, false),
+            "2>log gets lines, not bars drawn to nowhere"
+        );
+        assert!(Progress::new(piped, false).lines && !Progress::new(watched, true).lines);
     }
 }

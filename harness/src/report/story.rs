@@ -2,7 +2,8 @@
 //! reply, and every criterion with its evidence; on request the seeded turns and the workspace
 //! diff. Colour only when asked (a terminal, and `NO_COLOR` unset).
 
-use checkers::transcript::{Role, Transcript};
+use super::trial::TrialView;
+use checkers::transcript::Transcript;
 use checkers::Verdict;
 use std::fmt::Write;
 
@@ -30,9 +31,8 @@ pub enum ColorChoice {
 
 impl ColorChoice {
     pub fn resolve(self) -> bool {
-        use std::io::IsTerminal;
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        decide(self, std::io::stdout().is_terminal(), no_color)
+        let console = super::Console::detect();
+        decide(self, console.stdout_terminal, console.no_color)
     }
 }
 
@@ -151,11 +151,29 @@ fn inert_json(v: &mut serde_json::Value) {
     }
 }
 
+/// The story of one trial, its texts made inert.
 pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
     let (t, v) = sanitized(t, v);
-    let (t, v) = (&t, &v);
+    let view = TrialView::new(&t, &v);
     let p = Paint(opts.color);
     let mut out = String::new();
+    heading(&mut out, &view, &p);
+    seeded(&mut out, &view, &p, opts.seeded);
+    calls(&mut out, &view, &p);
+    reply(&mut out, &view, &p);
+    let _ = writeln!(out, "  {}", p.bold("criteria:"));
+    for c in &v.criteria {
+        let mark = if c.pass { p.good("✓") } else { p.bad("✗") };
+        let _ = writeln!(out, "    {mark} {} {} {}", c.name, p.dim("—"), c.detail);
+    }
+    if opts.diff {
+        diffs(&mut out, &view, &p);
+    }
+    out
+}
+
+fn heading(out: &mut String, view: &TrialView, p: &Paint) {
+    let (t, v) = (view.transcript, view.verdict);
     let status = if v.inconclusive {
         p.warn("INCONCLUSIVE")
     } else if v.pass {
@@ -176,72 +194,59 @@ pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
         p.bold(&format!("── {title} ──")),
         p.dim(&format!("(checker {})", v.checker_version))
     );
+}
 
-    let seeded = &t.messages[..t.seeded.min(t.messages.len())];
-    if opts.seeded {
-        let _ = writeln!(out, "  {}", p.bold("seeded:"));
-        for m in seeded {
-            let _ = writeln!(
-                out,
-                "    {} {}",
-                p.dim(&format!("{:?}:", m.role).to_lowercase()),
-                one_line(&m.content, 140)
-            );
-        }
-    } else {
+/// The seeded turns one line each, or folded into a count.
+fn seeded(out: &mut String, view: &TrialView, p: &Paint, show: bool) {
+    if !show {
         let _ = writeln!(
             out,
             "  {}",
             p.dim(&format!(
                 "seeded: {} messages (system prompt and scripted turns; --seeded shows them)",
-                seeded.len()
+                view.seeded.len()
             ))
         );
+        return;
     }
-
-    let calls: Vec<(&checkers::ToolCall, Option<&str>)> = t
-        .episode()
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.role == Role::Assistant)
-        .flat_map(|(i, m)| {
-            let rest = &t.episode()[i + 1..];
-            m.tool_calls.iter().map(move |c| {
-                (
-                    c,
-                    rest.iter()
-                        .find(|r| r.tool_call_id.as_deref() == Some(c.id.as_str()))
-                        .map(|r| r.content.as_str()),
-                )
-            })
-        })
-        .collect();
-    if calls.is_empty() {
-        let _ = writeln!(out, "  {}", p.bold("tool calls: none"));
-    } else {
+    let _ = writeln!(out, "  {}", p.bold("seeded:"));
+    for m in view.seeded {
         let _ = writeln!(
             out,
-            "  {}",
-            p.bold(&format!("tool calls ({}):", calls.len()))
+            "    {} {}",
+            p.dim(&format!("{:?}:", m.role).to_lowercase()),
+            one_line(&m.content, 140)
         );
-        for (n, (c, result)) in calls.iter().enumerate() {
-            let key = ["path", "pattern", "url"]
-                .iter()
-                .map(|k| c.arg(k))
-                .find(|v| !v.is_empty())
-                .unwrap_or("");
-            let result = result.map_or_else(|| p.warn("(no result)"), |r| one_line(r, 70));
-            let _ = writeln!(
-                out,
-                "    {:>2}. {}({key}) {} {result}",
-                n + 1,
-                c.name,
-                p.dim("→")
-            );
-        }
     }
+}
 
-    let reply = t.final_reply();
+fn calls(out: &mut String, view: &TrialView, p: &Paint) {
+    if view.calls.is_empty() {
+        let _ = writeln!(out, "  {}", p.bold("tool calls: none"));
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  {}",
+        p.bold(&format!("tool calls ({}):", view.calls.len()))
+    );
+    for (n, c) in view.calls.iter().enumerate() {
+        let result = c
+            .result
+            .map_or_else(|| p.warn("(no result)"), |r| one_line(r, 70));
+        let _ = writeln!(
+            out,
+            "    {:>2}. {} {} {result}",
+            n + 1,
+            c.describe(),
+            p.dim("→")
+        );
+    }
+}
+
+/// The final reply wrapped and cut at [`REPLY_LIMIT`], and how the trial ended if not by it.
+fn reply(out: &mut String, view: &TrialView, p: &Paint) {
+    let reply = view.reply;
     let _ = writeln!(out, "  {}", p.bold("final reply:"));
     if reply.trim().is_empty() {
         let _ = writeln!(out, "    {}", p.warn("(none)"));
@@ -259,63 +264,38 @@ pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
     } else {
         out.push_str(&wrap(reply, "    "));
     }
-    if t.max_steps_reached {
+    if view.transcript.max_steps_reached {
         let _ = writeln!(
             out,
             "  {}",
             p.warn("stopped at max_steps before a final answer")
         );
     }
-    if let Some(e) = &t.error {
+    if let Some(e) = &view.transcript.error {
         let _ = writeln!(out, "  {} {e}", p.warn("error:"));
     }
+}
 
-    let _ = writeln!(out, "  {}", p.bold("criteria:"));
-    for c in &v.criteria {
-        let mark = if c.pass { p.good("✓") } else { p.bad("✗") };
-        let _ = writeln!(out, "    {mark} {} {} {}", c.name, p.dim("—"), c.detail);
-    }
-
-    if opts.diff {
-        if let Some(ws) = &t.workspace {
-            let _ = writeln!(
-                out,
-                "  {}",
-                p.bold(&format!("workspace: {} file(s) changed", ws.changed.len()))
-            );
-            for ch in &ws.changed {
-                let before = ch.before.as_deref().unwrap_or("");
-                let after = ch.after.as_deref().unwrap_or("");
-                let (a, b) = (
-                    if ch.before.is_some() {
-                        format!("a/{}", ch.path)
-                    } else {
-                        "/dev/null".into()
-                    },
-                    if ch.after.is_some() {
-                        format!("b/{}", ch.path)
-                    } else {
-                        "/dev/null".into()
-                    },
-                );
-                let diff = similar::TextDiff::from_lines(before, after)
-                    .unified_diff()
-                    .context_radius(3)
-                    .header(&a, &b)
-                    .to_string();
-                for line in diff.lines() {
-                    let shown = match line.chars().next() {
-                        Some('+') if !line.starts_with("+++") => p.good(line),
-                        Some('-') if !line.starts_with("---") => p.bad(line),
-                        Some('@') => p.dim(line),
-                        _ => line.to_string(),
-                    };
-                    let _ = writeln!(out, "    {shown}");
-                }
-            }
+fn diffs(out: &mut String, view: &TrialView, p: &Paint) {
+    let Some(changed) = view.changes() else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "  {}",
+        p.bold(&format!("workspace: {} file(s) changed", changed.len()))
+    );
+    for ch in changed {
+        for line in super::trial::diff(ch, 3, true).lines() {
+            let shown = match line.chars().next() {
+                Some('+') if !line.starts_with("+++") => p.good(line),
+                Some('-') if !line.starts_with("---") => p.bad(line),
+                Some('@') => p.dim(line),
+                _ => line.to_string(),
+            };
+            let _ = writeln!(out, "    {shown}");
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -709,3 +709,55 @@ fn report_html_puts_failures_first_and_every_failing_cell_names_its_criteria() {
         "no network resource"
     );
 }
+
+// --- i26-reporters: compare --html shows the failing trial of every regression ---
+
+#[test]
+fn compare_html_shows_each_regressions_failing_trial_with_its_criteria_and_calls() {
+    let cwd = tempfile::tempdir().unwrap();
+    let five = cwd.path().join("five");
+    let o = common::harness(
+        cwd.path(),
+        &[
+            "run",
+            "--matrix",
+            "offline",
+            "--trials",
+            "5",
+            "--case",
+            "E1",
+            "--out",
+            five.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let page = cwd.path().join("compare.html");
+    let a = format!("{}:scripted-compliant", five.display());
+    let b = format!("{}:scripted-naive", five.display());
+    let o = common::harness(
+        cwd.path(),
+        &["compare", &a, &b, "--html", page.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>\n") && html.ends_with("</body></html>\n"));
+    assert!(!html.contains("<script"), "a compare page has no script");
+    assert!(
+        html.contains("<tr class=\"bad\"><td>E1/default</td>"),
+        "{html}"
+    );
+    let section = &html[html
+        .find("<section class=\"unit\">")
+        .expect("a failing trial")..];
+    assert!(
+        section.contains("E1/default on scripted-naive: regression — fails in B")
+            && section.contains("<details class=\"transcript\" open><summary>B: trial 1 — ")
+            && section.contains("<li class=\"failed-criterion\">")
+            && section.contains("<h4>final reply</h4>"),
+        "{section}"
+    );
+    // Only the regression's failing side: the passing model's trials are not shown.
+    assert_eq!(html.matches("<section class=\"unit\">").count(), 1);
+}
