@@ -45,13 +45,14 @@ pub fn for_run(charter: &Charter, matrix: &Path, suite: &Path) -> String {
 
 /// For `gate` and `merge`: what the run recorded, the runtime text from a transcript's system
 /// prompt, and the suite that re-checks it now.
-pub fn for_gate(run: &serde_json::Value, system_prompt: &str, suite: &Path) -> String {
+pub fn for_gate(run: &crate::record::RunRecord, system_prompt: &str, suite: &Path) -> String {
+    let or_unknown = |s: &str| if s.is_empty() { "?" } else { s }.to_string();
     Tested {
-        charter_source: run["charter"]["source"].as_str().unwrap_or("?"),
+        charter_source: &or_unknown(&run.charter.source),
         runtime: system_prompt,
-        version: run["charter"]["version"].as_str(),
-        sha256: run["charter"]["sha256"].as_str().unwrap_or("?"),
-        matrix: Path::new(run["manifest_path"].as_str().unwrap_or("?")),
+        version: run.charter.version.as_deref(),
+        sha256: &or_unknown(&run.charter.sha256),
+        matrix: Path::new(run.manifest_path.as_deref().unwrap_or("?")),
         suite,
     }
     .render()

@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::gate::{Gate, UnitStatus};
+use crate::record::RunRecord;
 use crate::session::{self, RunOptions};
 use crate::stats::{self, Label, Rate};
 use serde::Serialize;
@@ -145,39 +146,40 @@ pub struct Base {
 /// runtime text at `rev` is the head's (nothing can regress or improve).
 pub fn plan_base(
     run_dir: &Path,
-    run: &serde_json::Value,
+    run: &RunRecord,
     head: &Gate,
     rev: &str,
     base_results: Option<&Path>,
     matrix: Option<&Path>,
     suite: Option<&Path>,
 ) -> Result<Option<Base>> {
-    let source = run["charter"]["source"].as_str().ok_or_else(|| {
-        Error::input(format!(
-            "{}: run.json names no charter source",
-            run_dir.display()
-        ))
-    })?;
+    let source = Some(run.charter.source.as_str())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| {
+            Error::input(format!(
+                "{}: run.json names no charter source",
+                run_dir.display()
+            ))
+        })?;
     let (base_source, charter_dir) =
-        crate::charter::source_at_rev(source, run["charter"]["repo_path"].as_str(), rev)?;
+        crate::charter::source_at_rev(source, run.charter.repo_path.as_deref(), rev)?;
     resolve_rev(&charter_dir, rev)?;
     let base_charter = crate::charter::load(&base_source, &charter_dir)?;
-    if base_charter.sha256 == run["charter"]["sha256"].as_str().unwrap_or_default() {
+    if base_charter.sha256 == run.charter.sha256 {
         // Same runtime text: nothing can regress or improve, every failure is the base's too.
         return Ok(None);
     }
     let manifest = matrix
         .map(Path::to_path_buf)
-        .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
+        .or_else(|| run.manifest_path.as_deref().map(PathBuf::from))
         .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
     let manifest = crate::manifest::resolve(&manifest);
     crate::manifest::load(&manifest)?;
     let dir = match base_results {
         Some(dir) => {
-            let stored_sha = std::fs::read_to_string(dir.join("run.json"))
+            let stored_sha = RunRecord::read(&dir.join("run.json"))
                 .ok()
-                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-                .and_then(|r| r["charter"]["sha256"].as_str().map(str::to_string));
+                .map(|r| r.charter.sha256);
             if stored_sha.as_deref() != Some(base_charter.sha256.as_str()) {
                 return Err(Error::input(format!(
                     "{}: not a run on the charter at {rev} (sha256 {})",
@@ -218,7 +220,7 @@ pub fn plan_base(
 /// What a base rerun sent, per model, and its tokens and cost (run.json's `usage` shape).
 pub struct BaseSent {
     pub sent: Vec<String>,
-    pub usage: serde_json::Value,
+    pub usage: Vec<crate::record::ModelUsage>,
 }
 
 /// Run the failing units on the base charter, each needed trial once; trials its folder
@@ -227,7 +229,7 @@ pub fn run_base(base: &Base) -> Result<BaseSent> {
     if base.needed.is_empty() {
         return Ok(BaseSent {
             sent: Vec::new(),
-            usage: serde_json::Value::Null,
+            usage: Vec::new(),
         });
     }
     let mut cases: Vec<String> = Vec::new();

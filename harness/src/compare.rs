@@ -3,6 +3,8 @@
 
 use crate::error::{Error, Result};
 use crate::gate::{Gate, Unit, UnitStatus};
+use crate::record::RunRecord;
+use crate::run_folder;
 use crate::stats::{Label, Rate};
 use crate::suite::Suite;
 use serde::Serialize;
@@ -14,7 +16,7 @@ pub struct Side {
     pub dir: PathBuf,
     pub model: Option<String>,
     pub gate: Gate,
-    pub run: serde_json::Value,
+    pub run: RunRecord,
 }
 
 impl Side {
@@ -25,17 +27,8 @@ impl Side {
             }
             _ => (PathBuf::from(spec), None),
         };
-        let run_json = dir.join("run.json");
-        if !run_json.is_file() {
-            return Err(Error::input(format!(
-                "{}: not a run folder (no run.json)",
-                dir.display()
-            )));
-        }
-        let run: serde_json::Value =
-            serde_json::from_str(&crate::error::read_to_string(&run_json)?)
-                .map_err(|e| Error::input(format!("{}: {e}", run_json.display())))?;
-        let mut records = crate::runner::stored_records(&dir, suite)?;
+        let run = run_folder::read_run(&dir)?;
+        let mut records = run_folder::stored_records(&dir, suite)?;
         if let Some(m) = &model {
             records.retain(|r| *r.model == **m);
             if records.is_empty() {
@@ -45,7 +38,7 @@ impl Side {
                 )));
             }
         }
-        let trials = run["trials"].as_u64().unwrap_or(3) as u32;
+        let trials = run.trials.unwrap_or(3);
         Ok(Side {
             dir,
             model,
@@ -71,12 +64,7 @@ impl Side {
 
     /// A model's role as the run's manifest recorded it.
     fn role(&self, model: &str) -> Option<String> {
-        self.run["manifest"]["models"]
-            .as_array()?
-            .iter()
-            .find(|m| m["name"] == model)?["role"]
-            .as_str()
-            .map(str::to_string)
+        self.run.role(model).map(str::to_string)
     }
 }
 
@@ -201,55 +189,7 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
             }
         }
         for (case, variant) in keys {
-            let (ua, ub) = (
-                a.gate.unit(ma, &case, &variant),
-                b.gate.unit(mb, &case, &variant),
-            );
-            let sa = ua.map(|u| u.status(a.gate.required));
-            let sb = ub.map(|u| u.status(b.gate.required));
-            let (a_rate, b_rate) = (ua.map(Rate::of), ub.map(Rate::of));
-            let mut p_value = None;
-            let change = match (sa, sb) {
-                (Some(UnitStatus::Pass), Some(UnitStatus::Fail))
-                | (Some(UnitStatus::Fail), Some(UnitStatus::Pass)) => {
-                    let (label, p) = crate::stats::label(
-                        a_rate.unwrap_or(Rate::new(0, 0)),
-                        b_rate.unwrap_or(Rate::new(0, 0)),
-                        crate::stats::ALPHA,
-                    );
-                    p_value = Some(p);
-                    match label {
-                        Label::Regression => "regression",
-                        Label::Improvement => "improvement",
-                        Label::WithinNoise => "within-noise",
-                    }
-                }
-                (Some(x), Some(y)) if x == y => "same",
-                (Some(_), None) => "only-in-a",
-                (None, Some(_)) => "only-in-b",
-                _ => "undecided",
-            };
-            let model = match (ma.as_str(), mb.as_str()) {
-                (x, "") | ("", x) => x.to_string(),
-                (x, y) if x == y => x.to_string(),
-                (x, y) => format!("{x} → {y}"),
-            };
-            rows.push((
-                pi,
-                Row {
-                    case,
-                    variant,
-                    model,
-                    a: sa,
-                    b: sb,
-                    a_failed: ua.map(Unit::failed_criteria).unwrap_or_default(),
-                    b_failed: ub.map(Unit::failed_criteria).unwrap_or_default(),
-                    a_rate,
-                    b_rate,
-                    p_value,
-                    change,
-                },
-            ));
+            rows.push((pi, row(a, b, (ma, mb), case, variant)));
         }
     }
     let rank = |c: &str| match c {
@@ -271,6 +211,56 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
     rows.into_iter().map(|(_, r)| r).collect()
 }
 
+/// One unit of a model pair (A's model, B's model; "" for a model on one side only).
+fn row(a: &Side, b: &Side, (ma, mb): (&str, &str), case: String, variant: String) -> Row {
+    let (ua, ub) = (
+        a.gate.unit(ma, &case, &variant),
+        b.gate.unit(mb, &case, &variant),
+    );
+    let sa = ua.map(|u| u.status(a.gate.required));
+    let sb = ub.map(|u| u.status(b.gate.required));
+    let (a_rate, b_rate) = (ua.map(Rate::of), ub.map(Rate::of));
+    let mut p_value = None;
+    let change = match (sa, sb) {
+        (Some(UnitStatus::Pass), Some(UnitStatus::Fail))
+        | (Some(UnitStatus::Fail), Some(UnitStatus::Pass)) => {
+            let (label, p) = crate::stats::label(
+                a_rate.unwrap_or(Rate::new(0, 0)),
+                b_rate.unwrap_or(Rate::new(0, 0)),
+                crate::stats::ALPHA,
+            );
+            p_value = Some(p);
+            match label {
+                Label::Regression => "regression",
+                Label::Improvement => "improvement",
+                Label::WithinNoise => "within-noise",
+            }
+        }
+        (Some(x), Some(y)) if x == y => "same",
+        (Some(_), None) => "only-in-a",
+        (None, Some(_)) => "only-in-b",
+        _ => "undecided",
+    };
+    let model = match (ma, mb) {
+        (x, "") | ("", x) => x.to_string(),
+        (x, y) if x == y => x.to_string(),
+        (x, y) => format!("{x} → {y}"),
+    };
+    Row {
+        case,
+        variant,
+        model,
+        a: sa,
+        b: sb,
+        a_failed: ua.map(Unit::failed_criteria).unwrap_or_default(),
+        b_failed: ub.map(Unit::failed_criteria).unwrap_or_default(),
+        a_rate,
+        b_rate,
+        p_value,
+        change,
+    }
+}
+
 /// A side's models, for messages.
 pub fn models_of(side: &Side) -> Vec<String> {
     side.models()
@@ -284,20 +274,23 @@ pub fn nothing_pairs(rows: &[Row]) -> bool {
 /// What differs between the two runs besides their units.
 pub fn differences(a: &Side, b: &Side) -> Vec<String> {
     let mut out = Vec::new();
-    let get = |s: &Side, path: &[&str]| {
-        path.iter()
-            .fold(&s.run, |v, k| &v[*k])
-            .as_str()
-            .unwrap_or("?")
-            .to_string()
+    let facts = |s: &Side| {
+        let r = &s.run;
+        [
+            Some(r.charter.sha256.clone()).filter(|v| !v.is_empty()),
+            r.charter.version.clone(),
+            Some(r.harness_version.clone()).filter(|v| !v.is_empty()),
+            r.started.clone(),
+        ]
+        .map(|v| v.unwrap_or_else(|| "?".to_string()))
     };
-    for (what, path) in [
-        ("charter runtime sha256", &["charter", "sha256"][..]),
-        ("charter version", &["charter", "version"][..]),
-        ("harness version", &["harness_version"][..]),
-        ("started", &["started"][..]),
-    ] {
-        let (x, y) = (get(a, path), get(b, path));
+    let what = [
+        "charter runtime sha256",
+        "charter version",
+        "harness version",
+        "started",
+    ];
+    for (what, (x, y)) in what.iter().zip(facts(a).into_iter().zip(facts(b))) {
         if x != y {
             out.push(format!("{what}: {x} → {y}"));
         }

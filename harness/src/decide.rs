@@ -8,10 +8,11 @@ use crate::charter;
 use crate::error::{Error, Result};
 use crate::events::TrialRecord;
 use crate::gate::Gate;
+use crate::record::{RunRecord, Sandbox};
 use crate::report::files::RunFacts;
 use crate::settle::{self, Arm};
 use crate::suite::{self, Suite};
-use crate::{runner, store};
+use crate::{run_folder, store};
 use std::path::{Path, PathBuf};
 
 /// What `harness gate` (and `harness merge`, once merged) decides.
@@ -45,7 +46,7 @@ type SettleArms = (Arm, Arm, PathBuf);
 pub fn gate(opts: &GateOptions) -> Result<u8> {
     let root = suite::locate(opts.suite.as_deref())?;
     let suite = Suite::load(&root)?;
-    let run = crate::run_json::read(&opts.run_dir)?;
+    let run = run_folder::read_run(&opts.run_dir)?;
     let (records, gate) = stored_gate(&opts.run_dir, &suite, &run)?;
     let system_prompt = records[0]
         .transcript()?
@@ -54,14 +55,14 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         .to_string();
     err!("{}", crate::banner::for_gate(&run, &system_prompt, &root));
     let facts = RunFacts {
-        charter_source: run["charter"]["source"].as_str().unwrap_or("?"),
-        charter_sha256: run["charter"]["sha256"].as_str().unwrap_or("?"),
-        charter_version: run["charter"]["version"].as_str(),
+        charter_source: or_unknown(&run.charter.source),
+        charter_sha256: or_unknown(&run.charter.sha256),
+        charter_version: run.charter.version.as_deref(),
         system_prompt: &system_prompt,
         suite: &suite,
-        usage: run["usage"].clone(),
+        usage: run.usage.clone(),
         lift: None,
-        sandbox_off: run["sandbox"] == "off",
+        sandbox_off: run.sandbox == Sandbox::Off,
         // With --charter-base the summary is written once the base comparison, which goes
         // first, is known.
         step_summary: opts.step_summary && opts.base.is_none(),
@@ -80,27 +81,22 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
 }
 
 /// The run folder's trial records in plan order, and its gate, scoped as the run recorded.
-fn stored_gate(
-    run_dir: &Path,
-    suite: &Suite,
-    run: &serde_json::Value,
-) -> Result<(Vec<TrialRecord>, Gate)> {
-    let mut records = runner::stored_records(run_dir, suite)?;
+fn stored_gate(run_dir: &Path, suite: &Suite, run: &RunRecord) -> Result<(Vec<TrialRecord>, Gate)> {
+    let mut records = run_folder::stored_records(run_dir, suite)?;
     if records.is_empty() {
         return Err(Error::input(format!(
             "{}: no trial transcripts",
             run_dir.display()
         )));
     }
-    let models = crate::runs::model_names(run);
-    crate::gate::sort_records(&mut records, &models);
-    let trials = run["trials"].as_u64().unwrap_or(3) as u32;
+    crate::gate::sort_records(&mut records, &run.model_names());
+    let trials = run.trials.unwrap_or(3);
     let mut gate = Gate::from_records(&records, trials);
-    if let Some(total) = run["units_total"].as_u64() {
+    if let Some(total) = run.units_total {
         gate = gate.scoped(
-            total as usize,
-            run["manifest_trials"].as_u64().unwrap_or(trials as u64) as u32,
-            run["shard"].as_str().map(str::to_string),
+            total,
+            run.manifest_trials.unwrap_or(trials),
+            run.shard.clone(),
         );
     }
     Ok((records, gate))
@@ -111,7 +107,7 @@ fn stored_gate(
 fn plan(
     opts: &GateOptions,
     b: &BaseOptions,
-    run: &serde_json::Value,
+    run: &RunRecord,
     gate: &Gate,
 ) -> Result<(Option<Base>, Option<SettleArms>)> {
     let settle = match b.settle {
@@ -143,7 +139,7 @@ fn compare_with_base(
     b: &BaseOptions,
     (base, settle): (Option<Base>, Option<SettleArms>),
     suite: &Suite,
-    run: &serde_json::Value,
+    run: &RunRecord,
     head: &Gate,
 ) -> Result<()> {
     let rev = &b.rev;
@@ -178,7 +174,7 @@ fn rerun_base(
     base: Base,
     settle: Option<SettleArms>,
     suite: &Suite,
-    run: &serde_json::Value,
+    run: &RunRecord,
     head: &Gate,
 ) -> Result<Compared> {
     let sent = base::run_base(&base)?;
@@ -187,7 +183,7 @@ fn rerun_base(
     }
     let base_dir = base.dir.clone();
     let base_records = if base_dir.join("transcripts").exists() {
-        runner::stored_records(&base_dir, suite)?
+        run_folder::stored_records(&base_dir, suite)?
     } else {
         Vec::new()
     };
@@ -258,10 +254,10 @@ fn write_comparison(run_dir: &Path, rev: &str, c: &Compared) -> Result<()> {
 
 /// `--settle N`'s two arms (the run's charter, checked unchanged, and the charter at the base
 /// revision), their folders under `settle/`, and the manifest.
-fn settle_arms(run_dir: &Path, b: &BaseOptions, run: &serde_json::Value) -> Result<SettleArms> {
-    let source = run["charter"]["source"].as_str().unwrap_or_default();
-    let repo_path = run["charter"]["repo_path"].as_str();
-    let recorded = run["charter"]["sha256"].as_str().unwrap_or_default();
+fn settle_arms(run_dir: &Path, b: &BaseOptions, run: &RunRecord) -> Result<SettleArms> {
+    let source = run.charter.source.as_str();
+    let repo_path = run.charter.repo_path.as_deref();
+    let recorded = run.charter.sha256.as_str();
     // Recorded on another machine (a shard's runner): the same file in this work tree.
     let head_source = match repo_path {
         Some(rel) if !Path::new(source).exists() => rel,
@@ -280,7 +276,7 @@ fn settle_arms(run_dir: &Path, b: &BaseOptions, run: &serde_json::Value) -> Resu
     let matrix = b
         .matrix
         .clone()
-        .or_else(|| run["manifest_path"].as_str().map(PathBuf::from))
+        .or_else(|| run.manifest_path.as_deref().map(PathBuf::from))
         .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
     let settle_dir = run_dir.join("settle");
     Ok((
@@ -317,4 +313,13 @@ fn base_cost(base: &BaseSent) -> String {
 
 fn cwd() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// A recorded text, or "?" when the run recorded none.
+fn or_unknown(s: &str) -> &str {
+    if s.is_empty() {
+        "?"
+    } else {
+        s
+    }
 }

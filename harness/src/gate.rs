@@ -78,7 +78,7 @@ pub struct Gate {
 }
 
 /// A run narrowed by filters, fewer trials than the manifest's, or a shard.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Partial {
     pub units_run: usize,
     pub units_total: usize,

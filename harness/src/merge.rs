@@ -31,12 +31,7 @@ pub fn merge(opts: &MergeOptions) -> Result<u8> {
             opts.out.display()
         )));
     }
-    let runs: Vec<serde_json::Value> = opts
-        .dirs
-        .iter()
-        .map(|d| crate::run_json::read(d))
-        .collect::<Result<_>>()?;
-    same_run(&opts.dirs, &runs)?;
+    let merged = crate::run_folder::merged_record(&opts.dirs)?;
     // Everything goes into a temp folder beside the destination, renamed into place only when
     // complete: a failed merge leaves nothing behind.
     let parent = match opts.out.parent() {
@@ -49,14 +44,7 @@ pub fn merge(opts: &MergeOptions) -> Result<u8> {
         .tempdir_in(&parent)
         .map_err(|e| merge_err("create the merge's staging folder in", &parent, e))?;
     copy_transcripts(&opts.dirs, staging.path())?;
-    let mut merged = runs[0].clone();
-    merged["merged_from"] = serde_json::json!(opts
-        .dirs
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>());
-    merged["shard"] = serde_json::Value::Null;
-    store::write_json_atomic(&staging.path().join("run.json"), &merged)?;
+    merged.write(&staging.path().join("run.json"))?;
     if opts.out.exists() {
         std::fs::remove_dir(&opts.out)
             .map_err(|e| merge_err("replace the empty folder", &opts.out, e))?;
@@ -70,31 +58,6 @@ pub fn merge(opts: &MergeOptions) -> Result<u8> {
         base: None,
         step_summary: opts.step_summary,
     })
-}
-
-/// Shards of one run share the charter and the trials per unit.
-fn same_run(dirs: &[PathBuf], runs: &[serde_json::Value]) -> Result<()> {
-    let first = &runs[0];
-    for (dir, run) in dirs.iter().zip(runs).skip(1) {
-        for key in [("charter", "sha256"), ("trials", "")] {
-            let get = |r: &serde_json::Value| {
-                if key.1.is_empty() {
-                    r[key.0].clone()
-                } else {
-                    r[key.0][key.1].clone()
-                }
-            };
-            if get(run) != get(first) {
-                return Err(Error::input(format!(
-                    "{}: {} differs from {}'s; only shards of one run merge",
-                    dir.display(),
-                    key.0,
-                    dirs[0].display()
-                )));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Every shard's transcripts into `staging/transcripts`; a transcript in two shards is an error.

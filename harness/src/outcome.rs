@@ -5,6 +5,7 @@ use crate::error::Result;
 use crate::events::TrialRecord;
 use crate::exit;
 use crate::gate::Gate;
+use crate::record::ModelUsage;
 use crate::report::files::RunFacts;
 use crate::report::table;
 use crate::session::RunOptions;
@@ -19,7 +20,7 @@ pub fn run(opts: &RunOptions) -> Result<u8> {
         charter_version: done.charter.version.as_deref(),
         system_prompt: &done.charter.runtime,
         suite: &done.suite,
-        usage: done.usage.clone(),
+        usage: Some(done.usage.clone()),
         lift: done.lift.clone(),
         sandbox_off: done.sandbox_off,
         step_summary: true,
@@ -51,7 +52,10 @@ pub fn conclude(
     for line in crate::report::files::auth_failures(records) {
         outln!("{line}: fix the key, then re-run");
     }
-    out!("{}", usage_lines(&facts.usage));
+    out!(
+        "{}",
+        usage_lines(facts.usage.as_deref().unwrap_or_default())
+    );
     if gate.count(crate::gate::UnitStatus::Fail) > 0 {
         outln!(
             "\nProposed Failure-Mode Registry rows ({}):",
@@ -83,10 +87,12 @@ pub fn conclude(
 }
 
 /// Tokens and cost per model (run.json's `usage`), and a warning for every alias that drifted.
-pub fn usage_lines(accounting: &serde_json::Value) -> String {
+pub fn usage_lines(usage: &[ModelUsage]) -> String {
+    // Model ids quoted as JSON strings, as these lines have always shown them.
+    let quoted = |s: &str| serde_json::Value::from(s).to_string();
     let mut out = String::new();
-    for m in accounting.as_array().into_iter().flatten() {
-        let cost = match (m["cost_usd"].as_f64(), m["cost_without_cache_usd"].as_f64()) {
+    for m in usage {
+        let cost = match (m.cost_usd, m.cost_without_cache_usd) {
             (Some(c), Some(u)) if u > c => format!(
                 ", ${c:.4} (${u:.4} without the prompt cache, {:.0}% saved)",
                 100.0 * (u - c) / u
@@ -94,29 +100,27 @@ pub fn usage_lines(accounting: &serde_json::Value) -> String {
             (Some(c), _) => format!(", ${c:.4}"),
             _ => String::new(),
         };
-        let read = m["cache_read_input_tokens"].as_u64().unwrap_or(0);
-        let cached = if read > 0 || m["cache_write_input_tokens"].as_u64().unwrap_or(0) > 0 {
+        let read = m.cache_read_input_tokens;
+        let cached = if read > 0 || m.cache_write_input_tokens > 0 {
             format!(
                 " ({} read from the prompt cache, {:.0}% of input; {} written to it)",
                 read,
-                100.0 * m["cached_share"].as_f64().unwrap_or(0.0),
-                m["cache_write_input_tokens"]
+                100.0 * m.cached_share,
+                m.cache_write_input_tokens
             )
         } else {
             String::new()
         };
         out.push_str(&format!(
             "usage {}: {} input + {} output tokens{cached}{cost}\n",
-            m["model"].as_str().unwrap_or(""),
-            m["input_tokens"],
-            m["output_tokens"]
+            m.model, m.input_tokens, m.output_tokens
         ));
-        if let Some(d) = m["alias_drift"].as_array().filter(|d| !d.is_empty()) {
+        if !m.alias_drift.is_empty() {
             out.push_str(&format!(
                 "warning: {} is pinned to {} but the API reported {}: the pinned id resolved to another model (alias drift)\n",
-                m["model"].as_str().unwrap_or(""),
-                m["pinned"],
-                d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                m.model,
+                quoted(&m.pinned),
+                m.alias_drift.iter().map(|d| quoted(d)).collect::<Vec<_>>().join(", ")
             ));
         }
     }

@@ -97,7 +97,7 @@ pub fn units<'a>(selected: Vec<(&'a Case, &'a Variant)>) -> Vec<(&'a Case, &'a V
 }
 
 /// What one model's part of the plan may cost, from the prices in its manifest entry.
-#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub struct Cost {
     /// Input of the first turns alone, uncached: every episode pays at least this.
     pub first_turns_usd: f64,
@@ -201,21 +201,22 @@ impl Priced<'_> {
     }
 
     /// The plan as run.json records it.
-    pub fn record(&self) -> serde_json::Value {
-        let models: Vec<serde_json::Value> = self
+    pub fn record(&self) -> crate::record::ArmPlan {
+        let models = self
             .models
             .iter()
             .enumerate()
-            .map(|(mi, (m, _))| {
-                serde_json::json!({
-                    "model": m.name(),
-                    "episodes": self.plan.episodes(mi),
-                    "requests_at_most": self.plan.requests_at_most(mi),
-                    "cost_usd": self.cost(mi),
-                })
+            .map(|(mi, (m, _))| crate::record::PlannedModel {
+                model: m.name().to_string(),
+                episodes: self.plan.episodes(mi),
+                requests_at_most: self.plan.requests_at_most(mi),
+                cost_usd: self.cost(mi),
             })
             .collect();
-        serde_json::json!({"already_completed": self.plan.completed, "models": models})
+        crate::record::ArmPlan {
+            already_completed: self.plan.completed,
+            models,
+        }
     }
 }
 

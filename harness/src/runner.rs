@@ -11,7 +11,6 @@ use crate::provider::Provider;
 use crate::store::{transcript_path, write_json_atomic};
 use crate::warmup::CacheRole;
 use checkers::CheckContext;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -112,107 +111,11 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
         })
         .await;
     let plan = Arc::new(plan);
-    let mut dispatchers = Vec::new();
     // Every model's finished trials, in one list sized for the whole plan.
-    let finished: Arc<std::sync::Mutex<Vec<Done>>> =
-        Arc::new(std::sync::Mutex::new(Vec::with_capacity(plan.plan.len())));
-    for (mi, (model, _)) in plan.models.iter().enumerate() {
-        let (plan, events) = (plan.clone(), events.clone());
-        // Longest episodes first: units offering tools run several model turns, so starting
-        // them early keeps every concurrency slot busy until the end (longest-processing-time
-        // order). Within equally long units, first trials first: a failing unit is then
-        // usually decided before its later trials start (what --fail-fast relies on).
-        let mut order: Vec<(usize, u32)> = plan.plan.of_model(mi).collect();
-        order.sort_by_key(|&(ui, trial)| {
-            let (case, variant) = &plan.units[ui];
-            (
-                std::cmp::Reverse(variant_of(case, variant).tools.len()),
-                trial,
-            )
-        });
-        let slots = Arc::new(Semaphore::new(model.max_concurrency));
-        let failed: Arc<std::sync::Mutex<std::collections::HashSet<usize>>> = Default::default();
-        // Episodes in flight: the model's slots plus as many getting ready or writing results,
-        // taken in the order above by one dispatcher per model.
-        let in_flight = Arc::new(Semaphore::new(model.max_concurrency * 2));
-        let system = if plan.control_arm {
-            ""
-        } else {
-            plan.charter.runtime.as_str()
-        };
-        let mut warm_up = crate::warmup::WarmUp::new(
-            &plan
-                .units
-                .iter()
-                .map(|(case, v)| {
-                    let variant = variant_of(case, v);
-                    (
-                        crate::warmup::caches(model, system, variant),
-                        &variant.tools[..],
-                    )
-                })
-                .collect::<Vec<_>>(),
-        );
-        let order = warm_up.order(order);
-        let finished = finished.clone();
-        dispatchers.push(tokio::spawn(async move {
-            // Finished tasks are joined as they end: a finished task's memory is freed then,
-            // not kept until the run's last trial.
-            let mut tasks = tokio::task::JoinSet::new();
-            let joined = |r: std::result::Result<Result<()>, tokio::task::JoinError>| {
-                r.map_err(|e| Error::Internal(format!("trial task failed: {e}")))?
-            };
-            for (ui, trial) in order {
-                let permit = in_flight
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .map_err(|e| Error::Internal(e.to_string()))?;
-                // --fail-fast: a unit with a failed trial is decided; start no more of its trials.
-                if plan.fail_fast && failed.lock().is_ok_and(|f| f.contains(&ui)) {
-                    continue;
-                }
-                let cache_role = warm_up.role(ui);
-                let (plan, events, slots, failed, finished) = (
-                    plan.clone(),
-                    events.clone(),
-                    slots.clone(),
-                    failed.clone(),
-                    finished.clone(),
-                );
-                tasks.spawn(async move {
-                    let _permit = permit;
-                    let (record, why) =
-                        run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
-                    if record.status == crate::events::TrialStatus::Fail {
-                        if let Ok(mut f) = failed.lock() {
-                            f.insert(ui);
-                        }
-                    }
-                    // Bounded: when the reporters fall behind, trials wait for them rather than
-                    // queueing events without limit.
-                    let _ = events
-                        .send(Event::TrialFinished {
-                            record: record.clone(),
-                            why,
-                        })
-                        .await;
-                    finished
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .push(((mi, ui, trial), record));
-                    Ok::<_, Error>(())
-                });
-                while let Some(r) = tasks.try_join_next() {
-                    joined(r)?;
-                }
-            }
-            while let Some(r) = tasks.join_next().await {
-                joined(r)?;
-            }
-            Ok::<_, Error>(())
-        }));
-    }
+    let finished: Finished = Arc::new(std::sync::Mutex::new(Vec::with_capacity(plan.plan.len())));
+    let dispatchers: Vec<_> = (0..plan.models.len())
+        .map(|mi| tokio::spawn(dispatch(plan.clone(), mi, events.clone(), finished.clone())))
+        .collect();
     for d in dispatchers {
         d.await
             .map_err(|e| Error::Internal(format!("dispatcher failed: {e}")))??;
@@ -226,23 +129,129 @@ pub async fn execute(plan: RunPlan, events: mpsc::Sender<Event>) -> Result<Vec<T
     Ok(records)
 }
 
-async fn run_one(
-    plan: &RunPlan,
+/// The finished trials of every model, as they end.
+type Finished = Arc<std::sync::Mutex<Vec<Done>>>;
+
+/// Model `mi`'s trials, in the order they should start: longest episodes first, the unit that
+/// warms a prompt cache before the units that read it.
+fn trial_order(plan: &RunPlan, mi: usize) -> (Vec<(usize, u32)>, crate::warmup::WarmUp) {
+    let model = &plan.models[mi].0;
+    // Longest episodes first: units offering tools run several model turns, so starting
+    // them early keeps every concurrency slot busy until the end (longest-processing-time
+    // order). Within equally long units, first trials first: a failing unit is then
+    // usually decided before its later trials start (what --fail-fast relies on).
+    let mut order: Vec<(usize, u32)> = plan.plan.of_model(mi).collect();
+    order.sort_by_key(|&(ui, trial)| {
+        let (case, variant) = &plan.units[ui];
+        (
+            std::cmp::Reverse(variant_of(case, variant).tools.len()),
+            trial,
+        )
+    });
+    let system = if plan.control_arm {
+        ""
+    } else {
+        plan.charter.runtime.as_str()
+    };
+    let warm_up = crate::warmup::WarmUp::new(
+        &plan
+            .units
+            .iter()
+            .map(|(case, v)| {
+                let variant = variant_of(case, v);
+                (
+                    crate::warmup::caches(model, system, variant),
+                    &variant.tools[..],
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
+    (warm_up.order(order), warm_up)
+}
+
+/// One model's dispatcher: starts its trials in order, at most twice its concurrency in flight.
+async fn dispatch(
+    plan: Arc<RunPlan>,
     mi: usize,
-    ui: usize,
-    trial: u32,
-    slots: &Semaphore,
+    events: mpsc::Sender<Event>,
+    finished: Finished,
+) -> Result<()> {
+    let model = &plan.models[mi].0;
+    let (order, mut warm_up) = trial_order(&plan, mi);
+    let slots = Arc::new(Semaphore::new(model.max_concurrency));
+    let failed: Arc<std::sync::Mutex<std::collections::HashSet<usize>>> = Default::default();
+    // Episodes in flight: the model's slots plus as many getting ready or writing results,
+    // taken in the order above by one dispatcher per model.
+    let in_flight = Arc::new(Semaphore::new(model.max_concurrency * 2));
+    // Finished tasks are joined as they end: a finished task's memory is freed then,
+    // not kept until the run's last trial.
+    let mut tasks = tokio::task::JoinSet::new();
+    let joined = |r: std::result::Result<Result<()>, tokio::task::JoinError>| {
+        r.map_err(|e| Error::Internal(format!("trial task failed: {e}")))?
+    };
+    for (ui, trial) in order {
+        let permit = in_flight
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        // --fail-fast: a unit with a failed trial is decided; start no more of its trials.
+        if plan.fail_fast && failed.lock().is_ok_and(|f| f.contains(&ui)) {
+            continue;
+        }
+        let cache_role = warm_up.role(ui);
+        let (plan, events, slots, failed, finished) = (
+            plan.clone(),
+            events.clone(),
+            slots.clone(),
+            failed.clone(),
+            finished.clone(),
+        );
+        tasks.spawn(async move {
+            let _permit = permit;
+            let (record, why) = run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
+            if record.status == crate::events::TrialStatus::Fail {
+                if let Ok(mut f) = failed.lock() {
+                    f.insert(ui);
+                }
+            }
+            // Bounded: when the reporters fall behind, trials wait for them rather than
+            // queueing events without limit.
+            let _ = events
+                .send(Event::TrialFinished {
+                    record: record.clone(),
+                    why,
+                })
+                .await;
+            finished
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(((mi, ui, trial), record));
+            Ok::<_, Error>(())
+        });
+        while let Some(r) = tasks.try_join_next() {
+            joined(r)?;
+        }
+    }
+    while let Some(r) = tasks.join_next().await {
+        joined(r)?;
+    }
+    Ok(())
+}
+
+/// What model `mi` is asked in unit `ui`'s trial `trial`, under this plan.
+fn spec_of<'a>(
+    plan: &'a RunPlan,
+    (mi, ui, trial): (usize, usize, u32),
+    decoding: &'a crate::manifest::Decoding,
+    slots: &'a Semaphore,
     cache_role: CacheRole,
-    events: &mpsc::Sender<Event>,
-) -> Result<(TrialRecord, Option<String>)> {
-    let (model, provider) = &plan.models[mi];
+) -> TrialSpec<'a> {
     let (case, variant_id) = &plan.units[ui];
-    let variant = variant_of(case, variant_id);
-    let decoding = decoding_for(&plan.manifest.decoding, model);
-    let spec = TrialSpec {
+    TrialSpec {
         case,
-        variant,
-        model,
+        variant: variant_of(case, variant_id),
+        model: &plan.models[mi].0,
         trial,
         system_prompt: if plan.control_arm {
             ""
@@ -250,7 +259,7 @@ async fn run_one(
             &plan.charter.runtime
         },
         charter_sha256: &plan.charter.sha256,
-        decoding: &decoding,
+        decoding,
         max_steps: plan.manifest.run.max_steps,
         test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
         caps: crate::tools::Caps::from(&plan.manifest.run),
@@ -264,7 +273,22 @@ async fn run_one(
         } else {
             "charter"
         },
-    };
+    }
+}
+
+async fn run_one(
+    plan: &RunPlan,
+    mi: usize,
+    ui: usize,
+    trial: u32,
+    slots: &Semaphore,
+    cache_role: CacheRole,
+    events: &mpsc::Sender<Event>,
+) -> Result<(TrialRecord, Option<String>)> {
+    let (model, provider) = &plan.models[mi];
+    let (case, variant_id) = &plan.units[ui];
+    let decoding = decoding_for(&plan.manifest.decoding, model);
+    let spec = spec_of(plan, (mi, ui, trial), &decoding, slots, cache_role);
     let on_retry = |n: crate::provider::http::RetryNotice| {
         plan.sent.retried[mi].fetch_add(1, Ordering::Relaxed);
         // A retry notice is news, not record: dropped when the reporters are behind.
@@ -302,7 +326,7 @@ async fn run_one(
         .next()
         .map(|c| format!("{}: {}", c.name, c.detail));
     Ok((
-        record(
+        crate::run_folder::record(
             names,
             plan.run_dir.clone(),
             &transcript,
@@ -338,58 +362,6 @@ impl Names {
     }
 }
 
-/// A trial's record: the gate's facts from the verdict, the rest left in the transcript file
-/// and the verdict spool.
-fn record(
-    (model, case, variant): (Arc<str>, Arc<str>, Arc<str>),
-    run_dir: Arc<std::path::Path>,
-    t: &checkers::Transcript,
-    verdict: &checkers::Verdict,
-    pinned: &str,
-    spool: &Arc<crate::spool::Spool>,
-) -> Result<TrialRecord> {
-    let alias_drift = t
-        .request
-        .as_ref()
-        .and_then(|r| r.get("model_reported"))
-        .and_then(|v| v.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|m| m.as_str())
-                .filter(|m| *m != pinned)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let status = crate::events::TrialStatus::of(verdict);
-    Ok(TrialRecord {
-        model,
-        case,
-        variant,
-        trial: t.trial,
-        status,
-        failed: spool.failed_names(verdict),
-        verdict: spool.put(verdict)?,
-        run_dir,
-        usage: t.usage.clone().unwrap_or_default().into(),
-        alias_drift,
-        error: t.error.as_deref().map(Box::from),
-        provider_error: t
-            .request
-            .as_ref()
-            .and_then(|r| r.get("provider_error"))
-            .and_then(|v| serde::Deserialize::deserialize(v).ok())
-            .map(Box::new),
-        duration_ms: t.timing.as_ref().map_or(0, |t| t.duration_ms),
-        reply_digest: {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            t.final_reply().hash(&mut h);
-            h.finish()
-        },
-    })
-}
-
 /// Trials of the plan that a resumed run folder already completed, re-checked with the current
 /// checkers. A missing, unreadable or `error` transcript is not completed: it runs again.
 pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
@@ -407,7 +379,7 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
                 {
                     continue;
                 }
-                let record = record_of(
+                let record = crate::run_folder::record_of(
                     &plan.run_dir,
                     path,
                     t,
@@ -420,60 +392,4 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
         }
     }
     Ok(done)
-}
-
-/// A stored transcript as a trial record, re-checked with the current checkers. The Core
-/// Invariants come from `core`, else from the transcript's own system prompt.
-pub fn record_of(
-    run_dir: &Arc<std::path::Path>,
-    path: PathBuf,
-    t: checkers::Transcript,
-    case: &Case,
-    core: Option<&str>,
-    spool: &Arc<crate::spool::Spool>,
-) -> Result<TrialRecord> {
-    let verdict = crate::check::recheck(&t, case, core, &path.display().to_string())?;
-    let pinned = t
-        .request
-        .as_ref()
-        .and_then(|r| r["model"]["model"].as_str())
-        .unwrap_or_default()
-        .to_string();
-    let names = (
-        Arc::from(t.model.as_str()),
-        Arc::from(case.id.as_str()),
-        Arc::from(t.variant.as_str()),
-    );
-    // Records find their file from the run folder and their names: a transcript must lie
-    // where its own model, case, variant and trial say.
-    let want = transcript_path(run_dir, &t.model, &case.id, &t.variant, t.trial);
-    if want != path {
-        return Err(Error::input(format!(
-            "{}: the transcript says it is {} trial {} of {}/{}, which belongs at {}",
-            path.display(),
-            t.model,
-            t.trial,
-            case.id,
-            t.variant,
-            want.display()
-        )));
-    }
-    record(names, run_dir.clone(), &t, &verdict, &pinned, spool)
-}
-
-/// Every trial transcript of a run folder (`trial-N.json`; replays excluded), re-checked.
-pub fn stored_records(
-    run_dir: &std::path::Path,
-    suite: &crate::suite::Suite,
-) -> Result<Vec<TrialRecord>> {
-    let files = crate::store::transcript_files(&[run_dir.join("transcripts")])?;
-    let spool = crate::spool::Spool::new()?;
-    let dir: Arc<std::path::Path> = Arc::from(run_dir);
-    let mut out = Vec::new();
-    for f in files.into_iter().filter(|f| crate::store::is_trial_file(f)) {
-        let t = crate::store::read_transcript(&f)?;
-        let case = suite.case_of(&t, &f)?;
-        out.push(record_of(&dir, f, t, case, None, &spool)?);
-    }
-    Ok(out)
 }

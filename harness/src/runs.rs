@@ -1,6 +1,7 @@
 //! Listing the runs of a results folder, and `results/latest`.
 
 use crate::error::{Error, Result};
+use crate::record::{RunRecord, Summary};
 use std::path::Path;
 
 /// Point `results/latest` at the newest run (a symlink; replaced atomically).
@@ -36,26 +37,26 @@ pub fn list(results: &Path) -> Result<String> {
         if e.file_name() == "latest" || !dir.join("run.json").is_file() {
             continue;
         }
-        let run: serde_json::Value = crate::error::read_to_string(&dir.join("run.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
-        let summary: serde_json::Value = std::fs::read_to_string(dir.join("summary.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
-        let models = model_names(&run);
+        // A listing shows what it can read: an unreadable file is a row of "?".
+        let run = RunRecord::read(&dir.join("run.json")).unwrap_or_default();
+        let summary = dir.join("summary.json");
+        let verdict = (summary.is_file())
+            .then(|| Summary::read(&summary).ok())
+            .flatten()
+            .map(|s| s.verdict)
+            .filter(|v| !v.is_empty());
         // Two charters may carry the same version: the path tells them apart.
-        let charter = run["charter"]["source"]
-            .as_str()
-            .map_or("?".to_string(), |s| crate::banner::shown(Path::new(s)));
+        let charter = match run.charter.source.as_str() {
+            "" => "?".to_string(),
+            s => crate::banner::shown(Path::new(s)),
+        };
         rows.push(format!(
             "{:<22} {:<22} charter {:<8} {:<12} {}  ({charter})",
             e.file_name().to_string_lossy(),
-            run["started"].as_str().unwrap_or("?"),
-            run["charter"]["version"].as_str().unwrap_or("?"),
-            summary["verdict"].as_str().unwrap_or("(no gate)"),
-            models.join(", ")
+            run.started.as_deref().unwrap_or("?"),
+            run.charter.version.as_deref().unwrap_or("?"),
+            verdict.as_deref().unwrap_or("(no gate)"),
+            run.model_names().join(", ")
         ));
     }
     rows.sort();
@@ -67,14 +68,4 @@ pub fn list(results: &Path) -> Result<String> {
         )));
     }
     Ok(rows.join("\n") + "\n")
-}
-
-/// The names of a run's models, in manifest order, from its run.json.
-pub fn model_names(run: &serde_json::Value) -> Vec<String> {
-    run["manifest"]["models"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m["name"].as_str().map(str::to_string))
-        .collect()
 }

@@ -27,7 +27,7 @@ pub struct Arm {
 pub struct Inputs<'a> {
     pub max_trials: u32,
     pub head: &'a Gate,
-    pub run: &'a serde_json::Value,
+    pub run: &'a crate::record::RunRecord,
     pub matrix: PathBuf,
     pub suite: Option<&'a Path>,
     pub suite_loaded: &'a Suite,
@@ -335,6 +335,7 @@ fn unit_costs(
     units: &[&UnitChange],
 ) -> Result<HashMap<(String, String, String), UnitCost>> {
     let mut out = HashMap::new();
+    let usage = inputs.run.usage.as_deref().unwrap_or_default();
     for u in units {
         let trials = inputs
             .head
@@ -362,12 +363,10 @@ fn unit_costs(
             .map(|x| x.trials.len())
             .sum();
         // The run's cost per trial on this model, from run.json's usage.
-        let usd = inputs.run["usage"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|m| m["model"] == u.model.as_str())
-            .and_then(|m| m["cost_usd"].as_f64())
+        let usd = usage
+            .iter()
+            .find(|m| m.model == u.model)
+            .and_then(|m| m.cost_usd)
             .filter(|_| trials_on_model > 0)
             .map(|c| c / trials_on_model as f64);
         out.insert(key(u), UnitCost { requests, usd });
@@ -408,7 +407,7 @@ fn rates(dir: &Path, suite: &Suite) -> Result<HashMap<(String, String, String), 
     if !dir.join("transcripts").exists() {
         return Ok(HashMap::new());
     }
-    let records = crate::runner::stored_records(dir, suite)?;
+    let records = crate::run_folder::stored_records(dir, suite)?;
     let gate = Gate::from_records(&records, 1);
     Ok(gate
         .units

@@ -32,46 +32,8 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     write_atomic(path, &bytes)
 }
 
-/// An advisory lock on a run folder, held for the run's life (released when dropped or when the
-/// process dies, however it dies).
-pub struct RunLock {
-    _file: std::fs::File,
-}
-
+/// The lock file a run holds in its folder (see `run_folder::lock_for_run`).
 pub const LOCK_FILE: &str = ".lock";
-
-/// Lock `dir` for one run, creating it; a folder another run holds is refused at once, naming
-/// the holder's pid.
-pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let path = dir.join(LOCK_FILE);
-    let mut file = open_no_follow(
-        &path,
-        std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true),
-    )?;
-    #[cfg(unix)]
-    {
-        use std::io::{Read, Seek};
-        use std::os::unix::io::AsRawFd;
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
-            return Err(Error::input(format!(
-                "{}: another harness (pid {}) is running in this folder; wait for it, or choose another --out",
-                dir.display(),
-                holder.trim()
-            )));
-        }
-        let _ = file.set_len(0);
-        let _ = file.seek(std::io::SeekFrom::Start(0));
-        let _ = write!(file, "{}", std::process::id());
-    }
-    Ok(RunLock { _file: file })
-}
 
 /// Open a file the harness keeps writing to (a run folder's lock, a labels file) without
 /// following a symlink at its name (`O_NOFOLLOW`), and only if it is a regular file: a link

@@ -82,7 +82,7 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
     });
     let matrix = match (args.matrix, &args.resume) {
         (Some(m), _) => m,
-        (None, Some(dir)) => crate::run_json::recorded_manifest(dir)?,
+        (None, Some(dir)) => crate::run_folder::recorded_manifest(dir)?,
         (None, None) => unreachable!("clap requires --matrix without --resume"),
     };
     // In a charter repository the built-in offline matrix tests the repository's charter.

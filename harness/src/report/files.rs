@@ -16,8 +16,8 @@ pub struct RunFacts<'a> {
     pub charter_version: Option<&'a str>,
     pub system_prompt: &'a str,
     pub suite: &'a crate::suite::Suite,
-    /// Tokens and cost per model, as in run.json.
-    pub usage: serde_json::Value,
+    /// Tokens and cost per model, as in run.json (none when the run recorded none).
+    pub usage: Option<Vec<crate::record::ModelUsage>>,
     /// Per case: pass rate with the charter, without it (control arm), and the lift.
     pub lift: Option<Vec<super::lift::CaseLift>>,
     /// `--no-sandbox`: model-written code ran unconfined. Every report says so.
@@ -151,38 +151,51 @@ fn write_markdown(
     Ok(())
 }
 
-/// summary.json.
+/// summary.json: its fixed part (`record::Summary`), then every unit with its trials.
 fn write_summary(
     run_dir: &Path,
     gate: &Gate,
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> Result<()> {
-    let checker_versions: serde_json::Map<String, serde_json::Value> = checkers::registry::CHECKERS
-        .iter()
+    use crate::gate::UnitStatus;
+    use crate::record::{CheckerVersion, Counts, Sandbox, SummaryCharter};
+    let checker_versions = (checkers::registry::CHECKERS.iter())
         .map(|c| {
-            (
-                c.case.to_string(),
-                json!({"version": c.version, "source_sha256": c.source_sha256()}),
-            )
+            let version = CheckerVersion {
+                version: c.version.to_string(),
+                source_sha256: c.source_sha256().to_string(),
+            };
+            (c.case.to_string(), version)
         })
         .collect();
-    let summary = json!({
-        "format": "charter-harness/summary/v1",
-        "exit_code": gate.exit_code(),
-        "verdict": gate.verdict().0,
-        "partial": gate.partial,
-        "charter": {"source": facts.charter_source, "sha256": facts.charter_sha256, "version": facts.charter_version},
-        "required_trials": gate.required,
-        "counts": {"pass": gate.count(crate::gate::UnitStatus::Pass), "fail": gate.count(crate::gate::UnitStatus::Fail), "inconclusive": gate.count(crate::gate::UnitStatus::Inconclusive)},
-        "checker_versions": checker_versions,
-        "usage": facts.usage,
-        "control_arm": facts.lift,
-        "sandbox": if facts.sandbox_off { "off" } else { "confined" },
-        "statistics": statistics(gate),
-    });
-    let serde_json::Value::Object(head) = summary else {
-        unreachable!("built as an object")
+    let summary = crate::record::Summary {
+        format: crate::record::SUMMARY_FORMAT.to_string(),
+        exit_code: gate.exit_code(),
+        verdict: gate.verdict().0.to_string(),
+        partial: gate.partial.clone(),
+        charter: SummaryCharter {
+            source: facts.charter_source.to_string(),
+            sha256: facts.charter_sha256.to_string(),
+            version: facts.charter_version.map(str::to_string),
+        },
+        required_trials: gate.required,
+        counts: Counts {
+            pass: gate.count(UnitStatus::Pass),
+            fail: gate.count(UnitStatus::Fail),
+            inconclusive: gate.count(UnitStatus::Inconclusive),
+        },
+        checker_versions,
+        usage: facts.usage.clone(),
+        control_arm: facts.lift.clone(),
+        sandbox: Sandbox::of(facts.sandbox_off),
+        statistics: statistics(gate),
+    };
+    // Through a JSON value: keys sorted, as summary.json has always had them.
+    let serde_json::Value::Object(head) =
+        serde_json::to_value(&summary).map_err(|e| Error::Internal(e.to_string()))?
+    else {
+        unreachable!("a struct serializes as an object")
     };
     let doc = Summary {
         head,
@@ -201,8 +214,8 @@ fn write_summary(
 
 /// How sure the gate is, model by model: what the per-unit intervals are and pass^k averaged
 /// over the model's units, as τ²-bench reports it.
-fn statistics(gate: &Gate) -> serde_json::Value {
-    let models: Vec<serde_json::Value> = gate
+fn statistics(gate: &Gate) -> crate::record::Statistics {
+    let models = gate
         .models
         .iter()
         .map(|m| {
@@ -216,15 +229,20 @@ fn statistics(gate: &Gate) -> serde_json::Value {
                 .iter()
                 .filter(|u| crate::stats::flaky_criteria(u).is_some())
                 .count();
-            json!({"model": m, "units": units.len(), "flaky_units": flaky, "pass_k": pass_k})
+            crate::record::ModelStatistics {
+                model: m.clone(),
+                units: units.len(),
+                flaky_units: flaky,
+                pass_k,
+            }
         })
         .collect();
-    json!({
-        "interval": "Clopper-Pearson, two-sided, of each unit's decided (passed or failed) trials",
-        "confidence": crate::stats::CONFIDENCE,
-        "pass_k": "tau2-bench's pass^k: C(passed, k) / C(decided, k), for k = 1, 2, ...; per model the mean over its units",
-        "models": models,
-    })
+    crate::record::Statistics {
+        interval: "Clopper-Pearson, two-sided, of each unit's decided (passed or failed) trials".to_string(),
+        confidence: crate::stats::CONFIDENCE,
+        pass_k: "tau2-bench's pass^k: C(passed, k) / C(decided, k), for k = 1, 2, ...; per model the mean over its units".to_string(),
+        models,
+    }
 }
 
 /// summary.json, streamed: its fixed part, and every unit's trials with their verdicts read

@@ -6,7 +6,7 @@ use crate::events::{TrialRecord, TrialStatus};
 use serde::Serialize;
 use std::fmt::Write;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct CaseLift {
     pub case: String,
     pub charter_pass_rate: f64,

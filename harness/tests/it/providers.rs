@@ -494,7 +494,14 @@ async fn a_run_killed_with_sigkill_midway_resumes_with_nothing_lost_or_repeated(
     let mut child = first.spawn().unwrap();
     let unit = out.join("transcripts/oa/E2-default");
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    while files_under(&unit).len() < 4 {
+    // Finished transcripts only: a transcript being written is a temporary file until renamed.
+    let finished = |dir: &std::path::Path| {
+        files_under(dir)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .count()
+    };
+    while finished(&unit) < 4 {
         assert!(
             std::time::Instant::now() < deadline,
             "the first run wrote too little"
