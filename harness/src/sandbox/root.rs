@@ -62,6 +62,26 @@ fn mount(
 /// Bind `src` on `dst` read-only, keeping the flags a user namespace may not drop.
 fn bind_ro(src: &Path, dst: &Path) -> Result<(), String> {
     mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None)?;
+    let flags = libc::MS_BIND
+        | libc::MS_REMOUNT
+        | libc::MS_RDONLY
+        | libc::MS_NOSUID
+        | libc::MS_NODEV
+        | locked_flags(src)?;
+    mount(None, dst, None, flags, None)
+}
+
+/// Bind `src` on `dst` writable but nosuid and nodev: a setuid file or a device node a
+/// command makes there gives it nothing. (A bind takes no flags; the remount sets them.)
+fn bind_rw(src: &Path, dst: &Path) -> Result<(), String> {
+    mount(Some(src), dst, None, libc::MS_BIND, None)?;
+    let flags =
+        libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID | libc::MS_NODEV | locked_flags(src)?;
+    mount(None, dst, None, flags, None)
+}
+
+/// The flags of the mount holding `src` that a remount inside a user namespace must keep.
+fn locked_flags(src: &Path) -> Result<libc::c_ulong, String> {
     let mut locked = 0;
     let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
     if unsafe { libc::statvfs(cstr(src)?.as_ptr(), &mut st) } == 0 {
@@ -76,13 +96,7 @@ fn bind_ro(src: &Path, dst: &Path) -> Result<(), String> {
             }
         }
     }
-    let flags = libc::MS_BIND
-        | libc::MS_REMOUNT
-        | libc::MS_RDONLY
-        | libc::MS_NOSUID
-        | libc::MS_NODEV
-        | locked;
-    mount(None, dst, None, flags, None)
+    Ok(locked)
 }
 
 /// Recreate `host` (a system folder or file) inside `new_root`: a link as the same link, a
@@ -129,16 +143,10 @@ pub(super) fn build_root(ws: &Path, boxdir: &Path) -> Result<(), String> {
     make_dev(&r)?;
     mount_proc(&r)?;
     mkdir(&r.join("tmp"))?;
-    mount(
-        Some(&boxdir.join("tmp")),
-        &r.join("tmp"),
-        None,
-        libc::MS_BIND,
-        None,
-    )?;
+    bind_rw(&boxdir.join("tmp"), &r.join("tmp"))?;
     let ws_inside = r.join(ws.strip_prefix("/").unwrap_or(ws));
     mkdir(&ws_inside)?;
-    mount(Some(ws), &ws_inside, None, libc::MS_BIND, None)?;
+    bind_rw(ws, &ws_inside)?;
     pivot_into(&r)
 }
 

@@ -280,3 +280,30 @@ fn a_flood_of_output_is_cut_as_it_is_read() {
     );
     assert!(o.stderr.contains("done"));
 }
+
+#[test]
+fn the_workspace_and_tmp_are_mounted_nosuid_and_nodev_inside_the_sandbox() {
+    // A setuid file or a device node a script makes in its workspace or /tmp must give it
+    // nothing: the mounts it can write are nosuid and nodev, like the root's tmpfs.
+    if sandbox::check().is_err() {
+        eprintln!("SKIPPED: no sandbox on this machine");
+        return;
+    }
+    let ws = tempfile::tempdir().unwrap();
+    let o = sh(ws.path(), "cat /proc/self/mounts\n", 10);
+    assert_eq!(o.code, Some(0), "{o:?}");
+    let ws_path = ws.path().display().to_string();
+    for at in [ws_path.as_str(), "/tmp"] {
+        let line = o
+            .stdout
+            .lines()
+            .filter(|l| l.split(' ').nth(1) == Some(at))
+            .last()
+            .unwrap_or_else(|| panic!("{at} is not a mount: {}", o.stdout));
+        let opts: Vec<&str> = line.split(' ').nth(3).unwrap().split(',').collect();
+        assert!(
+            opts.contains(&"nosuid") && opts.contains(&"nodev"),
+            "{at}: {line}"
+        );
+    }
+}
