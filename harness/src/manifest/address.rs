@@ -45,7 +45,7 @@ pub fn private_address(ip: std::net::IpAddr) -> Option<&'static str> {
             }
         }
         IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
+            if let Some(v4) = v6.to_ipv4_mapped().or_else(|| embedded_v4(v6)) {
                 return private_address(IpAddr::V4(v4));
             }
             let first = v6.segments()[0];
@@ -63,6 +63,26 @@ pub fn private_address(ip: std::net::IpAddr) -> Option<&'static str> {
                 None
             }
         }
+    }
+}
+
+/// The IPv4 address an IPv6 one carries to the same host: NAT64 (64:ff9b::/96 and the local-use
+/// 64:ff9b:1::/48, last 32 bits), 6to4 (2002::/16, the next 32 bits) and the deprecated
+/// IPv4-compatible ::a.b.c.d (not :: or ::1).
+fn embedded_v4(v6: std::net::Ipv6Addr) -> Option<std::net::Ipv4Addr> {
+    let s = v6.segments();
+    let last = || std::net::Ipv4Addr::from((u32::from(s[6]) << 16) | u32::from(s[7]));
+    let nat64 = s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] || s[..2] == [0x64, 0xff9b] && s[2] == 1;
+    if nat64 {
+        Some(last())
+    } else if s[0] == 0x2002 {
+        Some(std::net::Ipv4Addr::from(
+            (u32::from(s[1]) << 16) | u32::from(s[2]),
+        ))
+    } else if s[..6] == [0; 6] && !v6.is_unspecified() && !v6.is_loopback() {
+        Some(last())
+    } else {
+        None
     }
 }
 

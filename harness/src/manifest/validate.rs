@@ -327,6 +327,14 @@ mod tests {
             "http://100.64.0.1",
             "http://[fc00::1]",
             "http://0.0.0.0:8000",
+            // IPv4 addresses carried inside IPv6 ones reach the same hosts: NAT64 (well-known
+            // and local-use prefixes), 6to4 and the old IPv4-compatible form.
+            "http://[64:ff9b::a9fe:a9fe]",
+            "http://[64:ff9b:1::a00:1]",
+            "http://[2002:a9fe:a9fe::1]",
+            "http://[2002:c0a8:0101::]",
+            "http://[::a9fe:a9fe]",
+            "http://[::10.0.0.1]",
         ] {
             assert!(private_base_url(url).is_some(), "{url}");
         }
@@ -337,6 +345,8 @@ mod tests {
             "https://api.openai.com/v1",
             "https://8.8.8.8",
             "https://[2001:4860::8888]",
+            "https://[64:ff9b::808:808]",
+            "https://[2002:808:808::1]",
         ] {
             assert_eq!(private_base_url(url), None, "{url}");
         }
