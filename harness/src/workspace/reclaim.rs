@@ -105,15 +105,7 @@ fn open_and_reset(e: &beneath::Entry<'_>, dir: bool, mode: u32, uid: u32, gid: u
         // A folder or file the script made unreadable (the harness is not root): its mode
         // first, by name, after checking again that it is no link.
         Err(rustix::io::Errno::ACCESS) => {
-            let still = rustix::fs::statat(e.dir, e.name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
-            if still.is_ok_and(|st| st.st_ino == e.stat.st_ino) {
-                let _ = rustix::fs::chmodat(
-                    e.dir,
-                    e.name,
-                    Mode::from_raw_mode(mode),
-                    rustix::fs::AtFlags::empty(),
-                );
-            }
+            chmod_unreadable(e.dir, e.name, e.stat.st_ino, dir, mode);
             return;
         }
         Err(_) => return,
@@ -125,6 +117,38 @@ fn open_and_reset(e: &beneath::Entry<'_>, dir: bool, mode: u32, uid: u32, gid: u
         return;
     }
     let _ = reset(std::os::fd::AsFd::as_fd(&fd), mode, uid, gid);
+}
+
+/// The mode of an entry the harness cannot open for reading, through an O_PATH descriptor opened
+/// without following a link and checked to be the inode the walk saw: a name checked and then
+/// changed by name could be swapped for a link between the two steps, and chmod follows links.
+fn chmod_unreadable(
+    dir: std::os::fd::BorrowedFd<'_>,
+    name: &str,
+    ino: u64,
+    want_dir: bool,
+    mode: u32,
+) -> bool {
+    use rustix::fs::{FileType, Mode, OFlags};
+    let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let Ok(fd) = rustix::fs::openat(dir, name, flags, Mode::empty()) else {
+        return false;
+    };
+    let Ok(st) = rustix::fs::fstat(&fd) else {
+        return false;
+    };
+    let kind = FileType::from_raw_mode(st.st_mode);
+    let expected = if want_dir {
+        kind == FileType::Directory
+    } else {
+        kind == FileType::RegularFile && st.st_nlink == 1
+    };
+    if st.st_ino != ino || !expected {
+        return false;
+    }
+    // An O_PATH descriptor takes no fchmod; its /proc link names the very inode it holds.
+    let path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&fd));
+    rustix::fs::chmod(path.as_str(), Mode::from_raw_mode(mode)).is_ok()
 }
 
 /// Drop every file over `max_file_bytes`, then the largest files until the workspace is within
@@ -171,6 +195,59 @@ fn drop_over_caps(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_mode_of_an_unreadable_entry_is_reset_through_its_own_descriptor_never_a_link() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let top = tempfile::tempdir().unwrap();
+        let (ws, outside) = (top.path().join("ws"), top.path().join("outside.txt"));
+        std::fs::create_dir(&ws).unwrap();
+        std::fs::write(&outside, "outside\n").unwrap();
+        std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::write(ws.join("locked.txt"), "x").unwrap();
+        std::fs::set_permissions(ws.join("locked.txt"), std::fs::Permissions::from_mode(0))
+            .unwrap();
+        std::os::unix::fs::symlink(&outside, ws.join("link")).unwrap();
+        let d = std::fs::File::open(&ws).unwrap();
+        let dir = std::os::fd::AsFd::as_fd(&d);
+        let ino = |p: &std::path::Path| std::fs::symlink_metadata(p).unwrap().ino();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().mode() & 0o7777;
+        // The name swapped for a link to the file outside, even one given that file's inode.
+        assert!(!chmod_unreadable(dir, "link", ino(&outside), false, 0o644));
+        assert!(!chmod_unreadable(
+            dir,
+            "link",
+            ino(&ws.join("link")),
+            false,
+            0o644
+        ));
+        assert_eq!(mode(&outside), 0o600);
+        // Another inode than the walk saw, or a folder where a file was: left alone.
+        let locked = ws.join("locked.txt");
+        assert!(!chmod_unreadable(
+            dir,
+            "locked.txt",
+            ino(&locked) + 1,
+            false,
+            0o644
+        ));
+        assert!(!chmod_unreadable(
+            dir,
+            "locked.txt",
+            ino(&locked),
+            true,
+            0o644
+        ));
+        assert_eq!(mode(&locked), 0);
+        assert!(chmod_unreadable(
+            dir,
+            "locked.txt",
+            ino(&locked),
+            false,
+            0o644
+        ));
+        assert_eq!(mode(&locked), 0o644);
+    }
 
     #[test]
     fn reclaim_resets_modes_removes_specials_and_hard_links_and_drops_what_passes_the_caps() {
