@@ -31,14 +31,10 @@ impl ToolBox {
     }
 
     pub(super) fn read_file(&self, rel: &str) -> ToolResult {
-        let path = match self.relative(rel) {
-            Ok(p) => p,
-            Err(e) => return e,
-        };
         // Only a regular file with one name is read, and never more than the result cap: a FIFO
         // or a device a test script made would hang or never end, a hard link may be outside.
-        let root = match self.handle() {
-            Ok(r) => r,
+        let (path, root) = match self.beneath_root(rel) {
+            Ok(pr) => pr,
             Err(e) => return e,
         };
         match root.read(&path, self.caps.max_tool_result_bytes + 1) {
@@ -123,17 +119,13 @@ impl ToolBox {
     }
 
     pub(super) fn write_file(&self, rel: &str, content: &str) -> ToolResult {
-        let path = match self.relative(rel) {
-            Ok(p) => p,
+        let (path, root) = match self.beneath_root(rel) {
+            Ok(pr) => pr,
             Err(e) => return e,
         };
         if let Err(e) = self.check_write(rel, &path, content.len() as u64) {
             return e;
         }
-        let root = match self.handle() {
-            Ok(r) => r,
-            Err(e) => return e,
-        };
         match root.write(&path, content.as_bytes()) {
             Ok(()) => ok(format!("wrote {} bytes to {rel}", content.len())),
             Err(e) => io_err(rel, e),
@@ -145,12 +137,8 @@ impl ToolBox {
         if old.is_empty() {
             return err("edit_file: `old` is empty");
         }
-        let path = match self.relative(rel) {
-            Ok(p) => p,
-            Err(e) => return e,
-        };
-        let root = match self.handle() {
-            Ok(r) => r,
+        let (path, root) = match self.beneath_root(rel) {
+            Ok(pr) => pr,
             Err(e) => return e,
         };
         // One descriptor for the read and the write: the name is resolved once.

@@ -204,6 +204,12 @@ impl ToolBox {
             .ok_or_else(|| err("this case has no workspace"))
     }
 
+    /// `rel` as a path inside the workspace, with the handle every open goes through.
+    fn beneath_root(&self, rel: &str) -> Result<(String, &Root), ToolResult> {
+        let path = self.relative(rel)?;
+        Ok((path, self.handle()?))
+    }
+
     /// A model-given path as a path relative to the workspace root, or a refusal. Links are
     /// not looked at here: every open refuses them itself.
     pub fn relative(&self, rel: &str) -> Result<String, ToolResult> {
