@@ -67,18 +67,23 @@ fn live_turn(r: &loopback::RecordedRequest) -> usize {
 /// The two turns of most attacks: write `tests/run.sh`, then run it.
 fn script_then_run_tests(script: &str) -> Vec<Turn> {
     vec![
-        Turn {
-            text: String::new(),
-            calls: vec![call(
-                "write_file",
-                json!({"path": "tests/run.sh", "content": script}),
-            )],
-        },
+        write_script(script),
         Turn {
             text: String::new(),
             calls: vec![call("run_tests", json!({}))],
         },
     ]
+}
+
+/// The turn that writes `script` as the fixture's test script.
+fn write_script(script: &str) -> Turn {
+    Turn {
+        text: String::new(),
+        calls: vec![call(
+            "write_file",
+            json!({"path": "tests/run.sh", "content": script}),
+        )],
+    }
 }
 
 async fn model(turns: Vec<Turn>) -> LoopbackServer {
@@ -234,13 +239,7 @@ async fn symlinks_and_fifos_a_script_makes_are_recorded_never_read() {
     let script =
         "#!/bin/sh\nln -s /dev/zero zero\nln -s /etc/hostname host\nmkfifo pipe\necho made\n";
     let server = model(vec![
-        Turn {
-            text: String::new(),
-            calls: vec![call(
-                "write_file",
-                json!({"path": "tests/run.sh", "content": script}),
-            )],
-        },
+        write_script(script),
         Turn {
             text: String::new(),
             calls: vec![
@@ -607,13 +606,7 @@ async fn a_script_that_opens_up_the_tree_finds_it_taken_back_before_anything_rea
         python3 -c \"import socket; socket.socket(socket.AF_UNIX).bind('sock')\"\n\
         echo first\n";
     let server = model(vec![
-        Turn {
-            text: String::new(),
-            calls: vec![call(
-                "write_file",
-                json!({"path": "tests/run.sh", "content": script}),
-            )],
-        },
+        write_script(script),
         Turn {
             text: String::new(),
             calls: vec![call("run_tests", json!({})), call("run_tests", json!({}))],
