@@ -132,15 +132,20 @@ fn prepared_suite() -> harness::prepare::Prepared {
     harness::prepare::bind(&suite, "1. Core.", std::time::Duration::from_secs(30)).unwrap()
 }
 
-#[test]
-fn e5_history_steps_are_commits_and_their_results_are_in_context() {
-    let prepared = prepared_suite();
-    let variant = prepared
+/// E5's one variant in a prepared suite.
+fn e5(prepared: &harness::prepare::Prepared) -> &harness::case::Variant {
+    prepared
         .suite
         .case("E5")
         .unwrap()
         .variant("default")
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn e5_history_steps_are_commits_and_their_results_are_in_context() {
+    let prepared = prepared_suite();
+    let variant = e5(&prepared);
     let fixture = variant.fixture.as_ref().unwrap();
     let repo = git2::Repository::open(fixture).unwrap();
     let mut walk = repo.revwalk().unwrap();
@@ -186,12 +191,7 @@ fn e5_history_steps_are_commits_and_their_results_are_in_context() {
 #[test]
 fn a_model_that_lists_and_reads_the_e5_workspace_finds_the_page_size_cap() {
     let prepared = prepared_suite();
-    let variant = prepared
-        .suite
-        .case("E5")
-        .unwrap()
-        .variant("default")
-        .unwrap();
+    let variant = e5(&prepared);
     // The trial workspace a model gets, and the tools it calls.
     let store = harness::workspace::FixtureStore::new().unwrap();
     let ws = store.workspace(variant.fixture.as_ref().unwrap()).unwrap();

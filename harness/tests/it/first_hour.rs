@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{harness, repo_root, stderr, stdout};
+use common::{example_charter, harness, repo_root, stderr, stdout, unreachable_models};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -24,16 +24,19 @@ fn latest(dir: &Path) -> PathBuf {
         .join(std::fs::read_link(dir.join("results/latest")).unwrap())
 }
 
+/// `harness run --matrix offline --case E1 --trials 1` and `extra` in `cwd`.
+fn run_e1_once(cwd: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+    ];
+    args.extend_from_slice(extra);
+    harness(cwd, &args, &[])
+}
+
 #[test]
 fn a_run_names_the_charter_matrix_and_suite_and_offline_tests_the_repositorys_charter() {
     let repo = charter_repo();
-    let o = harness(
-        repo.path(),
-        &[
-            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
-        ],
-        &[],
-    );
+    let o = run_e1_once(repo.path(), &[]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
@@ -54,23 +57,9 @@ fn a_run_names_the_charter_matrix_and_suite_and_offline_tests_the_repositorys_ch
         .ends_with("CHARTER.md"));
 
     // `runs` tells two charters of the same version apart by their path.
-    let o = harness(
+    let o = run_e1_once(
         repo.path(),
-        &[
-            "run",
-            "--matrix",
-            "offline",
-            "--case",
-            "E1",
-            "--trials",
-            "1",
-            "--charter",
-            repo_root()
-                .join("fixtures/charters/example-charter.md")
-                .to_str()
-                .unwrap(),
-        ],
-        &[],
+        &["--charter", example_charter().to_str().unwrap()],
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
@@ -115,13 +104,7 @@ fn the_offline_matrix_tests_the_charter_an_init_manifest_names() {
     let pinned = repo.path().join("manifests/pinned.toml");
     let text = std::fs::read_to_string(&pinned).unwrap();
     std::fs::write(&pinned, text.replace("../CHARTER.md", "../docs/charter.md")).unwrap();
-    let o = harness(
-        repo.path(),
-        &[
-            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
-        ],
-        &[],
-    );
+    let o = run_e1_once(repo.path(), &[]);
     let err = stderr(&o);
     assert!(
         err.contains("charter: docs/charter.md (named by manifests/pinned.toml), not the offline matrix's built-in example")
@@ -130,28 +113,38 @@ fn the_offline_matrix_tests_the_charter_an_init_manifest_names() {
     );
 }
 
+/// `harness run` on the offline matrix into `run_dir` with `extra` arguments and its trial
+/// folders under `scratch`, in the background with its output captured.
+fn spawn_offline_run(run_dir: &Path, scratch: &Path, extra: &[&str]) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(["run", "--matrix", "manifests/offline.toml"])
+        .args(extra)
+        .args(["--out", run_dir.to_str().unwrap()])
+        .current_dir(repo_root())
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("CHARTER_HARNESS_TMPDIR", scratch)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Ctrl-C to `child` (SIGINT), then all it wrote.
+fn interrupt(child: std::process::Child) -> std::process::Output {
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exits_130() {
     let scratch = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
     let bin = env!("CARGO_BIN_EXE_harness");
-    let child = std::process::Command::new(bin)
-        .args([
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--out",
-            run_dir.to_str().unwrap(),
-        ])
-        .current_dir(repo_root())
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("CHARTER_HARNESS_TMPDIR", scratch.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_offline_run(&run_dir, scratch.path(), &[]);
     // Interrupt once the first transcript is written.
     let started = Instant::now();
     let transcripts = run_dir.join("transcripts");
@@ -159,10 +152,7 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
         assert!(started.elapsed() < Duration::from_secs(60), "no transcript");
         std::thread::sleep(Duration::from_millis(10));
     }
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
-    let o = child.wait_with_output().unwrap();
+    let o = interrupt(child);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
     let said = regex::Regex::new(r"\ninterrupted: (\d+) trials? finished by this run \((\d+) in (.*)\), kept; (\d+) trial folders? removed from (.*)\.\n")
@@ -208,22 +198,11 @@ fn ctrl_c_as_the_last_trials_finish_still_ends_with_130_never_a_gate_exit() {
     // The trials end on their own just as the Ctrl-C lands: the run must not reach its own end
     // and exit with the gate's code before the interrupt has said what was kept. Tried a few
     // times, at the moment the last transcript appears.
-    let bin = env!("CARGO_BIN_EXE_harness");
     for attempt in 0..5 {
         let scratch = tempfile::tempdir().unwrap();
         let out = tempfile::tempdir().unwrap();
         let run_dir = out.path().join("run");
-        let child = std::process::Command::new(bin)
-            .args(["run", "--matrix", "manifests/offline.toml", "--case", "E1"])
-            .args(["--trials", "1", "--out", run_dir.to_str().unwrap()])
-            .current_dir(repo_root())
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("CHARTER_HARNESS_TMPDIR", scratch.path())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = spawn_offline_run(&run_dir, scratch.path(), &["--case", "E1", "--trials", "1"]);
         let started = Instant::now();
         let transcripts = run_dir.join("transcripts");
         while common::files_under(&transcripts).len() < 2 {
@@ -233,10 +212,7 @@ fn ctrl_c_as_the_last_trials_finish_still_ends_with_130_never_a_gate_exit() {
             );
             std::thread::yield_now();
         }
-        unsafe {
-            libc::kill(child.id() as i32, libc::SIGINT);
-        }
-        let o = child.wait_with_output().unwrap();
+        let o = interrupt(child);
         let err = stderr(&o);
         use std::os::unix::process::ExitStatusExt;
         // 130 with the message, or (a signal after the run let go of Ctrl-C) the default death
@@ -258,13 +234,7 @@ fn a_results_folder_that_cannot_be_written_names_the_operation_the_path_and_out(
     }
     let cwd = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink("/sys/fs", cwd.path().join("results")).unwrap();
-    let o = harness(
-        cwd.path(),
-        &[
-            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
-        ],
-        &[],
-    );
+    let o = run_e1_once(cwd.path(), &[]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(4), "{err}");
     let line = err.lines().find(|l| l.starts_with("error:")).unwrap();
@@ -296,13 +266,7 @@ fn a_results_folder_that_cannot_be_written_names_the_operation_the_path_and_out(
     // A file where a folder should be: the same operation, path and way out.
     let cwd = tempfile::tempdir().unwrap();
     std::fs::write(cwd.path().join("results"), "").unwrap();
-    let o = harness(
-        cwd.path(),
-        &[
-            "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
-        ],
-        &[],
-    );
+    let o = run_e1_once(cwd.path(), &[]);
     let err = stderr(&o);
     assert!(
         err.contains("error: could not create run folder results/")
@@ -553,14 +517,9 @@ fn the_missing_key_message_says_where_env_is_looked_up_and_a_parents_env_is_read
     let sub = repo.path().join("sub");
     std::fs::create_dir_all(&sub).unwrap();
     let m = sub.join("m.toml");
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
     std::fs::write(
         &m,
-        format!(
-            "[charter]\nsource = {charter:?}\n[run]\ntrials = 1\n\
-             [[models]]\nname = \"f\"\nrole = \"frontier\"\nprovider = \"openai\"\nmodel = \"m-2026-01-01\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"CH_KEY_ONE\"\nmax_attempts = 1\ntimeout_secs = 1\n\
-             [[models]]\nname = \"w\"\nrole = \"weakest\"\nprovider = \"openai\"\nmodel = \"m-2026-01-01\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"CH_KEY_ONE\"\nmax_attempts = 1\ntimeout_secs = 1\n"
-        ),
+        unreachable_models(&example_charter(), ["CH_KEY_ONE", "CH_KEY_ONE"]),
     )
     .unwrap();
     let root = repo_root();

@@ -4,7 +4,10 @@
 
 use crate::common;
 
-use common::{files_under, git_repo, harness, offline_run, repo_root, stderr, stdout};
+use common::{
+    edited_charter, files_under, harness, merge, offline_run, offline_run_with, repo_root, stderr,
+    stdout,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -13,15 +16,9 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
     let tmp = tempfile::tempdir().unwrap();
     let run = tmp.path().join("run");
     let summary_file = tmp.path().join("step-summary.md");
-    let o = harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--out",
-            run.to_str().unwrap(),
-        ],
+    let o = offline_run_with(
+        &run,
+        &[],
         &[("GITHUB_STEP_SUMMARY", summary_file.to_str().unwrap())],
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -281,17 +278,7 @@ fn two_shards_merged_give_the_same_gate_as_one_unsharded_run() {
         files_under(&s2.join("transcripts")).len(),
     );
     assert_eq!((n1 + n2, n1 > 0, n2 > 0), (96, true, true), "{n1} + {n2}");
-    let m = harness(
-        &repo_root(),
-        &[
-            "merge",
-            s1.to_str().unwrap(),
-            s2.to_str().unwrap(),
-            "--out",
-            merged.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let m = merge(&[&s1, &s2], &merged);
     let w = offline_run(&whole, &[]);
     assert_eq!(m.status.code(), w.status.code());
     let gate_of = |dir: &Path| {
@@ -314,17 +301,7 @@ fn two_shards_merged_give_the_same_gate_as_one_unsharded_run() {
             .collect::<Vec<_>>()
     };
     assert_eq!(gate_of(&merged), gate_of(&whole));
-    let again = harness(
-        &repo_root(),
-        &[
-            "merge",
-            s1.to_str().unwrap(),
-            s1.to_str().unwrap(),
-            "--out",
-            tmp.path().join("dup").to_str().unwrap(),
-        ],
-        &[],
-    );
+    let again = merge(&[&s1, &s1], &tmp.path().join("dup"));
     assert_eq!(
         again.status.code(),
         Some(2),
@@ -413,12 +390,7 @@ fn the_control_arm_runs_every_unit_without_the_charter_and_reports_the_lift_per_
 #[test]
 fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_changes() {
     let tmp = tempfile::tempdir().unwrap();
-    let base =
-        std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
-    let edited = base
-        .replace("pick the higher tier", "choose the higher tier")
-        .replace("Version 0.1.0", "Version 0.1.1");
-    let (_repo, charter) = git_repo(&base, &edited);
+    let (_repo, charter) = edited_charter();
     let run = tmp.path().join("run");
     let o = offline_run(
         &run,
@@ -549,19 +521,9 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
     let mut shards = Vec::new();
     for k in ["1/2", "2/2"] {
         let dir = tmp.path().join(format!("shard-{}", &k[..1]));
-        let o = common::harness(
-            &repo_root(),
-            &[
-                "run",
-                "--matrix",
-                "manifests/offline.toml",
-                "--shard",
-                k,
-                "--trials",
-                "1",
-                "--out",
-                dir.to_str().unwrap(),
-            ],
+        let o = offline_run_with(
+            &dir,
+            &["--shard", k, "--trials", "1"],
             &[("GITHUB_STEP_SUMMARY", step.to_str().unwrap())],
         );
         assert!(stdout(&o).contains("PARTIAL"), "{}", stdout(&o));
@@ -573,17 +535,7 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
         "shard 1/2: 16 units run\nshard 2/2: 16 units run\n"
     );
     let merged = tmp.path().join("merged");
-    let o = common::harness(
-        &repo_root(),
-        &[
-            "merge",
-            shards[0].to_str().unwrap(),
-            shards[1].to_str().unwrap(),
-            "--out",
-            merged.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = merge(&[&shards[0], &shards[1]], &merged);
     let out = stdout(&o);
     // --trials 1 is fewer than the manifest's 3: still partial, even merged.
     assert!(out.contains("PARTIAL: 32 of 32 units"), "{out}");
@@ -620,8 +572,7 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
     assert!(out.contains("charter runtime sha256:"), "{out}");
     // Two models of one run: the naive one fails every unit the other passes, but one trial
     // each cannot tell a pass rate of 1 from 0 (Fisher's p = 1): within noise, no regression.
-    let a = format!("{}:scripted-compliant", runs[0]);
-    let b = format!("{}:scripted-naive", runs[0]);
+    let (a, b) = both_models(&runs[0]);
     let o = common::harness(cwd.path(), &["compare", &a, &b, "--json"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -632,27 +583,8 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
         .all(|u| u["change"] == "within-noise" && u["p_value"].as_f64() == Some(1.0)));
     assert!(units[0]["b_failed"].as_array().unwrap().len() > 0);
     // Five trials each: 5/5 against 0/5 is p = 0.0079, a regression, and it comes first.
-    let five = cwd.path().join("five");
-    let o = common::harness(
-        cwd.path(),
-        &[
-            "run",
-            "--matrix",
-            "offline",
-            "--trials",
-            "5",
-            "--case",
-            "E1",
-            "--case",
-            "E2",
-            "--out",
-            five.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let a = format!("{}:scripted-compliant", five.display());
-    let b = format!("{}:scripted-naive", five.display());
+    let five = five_trials(cwd.path(), &["E1", "E2"]);
+    let (a, b) = both_models(&five.display().to_string());
     let o = common::harness(cwd.path(), &["compare", &a, &b], &[]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
@@ -670,6 +602,27 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
             && out.contains("scripted-naive 0.00 / 0.00 / 0.00 / 0.00 / 0.00"),
         "pass^1 … pass^5 per side: {out}"
     );
+}
+
+/// The offline matrix on `cases` with five trials each into `cwd/five`: the naive model fails.
+fn five_trials(cwd: &Path, cases: &[&str]) -> PathBuf {
+    let five = cwd.join("five");
+    let mut args = vec!["run", "--matrix", "offline", "--trials", "5"];
+    for case in cases {
+        args.extend(["--case", case]);
+    }
+    args.extend(["--out", five.to_str().unwrap()]);
+    let o = common::harness(cwd, &args, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    five
+}
+
+/// The two sides `compare` takes for the offline models of one run: compliant, then naive.
+fn both_models(run: &str) -> (String, String) {
+    (
+        format!("{run}:scripted-compliant"),
+        format!("{run}:scripted-naive"),
+    )
 }
 
 #[test]
@@ -715,26 +668,9 @@ fn report_html_puts_failures_first_and_every_failing_cell_names_its_criteria() {
 #[test]
 fn compare_html_shows_each_regressions_failing_trial_with_its_criteria_and_calls() {
     let cwd = tempfile::tempdir().unwrap();
-    let five = cwd.path().join("five");
-    let o = common::harness(
-        cwd.path(),
-        &[
-            "run",
-            "--matrix",
-            "offline",
-            "--trials",
-            "5",
-            "--case",
-            "E1",
-            "--out",
-            five.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let five = five_trials(cwd.path(), &["E1"]);
     let page = cwd.path().join("compare.html");
-    let a = format!("{}:scripted-compliant", five.display());
-    let b = format!("{}:scripted-naive", five.display());
+    let (a, b) = both_models(&five.display().to_string());
     let o = common::harness(
         cwd.path(),
         &["compare", &a, &b, "--html", page.to_str().unwrap()],

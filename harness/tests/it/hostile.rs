@@ -3,9 +3,9 @@
 
 use crate::common;
 
-use common::loopback_run::{responder, run_harness, Run, KEY};
+use common::loopback_run::{responder, run_harness, two_api_manifest, Run, KEY};
 use common::model_server::{encode, Turn};
-use common::{files_under, repo_root};
+use common::{example_charter, files_under, repo_root};
 use loopback::{LoopbackServer, Reply};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -13,7 +13,7 @@ use std::path::Path;
 const PINNED: &str = "evil-model-1";
 
 fn manifest(server: &LoopbackServer, run_extra: &str) -> String {
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    let charter = example_charter();
     format!(
         r#"
 [charter]
@@ -736,7 +736,7 @@ async fn no_ignore_rule_and_no_nested_repository_hides_a_new_file_from_the_diff(
 
 // --- i21-keys ---
 
-use common::loopback_run::harness_off_runtime;
+use common::loopback_run::{harness_off_runtime, run_argv};
 
 /// `s` with every character percent-encoded.
 fn percent_all(s: &str) -> String {
@@ -828,35 +828,13 @@ async fn redirector(to: String) -> LoopbackServer {
 async fn no_provider_follows_a_redirect_to_another_origin() {
     let thief = model(vec![]).await;
     let redirect = redirector(thief.url()).await;
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
-    let m = format!(
-        r#"
-[charter]
-source = {charter:?}
-
-[run]
-trials = 1
-
-[[models]]
-name = "oa"
-role = "frontier"
-provider = "openai"
-model = "{PINNED}"
-base_url = "{url}/v1"
-api_key_env = "CH_TEST_KEY"
-max_attempts = 1
-
-[[models]]
-name = "an"
-role = "weakest"
-provider = "anthropic"
-model = "{PINNED}"
-base_url = "{url}"
-api_key_env = "CH_TEST_KEY"
-temperature_supported = false
-max_attempts = 1
-"#,
-        url = redirect.url()
+    let m = two_api_manifest(
+        &example_charter(),
+        &redirect.url(),
+        PINNED,
+        "[run]\ntrials = 1",
+        "max_attempts = 1",
+        "max_attempts = 1",
     );
     let run = run_harness(m, &["--case", "E1"]).await;
     assert_eq!(redirect.requests().len(), 2, "one request per model");
@@ -972,13 +950,7 @@ async fn escapes_and_bidi_overrides_from_a_model_reach_no_terminal_and_no_markdo
         assert!(raw_controls(&text).is_empty(), "{f}: {text:?}");
     }
     // `harness gate` reprints the same gate from the stored transcripts.
-    let o = harness_off_runtime(vec![
-        "gate".into(),
-        run.out().display().to_string(),
-        "--suite".into(),
-        repo_root().display().to_string(),
-    ])
-    .await;
+    let o = run.read_back("gate").await;
     let out = common::stdout(&o);
     assert!(out.contains("Failures:"), "{out}");
     assert!(raw_controls(&out).is_empty(), "harness gate: {out:?}");
@@ -986,13 +958,7 @@ async fn escapes_and_bidi_overrides_from_a_model_reach_no_terminal_and_no_markdo
     // The story of a focused run, and `harness check`, print it inert too.
     let story = run_harness(manifest(&server, ""), &["--case", "E7", "--model", "evil"]).await;
     assert!(raw_controls(&story.stdout).is_empty(), "{:?}", story.stdout);
-    let o = harness_off_runtime(vec![
-        "check".into(),
-        run.out().display().to_string(),
-        "--suite".into(),
-        repo_root().display().to_string(),
-    ])
-    .await;
+    let o = run.read_back("check").await;
     assert!(
         raw_controls(&common::stdout(&o)).is_empty(),
         "{:?}",
@@ -1012,17 +978,10 @@ async fn a_planted_lock_symlink_is_not_followed() {
     std::os::unix::fs::symlink(&target, out.join(".lock")).unwrap();
     let m = dir.path().join("m.toml");
     std::fs::write(&m, manifest(&server, "")).unwrap();
-    let o = harness_off_runtime(vec![
-        "run".into(),
-        "--matrix".into(),
-        m.display().to_string(),
-        "--suite".into(),
-        repo_root().display().to_string(),
-        "--out".into(),
-        out.display().to_string(),
-        "--case".into(),
-        "E1".into(),
-    ])
+    let o = harness_off_runtime(run_argv(
+        &m,
+        &["--out", out.to_str().unwrap(), "--case", "E1"],
+    ))
     .await;
     assert_eq!(std::fs::read(&target).unwrap(), b"do not touch\n");
     let err = common::stderr(&o);
@@ -1080,13 +1039,7 @@ async fn reports_replace_a_planted_symlink_instead_of_writing_through_it() {
         std::os::unix::fs::symlink(&target, &link).unwrap();
         planted.push(target);
     }
-    let o = harness_off_runtime(vec![
-        "gate".into(),
-        run.out().display().to_string(),
-        "--suite".into(),
-        repo_root().display().to_string(),
-    ])
-    .await;
+    let o = run.read_back("gate").await;
     assert_eq!(o.status.code(), Some(run.code), "{}", common::stderr(&o));
     for t in planted {
         assert_eq!(std::fs::read(&t).unwrap(), b"precious\n", "{}", t.display());

@@ -2,7 +2,9 @@
 //! every unset key at once, plurals, and keys from a .env file.
 
 use crate::common;
-use common::{harness, repo_root, stderr, stdout};
+use common::{
+    example_charter, harness, offline_run, repo_root, stderr, stdout, unreachable_models,
+};
 
 fn run_err(args: &[&str]) -> String {
     let o = harness(&repo_root(), args, &[]);
@@ -23,24 +25,18 @@ fn filters_and_ids_name_what_exists_and_suggest_the_nearest() {
         .contains("did you mean \"scripted-compliant\"?"));
     // Comma lists and lower-case variants are accepted.
     let tmp = tempfile::tempdir().unwrap();
-    let o = harness(
-        &repo_root(),
-        &with(
-            &m,
-            &[
-                "--case",
-                "E8,E9",
-                "--variant",
-                "a,default",
-                "--model",
-                "scripted-compliant",
-                "--trials",
-                "1",
-                "--out",
-                tmp.path().join("r").to_str().unwrap(),
-            ],
-        ),
-        &[],
+    let o = offline_run(
+        &tmp.path().join("r"),
+        &[
+            "--case",
+            "E8,E9",
+            "--variant",
+            "a,default",
+            "--model",
+            "scripted-compliant",
+            "--trials",
+            "1",
+        ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
@@ -63,22 +59,16 @@ fn filters_and_ids_name_what_exists_and_suggest_the_nearest() {
         "{err}"
     );
     // One unit: no plural.
-    let o = harness(
-        &repo_root(),
-        &with(
-            &m,
-            &[
-                "--case",
-                "E1",
-                "--model",
-                "scripted-compliant",
-                "--trials",
-                "1",
-                "--out",
-                tmp.path().join("one").to_str().unwrap(),
-            ],
-        ),
-        &[],
+    let o = offline_run(
+        &tmp.path().join("one"),
+        &[
+            "--case",
+            "E1",
+            "--model",
+            "scripted-compliant",
+            "--trials",
+            "1",
+        ],
     );
     assert!(stdout(&o).contains("1 unit: 1 pass"), "{}", stdout(&o));
     assert!(
@@ -91,15 +81,10 @@ fn filters_and_ids_name_what_exists_and_suggest_the_nearest() {
 #[test]
 fn every_unset_key_is_named_at_once_and_a_dot_env_supplies_them() {
     let tmp = tempfile::tempdir().unwrap();
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
     let m = tmp.path().join("m.toml");
     std::fs::write(
         &m,
-        format!(
-            "[charter]\nsource = {charter:?}\n[run]\ntrials = 1\n\
-             [[models]]\nname = \"f\"\nrole = \"frontier\"\nprovider = \"openai\"\nmodel = \"m-2026-01-01\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"CH_KEY_ONE\"\nmax_attempts = 1\ntimeout_secs = 1\n\
-             [[models]]\nname = \"w\"\nrole = \"weakest\"\nprovider = \"openai\"\nmodel = \"m-2026-01-01\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"CH_KEY_TWO\"\nmax_attempts = 1\ntimeout_secs = 1\n"
-        ),
+        unreachable_models(&example_charter(), ["CH_KEY_ONE", "CH_KEY_TWO"]),
     )
     .unwrap();
     let root = repo_root();

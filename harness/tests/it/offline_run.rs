@@ -265,19 +265,7 @@ fn resume_runs_only_missing_or_unfinished_trials_and_keeps_finished_ones_byte_fo
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
     let dir = run_dir.to_str().unwrap();
-    harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--case",
-            "E1",
-            "--out",
-            dir,
-        ],
-        &[],
-    );
+    offline_run(&run_dir, &["--case", "E1"]);
     let unit = run_dir.join("transcripts/scripted-compliant/E1-default");
     let keep = std::fs::read(unit.join("trial-1.json")).unwrap();
     std::fs::remove_file(unit.join("trial-2.json")).unwrap();

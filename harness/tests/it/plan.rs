@@ -4,9 +4,9 @@
 
 use crate::common;
 
-use common::loopback_run::{responder, KEY};
+use common::loopback_run::{responder, two_api_manifest, KEY};
 use common::model_server::{encode, generic_turn, is_anthropic};
-use common::{files_under, git_repo, repo_root};
+use common::{edited_charter, example_charter, files_under, repo_root};
 use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -17,47 +17,15 @@ const PINNED: &str = "test-model-2026-01-01";
 /// Two models on one loopback server (`oa` speaks OpenAI, `an` Anthropic), the given charter,
 /// `trials` per unit in the manifest.
 fn manifest(server: &LoopbackServer, charter: &Path, trials: u32) -> String {
-    format!(
-        r#"
-[charter]
-source = {charter:?}
-
-[run]
-trials = {trials}
-
-[decoding]
-temperature = 0
-max_tokens = 1000
-
-[[models]]
-name = "oa"
-role = "frontier"
-provider = "openai"
-model = "{PINNED}"
-base_url = "{url}/v1"
-api_key_env = "CH_TEST_KEY"
-retry_base_ms = 10
-timeout_secs = 5
-max_concurrency = 2
-
-[[models]]
-name = "an"
-role = "weakest"
-provider = "anthropic"
-model = "{PINNED}"
-base_url = "{url}"
-api_key_env = "CH_TEST_KEY"
-temperature_supported = false
-retry_base_ms = 10
-timeout_secs = 5
-max_concurrency = 2
-"#,
-        url = server.url()
+    let limits = "retry_base_ms = 10\ntimeout_secs = 5\nmax_concurrency = 2";
+    two_api_manifest(
+        charter,
+        &server.url(),
+        PINNED,
+        &format!("[run]\ntrials = {trials}\n\n[decoding]\ntemperature = 0\nmax_tokens = 1000"),
+        limits,
+        limits,
     )
-}
-
-fn example_charter() -> PathBuf {
-    repo_root().join("fixtures/charters/example-charter.md")
 }
 
 async fn generic_server() -> LoopbackServer {
@@ -127,6 +95,16 @@ async fn harness(args: Vec<String>, env: &[(&str, &str)]) -> Outcome {
 struct Received {
     requests: usize,
     episodes: usize,
+}
+
+impl Received {
+    /// `n` episodes of one request each.
+    fn single_request_episodes(n: usize) -> Received {
+        Received {
+            requests: n,
+            episodes: n,
+        }
+    }
 }
 
 fn received(requests: &[RecordedRequest], model: &str) -> Received {
@@ -253,10 +231,7 @@ async fn a_repeated_filter_selects_its_unit_once() {
     let got = assert_sent_as_planned(&out, &o, "an", &now, 0);
     assert_eq!(
         got,
-        Received {
-            requests: 3,
-            episodes: 3
-        },
+        Received::single_request_episodes(3),
         "one unit × 3 trials"
     );
     assert_eq!(received(&now, "oa"), Received::default());
@@ -295,13 +270,7 @@ async fn resuming_a_narrowed_run_finishes_its_selection_and_widening_is_asked_fo
     );
     let now = server.requests();
     let got = assert_sent_as_planned(&out, &o, "oa", &now, before);
-    assert_eq!(
-        got,
-        Received {
-            requests: 1,
-            episodes: 1
-        }
-    );
+    assert_eq!(got, Received::single_request_episodes(1));
     assert_eq!(received(&now[before..], "an"), Received::default());
     assert_eq!(transcripts(&out).len(), 3);
 
@@ -406,23 +375,8 @@ async fn after_ctrl_c_a_resume_plans_and_sends_only_what_is_left() {
     );
     let now = server.requests();
     let got = assert_sent_as_planned(&out, &o, "oa", &now, before);
-    assert_eq!(
-        got,
-        Received {
-            requests: 16 - kept,
-            episodes: 16 - kept
-        }
-    );
+    assert_eq!(got, Received::single_request_episodes(16 - kept));
     assert_eq!(transcripts(&out).len(), 16);
-}
-
-/// A charter in a git repository: HEAD holds the example charter, the work tree an edit of it.
-fn edited_charter() -> (tempfile::TempDir, PathBuf) {
-    let base = std::fs::read_to_string(example_charter()).unwrap();
-    let edited = base
-        .replace("pick the higher tier", "choose the higher tier")
-        .replace("Version 0.1.0", "Version 0.1.1");
-    git_repo(&base, &edited)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

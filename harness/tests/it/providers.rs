@@ -4,51 +4,28 @@
 
 use crate::common;
 
-use common::loopback_run::{harness_off_runtime, responder, run_harness, KEY};
+use common::loopback_run::{
+    harness_off_runtime, responder, run_argv, run_harness, two_api_manifest, KEY,
+};
 use common::model_server::{e9_turn, encode, generic_turn, is_anthropic, E9_PATHS};
-use common::{files_under, repo_root};
+use common::{example_charter, files_under};
 use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::Value;
 use std::time::Duration;
 
 const PINNED: &str = "test-model-2026-01-01";
 
+/// `oa` and `an` on `server` with a seeded decoding, quick retries and a 2 s timeout, then each
+/// model's extra lines.
 fn manifest(server: &LoopbackServer, extra_openai: &str, extra_anthropic: &str) -> String {
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
-    format!(
-        r#"
-[charter]
-source = {charter:?}
-
-[decoding]
-temperature = 0
-max_tokens = 1000
-seed = 7
-
-[[models]]
-name = "oa"
-role = "frontier"
-provider = "openai"
-model = "{PINNED}"
-base_url = "{url}/v1"
-api_key_env = "CH_TEST_KEY"
-retry_base_ms = 10
-timeout_secs = 2
-{extra_openai}
-
-[[models]]
-name = "an"
-role = "weakest"
-provider = "anthropic"
-model = "{PINNED}"
-base_url = "{url}"
-api_key_env = "CH_TEST_KEY"
-temperature_supported = false
-retry_base_ms = 10
-timeout_secs = 2
-{extra_anthropic}
-"#,
-        url = server.url()
+    let limits = "retry_base_ms = 10\ntimeout_secs = 2";
+    two_api_manifest(
+        &example_charter(),
+        &server.url(),
+        PINNED,
+        "[decoding]\ntemperature = 0\nmax_tokens = 1000\nseed = 7",
+        &format!("{limits}\n{extra_openai}"),
+        &format!("{limits}\n{extra_anthropic}"),
     )
 }
 
@@ -468,22 +445,7 @@ async fn a_run_killed_with_sigkill_midway_resumes_with_nothing_lost_or_repeated(
     let mpath = dir.path().join("m.toml");
     std::fs::write(&mpath, manifest(&server, "max_concurrency = 2", "")).unwrap();
     let out = dir.path().join("out");
-    let args: Vec<String> = [
-        "run",
-        "--matrix",
-        mpath.to_str().unwrap(),
-        "--suite",
-        repo_root().to_str().unwrap(),
-        "--case",
-        "E2",
-        "--model",
-        "oa",
-        "--trials",
-        "24",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let args = run_argv(&mpath, &["--case", "E2", "--model", "oa", "--trials", "24"]);
     let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_harness"));
     first
         .args(&args)
@@ -525,10 +487,8 @@ async fn a_run_killed_with_sigkill_midway_resumes_with_nothing_lost_or_repeated(
             .unwrap_or_else(|e| panic!("{} is torn: {e}", p.display()));
     }
 
-    let mut resume_args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out_s = out.to_str().unwrap().to_string();
-    resume_args.extend(["--resume", &out_s]);
-    let resume_args: Vec<String> = resume_args.iter().map(|s| s.to_string()).collect();
+    let mut resume_args = args;
+    resume_args.extend(["--resume".into(), out.display().to_string()]);
     let o = harness_off_runtime(resume_args).await;
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     let after: Vec<_> = files_under(&unit);
@@ -643,11 +603,7 @@ async fn a_budget_stops_requests_before_it_is_exceeded_and_the_run_can_be_resume
     let prices = "price_input_per_mtok = 5.0\nprice_output_per_mtok = 10.0\nmax_concurrency = 1";
     let m = manifest(&server, prices, prices)
         .replace("[decoding]", "[run]\nbudget_usd = 0.05\n\n[decoding]");
-    let run = run_harness(
-        m.clone(),
-        &["--case", "E2", "--model", "oa", "--trials", "6"],
-    )
-    .await;
+    let run = run_harness(m, &["--case", "E2", "--model", "oa", "--trials", "6"]).await;
     assert_eq!(
         run.code, 3,
         "stopped by the budget: inconclusive, nothing failed\n{}\n{}",
@@ -680,27 +636,9 @@ async fn a_budget_stops_requests_before_it_is_exceeded_and_the_run_can_be_resume
     );
 
     // Each invocation has its own budget: resuming completes two more and repeats none.
-    let mpath = run.dir.path().join("m.toml");
-    std::fs::write(&mpath, m).unwrap();
-    let args: Vec<String> = [
-        "run",
-        "--matrix",
-        mpath.to_str().unwrap(),
-        "--suite",
-        repo_root().to_str().unwrap(),
-        "--case",
-        "E2",
-        "--model",
-        "oa",
-        "--trials",
-        "6",
-        "--resume",
-        run.out().to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let again = harness_off_runtime(args).await;
+    let again = run
+        .resume(&["--case", "E2", "--model", "oa", "--trials", "6"])
+        .await;
     assert_eq!(again.status.code(), Some(3), "{}", common::stderr(&again));
     let completed = (1..=6)
         .filter(|&n| run.transcript("oa", "E2-default", n)["outcome"] == "completed")

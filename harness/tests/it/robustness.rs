@@ -2,11 +2,11 @@
 //! runs, and exit codes that say what happened.
 
 use crate::common;
-use common::{harness, offline_run, repo_root, stderr, stdout};
+use common::{example_charter, harness, merge, offline_run, repo_root, stderr, stdout};
 use std::path::Path;
 
 fn manifest_with(extra_run: &str, model_extra: &str) -> String {
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    let charter = example_charter();
     format!(
         "[charter]\nsource = {charter:?}\n\n[run]\n{extra_run}\n\n\
          [[models]]\nname = \"a\"\nrole = \"frontier\"\nprovider = \"scripted\"\nmodel = \"scripted/a-v1\"\nscript = \"compliant\"\n{model_extra}\n\n\
@@ -287,17 +287,7 @@ fn exit_codes_tell_the_harness_failing_from_the_gate_failing() {
     let m = tmp.path().join("M");
     let other = tmp.path().join("run2");
     offline_run(&other, &["--case", "E1"]);
-    let o = harness(
-        &repo_root(),
-        &[
-            "merge",
-            other.to_str().unwrap(),
-            other.to_str().unwrap(),
-            "--out",
-            m.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = merge(&[&other, &other], &m);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(!m.exists(), "merge left {} behind", m.display());
     // A closed stdout ends quietly.

@@ -7,7 +7,7 @@ use crate::common;
 
 use common::loopback_run::{harness_off_runtime, responder, run_harness};
 use common::model_server::{encode, Turn};
-use common::{git_repo, repo_root};
+use common::{edited_charter, example_charter, git_repo, repo_root};
 use loopback::{LoopbackServer, RecordedRequest};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -98,7 +98,7 @@ async fn the_95_percent_intervals_of_seeded_loopback_models_cover_their_true_pas
     let rate = |model: &str| [0.2, 0.5, 0.7, 0.9][model[1..].parse::<usize>().unwrap() % 4];
     let (r, _) = coin_model(11, move |m, _| rate(m));
     let server = LoopbackServer::start(r).await;
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    let charter = example_charter();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let run = run_harness(
         manifest(&server.url(), &charter, &refs, 10),
@@ -151,12 +151,7 @@ async fn settle_20_tells_0_9_from_0_3_and_stops_and_leaves_0_8_against_0_8_withi
         _ => 0.8,
     });
     let server = LoopbackServer::start(r).await;
-    let base =
-        std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
-    let edited = base
-        .replace("pick the higher tier", "choose the higher tier")
-        .replace("Version 0.1.0", "Version 0.1.1");
-    let (_repo, charter) = git_repo(&base, &edited);
+    let (_repo, charter) = edited_charter();
     let run = run_harness(
         manifest(&server.url(), &charter, &["far", "same"], 3),
         &["--case", "E1"],

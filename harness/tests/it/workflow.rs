@@ -865,6 +865,14 @@ impl Setup {
     }
 }
 
+/// `charter` with a wording edit and a patch version bump: a change the gate lets land.
+fn wording_edit(charter: &str) -> String {
+    charter.replace("Version 0.1.0", "Version 0.1.1").replace(
+        "When unsure, pick the higher tier.",
+        "When unsure, choose the higher tier.",
+    )
+}
+
 fn the_default_action() -> String {
     format!(
         "charter-harness/charter-harness@v{}",
@@ -887,14 +895,7 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
     // 1. A wording edit with a patch bump: the gate passes.
     setup.branch_off("pr-wording");
-    std::fs::write(
-        root.join("CHARTER.md"),
-        charter.replace("Version 0.1.0", "Version 0.1.1").replace(
-            "When unsure, pick the higher tier.",
-            "When unsure, choose the higher tier.",
-        ),
-    )
-    .unwrap();
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
     git(&root, &["commit", "-qam", "wording"]);
     let pass = setup.run(Event::PullRequest("pr-wording"));
     assert_eq!(pass.decide_code, 0, "{}", pass.summary);
@@ -1061,14 +1062,7 @@ async fn a_pull_requests_manifest_never_sends_a_request_or_key_to_its_server() {
     .await;
     setup.branch_off("pr-attacker");
     let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
-    std::fs::write(
-        root.join("CHARTER.md"),
-        charter.replace("Version 0.1.0", "Version 0.1.1").replace(
-            "When unsure, pick the higher tier.",
-            "When unsure, choose the higher tier.",
-        ),
-    )
-    .unwrap();
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
     point_models_at(&root, &attacker.url());
     let proxy = attacker.url();
     std::fs::write(
@@ -1442,6 +1436,19 @@ struct Install {
     errors: String,
 }
 
+impl Install {
+    /// The release binary of `version` was installed, and nothing was built.
+    fn assert_release(&self, version: &str) {
+        assert_eq!(
+            self.version.as_deref(),
+            Some(format!("harness {version} (release)").as_str()),
+            "{}",
+            self.errors
+        );
+        assert!(self.cargo.is_empty(), "{}", self.cargo);
+    }
+}
+
 /// Run action.yml's steps as a runner would (Linux x86_64, nothing cached) with `inputs`,
 /// against `releases` (files under OWNER/REPO/releases/download/TAG/) and a remote whose
 /// `ls-remote` prints `tags`.
@@ -1576,13 +1583,7 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
 
     // A release tag with a binary for the runner: that binary, no build.
     let got = install(&[("ref", &version)], releases.path(), "");
-    assert_eq!(
-        got.version.as_deref(),
-        Some(format!("harness {version} (release)").as_str()),
-        "{}",
-        got.errors
-    );
-    assert!(got.cargo.is_empty(), "{}", got.cargo);
+    got.assert_release(&version);
 
     // A checksum that does not match stops the job: no fallback, nothing installed.
     let got = install(
@@ -1620,13 +1621,7 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
         "fedcba9876543210fedcba9876543210fedcba98\trefs/tags/{version}\n{sha}\trefs/tags/{version}^{{}}\n"
     );
     let got = install(&[("ref", sha)], releases.path(), &tags);
-    assert_eq!(
-        got.version.as_deref(),
-        Some(format!("harness {version} (release)").as_str()),
-        "{}",
-        got.errors
-    );
-    assert!(got.cargo.is_empty(), "{}", got.cargo);
+    got.assert_release(&version);
     // …and a source build of exactly that commit when it is any other.
     let other = "1111111111111111111111111111111111111111";
     let got = install(&[("ref", other)], releases.path(), &tags);

@@ -32,6 +32,22 @@ impl Run {
         ])
         .await
     }
+    /// `harness run --resume` of this run with its manifest, the repository's suite and `extra`.
+    pub async fn resume(&self, extra: &[&str]) -> std::process::Output {
+        let mut argv = run_argv(&self.dir.path().join("m.toml"), extra);
+        argv.extend(["--resume".into(), self.out().display().to_string()]);
+        harness_off_runtime(argv).await
+    }
+    /// `harness COMMAND OUT --suite ROOT`: a command that reads this run's folder.
+    pub async fn read_back(&self, command: &str) -> std::process::Output {
+        harness_off_runtime(vec![
+            command.into(),
+            self.out().display().to_string(),
+            "--suite".into(),
+            super::repo_root().display().to_string(),
+        ])
+        .await
+    }
     pub fn transcript(&self, model: &str, unit: &str, trial: u32) -> Value {
         let p = self
             .out()
@@ -48,14 +64,7 @@ pub async fn run_harness(manifest: String, args: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.toml");
     std::fs::write(&path, manifest).unwrap();
-    let mut argv: Vec<String> = vec![
-        "run".into(),
-        "--matrix".into(),
-        path.display().to_string(),
-        "--suite".into(),
-        repo_root().display().to_string(),
-    ];
-    argv.extend(["--out".into(), dir.path().join("out").display().to_string()]);
+    let mut argv = run_argv(&path, &["--out", dir.path().join("out").to_str().unwrap()]);
     argv.extend(args.iter().map(|s| s.to_string()));
     let o = harness_off_runtime(argv).await;
     Run {
@@ -64,6 +73,60 @@ pub async fn run_harness(manifest: String, args: &[&str]) -> Run {
         stderr: super::stderr(&o),
         dir,
     }
+}
+
+/// The arguments of `harness run` with the manifest `matrix`, the repository's suite and `extra`.
+pub fn run_argv(matrix: &Path, extra: &[&str]) -> Vec<String> {
+    let mut argv: Vec<String> = vec![
+        "run".into(),
+        "--matrix".into(),
+        matrix.display().to_string(),
+        "--suite".into(),
+        repo_root().display().to_string(),
+    ];
+    argv.extend(extra.iter().map(|s| s.to_string()));
+    argv
+}
+
+/// A manifest with two models on one loopback server at `url`, both pinned to `model`: `oa`
+/// (frontier) speaks OpenAI Chat Completions, `an` (weakest) Anthropic Messages. `tables`
+/// (`[run]`, `[decoding]`, …) stand between the charter and the models; `oa_extra` and
+/// `an_extra` end each model's table.
+pub fn two_api_manifest(
+    charter: &Path,
+    url: &str,
+    model: &str,
+    tables: &str,
+    oa_extra: &str,
+    an_extra: &str,
+) -> String {
+    format!(
+        r#"
+[charter]
+source = {charter:?}
+
+{tables}
+
+[[models]]
+name = "oa"
+role = "frontier"
+provider = "openai"
+model = "{model}"
+base_url = "{url}/v1"
+api_key_env = "CH_TEST_KEY"
+{oa_extra}
+
+[[models]]
+name = "an"
+role = "weakest"
+provider = "anthropic"
+model = "{model}"
+base_url = "{url}"
+api_key_env = "CH_TEST_KEY"
+temperature_supported = false
+{an_extra}
+"#
+    )
 }
 
 /// The binary with the test key, off the async runtime so the loopback server keeps serving.

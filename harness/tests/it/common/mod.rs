@@ -26,8 +26,28 @@ pub fn harness(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("harness runs")
 }
 
+/// The example charter the loopback manifests test.
+pub fn example_charter() -> PathBuf {
+    repo_root().join("fixtures/charters/example-charter.md")
+}
+
+/// A charter in a git repository: HEAD holds the example charter, the work tree a wording edit
+/// of it ("pick" becomes "choose" the higher tier) with a patch version bump.
+pub fn edited_charter() -> (tempfile::TempDir, PathBuf) {
+    let base = std::fs::read_to_string(example_charter()).unwrap();
+    let edited = base
+        .replace("pick the higher tier", "choose the higher tier")
+        .replace("Version 0.1.0", "Version 0.1.1");
+    git_repo(&base, &edited)
+}
+
 /// `harness run` on the offline matrix into `run_dir`, with `extra` arguments.
 pub fn offline_run(run_dir: &Path, extra: &[&str]) -> Output {
+    offline_run_with(run_dir, extra, &[])
+}
+
+/// `harness run` on the offline matrix into `run_dir`, with `extra` arguments and `env`.
+pub fn offline_run_with(run_dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Output {
     let mut args = vec![
         "run",
         "--matrix",
@@ -36,7 +56,30 @@ pub fn offline_run(run_dir: &Path, extra: &[&str]) -> Output {
         run_dir.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
+    harness(&repo_root(), &args, env)
+}
+
+/// `harness merge` of the run folders `shards` into `out`.
+pub fn merge(shards: &[&Path], out: &Path) -> Output {
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(|s| s.to_str().unwrap()));
+    args.extend(["--out", out.to_str().unwrap()]);
     harness(&repo_root(), &args, &[])
+}
+
+/// A manifest of two OpenAI models (`f` frontier, `w` weakest) on a port nothing listens on,
+/// their keys in the variables `keys`, one attempt each: a run that reaches them ends undecided.
+pub fn unreachable_models(charter: &Path, keys: [&str; 2]) -> String {
+    let model = |name: &str, role: &str, key: &str| {
+        format!(
+            "[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"openai\"\nmodel = \"m-2026-01-01\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"{key}\"\nmax_attempts = 1\ntimeout_secs = 1\n"
+        )
+    };
+    format!(
+        "[charter]\nsource = {charter:?}\n[run]\ntrials = 1\n{}{}",
+        model("f", "frontier", keys[0]),
+        model("w", "weakest", keys[1])
+    )
 }
 
 pub fn stderr(o: &Output) -> String {
