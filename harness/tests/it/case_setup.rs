@@ -62,7 +62,7 @@ fn run_with_charter(dir: &Path, charter: &Path) {
 #[test]
 fn e8_and_e12_state_files_hold_the_charter_core_invariants_and_tokens_match_the_rendered_file() {
     let tmp = tempfile::tempdir().unwrap();
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    let charter = common::example_charter();
     let text = std::fs::read_to_string(&charter).unwrap();
     let core = harness::charter::section(&text, "Core Invariants").unwrap();
     run_with_charter(&tmp.path().join("a"), &charter);

@@ -5,7 +5,9 @@
 
 use crate::common;
 
-use common::{example_charter, harness, repo_root, stderr, stdout, unreachable_models};
+use common::{
+    example_charter, harness, repo_root, stderr, stdout, unreachable_models, write_offline_manifest,
+};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -340,19 +342,14 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
 
 /// A copy of the offline manifest with its models renamed, for a run under other names.
 fn renamed_manifest(dir: &Path) -> PathBuf {
-    let text = std::fs::read_to_string(repo_root().join("manifests/offline.toml"))
-        .unwrap()
-        .replace("name = \"scripted-compliant\"", "name = \"front\"")
-        .replace("name = \"scripted-naive\"", "name = \"weak\"")
-        .replace(
-            "../fixtures/charters/example-charter.md",
-            repo_root()
-                .join("fixtures/charters/example-charter.md")
-                .to_str()
-                .unwrap(),
-        );
     let path = dir.join("renamed.toml");
-    std::fs::write(&path, text).unwrap();
+    write_offline_manifest(
+        &path,
+        &[
+            ("name = \"scripted-compliant\"", "name = \"front\""),
+            ("name = \"scripted-naive\"", "name = \"weak\""),
+        ],
+    );
     path
 }
 

@@ -6,7 +6,7 @@ use crate::common;
 
 use common::{
     edited_charter, files_under, harness, merge, offline_run, offline_run_with, repo_root, stderr,
-    stdout,
+    stdout, write_offline_manifest,
 };
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -314,16 +314,8 @@ fn two_shards_merged_give_the_same_gate_as_one_unsharded_run() {
 fn fail_fast_skips_trials_of_decided_units_and_still_fails_the_gate() {
     // One episode at a time per model: trial 1 fails before trial 3 is due, so it is skipped.
     let tmp = tempfile::tempdir().unwrap();
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
-    let manifest = std::fs::read_to_string(repo_root().join("manifests/offline.toml"))
-        .unwrap()
-        .replace("max_concurrency = 8", "max_concurrency = 1")
-        .replace(
-            "\"../fixtures/charters/example-charter.md\"",
-            &format!("{:?}", charter.to_str().unwrap()),
-        );
     let m = tmp.path().join("one-at-a-time.toml");
-    std::fs::write(&m, manifest).unwrap();
+    write_offline_manifest(&m, &[("max_concurrency = 8", "max_concurrency = 1")]);
     let run = tmp.path().join("run");
     let suite = repo_root();
     let o = harness(

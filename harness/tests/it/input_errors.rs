@@ -28,7 +28,7 @@ script = "naive"
 /// Write `manifest` (with CHARTER replaced by the example charter's path) and run it.
 fn run_manifest(manifest: &str, env: &[(&str, &str)]) -> (i32, String, bool) {
     let dir = tempfile::tempdir().unwrap();
-    let charter = repo_root().join("fixtures/charters/example-charter.md");
+    let charter = common::example_charter();
     let text = manifest.replace("CHARTER", charter.to_str().unwrap());
     let path = dir.path().join("m.toml");
     std::fs::write(&path, text).unwrap();

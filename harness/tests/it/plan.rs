@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::loopback_run::{responder, two_api_manifest, KEY};
-use common::model_server::{encode, generic_turn, is_anthropic};
+use common::model_server::{encode, generic_turn, is_anthropic, serve};
 use common::{edited_charter, example_charter, files_under, repo_root};
 use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::Value;
@@ -26,10 +26,6 @@ fn manifest(server: &LoopbackServer, charter: &Path, trials: u32) -> String {
         limits,
         limits,
     )
-}
-
-async fn generic_server() -> LoopbackServer {
-    LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await
 }
 
 /// A temp folder holding the manifest `m.toml`; runs go beside it.
@@ -190,7 +186,7 @@ fn transcripts(dir: &Path) -> Vec<PathBuf> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_sends_exactly_its_plan_and_says_so_per_model() {
-    let server = generic_server().await;
+    let server = serve(generic_turn, PINNED).await;
     let bench = Bench::new(manifest(&server, &example_charter(), 2));
     // E2 answers in one request, E9 looks at the workspace first: two requests an episode.
     let o = bench.run("out", &["--case", "E2", "--case", "E9"]).await;
@@ -214,7 +210,7 @@ async fn a_run_sends_exactly_its_plan_and_says_so_per_model() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_repeated_filter_selects_its_unit_once() {
-    let server = generic_server().await;
+    let server = serve(generic_turn, PINNED).await;
     let bench = Bench::new(manifest(&server, &example_charter(), 3));
     let o = bench
         .run(
@@ -244,7 +240,7 @@ async fn a_repeated_filter_selects_its_unit_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resuming_a_narrowed_run_finishes_its_selection_and_widening_is_asked_for() {
-    let server = generic_server().await;
+    let server = serve(generic_turn, PINNED).await;
     let bench = Bench::new(manifest(&server, &example_charter(), 1));
     let o = bench
         .run("out", &["--case", "E1", "--model", "oa", "--trials", "3"])
@@ -381,7 +377,7 @@ async fn after_ctrl_c_a_resume_plans_and_sends_only_what_is_left() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_base_rerun_sends_each_failing_unit_trial_once_and_reuses_stored_ones() {
-    let server = generic_server().await;
+    let server = serve(generic_turn, PINNED).await;
     let (_repo, charter) = edited_charter();
     let bench = Bench::new(manifest(&server, &charter, 3));
     // The generic model fails E6, E8 and E12 (five units a model: the cases with two variants
@@ -484,7 +480,7 @@ async fn a_base_rerun_sends_each_failing_unit_trial_once_and_reuses_stored_ones(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shards_send_their_plans_and_merge_into_the_whole_selection() {
-    let server = generic_server().await;
+    let server = serve(generic_turn, PINNED).await;
     let bench = Bench::new(manifest(&server, &example_charter(), 2));
     let mut total = 0;
     let mut dirs = Vec::new();
@@ -610,7 +606,7 @@ fn a_base_revision_that_does_not_resolve_exits_2_and_leaves_the_run_folder_as_it
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replay_sends_its_one_planned_request() {
-    let server = generic_server().await;
+    let server = serve(generic_turn, PINNED).await;
     let bench = Bench::new(manifest(&server, &example_charter(), 1));
     let o = bench.run("out", &["--case", "E2", "--model", "oa"]).await;
     assert_eq!(o.code, 0, "{}", o.stderr);

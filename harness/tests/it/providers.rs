@@ -7,7 +7,7 @@ use crate::common;
 use common::loopback_run::{
     harness_off_runtime, responder, run_argv, run_harness, two_api_manifest, KEY,
 };
-use common::model_server::{e9_turn, encode, generic_turn, is_anthropic, E9_PATHS};
+use common::model_server::{e9_turn, encode, generic_turn, is_anthropic, serve, E9_PATHS};
 use common::{example_charter, files_under};
 use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::Value;
@@ -39,7 +39,7 @@ fn model_requests(server: &LoopbackServer, anthropic: bool) -> Vec<RecordedReque
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn openai_request_shape_carries_system_tools_tool_results_and_decoding() {
-    let server = LoopbackServer::start(responder(|r, _| encode(r, &e9_turn(r), PINNED))).await;
+    let server = serve(e9_turn, PINNED).await;
     let run = run_harness(
         manifest(&server, "", ""),
         &["--case", "E9", "--model", "oa", "--trials", "1"],
@@ -132,7 +132,7 @@ async fn openai_request_shape_carries_system_tools_tool_results_and_decoding() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn openai_omits_temperature_when_unsupported_and_can_send_max_completion_tokens() {
-    let server = LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await;
+    let server = serve(generic_turn, PINNED).await;
     let m = manifest(
         &server,
         "temperature_supported = false\ntoken_limit_field = \"max_completion_tokens\"",
@@ -155,7 +155,7 @@ async fn openai_omits_temperature_when_unsupported_and_can_send_max_completion_t
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn anthropic_request_shape_has_top_level_system_alternating_turns_and_tool_result_blocks() {
-    let server = LoopbackServer::start(responder(|r, _| encode(r, &e9_turn(r), PINNED))).await;
+    let server = serve(e9_turn, PINNED).await;
     let run = run_harness(
         manifest(&server, "", ""),
         &["--case", "E9", "--model", "an", "--trials", "1"],
@@ -221,7 +221,7 @@ async fn anthropic_request_shape_has_top_level_system_alternating_turns_and_tool
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn both_apis_complete_the_whole_matrix_with_every_transcript_complete() {
-    let server = LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await;
+    let server = serve(generic_turn, PINNED).await;
     let run = run_harness(manifest(&server, "", ""), &[]).await;
     assert!(run.code == 1 || run.code == 0, "{}", run.stderr);
     let files = files_under(&run.out().join("transcripts"));
@@ -520,7 +520,7 @@ async fn a_run_killed_with_sigkill_midway_resumes_with_nothing_lost_or_repeated(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replay_resends_the_stored_first_request_identically_and_writes_beside_it() {
     for model in ["oa", "an"] {
-        let server = LoopbackServer::start(responder(|r, _| encode(r, &e9_turn(r), PINNED))).await;
+        let server = serve(e9_turn, PINNED).await;
         let run = run_harness(
             manifest(&server, "", ""),
             &["--case", "E9", "--model", model, "--trials", "1"],
@@ -556,7 +556,7 @@ async fn replay_resends_the_stored_first_request_identically_and_writes_beside_i
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_per_minute_spaces_out_the_requests() {
-    let server = LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await;
+    let server = serve(generic_turn, PINNED).await;
     // 300 per minute: one request each 200 ms, even with four episodes allowed at once.
     let started = std::time::Instant::now();
     let run = run_harness(
@@ -807,7 +807,7 @@ async fn anthropic_requests_mark_the_charter_tools_and_latest_turn_for_the_promp
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prompt_cache_false_marks_nothing() {
-    let server = LoopbackServer::start(responder(|r, _| encode(r, &generic_turn(r), PINNED))).await;
+    let server = serve(generic_turn, PINNED).await;
     let run = run_harness(
         manifest(&server, "", "prompt_cache = false"),
         &["--case", "E5", "--model", "an", "--trials", "1"],

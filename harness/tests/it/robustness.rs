@@ -2,7 +2,9 @@
 //! runs, and exit codes that say what happened.
 
 use crate::common;
-use common::{example_charter, harness, merge, offline_run, repo_root, stderr, stdout};
+use common::{
+    example_charter, harness, merge, offline_run, repo_root, stderr, stdout, write_offline_manifest,
+};
 use std::path::Path;
 
 fn manifest_with(extra_run: &str, model_extra: &str) -> String {
@@ -199,14 +201,10 @@ fn resume_reloads_its_manifest_and_refuses_another() {
     assert!(stderr(&o).contains("already completed"), "{}", stderr(&o));
     // Another manifest (other models) with the same charter: refused.
     let m = tmp.path().join("other.toml");
-    let text = std::fs::read_to_string(repo_root().join("manifests/offline.toml"))
-        .unwrap()
-        .replace("name = \"scripted-naive\"", "name = \"someone-else\"");
-    let text = text.replace(
-        "../fixtures/",
-        &format!("{}/fixtures/", repo_root().display()),
+    write_offline_manifest(
+        &m,
+        &[("name = \"scripted-naive\"", "name = \"someone-else\"")],
     );
-    std::fs::write(&m, text).unwrap();
     let o = harness(
         &repo_root(),
         &[

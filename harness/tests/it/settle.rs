@@ -265,8 +265,7 @@ const SEED: u64 = 37;
 
 #[test]
 fn settle_no_larger_than_the_gate_trials_is_refused_before_the_base_rerun_calls_a_model() {
-    let base =
-        std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
+    let base = std::fs::read_to_string(example_charter()).unwrap();
     let edited = base.replace("pick the higher tier", "choose the higher tier");
     let (_repo, charter) = git_repo(&base, &edited);
     let tmp = tempfile::tempdir().unwrap();

@@ -249,8 +249,7 @@ fn charter_repo(url: &str, branch: &str, init_args: &[&str]) -> tempfile::TempDi
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     git(root, &["init", "-q", "-b", branch]);
-    let charter =
-        std::fs::read_to_string(repo_root().join("fixtures/charters/example-charter.md")).unwrap();
+    let charter = std::fs::read_to_string(common::example_charter()).unwrap();
     std::fs::write(root.join("CHARTER.md"), charter).unwrap();
     let mut args = vec!["init"];
     args.extend_from_slice(init_args);

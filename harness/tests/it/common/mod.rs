@@ -41,6 +41,20 @@ pub fn edited_charter() -> (tempfile::TempDir, PathBuf) {
     git_repo(&base, &edited)
 }
 
+/// A copy of the offline manifest written to `path`, each (from, to) of `edits` applied, its
+/// charter named by absolute path so that the copy loads from any folder.
+pub fn write_offline_manifest(path: &Path, edits: &[(&str, &str)]) {
+    let mut text = std::fs::read_to_string(repo_root().join("manifests/offline.toml")).unwrap();
+    for (from, to) in edits {
+        text = text.replace(from, to);
+    }
+    let text = text.replace(
+        "\"../fixtures/charters/example-charter.md\"",
+        &format!("{:?}", example_charter().to_str().unwrap()),
+    );
+    std::fs::write(path, text).unwrap();
+}
+
 /// `harness run` on the offline matrix into `run_dir`, with `extra` arguments.
 pub fn offline_run(run_dir: &Path, extra: &[&str]) -> Output {
     offline_run_with(run_dir, extra, &[])

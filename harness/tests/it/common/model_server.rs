@@ -1,8 +1,9 @@
 //! Loopback "models" speaking the OpenAI Chat Completions and Anthropic Messages APIs, for
 //! provider tests: a generic one that finishes any case, and one that plays E9's After shape.
 
-use loopback::{RecordedRequest, Reply};
+use loopback::{LoopbackServer, RecordedRequest, Reply};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// One abstract model turn: text and tool calls (name, arguments).
 pub struct Turn {
@@ -79,6 +80,15 @@ pub fn encode(req: &RecordedRequest, turn: &Turn, model: &str) -> Reply {
             json!({"id": format!("chatcmpl-{n}"), "object": "chat.completion", "model": model, "system_fingerprint": "fp_test", "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": {"prompt_tokens": 100, "completion_tokens": 20}}),
         )
     }
+}
+
+/// A loopback server answering every request with `turn`'s turn, encoded in the API the request
+/// spoke, reporting `model`.
+pub async fn serve(turn: fn(&RecordedRequest) -> Turn, model: &'static str) -> LoopbackServer {
+    LoopbackServer::start(Arc::new(move |r: &RecordedRequest, _| {
+        encode(r, &turn(r), model)
+    }))
+    .await
 }
 
 /// Finishes any case: one look at the workspace or page when tools are offered, then an answer.
