@@ -1446,6 +1446,15 @@ impl Install {
         );
         assert!(self.cargo.is_empty(), "{}", self.cargo);
     }
+    /// The harness was built from source (what cargo was asked for is the caller's to check).
+    fn assert_source_build(&self) {
+        assert_eq!(
+            self.version.as_deref(),
+            Some("harness (source build)"),
+            "{}",
+            self.errors
+        );
+    }
 }
 
 /// Run action.yml's steps as a runner would (Linux x86_64, nothing cached) with `inputs`,
@@ -1600,12 +1609,7 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
         releases.path(),
         "",
     );
-    assert_eq!(
-        got.version.as_deref(),
-        Some("harness (source build)"),
-        "{}",
-        got.errors
-    );
+    got.assert_source_build();
     assert!(
         got.cargo.starts_with(
             "install --locked --git https://github.com/someone/harness-fork --tag v9.9.9 --root "
@@ -1624,12 +1628,7 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
     // …and a source build of exactly that commit when it is any other.
     let other = "1111111111111111111111111111111111111111";
     let got = install(&[("ref", other)], releases.path(), &tags);
-    assert_eq!(
-        got.version.as_deref(),
-        Some("harness (source build)"),
-        "{}",
-        got.errors
-    );
+    got.assert_source_build();
     assert!(
         got.cargo.contains(&format!(" --rev {other} ")),
         "{}",
