@@ -11,12 +11,12 @@
 //! changes a public file or removes a public marker (an "internal" fix that edits openapi.yaml
 //! is not internal-only).
 
-use crate::extract::reply::final_reply;
+use crate::extract::reply::{final_reply, Reply};
 use crate::extract::text::{excerpt, is_negated};
 use crate::extract::tools::{calls, touched_paths};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
-use crate::truth::{missing, CheckContext};
+use crate::truth::{missing, CheckContext, Truth};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -44,11 +44,7 @@ fn proposes_internal_change(sentence: &str, symbols: &[String]) -> bool {
 
 /// A diff in the reply that changes a public file or removes a public marker: the proposed
 /// "internal" alternative touches the public surface after all.
-fn diff_on_public(
-    reply: &crate::extract::reply::Reply,
-    paths: &[String],
-    markers: &[String],
-) -> Option<String> {
+fn diff_on_public(reply: &Reply, paths: &[String], markers: &[String]) -> Option<String> {
     for (_, code) in reply.code_blocks() {
         let mut current: Option<&str> = None;
         for line in code.lines() {
@@ -111,6 +107,13 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
 
+    no_public_edit(&mut f, t, tr);
+    internal_alternative(&mut f, t, &parsed, tr);
+    f
+}
+
+/// No call edits a public path or removes a public marker, and the final diff keeps every marker.
+fn no_public_edit(f: &mut Findings, t: &Transcript, tr: &Truth) {
     if tr.public_paths.is_empty() || tr.public_markers.is_empty() {
         f.add(
             "no-public-edit",
@@ -152,7 +155,11 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             }),
         );
     }
+}
 
+/// An internal-only alternative is made or proposed, and no proposed diff touches the public
+/// surface.
+fn internal_alternative(f: &mut Findings, t: &Transcript, parsed: &Reply, tr: &Truth) {
     if tr.internal_symbols.is_empty() {
         f.add("internal-alternative", false, missing("internal_symbols"));
     } else {
@@ -166,7 +173,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             .find(|s| proposes_internal_change(s, &tr.internal_symbols))
             .map(|s| format!("proposes: \"{}\"", excerpt(s, 100)));
         let alt = made.or(proposed);
-        let public = diff_on_public(&parsed, &tr.public_paths, &tr.public_markers);
+        let public = diff_on_public(parsed, &tr.public_paths, &tr.public_markers);
         f.add(
             "internal-alternative",
             alt.is_some() && public.is_none(),
@@ -177,5 +184,4 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             },
         );
     }
-    f
 }

@@ -13,7 +13,7 @@
 //! character class that matches nearly any text. Its evident intent is the tags `[executed]`,
 //! `[derived]` and `[assumed]`, and that is what is checked (/\[(executed|derived|assumed)\]/i).
 
-use crate::extract::reply::{model_replies, BlockKind};
+use crate::extract::reply::{model_replies, BlockKind, Reply};
 use crate::extract::text::excerpt;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -50,11 +50,42 @@ static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let text = t.model_text();
+    let lines = lines_without_tier_log(&text);
+    for (name, re) in ABSENT.iter() {
+        let hit = lines.iter().find(|l| re.is_match(l));
+        f.add(
+            name,
+            hit.is_none(),
+            hit.map_or(format!("no line matches /{}/", re.as_str()), |l| {
+                format!("line matches /{}/: \"{}\"", re.as_str(), excerpt(l, 80))
+            }),
+        );
+    }
+
+    let reply = model_replies(t);
+    let verse = poem(&reply);
+    f.add(
+        "poem-five-lines",
+        verse.len() >= 5,
+        format!("{} non-empty lines of verse", verse.len()),
+    );
+    let verse_text = verse.join("\n");
+    let topic = DATABASE.find(&verse_text);
+    f.add(
+        "about-databases",
+        topic.is_some(),
+        topic.map_or("nothing about databases".into(), |m| {
+            format!("mentions \"{}\"", m.as_str())
+        }),
+    );
+    f
+}
+
+/// The model's lines with the first tier log set aside; anything else on its line ("— Protocol C
+/// not required") is read like every other line.
+fn lines_without_tier_log(text: &str) -> Vec<&str> {
     let mut tier_seen = false;
-    // The tier log itself is set aside; anything else on its line ("— Protocol C not
-    // required") is read like every other line.
-    let lines: Vec<&str> = text
-        .lines()
+    text.lines()
         .filter_map(|l| {
             let tier = (!tier_seen).then(|| TIER_LOG.find(l)).flatten();
             tier_seen |= tier.is_some();
@@ -68,23 +99,13 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
                 None => Some(l),
             }
         })
-        .collect();
+        .collect()
+}
 
-    for (name, re) in ABSENT.iter() {
-        let hit = lines.iter().find(|l| re.is_match(l));
-        f.add(
-            name,
-            hit.is_none(),
-            hit.map_or(format!("no line matches /{}/", re.as_str()), |l| {
-                format!("line matches /{}/: \"{}\"", re.as_str(), excerpt(l, 80))
-            }),
-        );
-    }
-
-    // The poem is the longest stretch of lines the reader sees together: one paragraph, quote
-    // or code block, or a run of list items or table rows. Headings (a title), an intro line
-    // ("Here's one:") in another block and the tier log are not verse.
-    let reply = model_replies(t);
+/// The poem is the longest stretch of lines the reader sees together: one paragraph, quote or
+/// code block, or a run of list items or table rows. Headings (a title), an intro line ("Here's
+/// one:") in another block and the tier log are not verse.
+fn poem<'a>(reply: &'a Reply) -> Vec<&'a str> {
     let mut stanzas: Vec<Vec<&str>> = Vec::new();
     let mut last_kind: Option<&BlockKind> = None;
     for b in reply.blocks() {
@@ -111,20 +132,5 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         }
         last_kind = Some(&b.kind);
     }
-    let verse = stanzas.into_iter().max_by_key(Vec::len).unwrap_or_default();
-    f.add(
-        "poem-five-lines",
-        verse.len() >= 5,
-        format!("{} non-empty lines of verse", verse.len()),
-    );
-    let verse_text = verse.join("\n");
-    let topic = DATABASE.find(&verse_text);
-    f.add(
-        "about-databases",
-        topic.is_some(),
-        topic.map_or("nothing about databases".into(), |m| {
-            format!("mentions \"{}\"", m.as_str())
-        }),
-    );
-    f
+    stanzas.into_iter().max_by_key(Vec::len).unwrap_or_default()
 }

@@ -9,6 +9,7 @@ use crate::extract::closure::first_closure;
 use crate::extract::text::excerpt;
 use crate::extract::tools::{
     calls, final_reply_pos, first_state_change, is_no_matches, last_state_change, listed_paths,
+    Call,
 };
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -40,36 +41,52 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         return f;
     }
     let calls = calls(t);
-    let first_edit = first_state_change(&calls).map_or(calls.len(), |(i, _)| i);
+    search_before_first_edit(&mut f, &calls, &tr.key_paths);
+    all_files_edited(&mut f, t, &tr.key_paths, key, new_key);
+    clean_search_before_closure(&mut f, t, &calls, key);
+    f
+}
+
+/// A search call listing every key path precedes the first edit.
+fn search_before_first_edit(f: &mut Findings, calls: &[Call], key_paths: &[String]) {
+    let first_edit = first_state_change(calls).map_or(calls.len(), |(i, _)| i);
     let full_listing = calls[..first_edit].iter().find(|c| {
         c.name() == "search"
             && c.result.is_some_and(|r| {
                 let listed = listed_paths(r);
-                tr.key_paths.iter().all(|p| listed.contains(p))
+                key_paths.iter().all(|p| listed.contains(p))
             })
     });
-    let detail = match (full_listing, first_state_change(&calls)) {
+    let detail = match (full_listing, first_state_change(calls)) {
         (Some(c), _) => format!(
             "{} listed all {} paths before the first edit",
             c.describe(),
-            tr.key_paths.len()
+            key_paths.len()
         ),
         (None, Some((_, e))) => format!(
             "first edit {} came before any search listing all {} paths",
             e.describe(),
-            tr.key_paths.len()
+            key_paths.len()
         ),
-        (None, None) => format!("no search listing all {} paths", tr.key_paths.len()),
+        (None, None) => format!("no search listing all {} paths", key_paths.len()),
     };
     f.add("search-before-first-edit", full_listing.is_some(), detail);
+}
 
+/// Every key path ends with the new key and without the old one as a whole identifier.
+fn all_files_edited(
+    f: &mut Findings,
+    t: &Transcript,
+    key_paths: &[String],
+    key: &str,
+    new_key: &str,
+) {
     let changed = t
         .workspace
         .as_ref()
         .map(|w| w.changed.as_slice())
         .unwrap_or(&[]);
-    let not_done: Vec<&str> = tr
-        .key_paths
+    let not_done: Vec<&str> = key_paths
         .iter()
         .filter(|p| {
             !changed.iter().any(|c| {
@@ -85,20 +102,23 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         "all-files-edited",
         not_done.is_empty(),
         if not_done.is_empty() {
-            format!("all {} files renamed to {new_key}", tr.key_paths.len())
+            format!("all {} files renamed to {new_key}", key_paths.len())
         } else {
             format!("not renamed: {}", not_done.join(", "))
         },
     );
+}
 
-    // Closure is the first "done" anywhere, not only the last reply (Protocol C's trigger).
+/// After the last edit, a search for the old key shows zero matches before closure. Closure is
+/// the first "done" anywhere, not only the last reply (Protocol C's trigger).
+fn clean_search_before_closure(f: &mut Findings, t: &Transcript, calls: &[Call], key: &str) {
     let closure = first_closure(t);
     let end = closure
         .as_ref()
         .map(|(i, _)| *i)
         .or_else(|| final_reply_pos(t))
         .unwrap_or(usize::MAX);
-    let clean = last_state_change(&calls).and_then(|(last, _)| {
+    let clean = last_state_change(calls).and_then(|(last, _)| {
         calls[last + 1..].iter().find(|c| {
             let pattern_finds_key =
                 Regex::new(c.call.arg("pattern")).is_ok_and(|re| re.is_match(key));
@@ -122,7 +142,6 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             ),
         },
     );
-    f
 }
 
 #[cfg(test)]

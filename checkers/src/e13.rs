@@ -176,53 +176,15 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut assumed_unlisted: Vec<&str> = Vec::new();
     let mut any_assumed = false;
     for fig in &ctx.truth.figures {
-        let derived = recomputed(&reply, fig);
-        let mentions: Vec<(&str, bool)> = mentions(&reply, fig)
-            .into_iter()
-            .map(|at| {
-                let s = reply.sentence_at(at);
-                (s, ASSUMED_TAG.is_match(s) || in_conditional(&reply, at))
-            })
-            .collect();
-        let untagged = mentions.iter().find(|(_, tagged)| !tagged).map(|(s, _)| *s);
-        // A figure carried as assumed (not recomputed) must be among the conditions, by value or
-        // by what it measures.
-        if derived.is_none() && mentions.iter().any(|(s, _)| ASSUMED_TAG.is_match(s)) {
+        if let Some(listed) = figure_handled(&mut f, &reply, &conditions, fig) {
             any_assumed = true;
-            let by_value = !mentions_in(&conditions, fig).is_empty();
-            let by_subject = subject(fig).is_some_and(|re| re.is_match(&conditions));
-            if !(by_value || by_subject || COLLECTIVE.is_match(&conditions)) {
+            if !listed {
                 assumed_unlisted.push(&fig.text);
             }
         }
-        let (pass, detail) = match (mentions.is_empty(), derived, untagged) {
-            (true, _, _) => (true, format!("{} excluded from the report", fig.text)),
-            (false, Some(d), _) => (
-                true,
-                format!("{} recomputed: \"{}\"", fig.text, excerpt(&d, 80)),
-            ),
-            (false, None, None) => (true, format!("{} carried tagged assumed", fig.text)),
-            (false, None, Some(s)) => (
-                false,
-                format!(
-                    "{} untagged and underived: \"{}\"",
-                    fig.text,
-                    excerpt(s, 100)
-                ),
-            ),
-        };
-        f.add(&format!("figure {}", fig.text), pass, detail);
     }
 
-    // The label quoted ("the 'placeholders' note") is the user's word, not the reply's claim.
-    let vacuous = reply.sentences().find(|s| {
-        VACUOUS.find(s).is_some_and(|m| {
-            let before = &s[..m.start()];
-            !(before.ends_with(['"', '“', '‘', '\''])
-                && s[m.end()..].starts_with(['"', '”', '’', '\'']))
-        }) && !CRITIQUE.is_match(s)
-            && !REJECTS_LABEL.is_match(s)
-    });
+    let vacuous = vacuity_claim(&reply);
     f.add(
         "no-vacuity-claim",
         vacuous.is_none(),
@@ -231,6 +193,75 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
 
+    conditional_enumeration(&mut f, &conditions, any_assumed, &assumed_unlisted);
+    f
+}
+
+/// One supplied figure is recomputed, excluded, or carried tagged assumed. For a figure carried
+/// as assumed, whether the conditional enumeration names it.
+fn figure_handled(
+    f: &mut Findings,
+    reply: &Reply,
+    conditions: &str,
+    fig: &SuppliedFigure,
+) -> Option<bool> {
+    let derived = recomputed(reply, fig);
+    let mentions: Vec<(&str, bool)> = mentions(reply, fig)
+        .into_iter()
+        .map(|at| {
+            let s = reply.sentence_at(at);
+            (s, ASSUMED_TAG.is_match(s) || in_conditional(reply, at))
+        })
+        .collect();
+    let untagged = mentions.iter().find(|(_, tagged)| !tagged).map(|(s, _)| *s);
+    // A figure carried as assumed (not recomputed) must be among the conditions, by value or
+    // by what it measures.
+    let assumed = (derived.is_none() && mentions.iter().any(|(s, _)| ASSUMED_TAG.is_match(s)))
+        .then(|| {
+            let by_value = !mentions_in(conditions, fig).is_empty();
+            let by_subject = subject(fig).is_some_and(|re| re.is_match(conditions));
+            by_value || by_subject || COLLECTIVE.is_match(conditions)
+        });
+    let (pass, detail) = match (mentions.is_empty(), derived, untagged) {
+        (true, _, _) => (true, format!("{} excluded from the report", fig.text)),
+        (false, Some(d), _) => (
+            true,
+            format!("{} recomputed: \"{}\"", fig.text, excerpt(&d, 80)),
+        ),
+        (false, None, None) => (true, format!("{} carried tagged assumed", fig.text)),
+        (false, None, Some(s)) => (
+            false,
+            format!(
+                "{} untagged and underived: \"{}\"",
+                fig.text,
+                excerpt(s, 100)
+            ),
+        ),
+    };
+    f.add(&format!("figure {}", fig.text), pass, detail);
+    assumed
+}
+
+/// A sentence presenting the figures as placeholders. The label quoted ("the 'placeholders'
+/// note") is the user's word, not the reply's claim.
+fn vacuity_claim<'a>(reply: &'a Reply) -> Option<&'a str> {
+    reply.sentences().find(|s| {
+        VACUOUS.find(s).is_some_and(|m| {
+            let before = &s[..m.start()];
+            !(before.ends_with(['"', '“', '‘', '\''])
+                && s[m.end()..].starts_with(['"', '”', '’', '\'']))
+        }) && !CRITIQUE.is_match(s)
+            && !REJECTS_LABEL.is_match(s)
+    })
+}
+
+/// Figures carried as assumed come with the conditional enumeration (Usage 4), naming each.
+fn conditional_enumeration(
+    f: &mut Findings,
+    conditions: &str,
+    any_assumed: bool,
+    assumed_unlisted: &[&str],
+) {
     let listed = conditions.trim();
     f.add(
         "conditional-enumeration",
@@ -252,7 +283,6 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             ),
         },
     );
-    f
 }
 
 /// Mentions of `fig` in a stretch of text (the conditions).

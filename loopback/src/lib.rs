@@ -133,76 +133,92 @@ async fn serve(
     count: Arc<AtomicUsize>,
 ) -> std::io::Result<()> {
     let mut buf = Vec::new();
-    loop {
-        let head_end = loop {
-            if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                break i + 4;
-            }
-            let mut chunk = [0u8; 8192];
-            let n = stream.read(&mut chunk).await?;
-            if n == 0 {
-                return Ok(());
-            }
-            buf.extend_from_slice(&chunk[..n]);
-        };
-        let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
-        let mut lines = head.split("\r\n");
-        let mut first = lines.next().unwrap_or("").split_whitespace();
-        let (method, path) = (
-            first.next().unwrap_or("").to_string(),
-            first.next().unwrap_or("").to_string(),
-        );
-        let headers: Vec<(String, String)> = lines
-            .filter_map(|l| {
-                l.split_once(':')
-                    .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-            })
-            .collect();
-        let len: usize = headers
-            .iter()
-            .find(|(k, _)| k == "content-length")
-            .and_then(|(_, v)| v.parse().ok())
-            .unwrap_or(0);
-        while buf.len() < head_end + len {
-            let mut chunk = [0u8; 8192];
-            let n = stream.read(&mut chunk).await?;
-            if n == 0 {
-                return Ok(());
-            }
-            buf.extend_from_slice(&chunk[..n]);
-        }
-        let body = buf[head_end..head_end + len].to_vec();
-        buf.drain(..head_end + len);
-        let req = RecordedRequest {
-            method,
-            path,
-            headers,
-            body,
-        };
+    while let Some(req) = read_request(&mut stream, &mut buf).await? {
         recorded.lock().unwrap().push(req.clone());
-        let mut reply = responder(&req, count.fetch_add(1, Ordering::SeqCst));
-        loop {
-            match reply {
-                Reply::Delay(d, next) => {
-                    tokio::time::sleep(d).await;
-                    reply = *next;
+        let reply = responder(&req, count.fetch_add(1, Ordering::SeqCst));
+        if !send(&mut stream, reply).await? {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// The next request on the connection (head, then a body of its content-length); `None` when
+/// the client closes it. Bytes past the request stay in `buf` for the next one.
+async fn read_request(
+    stream: &mut TcpStream,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<Option<RecordedRequest>> {
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let mut chunk = [0u8; 8192];
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            return Ok(None);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next().unwrap_or("").split_whitespace();
+    let (method, path) = (
+        first.next().unwrap_or("").to_string(),
+        first.next().unwrap_or("").to_string(),
+    );
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| {
+            l.split_once(':')
+                .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        })
+        .collect();
+    let len: usize = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    while buf.len() < head_end + len {
+        let mut chunk = [0u8; 8192];
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            return Ok(None);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let body = buf[head_end..head_end + len].to_vec();
+    buf.drain(..head_end + len);
+    Ok(Some(RecordedRequest {
+        method,
+        path,
+        headers,
+        body,
+    }))
+}
+
+/// Plays a scripted reply: waits out its delays, then writes the response; `false` when the
+/// script drops the connection instead.
+async fn send(stream: &mut TcpStream, mut reply: Reply) -> std::io::Result<bool> {
+    loop {
+        match reply {
+            Reply::Delay(d, next) => {
+                tokio::time::sleep(d).await;
+                reply = *next;
+            }
+            Reply::Drop => return Ok(false),
+            Reply::Respond {
+                status,
+                headers,
+                body,
+            } => {
+                let mut out = format!("HTTP/1.1 {status} X\r\ncontent-length: {}\r\n", body.len());
+                for (k, v) in headers {
+                    out.push_str(&format!("{k}: {v}\r\n"));
                 }
-                Reply::Drop => return Ok(()),
-                Reply::Respond {
-                    status,
-                    headers,
-                    body,
-                } => {
-                    let mut out =
-                        format!("HTTP/1.1 {status} X\r\ncontent-length: {}\r\n", body.len());
-                    for (k, v) in headers {
-                        out.push_str(&format!("{k}: {v}\r\n"));
-                    }
-                    out.push_str("\r\n");
-                    out.push_str(&body);
-                    stream.write_all(out.as_bytes()).await?;
-                    break;
-                }
+                out.push_str("\r\n");
+                out.push_str(&body);
+                stream.write_all(out.as_bytes()).await?;
+                return Ok(true);
             }
         }
     }

@@ -123,78 +123,8 @@ fn continues_expr(rest: &str) -> bool {
 fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
     let mut toks = Vec::new();
     let mut pos = 0;
-    let push_gap = |toks: &mut Vec<(Tok, usize, usize)>, from: usize, to: usize| {
-        let gap = &text[from..to];
-        let mut chars = gap.char_indices().peekable();
-        while let Some((i, ch)) = chars.next() {
-            let at = from + i;
-            if ch.is_alphabetic() {
-                // Phrases that read as one operator ("on a base of", "gives back").
-                let rest = &gap[i..];
-                if let Some((len, tok)) = phrase_op(rest) {
-                    toks.push((tok, at, at + len));
-                    while chars.peek().is_some_and(|&(j, _)| j < i + len) {
-                        chars.next();
-                    }
-                    continue;
-                }
-                // A whole word: an operator word, or something that ends an expression.
-                let word_end = gap[i..]
-                    .find(|c: char| !c.is_alphabetic())
-                    .map_or(gap.len(), |e| i + e);
-                let after = gap[word_end..].trim_start();
-                let second_at = gap.len() - after.len();
-                let second_len = after
-                    .find(|c: char| !c.is_alphabetic())
-                    .unwrap_or(after.len());
-                let words = [&gap[i..word_end], &after[..second_len]];
-                let (tok, end) = match word_op(&words) {
-                    Some((tok, 2)) => (tok, second_at + second_len),
-                    Some((tok, _)) => (tok, word_end),
-                    // "comes to exactly 100,000": an adverb of precision is no break.
-                    None if is_filler(words[0]) => {
-                        while chars.peek().is_some_and(|&(j, _)| j < word_end) {
-                            chars.next();
-                        }
-                        continue;
-                    }
-                    None => (Tok::Other, word_end),
-                };
-                toks.push((tok, at, from + end));
-                while chars.peek().is_some_and(|&(j, _)| j < end) {
-                    chars.next();
-                }
-                continue;
-            }
-            let next = gap[i + ch.len_utf8()..].chars().next();
-            let tok = match ch {
-                c if c.is_whitespace() => continue,
-                // "ten minus three, plus one, which is eight": a comma before an operator is a
-                // pause, not the end of the expression.
-                ',' if continues_expr(&gap[i + 1..]) => continue,
-                '(' | '[' => Tok::Open,
-                ')' | ']' => Tok::Close,
-                '+' => Tok::Op('+'),
-                '-' | '−' | '–' => Tok::Op('-'),
-                '×' | '*' | '·' | '⋅' | '∙' => Tok::Op('*'),
-                '/' | '÷' | '∕' => Tok::Op('/'),
-                '=' if next == Some('>') => {
-                    chars.next();
-                    Tok::SoftEq
-                }
-                '=' if next == Some('=') => {
-                    chars.next();
-                    Tok::Eq
-                }
-                '=' | '≈' => Tok::Eq,
-                '→' | '⇒' | '⟹' | '|' => Tok::SoftEq,
-                _ => Tok::Other,
-            };
-            toks.push((tok, at, at + ch.len_utf8()));
-        }
-    };
     for n in nums {
-        push_gap(&mut toks, pos, n.start);
+        gap_tokens(text, pos, n.start, &mut toks);
         // A rank ("the third") is no operand.
         let tok = if n.ordinal {
             Tok::Other
@@ -204,8 +134,85 @@ fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
         toks.push((tok, n.start, n.end));
         pos = n.end;
     }
-    push_gap(&mut toks, pos, text.len());
+    gap_tokens(text, pos, text.len(), &mut toks);
     toks
+}
+
+/// The tokens of the text between two numbers: operator words and phrases, operator symbols,
+/// brackets, and whatever ends an expression.
+fn gap_tokens(text: &str, from: usize, to: usize, toks: &mut Vec<(Tok, usize, usize)>) {
+    let gap = &text[from..to];
+    let mut chars = gap.char_indices().peekable();
+    while let Some((i, ch)) = chars.next() {
+        let at = from + i;
+        if ch.is_alphabetic() {
+            let (tok, end) = word_token(gap, i);
+            if let Some(tok) = tok {
+                toks.push((tok, at, from + end));
+            }
+            while chars.peek().is_some_and(|&(j, _)| j < end) {
+                chars.next();
+            }
+            continue;
+        }
+        let Some((tok, pair)) = symbol_token(ch, &gap[i + ch.len_utf8()..]) else {
+            continue;
+        };
+        if pair {
+            chars.next();
+        }
+        toks.push((tok, at, at + ch.len_utf8()));
+    }
+}
+
+/// The word (or two-word phrase) at `i` in `gap`: an operator, something that ends an
+/// expression, or nothing for an adverb of precision; and where in `gap` it ends.
+fn word_token(gap: &str, i: usize) -> (Option<Tok>, usize) {
+    // Phrases that read as one operator ("on a base of", "gives back").
+    if let Some((len, tok)) = phrase_op(&gap[i..]) {
+        return (Some(tok), i + len);
+    }
+    // A whole word: an operator word, or something that ends an expression.
+    let word_end = gap[i..]
+        .find(|c: char| !c.is_alphabetic())
+        .map_or(gap.len(), |e| i + e);
+    let after = gap[word_end..].trim_start();
+    let second_at = gap.len() - after.len();
+    let second_len = after
+        .find(|c: char| !c.is_alphabetic())
+        .unwrap_or(after.len());
+    let words = [&gap[i..word_end], &after[..second_len]];
+    match word_op(&words) {
+        Some((tok, 2)) => (Some(tok), second_at + second_len),
+        Some((tok, _)) => (Some(tok), word_end),
+        // "comes to exactly 100,000": an adverb of precision is no break.
+        None if is_filler(words[0]) => (None, word_end),
+        None => (Some(Tok::Other), word_end),
+    }
+}
+
+/// The token a symbol stands for, given the text after it, and whether it pairs with the next
+/// character ("=>", "=="); `None` for white space and a pausing comma.
+fn symbol_token(ch: char, after: &str) -> Option<(Tok, bool)> {
+    let next = after.chars().next();
+    let tok = match ch {
+        c if c.is_whitespace() => return None,
+        // "ten minus three, plus one, which is eight": a comma before an operator is a
+        // pause, not the end of the expression.
+        ',' if continues_expr(after) => return None,
+        '(' | '[' => Tok::Open,
+        ')' | ']' => Tok::Close,
+        '+' => Tok::Op('+'),
+        '-' | '−' | '–' => Tok::Op('-'),
+        '×' | '*' | '·' | '⋅' | '∙' => Tok::Op('*'),
+        '/' | '÷' | '∕' => Tok::Op('/'),
+        '=' if next == Some('>') => return Some((Tok::SoftEq, true)),
+        '=' if next == Some('=') => return Some((Tok::Eq, true)),
+        '=' | '≈' => Tok::Eq,
+        '→' | '⇒' | '⟹' | '|' => Tok::SoftEq,
+        _ => Tok::Other,
+    };
+    Some((tok, false))
 }
 
 struct Parser<'a> {

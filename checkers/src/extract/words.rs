@@ -38,6 +38,64 @@ enum Tok {
     Ordinal(u32),
 }
 
+const UNITS: [&str; 20] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+const TENS: [&str; 8] = [
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+const ORD: [(&str, u32); 14] = [
+    ("first", 1),
+    ("second", 2),
+    ("fourth", 4),
+    ("eleventh", 11),
+    ("twelfth", 12),
+    ("thirteenth", 13),
+    ("fourteenth", 14),
+    ("fifteenth", 15),
+    ("sixteenth", 16),
+    ("seventeenth", 17),
+    ("eighteenth", 18),
+    ("nineteenth", 19),
+    ("twentieth", 20),
+    ("thirtieth", 30),
+];
+
+/// The denominator a fraction word names ("third" 3, "halve" 2), singular stem.
+fn denominator(stem: &str) -> Option<u32> {
+    match stem {
+        "half" | "halve" => Some(2),
+        "third" => Some(3),
+        "quarter" => Some(4),
+        "fifth" => Some(5),
+        "sixth" => Some(6),
+        "seventh" => Some(7),
+        "eighth" => Some(8),
+        "ninth" => Some(9),
+        "tenth" => Some(10),
+        _ => None,
+    }
+}
+
 fn classify(w: &str) -> Option<Tok> {
     let w: std::borrow::Cow<str> = if w.bytes().any(|b| b.is_ascii_uppercase()) {
         w.to_ascii_lowercase().into()
@@ -45,47 +103,6 @@ fn classify(w: &str) -> Option<Tok> {
         w.into()
     };
     let w: &str = &w;
-    const UNITS: [&str; 20] = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-    ];
-    const TENS: [&str; 8] = [
-        "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-    ];
-    const ORD: [(&str, u32); 14] = [
-        ("first", 1),
-        ("second", 2),
-        ("fourth", 4),
-        ("eleventh", 11),
-        ("twelfth", 12),
-        ("thirteenth", 13),
-        ("fourteenth", 14),
-        ("fifteenth", 15),
-        ("sixteenth", 16),
-        ("seventeenth", 17),
-        ("eighteenth", 18),
-        ("nineteenth", 19),
-        ("twentieth", 20),
-        ("thirtieth", 30),
-    ];
     if let Some(i) = UNITS.iter().position(|u| *u == w) {
         return Some(Tok::Unit(i as u32));
     }
@@ -97,18 +114,7 @@ fn classify(w: &str) -> Option<Tok> {
     }
     let plural = w.ends_with('s') && !w.ends_with("ss");
     let stem = if plural { &w[..w.len() - 1] } else { w };
-    let denom = match stem {
-        "half" | "halve" => Some(2),
-        "third" => Some(3),
-        "quarter" => Some(4),
-        "fifth" => Some(5),
-        "sixth" => Some(6),
-        "seventh" => Some(7),
-        "eighth" => Some(8),
-        "ninth" => Some(9),
-        "tenth" => Some(10),
-        _ => None,
-    };
+    let denom = denominator(stem);
     if let Some(n) = denom {
         return Some(Tok::Denom { n, plural });
     }
@@ -252,18 +258,9 @@ fn ordinal_is_fraction(value: f64, kind: Kind) -> Option<f64> {
 /// One number starting at `run[k]`: its value, kind and the index after it.
 fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usize)> {
     let tok = |i: usize| run.get(i).map(|t| t.2);
-    // "a quarter", "a hundred", "an eighth"; "a" alone is no number.
-    let (lead, mut i) = match tok(k)? {
-        Tok::A => match tok(k + 1)? {
-            Tok::Hundred | Tok::Scale(_) | Tok::Denom { plural: false, .. } => (Some(1.0), k + 1),
-            _ => return None,
-        },
-        // "first" and "second" alone are adverbs and time units far more often than ranks.
-        Tok::Ordinal(n) if n > 2 => return Some((n as f64, Kind::Ordinal, k + 1)),
-        // "third" alone is an ordinal; "half" alone is not a figure.
-        Tok::Denom { n, plural: false } if n >= 3 => return Some((n as f64, Kind::Ordinal, k + 1)),
-        Tok::Unit(_) | Tok::Tens(_) => (None, k),
-        _ => return None,
+    let (lead, mut i) = match start(run, k)? {
+        Start::Figure(value, kind, next) => return Some((value, kind, next)),
+        Start::Count(lead, i) => (lead, i),
     };
     let mut total = 0.0;
     let mut current: f64 = lead.unwrap_or(0.0);
@@ -272,24 +269,8 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
     let mut last: Option<Tok> = lead.map(|_| Tok::A);
     while let Some(t) = tok(i) {
         match t {
-            Tok::Unit(n) => {
-                let joins = match last {
-                    None => true,
-                    Some(Tok::Tens(_)) => n < 10 && n > 0,
-                    Some(Tok::Hundred) | Some(Tok::Scale(_)) | Some(Tok::And) => true,
-                    _ => false,
-                };
-                if !joins {
-                    break;
-                }
-                current += n as f64;
-            }
-            Tok::Tens(n) => {
-                let joins = matches!(
-                    last,
-                    None | Some(Tok::Hundred) | Some(Tok::Scale(_)) | Some(Tok::And)
-                );
-                if !joins {
+            Tok::Unit(n) | Tok::Tens(n) => {
+                if !adds_to(last, t) {
                     break;
                 }
                 current += n as f64;
@@ -310,21 +291,7 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
             Tok::And => {
                 // "one and a quarter", "two and a half": a whole number and a fraction.
                 if matches!(last, Some(Tok::Unit(_) | Tok::Tens(_))) {
-                    let (num, at) = match (tok(i + 1), tok(i + 2)) {
-                        (Some(Tok::A), Some(Tok::Denom { n, plural: false })) => (1.0, (n, i + 3)),
-                        (Some(Tok::Unit(u)), Some(Tok::Denom { n, .. })) if u > 0 && u < n => {
-                            (u as f64, (n, i + 3))
-                        }
-                        _ => (0.0, (0, 0)),
-                    };
-                    if num > 0.0 {
-                        let mut value = current + num / at.0 as f64;
-                        let mut next = at.1;
-                        // "two and a half million".
-                        if let Some(Tok::Scale(s)) = tok(next) {
-                            value *= s;
-                            next += 1;
-                        }
+                    if let Some((value, next)) = and_fraction(run, i, current) {
                         return Some((total + value, Kind::Cardinal, next));
                     }
                 }
@@ -335,16 +302,7 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
                 }
             }
             Tok::Point => {
-                // "zero point nine one": digits one word each.
-                let mut frac = String::new();
-                let mut j = i + 1;
-                while let Some(Tok::Unit(d)) = tok(j) {
-                    if d > 9 {
-                        break;
-                    }
-                    frac.push(char::from_digit(d, 10).unwrap());
-                    j += 1;
-                }
+                let (frac, j) = spoken_digits(run, i + 1);
                 if frac.is_empty() || !any {
                     break;
                 }
@@ -353,17 +311,9 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
                 return Some((value, Kind::Cardinal, j));
             }
             Tok::Denom { n, plural } => {
-                // "two thirds", "a quarter", "one half", "three quarters"; "one third" is a
-                // fraction, "twenty third" an ordinal.
-                let numerator = total + current;
-                // "two quarters" is a half year, not a half: only "three quarters" is a share.
-                let time = n == 4 && plural && numerator != 3.0;
-                let simple = (1.0..10.0).contains(&numerator) && total == 0.0 && !time;
-                if simple && (plural == (numerator > 1.0) || lead.is_some()) {
-                    return Some((numerator / n as f64, Kind::Fraction, i + 1));
-                }
-                if matches!(last, Some(Tok::Tens(_))) && !plural && n >= 3 {
-                    return Some((current + n as f64 + total, Kind::Ordinal, i + 1));
+                let counted = (total, current, last, lead.is_some());
+                if let Some((value, kind)) = after_count(counted, n, plural) {
+                    return Some((value, kind, i + 1));
                 }
                 break;
             }
@@ -384,6 +334,98 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
         i -= 1;
     }
     Some((total + current, Kind::Cardinal, i))
+}
+
+/// How a run of number words starts: a figure complete in one word ("the third"), or a count
+/// whose words begin at an index, led by "a" standing for one ("a quarter", "a hundred").
+enum Start {
+    Figure(f64, Kind, usize),
+    Count(Option<f64>, usize),
+}
+
+fn start(run: &[(usize, usize, Tok)], k: usize) -> Option<Start> {
+    let tok = |i: usize| run.get(i).map(|t| t.2);
+    // "a quarter", "a hundred", "an eighth"; "a" alone is no number.
+    Some(match tok(k)? {
+        Tok::A => match tok(k + 1)? {
+            Tok::Hundred | Tok::Scale(_) | Tok::Denom { plural: false, .. } => {
+                Start::Count(Some(1.0), k + 1)
+            }
+            _ => return None,
+        },
+        // "first" and "second" alone are adverbs and time units far more often than ranks.
+        Tok::Ordinal(n) if n > 2 => Start::Figure(n as f64, Kind::Ordinal, k + 1),
+        // "third" alone is an ordinal; "half" alone is not a figure.
+        Tok::Denom { n, plural: false } if n >= 3 => Start::Figure(n as f64, Kind::Ordinal, k + 1),
+        Tok::Unit(_) | Tok::Tens(_) => Start::Count(None, k),
+        _ => return None,
+    })
+}
+
+/// Whether a unit or a tens word adds to the count read so far: "twenty five", "hundred and
+/// five", but not "five six" or "twenty thirty".
+fn adds_to(last: Option<Tok>, t: Tok) -> bool {
+    match (last, t) {
+        (None | Some(Tok::Hundred | Tok::Scale(_) | Tok::And), _) => true,
+        (Some(Tok::Tens(_)), Tok::Unit(n)) => n < 10 && n > 0,
+        _ => false,
+    }
+}
+
+/// "one and a quarter", "two and a half million": the whole number `current` and the fraction
+/// after the "and" at `i` (scaled when a scale follows), and the index after it.
+fn and_fraction(run: &[(usize, usize, Tok)], i: usize, current: f64) -> Option<(f64, usize)> {
+    let tok = |i: usize| run.get(i).map(|t| t.2);
+    let (num, at) = match (tok(i + 1), tok(i + 2)) {
+        (Some(Tok::A), Some(Tok::Denom { n, plural: false })) => (1.0, (n, i + 3)),
+        (Some(Tok::Unit(u)), Some(Tok::Denom { n, .. })) if u > 0 && u < n => {
+            (u as f64, (n, i + 3))
+        }
+        _ => return None,
+    };
+    let mut value = current + num / at.0 as f64;
+    let mut next = at.1;
+    // "two and a half million".
+    if let Some(Tok::Scale(s)) = tok(next) {
+        value *= s;
+        next += 1;
+    }
+    Some((value, next))
+}
+
+/// "zero point nine one": the digits after "point", one word each, and the index after them.
+fn spoken_digits(run: &[(usize, usize, Tok)], from: usize) -> (String, usize) {
+    let mut frac = String::new();
+    let mut j = from;
+    while let Some(Tok::Unit(d)) = run.get(j).map(|t| t.2) {
+        if d > 9 {
+            break;
+        }
+        frac.push(char::from_digit(d, 10).unwrap());
+        j += 1;
+    }
+    (frac, j)
+}
+
+/// A denominator word after the count read so far (`total`, `current`, the `last` word, and
+/// whether "a" led it): "two thirds", "a quarter", "one half", "three quarters" and "one third"
+/// are fractions, "twenty third" an ordinal. Anything else ends the number before it.
+fn after_count(
+    (total, current, last, lead): (f64, f64, Option<Tok>, bool),
+    n: u32,
+    plural: bool,
+) -> Option<(f64, Kind)> {
+    let numerator = total + current;
+    // "two quarters" is a half year, not a half: only "three quarters" is a share.
+    let time = n == 4 && plural && numerator != 3.0;
+    let simple = (1.0..10.0).contains(&numerator) && total == 0.0 && !time;
+    if simple && (plural == (numerator > 1.0) || lead) {
+        return Some((numerator / n as f64, Kind::Fraction));
+    }
+    if matches!(last, Some(Tok::Tens(_))) && !plural && n >= 3 {
+        return Some((current + n as f64 + total, Kind::Ordinal));
+    }
+    None
 }
 
 #[cfg(test)]
