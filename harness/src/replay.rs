@@ -165,7 +165,7 @@ fn split_system(seeded: &[Message]) -> (String, &[Message]) {
     let rest = if seeded.first().is_some_and(|m| m.role == Role::System) {
         &seeded[1..]
     } else {
-        &seeded[..]
+        seeded
     };
     (system, rest)
 }

@@ -324,11 +324,7 @@ pub(crate) fn expand_tokens(
 
 pub fn integrity_token(text: &str) -> String {
     let first = text.lines().next().unwrap_or("");
-    let last = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .last()
-        .unwrap_or("");
+    let last = text.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
     format!(
         "sha256={} bytes={} first={first:?} last={last:?}",
         sha256_hex(text.as_bytes()),

@@ -205,8 +205,11 @@ mod tests {
         std::fs::write(&outside, "outside\n").unwrap();
         std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o600)).unwrap();
         std::fs::write(ws.join("locked.txt"), "x").unwrap();
-        std::fs::set_permissions(ws.join("locked.txt"), std::fs::Permissions::from_mode(0))
-            .unwrap();
+        std::fs::set_permissions(
+            ws.join("locked.txt"),
+            std::fs::Permissions::from_mode(0o000),
+        )
+        .unwrap();
         std::os::unix::fs::symlink(&outside, ws.join("link")).unwrap();
         let d = std::fs::File::open(&ws).unwrap();
         let dir = std::os::fd::AsFd::as_fd(&d);

@@ -573,7 +573,7 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
     assert!(units
         .iter()
         .all(|u| u["change"] == "within-noise" && u["p_value"].as_f64() == Some(1.0)));
-    assert!(units[0]["b_failed"].as_array().unwrap().len() > 0);
+    assert!(!units[0]["b_failed"].as_array().unwrap().is_empty());
     // Five trials each: 5/5 against 0/5 is p = 0.0079, a regression, and it comes first.
     let five = five_trials(cwd.path(), &["E1", "E2"]);
     let (a, b) = both_models(&five.display().to_string());

@@ -643,7 +643,7 @@ async fn a_script_writing_56_mib_leaves_a_transcript_within_the_caps_naming_what
         head -c 16777216 /dev/zero | tr '\\0' x > big.bin\n\
         i=0; while [ $i -lt 40 ]; do i=$((i+1)); head -c 1048576 /dev/zero | tr '\\0' y > small-$i.bin; done\n\
         echo wrote\n";
-    let server = model(script_then_run_tests(&script)).await;
+    let server = model(script_then_run_tests(script)).await;
     let workspace_cap = 4 << 20;
     let run = e5(&server, &format!("max_workspace_bytes = {workspace_cap}")).await;
     let path = run.out().join("transcripts/evil/E5-default/trial-1.json");

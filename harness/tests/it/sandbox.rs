@@ -298,7 +298,7 @@ fn the_workspace_and_tmp_are_mounted_nosuid_and_nodev_inside_the_sandbox() {
             .stdout
             .lines()
             .filter(|l| l.split(' ').nth(1) == Some(at))
-            .last()
+            .next_back()
             .unwrap_or_else(|| panic!("{at} is not a mount: {}", o.stdout));
         let opts: Vec<&str> = line.split(' ').nth(3).unwrap().split(',').collect();
         assert!(
