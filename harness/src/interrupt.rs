@@ -41,9 +41,10 @@ impl Drop for Guard {
 /// where a run would go on to print its own summary.
 pub fn wait_if_interrupted() {
     if FIRED.load(Ordering::SeqCst) {
-        loop {
-            std::thread::park();
-        }
+        // The watcher removes folders for up to about two seconds; should it be gone, the
+        // interrupt still ends the run with 130.
+        std::thread::sleep(std::time::Duration::from_secs(30));
+        std::process::exit(i32::from(crate::exit::INTERRUPTED));
     }
 }
 
@@ -58,8 +59,13 @@ pub fn arm(run_dir: &Path) -> Guard {
     let run_dir = run_dir.to_path_buf();
     std::thread::spawn(move || {
         let mut b = [0u8; 1];
-        if unsafe { libc::read(fds[0], b.as_mut_ptr().cast(), 1) } != 1 {
-            return;
+        loop {
+            match unsafe { libc::read(fds[0], b.as_mut_ptr().cast(), 1) } {
+                1 => break,
+                -1 if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {
+                }
+                _ => return,
+            }
         }
         let removed = crate::workspace::remove_own();
         let now = trials_written(&run_dir);
