@@ -7,7 +7,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The tools of contract §2.
+/// The tool set offered to models (README, "Security model").
 pub const TOOL_NAMES: [&str; 8] = [
     "list_files",
     "read_file",

@@ -184,7 +184,7 @@ pub fn render(checked: &[Checked], verbose: bool) -> String {
 pub struct CheckOptions {
     /// Transcript files, or folders searched for them.
     pub paths: Vec<PathBuf>,
-    /// One JSON verdict per line (contract §4).
+    /// One JSON verdict per line (docs/formats.md).
     pub json: bool,
     /// Every verdict with its failed criteria, not only the ones that changed.
     pub verbose: bool,

@@ -1,4 +1,4 @@
-//! Exit codes of `run`, `gate` and `check` (contract §4, §5). Every exit goes through these.
+//! Exit codes of `run`, `gate` and `check` (docs/formats.md lists them). Every exit goes through these.
 
 /// The gate passes; `check`: every transcript passes.
 pub const OK: u8 = 0;

@@ -169,7 +169,7 @@ fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<V
     for t in &v.tools {
         if !TOOL_NAMES.contains(&t.as_str()) {
             return Err(bad(format!(
-                "{key}.tools: unknown tool {t:?} (contract §2 tools: {})",
+                "{key}.tools: unknown tool {t:?} (the tools: {})",
                 TOOL_NAMES.join(", ")
             )));
         }

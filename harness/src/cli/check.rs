@@ -11,7 +11,7 @@ pub(super) struct CheckArgs {
     /// Transcript files, or folders searched for them (a run folder, a unit folder).
     #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
-    /// Print one JSON verdict per line (contract §4).
+    /// Print one JSON verdict per line (format: docs/formats.md).
     #[arg(long)]
     json: bool,
     /// Print every verdict with its failed criteria, not only the ones that changed.

@@ -38,7 +38,8 @@ struct Cli {
 enum Command {
     /// Run every case (or the filtered ones) on every model of a manifest, N trials each, check
     /// each transcript and print the gate. Exit: 0 pass, 1 fail, 2 bad input, 3 inconclusive,
-    /// 130 interrupted (Ctrl-C; it prints the --resume command that finishes the run).
+    /// 4 the harness could not finish (e.g. a report it could not write), 130 interrupted
+    /// (Ctrl-C; it prints the --resume command that finishes the run).
     Run(run::RunArgs),
     /// List the cases and variants, with their workspace and tools.
     Cases(SuiteArgs),

@@ -1,4 +1,4 @@
-//! The contract §2 tool set, executed inside a trial's workspace. Paths are confined to the
+//! The tool set offered to models, executed inside a trial's workspace. Paths are confined to the
 //! workspace: absolute paths and `..` are refused as tool errors, and every file is opened
 //! through a handle of the workspace root with no symlink anywhere in its path (see
 //! [`crate::beneath`]), so a name swapped for a link never leads a tool out. After every
