@@ -95,29 +95,10 @@ impl Golden {
             name: m.name.clone(),
         }));
         Transcript {
-            format: crate::transcript::FORMAT_V1.to_string(),
-            case: case.to_string(),
-            variant: self.variant.clone(),
-            model: "golden".into(),
-            trial: 1,
-            arm: "charter".into(),
-            charter_sha256: String::new(),
-            seeded: 2,
-            messages,
             workspace: (!self.changed.is_empty()).then(|| Workspace {
                 changed: self.changed.clone(),
             }),
-            outcome: Default::default(),
-            error: None,
-            max_steps_reached: false,
-            usage: None,
-            timing: None,
-            request_ids: None,
-            request: None,
-            checker: None,
-            probes: None,
-            caps_hit: None,
-            case_sha256: None,
+            ..Transcript::new(case, &self.variant, "golden", 2, messages)
         }
     }
 }

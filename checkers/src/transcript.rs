@@ -239,6 +239,41 @@ pub struct FileChange {
 }
 
 impl Transcript {
+    /// A v1 transcript of `messages` (the first `seeded` written by the harness) with nothing
+    /// else recorded: trial 1 of the charter arm, completed, no workspace. Callers set what
+    /// they record beside it with struct update syntax.
+    pub fn new(
+        case: &str,
+        variant: &str,
+        model: &str,
+        seeded: usize,
+        messages: Vec<Message>,
+    ) -> Self {
+        Transcript {
+            format: FORMAT_V1.to_string(),
+            case: case.to_string(),
+            variant: variant.to_string(),
+            model: model.to_string(),
+            trial: 1,
+            arm: default_arm(),
+            charter_sha256: String::new(),
+            seeded,
+            messages,
+            workspace: None,
+            outcome: Outcome::default(),
+            error: None,
+            max_steps_reached: false,
+            usage: None,
+            timing: None,
+            request_ids: None,
+            request: None,
+            checker: None,
+            case_sha256: None,
+            caps_hit: None,
+            probes: None,
+        }
+    }
+
     /// The messages the model produced, and tool results, after the seeded prefix.
     pub fn episode(&self) -> &[Message] {
         &self.messages[self.seeded.min(self.messages.len())..]

@@ -34,29 +34,7 @@ fn transcript(case: &str, variant: &str, seed: &[Seed], reply: &str) -> Transcri
     messages.extend(seed.iter().map(|s| Message::new(s.role, s.content.clone())));
     let seeded = messages.len();
     messages.push(Message::new(Role::Assistant, reply));
-    Transcript {
-        format: FORMAT_V1.into(),
-        case: case.into(),
-        variant: variant.into(),
-        model: "degenerate".into(),
-        trial: 1,
-        arm: "charter".into(),
-        charter_sha256: String::new(),
-        seeded,
-        messages,
-        workspace: None,
-        outcome: Default::default(),
-        error: None,
-        max_steps_reached: false,
-        usage: None,
-        timing: None,
-        request_ids: None,
-        request: None,
-        checker: None,
-        case_sha256: None,
-        caps_hit: None,
-        probes: None,
-    }
+    Transcript::new(case, variant, "degenerate", seeded, messages)
 }
 
 #[test]

@@ -270,14 +270,8 @@ impl Root {
         // their path and depth.
         let mut stack: Vec<(Rc<OwnedFd>, String, usize)> = vec![(top, prefix, 0)];
         while let Some((dir, rel, depth)) = stack.pop() {
-            let mut names: Vec<String> = Vec::new();
-            for entry in rfs::Dir::read_from(&*dir)? {
-                let entry = entry?;
-                let name = entry.file_name().to_string_lossy();
-                if name != "." && name != ".." && !skip(&name) {
-                    names.push(name.into_owned());
-                }
-            }
+            let mut names = names_in(&dir)?;
+            names.retain(|n| !skip(n));
             names.sort();
             for name in names {
                 let Ok(st) = rfs::statat(&*dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
@@ -315,6 +309,18 @@ impl Root {
 /// The marker of a folder deeper than [`MAX_DEPTH`]: reported, never read.
 pub const TOO_DEEP: Kind = Kind::Special("a folder nested too deep to read");
 
+/// The names in the folder `fd` (no "." or ".."), read once before any is changed.
+fn names_in(fd: &OwnedFd) -> io::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in rfs::Dir::read_from(fd)? {
+        let n = entry?.file_name().to_string_lossy().into_owned();
+        if n != "." && n != ".." {
+            names.push(n);
+        }
+    }
+    Ok(names)
+}
+
 /// Remove the folder `name` of `dir` with everything in it, through descriptors (no link
 /// followed), up to a few hundred levels down.
 pub fn remove_tree(dir: BorrowedFd<'_>, name: &str) -> io::Result<()> {
@@ -322,14 +328,7 @@ pub fn remove_tree(dir: BorrowedFd<'_>, name: &str) -> io::Result<()> {
         if depth > 512 {
             return Err(refusal("nested too deep to remove"));
         }
-        let mut names = Vec::new();
-        for entry in rfs::Dir::read_from(fd)? {
-            let n = entry?.file_name().to_string_lossy().into_owned();
-            if n != "." && n != ".." {
-                names.push(n);
-            }
-        }
-        for n in names {
+        for n in names_in(fd)? {
             let st = rfs::statat(fd, n.as_str(), AtFlags::SYMLINK_NOFOLLOW)?;
             if kind_of(&st) == Kind::Dir {
                 let sub = rfs::openat(fd, n.as_str(), dir_flags(), Mode::empty())?;
@@ -357,14 +356,7 @@ pub fn chown_tree(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
         }
         let (u, g) = (Some(rfs::Uid::from_raw(uid)), Some(rfs::Gid::from_raw(gid)));
         rfs::fchown(fd, u, g)?;
-        let mut names = Vec::new();
-        for entry in rfs::Dir::read_from(fd)? {
-            let n = entry?.file_name().to_string_lossy().into_owned();
-            if n != "." && n != ".." {
-                names.push(n);
-            }
-        }
-        for n in names {
+        for n in names_in(fd)? {
             let Ok(st) = rfs::statat(fd, n.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
                 continue;
             };

@@ -8,7 +8,7 @@ use crate::provider::{ModelRequest, Provider};
 use crate::tools::{self, ToolBox, ToolSpec};
 use crate::warmup::OpensOnDrop;
 use crate::workspace::{FixtureStore, TrialWorkspace};
-use checkers::transcript::{Message, Outcome, RequestRecord, Role, Timing, Transcript, FORMAT_V1};
+use checkers::transcript::{Message, Outcome, RequestRecord, Role, Timing, Transcript};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -154,22 +154,9 @@ fn new_transcript(
     seeded: usize,
 ) -> Transcript {
     Transcript {
-        format: FORMAT_V1.to_string(),
-        case: spec.case.id.clone(),
-        variant: spec.variant.id.clone(),
-        model: spec.model.name().to_string(),
         trial: spec.trial,
         arm: spec.arm.to_string(),
         charter_sha256: spec.charter_sha256.to_string(),
-        seeded,
-        messages: Vec::new(),
-        workspace: None,
-        outcome: Outcome::Completed,
-        error: None,
-        max_steps_reached: false,
-        usage: None,
-        timing: None,
-        request_ids: None,
         request: Some(json!({
             // The manifest entry as loaded: names the key's variable, never holds a key.
             "model": spec.model,
@@ -177,10 +164,14 @@ fn new_transcript(
             "decoding_sent": provider.decoding_sent(spec.decoding),
             "tools": tools.iter().map(|t| t.name).collect::<Vec<_>>(),
         })),
-        checker: None,
-        probes: None,
-        caps_hit: None,
         case_sha256: Some(spec.case.sha256.clone()),
+        ..Transcript::new(
+            &spec.case.id,
+            &spec.variant.id,
+            spec.model.name(),
+            seeded,
+            Vec::new(),
+        )
     }
 }
 
