@@ -99,6 +99,19 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// A variant offering `tools` on a workspace with no fixture, pages, history or test
+    /// command: what a toolbox on a folder of one's own needs.
+    pub fn offering(tools: &[&str]) -> Self {
+        Variant {
+            id: "default".into(),
+            fixture: None,
+            tools: tools.iter().map(|t| t.to_string()).collect(),
+            run_tests: Vec::new(),
+            pages: BTreeMap::new(),
+            seed: Vec::new(),
+        }
+    }
+
     /// Whether the variant runs a command in its workspace (a script the model may rewrite).
     pub fn runs_commands(&self) -> bool {
         self.tools.iter().any(|t| t == "run_tests")

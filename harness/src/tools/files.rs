@@ -174,28 +174,18 @@ mod tests {
     use super::*;
     use crate::case::Variant;
     use serde_json::{json, Value};
-    use std::collections::BTreeMap;
     use std::os::unix::fs::symlink;
     use std::path::{Path, PathBuf};
     use std::time::Duration;
 
     fn toolbox(root: &Path) -> ToolBox {
-        let variant = Variant {
-            id: "default".into(),
-            fixture: None,
-            tools: [
-                "list_files",
-                "read_file",
-                "search",
-                "write_file",
-                "edit_file",
-            ]
-            .map(String::from)
-            .to_vec(),
-            run_tests: Vec::new(),
-            pages: BTreeMap::new(),
-            seed: Vec::new(),
-        };
+        let variant = Variant::offering(&[
+            "list_files",
+            "read_file",
+            "search",
+            "write_file",
+            "edit_file",
+        ]);
         ToolBox::new(&variant, Some(root), Duration::from_secs(5))
     }
 
