@@ -1148,3 +1148,39 @@ async fn a_harness_terminated_during_run_tests_leaves_nothing_running() {
         "still running after the harness ended: {left:?}"
     );
 }
+
+// --- printed lines are masked like written files ---
+
+#[test]
+fn a_crafted_transcript_carrying_a_key_in_its_provider_error_never_prints_the_key() {
+    // `harness gate` reads run folders from anywhere (a downloaded artifact, a pull request's
+    // results): what a stored transcript says is untrusted, and the key of the environment
+    // must not reach the terminal or a CI log through it, in the refused-key line or elsewhere.
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let o = common::offline_run(&run, &["--case", "E1", "--trials", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    let key = "sk-crafted-0123456789abcdef";
+    let path = files_under(&run.join("transcripts"))
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .unwrap();
+    let mut t: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    t["outcome"] = json!("error");
+    t["error"] = json!(format!("authentication failed for model {key}"));
+    t["request"]["provider_error"] = json!({
+        "kind": "authentication", "model": key, "key_env": key, "status": 401, "body": key
+    });
+    std::fs::write(&path, serde_json::to_vec(&t).unwrap()).unwrap();
+    let o = common::harness(
+        &repo_root(),
+        &["gate", run.to_str().unwrap()],
+        &[("CRAFTED_API_KEY", key)],
+    );
+    let (out, err) = (common::stdout(&o), common::stderr(&o));
+    assert!(
+        out.contains("authentication failed for model"),
+        "{out}\n{err}"
+    );
+    assert!(!out.contains(key) && !err.contains(key), "{out}\n{err}");
+}
