@@ -12,7 +12,8 @@
 //! approximation" or "roughly even" endorses it and fails wherever it stands.
 
 use crate::extract::claims::{concluding_figure, sentence_stance, Stance};
-use crate::extract::numbers::{approx, Num};
+use crate::extract::num::Num;
+use crate::extract::numbers::approx;
 use crate::extract::reply::{final_reply, Reply};
 use crate::extract::text::{excerpt, is_negated};
 use crate::registry::Findings;

@@ -21,8 +21,8 @@
 //! "¹ …") explain; they never conclude. The **concluding figure** is the figure of the wanted kind
 //! that the conclusion asserts.
 
-use super::numbers::Num;
-use super::reply::{is_question, Block, Reply};
+use super::num::Num;
+use super::reply::{is_question, Block, Reply, SentenceMeta};
 use super::text::normalize_ws;
 use regex::Regex;
 use std::ops::Range;
@@ -131,17 +131,6 @@ static MARKER: LazyLock<Regex> = LazyLock::new(|| {
 static FOOTNOTE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:note|footnote|nb|n\.b\.|p\.?s\.?|aside|caveat|side\s+note|for\s+reference|\[\d+\]|[¹²³⁴⁵⁶⁷⁸⁹])").unwrap()
 });
-
-/// What the claim model reads once per sentence, whatever number of figures it holds: a reply of
-/// one enormous sentence full of numbers stays linear.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct SentenceMeta {
-    question: bool,
-    /// In a block quote, restating someone ("You said…", "The page says…"), or echoing the user.
-    attributed: bool,
-    next_rejects: bool,
-    next_adopts: bool,
-}
 
 fn meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
     let spans = reply.sentence_spans();

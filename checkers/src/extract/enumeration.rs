@@ -2,7 +2,7 @@
 //! (`3, 4, 5, 6, 7, 8, 9, 10`) or one member a line (list items, table rows, dates one per line:
 //! `- March 3`, `| 1 | Mar 3 |`, `3rd`).
 
-use super::numbers::Num;
+use super::num::Num;
 use super::reply::Reply;
 use std::ops::Range;
 

@@ -2,7 +2,8 @@
 //! `20,000 / 80,000 = 25%`, `80 × 1.25 = 100`, `10 − 3 + 1 = 8`, `0.7 times 1.3 is 0.91`,
 //! `80 × 1.25 → 100`, a table row `80 × 1.25 | 100`, code `80_000 * 1.25 == 100_000`.
 
-use super::numbers::{find_numbers, Num};
+use super::num::Num;
+use super::numbers::find_numbers;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {

@@ -8,6 +8,7 @@ pub mod enumeration;
 pub mod expr;
 pub mod goals;
 pub mod latex;
+pub mod num;
 pub mod numbers;
 pub mod reply;
 pub mod requests;

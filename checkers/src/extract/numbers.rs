@@ -1,6 +1,7 @@
 //! Numbers and their normal forms: `80k`, `80,000`, `80 000` (thin space), `80_000` (code),
 //! `$80,000`, `25%`, `0.25`, `−9%`, `$2.8M`.
 
+use super::num::Num;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -16,38 +17,6 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     )
     .unwrap()
 });
-
-/// One number as written, with its value normalized.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Num {
-    pub start: usize,
-    pub end: usize,
-    pub raw: String,
-    /// The value with thousands separators, `k`/`M` and sign applied; a percentage keeps its
-    /// percent value (25 for `25%`).
-    pub value: f64,
-    pub percent: bool,
-    pub money: bool,
-    /// Written in words ("twenty-five percent", "a quarter", "eight").
-    pub words: bool,
-    /// An ordinal ("3rd" is not; "the third" is): a rank, which counts only where a count is meant.
-    pub ordinal: bool,
-}
-
-impl Num {
-    /// The value as a plain fraction: `25%` and `0.25` both give 0.25.
-    pub fn fraction(&self) -> f64 {
-        if self.percent {
-            self.value / 100.0
-        } else {
-            self.value
-        }
-    }
-    /// A percentage as its percent value, a plain number as written.
-    pub fn display(&self) -> String {
-        self.raw.trim().to_string()
-    }
-}
 
 /// Equal within rounding of the kind people write (0.91 vs 0.9100, 25% vs 25.0%).
 pub fn approx(a: f64, b: f64) -> bool {

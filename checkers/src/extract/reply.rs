@@ -64,6 +64,17 @@ struct Segment {
     exact: bool,
 }
 
+/// What the claim model (`claims`) reads once per sentence, cached here with the reply it reads, whatever number of figures it holds: a reply of
+/// one enormous sentence full of numbers stays linear.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SentenceMeta {
+    pub(crate) question: bool,
+    /// In a block quote, restating someone ("You said…", "The page says…"), or echoing the user.
+    pub(crate) attributed: bool,
+    pub(crate) next_rejects: bool,
+    pub(crate) next_adopts: bool,
+}
+
 /// One or more replies of a transcript, read as Markdown.
 #[derive(Debug, Clone, Default)]
 pub struct Reply<'a> {
@@ -74,10 +85,10 @@ pub struct Reply<'a> {
     /// Computed on first use: a reply read only for its arithmetic never pays for them.
     sentences: std::sync::OnceLock<Vec<Range<usize>>>,
     /// Every number of the plain text, found once however many criteria read them.
-    numbers: std::sync::OnceLock<Vec<super::numbers::Num>>,
+    numbers: std::sync::OnceLock<Vec<super::num::Num>>,
     exprs: std::sync::OnceLock<Vec<super::expr::Expr>>,
     /// What the claim model knows of each sentence, computed once for all of them.
-    pub(crate) sentence_meta: std::sync::OnceLock<Vec<super::claims::SentenceMeta>>,
+    pub(crate) sentence_meta: std::sync::OnceLock<Vec<SentenceMeta>>,
     /// What the user wrote, so a sentence that only echoes it is read as the user's words, not
     /// the model's claim; white space collapsed on first use.
     prompt_raw: Vec<&'a str>,
@@ -191,7 +202,7 @@ impl<'a> Reply<'a> {
     }
 
     /// Every number in the plain text, left to right (computed once).
-    pub fn numbers(&self) -> &[super::numbers::Num] {
+    pub fn numbers(&self) -> &[super::num::Num] {
         self.numbers
             .get_or_init(|| super::numbers::find_numbers(&self.plain))
     }

@@ -7,7 +7,7 @@
 //! byte spans, knows neither "percent" nor fractions, and builds phf's proc macros; what the
 //! checkers need is these few dozen English words, read in one linear pass.
 
-use super::numbers::Num;
+use super::num::Num;
 use regex::Regex;
 use std::sync::LazyLock;
 
