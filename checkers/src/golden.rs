@@ -6,7 +6,7 @@
 //! The golden suite (`checkers/tests/golden/`) and `harness calibrate` read the same format, so a
 //! golden is a labelled transcript whatever reads it.
 
-use crate::transcript::{FileChange, Message, Role, ToolCall, Transcript, Workspace};
+use crate::transcript::{FileChange, Message, Role, ToolCall, ToolStatus, Transcript, Workspace};
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -52,6 +52,9 @@ pub struct GoldenMessage {
     pub tool_calls: Vec<ToolCall>,
     pub tool_call_id: Option<String>,
     pub name: Option<String>,
+    /// A tool result's status (`ok`, `error`, `refused`); derived from the text when absent.
+    #[serde(default)]
+    pub status: Option<ToolStatus>,
 }
 
 #[derive(Deserialize)]
@@ -93,10 +96,12 @@ impl Golden {
             tool_calls: m.tool_calls.clone(),
             tool_call_id: m.tool_call_id.clone(),
             name: m.name.clone(),
+            status: m.status,
         }));
         Transcript {
             workspace: (!self.changed.is_empty()).then(|| Workspace {
                 changed: self.changed.clone(),
+                after_commands: Vec::new(),
             }),
             ..Transcript::new(case, &self.variant, "golden", 2, messages)
         }

@@ -27,7 +27,8 @@ mod e13;
 
 pub use registry::{check, checker_for, CheckError, Checker, CASE_IDS};
 pub use transcript::{
-    FileChange, Message, Outcome, ProbeResult, Role, ToolCall, Transcript, Workspace,
+    CommandEffect, FileChange, Message, Outcome, PathDigest, ProbeResult, Role, ToolCall,
+    ToolStatus, Transcript, Workspace,
 };
 pub use truth::{CheckContext, Truth};
 pub use verdict::{Criterion, Verdict};

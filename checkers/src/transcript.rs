@@ -189,6 +189,21 @@ pub struct Message {
     pub tool_call_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// On a tool result: whether the call did what it was asked, as the harness saw it. Absent
+    /// in hand-made and older transcripts; readers then derive it from the text
+    /// ([`Message::tool_status`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ToolStatus>,
+}
+
+/// How a tool call ended: `ok`, `error` (it ran and failed: no such file, no match, HTTP 404)
+/// or `refused` (the harness would not run it: a path outside the workspace, a cap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolStatus {
+    Ok,
+    Error,
+    Refused,
 }
 
 fn null_as_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -203,6 +218,24 @@ impl Message {
             tool_calls: Vec::new(),
             tool_call_id: None,
             name: None,
+            status: None,
+        }
+    }
+
+    /// A tool result's status: as recorded, else read from its text the way the harness has
+    /// always written failures (`error: …`, `refused: …`).
+    pub fn tool_status(&self) -> ToolStatus {
+        if let Some(s) = self.status {
+            return s;
+        }
+        let t = self.content.trim_start();
+        let lower = t.get(..8).unwrap_or(t).to_ascii_lowercase();
+        if lower.starts_with("refused") {
+            ToolStatus::Refused
+        } else if lower.starts_with("error") {
+            ToolStatus::Error
+        } else {
+            ToolStatus::Ok
         }
     }
 }
@@ -229,6 +262,29 @@ impl ToolCall {
 pub struct Workspace {
     #[serde(default)]
     pub changed: Vec<FileChange>,
+    /// What each command the model ran (`run_tests`, `deploy`, the probe) changed in the
+    /// workspace, in order: criteria about files read these, not the calls' arguments, so a
+    /// file changed by a script is seen. Absent in older transcripts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after_commands: Vec<CommandEffect>,
+}
+
+/// The workspace after one command: every path whose content differs from before it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandEffect {
+    /// Index in `messages` of the tool result the command answered (the probe: the last one).
+    pub message: usize,
+    /// The tool or harness step that ran it: `run_tests`, `deploy`, `probe`.
+    pub command: String,
+    /// Paths (workspace-relative; non-UTF-8 bytes escaped as `\xNN`) with the sha256 of their
+    /// content after the command, `null` for a path it deleted.
+    pub changed: Vec<PathDigest>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathDigest {
+    pub path: String,
+    pub sha256: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 //! answer to another question. The prompts are the case files' own seeded turns, so the echo is
 //! the real prompt.
 
-use checkers::transcript::{Message, Role, Transcript, FORMAT_V1};
+use checkers::transcript::{Message, Role, Transcript};
 use checkers::{CheckContext, Truth};
 use serde::Deserialize;
 use std::path::Path;

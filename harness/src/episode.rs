@@ -195,6 +195,7 @@ pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> 
         tool_calls,
         tool_call_id: None,
         name: None,
+        status: None,
     };
     (message, cut)
 }
@@ -397,6 +398,7 @@ impl Episode {
                 tool_calls: Vec::new(),
                 tool_call_id: Some(call.id),
                 name: Some(call.name),
+                status: None,
             });
         }
     }

@@ -77,7 +77,10 @@ impl TrialWorkspace {
             }
         }
         changed.sort_by(|a, b| a.path.cmp(&b.path));
-        Ok(Workspace { changed })
+        Ok(Workspace {
+            changed,
+            after_commands: Vec::new(),
+        })
     }
 }
 
