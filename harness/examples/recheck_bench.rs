@@ -30,10 +30,10 @@ fn main() {
         .iter()
         .map(|t| {
             t.system_prompt()
-                .and_then(|s| harness::charter::section(s, "Core Invariants"))
+                .and_then(|s| harness::suite::charter::section(s, "Core Invariants"))
         })
         .collect();
-    let cases: Vec<&harness::case::Case> = parsed
+    let cases: Vec<&harness::suite::case::Case> = parsed
         .iter()
         .map(|t| suite.case(&t.case).unwrap())
         .collect();

@@ -72,7 +72,7 @@ impl Error {
                     }
                     _ => "choose another with --out DIR",
                 };
-                let shown = PathBuf::from(crate::banner::shown(&path));
+                let shown = PathBuf::from(crate::run::banner::shown(&path));
                 Error::io_op("create run folder", &shown, source).next(step)
             }
             other => other,

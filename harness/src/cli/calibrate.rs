@@ -1,8 +1,8 @@
 //! `harness calibrate`: the checkers' agreement with people's labels and the golden files.
 
 use super::SuiteArgs;
-use crate::calibrate::{self, CalibrateOptions};
 use crate::error::Result;
+use crate::inspect::calibrate::{self, CalibrateOptions};
 use clap::Args;
 use std::path::PathBuf;
 

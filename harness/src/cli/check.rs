@@ -1,8 +1,8 @@
 //! `harness check`: stored transcripts re-checked offline with the current checkers.
 
 use super::{existing_or_latest_hint, SuiteArgs, LATEST};
-use crate::check::{self, CheckOptions};
 use crate::error::Result;
+use crate::inspect::check::{self, CheckOptions};
 use clap::Args;
 use std::path::PathBuf;
 

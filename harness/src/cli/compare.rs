@@ -1,8 +1,8 @@
 //! `harness compare`: two runs compared unit by unit.
 
 use super::SuiteArgs;
-use crate::compare::{self, CompareOptions};
 use crate::error::Result;
+use crate::inspect::compare::{self, CompareOptions};
 use clap::Args;
 use std::path::PathBuf;
 

@@ -24,6 +24,6 @@ pub(super) struct InitArgs {
 }
 
 pub(super) fn run(args: InitArgs) -> Result<u8> {
-    crate::init::run(&args.dir, args.action.as_deref(), args.branch, args.force)?;
+    crate::suite::init::run(&args.dir, args.action.as_deref(), args.branch, args.force)?;
     Ok(exit::OK)
 }

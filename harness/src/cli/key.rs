@@ -18,7 +18,7 @@ pub(super) struct KeyArgs {
 pub(super) fn run(args: KeyArgs) -> Result<u8> {
     outln!(
         "{}",
-        crate::key::inputs_key(&args.matrix, args.suite.suite.as_deref())?
+        crate::run::key::inputs_key(&args.matrix, args.suite.suite.as_deref())?
     );
     Ok(exit::OK)
 }

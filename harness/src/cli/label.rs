@@ -25,7 +25,7 @@ pub(super) struct LabelArgs {
 }
 
 pub(super) fn run(args: LabelArgs) -> Result<u8> {
-    let n = crate::calibrate::label(
+    let n = crate::inspect::calibrate::label(
         &args.paths,
         args.pass,
         args.note.as_deref(),

@@ -2,7 +2,7 @@
 //! (`lint capsule`), before any model is called.
 
 use crate::error::Result;
-use crate::lint::{self, LintOptions};
+use crate::suite::lint::{self, LintOptions};
 use clap::Subcommand;
 use std::path::PathBuf;
 

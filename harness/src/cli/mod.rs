@@ -133,12 +133,12 @@ fn existing_or_latest_hint(paths: &[PathBuf]) -> Result<()> {
 /// Run the command line; the number is the process exit code.
 pub fn run() -> Result<u8> {
     // The sandbox helper is this binary started again; it never returns.
-    crate::sandbox::maybe_helper();
+    crate::trial::sandbox::maybe_helper();
     // Keys may sit in .env (this folder's or the nearest parent's); the environment wins.
-    crate::manifest::load_dotenv();
+    crate::suite::manifest::load_dotenv();
     // Commands without a manifest (`check`, `runs`, `calibrate`) still mask the keys the
     // environment holds under the usual names; a manifest's own key names add to these.
-    crate::secrets::register_from_env();
+    crate::output::secrets::register_from_env();
     // A closed stdout (`harness check --json | head -1`) ends the program quietly, as it does
     // every Unix tool, instead of a panic on the broken pipe.
     #[cfg(unix)]

@@ -18,5 +18,5 @@ pub(super) struct ReplayArgs {
 }
 
 pub(super) fn run(args: ReplayArgs) -> Result<u8> {
-    crate::replay::run(&args.path, &args.matrix, args.suite.suite.as_deref())
+    crate::inspect::replay::run(&args.path, &args.matrix, args.suite.suite.as_deref())
 }

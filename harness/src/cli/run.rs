@@ -82,19 +82,19 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
     });
     let matrix = match (args.matrix, &args.resume) {
         (Some(m), _) => m,
-        (None, Some(dir)) => crate::run_folder::recorded_manifest(dir)?,
+        (None, Some(dir)) => crate::store::run_folder::recorded_manifest(dir)?,
         (None, None) => unreachable!("clap requires --matrix without --resume"),
     };
     // In a charter repository the built-in offline matrix tests the repository's charter.
     let mut charter = args.charter;
-    if charter.is_none() && crate::banner::is_builtin_offline(&matrix) {
+    if charter.is_none() && crate::run::banner::is_builtin_offline(&matrix) {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        if let Some((file, note)) = crate::banner::repo_charter(&cwd) {
+        if let Some((file, note)) = crate::run::banner::repo_charter(&cwd) {
             errln!("{note}");
             charter = Some(file.display().to_string());
         }
     }
-    crate::outcome::run(&crate::session::RunOptions {
+    crate::report::outcome::run(&crate::run::session::RunOptions {
         matrix,
         cases: args.cases,
         variants: args.variants,

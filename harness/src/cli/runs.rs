@@ -13,6 +13,6 @@ pub(super) struct RunsArgs {
 
 pub(super) fn run(args: RunsArgs) -> Result<u8> {
     // run.json files are as untrusted as the transcripts beside them.
-    out!("{}", crate::runs::list(&args.dir)?);
+    out!("{}", crate::store::runs::list(&args.dir)?);
     Ok(exit::OK)
 }

@@ -2,7 +2,7 @@
 
 use super::{existing_or_latest_hint, SuiteArgs, LATEST};
 use crate::error::Result;
-use crate::show::{self, ShowOptions};
+use crate::inspect::show::{self, ShowOptions};
 use clap::Args;
 use std::path::PathBuf;
 

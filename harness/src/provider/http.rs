@@ -5,7 +5,7 @@
 //! private networks a name that resolves to a metadata, link-local or private address is refused.
 
 use super::{ProviderError, Transient};
-use crate::manifest::ModelEntry;
+use crate::suite::manifest::ModelEntry;
 use serde_json::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
@@ -102,11 +102,11 @@ impl HttpCaller {
 
     /// Text safe to record: this key and every other configured one are masked.
     pub fn redact(&self, text: &str) -> String {
-        let masked = crate::secrets::redact(text);
+        let masked = crate::output::secrets::redact(text);
         if self.key.is_empty() {
             masked
         } else {
-            masked.replace(&self.key, crate::secrets::MASK)
+            masked.replace(&self.key, crate::output::secrets::MASK)
         }
     }
 
@@ -390,10 +390,10 @@ fn public_only(
 ) -> Result<Vec<std::net::SocketAddr>, String> {
     let (public, refused): (Vec<_>, Vec<_>) = all
         .into_iter()
-        .partition(|a| crate::manifest::private_address(a.ip()).is_none());
+        .partition(|a| crate::suite::manifest::private_address(a.ip()).is_none());
     match refused.first() {
         Some(a) if public.is_empty() => {
-            let why = crate::manifest::private_address(a.ip()).unwrap_or_default();
+            let why = crate::suite::manifest::private_address(a.ip()).unwrap_or_default();
             Err(format!("{host} resolves to {}, {why}; the key is not sent there unless the model's entry sets allow_private_network = true", a.ip()))
         }
         _ => Ok(public),

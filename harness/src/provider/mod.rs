@@ -11,8 +11,8 @@ pub mod scripted;
 pub use error::{ProviderError, Transient};
 pub use finish::FinishReason;
 
-use crate::manifest::{Decoding, ModelEntry, ProviderKind};
-use crate::tools::ToolSpec;
+use crate::suite::manifest::{Decoding, ModelEntry, ProviderKind};
+use crate::trial::tools::ToolSpec;
 use checkers::transcript::{Message, ToolCall};
 use serde::Deserialize;
 use std::future::Future;
@@ -160,7 +160,7 @@ pub fn build(
         let key = std::env::var(var).map_err(|_| {
             crate::error::Error::input(format!("model {}: ${var} is not set", model.name()))
         })?;
-        crate::secrets::register(&key);
+        crate::output::secrets::register(&key);
         Ok(key)
     };
     match model.provider {

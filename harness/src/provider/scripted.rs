@@ -6,7 +6,7 @@
 
 use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
 use crate::error::{read_to_string, Error, Result};
-use crate::manifest::ModelEntry;
+use crate::suite::manifest::ModelEntry;
 use checkers::transcript::ToolCall;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -107,8 +107,8 @@ impl Provider for ScriptedProvider {
                 })?;
             let fill = |s: &str| {
                 if s.contains("{{core_invariants}}") {
-                    let core =
-                        crate::charter::section(req.system, "Core Invariants").unwrap_or_default();
+                    let core = crate::suite::charter::section(req.system, "Core Invariants")
+                        .unwrap_or_default();
                     s.replace("{{core_invariants}}", &core)
                 } else {
                     s.to_string()

@@ -4,7 +4,7 @@
 use super::anthropic::{self, AnthropicProvider};
 use super::openai::{self, OpenAiProvider};
 use super::ModelRequest;
-use crate::manifest::{Decoding, ModelEntry};
+use crate::suite::manifest::{Decoding, ModelEntry};
 use checkers::transcript::{Message, Role, ToolCall};
 use serde_json::{json, Value};
 
@@ -57,7 +57,7 @@ fn conversation(turns: usize) -> Vec<Message> {
 fn bodies() -> Vec<String> {
     let tools: Vec<_> = ["read_file", "edit_file", "run_tests"]
         .iter()
-        .filter_map(|t| crate::tools::spec(t))
+        .filter_map(|t| crate::trial::tools::spec(t))
         .collect();
     let decoding = Decoding {
         temperature: Some(0.0),

@@ -3,9 +3,9 @@
 
 use super::{html, junit, markdown, registry};
 use crate::error::{Error, Result};
-use crate::events::TrialRecord;
 use crate::gate::Gate;
 use crate::provider::ProviderError;
+use crate::report::events::TrialRecord;
 use serde_json::json;
 use std::path::Path;
 
@@ -17,7 +17,7 @@ pub struct RunFacts<'a> {
     pub system_prompt: &'a str,
     pub suite: &'a crate::suite::Suite,
     /// Tokens and cost per model, as in run.json (none when the run recorded none).
-    pub usage: Option<Vec<crate::record::ModelUsage>>,
+    pub usage: Option<Vec<crate::store::record::ModelUsage>>,
     /// Per case: pass rate with the charter, without it (control arm), and the lift.
     pub lift: Option<Vec<super::lift::CaseLift>>,
     /// `--no-sandbox`: model-written code ran unconfined. Every report says so.
@@ -159,7 +159,7 @@ fn write_summary(
     facts: &RunFacts,
 ) -> Result<()> {
     use crate::gate::UnitStatus;
-    use crate::record::{CheckerVersion, Counts, Sandbox, SummaryCharter};
+    use crate::store::record::{CheckerVersion, Counts, Sandbox, SummaryCharter};
     let checker_versions = (checkers::registry::CHECKERS.iter())
         .map(|c| {
             let version = CheckerVersion {
@@ -169,8 +169,8 @@ fn write_summary(
             (c.case.to_string(), version)
         })
         .collect();
-    let summary = crate::record::Summary {
-        format: crate::record::SUMMARY_FORMAT.to_string(),
+    let summary = crate::store::record::Summary {
+        format: crate::store::record::SUMMARY_FORMAT.to_string(),
         exit_code: gate.exit_code(),
         verdict: gate.verdict().0.to_string(),
         partial: gate.partial.clone(),
@@ -214,22 +214,22 @@ fn write_summary(
 
 /// How sure the gate is, model by model: what the per-unit intervals are and pass^k averaged
 /// over the model's units, as τ²-bench reports it.
-fn statistics(gate: &Gate) -> crate::record::Statistics {
+fn statistics(gate: &Gate) -> crate::store::record::Statistics {
     let models = gate
         .models
         .iter()
         .map(|m| {
             let units: Vec<&crate::gate::Unit> =
                 gate.units.iter().filter(|u| u.model == *m).collect();
-            let pass_k: Vec<Option<f64>> = crate::stats::model_pass_ks(&units, gate.required)
+            let pass_k: Vec<Option<f64>> = crate::gate::stats::model_pass_ks(&units, gate.required)
                 .into_iter()
-                .map(|p| p.map(crate::stats::round4))
+                .map(|p| p.map(crate::gate::stats::round4))
                 .collect();
             let flaky = units
                 .iter()
-                .filter(|u| crate::stats::flaky_criteria(u).is_some())
+                .filter(|u| crate::gate::stats::flaky_criteria(u).is_some())
                 .count();
-            crate::record::ModelStatistics {
+            crate::store::record::ModelStatistics {
                 model: m.clone(),
                 units: units.len(),
                 flaky_units: flaky,
@@ -237,9 +237,9 @@ fn statistics(gate: &Gate) -> crate::record::Statistics {
             }
         })
         .collect();
-    crate::record::Statistics {
+    crate::store::record::Statistics {
         interval: "Clopper-Pearson, two-sided, of each unit's decided (passed or failed) trials".to_string(),
-        confidence: crate::stats::CONFIDENCE,
+        confidence: crate::gate::stats::CONFIDENCE,
         pass_k: "tau2-bench's pass^k: C(passed, k) / C(decided, k), for k = 1, 2, ...; per model the mean over its units".to_string(),
         models,
     }
@@ -314,13 +314,13 @@ impl serde::Serialize for SummaryUnits<'_> {
                     s: S,
                 ) -> std::result::Result<S::Ok, S::Error> {
                     let (u, required) = (self.0, self.1);
-                    let rate = crate::stats::Rate::of(u);
+                    let rate = crate::gate::stats::Rate::of(u);
                     let (lo, hi) = rate.interval();
-                    let r4 = crate::stats::round4;
+                    let r4 = crate::gate::stats::round4;
                     let mut m = s.serialize_map(Some(12))?;
                     m.serialize_entry("case", &u.case)?;
                     m.serialize_entry("decided", &rate.trials)?;
-                    m.serialize_entry("flaky", &crate::stats::flaky_criteria(u))?;
+                    m.serialize_entry("flaky", &crate::gate::stats::flaky_criteria(u))?;
                     m.serialize_entry("interval", &[r4(lo), r4(hi)])?;
                     m.serialize_entry("model", &u.model)?;
                     // pass^1 … pass^n of the decided trials, in order.

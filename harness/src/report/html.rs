@@ -6,8 +6,8 @@
 
 use super::markup::Html;
 use super::trial::TrialView;
-use crate::events::{TrialRecord, TrialStatus};
 use crate::gate::{Gate, Unit, UnitStatus};
+use crate::report::events::{TrialRecord, TrialStatus};
 use checkers::transcript::Role;
 use std::path::Path;
 
@@ -147,7 +147,7 @@ fn matrix(h: &mut Html, gate: &Gate, page: &Page) {
 fn matrix_cell(h: &mut Html, u: &Unit, required: u32) {
     let s = status_class(u.status(required));
     let crit = u.failed_criteria();
-    let rate = crate::stats::Rate::of(u);
+    let rate = crate::gate::stats::Rate::of(u);
     let (lo, hi) = rate.interval();
     let attrs = [("class", s), ("data-criteria", &*crit.join(","))];
     h.el("td", &attrs, |h| {
@@ -156,7 +156,11 @@ fn matrix_cell(h: &mut Html, u: &Unit, required: u32) {
             "95% Clopper–Pearson interval of the pass rate, {} of {} decided trials",
             rate.passed, rate.trials
         );
-        let interval = format!("[{}–{}]", crate::stats::short(lo), crate::stats::short(hi));
+        let interval = format!(
+            "[{}–{}]",
+            crate::gate::stats::short(lo),
+            crate::gate::stats::short(hi)
+        );
         h.leaf(
             "a",
             &[("href", &href)],
@@ -167,7 +171,7 @@ fn matrix_cell(h: &mut Html, u: &Unit, required: u32) {
         if !crit.is_empty() {
             h.leaf("small", &[], &crit.join(", "));
         }
-        match crate::stats::flaky_criteria(u) {
+        match crate::gate::stats::flaky_criteria(u) {
             Some(c) if !c.is_empty() => {
                 let text = format!("flaky: {}", c.join(", "));
                 h.leaf("small", &[("class", "flaky")], &text);
@@ -190,12 +194,12 @@ fn pass_k_table(h: &mut Html, gate: &Gate) {
     for m in &gate.models {
         let units: Vec<&Unit> = gate.units.iter().filter(|u| u.model == *m).collect();
         h.open("tr", &[]).leaf("th", &[], m);
-        for p in crate::stats::model_pass_ks(&units, gate.required) {
+        for p in crate::gate::stats::model_pass_ks(&units, gate.required) {
             h.leaf("td", &[], &p.map_or("-".into(), |p| format!("{p:.2}")));
         }
         let flaky = units
             .iter()
-            .filter(|u| crate::stats::flaky_criteria(u).is_some())
+            .filter(|u| crate::gate::stats::flaky_criteria(u).is_some())
             .count();
         h.leaf("td", &[], &flaky.to_string()).close("tr");
     }

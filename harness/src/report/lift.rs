@@ -2,7 +2,7 @@
 //! pass rate without it. A case the control passes as often as the charter does not
 //! discriminate: it cannot tell a good charter edit from a bad one.
 
-use crate::events::{TrialRecord, TrialStatus};
+use crate::report::events::{TrialRecord, TrialStatus};
 use serde::Serialize;
 use std::fmt::Write;
 

@@ -1,7 +1,7 @@
 //! `report.md`: the gate for people reading a pull request (also the GitHub step summary).
 
+use crate::gate::stats::{short, Rate};
 use crate::gate::{Gate, UnitStatus};
-use crate::stats::{short, Rate};
 use std::fmt::Write;
 
 pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
@@ -76,7 +76,7 @@ fn how_sure(out: &mut String, gate: &Gate) {
     let mut flaky = Vec::new();
     for m in &gate.models {
         let units: Vec<&crate::gate::Unit> = gate.units.iter().filter(|u| u.model == *m).collect();
-        let cells: Vec<String> = crate::stats::model_pass_ks(&units, gate.required)
+        let cells: Vec<String> = crate::gate::stats::model_pass_ks(&units, gate.required)
             .into_iter()
             .map(|p| p.map_or("-".into(), |p| format!("{p:.2}")))
             .collect();
@@ -84,7 +84,7 @@ fn how_sure(out: &mut String, gate: &Gate) {
         flaky.extend(
             units
                 .iter()
-                .filter_map(|u| crate::stats::flaky_criteria(u).map(|c| (*u, c))),
+                .filter_map(|u| crate::gate::stats::flaky_criteria(u).map(|c| (*u, c))),
         );
         let _ = writeln!(
             out,

@@ -1,6 +1,9 @@
 //! Reporters: they turn runner events and gate results into what people read; the run's
 //! reporters as one set in [`reporters`], one trial's view in [`trial`], HTML in [`markup`].
 
+pub mod events;
+pub mod outcome;
+
 pub mod files;
 pub mod html;
 pub mod junit;
@@ -23,7 +26,7 @@ pub use reporters::{Console, Reporters};
 /// U+200E/U+200F, U+061C), and the Unicode line and paragraph separators. So a reply cannot
 /// clear a terminal, set its title, paint a fake "Gate: PASS", or show one text and be another.
 pub fn inert(text: &str) -> String {
-    let masked = crate::secrets::redact(text);
+    let masked = crate::output::secrets::redact(text);
     if !masked.chars().any(acts) {
         return masked;
     }
@@ -47,7 +50,7 @@ fn acts(c: char) -> bool {
 /// [`inert`] for JSON text: what acts is written as a JSON escape (`\u202e`), so the line
 /// stays the same JSON, shows nothing raw, and holds no key.
 pub fn inert_json(json: &str) -> String {
-    let masked = crate::secrets::redact(json);
+    let masked = crate::output::secrets::redact(json);
     if !masked.chars().any(acts) {
         return masked;
     }

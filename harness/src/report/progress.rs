@@ -1,7 +1,7 @@
 //! Run progress: a bar per model with pass/fail/error counts on a terminal, one plain line per
 //! trial otherwise (CI logs, pipes). Whether a terminal watches is told, not probed.
 
-use crate::events::{Event, TrialStatus};
+use crate::report::events::{Event, TrialStatus};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::Write;

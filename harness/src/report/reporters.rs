@@ -4,7 +4,7 @@
 
 use super::progress::Progress;
 use super::story::StoryOptions;
-use crate::events::{Event, TrialRecord};
+use crate::report::events::{Event, TrialRecord};
 
 /// Where the output goes, as the reporters are told it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -330,7 +330,7 @@ mod tests {
 /// Every trial's story on stdout, in trial order (model, case, variant, trial), each told from
 /// its transcript file and read back one at a time; a trial whose reply and failed criteria
 /// repeat the one before it in its unit is folded into one line.
-pub fn print_all(records: &[crate::events::TrialRecord], opts: StoryOptions) {
+pub fn print_all(records: &[crate::report::events::TrialRecord], opts: StoryOptions) {
     use std::io::Write;
     let case_at = |case: &str| {
         checkers::CASE_IDS
@@ -338,7 +338,7 @@ pub fn print_all(records: &[crate::events::TrialRecord], opts: StoryOptions) {
             .position(|c| *c == case)
             .unwrap_or(99)
     };
-    let mut order: Vec<&crate::events::TrialRecord> = records.iter().collect();
+    let mut order: Vec<&crate::report::events::TrialRecord> = records.iter().collect();
     order.sort_by(|a, b| {
         (&a.model, case_at(&a.case), &a.variant, a.trial).cmp(&(
             &b.model,
@@ -348,7 +348,7 @@ pub fn print_all(records: &[crate::events::TrialRecord], opts: StoryOptions) {
         ))
     });
     // What makes two trials "the same": the unit, the reply and which criteria failed.
-    let same = |r: &crate::events::TrialRecord| {
+    let same = |r: &crate::report::events::TrialRecord| {
         (
             r.model.clone(),
             r.case.clone(),

@@ -64,7 +64,7 @@ fn e8_and_e12_state_files_hold_the_charter_core_invariants_and_tokens_match_the_
     let tmp = tempfile::tempdir().unwrap();
     let charter = common::example_charter();
     let text = std::fs::read_to_string(&charter).unwrap();
-    let core = harness::charter::section(&text, "Core Invariants").unwrap();
+    let core = harness::suite::charter::section(&text, "Core Invariants").unwrap();
     run_with_charter(&tmp.path().join("a"), &charter);
 
     let e8a = transcript(&tmp.path().join("a"), "scripted-compliant", "E8-A");
@@ -126,14 +126,14 @@ fn e8_and_e12_state_files_hold_the_charter_core_invariants_and_tokens_match_the_
 }
 
 /// The repository's suite bound to a stand-in charter (history steps replayed, as a run does).
-fn prepared_suite() -> harness::prepare::Prepared {
-    harness::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
+fn prepared_suite() -> harness::run::prepare::Prepared {
+    harness::trial::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
     let suite = harness::suite::Suite::load(&repo_root()).unwrap();
-    harness::prepare::bind(&suite, "1. Core.", std::time::Duration::from_secs(30)).unwrap()
+    harness::run::prepare::bind(&suite, "1. Core.", std::time::Duration::from_secs(30)).unwrap()
 }
 
 /// E5's one variant in a prepared suite.
-fn e5(prepared: &harness::prepare::Prepared) -> &harness::case::Variant {
+fn e5(prepared: &harness::run::prepare::Prepared) -> &harness::suite::case::Variant {
     prepared
         .suite
         .case("E5")
@@ -193,10 +193,13 @@ fn a_model_that_lists_and_reads_the_e5_workspace_finds_the_page_size_cap() {
     let prepared = prepared_suite();
     let variant = e5(&prepared);
     // The trial workspace a model gets, and the tools it calls.
-    let store = harness::workspace::FixtureStore::new().unwrap();
+    let store = harness::trial::workspace::FixtureStore::new().unwrap();
     let ws = store.workspace(variant.fixture.as_ref().unwrap()).unwrap();
-    let mut tools =
-        harness::tools::ToolBox::new(variant, Some(ws.root()), std::time::Duration::from_secs(30));
+    let mut tools = harness::trial::tools::ToolBox::new(
+        variant,
+        Some(ws.root()),
+        std::time::Duration::from_secs(30),
+    );
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

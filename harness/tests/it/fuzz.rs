@@ -52,7 +52,7 @@ fn load_manifest(bytes: &[u8]) {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("m.toml");
     std::fs::write(&f, bytes).unwrap();
-    let _ = harness::manifest::load(&f);
+    let _ = harness::suite::manifest::load(&f);
 }
 
 proptest! {

@@ -426,15 +426,15 @@ fn runs_listing_of_a_crafted_run_json_prints_no_terminal_escape_and_no_key() {
 
 /// A toolbox on a workspace `ws` beside a folder `outside` holding `secret.txt` (and the
 /// workspace's files `inner/a.txt`), with every tool that touches files.
-fn fs_toolbox(ws: &Path) -> harness::tools::ToolBox {
-    let variant = harness::case::Variant::offering(&[
+fn fs_toolbox(ws: &Path) -> harness::trial::tools::ToolBox {
+    let variant = harness::suite::case::Variant::offering(&[
         "list_files",
         "read_file",
         "search",
         "write_file",
         "edit_file",
     ]);
-    harness::tools::ToolBox::new(&variant, Some(ws), std::time::Duration::from_secs(5))
+    harness::trial::tools::ToolBox::new(&variant, Some(ws), std::time::Duration::from_secs(5))
 }
 
 const SECRET: &str = "root-only secret 5e3c\n";

@@ -24,13 +24,17 @@ fn transcript(code: &str) -> Transcript {
 }
 
 fn probe(code: &str) -> Vec<checkers::ProbeResult> {
-    harness::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
+    harness::trial::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
     let ws = tempfile::tempdir().unwrap();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    rt.block_on(harness::probe::run(&script(), &transcript(code), ws.path()))
+    rt.block_on(harness::trial::probe::run(
+        &script(),
+        &transcript(code),
+        ws.path(),
+    ))
 }
 
 const SECONDS_BY_TIMEDELTA: &str = r#"import re
@@ -118,7 +122,7 @@ fn a_deliverable_that_loops_forever_is_killed_and_does_not_run() {
     let p = probe("while True:\n    pass\n");
     assert!(!p[0].runs, "{p:?}");
     assert!(p[0].detail.contains("killed"), "{p:?}");
-    assert!(started.elapsed() < harness::probe::PROBE_TIMEOUT + Duration::from_secs(3));
+    assert!(started.elapsed() < harness::trial::probe::PROBE_TIMEOUT + Duration::from_secs(3));
 }
 
 #[test]
@@ -199,7 +203,7 @@ fn a_deliverable_right_only_on_the_tasks_examples_does_not_serve_the_goal() {
 fn the_probe_folder_is_never_written_through_a_planted_symlink() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
-    harness::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
+    harness::trial::sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
     let ws = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();
     let name = ws.path().join(".charter-probe");
@@ -223,7 +227,7 @@ fn the_probe_folder_is_never_written_through_a_planted_symlink() {
         .build()
         .unwrap();
     for _ in 0..8 {
-        rt.block_on(harness::probe::run(
+        rt.block_on(harness::trial::probe::run(
             &script(),
             &transcript(SECONDS_BY_UNIT_TABLE),
             ws.path(),

@@ -1,7 +1,7 @@
 //! The sandbox confines what a model-written script can do: tried directly with attack scripts.
 
 use crate::common;
-use harness::sandbox::{self, Limits, Mode};
+use harness::trial::sandbox::{self, Limits, Mode};
 use std::path::Path;
 use std::time::Duration;
 

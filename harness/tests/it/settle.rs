@@ -120,7 +120,7 @@ async fn the_95_percent_intervals_of_seeded_loopback_models_cover_their_true_pas
             u["interval"][0].as_f64().unwrap(),
             u["interval"][1].as_f64().unwrap(),
         );
-        let (l, h) = harness::stats::clopper_pearson(passed as u32, 10, 0.95);
+        let (l, h) = harness::gate::stats::clopper_pearson(passed as u32, 10, 0.95);
         assert!((lo - l).abs() < 1e-4 && (hi - h).abs() < 1e-4, "{u}");
         let p = rate(u["model"].as_str().unwrap());
         covered += (lo <= p && p <= hi) as usize;

@@ -179,7 +179,7 @@ impl Scripts {
         };
         let replies = &script[&key];
         let r = &replies[turn.min(replies.len() - 1)];
-        let core = harness::charter::section(&system, "Core Invariants").unwrap_or_default();
+        let core = harness::suite::charter::section(&system, "Core Invariants").unwrap_or_default();
         let content = r["content"]
             .as_str()
             .unwrap_or("")
@@ -1157,11 +1157,11 @@ async fn an_undecided_gate_fails_the_decide_job_with_its_exit_code_and_a_message
 
 #[test]
 fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
-    let opts = harness::init::Options {
-        action: harness::init::ActionRef::home(),
+    let opts = harness::suite::init::Options {
+        action: harness::suite::init::ActionRef::home(),
         branch: "main".into(),
     };
-    let doc = &YamlLoader::load_from_str(&harness::init::workflow(&opts)).unwrap()[0];
+    let doc = &YamlLoader::load_from_str(&harness::suite::init::workflow(&opts)).unwrap()[0];
     let runs: Vec<String> = doc["jobs"]["gate"]["steps"]
         .as_vec()
         .unwrap()
@@ -1345,21 +1345,21 @@ fn actionlint_and_shellcheck_find_nothing_in_the_workflow_the_action_and_the_rel
     let mut findings = Vec::new();
     let sha = "0123456789abcdef0123456789abcdef01234567";
     for (branch, action) in [
-        ("main", harness::init::ActionRef::home()),
+        ("main", harness::suite::init::ActionRef::home()),
         (
             "master",
-            harness::init::ActionRef::parse("someone/harness-fork@v9.9.9").unwrap(),
+            harness::suite::init::ActionRef::parse("someone/harness-fork@v9.9.9").unwrap(),
         ),
         (
             "release/2.x",
-            harness::init::ActionRef::parse(&format!("someone/harness-fork@{sha}")).unwrap(),
+            harness::suite::init::ActionRef::parse(&format!("someone/harness-fork@{sha}")).unwrap(),
         ),
     ] {
-        let opts = harness::init::Options {
+        let opts = harness::suite::init::Options {
             action: action.clone(),
             branch: branch.into(),
         };
-        let text = harness::init::workflow(&opts);
+        let text = harness::suite::init::workflow(&opts);
         let what = format!("charter-gate.yml (--branch {branch} --action {action})");
         findings.extend(actionlint(&al, &sc, "charter-gate.yml", &text));
         findings.extend(shellcheck_runs(&sc, &what, &text));
@@ -1381,13 +1381,13 @@ fn actionlint_and_shellcheck_find_nothing_in_the_workflow_the_action_and_the_rel
 
 #[test]
 fn docs_ci_holds_the_workflow_init_writes_by_default() {
-    let opts = harness::init::Options {
-        action: harness::init::ActionRef::home(),
+    let opts = harness::suite::init::Options {
+        action: harness::suite::init::ActionRef::home(),
         branch: "main".into(),
     };
     let docs = std::fs::read_to_string(repo_root().join("docs/ci/charter-gate.yml")).unwrap();
     assert!(
-        docs == harness::init::workflow(&opts),
+        docs == harness::suite::init::workflow(&opts),
         "docs/ci/charter-gate.yml differs from `harness init`'s workflow: rewrite it with `harness init` (branch main)"
     );
 }

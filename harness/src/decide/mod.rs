@@ -1,0 +1,333 @@
+//! `harness gate`: a run folder's gate decided again from its stored transcripts with the
+//! current checkers and its reports rewritten; with `--charter-base`, the comparison with the
+//! charter at a base revision (its failing units rerun or reused, `--settle`d on request) put
+//! first in report.md. Above `gate`, `base` and `settle`, which it ties together.
+
+pub mod base;
+pub mod merge;
+pub mod settle;
+
+use crate::error::{Error, Result};
+use crate::gate::Gate;
+use crate::report::events::TrialRecord;
+use crate::report::files::RunFacts;
+use crate::store;
+use crate::store::record::{RunRecord, Sandbox};
+use crate::store::run_folder;
+use crate::suite::charter;
+use crate::suite::{self, Suite};
+use base::{Base, BaseSent, UnitChange};
+use settle::Arm;
+use std::path::{Path, PathBuf};
+
+/// What `harness gate` (and `harness merge`, once merged) decides.
+pub struct GateOptions {
+    /// The run folder.
+    pub run_dir: PathBuf,
+    /// A custom case suite (default: `$CHARTER_HARNESS_SUITE`, else the built-in one).
+    pub suite: Option<PathBuf>,
+    /// `--charter-base`: also compare with the charter at a base revision.
+    pub base: Option<BaseOptions>,
+    /// Append report.md to `$GITHUB_STEP_SUMMARY` (with a base, once the comparison is known).
+    pub step_summary: bool,
+}
+
+/// `--charter-base REV` and the options that go with it.
+pub struct BaseOptions {
+    pub rev: String,
+    /// A run folder made on the base charter to reuse (its charter sha256 must match).
+    pub base_results: Option<PathBuf>,
+    /// The manifest for the base run (default: the one the run recorded).
+    pub matrix: Option<PathBuf>,
+    /// `--settle N`: more trials on both charters for units within noise, up to N per arm.
+    pub settle: Option<u32>,
+}
+
+/// `--settle`'s head arm, base arm and manifest.
+type SettleArms = (Arm, Arm, PathBuf);
+
+/// Gate a run folder from its stored transcripts; with a base, compare with it. The gate's
+/// exit code.
+pub fn gate(opts: &GateOptions) -> Result<u8> {
+    let root = suite::locate(opts.suite.as_deref())?;
+    let suite = Suite::load(&root)?;
+    let run = run_folder::read_run(&opts.run_dir)?;
+    let (records, gate) = stored_gate(&opts.run_dir, &suite, &run)?;
+    let system_prompt = records[0]
+        .transcript()?
+        .system_prompt()
+        .unwrap_or_default()
+        .to_string();
+    err!(
+        "{}",
+        crate::run::banner::for_gate(&run, &system_prompt, &root)
+    );
+    let facts = RunFacts {
+        charter_source: or_unknown(&run.charter.source),
+        charter_sha256: or_unknown(&run.charter.sha256),
+        charter_version: run.charter.version.as_deref(),
+        system_prompt: &system_prompt,
+        suite: &suite,
+        usage: run.usage.clone(),
+        lift: None,
+        sandbox_off: run.sandbox == Sandbox::Off,
+        // With --charter-base the summary is written once the base comparison, which goes
+        // first, is known.
+        step_summary: opts.step_summary && opts.base.is_none(),
+    };
+    // The base comparison's inputs (revision, charter, manifest, stored results) are checked
+    // before anything is written: bad input leaves the run folder as it was.
+    let base = match &opts.base {
+        Some(b) => Some((b, plan(opts, b, &run, &gate)?)),
+        None => None,
+    };
+    let code = crate::report::outcome::conclude(&opts.run_dir, &gate, &records, &facts)?;
+    if let Some((b, planned)) = base {
+        compare_with_base(opts, b, planned, &suite, &run, &gate)?;
+    }
+    Ok(code)
+}
+
+/// The run folder's trial records in plan order, and its gate, scoped as the run recorded.
+fn stored_gate(run_dir: &Path, suite: &Suite, run: &RunRecord) -> Result<(Vec<TrialRecord>, Gate)> {
+    let mut records = run_folder::stored_records(run_dir, suite)?;
+    if records.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no trial transcripts",
+            run_dir.display()
+        )));
+    }
+    crate::gate::sort_records(&mut records, &run.model_names());
+    let trials = run.trials.unwrap_or(3);
+    let mut gate = Gate::from_records(&records, trials);
+    if let Some(total) = run.units_total {
+        gate = gate.scoped(
+            total,
+            run.manifest_trials.unwrap_or(trials),
+            run.shard.clone(),
+        );
+    }
+    Ok((records, gate))
+}
+
+/// Check the base comparison's inputs, `--settle`'s first (before the base rerun calls any
+/// model); writes nothing.
+fn plan(
+    opts: &GateOptions,
+    b: &BaseOptions,
+    run: &RunRecord,
+    gate: &Gate,
+) -> Result<(Option<Base>, Option<SettleArms>)> {
+    let settle = match b.settle {
+        Some(n) if n <= gate.required => {
+            return Err(Error::input(format!(
+                "--settle {n}: must exceed the gate's {} trials per unit",
+                gate.required
+            )))
+        }
+        Some(_) => Some(settle_arms(&opts.run_dir, b, run)?),
+        None => None,
+    };
+    let base = base::plan_base(
+        &opts.run_dir,
+        run,
+        gate,
+        &b.rev,
+        b.base_results.as_deref(),
+        b.matrix.as_deref(),
+        opts.suite.as_deref(),
+    )?;
+    Ok((base, settle))
+}
+
+/// `gate --charter-base`: compare the run with the charter at a base revision, print the
+/// comparison and put it first in report.md, the step summary and base-comparison.{md,json}.
+fn compare_with_base(
+    opts: &GateOptions,
+    b: &BaseOptions,
+    (base, settle): (Option<Base>, Option<SettleArms>),
+    suite: &Suite,
+    run: &RunRecord,
+    head: &Gate,
+) -> Result<()> {
+    let rev = &b.rev;
+    let compared = match base {
+        // The charter's runtime text is the base's: nothing regresses or improves.
+        None => Compared {
+            text: format!(
+                "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
+            ),
+            changes: Vec::new(),
+            base_dir: opts.run_dir.clone(),
+            settle: None,
+        },
+        Some(base) => rerun_base(opts, b, base, settle, suite, run, head)?,
+    };
+    write_comparison(&opts.run_dir, rev, &compared)
+}
+
+/// The comparison with the base: its text, units, where the base's transcripts are, and
+/// what `--settle` did.
+struct Compared {
+    text: String,
+    changes: Vec<UnitChange>,
+    base_dir: PathBuf,
+    settle: Option<settle::Report>,
+}
+
+/// Rerun (or reuse) the base's failing units, compare unit by unit, settle on request.
+fn rerun_base(
+    opts: &GateOptions,
+    b: &BaseOptions,
+    base: Base,
+    settle: Option<SettleArms>,
+    suite: &Suite,
+    run: &RunRecord,
+    head: &Gate,
+) -> Result<Compared> {
+    let sent = base::run_base(&base)?;
+    for line in &sent.sent {
+        errln!("base {line}");
+    }
+    let base_dir = base.dir.clone();
+    let base_records = if base_dir.join("transcripts").exists() {
+        run_folder::stored_records(&base_dir, suite)?
+    } else {
+        Vec::new()
+    };
+    let base_gate = Gate::from_records(&base_records, head.required);
+    let mut changes = base::compare(head, &base_gate);
+    let settled = match (b.settle, settle) {
+        (Some(n), Some((head_arm, base_arm, matrix))) => {
+            let inputs = settle::Inputs {
+                max_trials: n,
+                head,
+                run,
+                matrix,
+                suite: opts.suite.as_deref(),
+                suite_loaded: suite,
+                head_arm,
+                base_arm,
+            };
+            settle::settle(&mut changes, &inputs, &opts.run_dir)?
+        }
+        _ => None,
+    };
+    let mut text = base::render(&changes, &b.rev);
+    if let Some(s) = &settled {
+        text.push_str(&format!(
+            "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
+            s.max_trials,
+            s.rounds.len(),
+            s.rounds_planned,
+            s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
+            s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
+            s.worst_case.trials
+        ));
+    }
+    text.push_str(&base_cost(&sent));
+    Ok(Compared {
+        text,
+        changes,
+        base_dir,
+        settle: settled,
+    })
+}
+
+/// Print the comparison, write base-comparison.{md,json}, and put it first in report.md and
+/// the step summary.
+fn write_comparison(run_dir: &Path, rev: &str, c: &Compared) -> Result<()> {
+    let text = &c.text;
+    outln!("\n{text}");
+    store::write_atomic(
+        &run_dir.join("base-comparison.md"),
+        crate::report::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
+    )?;
+    // Regressions, improvements and failures the base shares go first, in report.md and in
+    // the step summary: a failure the base already has is not this change's doing.
+    let section = crate::report::inert(&format!(
+        "## Against the base ({rev})\n\n```\n{}\n```\n\n",
+        text.trim_end()
+    ));
+    let report = run_dir.join("report.md");
+    let md = std::fs::read_to_string(&report).unwrap_or_default();
+    let combined = format!("{section}{md}");
+    store::write_atomic(&report, combined.as_bytes())?;
+    crate::report::files::append_step_summary(&combined)?;
+    store::write_json_atomic(
+        &run_dir.join("base-comparison.json"),
+        &serde_json::json!({"base_rev": rev, "base_results": c.base_dir.display().to_string(), "alpha": crate::gate::stats::ALPHA, "settle": c.settle, "units": c.changes}),
+    )
+}
+
+/// `--settle N`'s two arms (the run's charter, checked unchanged, and the charter at the base
+/// revision), their folders under `settle/`, and the manifest.
+fn settle_arms(run_dir: &Path, b: &BaseOptions, run: &RunRecord) -> Result<SettleArms> {
+    let source = run.charter.source.as_str();
+    let repo_path = run.charter.repo_path.as_deref();
+    let recorded = run.charter.sha256.as_str();
+    // Recorded on another machine (a shard's runner): the same file in this work tree.
+    let head_source = match repo_path {
+        Some(rel) if !Path::new(source).exists() => rel,
+        _ => source,
+    };
+    let head_charter = charter::load(head_source, &cwd())?;
+    if head_charter.sha256 != recorded {
+        return Err(Error::input(format!(
+            "{source}: the charter changed since the run (sha256 {} now, {} then); --settle runs more trials of the run's own charter",
+            &head_charter.sha256[..12],
+            &recorded[..recorded.len().min(12)]
+        )));
+    }
+    let (base_source, base_dir) = charter::source_at_rev(source, repo_path, &b.rev)?;
+    let base_sha = charter::load(&base_source, &base_dir)?.sha256;
+    let matrix = b
+        .matrix
+        .clone()
+        .or_else(|| run.manifest_path.as_deref().map(PathBuf::from))
+        .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
+    let settle_dir = run_dir.join("settle");
+    Ok((
+        Arm {
+            charter: head_source.to_string(),
+            charter_dir: Some(cwd()),
+            sha256: head_charter.sha256.clone(),
+            dir: settle_dir.join("head"),
+        },
+        Arm {
+            dir: settle_dir.join(format!("base-{}", &base_sha[..12])),
+            charter: base_source,
+            charter_dir: Some(base_dir),
+            sha256: base_sha,
+        },
+        matrix,
+    ))
+}
+
+/// What the base rerun sent and cost: the decide job's own spending.
+fn base_cost(base: &BaseSent) -> String {
+    if base.sent.is_empty() {
+        return "Base rerun: no model called.\n".to_string();
+    }
+    let mut out = String::from("Base rerun:\n");
+    for line in &base.sent {
+        out.push_str(&format!("  {line}\n"));
+    }
+    for line in crate::report::outcome::usage_lines(&base.usage).lines() {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out
+}
+
+fn cwd() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// A recorded text, or "?" when the run recorded none.
+fn or_unknown(s: &str) -> &str {
+    if s.is_empty() {
+        "?"
+    } else {
+        s
+    }
+}

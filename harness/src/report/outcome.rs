@@ -1,0 +1,128 @@
+//! The end of `run`, `gate` and `merge`: the gate and each model's usage printed, the run
+//! folder's reports written, the gate's exit code. One function, whichever command gated.
+
+use crate::error::Result;
+use crate::exit;
+use crate::gate::Gate;
+use crate::report::events::TrialRecord;
+use crate::report::files::RunFacts;
+use crate::report::table;
+use crate::run::session::RunOptions;
+use crate::store::record::ModelUsage;
+use std::path::Path;
+
+/// `harness run`: run the trials, print the gate, write the reports; the gate's exit code.
+pub fn run(opts: &RunOptions) -> Result<u8> {
+    let done = crate::run::session::run(opts)?;
+    let facts = RunFacts {
+        charter_source: &done.charter.source,
+        charter_sha256: &done.charter.sha256,
+        charter_version: done.charter.version.as_deref(),
+        system_prompt: &done.charter.runtime,
+        suite: &done.suite,
+        usage: Some(done.usage.clone()),
+        lift: done.lift.clone(),
+        sandbox_off: done.sandbox_off,
+        step_summary: true,
+    };
+    let code = conclude(&done.run_dir, &done.gate, &done.records, &facts)?;
+    // What was sent against the plan printed before the first call.
+    for line in &done.sent {
+        errln!("{line}");
+    }
+    Ok(code)
+}
+
+/// Print the gate and write the run folder's reports; the gate's exit code.
+pub fn conclude(
+    run_dir: &Path,
+    gate: &Gate,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+) -> Result<u8> {
+    // The verdict is printed first: a report that cannot be written must not hide it.
+    {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout
+            .write_all(b"\n")
+            .and_then(|_| table::write(gate, &mut stdout))
+            .and_then(|_| stdout.write_all(b"\n"));
+    }
+    for line in crate::report::files::auth_failures(records) {
+        outln!("{line}: fix the key, then re-run");
+    }
+    out!(
+        "{}",
+        usage_lines(facts.usage.as_deref().unwrap_or_default())
+    );
+    if gate.count(crate::gate::UnitStatus::Fail) > 0 {
+        outln!(
+            "\nProposed Failure-Mode Registry rows ({}):",
+            run_dir.join("registry-rows.md").display()
+        );
+        out!(
+            "{}",
+            crate::report::registry::table(gate, |c| facts
+                .suite
+                .case(c)
+                .map_or(c.to_string(), |k| k.title.clone()))
+        );
+    }
+    if let Some(l) = &facts.lift {
+        out!(
+            "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
+            crate::report::lift::table(l)
+        );
+    }
+    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts) {
+        errln!("error: the reports could not be written: {e}");
+        return Ok(exit::HARNESS_FAILED);
+    }
+    outln!(
+        "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
+        run_dir.display()
+    );
+    Ok(gate.exit_code())
+}
+
+/// Tokens and cost per model (run.json's `usage`), and a warning for every alias that drifted.
+pub fn usage_lines(usage: &[ModelUsage]) -> String {
+    // Model ids quoted as JSON strings, as these lines have always shown them.
+    let quoted = |s: &str| serde_json::Value::from(s).to_string();
+    let mut out = String::new();
+    for m in usage {
+        let cost = match (m.cost_usd, m.cost_without_cache_usd) {
+            (Some(c), Some(u)) if u > c => format!(
+                ", ${c:.4} (${u:.4} without the prompt cache, {:.0}% saved)",
+                100.0 * (u - c) / u
+            ),
+            (Some(c), _) => format!(", ${c:.4}"),
+            _ => String::new(),
+        };
+        let read = m.cache_read_input_tokens;
+        let cached = if read > 0 || m.cache_write_input_tokens > 0 {
+            format!(
+                " ({} read from the prompt cache, {:.0}% of input; {} written to it)",
+                read,
+                100.0 * m.cached_share,
+                m.cache_write_input_tokens
+            )
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "usage {}: {} input + {} output tokens{cached}{cost}\n",
+            m.model, m.input_tokens, m.output_tokens
+        ));
+        if !m.alias_drift.is_empty() {
+            out.push_str(&format!(
+                "warning: {} is pinned to {} but the API reported {}: the pinned id resolved to another model (alias drift)\n",
+                m.model,
+                quoted(&m.pinned),
+                m.alias_drift.iter().map(|d| quoted(d)).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    out
+}

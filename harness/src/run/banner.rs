@@ -1,0 +1,135 @@
+//! What a run, gate or merge tests, said before anything else: the charter (path, title,
+//! version, runtime sha256), the matrix and the suite. And which charter the built-in offline
+//! matrix tests in a charter repository: the repository's own, not the built-in example.
+
+use crate::suite::charter::Charter;
+use std::path::{Path, PathBuf};
+
+/// The lines naming what is tested. `title` comes from the runtime text (the system prompt).
+pub struct Tested<'a> {
+    pub charter_source: &'a str,
+    pub runtime: &'a str,
+    pub version: Option<&'a str>,
+    pub sha256: &'a str,
+    pub matrix: &'a Path,
+    pub suite: &'a Path,
+}
+
+impl Tested<'_> {
+    pub fn render(&self) -> String {
+        let title = crate::suite::charter::title(self.runtime)
+            .map_or("(no title)".to_string(), |(_, t)| format!("\"{t}\""));
+        let sha = &self.sha256[..self.sha256.len().min(12)];
+        crate::report::inert(&format!(
+            "testing: charter {} — {title}, version {}, runtime sha256 {sha}\n         matrix {}\n         suite {}\n",
+            shown(Path::new(self.charter_source)),
+            self.version.unwrap_or("(none)"),
+            matrix_shown(self.matrix),
+            suite_shown(self.suite),
+        ))
+    }
+}
+
+/// For `harness run`: the loaded charter, the manifest file and the suite folder.
+pub fn for_run(charter: &Charter, matrix: &Path, suite: &Path) -> String {
+    Tested {
+        charter_source: &charter.source,
+        runtime: &charter.runtime,
+        version: charter.version.as_deref(),
+        sha256: &charter.sha256,
+        matrix,
+        suite,
+    }
+    .render()
+}
+
+/// For `gate` and `merge`: what the run recorded, the runtime text from a transcript's system
+/// prompt, and the suite that re-checks it now.
+pub fn for_gate(
+    run: &crate::store::record::RunRecord,
+    system_prompt: &str,
+    suite: &Path,
+) -> String {
+    let or_unknown = |s: &str| if s.is_empty() { "?" } else { s }.to_string();
+    Tested {
+        charter_source: &or_unknown(&run.charter.source),
+        runtime: system_prompt,
+        version: run.charter.version.as_deref(),
+        sha256: &or_unknown(&run.charter.sha256),
+        matrix: Path::new(run.manifest_path.as_deref().unwrap_or("?")),
+        suite,
+    }
+    .render()
+}
+
+/// A path as a person in the current folder would type it: relative when it is under it; a
+/// file of the built-in suite as such.
+pub fn shown(p: &Path) -> String {
+    if crate::suite::embedded::is_embedded(p) {
+        let name = p.file_name().unwrap_or_default().to_string_lossy();
+        return format!("{name} (built in)");
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let canonical = std::fs::canonicalize(&cwd).unwrap_or(cwd.clone());
+    [cwd, canonical]
+        .iter()
+        .find_map(|c| p.strip_prefix(c).ok().filter(|r| !r.as_os_str().is_empty()))
+        .map_or(p.display().to_string(), |r| r.display().to_string())
+}
+
+fn matrix_shown(p: &Path) -> String {
+    if crate::suite::embedded::is_embedded(p) {
+        let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+        return format!("{stem} (built in)");
+    }
+    shown(p)
+}
+
+fn suite_shown(p: &Path) -> String {
+    if crate::suite::embedded::is_embedded(p) {
+        return format!("built into harness {}", env!("CARGO_PKG_VERSION"));
+    }
+    shown(p)
+}
+
+/// Whether `matrix` (as given, or as a run recorded it) is the built-in offline manifest.
+pub fn is_builtin_offline(matrix: &Path) -> bool {
+    let resolved = crate::suite::manifest::resolve(matrix);
+    crate::suite::embedded::is_embedded(&resolved)
+        && resolved.file_name().is_some_and(|n| n == "offline.toml")
+}
+
+/// The charter of the repository in `dir`, for the built-in offline matrix (whose own manifest
+/// names the built-in example charter): the file `manifests/pinned.toml` (as `harness init`
+/// writes it) names in `[charter] source`, else `CHARTER.md`. With the reason, for the terminal.
+pub fn repo_charter(dir: &Path) -> Option<(PathBuf, String)> {
+    let pinned = dir.join("manifests/pinned.toml");
+    let named = std::fs::read_to_string(&pinned)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .and_then(|t| {
+            t.get("charter")?
+                .get("source")?
+                .as_str()
+                .map(str::to_string)
+        })
+        .map(|s| dir.join("manifests").join(s))
+        .filter(|p| p.is_file());
+    if let Some(p) = named {
+        let p = std::fs::canonicalize(&p).unwrap_or(p);
+        return Some((
+            p.clone(),
+            format!(
+                "charter: {} (named by manifests/pinned.toml), not the offline matrix's built-in example; --charter FILE tests another",
+                shown(&p)
+            ),
+        ));
+    }
+    let file = dir.join("CHARTER.md");
+    file.is_file().then(|| {
+        (
+            file,
+            "charter: CHARTER.md (this repository's), not the offline matrix's built-in example; --charter FILE tests another".to_string(),
+        )
+    })
+}

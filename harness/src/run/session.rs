@@ -1,0 +1,598 @@
+//! A run of the matrix from its options, end to end: load and validate the manifest, charter,
+//! suite and providers before any model is called, run the charter arm (and the control arm),
+//! and record run.json. The caller prints the gate and writes the reports.
+
+use crate::error::{Error, Result};
+use crate::gate::Gate;
+use crate::provider;
+use crate::report::events::{Event, TrialRecord};
+use crate::report::Reporters;
+use crate::run::runner::{self, Done, RunPlan};
+use crate::run::selection::{canonical, resume_note, same_selection, selection_of};
+use crate::store;
+use crate::store::record::{
+    Filters, ModelUsage, RecordedCharter, RecordedManifest, RunPlanRecord, RunRecord, Sandbox,
+    SentRecord,
+};
+use crate::store::run_folder;
+use crate::suite::charter::{self, Charter};
+use crate::suite::manifest;
+use crate::suite::{self, Suite};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+/// What `harness run` was asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub matrix: PathBuf,
+    pub cases: Vec<String>,
+    pub variants: Vec<String>,
+    pub models: Vec<String>,
+    pub trials: Option<u32>,
+    pub out: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+    pub charter: Option<String>,
+    /// The folder `charter` is relative to (default: the current folder).
+    pub charter_dir: Option<PathBuf>,
+    pub suite: Option<PathBuf>,
+    pub shard: Option<String>,
+    pub arms: Vec<String>,
+    pub fail_fast: bool,
+    /// Print each trial's story instead of progress.
+    pub story: Option<crate::report::story::StoryOptions>,
+    /// Run only these units (model, case, variant); others are skipped like another shard's.
+    pub only_units: Option<Vec<(String, String, String)>>,
+    /// Run model-influenced commands unconfined (`--no-sandbox`).
+    pub no_sandbox: bool,
+    /// With `resume`: the selection is these options', not the one the folder recorded
+    /// (`--resume DIR --all`: every unit; a base rerun: the units it needs). Completed trials
+    /// are kept either way.
+    pub all: bool,
+}
+
+/// A finished run: its gate and everything the reports need.
+pub struct RunDone {
+    pub run_dir: PathBuf,
+    pub gate: Gate,
+    pub records: Vec<TrialRecord>,
+    pub suite: Suite,
+    pub charter: Arc<Charter>,
+    pub usage: Vec<ModelUsage>,
+    pub lift: Option<Vec<crate::report::lift::CaseLift>>,
+    pub sandbox_off: bool,
+    /// Per model: "sent N requests (plan: at most M)", for the end of the run.
+    pub sent: Vec<String>,
+}
+
+/// Confine commands a model could influence, or say loudly that they are not. A unit that runs
+/// commands (`run_tests`, a behavioural probe) refuses to start without a working sandbox.
+fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
+    if opts.no_sandbox {
+        crate::trial::sandbox::set_unconfined(true);
+        errln!("{}", crate::report::files::NO_SANDBOX_WARNING);
+        return Ok(());
+    }
+    let runs_commands = suite::select(suite, &opts.cases, &opts.variants)?
+        .iter()
+        .any(|(c, v)| v.runs_commands() || c.probe.is_some());
+    if !runs_commands {
+        return Ok(());
+    }
+    crate::trial::sandbox::check().map_err(|e| {
+        Error::input(format!(
+            "the selected cases run commands a model can influence, and this machine cannot confine them: {e}\n\
+             The sandbox needs Linux with Landlock and mount/network/PID namespaces (user namespaces when not root). \
+             Only as a last resort, with models you trust on a machine you can lose: --no-sandbox runs them unconfined."
+        ))
+    })
+}
+
+/// Validate everything, plan, run the arms, record run.json; the caller prints and writes
+/// reports.
+pub fn run(opts: &RunOptions) -> Result<RunDone> {
+    let (opts, inputs, previous) = resolve(opts)?;
+    let (opts, previous) = (&opts, previous.as_ref());
+    let started = SystemTime::now();
+    let trials = trials_of(opts, &inputs.loaded)?;
+    err!(
+        "{}",
+        crate::run::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
+    );
+    let run_dir = run_dir_of(opts, started)?;
+    // Held until the run ends: a second run, or a resume, in this folder is refused at once.
+    let _lock = run_folder::lock_for_run(&run_dir, opts.resume.is_some())?;
+    let _interrupt = crate::run::interrupt::arm(&run_dir);
+
+    let (plan, done, selected) = charter_plan(opts, &inputs, trials, &run_dir)?;
+    let control = match inputs.with_control {
+        true => Some(control_plan(
+            &plan,
+            selected,
+            &run_dir,
+            opts.resume.is_some(),
+        )?),
+        false => None,
+    };
+    if let Some(prev) = previous {
+        err!("{}", resume_note(opts, prev, &plan));
+    }
+    let mut record = run_record(opts, &inputs, trials, started, previous);
+    record.plan = Some(planned(&inputs, &plan, control.as_ref()));
+    // A resume with nothing left to send, or a base rerun whose trials are all stored, leaves
+    // the folder's record as it was: nothing ran, and a stored run keeps its own selection.
+    let nothing_to_send = previous.is_some()
+        && plan.plan.is_empty()
+        && control.as_ref().is_none_or(|c| c.plan.is_empty())
+        && (!opts.all || opts.only_units.is_some());
+    let write = |r: &RunRecord| match nothing_to_send {
+        true => Ok(()),
+        false => r.write(&run_dir.join("run.json")),
+    };
+    write(&record)?;
+
+    let (records, control_records, sent) = run_arms(plan, control, opts.story, &inputs.suite)?;
+    let models: Vec<manifest::ModelEntry> =
+        inputs.providers.iter().map(|(m, _)| m.clone()).collect();
+    let usage: Vec<ModelUsage> = models.iter().map(|m| ModelUsage::of(m, &records)).collect();
+    record.ended = Some(store::rfc3339(SystemTime::now()));
+    record.usage = Some(usage.clone());
+    record.sent = Some(sent.records(&models));
+    write(&record)?;
+
+    let mut records = records;
+    records.extend(done.into_iter().map(|(_, r)| r));
+    let names: Vec<String> = models.iter().map(|m| m.name().to_string()).collect();
+    crate::gate::sort_records(&mut records, &names);
+    let gate = Gate::from_records(&records, trials).scoped(
+        inputs.units_total,
+        inputs.loaded.manifest.run.trials,
+        opts.shard.clone(),
+    );
+    let lift = control_records
+        .as_ref()
+        .map(|c| crate::report::lift::lift(&records, c));
+    Ok(RunDone {
+        run_dir,
+        gate,
+        records,
+        suite: inputs.suite,
+        charter: inputs.charter,
+        usage,
+        lift,
+        sandbox_off: opts.no_sandbox,
+        sent: sent.lines(&models),
+    })
+}
+
+/// The options a run runs with (a resume's: what its folder recorded), its inputs loaded and
+/// checked, and the resumed run's record: everything checked before any model is called.
+fn resolve(asked: &RunOptions) -> Result<(RunOptions, Inputs, Option<RunRecord>)> {
+    let previous = (asked.resume.as_deref())
+        .map(|dir| RunRecord::read(&dir.join("run.json")))
+        .transpose()?;
+    // A resumed run finishes its own selection; `all` (and a base rerun) selects anew.
+    let opts = match &previous {
+        Some(prev) => selection_of(asked, prev)?,
+        None => asked.clone(),
+    };
+    let inputs = Inputs::load(&opts)?;
+    if previous.is_some() && !opts.all {
+        same_selection(asked, &opts, &inputs)?;
+    }
+    let opts = canonical(&opts, &inputs);
+    if let (Some(dir), Some(prev)) = (&opts.resume, &previous) {
+        run_folder::check_resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
+    }
+    Ok((opts, inputs, previous))
+}
+
+/// The arms' plans, priced and printed, as run.json records them.
+fn planned(inputs: &Inputs, plan: &RunPlan, control: Option<&RunPlan>) -> RunPlanRecord {
+    let priced = inputs.priced(&plan.plan, &inputs.charter.runtime);
+    err!("{}", priced.summary());
+    let mut record = RunPlanRecord {
+        charter: priced.record(),
+        control: None,
+    };
+    if let Some(c) = control {
+        let priced = inputs.priced(&c.plan, "");
+        err!("control arm {}", priced.summary());
+        record.control = Some(priced.record());
+    }
+    record
+}
+
+/// What each model was sent, against the most its plans allowed (both arms').
+struct SentTally {
+    sent: Arc<runner::Sent>,
+    at_most: Vec<u64>,
+}
+
+impl SentTally {
+    fn records(&self, models: &[manifest::ModelEntry]) -> Vec<SentRecord> {
+        (models.iter().enumerate())
+            .map(|(mi, m)| SentRecord {
+                model: m.name().to_string(),
+                requests: self.sent.requests(mi),
+                retried: self.sent.retried(mi),
+                requests_at_most: self.at_most[mi],
+            })
+            .collect()
+    }
+
+    /// Per model: "sent N requests (plan: at most M)", for the end of the run.
+    fn lines(&self, models: &[manifest::ModelEntry]) -> Vec<String> {
+        self.records(models)
+            .iter()
+            .map(|s| {
+                crate::run::plan::sent_line(&s.model, s.requests, s.retried, s.requests_at_most)
+            })
+            .collect()
+    }
+}
+
+/// The charter arm, then the control arm, on one runtime: the charter arm's new records, all of
+/// the control arm's (earlier ones of a resumed run included), and what was sent.
+fn run_arms(
+    plan: RunPlan,
+    control: Option<RunPlan>,
+    story: Option<crate::report::story::StoryOptions>,
+    suite: &Suite,
+) -> Result<(Vec<TrialRecord>, Option<Vec<TrialRecord>>, SentTally)> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    let mut at_most: Vec<u64> = (0..plan.models.len())
+        .map(|mi| plan.plan.requests_at_most(mi))
+        .collect();
+    let sent = plan.sent.clone();
+    let records = execute_arm(&rt, plan, story)?;
+    let control_records = match control {
+        Some(c) => {
+            errln!("control arm: the same units without the charter");
+            for (mi, m) in at_most.iter_mut().enumerate() {
+                *m += c.plan.requests_at_most(mi);
+            }
+            let c_dir = c.run_dir.clone();
+            execute_arm(&rt, c, story)?;
+            Some(run_folder::stored_records(&c_dir, suite)?)
+        }
+        None => None,
+    };
+    Ok((records, control_records, SentTally { sent, at_most }))
+}
+
+/// Everything a run needs from its options, loaded and checked before any model is called.
+pub(crate) struct Inputs {
+    pub(crate) loaded: manifest::LoadedManifest,
+    pub(crate) suite_root: PathBuf,
+    /// The suite bound to the charter (see `_prepared`).
+    pub(crate) suite: Suite,
+    pub(crate) charter: Arc<Charter>,
+    /// Keeps the bound fixtures alive for the run.
+    pub(crate) _prepared: crate::run::prepare::Prepared,
+    pub(crate) providers: Vec<(manifest::ModelEntry, Arc<dyn provider::Provider>)>,
+    pub(crate) units: Vec<(Arc<crate::suite::case::Case>, String)>,
+    pub(crate) shard: Option<(usize, usize)>,
+    pub(crate) with_control: bool,
+    /// What a whole gate of this manifest is: every model × every case variant.
+    pub(crate) units_total: usize,
+}
+
+impl Inputs {
+    fn load(opts: &RunOptions) -> Result<Inputs> {
+        let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
+        for w in &loaded.warnings {
+            errln!("warning: {w}");
+        }
+        let suite_root = suite::locate(opts.suite.as_deref())?;
+        let suite = Suite::load(&suite_root)?;
+        let charter = match &opts.charter {
+            Some(src) => charter::load(
+                src,
+                &opts
+                    .charter_dir
+                    .clone()
+                    .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
+            )?,
+            None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
+        };
+        sandbox_for(&suite, opts)?;
+        let stale = crate::trial::workspace::remove_stale();
+        if stale > 0 {
+            errln!("removed {stale} trial folder(s) left by harness runs that died");
+        }
+        // The suite bound to this charter: state files hold its Core Invariants, tokens match
+        // the rendered files, history steps are in the fixtures' git history.
+        let prepared = crate::run::prepare::bind(
+            &suite,
+            &charter.core_invariants,
+            std::time::Duration::from_secs(loaded.manifest.run.test_timeout_secs),
+        )?;
+        let suite = prepared.suite.clone();
+        let models = loaded.select_models(&opts.models)?;
+        manifest::check_api_keys(&loaded.path, &models)?;
+        let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
+        let mut providers = Vec::new();
+        for m in &models {
+            let p = provider::build(m, &suite_root)?;
+            if let Some((c, v)) = selected.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
+                return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
+            }
+            providers.push((m.clone(), p));
+        }
+        let units = selected
+            .iter()
+            .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
+            .collect();
+        let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
+        let arms = arms_of(opts);
+        if let Some(bad) = arms
+            .iter()
+            .find(|a| !["charter", "control"].contains(&a.as_str()))
+        {
+            return Err(Error::input(format!(
+                "--arms: unknown arm {bad:?} (arms: charter, control)"
+            )));
+        }
+        if !arms.iter().any(|a| a == "charter") {
+            return Err(Error::input(
+                "--arms must include charter: the gate is decided on the charter arm",
+            ));
+        }
+        let units_total = loaded.manifest.models.len()
+            * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
+        Ok(Inputs {
+            with_control: arms.iter().any(|a| a == "control"),
+            loaded,
+            suite_root,
+            suite,
+            charter: Arc::new(charter),
+            _prepared: prepared,
+            providers,
+            units,
+            shard,
+            units_total,
+        })
+    }
+
+    /// A plan of this run, priced with the manifest's prices.
+    fn priced<'a>(
+        &'a self,
+        plan: &'a crate::run::plan::Plan,
+        system: &'a str,
+    ) -> crate::run::plan::Priced<'a> {
+        let manifest = &self.loaded.manifest;
+        crate::run::plan::Priced {
+            plan,
+            models: &self.providers,
+            units: &self.units,
+            system,
+            max_tokens: manifest.decoding.max_tokens.unwrap_or(4096),
+            budget_usd: manifest.run.budget_usd,
+        }
+    }
+}
+
+/// The arms a run asked for (`charter` unless told).
+pub(crate) fn arms_of(opts: &RunOptions) -> Vec<String> {
+    if opts.arms.is_empty() {
+        vec!["charter".to_string()]
+    } else {
+        opts.arms.clone()
+    }
+}
+
+/// Trials per unit: `--trials` (or what the resumed run had), else the manifest's.
+fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32> {
+    let trials = opts.trials.unwrap_or(loaded.manifest.run.trials);
+    if trials == 0 {
+        return Err(Error::input("--trials must be at least 1"));
+    }
+    Ok(trials)
+}
+
+/// The run folder: the resumed one, `--out`, or a new `results/<run-id>` (then also
+/// `results/latest`).
+fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
+    let run_dir = match (&opts.resume, &opts.out) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(out)) => out.clone(),
+        (None, None) => std::env::current_dir()
+            .map_err(|e| Error::io(Path::new("."), e))?
+            .join("results")
+            .join(store::run_id(started)),
+    };
+    if opts.out.is_none() && opts.resume.is_none() {
+        // results/latest: the newest run, for people and scripts.
+        std::fs::create_dir_all(&run_dir).map_err(|e| Error::io(&run_dir, e).run_folder())?;
+        crate::store::runs::mark_latest(&run_dir);
+    }
+    Ok(run_dir)
+}
+
+/// run.json as the run starts: what was asked and under which charter, manifest and suite.
+fn run_record(
+    opts: &RunOptions,
+    inputs: &Inputs,
+    trials: u32,
+    started: SystemTime,
+    previous: Option<&RunRecord>,
+) -> RunRecord {
+    let loaded = &inputs.loaded;
+    let manifest_path = std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone());
+    let manifest_bytes = std::fs::read(&loaded.path).unwrap_or_default();
+    let started = store::rfc3339(started);
+    RunRecord {
+        harness_version: env!("CARGO_PKG_VERSION").to_string(),
+        manifest_path: Some(manifest_path.display().to_string()),
+        manifest_sha256: Some(crate::suite::charter::sha256_hex(&manifest_bytes)),
+        manifest: RecordedManifest::of(&loaded.manifest),
+        charter: RecordedCharter::from(&*inputs.charter),
+        suite: inputs.suite_root.display().to_string(),
+        case_files: (inputs.suite.cases.iter())
+            .map(|c| (c.id.clone(), c.sha256.clone()))
+            .collect(),
+        filters: Filters {
+            case: opts.cases.clone(),
+            variant: opts.variants.clone(),
+            model: opts.models.clone(),
+        },
+        trials: Some(trials),
+        shard: opts.shard.clone(),
+        arms: Some(arms_of(opts)),
+        units: opts.only_units.clone(),
+        // A resumed run keeps its start, and adds when it was resumed.
+        resumed: previous.map(|prev| {
+            let mut resumed = prev.resumed.clone().unwrap_or_default();
+            resumed.push(started.clone());
+            resumed
+        }),
+        started: match previous {
+            Some(prev) => prev.started.clone(),
+            None => Some(started),
+        },
+        ended: None,
+        sandbox: Sandbox::of(opts.no_sandbox),
+        units_total: Some(inputs.units_total),
+        manifest_trials: Some(loaded.manifest.run.trials),
+        ..RunRecord::default()
+    }
+}
+
+/// The charter arm's plan, the trials a resumed run already completed, and the whole
+/// selection (what the control arm runs). Units outside this shard or outside `--only` units
+/// are not selected; completed trials are not sent again.
+fn charter_plan(
+    opts: &RunOptions,
+    inputs: &Inputs,
+    trials: u32,
+    run_dir: &Path,
+) -> Result<(RunPlan, Vec<Done>, crate::run::plan::Plan)> {
+    let manifest = &inputs.loaded.manifest;
+    // Shards deal units round-robin in plan order: deterministic.
+    let per_model = inputs.units.len();
+    let selected = |(mi, ui, _): crate::run::plan::TrialKey| {
+        let this_shard = inputs
+            .shard
+            .is_none_or(|(k, n)| (mi * per_model + ui) % n == k - 1);
+        let listed = opts.only_units.as_ref().is_none_or(|only| {
+            let (case, variant) = &inputs.units[ui];
+            only.iter().any(|(m, c, v)| {
+                m == inputs.providers[mi].0.name() && *c == case.id && v == variant
+            })
+        });
+        this_shard && listed
+    };
+    let selection = crate::run::plan::Plan::new(
+        inputs.providers.len(),
+        per_model,
+        trials,
+        manifest.run.max_steps,
+        selected,
+    );
+    let mut plan = RunPlan {
+        manifest: manifest.clone(),
+        charter: inputs.charter.clone(),
+        models: inputs.providers.clone(),
+        units: inputs.units.clone(),
+        trials,
+        run_dir: Arc::from(run_dir),
+        fixtures: crate::trial::workspace::FixtureStore::new()?,
+        budget: manifest
+            .run
+            .budget_usd
+            .map(|b| Arc::new(crate::trial::budget::Budget::new(b))),
+        plan: selection.clone(),
+        sent: runner::Sent::new(inputs.providers.len()),
+        fail_fast: opts.fail_fast,
+        control_arm: false,
+        spool: crate::store::spool::Spool::new()?,
+        names: runner::Names::of(&inputs.providers, &inputs.units),
+    };
+    let done = match opts.resume {
+        Some(_) => runner::completed_trials(&plan)?,
+        None => Vec::new(),
+    };
+    plan.plan = selection.clone().without(done.iter().map(|(k, _)| *k));
+    Ok((plan, done, selection))
+}
+
+/// The control arm: the charter arm's selection without the charter, in `control-arm/`, less
+/// what a resumed control arm completed.
+fn control_plan(
+    plan: &RunPlan,
+    selection: crate::run::plan::Plan,
+    run_dir: &Path,
+    resume: bool,
+) -> Result<RunPlan> {
+    let mut c = RunPlan {
+        manifest: plan.manifest.clone(),
+        charter: plan.charter.clone(),
+        models: plan.models.clone(),
+        units: plan.units.clone(),
+        trials: plan.trials,
+        run_dir: Arc::from(run_dir.join("control-arm").as_path()),
+        fixtures: crate::trial::workspace::FixtureStore::new()?,
+        budget: plan.budget.clone(),
+        plan: selection.clone(),
+        // One count per model for both arms: the end of the run says what each model was sent.
+        sent: plan.sent.clone(),
+        fail_fast: false,
+        control_arm: true,
+        spool: plan.spool.clone(),
+        names: plan.names.clone(),
+    };
+    if resume {
+        let done = runner::completed_trials(&c)?;
+        c.plan = selection.without(done.into_iter().map(|(k, _)| k));
+    }
+    Ok(c)
+}
+
+/// One arm on the runtime, its events fed to the reporters (progress; with `story`, each
+/// trial's story told when the arm ends).
+fn execute_arm(
+    rt: &tokio::runtime::Runtime,
+    plan: RunPlan,
+    story: Option<crate::report::story::StoryOptions>,
+) -> Result<Vec<TrialRecord>> {
+    let mut reporters = Reporters::new(crate::report::Console::detect(), story);
+    let (records, reporters) = rt.block_on(async move {
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<Event>(EVENT_BACKLOG);
+        let reporter = tokio::spawn(async move {
+            while let Some(ev) = rx.recv().await {
+                reporters.on_event(&ev);
+            }
+            reporters
+        });
+        let result = runner::execute(plan, tx).await;
+        (result, reporter.await)
+    });
+    crate::run::interrupt::wait_if_interrupted();
+    let records = records?;
+    if let Ok(mut reporters) = reporters {
+        reporters.arm_ended(&records);
+    }
+    Ok(records)
+}
+
+/// Events a run may queue for its reporters before trials wait for them: enough to smooth
+/// bursts, bounded so a slow terminal cannot make memory grow with the trial count.
+const EVENT_BACKLOG: usize = 1024;
+
+/// `K/N` as (k, n) with 1 ≤ k ≤ n.
+pub(crate) fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let bad = || Error::input(format!("--shard {s:?}: want K/N with 1 ≤ K ≤ N, e.g. 1/2"));
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}

@@ -1,0 +1,392 @@
+//! A run folder, read and held: its run.json as a `RunRecord`, its stored transcripts as trial
+//! records re-checked by today's checkers, the lock a run holds on it, whether a previous run
+//! may be resumed in it, and the record of merged shards. Below the runner: a command that only
+//! reads run folders needs this, not the runner.
+
+use crate::error::{Error, Result};
+use crate::report::events::TrialRecord;
+use crate::store::record::RunRecord;
+use crate::suite::case::Case;
+use crate::suite::charter::Charter;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A run folder's run.json; a folder without one is named as not a run folder, with the run
+/// folders inside it (the folder given is often their parent).
+pub fn read_run(run_dir: &Path) -> Result<RunRecord> {
+    let path = run_dir.join("run.json");
+    if path.is_file() {
+        return RunRecord::read(&path);
+    }
+    let mut runs: Vec<String> = std::fs::read_dir(run_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("run.json").is_file())
+        .map(|e| e.path().display().to_string())
+        .collect();
+    runs.sort();
+    let near = match runs.len() {
+        0 => String::new(),
+        n => format!(
+            "; run folders in it: {}{}",
+            runs.iter()
+                .rev()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if n > 5 {
+                format!(" (and {} more)", n - 5)
+            } else {
+                String::new()
+            }
+        ),
+    };
+    Err(Error::input(format!(
+        "{}: not a run folder (no run.json){near}",
+        run_dir.display()
+    )))
+}
+
+/// The manifest a run folder recorded, for `run --resume DIR` without `--matrix`.
+pub fn recorded_manifest(run_dir: &Path) -> Result<PathBuf> {
+    read_run(run_dir)?
+        .manifest_path
+        .map(PathBuf::from)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "{}: run.json records no manifest; pass --matrix",
+                run_dir.display()
+            ))
+        })
+}
+
+/// The run record of shards merged into one run: the first shard's, with where it was merged
+/// from and no shard of its own. Only shards of one run merge: the same charter and trials.
+pub fn merged_record(shards: &[PathBuf]) -> Result<RunRecord> {
+    let runs: Vec<RunRecord> = shards.iter().map(|d| read_run(d)).collect::<Result<_>>()?;
+    let Some(first) = runs.first() else {
+        return Err(Error::input("merge: no run folders given"));
+    };
+    for (dir, run) in shards.iter().zip(&runs).skip(1) {
+        let differs = [
+            ("charter", run.charter.sha256 != first.charter.sha256),
+            ("trials", run.trials != first.trials),
+        ];
+        if let Some((what, _)) = differs.iter().find(|(_, d)| *d) {
+            return Err(Error::input(format!(
+                "{}: {what} differs from {}'s; only shards of one run merge",
+                dir.display(),
+                shards[0].display()
+            )));
+        }
+    }
+    Ok(RunRecord {
+        merged_from: Some(shards.iter().map(|d| d.display().to_string()).collect()),
+        shard: None,
+        ..first.clone()
+    })
+}
+
+/// A stored transcript as a trial record, re-checked with the current checkers. The Core
+/// Invariants come from `core`, else from the transcript's own system prompt.
+pub fn record_of(
+    run_dir: &Arc<Path>,
+    path: PathBuf,
+    t: checkers::Transcript,
+    case: &Case,
+    core: Option<&str>,
+    spool: &Arc<crate::store::spool::Spool>,
+) -> Result<TrialRecord> {
+    let verdict = crate::inspect::check::recheck(&t, case, core, &path.display().to_string())?;
+    let pinned = t
+        .request
+        .as_ref()
+        .and_then(|r| r["model"]["model"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    let names = (
+        Arc::from(t.model.as_str()),
+        Arc::from(case.id.as_str()),
+        Arc::from(t.variant.as_str()),
+    );
+    // Records find their file from the run folder and their names: a transcript must lie
+    // where its own model, case, variant and trial say.
+    let want = crate::store::transcript_path(run_dir, &t.model, &case.id, &t.variant, t.trial);
+    if want != path {
+        return Err(Error::input(format!(
+            "{}: the transcript says it is {} trial {} of {}/{}, which belongs at {}",
+            path.display(),
+            t.model,
+            t.trial,
+            case.id,
+            t.variant,
+            want.display()
+        )));
+    }
+    record(names, run_dir.clone(), &t, &verdict, &pinned, spool)
+}
+
+/// Every trial transcript of a run folder (`trial-N.json`; replays excluded), re-checked.
+pub fn stored_records(run_dir: &Path, suite: &crate::suite::Suite) -> Result<Vec<TrialRecord>> {
+    let files = crate::store::transcript_files(&[run_dir.join("transcripts")])?;
+    let spool = crate::store::spool::Spool::new()?;
+    let dir: Arc<Path> = Arc::from(run_dir);
+    let mut out = Vec::new();
+    for f in files.into_iter().filter(|f| crate::store::is_trial_file(f)) {
+        let t = crate::store::read_transcript(&f)?;
+        let case = suite.case_of(&t, &f)?;
+        out.push(record_of(&dir, f, t, case, None, &spool)?);
+    }
+    Ok(out)
+}
+
+/// A trial's record: the gate's facts from the verdict, the rest left in the transcript file
+/// and the verdict spool.
+pub(crate) fn record(
+    (model, case, variant): (Arc<str>, Arc<str>, Arc<str>),
+    run_dir: Arc<Path>,
+    t: &checkers::Transcript,
+    verdict: &checkers::Verdict,
+    pinned: &str,
+    spool: &Arc<crate::store::spool::Spool>,
+) -> Result<TrialRecord> {
+    let alias_drift = t
+        .request
+        .as_ref()
+        .and_then(|r| r.get("model_reported"))
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str())
+                .filter(|m| *m != pinned)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let status = crate::report::events::TrialStatus::of(verdict);
+    Ok(TrialRecord {
+        model,
+        case,
+        variant,
+        trial: t.trial,
+        status,
+        failed: spool.failed_names(verdict),
+        verdict: spool.put(verdict)?,
+        run_dir,
+        usage: t.usage.clone().unwrap_or_default().into(),
+        alias_drift,
+        error: t.error.as_deref().map(Box::from),
+        provider_error: t
+            .request
+            .as_ref()
+            .and_then(|r| r.get("provider_error"))
+            .and_then(|v| serde::Deserialize::deserialize(v).ok())
+            .map(Box::new),
+        duration_ms: t.timing.as_ref().map_or(0, |t| t.duration_ms),
+        reply_digest: {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            t.final_reply().hash(&mut h);
+            h.finish()
+        },
+    })
+}
+
+/// An advisory lock on a run folder, held for the run's life (released when dropped or when the
+/// process dies, however it dies).
+pub struct RunLock {
+    _file: std::fs::File,
+}
+
+/// Lock `dir` for one run, creating it; a folder another run holds is refused at once, naming
+/// the holder's pid.
+pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = dir.join(crate::store::LOCK_FILE);
+    let mut file = crate::store::open_no_follow(
+        &path,
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true),
+    )?;
+    #[cfg(unix)]
+    {
+        use std::io::{Read, Seek};
+        use std::os::unix::io::AsRawFd;
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            return Err(Error::input(format!(
+                "{}: another harness (pid {}) is running in this folder; wait for it, or choose another --out",
+                dir.display(),
+                holder.trim()
+            )));
+        }
+        let _ = file.set_len(0);
+        let _ = file.seek(std::io::SeekFrom::Start(0));
+        let _ = std::io::Write::write_fmt(&mut file, format_args!("{}", std::process::id()));
+    }
+    Ok(RunLock { _file: file })
+}
+
+/// Lock the run folder for a run; a new run (not `resume`) refuses a folder that already holds
+/// files.
+pub fn lock_for_run(run_dir: &Path, resume: bool) -> Result<RunLock> {
+    let lock = lock_run_dir(run_dir).map_err(Error::run_folder)?;
+    if !resume
+        && std::fs::read_dir(run_dir)
+            .map_err(|e| Error::io(run_dir, e))?
+            .flatten()
+            .any(|e| e.file_name() != crate::store::LOCK_FILE)
+    {
+        return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
+    }
+    Ok(lock)
+}
+
+/// Whether a run folder (its run.json `prev`) may be resumed under `charter` and this manifest.
+/// Temp files a killed run left are cleared.
+pub fn check_resumable(
+    dir: &Path,
+    prev: &RunRecord,
+    charter: &Charter,
+    loaded: &crate::suite::manifest::LoadedManifest,
+) -> Result<()> {
+    let path = dir.join("run.json");
+    let sha = &prev.charter.sha256;
+    if *sha != charter.sha256 {
+        return Err(Error::input(format!(
+            "{}: the run was made under charter {sha}, not {} ({}); resume it with the same charter, or start a new run",
+            path.display(),
+            charter.sha256,
+            charter.source
+        )));
+    }
+    // The same models at the same decoding, from the same manifest file: a resumed run must not
+    // gate models the run never had, or trials made under another config.
+    let json = |v: serde_json::Result<serde_json::Value>| v.unwrap_or_default();
+    let models = (
+        json(serde_json::to_value(&prev.manifest.models)),
+        json(serde_json::to_value(&loaded.manifest.models)),
+    );
+    let decoding = (
+        prev.manifest.decoding.clone(),
+        json(serde_json::to_value(&loaded.manifest.decoding)),
+    );
+    for (key, (then, now)) in [("models", models), ("decoding", decoding)] {
+        if then != now {
+            return Err(Error::input(format!(
+                "{}: the run was made with other {key} than {} has now; resume it with its own manifest ({}), or start a new run",
+                path.display(),
+                loaded.path.display(),
+                prev.manifest_path.as_deref().unwrap_or("?")
+            )));
+        }
+    }
+    if let Some(recorded) = &prev.manifest_sha256 {
+        let bytes = std::fs::read(&loaded.path).unwrap_or_default();
+        if crate::suite::charter::sha256_hex(&bytes) != *recorded {
+            return Err(Error::input(format!(
+                "{}: {} changed since the run started (sha256 differs); resume with the manifest the run was made with",
+                path.display(),
+                loaded.path.display()
+            )));
+        }
+    }
+    // A run killed mid-write leaves only temp files (writes are rename-atomic); clear them.
+    for f in crate::store::leftover_temp_files(dir) {
+        let _ = std::fs::remove_file(f);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run folder an earlier harness wrote: its run.json lacks arms, sandbox and the
+    /// whole-gate size, and carries a field this harness does not know.
+    fn older_run(results: &Path) -> PathBuf {
+        let dir = results.join("20261129-100000-00aa");
+        std::fs::create_dir_all(&dir).unwrap();
+        let run = r#"{"harness_version": "0.1.0", "started": "2026-11-29T10:00:00Z",
+            "charter": {"source": "/c/CHARTER.md", "sha256": "abc", "version": "0.3.1"},
+            "manifest": {"models": [{"name": "m1", "role": "frontier"}]},
+            "trials": 3, "from_the_future": {"x": 1}}"#;
+        std::fs::write(dir.join("run.json"), run).unwrap();
+        std::fs::write(
+            dir.join("summary.json"),
+            r#"{"verdict": "PASS", "units": []}"#,
+        )
+        .unwrap();
+        dir
+    }
+
+    #[test]
+    fn an_older_run_folder_with_an_unknown_field_still_reads_and_lists() {
+        let results = tempfile::tempdir().unwrap();
+        let dir = older_run(results.path());
+        let run = read_run(&dir).unwrap();
+        assert_eq!(run.arms(), ["charter"]);
+        assert_eq!(run.model_names(), ["m1"]);
+        let listed = crate::store::runs::list(results.path()).unwrap();
+        assert!(listed.contains("2026-11-29T10:00:00Z"), "{listed}");
+        assert!(
+            listed.contains("charter 0.3.1") && listed.contains("PASS"),
+            "{listed}"
+        );
+    }
+
+    #[test]
+    fn a_folder_without_run_json_is_named_with_the_run_folders_inside_it() {
+        let results = tempfile::tempdir().unwrap();
+        older_run(results.path());
+        let e = read_run(results.path()).unwrap_err().to_string();
+        assert!(e.contains("not a run folder (no run.json)"), "{e}");
+        assert!(e.contains("20261129-100000-00aa"), "{e}");
+    }
+
+    #[test]
+    fn shards_of_one_run_merge_into_its_record_and_another_runs_shard_is_refused() {
+        let results = tempfile::tempdir().unwrap();
+        let a = older_run(results.path());
+        let b = results.path().join("shard-2");
+        std::fs::create_dir_all(&b).unwrap();
+        let mut run: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(a.join("run.json")).unwrap()).unwrap();
+        run["shard"] = serde_json::json!("2/2");
+        std::fs::write(b.join("run.json"), run.to_string()).unwrap();
+        let merged = merged_record(&[a.clone(), b.clone()]).unwrap();
+        assert_eq!(merged.shard, None);
+        assert_eq!(merged.merged_from.unwrap().len(), 2);
+        run["trials"] = serde_json::json!(5);
+        std::fs::write(b.join("run.json"), run.to_string()).unwrap();
+        let e = merged_record(&[a, b]).unwrap_err().to_string();
+        assert!(
+            e.contains("trials differs") && e.contains("only shards of one run merge"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_new_run_refuses_a_folder_holding_files_and_a_second_lock_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = lock_for_run(dir.path(), false).unwrap();
+        assert!(
+            lock_for_run(dir.path(), true).is_err(),
+            "held by the first run"
+        );
+        drop(lock);
+        std::fs::write(dir.path().join("run.json"), "{}").unwrap();
+        let e = lock_for_run(dir.path(), false).err().unwrap().to_string();
+        assert!(e.contains("already holds files"), "{e}");
+        assert!(
+            lock_for_run(dir.path(), true).is_ok(),
+            "a resume may use it"
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! `harness lint`: static checks of charter documents, before any model is called. Findings
+//! name the file and line, the rule, and what would satisfy it.
+
+pub mod capsule;
+pub mod charter;
+
+use crate::error::Result;
+use std::fmt;
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warn,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub path: String,
+    pub line: usize,
+    pub severity: Severity,
+    /// A stable rule id, e.g. `charter/version-bump` or `capsule/check-6`.
+    pub rule: &'static str,
+    pub message: String,
+    /// What would satisfy the rule.
+    pub fix: String,
+}
+
+impl Finding {
+    pub fn error(
+        path: &str,
+        line: usize,
+        rule: &'static str,
+        message: String,
+        fix: String,
+    ) -> Finding {
+        Finding {
+            path: path.to_string(),
+            line,
+            severity: Severity::Error,
+            rule,
+            message,
+            fix,
+        }
+    }
+}
+
+impl Finding {
+    /// The finding as a GitHub Actions workflow command, so it shows on the file's line.
+    pub fn annotation(&self) -> String {
+        let level = match self.severity {
+            Severity::Warn => "warning",
+            Severity::Error => "error",
+        };
+        // Workflow commands take %, CR and LF escaped; properties also , and :.
+        let data = |s: &str| {
+            s.replace('%', "%25")
+                .replace('\r', "%0D")
+                .replace('\n', "%0A")
+        };
+        let prop = |s: &str| data(s).replace(':', "%3A").replace(',', "%2C");
+        format!(
+            "::{level} file={},line={},title={}::{}",
+            prop(&self.path),
+            self.line,
+            prop(self.rule),
+            data(&format!("{} — fix: {}", self.message, self.fix))
+        )
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Warn => "WARN",
+            Severity::Error => "ERROR",
+        };
+        write!(
+            f,
+            "{}:{}: {sev} [{}] {} — fix: {}",
+            self.path, self.line, self.rule, self.message, self.fix
+        )
+    }
+}
+
+/// 1-based line of the first line matching `pred`, or 1.
+pub fn line_where(text: &str, pred: impl Fn(&str) -> bool) -> usize {
+    text.lines().position(pred).map_or(1, |i| i + 1)
+}
+
+/// A file's text at `rev` in the git repository holding it.
+pub fn text_at_rev(file: &Path, rev: &str) -> Result<Option<String>> {
+    let (workdir, rel) = crate::suite::charter::repo_path(file)?;
+    match crate::suite::charter::read_from_git(&workdir, rev, &rel) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.to_string().contains("no file") => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// What `harness lint` checks.
+pub enum LintOptions {
+    /// A reasoning charter; with `base`, its versioning rules against that git revision.
+    Charter {
+        file: std::path::PathBuf,
+        base: Option<String>,
+    },
+    /// Charter capsules (folders are searched); `strict` makes findings errors; with `base`,
+    /// the lock rules against that git revision.
+    Capsule {
+        paths: Vec<std::path::PathBuf>,
+        strict: bool,
+        base: Option<String>,
+    },
+}
+
+/// `harness lint`: print every finding (and, on GitHub Actions, its annotation), for a charter
+/// the start of its system prompt, then the counts. 1 on any error, else 0.
+pub fn run(opts: &LintOptions) -> Result<u8> {
+    let findings = match opts {
+        LintOptions::Charter { file, base } => charter_findings(file, base.as_deref())?,
+        LintOptions::Capsule {
+            paths,
+            strict,
+            base,
+        } => capsule_findings(paths, *strict, base.as_deref())?,
+    };
+    let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
+    for f in &findings {
+        outln!("{f}");
+        if annotate {
+            outln!("{}", f.annotation());
+        }
+    }
+    if let LintOptions::Charter { file, .. } = opts {
+        let text = crate::error::read_to_string(file)?;
+        if let Some(p) = charter::prompt_preview(&text, 6) {
+            out!("{p}");
+        }
+    }
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    errln!("{} finding(s), {errors} error(s)", findings.len());
+    Ok(if errors > 0 {
+        crate::exit::GATE_FAILED
+    } else {
+        crate::exit::OK
+    })
+}
+
+fn charter_findings(file: &Path, base: Option<&str>) -> Result<Vec<Finding>> {
+    let text = crate::error::read_to_string(file)?;
+    let base_text = match base {
+        Some(rev) => match text_at_rev(file, rev)? {
+            Some(t) => Some(t),
+            // The pull request that first adds the charter has nothing to compare with.
+            None => {
+                errln!(
+                    "note: {} is new at {rev}; versioning checks skipped",
+                    file.display()
+                );
+                None
+            }
+        },
+        None => None,
+    };
+    Ok(charter::lint(
+        &file.display().to_string(),
+        &text,
+        base.zip(base_text.as_deref()),
+    ))
+}
+
+fn capsule_findings(
+    paths: &[std::path::PathBuf],
+    strict: bool,
+    base: Option<&str>,
+) -> Result<Vec<Finding>> {
+    let mut out = Vec::new();
+    // A charter repository without capsules yet: nothing to lint, nothing wrong.
+    let present: Vec<std::path::PathBuf> = paths.iter().filter(|p| p.exists()).cloned().collect();
+    for p in paths.iter().filter(|p| !p.exists()) {
+        errln!(
+            "note: {}: no such file or folder; no capsules to lint there",
+            p.display()
+        );
+    }
+    // Markdown files at or under the paths, sorted.
+    let files = crate::store::files_under(&present, |p| p.extension().is_some_and(|x| x == "md"))?;
+    for file in files {
+        let text = crate::error::read_to_string(&file)?;
+        let base_text = match base {
+            Some(rev) => Some((rev, text_at_rev(&file, rev)?)),
+            None => None,
+        };
+        out.extend(capsule::lint(
+            &file.display().to_string(),
+            &text,
+            strict,
+            base_text.as_ref().map(|(r, t)| (*r, t.as_deref())),
+        ));
+    }
+    Ok(out)
+}

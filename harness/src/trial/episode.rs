@@ -1,0 +1,430 @@
+//! One trial: seed the conversation, let the model act through the tools until it answers
+//! without a tool call or hits `max_steps`, and record everything as a transcript.
+
+use crate::provider::http::RetryNotice;
+use crate::provider::{ModelRequest, Provider};
+use crate::run::warmup::OpensOnDrop;
+use crate::suite::case::{Case, Variant};
+use crate::suite::manifest::{Decoding, ModelEntry};
+use crate::trial::tools::{self, ToolBox, ToolSpec};
+use crate::trial::workspace::{FixtureStore, TrialWorkspace};
+use checkers::transcript::{Message, Outcome, RequestRecord, Role, Timing, Transcript};
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+pub struct TrialSpec<'a> {
+    pub case: &'a Case,
+    pub variant: &'a Variant,
+    pub model: &'a ModelEntry,
+    pub trial: u32,
+    pub system_prompt: &'a str,
+    pub charter_sha256: &'a str,
+    pub decoding: &'a Decoding,
+    pub max_steps: u32,
+    pub test_timeout: Duration,
+    /// Size caps from the manifest's `[run]`.
+    pub caps: crate::trial::tools::Caps,
+    pub max_reply_bytes: u64,
+    pub fixtures: &'a FixtureStore,
+    /// The model's concurrency slots: held only while the episode talks to the model, so
+    /// preparing the workspace and writing results never occupy one.
+    pub model_slots: &'a tokio::sync::Semaphore,
+    /// Whether this episode writes the unit's prompt cache first, or waits for it.
+    pub cache_role: crate::run::warmup::CacheRole,
+    pub budget: Option<&'a crate::trial::budget::Budget>,
+    /// `charter`, or `control` (no system prompt) for the control arm.
+    pub arm: &'a str,
+}
+
+/// The decoding actually sent to a model: the manifest's, the model's overrides, and no
+/// temperature where the model does not support one.
+pub fn decoding_for(global: &Decoding, model: &ModelEntry) -> Decoding {
+    let mut d = global.overridden_by(&model.decoding);
+    if !model.temperature_supported {
+        d.temperature = None;
+    }
+    d
+}
+
+pub async fn run_trial(
+    spec: &TrialSpec<'_>,
+    provider: &dyn Provider,
+    on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
+) -> Transcript {
+    let started = Instant::now();
+    // Opens the unit's latch after the first reply, or however the episode ends without one.
+    let warm_up = OpensOnDrop(spec.cache_role.opens.clone());
+    let tools: Vec<ToolSpec> = spec
+        .variant
+        .tools
+        .iter()
+        .filter_map(|t| tools::spec(t))
+        .collect();
+    let mut episode = Episode::seeded(spec);
+    let mut transcript = new_transcript(spec, provider, &tools, episode.messages.len());
+    let workspace = match spec
+        .variant
+        .fixture
+        .as_deref()
+        .map(|f| spec.fixtures.workspace(f))
+        .transpose()
+    {
+        Ok(ws) => ws,
+        Err(e) => {
+            let why = format!("harness could not prepare the workspace: {e}");
+            return episode.abandoned(transcript, why);
+        }
+    };
+    let mut toolbox = ToolBox::new(
+        spec.variant,
+        workspace.as_ref().map(|w| w.root()),
+        spec.test_timeout,
+    )
+    .with_caps(spec.caps);
+    if let Some(latch) = &spec.cache_role.waits_for {
+        latch.wait().await;
+    }
+    let slot = match spec.model_slots.acquire().await {
+        Ok(p) => p,
+        Err(e) => return episode.abandoned(transcript, format!("harness: {e}")),
+    };
+    episode
+        .converse(spec, provider, on_retry, &tools, &mut toolbox, warm_up)
+        .await;
+    drop(slot);
+
+    if let Some(why) = episode.error.take() {
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(why);
+    }
+    transcript.max_steps_reached = !episode.finished;
+    if let Some(ws) = &workspace {
+        record_changes(&mut transcript, ws);
+    }
+    episode.record(spec, &mut transcript);
+    // The behavioural probe runs each deliverable after the diff was taken.
+    if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
+        if transcript.outcome == Outcome::Completed {
+            run_probe(script, ws.root(), &spec.caps, &mut transcript).await;
+        }
+    }
+    transcript.timing = Some(Timing {
+        duration_ms: started.elapsed().as_millis() as u64,
+    });
+    transcript
+}
+
+/// The workspace's changes against its fixture commit; a diff that fails makes the trial an
+/// error, never a pass.
+fn record_changes(transcript: &mut Transcript, ws: &TrialWorkspace) {
+    match ws.changes() {
+        Ok(w) => transcript.workspace = Some(w),
+        Err(e) => {
+            transcript.outcome = Outcome::Error;
+            transcript.error = Some(format!("harness could not diff the workspace: {e}"));
+        }
+    }
+}
+
+/// The behavioural probe over each deliverable in the workspace at `root`.
+async fn run_probe(
+    script: &str,
+    root: &std::path::Path,
+    caps: &tools::Caps,
+    transcript: &mut Transcript,
+) {
+    let root = root.to_path_buf();
+    transcript.probes = Some(crate::trial::probe::run(script, transcript, &root).await);
+    // The probe ran model code in the tree: taken back and held to the caps like after
+    // `run_tests`, and what that removed is named.
+    let notes = crate::trial::workspace::reclaim(&root, caps, "probe");
+    if !notes.is_empty() {
+        transcript
+            .caps_hit
+            .get_or_insert_with(Vec::new)
+            .extend(notes);
+    }
+}
+
+/// The transcript before the first request: who, what, under which charter and decoding.
+fn new_transcript(
+    spec: &TrialSpec<'_>,
+    provider: &dyn Provider,
+    tools: &[ToolSpec],
+    seeded: usize,
+) -> Transcript {
+    Transcript {
+        trial: spec.trial,
+        arm: spec.arm.to_string(),
+        charter_sha256: spec.charter_sha256.to_string(),
+        request: Some(json!({
+            // The manifest entry as loaded: names the key's variable, never holds a key.
+            "model": spec.model,
+            "decoding": spec.decoding,
+            "decoding_sent": provider.decoding_sent(spec.decoding),
+            "tools": tools.iter().map(|t| t.name).collect::<Vec<_>>(),
+        })),
+        case_sha256: Some(spec.case.sha256.clone()),
+        ..Transcript::new(
+            &spec.case.id,
+            &spec.variant.id,
+            spec.model.name(),
+            seeded,
+            Vec::new(),
+        )
+    }
+}
+
+/// A reply as the conversation keeps it. What a model says is untrusted: keys masked, size
+/// capped (`true` when cut), tool paths normalised once, before tools, checkers or files see
+/// any of it.
+pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> (Message, bool) {
+    let (content, cut) = crate::trial::tools::cap_text(
+        crate::output::secrets::redact(&reply.content),
+        max_bytes,
+        "reply",
+    );
+    let mut tool_calls = reply.tool_calls;
+    for c in tool_calls.iter_mut() {
+        crate::output::secrets::redact_json(&mut c.arguments);
+        if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
+            let normal = checkers::extract::tools::normalize_path(p);
+            c.arguments["path"] = json!(normal);
+        }
+    }
+    let message = Message {
+        role: Role::Assistant,
+        content,
+        tool_calls,
+        tool_call_id: None,
+        name: None,
+        status: None,
+    };
+    (message, cut)
+}
+
+/// One trial's conversation with the model and what it cost: the messages, a record per
+/// request, the token totals, and how it ended.
+struct Episode {
+    messages: Vec<Message>,
+    usage: crate::provider::Usage,
+    requests: Vec<RequestRecord>,
+    finish_reasons: Vec<crate::provider::FinishReason>,
+    reported_models: Vec<String>,
+    caps_hit: Vec<String>,
+    /// The model answered without a tool call, or the episode stopped on an error (as opposed
+    /// to running out of steps).
+    finished: bool,
+    error: Option<String>,
+    provider_error: Option<crate::provider::ProviderError>,
+}
+
+impl Episode {
+    /// The system prompt (unless the control arm) and the variant's seeded turns.
+    fn seeded(spec: &TrialSpec<'_>) -> Episode {
+        let mut messages = if spec.system_prompt.is_empty() {
+            Vec::new()
+        } else {
+            vec![Message::new(Role::System, spec.system_prompt)]
+        };
+        messages.extend(spec.variant.seed.iter().cloned());
+        Episode {
+            messages,
+            usage: Default::default(),
+            requests: Vec::new(),
+            finish_reasons: Vec::new(),
+            reported_models: Vec::new(),
+            caps_hit: Vec::new(),
+            finished: false,
+            error: None,
+            provider_error: None,
+        }
+    }
+
+    /// The trial ends before any request: the seeded turns and why.
+    fn abandoned(self, mut transcript: Transcript, why: String) -> Transcript {
+        transcript.messages = self.messages;
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(why);
+        transcript
+    }
+
+    /// Turns until the model answers without a tool call, a request fails, the budget
+    /// refuses, or `max_steps` is reached.
+    async fn converse(
+        &mut self,
+        spec: &TrialSpec<'_>,
+        provider: &dyn Provider,
+        on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
+        tools: &[ToolSpec],
+        toolbox: &mut ToolBox,
+        warm_up: OpensOnDrop,
+    ) {
+        let mut warm_up = Some(warm_up);
+        let prices = crate::trial::budget::Prices::of(spec.model);
+        for turn in 0..spec.max_steps as usize {
+            let reservation = match self.reserve(spec, &prices) {
+                Ok(r) => r,
+                Err(why) => return self.stop(why),
+            };
+            let request = ModelRequest {
+                case: &spec.case.id,
+                variant: &spec.variant.id,
+                turn,
+                system: spec.system_prompt,
+                messages: &self.messages[usize::from(!spec.system_prompt.is_empty())..],
+                tools,
+                decoding: spec.decoding,
+                on_retry,
+            };
+            let result = provider.complete(request).await;
+            drop(warm_up.take());
+            if let Some(b) = spec.budget {
+                let used = result
+                    .as_ref()
+                    .map_or(0.0, |r| prices.cost_cached(&r.usage));
+                b.settle(reservation, used);
+            }
+            let reply = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    self.stop(format!("provider failed on turn {}: {e}", turn + 1));
+                    self.provider_error = Some(e);
+                    return;
+                }
+            };
+            let calls = self.take_reply(spec, turn, reply);
+            if calls.is_empty() {
+                self.finished = true;
+                return;
+            }
+            self.run_calls(spec, toolbox, calls).await;
+        }
+    }
+
+    fn stop(&mut self, why: String) {
+        self.error = Some(why);
+        self.finished = true;
+    }
+
+    /// Hold budget for the worst case of the next request: a token per three characters in,
+    /// the whole token limit out.
+    fn reserve(
+        &self,
+        spec: &TrialSpec<'_>,
+        prices: &crate::trial::budget::Prices,
+    ) -> std::result::Result<u64, String> {
+        let Some(b) = spec.budget else {
+            return Ok(0);
+        };
+        let chars =
+            spec.system_prompt.len() + self.messages.iter().map(|m| m.content.len()).sum::<usize>();
+        let most_out = spec.decoding.max_tokens.unwrap_or(4096) as u64;
+        b.reserve(prices.cost(chars as u64 / 3 + 1, most_out))
+    }
+
+    /// Account for a reply and add it to the conversation; its tool calls come back.
+    fn take_reply(
+        &mut self,
+        spec: &TrialSpec<'_>,
+        turn: usize,
+        reply: crate::provider::ModelReply,
+    ) -> Vec<checkers::ToolCall> {
+        self.requests.push(reply.record(turn + 1));
+        self.usage.add(&reply.usage);
+        self.finish_reasons.extend(reply.finish_reason.clone());
+        if let Some(m) = &reply.model_reported {
+            if !self.reported_models.contains(m) {
+                self.reported_models.push(m.clone());
+            }
+        }
+        let (message, cut) = assistant_message(reply, spec.max_reply_bytes);
+        if cut {
+            self.caps_hit.push(format!(
+                "turn {}: reply cut at {} bytes",
+                turn + 1,
+                spec.max_reply_bytes
+            ));
+        }
+        let calls = message.tool_calls.clone();
+        self.messages.push(message);
+        calls
+    }
+
+    /// Run the model's tool calls in the trial's workspace and add their results.
+    async fn run_calls(
+        &mut self,
+        spec: &TrialSpec<'_>,
+        toolbox: &mut ToolBox,
+        calls: Vec<checkers::ToolCall>,
+    ) {
+        for call in calls {
+            let result = if call.arguments.is_object() {
+                toolbox.call(&call.name, &call.arguments).await
+            } else {
+                // Unparsable arguments are the model's mistake: show it, do not crash.
+                let raw = call
+                    .arguments
+                    .as_str()
+                    .map_or_else(|| call.arguments.to_string(), str::to_string);
+                crate::trial::tools::ToolResult {
+                    content: format!("error: arguments are not a JSON object: {raw}"),
+                    is_error: true,
+                    capped: false,
+                }
+            };
+            let capped = result.capped;
+            let (result_text, cut) = crate::trial::tools::cap_text(
+                result.content,
+                spec.caps.max_tool_result_bytes,
+                "tool result",
+            );
+            if cut {
+                self.caps_hit.push(format!(
+                    "{}({}): result cut at {} bytes",
+                    call.name,
+                    call.arguments
+                        .get("path")
+                        .and_then(|p| p.as_str())
+                        .unwrap_or(""),
+                    spec.caps.max_tool_result_bytes
+                ));
+            } else if capped {
+                self.caps_hit
+                    .push(format!("{}: {}", call.name, result_text));
+            }
+            // What the harness dropped or removed when it took the tree back after a command.
+            self.caps_hit.extend(toolbox.take_notes());
+            self.messages.push(Message {
+                role: Role::Tool,
+                content: result_text,
+                tool_calls: Vec::new(),
+                tool_call_id: Some(call.id),
+                name: Some(call.name),
+                status: None,
+            });
+        }
+    }
+
+    /// The conversation and its accounting into the transcript.
+    fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) {
+        transcript.caps_hit = (!self.caps_hit.is_empty()).then_some(self.caps_hit);
+        transcript.messages = self.messages;
+        transcript.usage = Some(self.usage.into());
+        let drift = self.reported_models.iter().any(|m| *m != spec.model.model);
+        if let Some(req) = transcript.request.as_mut() {
+            req["truncated"] = json!(self
+                .finish_reasons
+                .iter()
+                .any(crate::provider::FinishReason::truncated));
+            req["finish_reasons"] = json!(self.finish_reasons);
+            req["model_reported"] = json!(self.reported_models);
+            req["alias_drift"] = json!(drift);
+            // The failure by kind, so reports match on it instead of searching `error`'s text.
+            if let Some(e) = &self.provider_error {
+                req["provider_error"] = json!(e);
+            }
+        }
+        transcript.request_ids = Some(self.requests);
+    }
+}

@@ -1,0 +1,10 @@
+//! One trial, contained: the episode's conversation loop, the tools offered, the workspace, the
+//! sandbox every model-started process runs in, the behavioural probe, the budget it spends.
+
+pub mod beneath;
+pub mod budget;
+pub mod episode;
+pub mod probe;
+pub mod sandbox;
+pub mod tools;
+pub mod workspace;
