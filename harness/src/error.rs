@@ -56,28 +56,6 @@ impl Error {
             other => other,
         }
     }
-    /// A file error while making a run folder: names the run folder and `--out`.
-    pub fn run_folder(self) -> Self {
-        match self {
-            // The lock file of an existing run folder (a resumed run): the folder is the problem.
-            Error::Io { path, source, .. } if path.ends_with(crate::store::LOCK_FILE) => {
-                let dir = path.parent().unwrap_or(&path).to_path_buf();
-                Error::io_op("write in run folder", &dir, source)
-                    .next("make it writable, or start a new run with --out DIR")
-            }
-            Error::Io { path, source, .. } => {
-                let step = match source.kind() {
-                    std::io::ErrorKind::StorageFull => {
-                        "free some space, or choose another with --out DIR"
-                    }
-                    _ => "choose another with --out DIR",
-                };
-                let shown = PathBuf::from(crate::run::banner::shown(&path));
-                Error::io_op("create run folder", &shown, source).next(step)
-            }
-            other => other,
-        }
-    }
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Input(_) => exit::USAGE,

@@ -9,26 +9,27 @@
 /// prints quotes models, servers, transcripts and manifests. No control character, bidi
 /// override or key reaches a terminal or a log.
 macro_rules! outln {
-    () => { $crate::report::out("\n") };
-    ($($t:tt)*) => { $crate::report::out(&format!("{}\n", format_args!($($t)*))) };
+    () => { $crate::output::out("\n") };
+    ($($t:tt)*) => { $crate::output::out(&format!("{}\n", format_args!($($t)*))) };
 }
 /// `print!` through [`report::inert`].
 macro_rules! out {
-    ($($t:tt)*) => { $crate::report::out(&format!($($t)*)) };
+    ($($t:tt)*) => { $crate::output::out(&format!($($t)*)) };
 }
 /// `eprintln!` through [`report::inert`].
 macro_rules! errln {
-    ($($t:tt)*) => { $crate::report::err(&format!("{}\n", format_args!($($t)*))) };
+    ($($t:tt)*) => { $crate::output::err(&format!("{}\n", format_args!($($t)*))) };
 }
 /// `eprint!` through [`report::inert`].
 macro_rules! err {
-    ($($t:tt)*) => { $crate::report::err(&format!($($t)*)) };
+    ($($t:tt)*) => { $crate::output::err(&format!($($t)*)) };
 }
 
 pub mod cli;
 pub mod decide;
 pub mod error;
 pub mod exit;
+pub mod files;
 pub mod gate;
 pub mod inspect;
 pub mod output;

@@ -94,7 +94,7 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
             charter = Some(file.display().to_string());
         }
     }
-    crate::report::outcome::run(&crate::run::session::RunOptions {
+    crate::run::outcome::run(&crate::run::options::RunOptions {
         matrix,
         cases: args.cases,
         variants: args.variants,

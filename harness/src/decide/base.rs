@@ -5,7 +5,8 @@
 use crate::error::{Error, Result};
 use crate::gate::stats::{self, Label, Rate};
 use crate::gate::{Gate, UnitStatus};
-use crate::run::session::{self, RunOptions};
+use crate::run::options::RunOptions;
+use crate::run::session;
 use crate::store::record::RunRecord;
 use serde::Serialize;
 use std::fmt::Write;

@@ -9,11 +9,10 @@ pub mod settle;
 
 use crate::error::{Error, Result};
 use crate::gate::Gate;
-use crate::report::events::TrialRecord;
 use crate::report::files::RunFacts;
-use crate::store;
 use crate::store::record::{RunRecord, Sandbox};
 use crate::store::run_folder;
+use crate::store::trial::TrialRecord;
 use crate::suite::charter;
 use crate::suite::{self, Suite};
 use base::{Base, BaseSent, UnitChange};
@@ -81,7 +80,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         Some(b) => Some((b, plan(opts, b, &run, &gate)?)),
         None => None,
     };
-    let code = crate::report::outcome::conclude(&opts.run_dir, &gate, &records, &facts)?;
+    let code = crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts)?;
     if let Some((b, planned)) = base {
         compare_with_base(opts, b, planned, &suite, &run, &gate)?;
     }
@@ -239,22 +238,22 @@ fn rerun_base(
 fn write_comparison(run_dir: &Path, rev: &str, c: &Compared) -> Result<()> {
     let text = &c.text;
     outln!("\n{text}");
-    store::write_atomic(
+    crate::files::write_atomic(
         &run_dir.join("base-comparison.md"),
-        crate::report::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
+        crate::output::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
     )?;
     // Regressions, improvements and failures the base shares go first, in report.md and in
     // the step summary: a failure the base already has is not this change's doing.
-    let section = crate::report::inert(&format!(
+    let section = crate::output::inert(&format!(
         "## Against the base ({rev})\n\n```\n{}\n```\n\n",
         text.trim_end()
     ));
     let report = run_dir.join("report.md");
     let md = std::fs::read_to_string(&report).unwrap_or_default();
     let combined = format!("{section}{md}");
-    store::write_atomic(&report, combined.as_bytes())?;
+    crate::files::write_atomic(&report, combined.as_bytes())?;
     crate::report::files::append_step_summary(&combined)?;
-    store::write_json_atomic(
+    crate::files::write_json_atomic(
         &run_dir.join("base-comparison.json"),
         &serde_json::json!({"base_rev": rev, "base_results": c.base_dir.display().to_string(), "alpha": crate::gate::stats::ALPHA, "settle": c.settle, "units": c.changes}),
     )
@@ -313,7 +312,7 @@ fn base_cost(base: &BaseSent) -> String {
     for line in &base.sent {
         out.push_str(&format!("  {line}\n"));
     }
-    for line in crate::report::outcome::usage_lines(&base.usage).lines() {
+    for line in crate::run::outcome::usage_lines(&base.usage).lines() {
         out.push_str(&format!("  {line}\n"));
     }
     out

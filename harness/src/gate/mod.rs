@@ -4,7 +4,9 @@
 pub mod stats;
 
 use crate::exit;
-use crate::report::events::{TrialRecord, TrialStatus};
+use crate::store::record::Partial;
+use crate::store::trial::TrialRecord;
+use crate::store::trial::TrialStatus;
 use checkers::Criterion;
 use serde::Serialize;
 
@@ -77,15 +79,6 @@ pub struct Gate {
     pub units: Vec<Unit>,
     /// Set when the run covered less than the manifest's whole gate: never a decision.
     pub partial: Option<Partial>,
-}
-
-/// A run narrowed by filters, fewer trials than the manifest's, or a shard.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-pub struct Partial {
-    pub units_run: usize,
-    pub units_total: usize,
-    /// `K/N` when the run is one shard of a gate.
-    pub shard: Option<String>,
 }
 
 impl Gate {

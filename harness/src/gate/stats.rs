@@ -4,7 +4,7 @@
 //! trials only. The beta quantiles and the hypergeometric pmf come from statrs.
 
 use crate::gate::Unit;
-use crate::report::events::TrialStatus;
+use crate::store::trial::TrialStatus;
 use serde::Serialize;
 use statrs::distribution::{Beta, ContinuousCDF, Discrete, Hypergeometric};
 

@@ -7,7 +7,8 @@
 //! checker version, listing each disagreement with the criterion that decided it.
 
 use crate::error::{Error, Result};
-use crate::store::{files_under, read_transcript};
+use crate::files::files_under;
+use crate::store::read_transcript;
 use crate::suite::Suite;
 use checkers::golden::{self, Expect};
 use checkers::{Transcript, Verdict};
@@ -75,7 +76,7 @@ pub fn label(
     let mut open: BTreeMap<&Path, std::fs::File> = BTreeMap::new();
     for (file, _) in &lines {
         if !open.contains_key(file.as_path()) {
-            let f = crate::store::open_no_follow(
+            let f = crate::files::open_no_follow(
                 file,
                 std::fs::OpenOptions::new().create(true).append(true),
             )?;
@@ -133,7 +134,7 @@ fn judge(
     let case = suite
         .case(&t.case)
         .ok_or_else(|| Error::input(format!("{source}: unknown case {:?}", t.case)))?;
-    let v: Verdict = crate::inspect::check::recheck(t, case, core, &source)?;
+    let v: Verdict = crate::suite::case::recheck(t, case, core, &source)?;
     if v.inconclusive {
         return Ok(None);
     }
@@ -339,13 +340,13 @@ pub fn run(opts: &CalibrateOptions) -> Result<u8> {
     if opts.json {
         for j in &judged {
             let line = serde_json::to_string(j).map_err(|e| Error::Internal(e.to_string()))?;
-            crate::report::out_json(&line);
+            crate::output::out_json(&line);
         }
         let summary: Vec<_> = tallies(&judged)
             .into_iter()
             .map(|((case, version), t)| serde_json::json!({"case": case, "checker_version": version, "tally": t}))
             .collect();
-        crate::report::out_json(&serde_json::json!({ "summary": summary }).to_string());
+        crate::output::out_json(&serde_json::json!({ "summary": summary }).to_string());
     } else {
         // Reasons quote model text: no terminal escapes, no key values.
         out!("{}", render(&judged));

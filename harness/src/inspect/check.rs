@@ -3,10 +3,11 @@
 
 use crate::error::{Error, Result};
 use crate::exit;
-use crate::report::events::TrialStatus;
+use crate::store::trial::TrialStatus;
 use crate::store::{read_transcript, transcript_files};
+use crate::suite::case::recheck;
 use crate::suite::Suite;
-use checkers::{CheckContext, Verdict};
+use checkers::Verdict;
 use std::path::PathBuf;
 
 /// A fresh verdict and the one stored in the transcript when it was written, if any.
@@ -39,24 +40,6 @@ impl Checked {
             )
         })
     }
-}
-
-/// Re-check a stored transcript against its case: the Core Invariants come from `core`, else
-/// from the transcript's own system prompt. `source` names it in an error.
-pub fn recheck(
-    t: &checkers::Transcript,
-    case: &crate::suite::case::Case,
-    core: Option<&str>,
-    source: &str,
-) -> Result<Verdict> {
-    let from_prompt = t
-        .system_prompt()
-        .and_then(|s| crate::suite::charter::section(s, "Core Invariants"));
-    let ctx = CheckContext {
-        truth: &case.truth,
-        core_invariants: core.or(from_prompt.as_deref()),
-    };
-    checkers::check(t, &ctx).map_err(|e| Error::input(format!("{source}: {e}")))
 }
 
 /// Check every transcript at or under `paths`. `core_invariants` overrides the section read
@@ -219,7 +202,7 @@ pub fn run(opts: &CheckOptions) -> Result<u8> {
             }
             // JSON escapes control characters, not bidi overrides; keys quoted in reasons
             // need masking.
-            crate::report::out_json(&v.to_string());
+            crate::output::out_json(&v.to_string());
         }
     } else {
         out!("{}", render(&verdicts, opts.verbose));

@@ -488,7 +488,7 @@ fn failing_trial(h: &mut crate::report::markup::Html, a: &Side, b: &Side, r: &Ro
     let Some(t) = unit
         .trials
         .iter()
-        .find(|t| t.status == crate::report::events::TrialStatus::Fail)
+        .find(|t| t.status == crate::store::trial::TrialStatus::Fail)
     else {
         return;
     };
@@ -533,7 +533,7 @@ pub fn run(opts: &CompareOptions) -> Result<u8> {
     let b = Side::load(&opts.b, &suite)?;
     let rows = compare(&a, &b);
     if nothing_pairs(&rows) {
-        return Err(Error::input(crate::report::inert(&format!(
+        return Err(Error::input(crate::output::inert(&format!(
             "{} and {}: nothing to compare — no unit has a result on both sides (models {} against {}, paired by neither name nor role); compare DIR:MODEL with DIR:MODEL to pair two models by hand",
             opts.a,
             opts.b,
@@ -542,7 +542,7 @@ pub fn run(opts: &CompareOptions) -> Result<u8> {
         ))));
     }
     if let Some(f) = &opts.html {
-        crate::store::write_atomic(f, html(&a, &b, &rows).as_bytes())?;
+        crate::files::write_atomic(f, html(&a, &b, &rows).as_bytes())?;
     }
     if opts.json {
         let v = serde_json::json!({
@@ -555,7 +555,7 @@ pub fn run(opts: &CompareOptions) -> Result<u8> {
                 .collect::<std::collections::BTreeMap<_, _>>(),
             "units": rows,
         });
-        crate::report::out_json(&v.to_string());
+        crate::output::out_json(&v.to_string());
     } else {
         out!("{}", markdown(&a, &b, &rows));
     }

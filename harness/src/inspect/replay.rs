@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::provider::{self, ModelRequest};
+use crate::store::request::TrialRequest;
 use crate::suite::manifest::{Decoding, ModelEntry};
 use checkers::transcript::{Message, Outcome, Role, Transcript};
 use serde_json::{json, Value};
@@ -91,9 +92,9 @@ pub async fn replay(
     let model = trusted_model(&t, file, manifest)?;
     crate::suite::manifest::check_api_keys(file, std::slice::from_ref(&model))?;
     let provider = provider::build(&model, suite_root)?;
-    let req = t.request.as_ref().expect("checked by model_entry");
-    let decoding = recorded_decoding(req, file)?;
-    let tools = recorded_tools(req);
+    let req = TrialRequest::of(&t);
+    let decoding = recorded_decoding(&req, file)?;
+    let tools = recorded_tools(&req);
     let seeded: Vec<Message> = t.messages[..t.seeded.min(t.messages.len())].to_vec();
     let (system, rest) = split_system(&seeded);
     let on_retry = |n: provider::http::RetryNotice| {
@@ -122,36 +123,35 @@ pub async fn replay(
     out.max_steps_reached = false;
     out.checker = None;
     out.timing = None;
-    let mut request = req.clone();
-    request["replay_of"] = json!(file.file_name().map(|n| n.to_string_lossy().into_owned()));
-    request["decoding_sent"] = provider.decoding_sent(&decoding);
+    let mut request = TrialRequest::of(&t);
+    request.replay_of = file.file_name().map(|n| n.to_string_lossy().into_owned());
+    request.decoding_sent = provider.decoding_sent(&decoding);
     // The stored trial's failure is not the replay's.
-    if let Some(r) = request.as_object_mut() {
-        r.remove("provider_error");
-    }
+    request.provider_error = None;
     let max = manifest.manifest.run.max_reply_bytes;
     record_result(&mut out, &mut request, result, max);
-    out.request = Some(request);
+    out.request = Some(request.to_value());
     let path = replay_path(file);
-    crate::store::write_json_atomic(&path, &out)?;
+    crate::files::write_json_atomic(&path, &out)?;
     Ok((path, out))
 }
 
 /// The decoding the original request recorded.
-fn recorded_decoding(req: &Value, file: &Path) -> Result<Decoding> {
-    serde_json::from_value(req.get("decoding").cloned().unwrap_or(json!({})))
+fn recorded_decoding(req: &TrialRequest, file: &Path) -> Result<Decoding> {
+    let recorded = match &req.decoding {
+        Value::Null => json!({}),
+        d => d.clone(),
+    };
+    serde_json::from_value(recorded)
         .map_err(|e| Error::input(format!("{}: request.decoding: {e}", file.display())))
 }
 
 /// The tools the original request offered, as the harness offers them now (a name it does not
 /// know is left out).
-fn recorded_tools(req: &Value) -> Vec<crate::trial::tools::ToolSpec> {
-    req.get("tools")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|n| n.as_str())
-        .filter_map(crate::trial::tools::spec)
+fn recorded_tools(req: &TrialRequest) -> Vec<crate::suite::tools::ToolSpec> {
+    req.tools
+        .iter()
+        .filter_map(|n| crate::suite::tools::spec(n))
         .collect()
 }
 
@@ -174,7 +174,7 @@ fn split_system(seeded: &[Message]) -> (String, &[Message]) {
 /// in `request`, as a run records it).
 fn record_result(
     out: &mut Transcript,
-    request: &mut Value,
+    request: &mut TrialRequest,
     result: std::result::Result<provider::ModelReply, provider::ProviderError>,
     max: u64,
 ) {
@@ -192,7 +192,7 @@ fn record_result(
         Err(e) => {
             out.outcome = Outcome::Error;
             out.error = Some(format!("provider failed: {e}"));
-            request["provider_error"] = json!(e);
+            request.provider_error = Some(e);
         }
     }
 }

@@ -34,12 +34,12 @@ pub fn run(opts: &ShowOptions) -> Result<u8> {
     let mut out = String::new();
     for c in &checked {
         if opts.json {
-            out.push_str(&crate::report::inert_json(
+            out.push_str(&crate::output::inert_json(
                 &serde_json::to_string(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?,
             ));
             out.push('\n');
         } else {
-            out.push_str(&crate::report::inert(&format!(
+            out.push_str(&crate::output::inert(&format!(
                 "{}\n",
                 c.verdict.file.as_deref().unwrap_or("")
             )));

@@ -5,7 +5,7 @@ use super::http::HttpCaller;
 use super::lenient;
 use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
 use crate::suite::manifest::{AuthStyle, Decoding, ModelEntry, ANTHROPIC_DEFAULT_VERSION};
-use crate::trial::tools::ToolSpec;
+use crate::suite::tools::ToolSpec;
 use checkers::transcript::{Message, Role, ToolCall};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -6,13 +6,14 @@ mod error;
 mod finish;
 pub mod http;
 pub mod openai;
+pub mod prices;
 pub mod scripted;
 
 pub use error::{ProviderError, Transient};
 pub use finish::FinishReason;
 
 use crate::suite::manifest::{Decoding, ModelEntry, ProviderKind};
-use crate::trial::tools::ToolSpec;
+use crate::suite::tools::ToolSpec;
 use checkers::transcript::{Message, ToolCall};
 use serde::Deserialize;
 use std::future::Future;

@@ -5,7 +5,7 @@ use super::http::HttpCaller;
 use super::{lenient, list_or_empty};
 use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
 use crate::suite::manifest::{Decoding, ModelEntry, TokenLimitField};
-use crate::trial::tools::ToolSpec;
+use crate::suite::tools::ToolSpec;
 use checkers::transcript::{Message, Role, ToolCall};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -57,7 +57,7 @@ fn conversation(turns: usize) -> Vec<Message> {
 fn bodies() -> Vec<String> {
     let tools: Vec<_> = ["read_file", "edit_file", "run_tests"]
         .iter()
-        .filter_map(|t| crate::trial::tools::spec(t))
+        .filter_map(|t| crate::suite::tools::spec(t))
         .collect();
     let decoding = Decoding {
         temperature: Some(0.0),

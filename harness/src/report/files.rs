@@ -5,7 +5,7 @@ use super::{html, junit, markdown, registry};
 use crate::error::{Error, Result};
 use crate::gate::Gate;
 use crate::provider::ProviderError;
-use crate::report::events::TrialRecord;
+use crate::store::trial::TrialRecord;
 use serde_json::json;
 use std::path::Path;
 
@@ -19,7 +19,7 @@ pub struct RunFacts<'a> {
     /// Tokens and cost per model, as in run.json (none when the run recorded none).
     pub usage: Option<Vec<crate::store::record::ModelUsage>>,
     /// Per case: pass rate with the charter, without it (control arm), and the lift.
-    pub lift: Option<Vec<super::lift::CaseLift>>,
+    pub lift: Option<Vec<crate::store::record::CaseLift>>,
     /// `--no-sandbox`: model-written code ran unconfined. Every report says so.
     pub sandbox_off: bool,
     /// Append report.md to `$GITHUB_STEP_SUMMARY` (off when a later step writes the summary).
@@ -47,7 +47,7 @@ pub fn auth_failures(records: &[TrialRecord]) -> Vec<String> {
 }
 
 fn write_text(path: &Path, text: &str) -> Result<()> {
-    crate::store::write_atomic(path, text.as_bytes())
+    crate::files::write_atomic(path, text.as_bytes())
 }
 
 /// Every report file of the run folder; summary.json last.
@@ -68,10 +68,10 @@ pub fn write_all(
     // Evidence in the tables quotes model text: inert, like everything printed.
     write_text(
         &run_dir.join("registry-rows.md"),
-        &super::inert(&format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}")),
+        &crate::output::inert(&format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}")),
     )?;
     write_markdown(run_dir, gate, records, facts, &charter_line, &table)?;
-    crate::store::write_atomic_with(&run_dir.join("junit.xml"), |w| junit::write(records, w))?;
+    crate::files::write_atomic_with(&run_dir.join("junit.xml"), |w| junit::write(records, w))?;
     let page = html::Page {
         title: "Charter gate",
         charter_line: &charter_line.replace('`', "").replace("**", ""),
@@ -79,7 +79,7 @@ pub fn write_all(
         case_title: &title_of,
         run_dir,
     };
-    crate::store::write_atomic_with(&run_dir.join("report.html"), |w| {
+    crate::files::write_atomic_with(&run_dir.join("report.html"), |w| {
         html::write(gate, records, &page, w)
     })?;
     write_summary(run_dir, gate, records, facts)
@@ -134,7 +134,7 @@ fn write_markdown(
     if let Some(l) = &facts.lift {
         md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::lift::table(l)));
     }
-    let md = super::inert(&md);
+    let md = crate::output::inert(&md);
     write_text(&run_dir.join("report.md"), &md)?;
     if facts.step_summary {
         // A shard's verdict is no verdict: the decide job writes the gate.
@@ -205,7 +205,7 @@ fn write_summary(
             run_dir,
         },
     };
-    crate::store::write_atomic_with(&run_dir.join("summary.json"), |w| {
+    crate::files::write_atomic_with(&run_dir.join("summary.json"), |w| {
         serde::Serialize::serialize(&doc, &mut serde_json::Serializer::pretty(&mut *w))
             .map_err(std::io::Error::other)?;
         w.write_all(b"\n")

@@ -7,7 +7,8 @@
 use super::markup::Html;
 use super::trial::TrialView;
 use crate::gate::{Gate, Unit, UnitStatus};
-use crate::report::events::{TrialRecord, TrialStatus};
+use crate::store::trial::TrialRecord;
+use crate::store::trial::TrialStatus;
 use checkers::transcript::Role;
 use std::path::Path;
 

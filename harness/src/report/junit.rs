@@ -5,7 +5,8 @@
 //! (quick-junit, which cargo-nextest uses, builds the whole report in memory first: about a
 //! kilobyte per failed test case, more than this harness's whole budget at 100,000 trials.)
 
-use crate::report::events::{TrialRecord, TrialStatus};
+use crate::store::trial::TrialRecord;
+use crate::store::trial::TrialStatus;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
 use std::io::Write;

@@ -2,20 +2,10 @@
 //! pass rate without it. A case the control passes as often as the charter does not
 //! discriminate: it cannot tell a good charter edit from a bad one.
 
-use crate::report::events::{TrialRecord, TrialStatus};
-use serde::Serialize;
+use crate::store::record::CaseLift;
+use crate::store::trial::TrialRecord;
+use crate::store::trial::TrialStatus;
 use std::fmt::Write;
-
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct CaseLift {
-    pub case: String,
-    pub charter_pass_rate: f64,
-    pub control_pass_rate: f64,
-    pub lift: f64,
-    /// The charter does better than no charter; otherwise the control passes as often and
-    /// the case cannot tell a good charter from a bad one.
-    pub discriminates: bool,
-}
 
 fn rate(records: &[TrialRecord], case: &str) -> Option<f64> {
     let decided: Vec<&TrialRecord> = records

@@ -2,7 +2,6 @@
 //! reporters as one set in [`reporters`], one trial's view in [`trial`], HTML in [`markup`].
 
 pub mod events;
-pub mod outcome;
 
 pub mod files;
 pub mod html;
@@ -18,73 +17,6 @@ pub mod table;
 pub mod trial;
 
 pub use reporters::{Console, Reporters};
-
-/// Text made safe to print or to put in a Markdown report — the one function for it: every
-/// configured key masked, and every character that would act instead of show written out as
-/// `\u{1b}`: control characters other than newline and tab (ESC, CR, BEL, C1 controls such as
-/// CSI), bidi embeddings, overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069,
-/// U+200E/U+200F, U+061C), and the Unicode line and paragraph separators. So a reply cannot
-/// clear a terminal, set its title, paint a fake "Gate: PASS", or show one text and be another.
-pub fn inert(text: &str) -> String {
-    let masked = crate::output::secrets::redact(text);
-    if !masked.chars().any(acts) {
-        return masked;
-    }
-    let mut out = String::with_capacity(masked.len() + 8);
-    for c in masked.chars() {
-        if acts(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// A character that changes how the text around it is shown rather than showing itself.
-fn acts(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t')
-        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}' | '\u{2028}' | '\u{2029}')
-}
-
-/// [`inert`] for JSON text: what acts is written as a JSON escape (`\u202e`), so the line
-/// stays the same JSON, shows nothing raw, and holds no key.
-pub fn inert_json(json: &str) -> String {
-    let masked = crate::output::secrets::redact(json);
-    if !masked.chars().any(acts) {
-        return masked;
-    }
-    masked
-        .chars()
-        .map(|c| {
-            if acts(c) {
-                format!("\\u{:04x}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-/// One JSON document as a line of stdout, through [`inert_json`].
-pub fn out_json(json: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout()
-        .lock()
-        .write_all(format!("{}\n", inert_json(json)).as_bytes());
-}
-
-/// Write `text` to stdout, inert (the `outln!` and `out!` macros).
-pub fn out(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(inert(text).as_bytes());
-}
-
-/// Write `text` to stderr, inert, in one write (the `errln!` and `err!` macros).
-pub fn err(text: &str) {
-    use std::io::Write;
-    let _ = std::io::stderr().lock().write_all(inert(text).as_bytes());
-}
 
 /// Text as XML or HTML character data or attribute value. Control characters XML 1.0 forbids
 /// even escaped become U+FFFD.
@@ -102,35 +34,4 @@ pub fn xml_escape(s: &str) -> String {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn escapes_print_escaped_and_newlines_stay() {
-        let s = super::inert("a\u{1b}]0;pwned\u{7}b\u{1b}[2J\nc\td");
-        assert_eq!(s, "a\\u{1b}]0;pwned\\u{7}b\\u{1b}[2J\nc\td");
-    }
-
-    #[test]
-    fn bidi_overrides_isolates_marks_and_c1_controls_print_escaped() {
-        let s = super::inert("a\u{202e}b\u{202c}c\u{2066}d\u{2069}e\u{200f}f\u{9b}31m\rg\u{2028}h");
-        assert_eq!(
-            s,
-            "a\\u{202e}b\\u{202c}c\\u{2066}d\\u{2069}e\\u{200f}f\\u{9b}31m\\u{d}g\\u{2028}h"
-        );
-        // Text in any script stays as it is.
-        assert_eq!(super::inert("שלום — 日本 — é"), "שלום — 日本 — é");
-    }
-
-    #[test]
-    fn json_stays_the_same_json_with_nothing_raw() {
-        let v = serde_json::json!({"reason": "a\u{202e}b\u{1b}[2J\u{9b}c"});
-        let line = super::inert_json(&v.to_string());
-        assert!(
-            !line.contains('\u{202e}') && !line.contains('\u{9b}'),
-            "{line}"
-        );
-        assert_eq!(serde_json::from_str::<serde_json::Value>(&line).unwrap(), v);
-    }
 }

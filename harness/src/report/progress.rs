@@ -1,7 +1,8 @@
 //! Run progress: a bar per model with pass/fail/error counts on a terminal, one plain line per
 //! trial otherwise (CI logs, pipes). Whether a terminal watches is told, not probed.
 
-use crate::report::events::{Event, TrialStatus};
+use crate::report::events::Event;
+use crate::store::trial::TrialStatus;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::Write;
@@ -11,7 +12,7 @@ use std::io::Write;
 fn line(text: String) {
     let _ = std::io::stderr()
         .lock()
-        .write_all(format!("{}\n", super::inert(&text)).as_bytes());
+        .write_all(format!("{}\n", crate::output::inert(&text)).as_bytes());
 }
 
 #[derive(Default, Clone, Copy)]
@@ -97,7 +98,7 @@ impl Progress {
                 reason,
                 wait_ms,
             } => {
-                let reason = super::inert(reason);
+                let reason = crate::output::inert(reason);
                 let line = format!("retry {case}/{variant} trial {trial}: attempt {attempt} failed ({reason}); next in {:.1}s", *wait_ms as f64 / 1000.0);
                 match self.per_model.get(model) {
                     Some((bar, _)) if self.bars.is_some() => bar.set_message(line),

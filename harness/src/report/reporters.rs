@@ -4,7 +4,8 @@
 
 use super::progress::Progress;
 use super::story::StoryOptions;
-use crate::report::events::{Event, TrialRecord};
+use crate::report::events::Event;
+use crate::store::trial::TrialRecord;
 
 /// Where the output goes, as the reporters are told it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

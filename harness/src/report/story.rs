@@ -117,34 +117,34 @@ fn wrap(text: &str, indent: &str) -> String {
 fn sanitized(t: &Transcript, v: &Verdict) -> (Transcript, Verdict) {
     let mut t = t.clone();
     for m in t.messages.iter_mut() {
-        m.content = super::inert(&m.content);
+        m.content = crate::output::inert(&m.content);
         for c in m.tool_calls.iter_mut() {
-            c.name = super::inert(&c.name);
+            c.name = crate::output::inert(&c.name);
             inert_json(&mut c.arguments);
         }
     }
     if let Some(ws) = t.workspace.as_mut() {
         for ch in ws.changed.iter_mut() {
-            ch.path = super::inert(&ch.path);
-            ch.before = ch.before.as_deref().map(super::inert);
-            ch.after = ch.after.as_deref().map(super::inert);
+            ch.path = crate::output::inert(&ch.path);
+            ch.before = ch.before.as_deref().map(crate::output::inert);
+            ch.after = ch.after.as_deref().map(crate::output::inert);
         }
     }
-    t.error = t.error.as_deref().map(super::inert);
+    t.error = t.error.as_deref().map(crate::output::inert);
     for s in [&mut t.model, &mut t.case, &mut t.variant] {
-        *s = super::inert(s);
+        *s = crate::output::inert(s);
     }
     let mut v = v.clone();
     for c in v.criteria.iter_mut() {
-        c.detail = super::inert(&c.detail);
+        c.detail = crate::output::inert(&c.detail);
     }
-    v.final_figure = v.final_figure.as_deref().map(super::inert);
+    v.final_figure = v.final_figure.as_deref().map(crate::output::inert);
     (t, v)
 }
 
 fn inert_json(v: &mut serde_json::Value) {
     match v {
-        serde_json::Value::String(s) => *s = super::inert(s),
+        serde_json::Value::String(s) => *s = crate::output::inert(s),
         serde_json::Value::Array(a) => a.iter_mut().for_each(inert_json),
         serde_json::Value::Object(o) => o.values_mut().for_each(inert_json),
         _ => {}
@@ -330,7 +330,7 @@ mod tests {
 /// Every trial's story on stdout, in trial order (model, case, variant, trial), each told from
 /// its transcript file and read back one at a time; a trial whose reply and failed criteria
 /// repeat the one before it in its unit is folded into one line.
-pub fn print_all(records: &[crate::report::events::TrialRecord], opts: StoryOptions) {
+pub fn print_all(records: &[crate::store::trial::TrialRecord], opts: StoryOptions) {
     use std::io::Write;
     let case_at = |case: &str| {
         checkers::CASE_IDS
@@ -338,7 +338,7 @@ pub fn print_all(records: &[crate::report::events::TrialRecord], opts: StoryOpti
             .position(|c| *c == case)
             .unwrap_or(99)
     };
-    let mut order: Vec<&crate::report::events::TrialRecord> = records.iter().collect();
+    let mut order: Vec<&crate::store::trial::TrialRecord> = records.iter().collect();
     order.sort_by(|a, b| {
         (&a.model, case_at(&a.case), &a.variant, a.trial).cmp(&(
             &b.model,
@@ -348,7 +348,7 @@ pub fn print_all(records: &[crate::report::events::TrialRecord], opts: StoryOpti
         ))
     });
     // What makes two trials "the same": the unit, the reply and which criteria failed.
-    let same = |r: &crate::report::events::TrialRecord| {
+    let same = |r: &crate::store::trial::TrialRecord| {
         (
             r.model.clone(),
             r.case.clone(),

@@ -1,5 +1,5 @@
 //! The gate as a case × model table for the terminal, with the failures spelled out. Evidence
-//! quotes model text: every line goes out through [`super::inert`].
+//! quotes model text: every line goes out through [`crate::output::inert`].
 
 use crate::gate::{Gate, UnitStatus};
 use std::fmt::Write;
@@ -51,7 +51,7 @@ pub fn write(gate: &Gate, sink: &mut dyn std::io::Write) -> std::io::Result<()> 
                     u.case, u.variant, u.model, t.trial, first.name, first.detail
                 );
                 if out.len() >= 1 << 16 {
-                    sink.write_all(super::inert(&out).as_bytes())?;
+                    sink.write_all(crate::output::inert(&out).as_bytes())?;
                     out.clear();
                 }
             }
@@ -74,5 +74,5 @@ pub fn write(gate: &Gate, sink: &mut dyn std::io::Write) -> std::io::Result<()> 
     }
     let verdict = gate.verdict().1;
     let _ = writeln!(out, "\nGate: {verdict}");
-    sink.write_all(super::inert(&out).as_bytes())
+    sink.write_all(crate::output::inert(&out).as_bytes())
 }

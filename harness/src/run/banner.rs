@@ -3,6 +3,7 @@
 //! matrix tests in a charter repository: the repository's own, not the built-in example.
 
 use crate::suite::charter::Charter;
+use crate::suite::embedded::shown;
 use std::path::{Path, PathBuf};
 
 /// The lines naming what is tested. `title` comes from the runtime text (the system prompt).
@@ -20,7 +21,7 @@ impl Tested<'_> {
         let title = crate::suite::charter::title(self.runtime)
             .map_or("(no title)".to_string(), |(_, t)| format!("\"{t}\""));
         let sha = &self.sha256[..self.sha256.len().min(12)];
-        crate::report::inert(&format!(
+        crate::output::inert(&format!(
             "testing: charter {} — {title}, version {}, runtime sha256 {sha}\n         matrix {}\n         suite {}\n",
             shown(Path::new(self.charter_source)),
             self.version.unwrap_or("(none)"),
@@ -60,21 +61,6 @@ pub fn for_gate(
         suite,
     }
     .render()
-}
-
-/// A path as a person in the current folder would type it: relative when it is under it; a
-/// file of the built-in suite as such.
-pub fn shown(p: &Path) -> String {
-    if crate::suite::embedded::is_embedded(p) {
-        let name = p.file_name().unwrap_or_default().to_string_lossy();
-        return format!("{name} (built in)");
-    }
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let canonical = std::fs::canonicalize(&cwd).unwrap_or(cwd.clone());
-    [cwd, canonical]
-        .iter()
-        .find_map(|c| p.strip_prefix(c).ok().filter(|r| !r.as_os_str().is_empty()))
-        .map_or(p.display().to_string(), |r| r.display().to_string())
 }
 
 fn matrix_shown(p: &Path) -> String {

@@ -95,7 +95,7 @@ pub fn message(
         "\ninterrupted: {written} trial{} finished by this run ({in_folder} in {}), kept; \
          {removed} trial folder{} removed from {}.\nFinish the run (finished trials are kept, never repeated):\n  {command}",
         s(written),
-        crate::run::banner::shown(run_dir),
+        crate::suite::embedded::shown(run_dir),
         s(removed),
         crate::trial::workspace::scratch_root().display(),
     )
@@ -134,7 +134,7 @@ pub fn resume_command(argv: Vec<String>, run_dir: &Path) -> String {
         out.push(a);
     }
     out.push("--resume".into());
-    out.push(crate::run::banner::shown(&absolute(run_dir)));
+    out.push(crate::suite::embedded::shown(&absolute(run_dir)));
     out.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ")
 }
 

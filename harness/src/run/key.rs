@@ -22,7 +22,7 @@ pub fn key_of(charter_sha256: &str, manifest: &Path, suite: Option<&Path>) -> Re
         Some(dir) => {
             let mut h = Sha256::new();
             let mut files =
-                crate::store::files_under(&[dir.join("cases"), dir.join("fixtures")], |_| true)?;
+                crate::files::files_under(&[dir.join("cases"), dir.join("fixtures")], |_| true)?;
             files.sort();
             for f in files {
                 h.update(

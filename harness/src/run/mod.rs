@@ -3,8 +3,11 @@
 //! suite preparation, the banner, `harness key`).
 
 pub mod banner;
+pub mod inputs;
 pub mod interrupt;
 pub mod key;
+pub mod options;
+pub mod outcome;
 pub mod plan;
 pub mod prepare;
 pub mod runner;

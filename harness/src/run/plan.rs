@@ -3,6 +3,7 @@
 //! Every way of running goes through it: a run, a filtered run, a shard, a resume, a base
 //! rerun, a replay.
 
+use crate::provider::prices::Cost;
 use crate::suite::case::{Case, Variant};
 use crate::suite::manifest::{self, ModelEntry};
 use std::collections::{BTreeSet, HashSet};
@@ -96,17 +97,6 @@ pub fn units<'a>(selected: Vec<(&'a Case, &'a Variant)>) -> Vec<(&'a Case, &'a V
         .collect()
 }
 
-/// What one model's part of the plan may cost, from the prices in its manifest entry.
-#[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
-pub struct Cost {
-    /// Input of the first turns alone, uncached: every episode pays at least this.
-    pub first_turns_usd: f64,
-    /// The same with the prompt cache (the charter written once, read by later requests).
-    pub first_turns_cached_usd: f64,
-    /// Every request of the plan answering with the whole token limit.
-    pub output_at_most_usd: f64,
-}
-
 /// The plan as printed before the first call: per model, its episodes, requests and cost.
 pub struct Priced<'a> {
     pub plan: &'a Plan,
@@ -138,7 +128,7 @@ impl Priced<'_> {
     pub fn cost(&self, mi: usize) -> Option<Cost> {
         let m = &self.models[mi].0;
         m.price_input_per_mtok.or(m.price_output_per_mtok)?;
-        let p = crate::trial::budget::Prices::of(m);
+        let p = crate::provider::prices::Prices::of(m);
         let first_turn_tokens = self.first_turn_tokens(mi);
         let plain = p.input * first_turn_tokens as f64 / 1e6;
         let n = self.plan.episodes(mi) as f64;

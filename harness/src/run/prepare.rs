@@ -43,7 +43,7 @@ fn render(text: &str, vars: &[(&str, &str)]) -> String {
 }
 
 fn is_template(dir: &Path) -> bool {
-    crate::store::files_under(&[dir.to_path_buf()], |_| true)
+    crate::files::files_under(&[dir.to_path_buf()], |_| true)
         .unwrap_or_default()
         .iter()
         .any(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains("{{")))
@@ -51,7 +51,7 @@ fn is_template(dir: &Path) -> bool {
 
 /// Render every text file under `dir` in place.
 fn render_tree(dir: &Path, vars: &[(&str, &str)]) -> Result<()> {
-    for f in crate::store::files_under(&[dir.to_path_buf()], |_| true)? {
+    for f in crate::files::files_under(&[dir.to_path_buf()], |_| true)? {
         if let Ok(text) = std::fs::read_to_string(&f) {
             if text.contains("{{") {
                 std::fs::write(&f, render(&text, vars)).map_err(|e| Error::io(&f, e))?;
@@ -147,7 +147,7 @@ fn replay_cached(
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    let mut files = crate::store::files_under(&[rendered.clone()], |_| true)?;
+    let mut files = crate::files::files_under(&[rendered.clone()], |_| true)?;
     files.sort();
     for f in &files {
         h.update(

@@ -2,14 +2,16 @@
 //! transcript is checked and written atomically as soon as its trial ends.
 
 use crate::error::{Error, Result};
+use crate::files::write_json_atomic;
 use crate::provider::Provider;
-use crate::report::events::{Event, TrialRecord};
-use crate::run::warmup::CacheRole;
-use crate::store::{transcript_path, write_json_atomic};
+use crate::report::events::Event;
+use crate::store::transcript_path;
+use crate::store::trial::TrialRecord;
 use crate::suite::case::{Case, Variant};
 use crate::suite::charter::Charter;
 use crate::suite::manifest::{Manifest, ModelEntry};
 use crate::trial::episode::{decoding_for, run_trial, TrialSpec};
+use crate::trial::latch::CacheRole;
 use checkers::CheckContext;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -210,7 +212,7 @@ async fn dispatch(
         tasks.spawn(async move {
             let _permit = permit;
             let (record, why) = run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
-            if record.status == crate::report::events::TrialStatus::Fail {
+            if record.status == crate::store::trial::TrialStatus::Fail {
                 if let Ok(mut f) = failed.lock() {
                     f.insert(ui);
                 }

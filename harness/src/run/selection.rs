@@ -2,8 +2,11 @@
 //! recorded, the flags of a resume checked against it, and what a resume says it will do.
 
 use crate::error::{Error, Result};
+use crate::run::inputs::Inputs;
+use crate::run::options::arms_of;
+use crate::run::options::parse_shard;
+use crate::run::options::RunOptions;
 use crate::run::runner::RunPlan;
-use crate::run::session::{arms_of, parse_shard, Inputs, RunOptions};
 use crate::store::record::RunRecord;
 use crate::suite;
 use std::path::Path;

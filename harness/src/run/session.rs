@@ -4,9 +4,10 @@
 
 use crate::error::{Error, Result};
 use crate::gate::Gate;
-use crate::provider;
-use crate::report::events::{Event, TrialRecord};
+use crate::report::events::Event;
 use crate::report::Reporters;
+use crate::run::inputs::Inputs;
+use crate::run::options::{arms_of, RunOptions};
 use crate::run::runner::{self, Done, RunPlan};
 use crate::run::selection::{canonical, resume_note, same_selection, selection_of};
 use crate::store;
@@ -15,41 +16,13 @@ use crate::store::record::{
     SentRecord,
 };
 use crate::store::run_folder;
-use crate::suite::charter::{self, Charter};
+use crate::store::trial::TrialRecord;
+use crate::suite::charter::Charter;
 use crate::suite::manifest;
-use crate::suite::{self, Suite};
+use crate::suite::Suite;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
-
-/// What `harness run` was asked to do.
-#[derive(Debug, Clone, Default)]
-pub struct RunOptions {
-    pub matrix: PathBuf,
-    pub cases: Vec<String>,
-    pub variants: Vec<String>,
-    pub models: Vec<String>,
-    pub trials: Option<u32>,
-    pub out: Option<PathBuf>,
-    pub resume: Option<PathBuf>,
-    pub charter: Option<String>,
-    /// The folder `charter` is relative to (default: the current folder).
-    pub charter_dir: Option<PathBuf>,
-    pub suite: Option<PathBuf>,
-    pub shard: Option<String>,
-    pub arms: Vec<String>,
-    pub fail_fast: bool,
-    /// Print each trial's story instead of progress.
-    pub story: Option<crate::report::story::StoryOptions>,
-    /// Run only these units (model, case, variant); others are skipped like another shard's.
-    pub only_units: Option<Vec<(String, String, String)>>,
-    /// Run model-influenced commands unconfined (`--no-sandbox`).
-    pub no_sandbox: bool,
-    /// With `resume`: the selection is these options', not the one the folder recorded
-    /// (`--resume DIR --all`: every unit; a base rerun: the units it needs). Completed trials
-    /// are kept either way.
-    pub all: bool,
-}
 
 /// A finished run: its gate and everything the reports need.
 pub struct RunDone {
@@ -59,33 +32,10 @@ pub struct RunDone {
     pub suite: Suite,
     pub charter: Arc<Charter>,
     pub usage: Vec<ModelUsage>,
-    pub lift: Option<Vec<crate::report::lift::CaseLift>>,
+    pub lift: Option<Vec<crate::store::record::CaseLift>>,
     pub sandbox_off: bool,
     /// Per model: "sent N requests (plan: at most M)", for the end of the run.
     pub sent: Vec<String>,
-}
-
-/// Confine commands a model could influence, or say loudly that they are not. A unit that runs
-/// commands (`run_tests`, a behavioural probe) refuses to start without a working sandbox.
-fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
-    if opts.no_sandbox {
-        crate::trial::sandbox::set_unconfined(true);
-        errln!("{}", crate::report::files::NO_SANDBOX_WARNING);
-        return Ok(());
-    }
-    let runs_commands = suite::select(suite, &opts.cases, &opts.variants)?
-        .iter()
-        .any(|(c, v)| v.runs_commands() || c.probe.is_some());
-    if !runs_commands {
-        return Ok(());
-    }
-    crate::trial::sandbox::check().map_err(|e| {
-        Error::input(format!(
-            "the selected cases run commands a model can influence, and this machine cannot confine them: {e}\n\
-             The sandbox needs Linux with Landlock and mount/network/PID namespaces (user namespaces when not root). \
-             Only as a last resort, with models you trust on a machine you can lose: --no-sandbox runs them unconfined."
-        ))
-    })
 }
 
 /// Validate everything, plan, run the arms, record run.json; the caller prints and writes
@@ -264,127 +214,6 @@ fn run_arms(
     Ok((records, control_records, SentTally { sent, at_most }))
 }
 
-/// Everything a run needs from its options, loaded and checked before any model is called.
-pub(crate) struct Inputs {
-    pub(crate) loaded: manifest::LoadedManifest,
-    pub(crate) suite_root: PathBuf,
-    /// The suite bound to the charter (see `_prepared`).
-    pub(crate) suite: Suite,
-    pub(crate) charter: Arc<Charter>,
-    /// Keeps the bound fixtures alive for the run.
-    pub(crate) _prepared: crate::run::prepare::Prepared,
-    pub(crate) providers: Vec<(manifest::ModelEntry, Arc<dyn provider::Provider>)>,
-    pub(crate) units: Vec<(Arc<crate::suite::case::Case>, String)>,
-    pub(crate) shard: Option<(usize, usize)>,
-    pub(crate) with_control: bool,
-    /// What a whole gate of this manifest is: every model × every case variant.
-    pub(crate) units_total: usize,
-}
-
-impl Inputs {
-    fn load(opts: &RunOptions) -> Result<Inputs> {
-        let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
-        for w in &loaded.warnings {
-            errln!("warning: {w}");
-        }
-        let suite_root = suite::locate(opts.suite.as_deref())?;
-        let suite = Suite::load(&suite_root)?;
-        let charter = match &opts.charter {
-            Some(src) => charter::load(
-                src,
-                &opts
-                    .charter_dir
-                    .clone()
-                    .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
-            )?,
-            None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
-        };
-        sandbox_for(&suite, opts)?;
-        let stale = crate::trial::workspace::remove_stale();
-        if stale > 0 {
-            errln!("removed {stale} trial folder(s) left by harness runs that died");
-        }
-        // The suite bound to this charter: state files hold its Core Invariants, tokens match
-        // the rendered files, history steps are in the fixtures' git history.
-        let prepared = crate::run::prepare::bind(
-            &suite,
-            &charter.core_invariants,
-            std::time::Duration::from_secs(loaded.manifest.run.test_timeout_secs),
-        )?;
-        let suite = prepared.suite.clone();
-        let models = loaded.select_models(&opts.models)?;
-        manifest::check_api_keys(&loaded.path, &models)?;
-        let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
-        let mut providers = Vec::new();
-        for m in &models {
-            let p = provider::build(m, &suite_root)?;
-            if let Some((c, v)) = selected.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
-                return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
-            }
-            providers.push((m.clone(), p));
-        }
-        let units = selected
-            .iter()
-            .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
-            .collect();
-        let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
-        let arms = arms_of(opts);
-        if let Some(bad) = arms
-            .iter()
-            .find(|a| !["charter", "control"].contains(&a.as_str()))
-        {
-            return Err(Error::input(format!(
-                "--arms: unknown arm {bad:?} (arms: charter, control)"
-            )));
-        }
-        if !arms.iter().any(|a| a == "charter") {
-            return Err(Error::input(
-                "--arms must include charter: the gate is decided on the charter arm",
-            ));
-        }
-        let units_total = loaded.manifest.models.len()
-            * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
-        Ok(Inputs {
-            with_control: arms.iter().any(|a| a == "control"),
-            loaded,
-            suite_root,
-            suite,
-            charter: Arc::new(charter),
-            _prepared: prepared,
-            providers,
-            units,
-            shard,
-            units_total,
-        })
-    }
-
-    /// A plan of this run, priced with the manifest's prices.
-    fn priced<'a>(
-        &'a self,
-        plan: &'a crate::run::plan::Plan,
-        system: &'a str,
-    ) -> crate::run::plan::Priced<'a> {
-        let manifest = &self.loaded.manifest;
-        crate::run::plan::Priced {
-            plan,
-            models: &self.providers,
-            units: &self.units,
-            system,
-            max_tokens: manifest.decoding.max_tokens.unwrap_or(4096),
-            budget_usd: manifest.run.budget_usd,
-        }
-    }
-}
-
-/// The arms a run asked for (`charter` unless told).
-pub(crate) fn arms_of(opts: &RunOptions) -> Vec<String> {
-    if opts.arms.is_empty() {
-        vec!["charter".to_string()]
-    } else {
-        opts.arms.clone()
-    }
-}
-
 /// Trials per unit: `--trials` (or what the resumed run had), else the manifest's.
 fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32> {
     let trials = opts.trials.unwrap_or(loaded.manifest.run.trials);
@@ -407,7 +236,8 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
     };
     if opts.out.is_none() && opts.resume.is_none() {
         // results/latest: the newest run, for people and scripts.
-        std::fs::create_dir_all(&run_dir).map_err(|e| Error::io(&run_dir, e).run_folder())?;
+        std::fs::create_dir_all(&run_dir)
+            .map_err(|e| crate::store::run_folder_error(Error::io(&run_dir, e)))?;
         crate::store::runs::mark_latest(&run_dir);
     }
     Ok(run_dir)
@@ -582,17 +412,3 @@ fn execute_arm(
 /// Events a run may queue for its reporters before trials wait for them: enough to smooth
 /// bursts, bounded so a slow terminal cannot make memory grow with the trial count.
 const EVENT_BACKLOG: usize = 1024;
-
-/// `K/N` as (k, n) with 1 ≤ k ≤ n.
-pub(crate) fn parse_shard(s: &str) -> Result<(usize, usize)> {
-    let bad = || Error::input(format!("--shard {s:?}: want K/N with 1 ≤ K ≤ N, e.g. 1/2"));
-    let (k, n) = s.split_once('/').ok_or_else(bad)?;
-    let (k, n): (usize, usize) = (
-        k.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if k == 0 || n == 0 || k > n {
-        return Err(bad());
-    }
-    Ok((k, n))
-}

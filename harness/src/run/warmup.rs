@@ -6,6 +6,7 @@
 
 use crate::suite::case::Variant;
 use crate::suite::manifest::{ModelEntry, ProviderKind};
+use crate::trial::latch::{CacheRole, Latch};
 use std::sync::Arc;
 
 /// OpenAI caches a prompt's prefix by itself from this many tokens on; shorter prompts gain
@@ -26,14 +27,6 @@ pub fn caches(model: &ModelEntry, system: &str, variant: &Variant) -> bool {
         }
         ProviderKind::Scripted => false,
     }
-}
-
-/// What one episode does for the cache: the latch it waits for before its first request, and
-/// the latches its first reply opens.
-#[derive(Clone, Default)]
-pub struct CacheRole {
-    pub waits_for: Option<Arc<Latch>>,
-    pub opens: Vec<Arc<Latch>>,
 }
 
 /// Hands out cache roles in dispatch order, for one model. Two levels, because the cached
@@ -128,46 +121,6 @@ impl WarmUp {
     }
 }
 
-/// A gate that opens once and stays open: episodes wait on it until a warm-up episode has had
-/// its first reply, so the prompt cache that reply wrote is there for them to read.
-#[derive(Default)]
-pub struct Latch {
-    open: std::sync::atomic::AtomicBool,
-    notify: tokio::sync::Notify,
-}
-
-impl Latch {
-    pub fn open(&self) {
-        self.open.store(true, std::sync::atomic::Ordering::Release);
-        self.notify.notify_waiters();
-    }
-
-    pub async fn wait(&self) {
-        loop {
-            let notified = self.notify.notified();
-            tokio::pin!(notified);
-            // Registered before the check, so an open() between the check and the await wakes us.
-            notified.as_mut().enable();
-            if self.open.load(std::sync::atomic::Ordering::Acquire) {
-                return;
-            }
-            notified.await;
-        }
-    }
-}
-
-/// Opens its latches when dropped: after the warm-up's first reply, or however the episode
-/// ends before one (an unprepared workspace, a provider failure), so no sibling waits forever.
-pub struct OpensOnDrop(pub Vec<Arc<Latch>>);
-
-impl Drop for OpensOnDrop {
-    fn drop(&mut self) {
-        for latch in &self.0 {
-            latch.open();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,7 +195,7 @@ mod tests {
             !waiter.is_finished(),
             "a closed latch let its waiter through"
         );
-        drop(OpensOnDrop(vec![latch.clone()]));
+        drop(crate::trial::latch::OpensOnDrop(vec![latch.clone()]));
         tokio::time::timeout(bound, waiter)
             .await
             .expect("opening the latch did not wake its waiter")

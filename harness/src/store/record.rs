@@ -156,7 +156,7 @@ pub struct PlannedModel {
     pub model: String,
     pub episodes: usize,
     pub requests_at_most: u64,
-    pub cost_usd: Option<crate::run::plan::Cost>,
+    pub cost_usd: Option<crate::provider::prices::Cost>,
 }
 
 /// What a run sent one model, against its plan.
@@ -194,14 +194,14 @@ impl ModelUsage {
     /// Model `m`'s part of `records`, priced with its manifest entry.
     pub fn of(
         m: &crate::suite::manifest::ModelEntry,
-        records: &[crate::report::events::TrialRecord],
+        records: &[crate::store::trial::TrialRecord],
     ) -> Self {
         let mine: Vec<_> = records.iter().filter(|r| &*r.model == m.name()).collect();
         let usage: crate::provider::Usage = mine.iter().map(|r| &r.usage).sum();
         let (input, output) = (usage.input_tokens, usage.output_tokens);
         let all_input = input + usage.cache_read_tokens + usage.cache_write_tokens;
         let priced = m.price_input_per_mtok.is_some() || m.price_output_per_mtok.is_some();
-        let prices = crate::trial::budget::Prices::of(m);
+        let prices = crate::provider::prices::Prices::of(m);
         let mut drift: Vec<String> = mine
             .iter()
             .flat_map(|r| r.alias_drift.iter().cloned())
@@ -238,7 +238,7 @@ impl RunRecord {
     pub fn write(&self, path: &Path) -> Result<()> {
         let value =
             serde_json::to_value(self).map_err(|e| Error::Internal(format!("run.json: {e}")))?;
-        crate::store::write_json_atomic(path, &value)
+        crate::files::write_json_atomic(path, &value)
     }
 
     /// The arms the run recorded (the charter arm alone before arms were recorded).
@@ -276,7 +276,7 @@ pub struct Summary {
     pub format: String,
     pub exit_code: u8,
     pub verdict: String,
-    pub partial: Option<crate::gate::Partial>,
+    pub partial: Option<crate::store::record::Partial>,
     pub charter: SummaryCharter,
     pub required_trials: u32,
     pub counts: Counts,
@@ -284,7 +284,7 @@ pub struct Summary {
     pub checker_versions: BTreeMap<String, CheckerVersion>,
     /// run.json's usage (null when the run recorded none).
     pub usage: Option<Vec<ModelUsage>>,
-    pub control_arm: Option<Vec<crate::report::lift::CaseLift>>,
+    pub control_arm: Option<Vec<crate::store::record::CaseLift>>,
     pub sandbox: Sandbox,
     pub statistics: Statistics,
 }
@@ -343,6 +343,27 @@ impl Summary {
         serde_json::from_str(&text)
             .map_err(|e| Error::input(format!("{}: not a run summary: {e}", path.display())))
     }
+}
+
+/// A run narrowed by filters, fewer trials than the manifest's, or a shard.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Partial {
+    pub units_run: usize,
+    pub units_total: usize,
+    /// `K/N` when the run is one shard of a gate.
+    pub shard: Option<String>,
+}
+
+/// What a case gains from the charter: its pass rate with and without it (the control arm).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct CaseLift {
+    pub case: String,
+    pub charter_pass_rate: f64,
+    pub control_pass_rate: f64,
+    pub lift: f64,
+    /// The charter does better than no charter; otherwise the control passes as often and
+    /// the case cannot tell a good charter from a bad one.
+    pub discriminates: bool,
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! reads run folders needs this, not the runner.
 
 use crate::error::{Error, Result};
-use crate::report::events::TrialRecord;
 use crate::store::record::RunRecord;
+use crate::store::trial::TrialRecord;
 use crate::suite::case::Case;
 use crate::suite::charter::Charter;
 use std::path::{Path, PathBuf};
@@ -99,13 +99,9 @@ pub fn record_of(
     core: Option<&str>,
     spool: &Arc<crate::store::spool::Spool>,
 ) -> Result<TrialRecord> {
-    let verdict = crate::inspect::check::recheck(&t, case, core, &path.display().to_string())?;
-    let pinned = t
-        .request
-        .as_ref()
-        .and_then(|r| r["model"]["model"].as_str())
-        .unwrap_or_default()
-        .to_string();
+    let verdict = crate::suite::case::recheck(&t, case, core, &path.display().to_string())?;
+    let request = crate::store::request::TrialRequest::of(&t);
+    let pinned = request.pinned_model().to_string();
     let names = (
         Arc::from(t.model.as_str()),
         Arc::from(case.id.as_str()),
@@ -152,20 +148,15 @@ pub(crate) fn record(
     pinned: &str,
     spool: &Arc<crate::store::spool::Spool>,
 ) -> Result<TrialRecord> {
-    let alias_drift = t
-        .request
-        .as_ref()
-        .and_then(|r| r.get("model_reported"))
-        .and_then(|v| v.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|m| m.as_str())
-                .filter(|m| *m != pinned)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let status = crate::report::events::TrialStatus::of(verdict);
+    let request = crate::store::request::TrialRequest::of(t);
+    let alias_drift = request
+        .model_reported
+        .iter()
+        .flatten()
+        .filter(|m| *m != pinned)
+        .cloned()
+        .collect();
+    let status = crate::store::trial::TrialStatus::of(verdict);
     Ok(TrialRecord {
         model,
         case,
@@ -178,12 +169,7 @@ pub(crate) fn record(
         usage: t.usage.clone().unwrap_or_default().into(),
         alias_drift,
         error: t.error.as_deref().map(Box::from),
-        provider_error: t
-            .request
-            .as_ref()
-            .and_then(|r| r.get("provider_error"))
-            .and_then(|v| serde::Deserialize::deserialize(v).ok())
-            .map(Box::new),
+        provider_error: request.provider_error.map(Box::new),
         duration_ms: t.timing.as_ref().map_or(0, |t| t.duration_ms),
         reply_digest: {
             use std::hash::{Hash, Hasher};
@@ -204,8 +190,8 @@ pub struct RunLock {
 /// the holder's pid.
 pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let path = dir.join(crate::store::LOCK_FILE);
-    let mut file = crate::store::open_no_follow(
+    let path = dir.join(crate::files::LOCK_FILE);
+    let mut file = crate::files::open_no_follow(
         &path,
         std::fs::OpenOptions::new()
             .create(true)
@@ -236,12 +222,12 @@ pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
 /// Lock the run folder for a run; a new run (not `resume`) refuses a folder that already holds
 /// files.
 pub fn lock_for_run(run_dir: &Path, resume: bool) -> Result<RunLock> {
-    let lock = lock_run_dir(run_dir).map_err(Error::run_folder)?;
+    let lock = lock_run_dir(run_dir).map_err(crate::store::run_folder_error)?;
     if !resume
         && std::fs::read_dir(run_dir)
             .map_err(|e| Error::io(run_dir, e))?
             .flatten()
-            .any(|e| e.file_name() != crate::store::LOCK_FILE)
+            .any(|e| e.file_name() != crate::files::LOCK_FILE)
     {
         return Err(Error::input(format!("{}: already holds files; choose another --out, or --resume it (nothing was overwritten)", run_dir.display())));
     }

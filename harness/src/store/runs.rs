@@ -48,7 +48,7 @@ pub fn list(results: &Path) -> Result<String> {
         // Two charters may carry the same version: the path tells them apart.
         let charter = match run.charter.source.as_str() {
             "" => "?".to_string(),
-            s => crate::run::banner::shown(Path::new(s)),
+            s => crate::suite::embedded::shown(Path::new(s)),
         };
         rows.push(format!(
             "{:<22} {:<22} charter {:<8} {:<12} {}  ({charter})",

@@ -149,3 +149,21 @@ impl Case {
         out
     }
 }
+
+/// Re-check a stored transcript against its case: the Core Invariants come from `core`, else
+/// from the transcript's own system prompt. `source` names it in an error.
+pub fn recheck(
+    t: &checkers::Transcript,
+    case: &Case,
+    core: Option<&str>,
+    source: &str,
+) -> crate::error::Result<checkers::Verdict> {
+    let from_prompt = t
+        .system_prompt()
+        .and_then(|s| crate::suite::charter::section(s, "Core Invariants"));
+    let ctx = checkers::CheckContext {
+        truth: &case.truth,
+        core_invariants: core.or(from_prompt.as_deref()),
+    };
+    checkers::check(t, &ctx).map_err(|e| crate::error::Error::input(format!("{source}: {e}")))
+}

@@ -121,3 +121,18 @@ pub fn manifest(name: &str) -> Option<PathBuf> {
 pub fn is_embedded(p: &Path) -> bool {
     root().is_ok_and(|r| p.starts_with(r))
 }
+
+/// A path as a person in the current folder would type it: relative when it is under it; a
+/// file of the built-in suite as such.
+pub fn shown(p: &Path) -> String {
+    if is_embedded(p) {
+        let name = p.file_name().unwrap_or_default().to_string_lossy();
+        return format!("{name} (built in)");
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let canonical = std::fs::canonicalize(&cwd).unwrap_or(cwd.clone());
+    [cwd, canonical]
+        .iter()
+        .find_map(|c| p.strip_prefix(c).ok().filter(|r| !r.as_os_str().is_empty()))
+        .map_or(p.display().to_string(), |r| r.display().to_string())
+}

@@ -138,7 +138,7 @@ pub fn init(root: &Path, opts: &Options, force: bool) -> Result<Vec<String>> {
     }
     let mut wrote = Vec::new();
     for (rel, text) in &files {
-        crate::store::write_atomic(&root.join(rel), text.as_bytes())?;
+        crate::files::write_atomic(&root.join(rel), text.as_bytes())?;
         wrote.push(rel.to_string());
     }
     let ignore = root.join(".gitignore");
@@ -155,7 +155,7 @@ pub fn init(root: &Path, opts: &Options, force: bool) -> Result<Vec<String>> {
         }
     }
     if !added.is_empty() {
-        crate::store::write_atomic(&ignore, text.as_bytes())?;
+        crate::files::write_atomic(&ignore, text.as_bytes())?;
         wrote.push(format!(".gitignore ({})", added.join(", ")));
     }
     Ok(wrote)

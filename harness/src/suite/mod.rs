@@ -7,6 +7,7 @@ pub mod embedded;
 pub mod init;
 pub mod lint;
 pub mod manifest;
+pub mod tools;
 
 use crate::error::{read_to_string, Error, Result};
 use crate::suite::case::{Case, CaseFile, Variant, VariantFile, TOOL_NAMES};

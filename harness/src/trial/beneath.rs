@@ -120,7 +120,19 @@ fn walk_open(
     let mut held: Option<OwnedFd> = None;
     for part in folders {
         let at = held.as_ref().map_or(dir, |f| f.as_fd());
-        held = Some(rfs::openat(at, *part, dir_flags(), Mode::empty())?);
+        held = Some(
+            rfs::openat(at, *part, dir_flags(), Mode::empty()).map_err(|e| {
+                // `O_DIRECTORY | O_NOFOLLOW` on a link says ENOTDIR; say what openat2 says (ELOOP),
+                // so a link in the middle of a path is refused as a link whichever way was taken.
+                let is_link = rfs::statat(at, *part, rfs::AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|st| kind_of(&st) == Kind::Link);
+                if e == rustix::io::Errno::NOTDIR && is_link {
+                    rustix::io::Errno::LOOP
+                } else {
+                    e
+                }
+            })?,
+        );
     }
     let at = held.as_ref().map_or(dir, |f| f.as_fd());
     Ok(rfs::openat(at, *last, flags | OFlags::NOFOLLOW, mode)?)

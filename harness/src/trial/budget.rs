@@ -1,42 +1,7 @@
 //! The run's spending limit (`[run] budget_usd`): a request that could take spending past it is
 //! not sent, and its trial ends inconclusive, to be finished later with `--resume`.
 
-use crate::suite::manifest::ModelEntry;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Prices of one model, USD per million tokens.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Prices {
-    pub input: f64,
-    pub output: f64,
-    pub cache_read: f64,
-    pub cache_write: f64,
-}
-
-impl Prices {
-    pub fn of(m: &ModelEntry) -> Prices {
-        let input = m.price_input_per_mtok.unwrap_or(0.0);
-        Prices {
-            input,
-            output: m.price_output_per_mtok.unwrap_or(0.0),
-            cache_read: m.price_cache_read_per_mtok.unwrap_or(input * 0.1),
-            cache_write: m.price_cache_write_per_mtok.unwrap_or(input * 1.25),
-        }
-    }
-    /// Uncached input and output at list price (the worst case a budget reserves).
-    pub fn cost(&self, input_tokens: u64, output_tokens: u64) -> f64 {
-        (self.input * input_tokens as f64 + self.output * output_tokens as f64) / 1e6
-    }
-    /// What a request cost as the API reported it: `input` uncached tokens, `read` and `write`
-    /// tokens of the prompt cache, `output` tokens.
-    pub fn cost_cached(&self, u: &crate::provider::Usage) -> f64 {
-        (self.input * u.input_tokens as f64
-            + self.cache_read * u.cache_read_tokens as f64
-            + self.cache_write * u.cache_write_tokens as f64
-            + self.output * u.output_tokens as f64)
-            / 1e6
-    }
-}
 
 /// Spending so far against the limit, shared by every trial of a run.
 #[derive(Debug)]

@@ -3,10 +3,12 @@
 
 use crate::provider::http::RetryNotice;
 use crate::provider::{ModelRequest, Provider};
-use crate::run::warmup::OpensOnDrop;
+use crate::store::request::TrialRequest;
 use crate::suite::case::{Case, Variant};
 use crate::suite::manifest::{Decoding, ModelEntry};
-use crate::trial::tools::{self, ToolBox, ToolSpec};
+use crate::suite::tools::ToolSpec;
+use crate::trial::latch::OpensOnDrop;
+use crate::trial::tools::{self, ToolBox};
 use crate::trial::workspace::{FixtureStore, TrialWorkspace};
 use checkers::transcript::{Message, Outcome, RequestRecord, Role, Timing, Transcript};
 use serde_json::json;
@@ -30,7 +32,7 @@ pub struct TrialSpec<'a> {
     /// preparing the workspace and writing results never occupy one.
     pub model_slots: &'a tokio::sync::Semaphore,
     /// Whether this episode writes the unit's prompt cache first, or waits for it.
-    pub cache_role: crate::run::warmup::CacheRole,
+    pub cache_role: crate::trial::latch::CacheRole,
     pub budget: Option<&'a crate::trial::budget::Budget>,
     /// `charter`, or `control` (no system prompt) for the control arm.
     pub arm: &'a str,
@@ -58,7 +60,7 @@ pub async fn run_trial(
         .variant
         .tools
         .iter()
-        .filter_map(|t| tools::spec(t))
+        .filter_map(|t| crate::suite::tools::spec(t))
         .collect();
     let mut episode = Episode::seeded(spec);
     let mut transcript = new_transcript(spec, provider, &tools, episode.messages.len());
@@ -157,13 +159,16 @@ fn new_transcript(
         trial: spec.trial,
         arm: spec.arm.to_string(),
         charter_sha256: spec.charter_sha256.to_string(),
-        request: Some(json!({
-            // The manifest entry as loaded: names the key's variable, never holds a key.
-            "model": spec.model,
-            "decoding": spec.decoding,
-            "decoding_sent": provider.decoding_sent(spec.decoding),
-            "tools": tools.iter().map(|t| t.name).collect::<Vec<_>>(),
-        })),
+        request: Some(
+            TrialRequest {
+                model: json!(spec.model),
+                decoding: json!(spec.decoding),
+                decoding_sent: provider.decoding_sent(spec.decoding),
+                tools: tools.iter().map(|t| t.name.to_string()).collect(),
+                ..TrialRequest::default()
+            }
+            .to_value(),
+        ),
         case_sha256: Some(spec.case.sha256.clone()),
         ..Transcript::new(
             &spec.case.id,
@@ -261,7 +266,7 @@ impl Episode {
         warm_up: OpensOnDrop,
     ) {
         let mut warm_up = Some(warm_up);
-        let prices = crate::trial::budget::Prices::of(spec.model);
+        let prices = crate::provider::prices::Prices::of(spec.model);
         for turn in 0..spec.max_steps as usize {
             let reservation = match self.reserve(spec, &prices) {
                 Ok(r) => r,
@@ -312,7 +317,7 @@ impl Episode {
     fn reserve(
         &self,
         spec: &TrialSpec<'_>,
-        prices: &crate::trial::budget::Prices,
+        prices: &crate::provider::prices::Prices,
     ) -> std::result::Result<u64, String> {
         let Some(b) = spec.budget else {
             return Ok(0);
@@ -412,18 +417,18 @@ impl Episode {
         transcript.messages = self.messages;
         transcript.usage = Some(self.usage.into());
         let drift = self.reported_models.iter().any(|m| *m != spec.model.model);
-        if let Some(req) = transcript.request.as_mut() {
-            req["truncated"] = json!(self
-                .finish_reasons
-                .iter()
-                .any(crate::provider::FinishReason::truncated));
-            req["finish_reasons"] = json!(self.finish_reasons);
-            req["model_reported"] = json!(self.reported_models);
-            req["alias_drift"] = json!(drift);
-            // The failure by kind, so reports match on it instead of searching `error`'s text.
-            if let Some(e) = &self.provider_error {
-                req["provider_error"] = json!(e);
-            }
+        if transcript.request.is_some() {
+            let mut req = TrialRequest::of(transcript);
+            req.truncated = Some(
+                self.finish_reasons
+                    .iter()
+                    .any(crate::provider::FinishReason::truncated),
+            );
+            req.finish_reasons = Some(self.finish_reasons);
+            req.model_reported = Some(self.reported_models);
+            req.alias_drift = Some(drift);
+            req.provider_error = self.provider_error.clone();
+            transcript.request = Some(req.to_value());
         }
         transcript.request_ids = Some(self.requests);
     }

@@ -4,6 +4,7 @@
 pub mod beneath;
 pub mod budget;
 pub mod episode;
+pub mod latch;
 pub mod probe;
 pub mod sandbox;
 pub mod tools;

@@ -4,25 +4,12 @@
 
 mod common;
 
-mod calibrate;
-mod case_setup;
-mod debugging;
-mod embedded_suite;
-mod first_hour;
-mod fuzz;
-mod gate_reports;
-mod help;
-mod hostile;
-mod input_errors;
-mod lint;
-mod messages;
-mod offline_run;
-mod plan;
-mod probe;
-mod providers;
-mod report_bytes;
-mod robustness;
-mod sandbox;
-mod settle;
-mod size;
-mod workflow;
+mod cli;
+mod decide;
+mod house;
+mod inspect;
+mod provider;
+mod report;
+mod run;
+mod suite;
+mod trial;

@@ -188,7 +188,7 @@ fn capsule_findings(
         );
     }
     // Markdown files at or under the paths, sorted.
-    let files = crate::store::files_under(&present, |p| p.extension().is_some_and(|x| x == "md"))?;
+    let files = crate::files::files_under(&present, |p| p.extension().is_some_and(|x| x == "md"))?;
     for file in files {
         let text = crate::error::read_to_string(&file)?;
         let base_text = match base {

@@ -13,9 +13,6 @@ use std::time::Duration;
 
 mod commands;
 mod files;
-mod spec;
-
-pub use spec::{spec, ToolSpec};
 
 /// Output lines a `search` or `list_files` returns before it says it was cut.
 const MAX_LINES: usize = 400;

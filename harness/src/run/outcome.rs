@@ -4,11 +4,11 @@
 use crate::error::Result;
 use crate::exit;
 use crate::gate::Gate;
-use crate::report::events::TrialRecord;
 use crate::report::files::RunFacts;
 use crate::report::table;
-use crate::run::session::RunOptions;
+use crate::run::options::RunOptions;
 use crate::store::record::ModelUsage;
+use crate::store::trial::TrialRecord;
 use std::path::Path;
 
 /// `harness run`: run the trials, print the gate, write the reports; the gate's exit code.

@@ -1,0 +1,147 @@
+//! Everything a run needs from its options, loaded and checked before any model is called:
+//! manifest, suite, charter bound to the suite, providers, units, and the sandbox.
+
+use crate::error::{Error, Result};
+use crate::provider;
+use crate::run::options::RunOptions;
+use crate::run::options::{arms_of, parse_shard};
+use crate::suite::charter::{self, Charter};
+use crate::suite::manifest;
+use crate::suite::{self, Suite};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Everything a run needs from its options, loaded and checked before any model is called.
+pub(crate) struct Inputs {
+    pub(crate) loaded: manifest::LoadedManifest,
+    pub(crate) suite_root: PathBuf,
+    /// The suite bound to the charter (see `_prepared`).
+    pub(crate) suite: Suite,
+    pub(crate) charter: Arc<Charter>,
+    /// Keeps the bound fixtures alive for the run.
+    pub(crate) _prepared: crate::run::prepare::Prepared,
+    pub(crate) providers: Vec<(manifest::ModelEntry, Arc<dyn provider::Provider>)>,
+    pub(crate) units: Vec<(Arc<crate::suite::case::Case>, String)>,
+    pub(crate) shard: Option<(usize, usize)>,
+    pub(crate) with_control: bool,
+    /// What a whole gate of this manifest is: every model × every case variant.
+    pub(crate) units_total: usize,
+}
+
+impl Inputs {
+    pub(crate) fn load(opts: &RunOptions) -> Result<Inputs> {
+        let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
+        for w in &loaded.warnings {
+            errln!("warning: {w}");
+        }
+        let suite_root = suite::locate(opts.suite.as_deref())?;
+        let suite = Suite::load(&suite_root)?;
+        let charter = match &opts.charter {
+            Some(src) => charter::load(
+                src,
+                &opts
+                    .charter_dir
+                    .clone()
+                    .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
+            )?,
+            None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
+        };
+        sandbox_for(&suite, opts)?;
+        let stale = crate::trial::workspace::remove_stale();
+        if stale > 0 {
+            errln!("removed {stale} trial folder(s) left by harness runs that died");
+        }
+        // The suite bound to this charter: state files hold its Core Invariants, tokens match
+        // the rendered files, history steps are in the fixtures' git history.
+        let prepared = crate::run::prepare::bind(
+            &suite,
+            &charter.core_invariants,
+            std::time::Duration::from_secs(loaded.manifest.run.test_timeout_secs),
+        )?;
+        let suite = prepared.suite.clone();
+        let models = loaded.select_models(&opts.models)?;
+        manifest::check_api_keys(&loaded.path, &models)?;
+        let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
+        let mut providers = Vec::new();
+        for m in &models {
+            let p = provider::build(m, &suite_root)?;
+            if let Some((c, v)) = selected.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
+                return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
+            }
+            providers.push((m.clone(), p));
+        }
+        let units = selected
+            .iter()
+            .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
+            .collect();
+        let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
+        let arms = arms_of(opts);
+        if let Some(bad) = arms
+            .iter()
+            .find(|a| !["charter", "control"].contains(&a.as_str()))
+        {
+            return Err(Error::input(format!(
+                "--arms: unknown arm {bad:?} (arms: charter, control)"
+            )));
+        }
+        if !arms.iter().any(|a| a == "charter") {
+            return Err(Error::input(
+                "--arms must include charter: the gate is decided on the charter arm",
+            ));
+        }
+        let units_total = loaded.manifest.models.len()
+            * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
+        Ok(Inputs {
+            with_control: arms.iter().any(|a| a == "control"),
+            loaded,
+            suite_root,
+            suite,
+            charter: Arc::new(charter),
+            _prepared: prepared,
+            providers,
+            units,
+            shard,
+            units_total,
+        })
+    }
+
+    /// A plan of this run, priced with the manifest's prices.
+    pub(crate) fn priced<'a>(
+        &'a self,
+        plan: &'a crate::run::plan::Plan,
+        system: &'a str,
+    ) -> crate::run::plan::Priced<'a> {
+        let manifest = &self.loaded.manifest;
+        crate::run::plan::Priced {
+            plan,
+            models: &self.providers,
+            units: &self.units,
+            system,
+            max_tokens: manifest.decoding.max_tokens.unwrap_or(4096),
+            budget_usd: manifest.run.budget_usd,
+        }
+    }
+}
+
+/// Confine commands a model could influence, or say loudly that they are not. A unit that runs
+/// commands (`run_tests`, a behavioural probe) refuses to start without a working sandbox.
+fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
+    if opts.no_sandbox {
+        crate::trial::sandbox::set_unconfined(true);
+        errln!("{}", crate::report::files::NO_SANDBOX_WARNING);
+        return Ok(());
+    }
+    let runs_commands = suite::select(suite, &opts.cases, &opts.variants)?
+        .iter()
+        .any(|(c, v)| v.runs_commands() || c.probe.is_some());
+    if !runs_commands {
+        return Ok(());
+    }
+    crate::trial::sandbox::check().map_err(|e| {
+        Error::input(format!(
+            "the selected cases run commands a model can influence, and this machine cannot confine them: {e}\n\
+             The sandbox needs Linux with Landlock and mount/network/PID namespaces (user namespaces when not root). \
+             Only as a last resort, with models you trust on a machine you can lose: --no-sandbox runs them unconfined."
+        ))
+    })
+}

@@ -1,0 +1,56 @@
+//! What `harness run` is asked to do: its options, the arms and the shard they name.
+
+use crate::error::{Error, Result};
+use std::path::PathBuf;
+
+/// What `harness run` was asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    pub matrix: PathBuf,
+    pub cases: Vec<String>,
+    pub variants: Vec<String>,
+    pub models: Vec<String>,
+    pub trials: Option<u32>,
+    pub out: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+    pub charter: Option<String>,
+    /// The folder `charter` is relative to (default: the current folder).
+    pub charter_dir: Option<PathBuf>,
+    pub suite: Option<PathBuf>,
+    pub shard: Option<String>,
+    pub arms: Vec<String>,
+    pub fail_fast: bool,
+    /// Print each trial's story instead of progress.
+    pub story: Option<crate::report::story::StoryOptions>,
+    /// Run only these units (model, case, variant); others are skipped like another shard's.
+    pub only_units: Option<Vec<(String, String, String)>>,
+    /// Run model-influenced commands unconfined (`--no-sandbox`).
+    pub no_sandbox: bool,
+    /// With `resume`: the selection is these options', not the one the folder recorded
+    /// (`--resume DIR --all`: every unit; a base rerun: the units it needs). Completed trials
+    /// are kept either way.
+    pub all: bool,
+}
+
+/// The arms a run asked for (`charter` unless told).
+pub(crate) fn arms_of(opts: &RunOptions) -> Vec<String> {
+    if opts.arms.is_empty() {
+        vec!["charter".to_string()]
+    } else {
+        opts.arms.clone()
+    }
+}
+
+/// `K/N` as (k, n) with 1 ≤ k ≤ n.
+pub(crate) fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let bad = || Error::input(format!("--shard {s:?}: want K/N with 1 ≤ K ≤ N, e.g. 1/2"));
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (usize, usize) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}

@@ -1,0 +1,4 @@
+//! Gates decided again: settling a comparison, and the gate in a real charter repository and its workflow.
+
+mod settle;
+mod workflow;

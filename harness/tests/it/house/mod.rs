@@ -1,0 +1,4 @@
+//! The house itself: its layers and its size limits.
+
+mod layers;
+mod size;

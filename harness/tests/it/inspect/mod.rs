@@ -1,0 +1,3 @@
+//! Commands over stored runs: labels and calibration.
+
+mod calibrate;

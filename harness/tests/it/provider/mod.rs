@@ -1,0 +1,3 @@
+//! The real providers against loopback servers.
+
+mod providers;

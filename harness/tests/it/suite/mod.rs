@@ -1,0 +1,5 @@
+//! What a run is made of: case setups, lint, the readers of untrusted files.
+
+mod case_setup;
+mod fuzz;
+mod lint;

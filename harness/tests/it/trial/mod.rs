@@ -1,0 +1,5 @@
+//! One trial contained: a hostile model, the sandbox, the behavioural probe.
+
+mod hostile;
+mod probe;
+mod sandbox;
