@@ -2,7 +2,7 @@
 //! shell, elements opened and closed in one place, text and attribute values always escaped;
 //! raw text only for constants and for the Markdown this module renders inert.
 //!
-//! Not a templating crate: report.html is pinned byte for byte (`tests/report_bytes.rs`), and
+//! Not a templating crate: report.html is pinned byte for byte (`harness/tests/it/report/report_bytes.rs`), and
 //! maud writes `'` as itself and control characters as they are, where the page has `&apos;`
 //! and U+FFFD, and it writes no line break between tags: every value would need a wrapper and
 //! every break a literal, which is this module again inside a macro.
