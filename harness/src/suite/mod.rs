@@ -9,7 +9,8 @@ pub mod lint;
 pub mod manifest;
 pub mod tools;
 
-use crate::error::{read_to_string, Error, Result};
+use crate::error::{Error, Result};
+use crate::files::read::{read_text, Kind};
 use crate::suite::case::{Case, CaseFile, Variant, VariantFile, TOOL_NAMES};
 use crate::suite::charter::sha256_hex;
 use checkers::transcript::{Message, Role};
@@ -122,7 +123,7 @@ impl Suite {
 }
 
 fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
-    let text = read_to_string(file)?;
+    let text = read_text(file, Kind::Case)?;
     let parsed: CaseFile = crate::error::parse_toml(file, &text)?;
     let bad = |what: String| bad_case(file, what);
     if parsed.id != id {
@@ -148,7 +149,7 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
     let probe = match &parsed.probe {
         Some(rel) => {
             let p = root.join("fixtures/probes").join(rel);
-            Some(read_to_string(&p).map_err(|e| bad(format!("probe: {e}")))?)
+            Some(read_text(&p, Kind::Scripted).map_err(|e| bad(format!("probe: {e}")))?)
         }
         None => None,
     };
@@ -207,7 +208,7 @@ fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<V
         let p = root.join("fixtures/pages").join(rel);
         pages.insert(
             url.clone(),
-            read_to_string(&p).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
+            read_text(&p, Kind::Scripted).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
         );
     }
     let mut seed = history_seed(root, file, &key, v)?;
@@ -236,7 +237,7 @@ fn history_seed(root: &Path, file: &Path, key: &str, v: &VariantFile) -> Result<
         return Ok(seed);
     };
     let hp = root.join("fixtures/histories").join(format!("{h}.toml"));
-    let htext = read_to_string(&hp)?;
+    let htext = read_text(&hp, Kind::Scripted)?;
     let hist: HistoryFile = crate::error::parse_toml(&hp, &htext)?;
     if v.omit_turns >= hist.turn.len() {
         return Err(bad(format!(
@@ -298,15 +299,9 @@ fn seeded_turns(root: &Path, file: &Path, key: &str, v: &VariantFile) -> Result<
 fn check_tokens(root: &Path, content: &str) -> std::result::Result<(), String> {
     expand_tokens(content, |rel| {
         let path = root.join(rel);
-        std::fs::read_to_string(&path)
+        read_text(&path, Kind::Scripted)
             .map(|_| String::new())
-            .map_err(|e| {
-                format!(
-                    "could not read {}: {} — an integrity token must name a file of the suite",
-                    path.display(),
-                    crate::error::reason(&e)
-                )
-            })
+            .map_err(|e| format!("{e} (an integrity token must name a file of the suite)"))
     })
     .map(|_| ())
 }

@@ -15,6 +15,13 @@ fn blind_dir() -> PathBuf {
 /// that contradicts the definition is argued here, never flipped in labels.toml).
 const DISPUTED: &[(&str, &str, &str)] = &[];
 
+/// Findings about this harness, not about the definitions: whether the harness has a checker
+/// for each E-case the charter lists, and a case for each checker it has. The corpus was
+/// written from the charter alone (a new E14 cannot have a checker here yet), so its labels
+/// judge the versioning rules; these two rules are left out of the verdict, and every other
+/// ERROR counts.
+const HARNESS_RULES: [&str; 2] = ["charter/case-without-checker", "charter/checker-without-case"];
+
 struct Case {
     kind: String,
     file: String,
@@ -92,8 +99,15 @@ fn judge(case: &Case) -> Result<&'static str, String> {
     }
     args.push(file);
     let o = harness(tmp.path(), &args, &[]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let errors = out
+        .lines()
+        .filter(|l| l.contains(": ERROR ["))
+        .filter(|l| !HARNESS_RULES.iter().any(|r| l.contains(&format!("[{r}]"))))
+        .count();
     match o.status.code() {
         Some(0) => Ok("pass"),
+        Some(1) if errors == 0 => Ok("pass"),
         Some(1) => Ok("fail"),
         other => Err(format!(
             "exit {other:?}\n{}{}",
