@@ -177,3 +177,22 @@ fn unreadable(path: &Path, e: &std::io::Error) -> Error {
         reason(e)
     ))
 }
+
+/// `base` joined with `rel`, a path a suite names (`script = "..."`, a probe, a page): only
+/// plain names, so it stays inside the suite; `..`, an absolute path or a prefix is refused
+/// with `what` named.
+pub fn within(base: &Path, rel: &str, what: &str) -> Result<std::path::PathBuf> {
+    use std::path::Component;
+    let ok = !rel.is_empty()
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if !ok {
+        return Err(Error::input(format!(
+            "{what} {:?}: must name a file or folder inside {} (no \"..\", no absolute path)",
+            crate::error::one_line(rel),
+            base.display()
+        )));
+    }
+    Ok(base.join(rel))
+}

@@ -224,7 +224,11 @@ pub fn calibrate(dirs: &[PathBuf], suite: &Suite) -> Result<Vec<Judged>> {
             let stem = file.file_stem().unwrap_or_default().to_string_lossy();
             let goldens = golden::parse(&text, &stem)
                 .map_err(|e| Error::input(format!("{}: {e}", file.display())))?;
-            let core = std::fs::read_to_string(file.with_file_name("core-invariants.md")).ok();
+            let core = crate::files::read::read_text(
+                &file.with_file_name("core-invariants.md"),
+                crate::files::read::Kind::Case,
+            )
+            .ok();
             for g in goldens {
                 let label = if g.expect == Expect::Pass {
                     "pass"
@@ -263,18 +267,18 @@ pub fn calibrate(dirs: &[PathBuf], suite: &Suite) -> Result<Vec<Judged>> {
                 ))
             })?;
             for l in ls {
-            if l.label != "pass" && l.label != "fail" {
-                return Err(Error::input(format!(
-                    "{}, line {}: label must be pass or fail, not {:?}",
-                    file.display(),
-                    n + 1,
-                    l.label
-                )));
-            }
-            let path = base.join(&l.transcript);
-            let t = read_transcript(&path)?;
-            let source = path.display().to_string();
-            out.extend(judge(source, &t, suite, None, &l.label, l.note)?);
+                if l.label != "pass" && l.label != "fail" {
+                    return Err(Error::input(format!(
+                        "{}, line {}: label must be pass or fail, not {:?}",
+                        file.display(),
+                        n + 1,
+                        l.label
+                    )));
+                }
+                let path = base.join(&l.transcript);
+                let t = read_transcript(&path)?;
+                let source = path.display().to_string();
+                out.extend(judge(source, &t, suite, None, &l.label, l.note)?);
             }
         }
     }

@@ -45,7 +45,11 @@ pub struct ScriptedProvider {
 impl ScriptedProvider {
     pub fn load(entry: &ModelEntry, suite_root: &Path) -> Result<ScriptedProvider> {
         let name = entry.script.as_deref().unwrap_or_default();
-        let dir = suite_root.join("fixtures/scripted").join(name);
+        let dir = crate::files::read::within(
+            &suite_root.join("fixtures/scripted"),
+            name,
+            &format!("model {}: script", entry.name()),
+        )?;
         if !dir.is_dir() {
             return Err(Error::input(format!(
                 "model {}: script folder {} does not exist",

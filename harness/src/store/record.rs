@@ -230,7 +230,10 @@ impl RunRecord {
     /// A run folder's values are input: each within the bound the flag and the manifest have.
     pub fn validate(&self) -> std::result::Result<(), String> {
         use crate::suite::manifest::MAX_TRIALS;
-        for (key, v) in [("trials", self.trials), ("manifest_trials", self.manifest_trials)] {
+        for (key, v) in [
+            ("trials", self.trials),
+            ("manifest_trials", self.manifest_trials),
+        ] {
             if let Some(n) = v {
                 if n == 0 || u64::from(n) > MAX_TRIALS {
                     return Err(format!(

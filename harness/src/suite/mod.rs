@@ -10,7 +10,7 @@ pub mod manifest;
 pub mod tools;
 
 use crate::error::{Error, Result};
-use crate::files::read::{read_text, Kind};
+use crate::files::read::{read_text, within, Kind};
 use crate::suite::case::{Case, CaseFile, Variant, VariantFile, TOOL_NAMES};
 use crate::suite::charter::sha256_hex;
 use checkers::transcript::{Message, Role};
@@ -148,7 +148,8 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
         .collect::<Result<Vec<Variant>>>()?;
     let probe = match &parsed.probe {
         Some(rel) => {
-            let p = root.join("fixtures/probes").join(rel);
+            let p = within(&root.join("fixtures/probes"), rel, "probe")
+                .map_err(|e| bad(e.to_string()))?;
             Some(read_text(&p, Kind::Scripted).map_err(|e| bad(format!("probe: {e}")))?)
         }
         None => None,
@@ -185,7 +186,11 @@ fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<V
     }
     let fixture = match &v.fixture {
         Some(name) => {
-            let dir = root.join("fixtures/workspaces").join(name);
+            let dir = within(
+                &root.join("fixtures/workspaces"),
+                name,
+                &format!("{key}.fixture"),
+            )?;
             if !dir.is_dir() {
                 return Err(bad(format!("{key}.fixture: no folder {}", dir.display())));
             }
@@ -205,7 +210,11 @@ fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<V
     }
     let mut pages = std::collections::BTreeMap::new();
     for (url, rel) in &v.pages {
-        let p = root.join("fixtures/pages").join(rel);
+        let p = within(
+            &root.join("fixtures/pages"),
+            rel,
+            &format!("{key}.pages[{url:?}]"),
+        )?;
         pages.insert(
             url.clone(),
             read_text(&p, Kind::Scripted).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
@@ -236,7 +245,11 @@ fn history_seed(root: &Path, file: &Path, key: &str, v: &VariantFile) -> Result<
     let Some(h) = &v.history else {
         return Ok(seed);
     };
-    let hp = root.join("fixtures/histories").join(format!("{h}.toml"));
+    let hp = within(
+        &root.join("fixtures/histories"),
+        &format!("{h}.toml"),
+        &format!("{key}.history"),
+    )?;
     let htext = read_text(&hp, Kind::Scripted)?;
     let hist: HistoryFile = crate::error::parse_toml(&hp, &htext)?;
     if v.omit_turns >= hist.turn.len() {
@@ -298,7 +311,7 @@ fn seeded_turns(root: &Path, file: &Path, key: &str, v: &VariantFile) -> Result<
 /// expanded when the suite is bound to a charter, over the rendered bytes).
 fn check_tokens(root: &Path, content: &str) -> std::result::Result<(), String> {
     expand_tokens(content, |rel| {
-        let path = root.join(rel);
+        let path = within(root, rel, "integrity token").map_err(|e| e.to_string())?;
         read_text(&path, Kind::Scripted)
             .map(|_| String::new())
             .map_err(|e| format!("{e} (an integrity token must name a file of the suite)"))

@@ -9,8 +9,8 @@
 //! lock-break (`v1_0_3_amendment_note: … per Mike-A103 signed lock-break …`) and
 //! `locked_signoff`; either, new or changed in the same change, signs it.
 
-pub use super::frontmatter::{parse, Doc};
 use super::frontmatter::{is_date, same};
+pub use super::frontmatter::{parse, Doc};
 use super::{line_where, Finding, Severity};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -516,8 +516,7 @@ fn mentions(text: &str, words: &str) -> bool {
         .map(regex::escape)
         .collect::<Vec<_>>()
         .join(r"\s+");
-    Regex::new(&format!(r"(?:^|[^\w]){pattern}(?:[^\w]|$)"))
-        .is_ok_and(|re| re.is_match(text))
+    Regex::new(&format!(r"(?:^|[^\w]){pattern}(?:[^\w]|$)")).is_ok_and(|re| re.is_match(text))
 }
 
 static LINEAGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -545,7 +544,9 @@ fn identity_content(cx: &mut Ctx) {
         .map_or(body_lines.len(), |h| h.line.min(body_lines.len()));
     let section = body_lines[(at + 1).min(end)..end].join("\n");
     // A name inside a path (agents/argus/lineage.md) does not name the agent in narrative form.
-    let lower = PATH_TOKEN.replace_all(&section.to_lowercase(), " ").into_owned();
+    let lower = PATH_TOKEN
+        .replace_all(&section.to_lowercase(), " ")
+        .into_owned();
     let name = get(&cx.doc.front, "agent_name")
         .and_then(as_text)
         .unwrap_or_default()
@@ -567,7 +568,10 @@ fn identity_content(cx: &mut Ctx) {
         cx.add(
             line,
             "capsule/identity-content",
-            format!("§4: the Identity section never states the agent's role ({})", role.trim()),
+            format!(
+                "§4: the Identity section never states the agent's role ({})",
+                role.trim()
+            ),
             "state the role in narrative form, e.g. \"You are Argus, the Chief Architect …\"",
         );
     }

@@ -16,8 +16,7 @@ static SUBSTANCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:\d+(?:[.,]\d+)*%?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|never|always|must|only|stop|none)\b").unwrap()
 });
 /// A numbered or bulleted item: one rule, step or check.
-static ITEM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(?:\d+\.|[-*•])\s+\S").unwrap());
+static ITEM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(?:\d+\.|[-*•])\s+\S").unwrap());
 /// The sections whose items are the charter's rules (Core Invariants are counted apart).
 const RULE_SECTIONS: [&str; 5] = [
     "Purpose & Scope",
@@ -57,7 +56,10 @@ fn semver(v: &str) -> Option<semver::Version> {
 /// version line or a registry row inside a code block is an example, not the charter's own.
 /// A byte-order mark is read as such; line endings are the reader's, not content.
 pub fn outline(text: &str) -> Outline {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n");
+    let text = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .replace("\r\n", "\n");
     let text = &super::markdown::without_fences(&text);
     let version_text = VERSION
         .captures(text)
@@ -116,7 +118,8 @@ pub fn outline(text: &str) -> Outline {
         rule_items: RULE_SECTIONS
             .iter()
             .map(|s| {
-                let n = section(text, s).map_or(0, |b| b.lines().filter(|l| ITEM.is_match(l)).count());
+                let n =
+                    section(text, s).map_or(0, |b| b.lines().filter(|l| ITEM.is_match(l)).count());
                 (s.to_string(), n)
             })
             .collect(),
@@ -353,7 +356,10 @@ fn required_bump(
         what.extend(gone_cases.iter().map(|c| format!("E{c}")));
         what.extend(gone_protocols.iter().map(|p| format!("protocol {p}")));
         what.extend(gone_rules);
-        Some((1, format!("deleted {} (a rule change, not wording)", what.join(", "))))
+        Some((
+            1,
+            format!("deleted {} (a rule change, not wording)", what.join(", ")),
+        ))
     } else if head.substance != base.substance {
         Some((
             1,

@@ -69,13 +69,19 @@ pub fn load(text: &str) -> Result<Yaml, (usize, String)> {
     let mut parser = Parser::new_from_str(text);
     let (mut depth, mut events) = (0usize, 0usize);
     loop {
-        let (event, mark) = parser
-            .next_token()
-            .map_err(|e| (e.marker().line(), format!("frontmatter is not valid YAML: {e}")))?;
+        let (event, mark) = parser.next_token().map_err(|e| {
+            (
+                e.marker().line(),
+                format!("frontmatter is not valid YAML: {e}"),
+            )
+        })?;
         let line = mark.line();
         events += 1;
         if events > MAX_EVENTS {
-            return Err((line, format!("frontmatter holds more than {MAX_EVENTS} YAML nodes")));
+            return Err((
+                line,
+                format!("frontmatter holds more than {MAX_EVENTS} YAML nodes"),
+            ));
         }
         let anchored = match &event {
             Event::Alias(_) => {
@@ -85,7 +91,10 @@ pub fn load(text: &str) -> Result<Yaml, (usize, String)> {
             Event::SequenceStart(a, _) | Event::MappingStart(a, _) => {
                 depth += 1;
                 if depth > MAX_DEPTH {
-                    return Err((line, format!("frontmatter nests deeper than {MAX_DEPTH} levels")));
+                    return Err((
+                        line,
+                        format!("frontmatter nests deeper than {MAX_DEPTH} levels"),
+                    ));
                 }
                 *a
             }
@@ -131,7 +140,9 @@ pub fn is_date(s: &str) -> bool {
     }
     let num = |r: std::ops::Range<usize>| -> Option<u32> {
         let t = &s[r];
-        t.bytes().all(|c| c.is_ascii_digit()).then(|| t.parse().ok())?
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
     };
     let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
         return false;

@@ -89,8 +89,15 @@ mod tests {
     #[test]
     fn a_heading_inside_a_fence_is_code() {
         let t = "## Identity\n\n```\n## Identity\n```\n\n~~~\n## Identity\n~~~\n";
-        let h2: Vec<usize> = headings(t).iter().filter(|h| h.level == 2).map(|h| h.line).collect();
+        let h2: Vec<usize> = headings(t)
+            .iter()
+            .filter(|h| h.level == 2)
+            .map(|h| h.line)
+            .collect();
         assert_eq!(h2, vec![0]);
-        assert_eq!(fenced_lines(t).into_iter().collect::<Vec<_>>(), vec![2, 3, 4, 6, 7, 8]);
+        assert_eq!(
+            fenced_lines(t).into_iter().collect::<Vec<_>>(),
+            vec![2, 3, 4, 6, 7, 8]
+        );
     }
 }

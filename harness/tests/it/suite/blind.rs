@@ -20,7 +20,10 @@ const DISPUTED: &[(&str, &str, &str)] = &[];
 /// written from the charter alone (a new E14 cannot have a checker here yet), so its labels
 /// judge the versioning rules; these two rules are left out of the verdict, and every other
 /// ERROR counts.
-const HARNESS_RULES: [&str; 2] = ["charter/case-without-checker", "charter/checker-without-case"];
+const HARNESS_RULES: [&str; 2] = [
+    "charter/case-without-checker",
+    "charter/checker-without-case",
+];
 
 struct Case {
     kind: String,
@@ -138,5 +141,10 @@ fn every_blind_capsule_and_charter_edit_is_judged_as_its_label_says() {
         cases.len() - wrong.len(),
         cases.len()
     );
-    assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }

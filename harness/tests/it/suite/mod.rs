@@ -4,3 +4,4 @@ mod blind;
 mod case_setup;
 mod fuzz;
 mod lint;
+mod readers;
