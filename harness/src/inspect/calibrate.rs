@@ -248,39 +248,7 @@ pub fn calibrate(dirs: &[PathBuf], suite: &Suite) -> Result<Vec<Judged>> {
             }
             continue;
         }
-        let text = crate::files::read::read_text(&file, crate::files::read::Kind::Labels)?;
-        let base = match file.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let ls = parse_labels_line(line).map_err(|e| {
-                Error::input(format!(
-                    "{}, line {}: not a label: {}",
-                    file.display(),
-                    n + 1,
-                    crate::error::one_line(&e.to_string())
-                ))
-            })?;
-            for l in ls {
-                if l.label != "pass" && l.label != "fail" {
-                    return Err(Error::input(format!(
-                        "{}, line {}: label must be pass or fail, not {:?}",
-                        file.display(),
-                        n + 1,
-                        l.label
-                    )));
-                }
-                let path = base.join(&l.transcript);
-                let t = read_transcript(&path)?;
-                let source = path.display().to_string();
-                out.extend(judge(source, &t, suite, None, &l.label, l.note)?);
-            }
-        }
+        out.extend(judge_labels_file(&file, suite)?);
     }
     if out.is_empty() {
         return Err(Error::input(format!(
@@ -290,6 +258,45 @@ pub fn calibrate(dirs: &[PathBuf], suite: &Suite) -> Result<Vec<Judged>> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
+    }
+    Ok(out)
+}
+
+/// The labels of one labels file, each transcript re-checked.
+fn judge_labels_file(file: &Path, suite: &Suite) -> Result<Vec<Judged>> {
+    let mut out = Vec::new();
+    let text = crate::files::read::read_text(file, crate::files::read::Kind::Labels)?;
+    let base = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let ls = parse_labels_line(line).map_err(|e| {
+            Error::input(format!(
+                "{}, line {}: not a label: {}",
+                file.display(),
+                n + 1,
+                crate::error::one_line(&e.to_string())
+            ))
+        })?;
+        for l in ls {
+            if l.label != "pass" && l.label != "fail" {
+                return Err(Error::input(format!(
+                    "{}, line {}: label must be pass or fail, not {:?}",
+                    file.display(),
+                    n + 1,
+                    crate::error::one_line(&l.label)
+                )));
+            }
+            let path = base.join(&l.transcript);
+            let t = read_transcript(&path)?;
+            let source = path.display().to_string();
+            out.extend(judge(source, &t, suite, None, &l.label, l.note)?);
+        }
     }
     Ok(out)
 }

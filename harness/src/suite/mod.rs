@@ -122,7 +122,8 @@ impl Suite {
     }
 }
 
-fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
+/// One case file of the suite at `root`, which must hold case `id`.
+pub fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
     let text = read_text(file, Kind::Case)?;
     let parsed: CaseFile = crate::error::parse_toml(file, &text)?;
     let bad = |what: String| bad_case(file, what);
