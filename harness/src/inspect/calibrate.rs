@@ -95,7 +95,7 @@ pub fn label(
             // A last line without its newline (written by hand or by another tool) would take
             // this label onto it: start on a line of its own.
             let lead = if ends_mid_line(f) { "\n" } else { "" };
-            write!(f, "{lead}{line}\n").map_err(|e| Error::io(file, e))?;
+            writeln!(f, "{lead}{line}").map_err(|e| Error::io(file, e))?;
         }
     }
     Ok(lines.len())

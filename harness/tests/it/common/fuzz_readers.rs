@@ -117,9 +117,7 @@ pub fn seeds(root: &Path, bin: &Path) -> Vec<(&'static str, Vec<u8>)> {
     let read = |p: &str| std::fs::read(root.join(p)).unwrap();
     let run = offline_run_folder(root, Some(bin));
     let transcript = std::fs::read(first_transcript(&run)).unwrap();
-    let label = format!(
-        "{{\"transcript\":\"t.json\",\"label\":\"pass\",\"note\":\"n\"}}\n{{\"transcript\":\"t.json\",\"label\":\"fail\"}}"
-    );
+    let label = "{\"transcript\":\"t.json\",\"label\":\"pass\",\"note\":\"n\"}\n{\"transcript\":\"t.json\",\"label\":\"fail\"}";
     vec![
         ("manifest", read("manifests/offline.toml")),
         ("case", read("cases/E1.toml")),
@@ -139,7 +137,7 @@ pub fn seeds(root: &Path, bin: &Path) -> Vec<(&'static str, Vec<u8>)> {
             "summary.json",
             std::fs::read(run.join("summary.json")).unwrap(),
         ),
-        ("labels", label.into_bytes()),
+        ("labels", label.as_bytes().to_vec()),
     ]
 }
 
