@@ -144,44 +144,121 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// Read a file, naming it in the error.
-/// Inputs that cannot be read are bad input; a file that is not UTF-8 names the line.
-pub fn read_to_string(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        Error::input(format!(
-            "could not read {}: {} — {}",
-            path.display(),
-            reason(&e),
-            match e.kind() {
-                std::io::ErrorKind::NotFound => "check the path",
-                std::io::ErrorKind::IsADirectory => "name a file",
-                _ => "check the file's permissions",
-            }
-        ))
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        Error::input(format!(
-            "{}, line {line}: not UTF-8 text (byte {at})",
-            path.display()
-        ))
-    })
-}
-
 /// Parse TOML into `T`; an error names the file, the line and the problem (an unknown key, a
 /// wrong type, a syntax error).
 pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
+    if let Some((line, depth)) = toml_too_deep(text) {
+        return Err(Error::input(format!(
+            "{}, line {line}: arrays or inline tables nested {depth} deep; at most {MAX_TOML_DEPTH} are read",
+            path.display()
+        )));
+    }
     toml::from_str(text).map_err(|e| {
         let at = e
             .span()
             .map(|s| format!(", line {}", line_of(text, s.start)))
             .unwrap_or_default();
+        let message = match e.message().trim() {
+            "" => control_character(text, e.span().map_or(0, |s| s.start)),
+            m => one_line(m),
+        };
         Error::input(format!(
-            "{}{at}: {}{}",
+            "{}{at}: {message}{}",
             path.display(),
-            e.message(),
             unknown_key_hint(e.message())
         ))
     })
+}
+
+/// The problem the TOML parser gave no words for: a control character (U+0000–U+001F but tab,
+/// DEL, or a CR not before LF), which TOML allows nowhere, comments included.
+fn control_character(text: &str, from: usize) -> String {
+    let bytes = text.as_bytes();
+    let bad = |i: usize| {
+        let b = bytes[i];
+        (b < 0x20 && b != b'\t' && b != b'\n' && !(b == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+            || b == 0x7f
+    };
+    let at = (from.min(bytes.len())..bytes.len())
+        .chain(0..from.min(bytes.len()))
+        .find(|&i| bad(i));
+    match at {
+        Some(i) => format!(
+            "a control character (U+{:04X}) at line {}, which TOML allows nowhere, comments included — delete it",
+            bytes[i],
+            line_of(text, i)
+        ),
+        None => "TOML syntax error (the parser gave no detail)".into(),
+    }
+}
+
+/// At most `MAX_ECHO` characters of `text` on one line: an error echoes values from the input,
+/// and a 200 KB value or one with line breaks must not flood or forge the terminal.
+pub fn one_line(text: &str) -> String {
+    const MAX_ECHO: usize = 240;
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let n = flat.chars().count();
+    if n <= MAX_ECHO {
+        return flat;
+    }
+    let head: String = flat.chars().take(MAX_ECHO).collect();
+    format!("{head}… ({n} characters in all)")
+}
+
+/// How deep TOML arrays and inline tables may nest (a manifest or case needs three or four).
+pub const MAX_TOML_DEPTH: usize = 32;
+
+/// The line where `[`/`{` values first nest deeper than `MAX_TOML_DEPTH`, and how deep, found
+/// before the parser recurses. Strings and comments are skipped; a table header `[[a.b]]` at
+/// the start of a line is not nesting.
+fn toml_too_deep(text: &str) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let (mut i, mut depth, mut line) = (0usize, 0usize, 1usize);
+    while i < b.len() {
+        match b[i] {
+            b'\n' => line += 1,
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            q @ (b'"' | b'\'') => {
+                let triple = b[i..].starts_with(&[q, q, q]);
+                let close: &[u8] = if triple { &b[i..i + 3] } else { &b[i..i + 1] };
+                i += close.len();
+                while i < b.len() && !b[i..].starts_with(close) {
+                    if b[i] == b'\\' && q == b'"' {
+                        i += 1;
+                    } else if b[i] == b'\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+                i += close.len();
+                continue;
+            }
+            b'[' | b'{' if depth > 0 || !at_line_start(b, i) => {
+                depth += 1;
+                if depth > MAX_TOML_DEPTH {
+                    return Some((line, depth));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn at_line_start(b: &[u8], i: usize) -> bool {
+    b[..i]
+        .iter()
+        .rev()
+        .take_while(|&&c| c != b'\n')
+        .all(|c| c.is_ascii_whitespace() || *c == b'[')
 }

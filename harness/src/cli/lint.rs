@@ -24,7 +24,9 @@ pub(super) enum LintCommand {
     /// content and §8 forbidden patterns; with --base, its §6 lock semantics. Each finding
     /// cites its section and check. Findings are WARN (exit 0) unless --strict (exit 1).
     Capsule {
-        #[arg(required = true)]
+        /// Files or folders to lint; without one, vault/files (where a charter repository
+        /// keeps its capsules).
+        #[arg(default_value = "vault/files")]
         paths: Vec<PathBuf>,
         /// The v2.0.0 ERROR ratchet: findings are errors and exit 1.
         #[arg(long)]

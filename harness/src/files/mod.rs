@@ -2,6 +2,9 @@
 //! mask keys and never write through a planted link (a run folder, marked by its lock file,
 //! holds no links), opens that follow no link at the name, and the sorted walk of a folder.
 
+pub mod limits;
+pub mod read;
+
 use crate::error::{Error, Result};
 use serde::Serialize;
 use std::io::Write;

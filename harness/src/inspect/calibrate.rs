@@ -36,7 +36,7 @@ pub struct Label {
 }
 
 fn sha256_file(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io_op("read", path, e))?;
+    let bytes = crate::files::read::read_bytes(path, crate::files::read::Kind::Transcript)?;
     Ok(format!("{:x}", Sha256::digest(bytes)))
 }
 
@@ -52,6 +52,9 @@ pub fn label(
     let mut lines: Vec<(PathBuf, Label)> = Vec::new();
     for t in transcripts {
         read_transcript(t)?;
+        if let Some(f) = labels {
+            refuse_non_labels(f)?;
+        }
         let file = match labels {
             Some(f) => f.to_path_buf(),
             None => t.parent().unwrap_or(Path::new(".")).join(LABELS_FILE),
@@ -78,7 +81,10 @@ pub fn label(
         if !open.contains_key(file.as_path()) {
             let f = crate::files::open_no_follow(
                 file,
-                std::fs::OpenOptions::new().create(true).append(true),
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .create(true)
+                    .append(true),
             )?;
             open.insert(file, f);
         }
@@ -86,10 +92,60 @@ pub fn label(
     for (file, l) in &lines {
         let line = serde_json::to_string(l).map_err(|e| Error::Internal(e.to_string()))?;
         if let Some(f) = open.get_mut(file.as_path()) {
-            writeln!(f, "{line}").map_err(|e| Error::io(file, e))?;
+            // A last line without its newline (written by hand or by another tool) would take
+            // this label onto it: start on a line of its own.
+            let lead = if ends_mid_line(f) { "\n" } else { "" };
+            writeln!(f, "{lead}{line}").map_err(|e| Error::io(file, e))?;
         }
     }
     Ok(lines.len())
+}
+
+/// Whether the open file's last byte is not a newline (an empty file is not).
+fn ends_mid_line(f: &std::fs::File) -> bool {
+    use std::os::unix::fs::FileExt;
+    let len = f.metadata().map_or(0, |m| m.len());
+    let mut last = [0u8; 1];
+    len > 0 && f.read_at(&mut last, len - 1).is_ok() && last[0] != b'\n'
+}
+
+/// `label --labels FILE` appends to FILE: refuse one that is not a labels file (a transcript,
+/// a run.json), so a slip of the argument cannot append into a transcript.
+fn refuse_non_labels(file: &Path) -> Result<()> {
+    if file.symlink_metadata().is_err() {
+        return Ok(());
+    }
+    let text = crate::files::read::read_text(file, crate::files::read::Kind::Labels)?;
+    let whole = serde_json::from_str::<serde_json::Value>(&text).ok();
+    let format = whole
+        .as_ref()
+        .and_then(|v| v.get("format"))
+        .and_then(|f| f.as_str())
+        .unwrap_or_default();
+    let labels_like = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .all(|l| parse_labels_line(l).is_ok());
+    if format.starts_with("charter-harness/") || !labels_like {
+        let what = if format.is_empty() {
+            "not a labels file (one JSON label per line)".to_string()
+        } else {
+            format!("a {format} file, not a labels file")
+        };
+        return Err(Error::input(format!(
+            "{}: {what}; label appends only to a labels file — name another with --labels",
+            file.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The labels on one line of a labels file: one, or several run together (`{…}{…}`) as older
+/// harnesses appended them after a last line without its newline.
+fn parse_labels_line(line: &str) -> std::result::Result<Vec<Label>, serde_json::Error> {
+    serde_json::Deserializer::from_str(line)
+        .into_iter::<Label>()
+        .collect()
 }
 
 /// `path` relative to `base` when it lies under it, else absolute.
@@ -164,11 +220,15 @@ pub fn calibrate(dirs: &[PathBuf], suite: &Suite) -> Result<Vec<Judged>> {
     let mut out = Vec::new();
     for file in files {
         if let Some(case) = golden_case(&file) {
-            let text = crate::error::read_to_string(&file)?;
+            let text = crate::files::read::read_text(&file, crate::files::read::Kind::Case)?;
             let stem = file.file_stem().unwrap_or_default().to_string_lossy();
             let goldens = golden::parse(&text, &stem)
                 .map_err(|e| Error::input(format!("{}: {e}", file.display())))?;
-            let core = std::fs::read_to_string(file.with_file_name("core-invariants.md")).ok();
+            let core = crate::files::read::read_text(
+                &file.with_file_name("core-invariants.md"),
+                crate::files::read::Kind::Case,
+            )
+            .ok();
             for g in goldens {
                 let label = if g.expect == Expect::Pass {
                     "pass"
@@ -188,36 +248,7 @@ pub fn calibrate(dirs: &[PathBuf], suite: &Suite) -> Result<Vec<Judged>> {
             }
             continue;
         }
-        let text = crate::error::read_to_string(&file)?;
-        let base = match file.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let l: Label = serde_json::from_str(line).map_err(|e| {
-                Error::input(format!(
-                    "{}, line {}: not a label: {e}",
-                    file.display(),
-                    n + 1
-                ))
-            })?;
-            if l.label != "pass" && l.label != "fail" {
-                return Err(Error::input(format!(
-                    "{}, line {}: label must be pass or fail, not {:?}",
-                    file.display(),
-                    n + 1,
-                    l.label
-                )));
-            }
-            let path = base.join(&l.transcript);
-            let t = read_transcript(&path)?;
-            let source = path.display().to_string();
-            out.extend(judge(source, &t, suite, None, &l.label, l.note)?);
-        }
+        out.extend(judge_labels_file(&file, suite)?);
     }
     if out.is_empty() {
         return Err(Error::input(format!(
@@ -227,6 +258,45 @@ pub fn calibrate(dirs: &[PathBuf], suite: &Suite) -> Result<Vec<Judged>> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
+    }
+    Ok(out)
+}
+
+/// The labels of one labels file, each transcript re-checked.
+fn judge_labels_file(file: &Path, suite: &Suite) -> Result<Vec<Judged>> {
+    let mut out = Vec::new();
+    let text = crate::files::read::read_text(file, crate::files::read::Kind::Labels)?;
+    let base = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let ls = parse_labels_line(line).map_err(|e| {
+            Error::input(format!(
+                "{}, line {}: not a label: {}",
+                file.display(),
+                n + 1,
+                crate::error::one_line(&e.to_string())
+            ))
+        })?;
+        for l in ls {
+            if l.label != "pass" && l.label != "fail" {
+                return Err(Error::input(format!(
+                    "{}, line {}: label must be pass or fail, not {:?}",
+                    file.display(),
+                    n + 1,
+                    crate::error::one_line(&l.label)
+                )));
+            }
+            let path = base.join(&l.transcript);
+            let t = read_transcript(&path)?;
+            let source = path.display().to_string();
+            out.extend(judge(source, &t, suite, None, &l.label, l.note)?);
+        }
     }
     Ok(out)
 }

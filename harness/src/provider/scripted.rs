@@ -5,7 +5,8 @@
 //! prompt it is sent, as a model copying from its instructions would.
 
 use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
-use crate::error::{read_to_string, Error, Result};
+use crate::error::{Error, Result};
+use crate::files::read::{read_text, Kind};
 use crate::suite::manifest::ModelEntry;
 use checkers::transcript::ToolCall;
 use serde::Deserialize;
@@ -44,7 +45,11 @@ pub struct ScriptedProvider {
 impl ScriptedProvider {
     pub fn load(entry: &ModelEntry, suite_root: &Path) -> Result<ScriptedProvider> {
         let name = entry.script.as_deref().unwrap_or_default();
-        let dir = suite_root.join("fixtures/scripted").join(name);
+        let dir = crate::files::read::within(
+            &suite_root.join("fixtures/scripted"),
+            name,
+            &format!("model {}: script", entry.name()),
+        )?;
         if !dir.is_dir() {
             return Err(Error::input(format!(
                 "model {}: script folder {} does not exist",
@@ -72,7 +77,7 @@ impl ScriptedProvider {
                     path.display()
                 )));
             };
-            let text = read_to_string(&path)?;
+            let text = read_text(&path, Kind::Scripted)?;
             let file: ScriptFile = crate::error::parse_toml(&path, &text)?;
             scripts.insert(format!("{case}/{variant}"), file.reply);
         }

@@ -90,7 +90,7 @@ pub fn is_builtin_offline(matrix: &Path) -> bool {
 /// writes it) names in `[charter] source`, else `CHARTER.md`. With the reason, for the terminal.
 pub fn repo_charter(dir: &Path) -> Option<(PathBuf, String)> {
     let pinned = dir.join("manifests/pinned.toml");
-    let named = std::fs::read_to_string(&pinned)
+    let named = crate::files::read::read_text(&pinned, crate::files::read::Kind::Manifest)
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok())
         .and_then(|t| {

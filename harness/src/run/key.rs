@@ -17,7 +17,8 @@ pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
 /// The key of a gate of the charter whose runtime text hashes to `charter_sha256`, run with the
 /// manifest at `manifest` and `suite` (a base rerun's charter is not the manifest's).
 pub fn key_of(charter_sha256: &str, manifest: &Path, suite: Option<&Path>) -> Result<String> {
-    let manifest_bytes = std::fs::read(manifest).map_err(|e| Error::io_op("read", manifest, e))?;
+    let manifest_bytes =
+        crate::files::read::read_bytes(manifest, crate::files::read::Kind::Manifest)?;
     let suite_sha = match suite {
         Some(dir) => {
             let mut h = Sha256::new();

@@ -83,15 +83,15 @@ pub fn bind(suite: &Suite, core_invariants: &str, test_timeout: Duration) -> Res
             for m in variant.seed.iter_mut() {
                 if m.content.contains("{{integrity_token:") {
                     m.content = expand_tokens(&m.content, |rel| {
-                        let path = suite.root.join(rel);
-                        let text = std::fs::read_to_string(&path)
-                            .map_err(|e| {
-                                format!(
-                                    "could not read {}: {} — the integrity token names a file of the suite",
-                                    path.display(),
-                                    crate::error::reason(&e)
-                                )
-                            })?;
+                        let path = crate::files::read::within(&suite.root, rel, "integrity token")
+                            .map_err(|e| e.to_string())?;
+                        let text = crate::files::read::read_text(
+                            &path,
+                            crate::files::read::Kind::Scripted,
+                        )
+                        .map_err(|e| {
+                            format!("{e} (the integrity token names a file of the suite)")
+                        })?;
                         Ok(integrity_token(&render(&text, &case_vars)))
                     })
                     .map_err(|e| Error::input(format!("{}: {e}", snapshot.file.display())))?;

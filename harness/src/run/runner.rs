@@ -365,7 +365,9 @@ impl Names {
 }
 
 /// Trials of the plan that a resumed run folder already completed, re-checked with the current
-/// checkers. A missing, unreadable or `error` transcript is not completed: it runs again.
+/// checkers. A missing or `error` transcript is not completed: it runs again. A transcript that
+/// is there but cannot be read (truncated, edited) is refused with its name, as `gate` and
+/// `check` refuse it: a resume never overwrites it in silence.
 pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
     let mut done = Vec::new();
     for (mi, (model, _)) in plan.models.iter().enumerate() {
@@ -373,9 +375,14 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
             let (case, variant) = &plan.units[ui];
             {
                 let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant, trial);
-                let Ok(t) = crate::store::read_transcript(&path) else {
+                if path.symlink_metadata().is_err() {
                     continue;
-                };
+                }
+                let t = crate::store::read_transcript(&path).map_err(|e| {
+                    Error::input(format!(
+                        "{e}\nresume: this trial's transcript cannot be read, and a resume does not overwrite it; move it aside (or delete it) to run the trial again"
+                    ))
+                })?;
                 if t.outcome != checkers::Outcome::Completed
                     || t.charter_sha256 != plan.charter.sha256
                 {

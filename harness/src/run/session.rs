@@ -253,7 +253,9 @@ fn run_record(
 ) -> RunRecord {
     let loaded = &inputs.loaded;
     let manifest_path = std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone());
-    let manifest_bytes = std::fs::read(&loaded.path).unwrap_or_default();
+    let manifest_bytes =
+        crate::files::read::read_bytes(&loaded.path, crate::files::read::Kind::Manifest)
+            .unwrap_or_default();
     let started = store::rfc3339(started);
     RunRecord {
         harness_version: env!("CARGO_PKG_VERSION").to_string(),

@@ -101,12 +101,13 @@ pub fn leftover_temp_files(run_dir: &Path) -> Vec<PathBuf> {
 }
 
 pub fn read_transcript(path: &Path) -> Result<Transcript> {
-    let text = crate::error::read_to_string(path)?;
+    let text = crate::files::read::read_text(path, crate::files::read::Kind::Transcript)?;
     let t: Transcript = serde_json::from_str(&text).map_err(|e| {
         Error::input(format!(
-            "{}, line {}: not a transcript: {e}",
+            "{}, line {}: not a transcript: {}",
             path.display(),
-            e.line()
+            e.line(),
+            crate::error::one_line(&e.to_string())
         ))
     })?;
     validate_transcript(&t).map_err(|why| Error::input(format!("{}: {why}", path.display())))?;

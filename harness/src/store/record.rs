@@ -227,11 +227,46 @@ impl ModelUsage {
 }
 
 impl RunRecord {
+    /// A run folder's values are input: each within the bound the flag and the manifest have.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        use crate::suite::manifest::MAX_TRIALS;
+        for (key, v) in [
+            ("trials", self.trials),
+            ("manifest_trials", self.manifest_trials),
+        ] {
+            if let Some(n) = v {
+                if n == 0 || u64::from(n) > MAX_TRIALS {
+                    return Err(format!(
+                        "{key}: {n} is out of range; trials per unit are 1 to {MAX_TRIALS}, as for --trials and the manifest"
+                    ));
+                }
+            }
+        }
+        if let Some(t) = self.manifest.rest.get("run").and_then(|r| r.get("trials")) {
+            if !t.as_u64().is_some_and(|n| (1..=MAX_TRIALS).contains(&n)) {
+                return Err(format!(
+                    "manifest.run.trials: {} is out of range; trials per unit are 1 to {MAX_TRIALS}",
+                    crate::error::one_line(&t.to_string())
+                ));
+            }
+        }
+        let units = self.units.as_ref().map_or(0, Vec::len);
+        if units > MAX_RECORDED_UNITS || self.units_total.is_some_and(|n| n > MAX_RECORDED_UNITS) {
+            return Err(format!(
+                "units: more than {MAX_RECORDED_UNITS} units; a run folder holds fewer"
+            ));
+        }
+        Ok(())
+    }
+
     /// run.json at `path`; an error names the file.
     pub fn read(path: &Path) -> Result<RunRecord> {
-        let text = crate::error::read_to_string(path)?;
-        serde_json::from_str(&text)
-            .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))
+        let text = crate::files::read::read_text(path, crate::files::read::Kind::RunJson)?;
+        let record: RunRecord = crate::files::limits::json(path, &text, "not a run record")?;
+        record
+            .validate()
+            .map_err(|why| Error::input(format!("{}: {why}", path.display())))?;
+        Ok(record)
     }
 
     /// Written as JSON with sorted keys (what run.json has always been), atomically.
@@ -289,6 +324,9 @@ pub struct Summary {
     pub statistics: Statistics,
 }
 
+/// Units (model × case × variant) a run.json may list: far above any matrix.
+pub const MAX_RECORDED_UNITS: usize = 1_000_000;
+
 pub const SUMMARY_FORMAT: &str = "charter-harness/summary/v1";
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -339,9 +377,17 @@ pub struct ModelStatistics {
 impl Summary {
     /// summary.json at `path`; an error names the file.
     pub fn read(path: &Path) -> Result<Summary> {
-        let text = crate::error::read_to_string(path)?;
-        serde_json::from_str(&text)
-            .map_err(|e| Error::input(format!("{}: not a run summary: {e}", path.display())))
+        let text = crate::files::read::read_text(path, crate::files::read::Kind::SummaryJson)?;
+        let s: Summary = crate::files::limits::json(path, &text, "not a run summary")?;
+        let max = crate::suite::manifest::MAX_TRIALS;
+        if s.required_trials as u64 > max {
+            return Err(Error::input(format!(
+                "{}: required_trials: {} is out of range; trials per unit are 1 to {max}",
+                path.display(),
+                s.required_trials
+            )));
+        }
+        Ok(s)
     }
 }
 

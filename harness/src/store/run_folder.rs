@@ -15,7 +15,8 @@ use std::sync::Arc;
 /// folders inside it (the folder given is often their parent).
 pub fn read_run(run_dir: &Path) -> Result<RunRecord> {
     let path = run_dir.join("run.json");
-    if path.is_file() {
+    // Anything at the name is read (and a device or pipe refused as such), not called missing.
+    if path.symlink_metadata().is_ok() {
         return RunRecord::read(&path);
     }
     let mut runs: Vec<String> = std::fs::read_dir(run_dir)

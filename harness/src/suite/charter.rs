@@ -2,7 +2,8 @@
 //! version line, sha256 and verbatim Core Invariants section. Works on Markdown (`#` headings)
 //! and on the plain-text rendering, where a heading is a short title line between blank lines.
 
-use crate::error::{read_to_string, Error, Result};
+use crate::error::{Error, Result};
+use crate::files::read::{read_text, Kind};
 use regex::Regex;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -43,8 +44,8 @@ pub struct Charter {
 /// Load from a path relative to `base`, or from `REV:PATH` in the git repository around `base`.
 pub fn load(source: &str, base: &Path) -> Result<Charter> {
     let as_path = base.join(source);
-    let text = if as_path.exists() {
-        read_to_string(&as_path)?
+    let text = if crate::files::read::exists(&as_path) || as_path.symlink_metadata().is_ok() {
+        read_text(&as_path, Kind::Charter)?
     } else if let Some((rev, path)) = source.split_once(':').filter(|(r, _)| !r.is_empty()) {
         read_from_git(base, rev, path)?
     } else {

@@ -9,7 +9,8 @@ pub mod lint;
 pub mod manifest;
 pub mod tools;
 
-use crate::error::{read_to_string, Error, Result};
+use crate::error::{Error, Result};
+use crate::files::read::{read_text, within, Kind};
 use crate::suite::case::{Case, CaseFile, Variant, VariantFile, TOOL_NAMES};
 use crate::suite::charter::sha256_hex;
 use checkers::transcript::{Message, Role};
@@ -121,8 +122,9 @@ impl Suite {
     }
 }
 
-fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
-    let text = read_to_string(file)?;
+/// One case file of the suite at `root`, which must hold case `id`.
+pub fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
+    let text = read_text(file, Kind::Case)?;
     let parsed: CaseFile = crate::error::parse_toml(file, &text)?;
     let bad = |what: String| bad_case(file, what);
     if parsed.id != id {
@@ -147,8 +149,9 @@ fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
         .collect::<Result<Vec<Variant>>>()?;
     let probe = match &parsed.probe {
         Some(rel) => {
-            let p = root.join("fixtures/probes").join(rel);
-            Some(read_to_string(&p).map_err(|e| bad(format!("probe: {e}")))?)
+            let p = within(&root.join("fixtures/probes"), rel, "probe")
+                .map_err(|e| bad(e.to_string()))?;
+            Some(read_text(&p, Kind::Scripted).map_err(|e| bad(format!("probe: {e}")))?)
         }
         None => None,
     };
@@ -184,7 +187,11 @@ fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<V
     }
     let fixture = match &v.fixture {
         Some(name) => {
-            let dir = root.join("fixtures/workspaces").join(name);
+            let dir = within(
+                &root.join("fixtures/workspaces"),
+                name,
+                &format!("{key}.fixture"),
+            )?;
             if !dir.is_dir() {
                 return Err(bad(format!("{key}.fixture: no folder {}", dir.display())));
             }
@@ -204,10 +211,14 @@ fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<V
     }
     let mut pages = std::collections::BTreeMap::new();
     for (url, rel) in &v.pages {
-        let p = root.join("fixtures/pages").join(rel);
+        let p = within(
+            &root.join("fixtures/pages"),
+            rel,
+            &format!("{key}.pages[{url:?}]"),
+        )?;
         pages.insert(
             url.clone(),
-            read_to_string(&p).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
+            read_text(&p, Kind::Scripted).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
         );
     }
     let mut seed = history_seed(root, file, &key, v)?;
@@ -235,8 +246,12 @@ fn history_seed(root: &Path, file: &Path, key: &str, v: &VariantFile) -> Result<
     let Some(h) = &v.history else {
         return Ok(seed);
     };
-    let hp = root.join("fixtures/histories").join(format!("{h}.toml"));
-    let htext = read_to_string(&hp)?;
+    let hp = within(
+        &root.join("fixtures/histories"),
+        &format!("{h}.toml"),
+        &format!("{key}.history"),
+    )?;
+    let htext = read_text(&hp, Kind::Scripted)?;
     let hist: HistoryFile = crate::error::parse_toml(&hp, &htext)?;
     if v.omit_turns >= hist.turn.len() {
         return Err(bad(format!(
@@ -297,16 +312,10 @@ fn seeded_turns(root: &Path, file: &Path, key: &str, v: &VariantFile) -> Result<
 /// expanded when the suite is bound to a charter, over the rendered bytes).
 fn check_tokens(root: &Path, content: &str) -> std::result::Result<(), String> {
     expand_tokens(content, |rel| {
-        let path = root.join(rel);
-        std::fs::read_to_string(&path)
+        let path = within(root, rel, "integrity token").map_err(|e| e.to_string())?;
+        read_text(&path, Kind::Scripted)
             .map(|_| String::new())
-            .map_err(|e| {
-                format!(
-                    "could not read {}: {} — an integrity token must name a file of the suite",
-                    path.display(),
-                    crate::error::reason(&e)
-                )
-            })
+            .map_err(|e| format!("{e} (an integrity token must name a file of the suite)"))
     })
     .map(|_| ())
 }

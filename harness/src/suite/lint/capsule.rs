@@ -9,16 +9,16 @@
 //! lock-break (`v1_0_3_amendment_note: … per Mike-A103 signed lock-break …`) and
 //! `locked_signoff`; either, new or changed in the same change, signs it.
 
+use super::frontmatter::{is_date, same};
+pub use super::frontmatter::{parse, Doc};
 use super::{line_where, Finding, Severity};
 use regex::Regex;
 use std::sync::LazyLock;
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::Yaml;
 
 static IDENTITY_H2: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^##\s+(?:\d+\.\s+)?Identity$").unwrap());
-static H2: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^##\s").unwrap());
 static UID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[0-9a-f]{8}$").unwrap());
-static DATE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}$").unwrap());
 static POINTER_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*(?:[-*>]\s*)*(?:(?:see|->|→|pointer:?|moved to)\s*)?(?:\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|`?[\w./<>*-]+\.(?:md|jsonl?|ya?ml)`?|[0-9a-f]{8})[\s.,;]*$").unwrap()
 });
@@ -77,49 +77,6 @@ const RENAMED: [(&str, &str, &str); 1] = [(
     "capability_scope",
     "§2 calls it capability_scope (renamed from scope in v1.72)",
 )];
-
-/// A Markdown file split into YAML frontmatter and body.
-pub struct Doc<'a> {
-    pub front_text: &'a str,
-    pub front: Yaml,
-    /// Line number (1-based) of the body's first line.
-    pub body_start: usize,
-    pub body: &'a str,
-}
-
-/// Split `text`; `Ok(None)` when it has no frontmatter, `Err` when the YAML does not parse.
-pub fn parse(text: &str) -> Result<Option<Doc<'_>>, (usize, String)> {
-    let Some(rest) = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))
-    else {
-        return Ok(None);
-    };
-    let end = rest
-        .find("\n---\n")
-        .or_else(|| rest.find("\n---\r\n"))
-        .or_else(|| rest.strip_suffix("\n---").map(|r| r.len()));
-    let Some(end) = end else {
-        return Err((1, "frontmatter opened with --- but never closed".into()));
-    };
-    let front_text = &rest[..end + 1];
-    let docs = YamlLoader::load_from_str(front_text).map_err(|e| {
-        (
-            e.marker().line() + 1,
-            format!("frontmatter is not valid YAML: {e}"),
-        )
-    })?;
-    let front = docs.into_iter().next().unwrap_or(Yaml::Null);
-    let after = (end + 1 + 4).min(rest.len());
-    let body = &rest[after..];
-    let body_start = text[..text.len() - body.len()].lines().count() + 1;
-    Ok(Some(Doc {
-        front_text,
-        front,
-        body_start,
-        body,
-    }))
-}
 
 fn get<'a>(front: &'a Yaml, key: &str) -> Option<&'a Yaml> {
     match &front[key] {
@@ -367,13 +324,13 @@ fn typed_fields(cx: &mut Ctx) {
         ),
         (
             "created",
-            |y| as_text(y).is_some_and(|s| DATE.is_match(&s)),
-            "a date YYYY-MM-DD",
+            |y| as_text(y).is_some_and(|s| is_date(&s)),
+            "a calendar date YYYY-MM-DD",
         ),
         (
             "modified",
-            |y| as_text(y).is_some_and(|s| DATE.is_match(&s)),
-            "a date YYYY-MM-DD",
+            |y| as_text(y).is_some_and(|s| is_date(&s)),
+            "a calendar date YYYY-MM-DD",
         ),
         (
             "created_by",
@@ -539,13 +496,27 @@ fn lock_pair(cx: &mut Ctx) {
     }
 }
 
-/// Body line indexes of the Identity H2s.
+/// Body line indexes of the Identity H2s: ATX headings of level 2 (read as Markdown, so a
+/// line inside fenced code is not one) whose line matches the definition's pattern.
 fn identity_lines(body: &str) -> Vec<usize> {
-    body.lines()
-        .enumerate()
-        .filter(|(_, l)| IDENTITY_H2.is_match(l.trim_end()))
-        .map(|(i, _)| i)
+    super::markdown::headings(body)
+        .into_iter()
+        .filter(|h| h.level == 2 && IDENTITY_H2.is_match(h.source.trim_end()))
+        .map(|h| h.line)
         .collect()
+}
+
+static PATH_TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\S*[/\\]\S*|\S+\.(?:md|jsonl?|ya?ml|toml)\b\S*").unwrap());
+
+/// Whether lower-cased `text` holds `words` as whole words (whitespace runs matched loosely).
+fn mentions(text: &str, words: &str) -> bool {
+    let pattern = words
+        .split_whitespace()
+        .map(regex::escape)
+        .collect::<Vec<_>>()
+        .join(r"\s+");
+    Regex::new(&format!(r"(?:^|[^\w]){pattern}(?:[^\w]|$)")).is_ok_and(|re| re.is_match(text))
 }
 
 static LINEAGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -567,23 +538,41 @@ fn identity_content(cx: &mut Ctx) {
         return;
     }
     let body_lines: Vec<&str> = cx.doc.body.lines().collect();
-    let end = body_lines[at + 1..]
-        .iter()
-        .position(|l| H2.is_match(l))
-        .map_or(body_lines.len(), |p| at + 1 + p);
-    let section = body_lines[at + 1..end].join("\n");
-    let lower = section.to_lowercase();
+    let end = super::markdown::headings(cx.doc.body)
+        .into_iter()
+        .find(|h| h.level <= 2 && h.line > at)
+        .map_or(body_lines.len(), |h| h.line.min(body_lines.len()));
+    let section = body_lines[(at + 1).min(end)..end].join("\n");
+    // A name inside a path (agents/argus/lineage.md) does not name the agent in narrative form.
+    let lower = PATH_TOKEN
+        .replace_all(&section.to_lowercase(), " ")
+        .into_owned();
     let name = get(&cx.doc.front, "agent_name")
         .and_then(as_text)
         .unwrap_or_default()
         .to_lowercase();
     let line = cx.doc.body_start + at;
-    if !name.is_empty() && !lower.contains(&name) {
+    if !name.is_empty() && !mentions(&lower, &name) {
         cx.add(
             line,
             "capsule/identity-content",
             format!("§4: the Identity section never names the agent ({name}) in narrative form"),
             "state the agent's name in narrative form, e.g. \"You are Argus, the Chief Architect …\"",
+        );
+    }
+    let role = get(&cx.doc.front, "role")
+        .and_then(as_text)
+        .unwrap_or_default()
+        .to_lowercase();
+    if !role.trim().is_empty() && !mentions(&lower, role.trim()) {
+        cx.add(
+            line,
+            "capsule/identity-content",
+            format!(
+                "§4: the Identity section never states the agent's role ({})",
+                role.trim()
+            ),
+            "state the role in narrative form, e.g. \"You are Argus, the Chief Architect …\"",
         );
     }
     if !LINEAGE.is_match(&section) {
@@ -640,7 +629,7 @@ fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
     // Signed: a new or changed amendment note naming a signed lock-break, or locked_signoff.
     let signed = h.iter().any(|(k, v)| {
         let Some(key) = k.as_str() else { return false };
-        let new_or_changed = b.get(k) != Some(v);
+        let new_or_changed = !b.get(k).is_some_and(|w| same(v, w));
         let names_lock_break = key == "locked_signoff"
             || as_text(v).is_some_and(|t| t.to_lowercase().contains("lock-break"));
         is_lock_break_record(key) && new_or_changed && names_lock_break
@@ -662,7 +651,7 @@ fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
         };
         match h.get(k) {
             None => changes.push((2, format!("{what} removed"))),
-            Some(hv) if hv != bv => {
+            Some(hv) if !same(hv, bv) => {
                 let show = |y: &Yaml| as_text(y).map(|t| format!(" ({t}"));
                 let detail = match (show(bv), as_text(hv)) {
                     (Some(was), Some(now)) => format!("{was} → {now})"),

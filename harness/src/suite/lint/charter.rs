@@ -10,9 +10,21 @@ use std::sync::LazyLock;
 
 static VERSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?mi)^[#*\s_]*version\s*:?\s*v?(\S+)").unwrap());
-static SEMVER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$").unwrap()
+/// A rule's substance: its numbers and its absolute words. A change to one of them is a rule
+/// change (a threshold, a "never" dropped), not wording.
+static SUBSTANCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:\d+(?:[.,]\d+)*%?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|never|always|must|only|stop|none)\b").unwrap()
 });
+/// A numbered or bulleted item: one rule, step or check.
+static ITEM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(?:\d+\.|[-*•])\s+\S").unwrap());
+/// The sections whose items are the charter's rules (Core Invariants are counted apart).
+const RULE_SECTIONS: [&str; 5] = [
+    "Purpose & Scope",
+    "Reasoning Procedures",
+    "Verification Protocols",
+    "Composition",
+    "Usage Rules",
+];
 static E_CASE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bE(\d{1,3})\s*[—–-]\s*\S").unwrap());
 static PROTOCOL: LazyLock<Regex> = LazyLock::new(|| {
@@ -22,21 +34,33 @@ static PROTOCOL: LazyLock<Regex> = LazyLock::new(|| {
 /// What versioning cares about in a charter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outline {
-    pub version: Option<(u64, u64, u64)>,
+    pub version: Option<semver::Version>,
     pub version_text: Option<String>,
     pub core_invariants: Option<String>,
     pub protocols: BTreeSet<char>,
     pub cases: BTreeSet<u32>,
     pub registry_rows: Vec<String>,
     pub has_marker: bool,
+    /// Per rule section: how many items (rules, steps, checks) it holds.
+    pub rule_items: Vec<(String, usize)>,
+    /// The rule sections' numbers and absolute words, in order.
+    pub substance: Vec<String>,
 }
 
-fn semver(v: &str) -> Option<(u64, u64, u64)> {
-    let c = SEMVER.captures(v)?;
-    Some((c[1].parse().ok()?, c[2].parse().ok()?, c[3].parse().ok()?))
+/// The version as semver (the `semver` crate: a pre-release sorts before its release).
+fn semver(v: &str) -> Option<semver::Version> {
+    semver::Version::parse(v).ok()
 }
 
+/// What versioning cares about, read from the charter with its fenced code blocks blanked: a
+/// version line or a registry row inside a code block is an example, not the charter's own.
+/// A byte-order mark is read as such; line endings are the reader's, not content.
 pub fn outline(text: &str) -> Outline {
+    let text = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .replace("\r\n", "\n");
+    let text = &super::markdown::without_fences(&text);
     let version_text = VERSION
         .captures(text)
         .map(|c| c[1].trim_end_matches(['—', '-', ',']).to_string());
@@ -55,7 +79,7 @@ pub fn outline(text: &str) -> Outline {
                 .collect()
         })
         .unwrap_or_default();
-    let registry_rows = section(text, "Failure-Mode Registry")
+    let registry_rows = registry_section(text)
         .map(|s| {
             s.lines()
                 .map(str::trim)
@@ -91,7 +115,54 @@ pub fn outline(text: &str) -> Outline {
         cases,
         registry_rows,
         has_marker: text.lines().any(|l| l.contains(RUNTIME_MARKER)),
+        rule_items: RULE_SECTIONS
+            .iter()
+            .map(|s| {
+                let n =
+                    section(text, s).map_or(0, |b| b.lines().filter(|l| ITEM.is_match(l)).count());
+                (s.to_string(), n)
+            })
+            .collect(),
+        substance: RULE_SECTIONS
+            .iter()
+            .filter_map(|s| section(text, s))
+            .flat_map(|b| {
+                SUBSTANCE
+                    .find_iter(&b)
+                    .map(|m| m.as_str().to_lowercase())
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
     }
+}
+
+/// The Failure-Mode Registry's rows, in every form the charter uses: a Markdown table, a
+/// rendered page's lines (columns run together, or tab-separated), a list. The table's header
+/// line on a rendered page reads like a heading ("Failure mode Signature Mitigation"); the
+/// registry runs on through it to the next section.
+fn registry_section(text: &str) -> Option<String> {
+    let hs = headings(text);
+    let pos = hs
+        .iter()
+        .position(|(_, h)| h.eq_ignore_ascii_case("Failure-Mode Registry"))?;
+    let start = hs[pos].0 + 1;
+    let is_header = |h: &str| {
+        h.to_ascii_lowercase()
+            .replace(['|', ' ', '\t'], "")
+            .starts_with("failuremode")
+    };
+    let end = hs[pos + 1..]
+        .iter()
+        .find(|(_, h)| !is_header(h))
+        .map_or(usize::MAX, |(i, _)| *i);
+    let body: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i >= start && *i < end)
+        .map(|(_, l)| l)
+        .collect();
+    let body = body.join("\n");
+    (!body.trim().is_empty()).then_some(body)
 }
 
 /// Structural findings, and versioning findings when `base` (the charter at a revision) is given.
@@ -114,7 +185,7 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
         );
     }
     let vline = line_where(text, |l| VERSION.is_match(l));
-    match (&o.version_text, o.version) {
+    match (&o.version_text, &o.version) {
         (None, _) => find(
             1,
             "charter/version-line",
@@ -260,6 +331,19 @@ fn required_bump(
         .difference(&base.protocols)
         .copied()
         .collect();
+    let gone_protocols: Vec<char> = base
+        .protocols
+        .difference(&head.protocols)
+        .copied()
+        .collect();
+    let gone_cases: Vec<u32> = base.cases.difference(&head.cases).copied().collect();
+    let gone_rules: Vec<String> = base
+        .rule_items
+        .iter()
+        .zip(&head.rule_items)
+        .filter(|((_, b), (_, h))| h < b)
+        .map(|((s, b), (_, h))| format!("{} rule(s) of {s}", b - h))
+        .collect();
     if head.core_invariants != base.core_invariants {
         Some((2, "Core Invariants changed".to_string()))
     } else if !new_cases.is_empty() || !new_protocols.is_empty() {
@@ -267,6 +351,21 @@ fn required_bump(
         what.extend(new_cases.iter().map(|c| format!("E{c}")));
         what.extend(new_protocols.iter().map(|p| format!("protocol {p}")));
         Some((1, format!("new {}", what.join(", "))))
+    } else if !gone_cases.is_empty() || !gone_protocols.is_empty() || !gone_rules.is_empty() {
+        let mut what = Vec::new();
+        what.extend(gone_cases.iter().map(|c| format!("E{c}")));
+        what.extend(gone_protocols.iter().map(|p| format!("protocol {p}")));
+        what.extend(gone_rules);
+        Some((
+            1,
+            format!("deleted {} (a rule change, not wording)", what.join(", ")),
+        ))
+    } else if head.substance != base.substance {
+        Some((
+            1,
+            "a rule's substance changed (a number, or never/always/must/only/stop), not its wording"
+                .to_string(),
+        ))
     } else if changed {
         Some((0, "wording changed".to_string()))
     } else {
@@ -287,7 +386,7 @@ fn version_finding(
     let f =
         |line, rule, message: String, fix: String| Finding::error(path, line, rule, message, fix);
     let level = ["patch", "minor", "major"];
-    let (Some(b), Some(h)) = (base.version, head.version) else {
+    let (Some(b), Some(h)) = (base.version.clone(), head.version.clone()) else {
         return Some(f(
             vline,
             "charter/version-increase",
@@ -299,29 +398,32 @@ fn version_finding(
         return Some(f(
             vline,
             "charter/version-increase",
-            format!(
-                "version {}.{}.{} does not increase on {rev}'s {}.{}.{}",
-                h.0, h.1, h.2, b.0, b.1, b.2
-            ),
-            format!("bump to at least {}", bump(b, required)),
+            format!("version {h} does not increase on {rev}'s {b}"),
+            format!("bump to at least {}", bump(&b, required)),
         ));
     }
-    let got = if h.0 > b.0 {
+    // A release of a pre-release (0.2.0-rc.1 → 0.2.0) counts as the level the pre-release
+    // already claimed over the release before it.
+    let got = if h.major > b.major {
         2
-    } else if h.1 > b.1 {
+    } else if h.minor > b.minor {
+        1
+    } else if h.patch > b.patch || b.patch > 0 {
+        0
+    } else if b.minor > 0 {
         1
     } else {
-        0
+        2
     };
     (got < required).then(|| {
         f(
             vline,
             "charter/version-bump",
             format!(
-                "{why}: that needs a {} bump, but {}.{}.{} → {}.{}.{} is a {}",
-                level[required], b.0, b.1, b.2, h.0, h.1, h.2, level[got]
+                "{why}: that needs a {} bump, but {b} → {h} is a {}",
+                level[required], level[got]
             ),
-            format!("bump to {}", bump(b, required)),
+            format!("bump to {}", bump(&b, required)),
         )
     })
 }
@@ -369,10 +471,10 @@ fn registry_finding(
     }
 }
 
-fn bump(b: (u64, u64, u64), level: usize) -> String {
+fn bump(b: &semver::Version, level: usize) -> String {
     match level {
-        2 => format!("{}.0.0", b.0 + 1),
-        1 => format!("{}.{}.0", b.0, b.1 + 1),
-        _ => format!("{}.{}.{}", b.0, b.1, b.2 + 1),
+        2 => format!("{}.0.0", b.major + 1),
+        1 => format!("{}.{}.0", b.major, b.minor + 1),
+        _ => format!("{}.{}.{}", b.major, b.minor, b.patch + 1),
     }
 }

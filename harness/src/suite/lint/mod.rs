@@ -3,6 +3,8 @@
 
 pub mod capsule;
 pub mod charter;
+pub mod frontmatter;
+pub mod markdown;
 
 use crate::error::Result;
 use std::fmt;
@@ -133,7 +135,7 @@ pub fn run(opts: &LintOptions) -> Result<u8> {
         }
     }
     if let LintOptions::Charter { file, .. } = opts {
-        let text = crate::error::read_to_string(file)?;
+        let text = crate::files::read::read_text(file, crate::files::read::Kind::Charter)?;
         if let Some(p) = charter::prompt_preview(&text, 6) {
             out!("{p}");
         }
@@ -151,7 +153,7 @@ pub fn run(opts: &LintOptions) -> Result<u8> {
 }
 
 fn charter_findings(file: &Path, base: Option<&str>) -> Result<Vec<Finding>> {
-    let text = crate::error::read_to_string(file)?;
+    let text = crate::files::read::read_text(file, crate::files::read::Kind::Charter)?;
     let base_text = match base {
         Some(rev) => match text_at_rev(file, rev)? {
             Some(t) => Some(t),
@@ -190,7 +192,7 @@ fn capsule_findings(
     // Markdown files at or under the paths, sorted.
     let files = crate::files::files_under(&present, |p| p.extension().is_some_and(|x| x == "md"))?;
     for file in files {
-        let text = crate::error::read_to_string(&file)?;
+        let text = crate::files::read::read_text(&file, crate::files::read::Kind::Capsule)?;
         let base_text = match base {
             Some(rev) => Some((rev, text_at_rev(&file, rev)?)),
             None => None,

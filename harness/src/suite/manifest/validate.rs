@@ -6,7 +6,8 @@ use super::{
     check_base_url, private_base_url, Decoding, LoadedManifest, Manifest, ModelEntry, ProviderKind,
     Role, ANTHROPIC_DEFAULT_VERSION, ANTHROPIC_NO_SAMPLING_FROM, MAX_CONCURRENCY, MAX_TRIALS,
 };
-use crate::error::{line_of, read_to_string, Error, Result};
+use crate::error::{line_of, Error, Result};
+use crate::files::read::{read_text, Kind};
 use regex::Regex;
 use std::collections::HashMap;
 use std::path::Path;
@@ -21,7 +22,7 @@ static PINNED_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Parse and validate a manifest. Every problem names the file and the line or key.
 pub fn load(path: &Path) -> Result<LoadedManifest> {
-    let text = read_to_string(path)?;
+    let text = read_text(path, Kind::Manifest)?;
     let manifest: Manifest = crate::error::parse_toml(path, &text)?;
     let mut warnings = Vec::new();
 

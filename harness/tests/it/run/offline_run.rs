@@ -272,19 +272,33 @@ fn resume_runs_only_missing_or_unfinished_trials_and_keeps_finished_ones_byte_fo
     std::fs::write(unit.join("trial-3.json"), &keep[..keep.len() / 2]).unwrap(); // torn by hand
     std::fs::write(unit.join(".tmpAbC123"), "partial").unwrap(); // what a killed write leaves
 
-    let o = harness(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--case",
-            "E1",
-            "--resume",
-            dir,
-        ],
-        &[],
+    let resume = || {
+        harness(
+            &repo_root(),
+            &[
+                "run",
+                "--matrix",
+                "manifests/offline.toml",
+                "--case",
+                "E1",
+                "--resume",
+                dir,
+            ],
+            &[],
+        )
+    };
+    // A transcript it cannot read is refused by name, never replaced in silence (issue 35, 5).
+    let torn = std::fs::read(unit.join("trial-3.json")).unwrap();
+    let o = resume();
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("trial-3.json") && common::stderr(&o).contains("move it aside"),
+        "{}",
+        common::stderr(&o)
     );
+    assert_eq!(std::fs::read(unit.join("trial-3.json")).unwrap(), torn);
+    std::fs::remove_file(unit.join("trial-3.json")).unwrap(); // moved aside by the user
+    let o = resume();
     assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
     assert!(
         common::stderr(&o).contains("4 of 6 trials already completed"),

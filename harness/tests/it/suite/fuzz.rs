@@ -105,3 +105,25 @@ proptest! {
         load_manifest(&bytes);
     }
 }
+
+/// Every reader of untrusted files (manifest, case, charter, capsule, transcript, run.json,
+/// summary.json, labels) under mutations of valid inputs and the campaign's defect shapes, for
+/// a fixed budget: no panic, no error without problem text, no input changed, nothing slow.
+/// `cargo run --example fuzz_campaign` runs the same for longer.
+#[test]
+fn every_reader_survives_a_short_mutation_campaign() {
+    use common::fuzz_readers::{campaign, READERS};
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_harness"));
+    let tallies = campaign(&repo_root(), bin, 35, std::time::Duration::from_secs(3), 25);
+    for reader in READERS {
+        let t = &tallies[reader];
+        assert!(t.executions >= 25, "{reader}: {} executions", t.executions);
+        if let Some((f, input)) = t.findings.first() {
+            panic!(
+                "{reader}: {} finding(s); first {f:?} on {:?}",
+                t.findings.len(),
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+}

@@ -342,10 +342,11 @@ fn a_locked_capsule_charter_changed_without_a_signoff_is_a_finding_and_with_one_
         rules(&capsule_against_base(&base, &unsigned)),
         ["capsule/lock-break"]
     );
+    // The Identity section still says Chief of Staff: §4 wants the role stated there too.
     let role = base.replace("role: Chief of Staff", "role: Chief Architect");
     assert_eq!(
         rules(&capsule_against_base(&base, &role)),
-        ["capsule/lock-break"]
+        ["capsule/identity-content", "capsule/lock-break"]
     );
 }
 

@@ -1,5 +1,7 @@
 //! What a run is made of: case setups, lint, the readers of untrusted files.
 
+mod blind;
 mod case_setup;
 mod fuzz;
 mod lint;
+mod readers;
