@@ -406,10 +406,7 @@ pub fn run(samples: &[Sample], env: &Env) -> Vec<Outcome> {
                 core_invariants: Some(env.core_invariants.as_str()),
             };
             let v = checkers::check(&s.transcript, &ctx).expect("known case");
-            let unsure = serde_json::to_value(&v)
-                .ok()
-                .and_then(|j| j.get("unsure").and_then(|u| u.as_bool()))
-                .unwrap_or(false);
+            let unsure = v.unsure();
             Outcome {
                 unit: s.unit,
                 capability: s.capability,
