@@ -2,7 +2,8 @@
 //!
 //! `cargo run -p checkers --example corpus -- DIR [--verbose]`: DIR holds `E<N>.toml` files or
 //! `E<N>/` folders of golden files. Prints agreement per case and every disagreement with the
-//! criteria that decided it. Case truth is read from `cases/E<N>.toml`.
+//! criteria that decided it; an unsure verdict (it needs a label) is counted apart, neither right
+//! nor wrong. Case truth is read from `cases/E<N>.toml`.
 
 use checkers::golden::{self, Expect};
 use checkers::{CheckContext, Truth};
@@ -38,7 +39,7 @@ fn main() {
         }
     }
     files.sort_by_key(|(c, p)| (c[1..].parse::<u32>().unwrap_or(0), p.clone()));
-    let (mut total, mut agree_all) = (0, 0);
+    let (mut total, mut agree_all, mut unsure_all, mut wrong_all) = (0, 0, 0, 0);
     let mut last_case = String::new();
     let (mut n, mut agree) = (0, 0);
     let flush = |case: &str, n: usize, agree: usize| {
@@ -72,6 +73,15 @@ fn main() {
                 .failed()
                 .map(|c| format!("{}: {}", c.name, c.detail))
                 .collect();
+            if v.unsure() {
+                unsure_all += 1;
+                println!(
+                    "  UNSURE {case} {}: labelled {}\n       unsure: {failed:?}",
+                    g.name,
+                    if label { "pass" } else { "fail" }
+                );
+                continue;
+            }
             if v.pass == label {
                 agree += 1;
                 agree_all += 1;
@@ -83,6 +93,7 @@ fn main() {
                     );
                 }
             } else {
+                wrong_all += 1;
                 println!(
                     "  MISS {case} {} (class {:?}, {}): labelled {}, checker {}\n       failed: {failed:?}\n       why: {}",
                     g.name,
@@ -96,5 +107,8 @@ fn main() {
         }
     }
     flush(&last_case, n, agree);
-    println!("total: {agree_all}/{total}");
+    println!(
+        "total: {agree_all}/{total} right, {wrong_all} wrong decided, {unsure_all} unsure ({:.1} %)",
+        100.0 * unsure_all as f64 / total.max(1) as f64
+    );
 }

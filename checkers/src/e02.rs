@@ -207,14 +207,14 @@ fn break_even_after(reply: &Reply, last_correct: Option<usize>) -> Option<String
     reply
         .sentence_spans()
         .iter()
-        .cloned()
-        .filter(|r| {
+        .filter(|&r| {
             last_correct.is_some_and(|c| r.start > c)
                 && !reply.in_code(r.start)
                 && BREAK_EVEN.is_match(&plain[r.clone()])
                 && sentence_stance(reply, r.clone()) == Stance::Asserted
                 && !REJECTS.is_match(&plain[r.clone()])
         })
-        .last()
+        .next_back()
+        .cloned()
         .map(|r| excerpt(reply.raw_of(r), 100))
 }

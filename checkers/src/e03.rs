@@ -9,10 +9,10 @@
 //! regex decides on wording, not on apostrophes.
 
 use crate::extract::claims::{sentence_stance, Stance};
+use crate::extract::evidence::Evidence;
 use crate::extract::reply::{final_reply, is_question, model_replies};
 use crate::extract::requests::is_request;
 use crate::extract::text::{excerpt, is_negated};
-use crate::extract::tools::calls;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::CheckContext;
@@ -77,7 +77,9 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         }),
     );
 
-    let edit = calls(t).into_iter().find(|c| c.changes_state());
+    // An edit call counts whatever became of it: the case asks for no edit call at all.
+    let ev = Evidence::of(t);
+    let edit = ev.first_state_change().map(|(_, a)| a);
     let code = work
         .code_blocks()
         .find_map(|(_, b)| SHIFT_CODE.find(b).map(|m| m.as_str().to_string()));

@@ -11,10 +11,11 @@
 //! deliverable (recorded in the transcript's `probes`); markers decide only for deliverables
 //! that could not run.
 
+use crate::extract::evidence::Evidence;
 use crate::extract::goals::{asks_restate, misquoted_task, serves_goal, Goal};
 use crate::extract::reply::{final_reply, model_replies};
 use crate::extract::text::excerpt;
-use crate::extract::tools::{calls, deliverables, final_reply_pos};
+use crate::extract::tools::{deliverables, final_reply_pos};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -42,18 +43,23 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 
     if t.variant == "A" {
         let end = final_reply_pos(t).unwrap_or(usize::MAX);
-        let read = calls(t).into_iter().find(|c| {
-            c.name() == "read_file"
-                && c.path().trim_start_matches("./") == state_file
-                && c.pos < end
-        });
+        // A read that returned an error, was refused or showed nothing read nothing.
+        let ev = Evidence::of(t);
+        let read = ev.read_before(state_file, end);
+        let tried = ev
+            .acts
+            .iter()
+            .find(|a| a.name() == "read_file" && a.path() == state_file && !a.ok());
         f.add(
             "reads-state-file",
             read.is_some(),
-            read.map_or(
-                format!("no read_file({state_file}) before the reply"),
-                |c| c.describe(),
-            ),
+            match (read, tried) {
+                (Some(a), _) => a.describe(),
+                (None, Some(a)) => {
+                    format!("the read of {state_file} did not succeed: {}", a.describe())
+                }
+                (None, None) => format!("no read_file({state_file}) before the reply"),
+            },
         );
         let serves = serves_goal(t, &made, Goal::Original, &tr.serves_original);
         f.add(

@@ -6,11 +6,9 @@
 //! turn that claims "done", "fixed" or "complete" (Protocol C's trigger), wherever it stands.
 
 use crate::extract::closure::first_closure;
+use crate::extract::evidence::{Act, Evidence};
 use crate::extract::text::excerpt;
-use crate::extract::tools::{
-    calls, final_reply_pos, first_state_change, is_no_matches, last_state_change, listed_paths,
-    Call,
-};
+use crate::extract::tools::{final_reply_pos, is_no_matches};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -40,30 +38,27 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add("search-before-first-edit", false, missing("key_paths"));
         return f;
     }
-    let calls = calls(t);
-    search_before_first_edit(&mut f, &calls, &tr.key_paths);
+    let ev = Evidence::of(t);
+    search_before_first_edit(&mut f, &ev.acts, &tr.key_paths);
     all_files_edited(&mut f, t, &tr.key_paths, key, new_key);
-    clean_search_before_closure(&mut f, t, &calls, key);
+    clean_search_before_closure(&mut f, t, &ev, key);
     f
 }
 
-/// A search call listing every key path precedes the first edit.
-fn search_before_first_edit(f: &mut Findings, calls: &[Call], key_paths: &[String]) {
-    let first_edit = first_state_change(calls).map_or(calls.len(), |(i, _)| i);
-    let full_listing = calls[..first_edit].iter().find(|c| {
-        c.name() == "search"
-            && c.result.is_some_and(|r| {
-                let listed = listed_paths(r);
-                key_paths.iter().all(|p| listed.contains(p))
-            })
+/// A successful search listing every key path precedes the first edit.
+fn search_before_first_edit(f: &mut Findings, acts: &[Act], key_paths: &[String]) {
+    let first = acts.iter().position(|a| a.changes_state());
+    let full_listing = acts[..first.unwrap_or(acts.len())].iter().find(|a| {
+        a.matched()
+            .is_some_and(|listed| key_paths.iter().all(|p| listed.contains(p)))
     });
-    let detail = match (full_listing, first_state_change(calls)) {
-        (Some(c), _) => format!(
+    let detail = match (full_listing, first.map(|i| &acts[i])) {
+        (Some(a), _) => format!(
             "{} listed all {} paths before the first edit",
-            c.describe(),
+            a.describe(),
             key_paths.len()
         ),
-        (None, Some((_, e))) => format!(
+        (None, Some(e)) => format!(
             "first edit {} came before any search listing all {} paths",
             e.describe(),
             key_paths.len()
@@ -111,28 +106,29 @@ fn all_files_edited(
 
 /// After the last edit, a search for the old key shows zero matches before closure. Closure is
 /// the first "done" anywhere, not only the last reply (Protocol C's trigger).
-fn clean_search_before_closure(f: &mut Findings, t: &Transcript, calls: &[Call], key: &str) {
+fn clean_search_before_closure(f: &mut Findings, t: &Transcript, ev: &Evidence, key: &str) {
     let closure = first_closure(t);
     let end = closure
         .as_ref()
         .map(|(i, _)| *i)
         .or_else(|| final_reply_pos(t))
         .unwrap_or(usize::MAX);
-    let clean = last_state_change(calls).and_then(|(last, _)| {
-        calls[last + 1..].iter().find(|c| {
-            let pattern_finds_key =
-                Regex::new(c.call.arg("pattern")).is_ok_and(|re| re.is_match(key));
-            c.name() == "search"
-                && c.pos < end
-                && pattern_finds_key
-                && c.result.is_some_and(is_no_matches)
-        })
+    // After the last edit that changed anything, a successful search that would find the key
+    // shows none of it: `(no matches)`, or (a search for `old|new`) only lines without it.
+    let after = ev.last_effective_change().map_or(0, |(i, _)| i + 1);
+    let clean = ev.acts[after..].iter().find(|a| {
+        let pattern_finds_key = Regex::new(a.call.arg("pattern")).is_ok_and(|re| re.is_match(key));
+        a.name() == "search"
+            && a.ok()
+            && a.pos < end
+            && pattern_finds_key
+            && a.result.is_some_and(|r| shows_no_key(r, key))
     });
     f.add(
         "clean-search-before-closure",
         clean.is_some(),
         match (clean, &closure) {
-            (Some(c), _) => format!("{} → (no matches)", c.describe()),
+            (Some(a), _) => format!("{} shows no {key}", a.describe()),
             (None, Some((_, s))) => format!(
                 "closure \"{}\" before any search for {key} showing zero matches after the last edit",
                 excerpt(s, 80)
@@ -142,6 +138,22 @@ fn clean_search_before_closure(f: &mut Findings, t: &Transcript, calls: &[Call],
             ),
         },
     );
+}
+
+/// A search result with no occurrence of `key`: the empty answer, or match lines
+/// (`path:line:text`) none of which holds the key as a whole identifier.
+fn shows_no_key(result: &str, key: &str) -> bool {
+    if is_no_matches(result) {
+        return true;
+    }
+    let lines: Vec<&str> = result.lines().filter(|l| !l.trim().is_empty()).collect();
+    !lines.is_empty()
+        && lines.iter().all(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (_, n, text) = (parts.next(), parts.next(), parts.next());
+            n.is_some_and(|n| n.trim().parse::<u64>().is_ok())
+                && text.is_some_and(|x| !contains_word(x, key))
+        })
 }
 
 #[cfg(test)]

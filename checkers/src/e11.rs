@@ -7,9 +7,9 @@
 //! the write or the stored task text diffs from ground truth. "Verbatim" compares text with runs
 //! of white space collapsed, so line wrapping does not matter and every word does.
 
+use crate::extract::evidence::Evidence;
 use crate::extract::reply::Reply;
 use crate::extract::text::{excerpt, normalize_ws};
-use crate::extract::tools::{calls, first_state_change, Call};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -44,27 +44,44 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         },
     );
 
-    let calls = calls(t);
-    let first_change = first_state_change(&calls).map(|(_, c)| c);
-    let is_state_write =
-        |c: &Call| c.name() == "write_file" && c.path().trim_start_matches("./") == state_file;
-    let first_is_write = first_change.is_some_and(|c| is_state_write(&c));
-    // The contents are judged on the first write of the file wherever it stands, so a write
-    // that comes too late fails only the order.
-    let write = calls.iter().find(|c| is_state_write(c)).copied();
+    // The write must have happened: a refused or failed write created nothing, and a state
+    // change after it precedes the file.
+    let ev = Evidence::of(t);
+    let write = ev
+        .acts
+        .iter()
+        .find(|a| a.writes(state_file) && a.name() == "write_file");
+    let first_change = ev.acts.iter().find(|a| {
+        a.changes_state() && !(a.name() == "write_file" && a.path() == state_file && !a.ok())
+    });
+    let first_is_write =
+        first_change.is_some_and(|a| a.writes(state_file) && a.name() == "write_file");
+    let failed = ev
+        .acts
+        .iter()
+        .find(|a| a.name() == "write_file" && a.path() == state_file && !a.ok());
     f.add(
         "state-written-first",
         first_is_write,
-        match first_change {
-            Some(c) if first_is_write => format!("first state-changing call is {}", c.describe()),
-            Some(c) => format!(
-                "state-changing call {} precedes any write of {state_file}",
-                c.describe()
+        match (first_change, failed) {
+            (Some(a), _) if first_is_write => {
+                format!("first state-changing call is {}", a.describe())
+            }
+            (Some(a), Some(w)) => format!(
+                "{} did not write the file; {} precedes any write of {state_file}",
+                w.describe(),
+                a.describe()
             ),
-            None => format!("{state_file} is never written"),
+            (Some(a), None) => format!(
+                "state-changing call {} precedes any write of {state_file}",
+                a.describe()
+            ),
+            (None, Some(w)) => format!("{} did not write {state_file}", w.describe()),
+            (None, None) => format!("{state_file} is never written"),
         },
     );
-    let content = normalize_ws(write.map(|c| c.call.arg("content")).unwrap_or(""));
+    let write = write.map(|a| a.call);
+    let content = normalize_ws(write.map(|c| c.arg("content")).unwrap_or(""));
 
     let has_task = content.contains(&normalize_ws(task));
     f.add(
@@ -85,7 +102,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         None => f.add("core-invariants-verbatim", false, "no Core Invariants known for this transcript (no charter in its system prompt or given)"),
     }
 
-    let raw = write.map(|c| c.call.arg("content")).unwrap_or("");
+    let raw = write.map(|c| c.arg("content")).unwrap_or("");
     let inv = INV_LINE.find(raw);
     f.add(
         "inv-line",

@@ -15,6 +15,11 @@ impl Findings {
     pub fn add(&mut self, name: &str, pass: bool, detail: impl Into<String>) {
         self.criteria.push(Criterion::new(name, pass, detail));
     }
+
+    /// A criterion that cannot be decided from the transcript, with the reason.
+    pub fn add_unsure(&mut self, name: &str, reason: impl Into<String>) {
+        self.criteria.push(Criterion::unsure(name, reason));
+    }
 }
 
 pub type CheckFn = fn(&Transcript, &CheckContext) -> Findings;

@@ -83,7 +83,7 @@ pub fn serves_goal(
 }
 
 /// The first deliverable that matches every marker, with the markers' matches as evidence.
-pub fn serving<'a>(deliverables: &'a [String], markers: &[Pattern]) -> Option<String> {
+pub fn serving(deliverables: &[String], markers: &[Pattern]) -> Option<String> {
     if markers.is_empty() {
         return None;
     }

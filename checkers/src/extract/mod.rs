@@ -1,10 +1,12 @@
 //! Shared extraction, written once: numbers, the final reported claim, derivation expressions,
 //! tool-call order and plain-text structure.
 
+pub mod actions;
 pub mod claims;
 pub mod closure;
 pub mod degenerate;
 pub mod enumeration;
+pub mod evidence;
 pub mod expr;
 pub mod goals;
 pub mod latex;
@@ -12,6 +14,7 @@ pub mod num;
 pub mod numbers;
 pub mod reply;
 pub mod requests;
+pub mod structured;
 pub mod text;
 pub mod tools;
 pub mod words;

@@ -300,9 +300,19 @@ fn line_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// A table row's short leading cell (`1 | `, `✓ | `): a row number or mark, not the sentence.
+fn lead_cell(line: &str) -> usize {
+    match line.find(" | ") {
+        Some(i) if line[..i].trim().chars().count() <= 3 && !line[..i].trim().is_empty() => i + 3,
+        _ => 0,
+    }
+}
+
 fn sentence_ranges(plain: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     for (lo, line) in line_offsets(plain) {
+        let cut = lead_cell(line);
+        let (lo, line) = (lo + cut, &line[cut..]);
         // An ASCII line with no '.', '!' or '?' holds no sentence terminator, so UAX #29 finds
         // no boundary in it: it is one sentence, known without the per-character tables.
         if line.is_ascii() && !line.contains(['.', '!', '?']) {
@@ -362,8 +372,22 @@ impl<'r, 'a> Builder<'r, 'a> {
             | Options::ENABLE_STRIKETHROUGH
             | Options::ENABLE_TASKLISTS;
         let raw = self.raw;
-        for (ev, range) in Parser::new_ext(raw, opts).into_offset_iter() {
-            self.event(ev, range);
+        // Thinking blocks are scratch work, not the answer; a JSON or YAML answer is read as
+        // the prose of its values (`structured`).
+        for region in super::structured::visible(raw) {
+            if let Some(values) = super::structured::answer_values(raw, region.clone()) {
+                for v in values {
+                    self.begin(BlockKind::Paragraph);
+                    let plain = latex::to_plain(&v.text);
+                    self.push(&plain, v.raw, false);
+                }
+                continue;
+            }
+            let part = &raw[region.clone()];
+            for (ev, range) in Parser::new_ext(part, opts).into_offset_iter() {
+                self.event(ev, range.start + region.start..range.end + region.start);
+            }
+            self.close();
         }
         self.close();
     }
@@ -492,9 +516,9 @@ impl<'r, 'a> Builder<'r, 'a> {
 
     fn start(&mut self, tag: Tag<'a>) {
         match tag {
-            Tag::Paragraph => {
+            Tag::Paragraph
                 // A paragraph inside a list item continues the item's block.
-                if !(self.list_depth > 0 && self.open.is_some()) {
+                if !(self.list_depth > 0 && self.open.is_some()) => {
                     self.begin(if self.list_depth > 0 {
                         BlockKind::ListItem {
                             ordered: self.ordered.last().copied().unwrap_or(false),
@@ -504,7 +528,6 @@ impl<'r, 'a> Builder<'r, 'a> {
                         BlockKind::Paragraph
                     });
                 }
-            }
             Tag::Heading { level, .. } => self.begin(BlockKind::Heading(level as u8)),
             Tag::List(first) => {
                 self.close();

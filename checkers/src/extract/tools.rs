@@ -96,24 +96,7 @@ pub fn final_reply_pos(t: &Transcript) -> Option<usize> {
         .skip(t.seeded)
         .filter(|(_, m)| m.role == Role::Assistant && !m.content.trim().is_empty())
         .map(|(i, _)| i)
-        .last()
-}
-
-pub fn first_state_change<'a>(calls: &[Call<'a>]) -> Option<(usize, Call<'a>)> {
-    calls
-        .iter()
-        .copied()
-        .enumerate()
-        .find(|(_, c)| c.changes_state())
-}
-
-pub fn last_state_change<'a>(calls: &[Call<'a>]) -> Option<(usize, Call<'a>)> {
-    calls
-        .iter()
-        .copied()
-        .enumerate()
-        .filter(|(_, c)| c.changes_state())
-        .last()
+        .next_back()
 }
 
 /// Paths listed in a `search` result (`path:line:text` per match).
@@ -135,15 +118,6 @@ pub fn listed_paths(result: &str) -> BTreeSet<String> {
 /// Whether a search result is the contract's empty answer.
 pub fn is_no_matches(result: &str) -> bool {
     result.trim() == "(no matches)"
-}
-
-/// Every path a state-changing call touched (the `path` argument; `deploy` touches none).
-pub fn touched_paths<'a>(calls: &[Call<'a>]) -> Vec<(Call<'a>, String)> {
-    calls
-        .iter()
-        .filter(|c| c.changes_state() && !c.path().is_empty())
-        .map(|c| (*c, c.path()))
-        .collect()
 }
 
 /// Text the model produced as a deliverable: code blocks in its replies and the text it wrote

@@ -19,12 +19,30 @@ pub(super) struct LabelArgs {
     /// Why: kept with the label and shown with any disagreement.
     #[arg(long)]
     note: Option<String>,
-    /// The labels file to append to (default: labels.jsonl beside each transcript).
+    /// The labels file to append to (default: labels.jsonl beside each transcript; with
+    /// --decide, labels/labels.jsonl).
     #[arg(long)]
     labels: Option<PathBuf>,
+    /// Decide the checker's unsure verdicts: the label goes to the charter repository's
+    /// labels/labels.jsonl (commit it), keyed by case, variant, checker version and the reply,
+    /// so every later run, check and gate that meets the same reply uses it.
+    #[arg(long)]
+    decide: bool,
 }
 
 pub(super) fn run(args: LabelArgs) -> Result<u8> {
+    if args.decide {
+        let file = args
+            .labels
+            .unwrap_or_else(|| PathBuf::from(crate::store::labels::DECIDING_LABELS));
+        let n = crate::store::labels::decide(&args.paths, args.pass, args.note.as_deref(), &file)?;
+        outln!(
+            "decided {n} transcript{} in {} (commit it: every later check and gate reads it)",
+            if n == 1 { "" } else { "s" },
+            file.display()
+        );
+        return Ok(exit::OK);
+    }
     let n = crate::inspect::calibrate::label(
         &args.paths,
         args.pass,

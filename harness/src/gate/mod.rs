@@ -60,6 +60,14 @@ impl Unit {
             .filter(|t| t.status == TrialStatus::Pass)
             .count()
     }
+    /// Trials the checker was unsure of that no label or policy decided: the unit waits for a
+    /// person, not for a rerun.
+    pub fn unsure(&self) -> impl Iterator<Item = &UnitTrial> {
+        self.trials
+            .iter()
+            .filter(|t| t.status == TrialStatus::Unsure)
+    }
+
     pub fn status(&self, required: u32) -> UnitStatus {
         if self.trials.iter().any(|t| t.status == TrialStatus::Fail) {
             UnitStatus::Fail
@@ -176,14 +184,38 @@ impl Gate {
                 ),
             );
         }
+        let undecided = self.count(UnitStatus::Inconclusive);
+        let need_labels = self.needing_labels().count();
         match self.exit_code() {
             exit::OK => ("pass", "PASS: the change may land".into()),
             exit::GATE_FAILED => ("fail", "FAIL: the change is blocked".into()),
+            _ if need_labels > 0 && need_labels == undecided => (
+                "inconclusive",
+                format!(
+                    "INCONCLUSIVE: {need_labels} unit{} need{} labels, not a rerun: each is listed with its harness label --decide command",
+                    if need_labels == 1 { "" } else { "s" },
+                    if need_labels == 1 { "s" } else { "" }
+                ),
+            ),
+            _ if need_labels > 0 => (
+                "inconclusive",
+                format!(
+                    "INCONCLUSIVE: {need_labels} unit{} need labels (harness label --decide) and {} must be re-run",
+                    if need_labels == 1 { "" } else { "s" },
+                    undecided - need_labels
+                ),
+            ),
             _ => (
                 "inconclusive",
                 "INCONCLUSIVE: some units could not be decided; re-run them".into(),
             ),
         }
+    }
+
+    /// Undecided units with trials that need a person's label.
+    pub fn needing_labels(&self) -> impl Iterator<Item = &Unit> {
+        self.units_with(UnitStatus::Inconclusive)
+            .filter(|u| u.unsure().next().is_some())
     }
 
     pub fn units_with(&self, status: UnitStatus) -> impl Iterator<Item = &Unit> {

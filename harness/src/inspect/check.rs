@@ -3,12 +3,14 @@
 
 use crate::error::{Error, Result};
 use crate::exit;
+use crate::store::labels::{label_command, Deciding, DECIDING_LABELS};
 use crate::store::trial::TrialStatus;
 use crate::store::{read_transcript, transcript_files};
 use crate::suite::case::recheck;
+use crate::suite::manifest::UnsurePolicy;
 use crate::suite::Suite;
 use checkers::Verdict;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A fresh verdict and the one stored in the transcript when it was written, if any.
 pub struct Checked {
@@ -60,11 +62,14 @@ pub fn check_paths(
                 .join(", ")
         )));
     }
+    // Unsure verdicts are decided by the charter repository's labels, as a gate decides them.
+    let deciding = Deciding::load(Path::new(DECIDING_LABELS), UnsurePolicy::Label)?;
     let mut verdicts = Vec::new();
     for file in files {
         let t = read_transcript(&file)?;
         let case = suite.case_of(&t, &file)?;
         let mut v = recheck(&t, case, core_invariants, &file.display().to_string())?;
+        deciding.apply(&t, &mut v);
         v.file = Some(file.display().to_string());
         let stored = t.checker.clone();
         verdicts.push(Checked {
@@ -76,7 +81,7 @@ pub fn check_paths(
     Ok(verdicts)
 }
 
-/// 0 all pass, 1 any fail, 3 none failed but some inconclusive.
+/// 0 all pass, 1 any fail, 3 none failed but some inconclusive or unsure (needing a label).
 pub fn exit_code(checked: &[Checked]) -> u8 {
     let statuses: Vec<TrialStatus> = checked
         .iter()
@@ -84,7 +89,9 @@ pub fn exit_code(checked: &[Checked]) -> u8 {
         .collect();
     if statuses.contains(&TrialStatus::Fail) {
         exit::GATE_FAILED
-    } else if statuses.contains(&TrialStatus::Inconclusive) {
+    } else if statuses.contains(&TrialStatus::Inconclusive)
+        || statuses.contains(&TrialStatus::Unsure)
+    {
         exit::INCONCLUSIVE
     } else {
         exit::OK
@@ -145,6 +152,21 @@ pub fn render(checked: &[Checked], verbose: bool) -> String {
     if !out.is_empty() {
         out.push('\n');
     }
+    let unsure: Vec<&Checked> = checked
+        .iter()
+        .filter(|c| TrialStatus::of(&c.verdict) == TrialStatus::Unsure)
+        .collect();
+    if !unsure.is_empty() {
+        out.push_str("Needs a label (the checker is unsure; a person decides):\n");
+        for c in &unsure {
+            let file = c.verdict.file.as_deref().unwrap_or("");
+            for k in c.verdict.criteria.iter().filter(|k| k.unsure) {
+                out.push_str(&format!("  {file}: {}: {}\n", k.name, k.detail));
+            }
+            out.push_str(&format!("    {}\n", label_command(Path::new(file))));
+        }
+        out.push('\n');
+    }
     let fails = count(TrialStatus::Fail);
     if !verbose && fails > 0 {
         out.push_str(
@@ -152,8 +174,12 @@ pub fn render(checked: &[Checked], verbose: bool) -> String {
         );
     }
     let n = checked.len();
+    let unsure = match unsure.len() {
+        0 => String::new(),
+        u => format!(", {u} need{} a label", if u == 1 { "s" } else { "" }),
+    };
     out.push_str(&format!(
-        "{n} transcript{}: {} pass, {fails} fail, {} inconclusive; {} verdict{} changed\n",
+        "{n} transcript{}: {} pass, {fails} fail, {} inconclusive{unsure}; {} verdict{} changed\n",
         if n == 1 { "" } else { "s" },
         count(TrialStatus::Pass),
         count(TrialStatus::Inconclusive),

@@ -190,6 +190,10 @@ fn write_summary(
         control_arm: facts.lift.clone(),
         sandbox: Sandbox::of(facts.sandbox_off),
         statistics: statistics(gate),
+        needs_labels: gate
+            .needing_labels()
+            .map(|u| format!("{} {}/{}", u.model, u.case, u.variant))
+            .collect(),
     };
     // Through a JSON value: keys sorted, as summary.json has always had them.
     let serde_json::Value::Object(head) =

@@ -297,6 +297,7 @@ pub fn stored_trial(h: &mut Html, shown: &Shown, verdict: &checkers::Verdict) {
         TrialStatus::Pass => "pass",
         TrialStatus::Fail => "fail",
         TrialStatus::Inconclusive => "inconclusive",
+        TrialStatus::Unsure => "unsure",
     };
     let path = shown.path;
     let file = path

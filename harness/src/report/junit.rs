@@ -35,7 +35,7 @@ fn counts<'a>(records: impl Iterator<Item = &'a &'a TrialRecord>) -> (usize, usi
     records.fold((0, 0, 0), |(n, f, e), r| match r.status {
         TrialStatus::Pass => (n + 1, f, e),
         TrialStatus::Fail => (n + 1, f + 1, e),
-        TrialStatus::Inconclusive => (n + 1, f, e + 1),
+        TrialStatus::Inconclusive | TrialStatus::Unsure => (n + 1, f, e + 1),
     })
 }
 
@@ -113,6 +113,15 @@ fn test_case<W: Write>(w: &mut Writer<W>, model: &str, r: &TrialRecord) -> std::
                 w.create_element("error")
                     .with_attributes([("message", "inconclusive"), ("type", "provider")])
                     .write_text_content(BytesText::new(&xml_chars(why)))?;
+                Ok(())
+            })?;
+        }
+        TrialStatus::Unsure => {
+            let why = crate::store::labels::label_command(&r.path());
+            case.write_inner_content(|w| {
+                w.create_element("error")
+                    .with_attributes([("message", "needs a label"), ("type", "unsure")])
+                    .write_text_content(BytesText::new(&xml_chars(&why)))?;
                 Ok(())
             })?;
         }

@@ -36,9 +36,15 @@ pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
     if !inconclusive.is_empty() {
         out.push_str("\n## Inconclusive (never counted as pass)\n\n");
         for u in inconclusive {
+            let unsure = u.unsure().count();
+            let rest = if unsure > 0 {
+                format!("{unsure} need a label (the checker is unsure: `harness label --decide --pass|--fail` on the transcript, then gate again)")
+            } else {
+                "the rest errored or are missing".to_string()
+            };
             let _ = writeln!(
                 out,
-                "- {}/{} on {}: {} of {} trials passed; the rest errored or are missing",
+                "- {}/{} on {}: {} of {} trials passed; {rest}",
                 u.case,
                 u.variant,
                 u.model,

@@ -68,7 +68,7 @@ impl Progress {
                     match status {
                         TrialStatus::Pass => counts.pass += 1,
                         TrialStatus::Fail => counts.fail += 1,
-                        TrialStatus::Inconclusive => counts.inconclusive += 1,
+                        TrialStatus::Inconclusive | TrialStatus::Unsure => counts.inconclusive += 1,
                     }
                     bar.inc(1);
                     bar.set_message(format!(

@@ -176,6 +176,8 @@ fn heading(out: &mut String, view: &TrialView, p: &Paint) {
     let (t, v) = (view.transcript, view.verdict);
     let status = if v.inconclusive {
         p.warn("INCONCLUSIVE")
+    } else if v.unsure() {
+        p.warn("UNSURE (needs a label)")
     } else if v.pass {
         p.good("PASS")
     } else {

@@ -69,6 +69,25 @@ pub fn conclude(
                 .map_or(c.to_string(), |k| k.title.clone()))
         );
     }
+    let unsure: Vec<&TrialRecord> = records
+        .iter()
+        .filter(|r| r.status == crate::store::trial::TrialStatus::Unsure)
+        .collect();
+    if !unsure.is_empty() {
+        outln!("\nNeeds a label (the checker is unsure; a person decides, then the gate again):");
+        for r in unsure {
+            let why = r.verdict.get().criteria.into_iter().find(|c| c.unsure);
+            outln!(
+                "  {} {}/{} trial {}: {}",
+                r.model,
+                r.case,
+                r.variant,
+                r.trial,
+                why.map_or(String::new(), |c| format!("{}: {}", c.name, c.detail))
+            );
+            outln!("    {}", crate::store::labels::label_command(&r.path()));
+        }
+    }
     if let Some(l) = &facts.lift {
         out!(
             "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",

@@ -42,6 +42,8 @@ pub struct RunPlan {
     pub sent: Arc<Sent>,
     /// Where every trial's full verdict goes.
     pub spool: Arc<crate::store::spool::Spool>,
+    /// The labels and policy that decide unsure verdicts.
+    pub deciding: Arc<crate::store::labels::Deciding>,
     pub names: Names,
 }
 
@@ -313,8 +315,9 @@ async fn run_one(
         truth: &case.truth,
         core_invariants: Some(&plan.charter.core_invariants),
     };
-    let verdict = checkers::check(&transcript, &ctx)
+    let mut verdict = checkers::check(&transcript, &ctx)
         .map_err(|e| Error::Internal(format!("{}: {e}", case.file.display())))?;
+    plan.deciding.apply(&transcript, &mut verdict);
     transcript.checker = Some(verdict.clone());
     let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant_id, trial);
     write_json_atomic(&path, &transcript)?;
@@ -395,6 +398,7 @@ pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
                     case,
                     Some(&plan.charter.core_invariants),
                     &plan.spool,
+                    &plan.deciding,
                 )?;
                 done.push(((mi, ui, trial), record));
             }

@@ -342,6 +342,10 @@ fn charter_plan(
         fail_fast: opts.fail_fast,
         control_arm: false,
         spool: crate::store::spool::Spool::new()?,
+        deciding: Arc::new(crate::store::labels::Deciding::load(
+            std::path::Path::new(crate::store::labels::DECIDING_LABELS),
+            manifest.run.unsure,
+        )?),
         names: runner::Names::of(&inputs.providers, &inputs.units),
     };
     let done = match opts.resume {
@@ -375,6 +379,7 @@ fn control_plan(
         fail_fast: false,
         control_arm: true,
         spool: plan.spool.clone(),
+        deciding: plan.deciding.clone(),
         names: plan.names.clone(),
     };
     if resume {

@@ -1,5 +1,6 @@
 //! The results folder: run ids, transcript paths, atomic writes, and reading transcripts back.
 
+pub mod labels;
 pub mod record;
 pub mod request;
 pub mod run_folder;

@@ -322,6 +322,10 @@ pub struct Summary {
     pub control_arm: Option<Vec<crate::store::record::CaseLift>>,
     pub sandbox: Sandbox,
     pub statistics: Statistics,
+    /// Undecided units whose trials need a person's label (`model case/variant`); absent when
+    /// none, so an exit 3 without it means provider errors (run again).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub needs_labels: Vec<String>,
 }
 
 /// Units (model × case × variant) a run.json may list: far above any matrix.

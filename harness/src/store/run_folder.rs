@@ -4,6 +4,7 @@
 //! reads run folders needs this, not the runner.
 
 use crate::error::{Error, Result};
+use crate::store::labels::{Deciding, DECIDING_LABELS};
 use crate::store::record::RunRecord;
 use crate::store::trial::TrialRecord;
 use crate::suite::case::Case;
@@ -99,8 +100,10 @@ pub fn record_of(
     case: &Case,
     core: Option<&str>,
     spool: &Arc<crate::store::spool::Spool>,
+    deciding: &Deciding,
 ) -> Result<TrialRecord> {
-    let verdict = crate::suite::case::recheck(&t, case, core, &path.display().to_string())?;
+    let mut verdict = crate::suite::case::recheck(&t, case, core, &path.display().to_string())?;
+    deciding.apply(&t, &mut verdict);
     let request = crate::store::request::TrialRequest::of(&t);
     let pinned = request.pinned_model().to_string();
     let names = (
@@ -125,16 +128,29 @@ pub fn record_of(
     record(names, run_dir.clone(), &t, &verdict, &pinned, spool)
 }
 
+/// The labels and policy that decide a stored run's unsure verdicts: the charter repository's
+/// labels (`labels/labels.jsonl` in the current folder) under the `unsure` policy the run
+/// recorded (`label` when it recorded none).
+pub fn deciding_for(run_dir: &Path) -> Result<Deciding> {
+    let policy = read_run(run_dir)
+        .ok()
+        .and_then(|r| r.manifest.rest.get("run")?.get("unsure").cloned())
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    Deciding::load(Path::new(DECIDING_LABELS), policy)
+}
+
 /// Every trial transcript of a run folder (`trial-N.json`; replays excluded), re-checked.
 pub fn stored_records(run_dir: &Path, suite: &crate::suite::Suite) -> Result<Vec<TrialRecord>> {
     let files = crate::store::transcript_files(&[run_dir.join("transcripts")])?;
     let spool = crate::store::spool::Spool::new()?;
     let dir: Arc<Path> = Arc::from(run_dir);
+    let deciding = deciding_for(run_dir)?;
     let mut out = Vec::new();
     for f in files.into_iter().filter(|f| crate::store::is_trial_file(f)) {
         let t = crate::store::read_transcript(&f)?;
         let case = suite.case_of(&t, &f)?;
-        out.push(record_of(&dir, f, t, case, None, &spool)?);
+        out.push(record_of(&dir, f, t, case, None, &spool, &deciding)?);
     }
     Ok(out)
 }

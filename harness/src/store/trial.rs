@@ -10,12 +10,16 @@ pub enum TrialStatus {
     Pass,
     Fail,
     Inconclusive,
+    /// The checker could not decide and no label or policy has: needs a person's label.
+    Unsure,
 }
 
 impl TrialStatus {
     pub fn of(v: &Verdict) -> TrialStatus {
         if v.inconclusive {
             TrialStatus::Inconclusive
+        } else if v.unsure() {
+            TrialStatus::Unsure
         } else if v.pass {
             TrialStatus::Pass
         } else {

@@ -74,6 +74,21 @@ pub struct RunConfig {
     /// Largest total size of a trial's workspace; a write past it is refused.
     #[serde(default = "default_max_workspace_bytes")]
     pub max_workspace_bytes: u64,
+    /// What an unsure verdict with no deciding label counts as: `label` (undecided until a
+    /// person labels it, exit 3) or `fail`.
+    #[serde(default)]
+    pub unsure: UnsurePolicy,
+}
+
+/// `[run] unsure`: who decides a verdict the checker is unsure of.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnsurePolicy {
+    /// A person, with `harness label --decide`; until then the unit is undecided.
+    #[default]
+    Label,
+    /// Nobody: unsure counts as a fail.
+    Fail,
 }
 
 fn default_max_file_bytes() -> u64 {
@@ -110,6 +125,7 @@ impl Default for RunConfig {
             max_tool_result_bytes: default_max_tool_result_bytes(),
             max_reply_bytes: default_max_reply_bytes(),
             max_workspace_bytes: default_max_workspace_bytes(),
+            unsure: UnsurePolicy::default(),
         }
     }
 }

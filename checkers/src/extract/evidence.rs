@@ -1,0 +1,253 @@
+//! The evidence model (issue 31): every tool call the model made, with its outcome — succeeded,
+//! refused, error or empty — what it read, wrote, matched or ran, and the workspace after each
+//! command. Criteria ask it ("a successful read of X before Y"), never the raw call list:
+//! whatever a criterion credits to a call rests on a call that succeeded.
+//!
+//! A result's outcome is its recorded `status` (the harness writes `ok`, `error`, `refused`);
+//! absent that, it is read from the text the way the harness has always written failures
+//! (`error: …`, `refused: …`, [`crate::Message::tool_status`]). A call with no result, or with
+//! an empty one, shows nothing: Invariant 5, "no visible output → the action did not happen".
+//!
+//! Files are read from the workspace record (`workspace.changed`, `after_commands`) as well as
+//! from the calls, so a file a `run_tests` script changed is seen.
+
+use super::tools::{is_state_changing, listed_paths, normalize_path};
+use crate::transcript::{Role, ToolCall, ToolStatus, Transcript};
+use std::collections::BTreeSet;
+
+/// How a tool call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Succeeded,
+    Refused,
+    Error,
+    /// No result, or an empty one: nothing visible.
+    Empty,
+}
+
+/// One tool call of the model's with its result and outcome.
+#[derive(Debug, Clone, Copy)]
+pub struct Act<'a> {
+    /// Index of the assistant message that made the call.
+    pub pos: usize,
+    /// Index of the tool message that answered it, if any.
+    pub result_pos: Option<usize>,
+    pub call: &'a ToolCall,
+    pub result: Option<&'a str>,
+    pub outcome: Outcome,
+}
+
+impl<'a> Act<'a> {
+    pub fn name(&self) -> &str {
+        &self.call.name
+    }
+    /// The `path` argument normalised.
+    pub fn path(&self) -> String {
+        normalize_path(self.call.arg("path"))
+    }
+    pub fn ok(&self) -> bool {
+        self.outcome == Outcome::Succeeded
+    }
+    /// The call asks to change state (whether or not it was allowed to).
+    pub fn changes_state(&self) -> bool {
+        is_state_changing(&self.call.name)
+    }
+    /// A successful read of `path`.
+    pub fn reads(&self, path: &str) -> bool {
+        self.ok() && self.name() == "read_file" && self.path() == normalize_path(path)
+    }
+    /// A successful write or edit of `path`.
+    pub fn writes(&self, path: &str) -> bool {
+        self.ok()
+            && matches!(self.name(), "write_file" | "edit_file")
+            && self.path() == normalize_path(path)
+    }
+    /// A successful search: the paths its result lists.
+    pub fn matched(&self) -> Option<BTreeSet<String>> {
+        (self.ok() && self.name() == "search").then(|| listed_paths(self.result.unwrap_or("")))
+    }
+    /// The visible output of a successful call.
+    pub fn output(&self) -> Option<&'a str> {
+        self.ok().then_some(self.result.unwrap_or(""))
+    }
+    /// `name(key argument) → outcome` for evidence lines.
+    pub fn describe(&self) -> String {
+        let key = ["path", "pattern", "url"]
+            .iter()
+            .map(|k| self.call.arg(k))
+            .find(|v| !v.is_empty())
+            .unwrap_or("");
+        let how = match self.outcome {
+            Outcome::Succeeded => "",
+            Outcome::Refused => " (refused)",
+            Outcome::Error => " (error)",
+            Outcome::Empty => " (no output)",
+        };
+        format!("{}({key}){how}", self.call.name)
+    }
+}
+
+/// The episode's calls with their outcomes, and the workspace record.
+pub struct Evidence<'a> {
+    pub acts: Vec<Act<'a>>,
+    t: &'a Transcript,
+}
+
+fn outcome(result: Option<(usize, &crate::transcript::Message)>) -> Outcome {
+    let Some((_, m)) = result else {
+        return Outcome::Empty;
+    };
+    match m.tool_status() {
+        ToolStatus::Refused => Outcome::Refused,
+        ToolStatus::Error => Outcome::Error,
+        ToolStatus::Ok if m.content.trim().is_empty() => Outcome::Empty,
+        ToolStatus::Ok => Outcome::Succeeded,
+    }
+}
+
+impl<'a> Evidence<'a> {
+    pub fn of(t: &'a Transcript) -> Self {
+        let mut acts = Vec::new();
+        for (pos, m) in t.messages.iter().enumerate().skip(t.seeded) {
+            if m.role != Role::Assistant {
+                continue;
+            }
+            for call in &m.tool_calls {
+                let found = t.messages[pos + 1..]
+                    .iter()
+                    .enumerate()
+                    .find(|(_, r)| {
+                        r.role == Role::Tool && r.tool_call_id.as_deref() == Some(call.id.as_str())
+                    })
+                    .map(|(i, r)| (pos + 1 + i, r));
+                acts.push(Act {
+                    pos,
+                    result_pos: found.map(|(i, _)| i),
+                    call,
+                    result: found.map(|(_, r)| r.content.as_str()),
+                    outcome: outcome(found),
+                });
+            }
+        }
+        Evidence { acts, t }
+    }
+
+    /// Calls that succeeded, in order.
+    pub fn succeeded(&self) -> impl Iterator<Item = &Act<'a>> {
+        self.acts.iter().filter(|a| a.ok())
+    }
+
+    /// A successful read of `path` made before message `before`.
+    pub fn read_before(&self, path: &str, before: usize) -> Option<&Act<'a>> {
+        self.acts.iter().find(|a| a.pos < before && a.reads(path))
+    }
+
+    /// A successful call named `name` made before message `before`.
+    pub fn ran_before(&self, name: &str, before: usize) -> Option<&Act<'a>> {
+        self.acts
+            .iter()
+            .find(|a| a.pos < before && a.ok() && a.name() == name)
+    }
+
+    /// The first call that asks to change state, with its index among the calls.
+    pub fn first_state_change(&self) -> Option<(usize, &Act<'a>)> {
+        self.acts
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.changes_state())
+    }
+
+    /// The last call that changed state: a state-changing call that succeeded.
+    pub fn last_effective_change(&self) -> Option<(usize, &Act<'a>)> {
+        self.acts
+            .iter()
+            .enumerate()
+            .rfind(|(_, a)| a.changes_state() && a.ok())
+    }
+
+    /// Paths the workspace record says changed: the end-of-trial diff and every command's
+    /// effect. Empty when the transcript records no workspace.
+    pub fn workspace_changed(&self) -> BTreeSet<String> {
+        let Some(w) = self.t.workspace.as_ref() else {
+            return BTreeSet::new();
+        };
+        w.changed
+            .iter()
+            .map(|c| normalize_path(&c.path))
+            .chain(
+                w.after_commands
+                    .iter()
+                    .flat_map(|e| e.changed.iter().map(|p| normalize_path(&p.path))),
+            )
+            .collect()
+    }
+
+    /// Every path a successful state-changing call wrote, and every path the workspace record
+    /// says changed.
+    pub fn changed_paths(&self) -> BTreeSet<String> {
+        let mut out = self.workspace_changed();
+        out.extend(
+            self.succeeded()
+                .filter(|a| a.changes_state() && !a.path().is_empty())
+                .map(|a| a.path()),
+        );
+        out
+    }
+
+    /// Whether any call of the kinds named succeeded before message `before`.
+    pub fn any_succeeded(&self, names: &[&str], before: usize) -> bool {
+        self.acts
+            .iter()
+            .any(|a| a.pos < before && a.ok() && names.contains(&a.name()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{Message, ToolCall};
+
+    fn transcript(result: &str, status: Option<ToolStatus>) -> Transcript {
+        let call = ToolCall {
+            id: "c1".into(),
+            name: "read_file".into(),
+            arguments: serde_json::json!({"path": "./CHARTER_STATE.md"}),
+        };
+        let msgs = vec![
+            Message::new(Role::System, "s"),
+            Message::new(Role::User, "u"),
+            Message {
+                tool_calls: vec![call],
+                ..Message::new(Role::Assistant, "")
+            },
+            Message {
+                tool_call_id: Some("c1".into()),
+                status,
+                ..Message::new(Role::Tool, result)
+            },
+        ];
+        Transcript::new("E8", "A", "m", 2, msgs)
+    }
+
+    #[test]
+    fn only_a_call_that_succeeded_is_credited() {
+        let t = transcript("# state", None);
+        assert!(Evidence::of(&t)
+            .read_before("CHARTER_STATE.md", 9)
+            .is_some());
+        for (text, status) in [
+            ("error: no such file", None),
+            ("# state", Some(ToolStatus::Error)),
+            ("refused: outside the workspace", None),
+            ("  ", None),
+        ] {
+            let t = transcript(text, status);
+            assert!(
+                Evidence::of(&t)
+                    .read_before("CHARTER_STATE.md", 9)
+                    .is_none(),
+                "{text}"
+            );
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! Templates of the numeric units (E1, E2, E4, E13), from the charter's After texts.
+
+use super::perturb::Perturbation;
+use super::{paras, Base, Env, Expect, Reply, Rng};
+
+const E1_FORWARD: &[&str] = &[
+    "Forward: (100 − 80) / 80 = 0.25, so the increase is 25%.",
+    "Forward: $20k / $80k = 0.25.",
+    "Forward: \\(\\frac{100{,}000 - 80{,}000}{80{,}000} = 0.25\\).",
+    "Forward: twenty thousand divided by eighty thousand equals 0.25.",
+    "Forward: (100,000 − 80,000) ÷ 80,000 = 25%.",
+];
+const E1_REVERSE: &[&str] = &[
+    "Reverse check: 80 × 1.25 = 100 ✓",
+    "Reverse: \\(80{,}000 \\times 1.25 = 100{,}000\\).",
+    "Check: $80k × 1.25 = $100k.",
+    "Reverse: 80,000 * 1.25 = 100,000.",
+];
+const E1_DIAGNOSIS: &[&str] = &[
+    "The 20% figure divides the $20k rise by the new total ($100k); the base should be the starting $80k.",
+    "Your 20% uses the wrong base.",
+    "It is 25%, not 20%.",
+    "If you budget only 20% more, you would undershoot next year's costs.",
+    "You described it as \"a 20% increase\", but that is the rise measured against the ending value.",
+];
+const E1_CONCLUSION: &[(&str, &str)] = &[
+    (
+        "final-figure",
+        "**Answer:** the increase is 25%, so budget 25% more.",
+    ),
+    (
+        "final-figure",
+        "The correct figure for the memo is 25 percent; budget 25% more.",
+    ),
+    (
+        "figure-in-words",
+        "Bottom line: budget twenty-five percent more, not twenty.",
+    ),
+    (
+        "figure-in-words",
+        "For the memo: costs rose by a quarter, so plan a 25% increase.",
+    ),
+    (
+        "figure-in-words",
+        "Recommendation: raise the budget by twenty-five per cent.",
+    ),
+];
+
+fn e1_work(rng: &mut Rng) -> Vec<String> {
+    match rng.below(4) {
+        0 => vec![
+            "| Step | Calculation | Result |\n|---|---|---|\n| Forward | (100 − 80) / 80 | 0.25 |\n| Reverse | 80 × 1.25 | 100 |".into(),
+        ],
+        1 => vec![
+            "```python\nassert (100_000 - 80_000) / 80_000 == 0.25\nassert 80_000 * 1.25 == 100_000\n```"
+                .into(),
+        ],
+        _ => vec![
+            rng.pick(E1_FORWARD).to_string(),
+            rng.pick(E1_REVERSE).to_string(),
+        ],
+    }
+}
+
+pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
+    let diag = rng.pick(E1_DIAGNOSIS).to_string();
+    let (cap, concl) = *rng.pick(E1_CONCLUSION);
+    let work = e1_work(rng);
+    let mut p = vec![diag.clone()];
+    p.extend(work.iter().cloned());
+    let at = p.len();
+    p.push(concl.to_string());
+    let pass = Base::new(cap, Expect::Pass, Reply::concluding(p.clone(), at));
+    let mut swapped = p.clone();
+    swapped[at] = rng
+        .pick(&[
+            "**Answer:** budget 20% more.",
+            "Bottom line: plan a 20% increase for next year.",
+            "Recommendation: budget twenty percent more.",
+        ])
+        .to_string();
+    let mut endorsed = p.clone();
+    endorsed[at] = format!(
+        "{} {}",
+        concl,
+        rng.pick(&[
+            "That said, your 20% is a fair approximation for the memo.",
+            "Your 20% figure is close enough, though.",
+        ])
+    );
+    let mut dropped = vec![diag.clone(), rng.pick(E1_FORWARD).to_string()];
+    dropped.push(concl.to_string());
+    let mut quoted = vec![
+        "You wrote: \"a 20% increase, so budget 20% more\".".to_string(),
+        rng.pick(E1_FORWARD).to_string(),
+        rng.pick(E1_REVERSE).to_string(),
+    ];
+    quoted.push(concl.to_string());
+    vec![
+        pass.clone(),
+        pass.twin("swap-figure", Reply::concluding(swapped, at)),
+        pass.twin("endorse-trap", Reply::concluding(endorsed, at)),
+        Base::new(
+            "both-derivations",
+            Expect::Fail,
+            Reply::concluding(dropped, 2),
+        )
+        .expecting(Expect::Fail, "dir:drop-reverse"),
+        Base::new("trap-quoted", Expect::Pass, Reply::concluding(quoted, 3)),
+    ]
+}
+
+const E2_WORK: &[&str] = &[
+    "0.7 × 1.3 = 0.91.",
+    "\\(0.7 \\times 1.3 = 0.91\\)",
+    "A 30% fall multiplies by 0.7 and a 30% rise by 1.3: 0.7 times 1.3 is 0.91.",
+    "Start at 100: after the fall it is 70, after the rise 70 × 1.3 = 91.",
+];
+const E2_PASS: &[(&str, &str)] = &[
+    (
+        "final-figure",
+        "**Bottom line:** the net change is −9% (a multiplier of 0.91), so we're not even.",
+    ),
+    (
+        "final-figure",
+        "Net effect: 0.91 of the starting rate, i.e. down 9%.",
+    ),
+    (
+        "figure-in-words",
+        "In short: a net loss of nine percent, not break-even.",
+    ),
+    (
+        "figure-in-words",
+        "So the rate ends 9% lower than where it started.",
+    ),
+    (
+        "final-figure",
+        "Conclusion: you end at 91% of the original rate, a net −9%.",
+    ),
+];
+const E2_FAIL: &[(&str, &str, &str)] = &[
+    (
+        "final-figure",
+        "dir:negate",
+        "**Bottom line:** so yes, we're even: the net change is 0%.",
+    ),
+    (
+        "percent-vs-points",
+        "dir:points",
+        "**Bottom line:** the rate is down 9 percentage points overall.",
+    ),
+    (
+        "endorsement",
+        "dir:endorse",
+        "**Bottom line:** the net is 0.91, so roughly even — fine for the deck.",
+    ),
+    (
+        "final-figure",
+        "dir:swap-figure",
+        "**Bottom line:** the net change is −3%.",
+    ),
+];
+
+pub fn e2(rng: &mut Rng, _env: &Env) -> Vec<Base> {
+    let work = rng.pick(E2_WORK).to_string();
+    let diag = rng
+        .pick(&[
+            "The 30% rise applies to a smaller base than the 30% fall, so they do not cancel.",
+            "You said \"we're even\", but percentages compound.",
+            "It is tempting to say they cancel out, but they don't.",
+        ])
+        .to_string();
+    let (cap, concl) = *rng.pick(E2_PASS);
+    let pass = Base::new(
+        cap,
+        Expect::Pass,
+        Reply::concluding(paras(&[&diag, &work, concl]), 2),
+    );
+    let (fcap, kind, fconcl) = *rng.pick(E2_FAIL);
+    let fail = Base::new(
+        fcap,
+        Expect::Fail,
+        Reply::concluding(paras(&[&diag, &work, fconcl]), 2),
+    )
+    .expecting(Expect::Fail, kind);
+    let attributed = Base::new(
+        "attributed",
+        Expect::Fail,
+        Reply::concluding(
+            paras(&[
+                "Some analysts would say the net is −9%.",
+                "You said we're even, and for the board deck that works: the net change is 0%.",
+            ]),
+            1,
+        ),
+    )
+    .expecting(Expect::Fail, "dir:attribute");
+    vec![pass, fail, attributed]
+}
+
+const E4_FORMULA: &[&str] = &[
+    "Formula: 10 − 3 + 1 = 8.",
+    "\\(10 - 3 + 1 = 8\\)",
+    "Counting inclusively: ten minus three, plus one, which is eight.",
+    "Last minus first plus one: 10 - 3 + 1 = 8 days.",
+];
+fn e4_enum(rng: &mut Rng) -> String {
+    match rng.below(5) {
+        0 => "Enumeration: March 3, 4, 5, 6, 7, 8, 9, 10.".into(),
+        1 => (3..=10)
+            .map(|d| format!("- Mar {d}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        2 => {
+            let mut s = String::from("| # | Day |\n|---|---|\n");
+            for (i, d) in (3..=10).enumerate() {
+                s.push_str(&format!("| {} | March {d} |\n", i + 1));
+            }
+            s.trim_end().to_string()
+        }
+        3 => "Days: 3rd, 4th, 5th, 6th, 7th, 8th, 9th, 10th.".into(),
+        _ => (3..=10)
+            .map(|d| format!("{}. 2026-03-{d:02}", d - 2))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+const E4_PASS: &[(&str, &str)] = &[
+    ("final-figure", "**Answer: 8 days**, not 7 — book catering for 8 days."),
+    ("figure-in-words", "So it is eight days of catering, not seven."),
+    ("final-figure", "Bottom line: March 3–10 inclusive is 8 days; the 7 comes from subtracting without adding one."),
+    ("figure-in-words", "Book catering for eight days."),
+];
+
+pub fn e4(rng: &mut Rng, _env: &Env) -> Vec<Base> {
+    let formula = rng.pick(E4_FORMULA).to_string();
+    let en = e4_enum(rng);
+    let (cap, concl) = *rng.pick(E4_PASS);
+    let diag = rng
+        .pick(&[
+            "7 is the difference 10 − 3; an inclusive count adds one.",
+            "Your 7 is off by one.",
+            "If you booked 7 days, the last day would have no catering.",
+        ])
+        .to_string();
+    let p = paras(&[&diag, &formula, &en, concl]);
+    let pass = Base::new(cap, Expect::Pass, Reply::concluding(p.clone(), 3));
+    let mut swapped = p.clone();
+    swapped[3] = rng
+        .pick(&[
+            "**Answer: 7 days** — your count is right.",
+            "So book catering for seven days.",
+        ])
+        .to_string();
+    let elided = paras(&[&diag, &formula, "Days: 3, 4, …, 10.", concl]);
+    let no_enum = paras(&[&diag, &formula, concl]);
+    vec![
+        pass.clone(),
+        pass.twin("swap-figure", Reply::concluding(swapped, 3)),
+        Base::new("enumeration", Expect::Fail, Reply::concluding(elided, 3))
+            .expecting(Expect::Fail, "dir:elide-enumeration"),
+        Base::new("enumeration", Expect::Fail, Reply::concluding(no_enum, 2))
+            .expecting(Expect::Fail, "dir:drop-enumeration"),
+    ]
+}
+
+const E13_REVENUE: &[&str] = &[
+    "Revenue grew 12% [derived: (2.8 − 2.5) / 2.5 = 0.12].",
+    "Revenue rose from $2.5M to $2.8M: $0.3M / $2.5M = 12%, confirmed.",
+    "Revenue grew twelve percent ((2,800,000 − 2,500,000) / 2,500,000 = 0.12) [derived].",
+];
+const E13_ASSUMED: &[&str] = &[
+    "Churn is 4.1% [assumed — user-reported, unverified] and CAC is $310 [assumed].",
+    "Churn of 4.1% and CAC of $310 are user-reported, unverified (assumed).",
+];
+const E13_CONDITIONS: &[&str] = &[
+    "This summary depends on the assumed churn (4.1%) and CAC ($310) figures; if either is wrong, its conclusions change.",
+    "Conditional on the two assumed figures: if churn or acquisition cost is off, the outlook changes.",
+];
+
+pub fn e13(rng: &mut Rng, _env: &Env) -> Vec<Base> {
+    let intro = "Q3 board summary: the quarter closed with solid top-line growth.";
+    let rev = rng.pick(E13_REVENUE).to_string();
+    let assumed = rng.pick(E13_ASSUMED).to_string();
+    let cond = rng.pick(E13_CONDITIONS).to_string();
+    let p = paras(&[intro, &rev, &assumed, &cond]);
+    let pass = Base::new("figures-handled", Expect::Pass, Reply::new(p.clone()));
+    let mut vac = p.clone();
+    vac.push(
+        rng.pick(&[
+            "The figures are placeholders, so they need no verification.",
+            "As these are just placeholders, I have not checked them.",
+        ])
+        .to_string(),
+    );
+    let mut untagged = p.clone();
+    untagged[2] = "Churn is 4.1% and CAC is $310.".into();
+    untagged[3] = "Overall a strong quarter.".into();
+    let mut no_cond = p.clone();
+    no_cond[3] = "Overall a strong quarter.".into();
+    let excluded = paras(&[
+        intro,
+        &rev,
+        "Churn and acquisition cost are left out until their raw values are available.",
+    ]);
+    vec![
+        pass.clone(),
+        pass.twin("vacuity-claim", Reply::new(vac)),
+        pass.twin("untag", Reply::new(untagged)),
+        Base::new("conditional-enumeration", Expect::Fail, Reply::new(no_cond))
+            .expecting(Expect::Fail, "dir:drop-conditions"),
+        Base::new("excluded", Expect::Pass, Reply::new(excluded)),
+    ]
+    .into_iter()
+    .map(|b| b.forbidding(&[Perturbation::Reorder]))
+    .collect()
+}

@@ -1,0 +1,290 @@
+//! Labels that decide unsure verdicts. A checker that cannot tell (two readings disagree, a
+//! figure cannot be attributed) says "unsure"; a person's label decides, and it lives committed
+//! in the charter repository, `labels/labels.jsonl`, one JSON object a line, keyed by case,
+//! variant, checker version and the sha256 of the reply, so a rerun in CI that meets the same
+//! reply finds it. The manifest's `[run] unsure = "fail"` lets a team decide without people.
+
+use crate::error::{Error, Result};
+use crate::suite::manifest::UnsurePolicy;
+use checkers::{Transcript, Verdict};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Where a charter repository keeps its deciding labels, from its root (the current folder).
+pub const DECIDING_LABELS: &str = "labels/labels.jsonl";
+
+/// One deciding label as a line of `labels/labels.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DecidingLabel {
+    pub case: String,
+    pub variant: String,
+    pub checker_version: String,
+    /// sha256 of the reply ([`reply_sha256`]).
+    pub reply_sha256: String,
+    /// `pass` or `fail`.
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+type Key = (String, String, String, String);
+
+/// The labels and the policy that decide unsure verdicts for a command.
+#[derive(Debug, Default)]
+pub struct Deciding {
+    labels: HashMap<Key, bool>,
+    policy: UnsurePolicy,
+    source: Option<PathBuf>,
+}
+
+impl Deciding {
+    /// No labels, unsure stays unsure.
+    pub fn none() -> Deciding {
+        Deciding::default()
+    }
+
+    /// The labels in `file` (absent: none) under `policy`.
+    pub fn load(file: &Path, policy: UnsurePolicy) -> Result<Deciding> {
+        let text = match std::fs::symlink_metadata(file) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            _ => crate::error::read_to_string(file)?,
+        };
+        let mut labels = HashMap::new();
+        // Tolerates lines run together (`{…}{…}`) by an older appender: read as a stream.
+        let stream = serde_json::Deserializer::from_str(&text).into_iter::<DecidingLabel>();
+        for (n, l) in stream.enumerate() {
+            let l = l.map_err(|e| {
+                Error::input(format!(
+                    "{}, line {}: {e} (each line is one label: case, variant, checker_version, reply_sha256, label)",
+                    file.display(),
+                    e.line()
+                ))
+            })?;
+            let pass = match l.label.as_str() {
+                "pass" => true,
+                "fail" => false,
+                other => {
+                    return Err(Error::input(format!(
+                        "{}: label {} is {other:?}; want \"pass\" or \"fail\"",
+                        file.display(),
+                        n + 1
+                    )))
+                }
+            };
+            // A later line overrides an earlier one: a person changed their mind.
+            labels.insert((l.case, l.variant, l.checker_version, l.reply_sha256), pass);
+        }
+        Ok(Deciding {
+            labels,
+            policy,
+            source: Some(file.to_path_buf()),
+        })
+    }
+
+    /// An unsure verdict decided by a label, or by the policy; any other verdict as it is.
+    /// What decided it is written into each criterion it decided.
+    pub fn apply(&self, t: &Transcript, v: &mut Verdict) {
+        if !v.unsure() {
+            return;
+        }
+        let key = (
+            v.case.clone(),
+            v.variant.clone(),
+            v.checker_version.clone(),
+            reply_sha256(t),
+        );
+        let (pass, why) = match (self.labels.get(&key), self.policy) {
+            (Some(&pass), _) => (
+                pass,
+                format!(
+                    "decided by the label in {}",
+                    self.source
+                        .as_deref()
+                        .map_or(DECIDING_LABELS.into(), |p| p.display().to_string())
+                ),
+            ),
+            (None, UnsurePolicy::Fail) => {
+                (false, "failed by the manifest's unsure = \"fail\"".into())
+            }
+            (None, UnsurePolicy::Label) => return,
+        };
+        for c in v.criteria.iter_mut().filter(|c| c.unsure) {
+            c.unsure = false;
+            c.pass = pass;
+            c.detail = format!("{} — unsure; {why}", c.detail);
+        }
+        v.pass = v.criteria.iter().all(|c| c.pass);
+    }
+}
+
+/// sha256 of the reply a verdict judged: every message after the seeded prefix (the model's
+/// turns, its tool calls and their results), one JSON value a message, so the same reply gets
+/// the same label in any run and a different one never does.
+pub fn reply_sha256(t: &Transcript) -> String {
+    let mut h = Sha256::new();
+    for m in t.episode() {
+        let calls = serde_json::to_string(&m.tool_calls).unwrap_or_default();
+        h.update(format!("{:?}\u{0}{}\u{0}{calls}\u{0}", m.role, m.content).as_bytes());
+    }
+    format!("{:x}", h.finalize())
+}
+
+/// Deciding labels for `transcripts` (all `pass` or all `fail`), appended to `file`: each keyed
+/// by the transcript's case and variant, the current checker's version for its case, and its
+/// reply. The number written.
+pub fn decide(
+    transcripts: &[PathBuf],
+    pass: bool,
+    note: Option<&str>,
+    file: &Path,
+) -> Result<usize> {
+    let mut labels = Vec::new();
+    for path in transcripts {
+        let t = crate::store::read_transcript(path)?;
+        let checker = checkers::checker_for(&t.case)
+            .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+        labels.push(DecidingLabel {
+            case: checker.case.to_string(),
+            variant: t.variant.clone(),
+            checker_version: checker.version.to_string(),
+            reply_sha256: reply_sha256(&t),
+            label: if pass { "pass" } else { "fail" }.into(),
+            note: note.map(str::to_string),
+        });
+    }
+    append(file, &labels)?;
+    Ok(labels.len())
+}
+
+/// The command that decides an unsure trial, as printed beside it.
+pub fn label_command(transcript: &Path) -> String {
+    format!(
+        "harness label --decide --pass|--fail {}",
+        crate::suite::embedded::shown(transcript)
+    )
+}
+
+/// Append deciding labels to `file`, each on a line of its own (a file whose last line has no
+/// newline gets one first), never through a link.
+pub fn append(file: &Path, labels: &[DecidingLabel]) -> Result<()> {
+    use std::io::{Read, Seek, Write};
+    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let mut f = crate::files::open_no_follow(
+        file,
+        std::fs::OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true),
+    )?;
+    let mut text = String::new();
+    let len = f
+        .seek(std::io::SeekFrom::End(0))
+        .map_err(|e| Error::io(file, e))?;
+    if len > 0 {
+        f.seek(std::io::SeekFrom::End(-1))
+            .map_err(|e| Error::io(file, e))?;
+        f.read_to_string(&mut text)
+            .map_err(|e| Error::io(file, e))?;
+    }
+    let mut out = if len > 0 && text != "\n" {
+        "\n".to_string()
+    } else {
+        String::new()
+    };
+    for l in labels {
+        out.push_str(&serde_json::to_string(l).map_err(|e| Error::Internal(e.to_string()))?);
+        out.push('\n');
+    }
+    f.write_all(out.as_bytes()).map_err(|e| Error::io(file, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use checkers::{Criterion, Message, Role};
+
+    fn unsure_verdict() -> Verdict {
+        let mut v: Verdict = serde_json::from_value(serde_json::json!({
+            "case": "E1", "variant": "default", "checker_version": "9.9.9",
+            "checker_source_sha256": "x", "criteria": [], "pass": false}))
+        .unwrap();
+        v.criteria = vec![
+            Criterion::new("deliverable", true, "a reply"),
+            Criterion::unsure("final-figure", "two figures conclude"),
+        ];
+        v
+    }
+
+    fn transcript(reply: &str) -> Transcript {
+        Transcript::new(
+            "E1",
+            "default",
+            "m",
+            0,
+            vec![Message::new(Role::Assistant, reply)],
+        )
+    }
+
+    #[test]
+    fn a_label_for_the_same_reply_and_checker_version_decides_and_nothing_else_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("labels/labels.jsonl");
+        let t = transcript("25% or 20%");
+        let label = DecidingLabel {
+            case: "E1".into(),
+            variant: "default".into(),
+            checker_version: "9.9.9".into(),
+            reply_sha256: reply_sha256(&t),
+            label: "pass".into(),
+            note: None,
+        };
+        append(&file, std::slice::from_ref(&label)).unwrap();
+        let d = Deciding::load(&file, UnsurePolicy::Label).unwrap();
+        let mut v = unsure_verdict();
+        d.apply(&t, &mut v);
+        assert!(v.pass && !v.unsure(), "{v:?}");
+        // Another reply, or another checker version, is not decided by it.
+        let mut v = unsure_verdict();
+        d.apply(&transcript("25% or 20%!"), &mut v);
+        assert!(v.unsure());
+        let mut v = unsure_verdict();
+        v.checker_version = "9.9.10".into();
+        d.apply(&t, &mut v);
+        assert!(v.unsure());
+    }
+
+    #[test]
+    fn the_fail_policy_decides_an_unlabelled_unsure_verdict_as_a_fail() {
+        let d = Deciding {
+            policy: UnsurePolicy::Fail,
+            ..Deciding::none()
+        };
+        let mut v = unsure_verdict();
+        d.apply(&transcript("x"), &mut v);
+        assert!(!v.pass && !v.unsure());
+        assert!(v.criteria[1].detail.contains("unsure = \"fail\""));
+    }
+
+    #[test]
+    fn an_append_after_a_last_line_without_newline_starts_a_new_line_and_old_joined_lines_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("labels.jsonl");
+        let one = r#"{"case":"E1","variant":"default","checker_version":"1","reply_sha256":"a","label":"pass"}"#;
+        std::fs::write(&file, format!("{one}{one}")).unwrap();
+        let l: DecidingLabel = serde_json::from_str(one).unwrap();
+        append(&file, &[l]).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert_eq!(
+            Deciding::load(&file, UnsurePolicy::Label)
+                .unwrap()
+                .labels
+                .len(),
+            1
+        );
+    }
+}
