@@ -49,7 +49,7 @@ impl Deciding {
     pub fn load(file: &Path, policy: UnsurePolicy) -> Result<Deciding> {
         let text = match std::fs::symlink_metadata(file) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            _ => crate::error::read_to_string(file)?,
+            _ => crate::files::read::read_text(file, crate::files::read::Kind::Labels)?,
         };
         let mut labels = HashMap::new();
         // Tolerates lines run together (`{…}{…}`) by an older appender: read as a stream.
