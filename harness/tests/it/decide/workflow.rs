@@ -209,6 +209,11 @@ impl Scripts {
 // ---------------------------------------------------------------- the charter repository
 
 fn git(dir: &Path, args: &[&str]) {
+    git_out(dir, args);
+}
+
+/// `git ARGS` in `dir`, its standard output.
+fn git_out(dir: &Path, args: &[&str]) -> String {
     let o = std::process::Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -223,6 +228,7 @@ fn git(dir: &Path, args: &[&str]) {
         "git {args:?}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
+    String::from_utf8(o.stdout).unwrap()
 }
 
 /// Point every model of the manifest at `url` (the loopback server stands in for both vendors).
@@ -506,21 +512,6 @@ fn s(y: &Yaml) -> String {
         Yaml::Boolean(b) => b.to_string(),
         _ => String::new(),
     }
-}
-
-/// `git ARGS` in `dir`, its standard output.
-fn git_out(dir: &Path, args: &[&str]) -> String {
-    let o = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
 }
 
 /// Whether a step's or job's `if:` names a status function (else `success()` is implied).
@@ -1537,13 +1528,20 @@ async fn an_undecided_gate_fails_the_decide_job_with_its_exit_code_and_a_message
     );
 }
 
-#[test]
-fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
+/// The workflow `harness init` writes by default (branch main, this release's action), parsed.
+fn default_workflow() -> Yaml {
     let opts = harness::suite::init::Options {
         action: harness::suite::init::ActionRef::home(),
         branch: "main".into(),
     };
-    let doc = &YamlLoader::load_from_str(&harness::suite::init::workflow(&opts)).unwrap()[0];
+    YamlLoader::load_from_str(&harness::suite::init::workflow(&opts))
+        .unwrap()
+        .remove(0)
+}
+
+#[test]
+fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
+    let doc = &default_workflow();
     let runs: Vec<String> = doc["jobs"]["gate"]["steps"]
         .as_vec()
         .unwrap()
@@ -2295,11 +2293,7 @@ fn step_script(doc: &Yaml, job: &str, name: &str) -> String {
 /// status say which.
 #[test]
 fn the_workflow_tells_a_verdict_needing_a_label_from_provider_errors() {
-    let opts = harness::suite::init::Options {
-        action: harness::suite::init::ActionRef::home(),
-        branch: "main".into(),
-    };
-    let doc = &YamlLoader::load_from_str(&harness::suite::init::workflow(&opts)).unwrap()[0];
+    let doc = &default_workflow();
     let decide = step_script(doc, "decide", "Decide");
     let post = step_script(doc, "comment", "Post the gate");
     let label = "needs a label: harness label";
