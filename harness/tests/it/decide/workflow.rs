@@ -19,6 +19,8 @@ use std::sync::Arc;
 use yaml_rust2::{Yaml, YamlLoader};
 
 const KEY: &str = "sk-test-workflow-3b1d";
+/// What the workflow's pull-request comment starts with, so the next push finds and updates it.
+const COMMENT_MARKER: &str = "<!-- charter-harness-gate -->";
 /// The phrase the loopback model takes as "the charter tells me to derive twice".
 const MARKER: &str = "two independent derivations agree";
 
@@ -207,6 +209,11 @@ impl Scripts {
 // ---------------------------------------------------------------- the charter repository
 
 fn git(dir: &Path, args: &[&str]) {
+    git_out(dir, args);
+}
+
+/// `git ARGS` in `dir`, its standard output.
+fn git_out(dir: &Path, args: &[&str]) -> String {
     let o = std::process::Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -221,6 +228,7 @@ fn git(dir: &Path, args: &[&str]) {
         "git {args:?}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
+    String::from_utf8(o.stdout).unwrap()
 }
 
 /// Point every model of the manifest at `url` (the loopback server stands in for both vendors).
@@ -299,51 +307,75 @@ fn merge_into(root: &Path, branch: &str) {
 enum Event<'a> {
     /// A push to the default branch (the repository as checked out).
     Push,
-    /// A pull request from `head` (checked out) into the default branch.
+    /// A pull request from `head` (the branch checked out) into the default branch. As on
+    /// GitHub, a workflow the base branch runs on `pull_request_target` is the base's, on the
+    /// base's commit; otherwise (`pull_request`) the head's workflow runs on the head.
     PullRequest(&'a str),
-    /// A maintainer's "Run workflow" for a pull request (its head checked out); it runs on the
-    /// default branch, with the secrets.
+    /// A maintainer's "Run workflow" for the pull request of the branch checked out: the default
+    /// branch's workflow on its commit, with the secrets and the pull request's number.
     Dispatch,
 }
 
-impl Event<'_> {
-    fn name(&self) -> &'static str {
-        match self {
-            Event::Push => "push",
-            Event::PullRequest(_) => "pull_request",
-            Event::Dispatch => "workflow_dispatch",
-        }
-    }
-}
-
 /// `gh` as the workflow uses it: the artifacts API and `gh run download`, answered from the
-/// stand-in's runs. `--jq` filters go through jq, as gh's own filter would.
+/// stand-in's runs; the pull request's comments (`$STANDIN_GITHUB/comments/<id>.json`, each with
+/// its issue and author) and commit statuses (`$STANDIN_GITHUB/statuses.jsonl`) as GitHub's REST
+/// API keeps them. `--jq` filters go through jq, as gh's own filter would.
 const FAKE_GH: &str = r#"#!/usr/bin/env bash
 set -euo pipefail
+shopt -s nullglob
 runs="$STANDIN_RUNS"
+state="$STANDIN_GITHUB"
+mkdir -p "$state/comments"
+repo="repos/$STANDIN_REPO"
 if [ "$1" = api ]; then
   shift
-  path="" name="" filter="."
+  method=GET path="" name="" filter="." body="" fields=()
   while [ $# -gt 0 ]; do
     case "$1" in
-      -X) shift 2 ;;
-      -f) case "$2" in name=*) name="${2#name=}" ;; esac; shift 2 ;;
+      -X) method="$2"; shift 2 ;;
+      -f) fields+=("$2"); case "$2" in name=*) name="${2#name=}" ;; esac; shift 2 ;;
+      -F) case "$2" in body=@*) body="${2#body=@}" ;; *) fields+=("$2") ;; esac; shift 2 ;;
       --jq) filter="$2"; shift 2 ;;
+      --paginate) shift ;;
       *) path="$1"; shift ;;
     esac
   done
-  [ "$path" = "repos/$STANDIN_REPO/actions/artifacts" ] || { echo "stand-in gh: no API $path" >&2; exit 1; }
-  sep=""
-  {
-    printf '{"total_count":0,"artifacts":['
-    for id in $(ls "$runs" | sort -rn); do
-      [ -d "$runs/$id/artifacts/$name" ] || continue
-      printf '%s{"name":"%s","expired":false,"workflow_run":{"id":%s,"repository_id":1,"head_repository_id":%s}}' \
-        "$sep" "$name" "$id" "$(cat "$runs/$id/head_repository_id")"
-      sep=","
-    done
-    printf ']}'
-  } | jq -r "$filter"
+  case "$method $path" in
+    "GET $repo/actions/artifacts")
+      sep=""
+      {
+        printf '{"total_count":0,"artifacts":['
+        for id in $(ls "$runs" | sort -rn); do
+          [ -d "$runs/$id/artifacts/$name" ] || continue
+          printf '%s{"name":"%s","expired":false,"workflow_run":{"id":%s,"repository_id":1,"head_repository_id":%s}}' \
+            "$sep" "$name" "$id" "$(cat "$runs/$id/head_repository_id")"
+          sep=","
+        done
+        printf ']}'
+      } | jq -r "$filter" ;;
+    "GET $repo/issues/"*/comments)
+      n=${path#"$repo/issues/"}; n=${n%/comments}
+      files=("$state"/comments/*.json)
+      if [ ${#files[@]} -eq 0 ]; then echo '[]'; else jq -s --argjson n "$n" '[.[] | select(.issue == $n)] | sort_by(.id)' "${files[@]}"; fi \
+        | jq -r "$filter" ;;
+    "POST $repo/issues/"*/comments)
+      n=${path#"$repo/issues/"}; n=${n%/comments}
+      files=("$state"/comments/*.json)
+      id=$((100 + ${#files[@]}))
+      jq -n --argjson id "$id" --argjson n "$n" --rawfile body "$body" \
+        '{id: $id, issue: $n, user: {login: "github-actions[bot]"}, body: $body, edits: 0}' > "$state/comments/$id.json" ;;
+    "PATCH $repo/issues/comments/"*)
+      id=${path#"$repo/issues/comments/"}
+      f="$state/comments/$id.json"
+      [ -f "$f" ] || { echo "stand-in gh: no comment $id" >&2; exit 1; }
+      [ "$(jq -r .user.login "$f")" = "github-actions[bot]" ] || { echo "stand-in gh: 403, not the token's comment" >&2; exit 1; }
+      jq --rawfile body "$body" '.body = $body | .edits += 1' "$f" > "$f.new" && mv "$f.new" "$f" ;;
+    "POST $repo/statuses/"*)
+      sha=${path#"$repo/statuses/"}
+      printf '%s\n' "${fields[@]}" | jq -R 'capture("^(?<k>[^=]*)=(?<v>.*)$") | {(.k): .v}' \
+        | jq -cs --arg sha "$sha" 'add + {sha: $sha}' >> "$state/statuses.jsonl" ;;
+    *) echo "stand-in gh: no API $method $path" >&2; exit 1 ;;
+  esac
 elif [ "$1" = run ] && [ "$2" = download ]; then
   id="$3"; shift 3
   name="" dir="."
@@ -364,6 +396,68 @@ else
 fi
 "#;
 
+/// rustup's `cargo` proxy as it picks a toolchain: `+TOOLCHAIN`, else `RUSTUP_TOOLCHAIN`, else
+/// the nearest `rust-toolchain.toml` from the working directory up (a `path =` toolchain runs
+/// that folder's `bin/cargo`), else the default. The default and named toolchains are the
+/// stand-in's: they log what they were asked (with the toolchain and the working directory)
+/// and install a stand-in harness.
+const FAKE_CARGO: &str = r#"#!/usr/bin/env bash
+toolchain=""
+case "${1:-}" in +*) toolchain="${1#+}"; shift ;; esac
+[ -n "$toolchain" ] || toolchain="${RUSTUP_TOOLCHAIN:-}"
+if [ -z "$toolchain" ]; then
+  d=$PWD
+  while :; do
+    if [ -f "$d/rust-toolchain.toml" ]; then
+      p=$(sed -n 's/^path *= *"\(.*\)"$/\1/p' "$d/rust-toolchain.toml")
+      if [ -n "$p" ]; then exec "$p/bin/cargo" "$@"; fi
+      toolchain="$(sed -n 's/^channel *= *"\(.*\)"$/\1/p' "$d/rust-toolchain.toml")"
+      break
+    fi
+    [ "$d" = / ] && break
+    d=$(dirname "$d")
+  done
+fi
+[ "${1:-}" = --version ] && { echo "cargo stand-in (${toolchain:-default})"; exit 0; }
+echo "$*" >> "$STANDIN_CARGO_LOG"
+echo "toolchain=${toolchain:-default} cwd=$PWD" >> "$STANDIN_CARGO_LOG.how"
+root=""
+while [ $# -gt 0 ]; do
+  case "$1" in --root) root="$2"; shift 2 ;; *) shift ;; esac
+done
+mkdir -p "$root/bin"
+printf '#!/bin/sh\necho "harness (source build)"\n' > "$root/bin/harness"
+chmod +x "$root/bin/harness"
+"#;
+
+/// A pull request's own toolchain (`rust-toolchain.toml` with `path = DIR`): its `cargo` leaves
+/// a mark (MARK) and installs a harness of its own wherever `--root` says.
+const HOSTILE_CARGO: &str = r#"#!/usr/bin/env bash
+echo "$PWD $*" >> "MARK"
+root=""
+while [ $# -gt 0 ]; do case "$1" in --root) root="$2"; shift 2 ;; *) shift ;; esac; done
+if [ -n "$root" ]; then
+  mkdir -p "$root/bin"
+  printf '#!/bin/sh\necho "harness (the pull request toolchain)"\n' > "$root/bin/harness"
+  chmod +x "$root/bin/harness"
+fi
+"#;
+
+/// Put a hostile toolchain in `dir`; returns the file its `cargo` marks when it runs.
+fn hostile_toolchain(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let mark = dir.join("ran");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(
+        bin.join("cargo"),
+        HOSTILE_CARGO.replace("MARK", mark.to_str().unwrap()),
+    )
+    .unwrap();
+    std::fs::set_permissions(bin.join("cargo"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    mark
+}
+
 /// `sudo` records what it was asked and does nothing: a test never changes this machine.
 const FAKE_SUDO: &str = "#!/usr/bin/env bash\necho \"$*\" >> \"$STANDIN_SUDO_LOG\"\n";
 
@@ -372,14 +466,22 @@ struct Actions {
     cache: PathBuf,
     /// Every run's artifacts: `runs/<id>/artifacts/<name>`, and who ran it.
     runs: PathBuf,
+    /// GitHub's copy of the repository (bare): its branches and `refs/pull/N/head`.
+    origin: PathBuf,
+    /// What the REST API keeps: the pull requests' comments and the commit statuses.
+    github: PathBuf,
     bin_dir: PathBuf,
-    /// The fake `gh` and `sudo`.
+    /// The fake `gh`, `sudo` and `cargo` (rustup's proxy).
     tools: PathBuf,
     sudo_log: PathBuf,
     /// The default branch, and the action reference `init` was given.
     branch: String,
     action: String,
     next_run: std::cell::Cell<u32>,
+    /// Pull requests by head branch: number = index + 1.
+    prs: std::cell::RefCell<Vec<String>>,
+    /// Whether the pull requests come from a fork (`head.repo.full_name` is not this repository).
+    fork: std::cell::Cell<bool>,
 }
 
 struct JobResult {
@@ -399,6 +501,8 @@ struct RunOutcome {
     /// The `::error::` lines every step printed.
     errors: String,
     jobs: HashMap<String, &'static str>,
+    /// The event GitHub would name (pull_request_target when the base's workflow asks for it).
+    event: String,
 }
 
 fn s(y: &Yaml) -> String {
@@ -410,11 +514,18 @@ fn s(y: &Yaml) -> String {
     }
 }
 
+/// Whether a step's or job's `if:` names a status function (else `success()` is implied).
+fn names_status(cond: &str) -> bool {
+    ["always()", "success()", "failure()", "cancelled()"]
+        .iter()
+        .any(|f| cond.contains(f))
+}
+
 impl Actions {
     fn new(state: &Path, branch: &str, action: &str) -> Actions {
         let tools = state.join("tools");
         std::fs::create_dir_all(&tools).unwrap();
-        for (name, text) in [("gh", FAKE_GH), ("sudo", FAKE_SUDO)] {
+        for (name, text) in [("gh", FAKE_GH), ("sudo", FAKE_SUDO), ("cargo", FAKE_CARGO)] {
             let p = tools.join(name);
             std::fs::write(&p, text).unwrap();
             use std::os::unix::fs::PermissionsExt;
@@ -423,6 +534,8 @@ impl Actions {
         let a = Actions {
             cache: state.join("cache"),
             runs: state.join("runs"),
+            origin: state.join("origin.git"),
+            github: state.join("github"),
             bin_dir: Path::new(env!("CARGO_BIN_EXE_harness"))
                 .parent()
                 .unwrap()
@@ -432,9 +545,13 @@ impl Actions {
             branch: branch.into(),
             action: action.into(),
             next_run: std::cell::Cell::new(1),
+            prs: Default::default(),
+            fork: Default::default(),
         };
         std::fs::create_dir_all(&a.cache).unwrap();
         std::fs::create_dir_all(&a.runs).unwrap();
+        std::fs::create_dir_all(a.github.join("comments")).unwrap();
+        git(state, &["init", "-q", "--bare", "origin.git"]);
         a
     }
 
@@ -444,6 +561,45 @@ impl Actions {
             std::fs::remove_dir_all(dir).unwrap();
             std::fs::create_dir_all(dir).unwrap();
         }
+    }
+
+    /// Drop every cache, as GitHub evicts them.
+    fn forget_cache(&self) {
+        std::fs::remove_dir_all(&self.cache).unwrap();
+        std::fs::create_dir_all(&self.cache).unwrap();
+    }
+
+    /// The number of the pull request from `head` (opened on first use).
+    fn pr_number(&self, head: &str) -> usize {
+        let mut prs = self.prs.borrow_mut();
+        match prs.iter().position(|h| h == head) {
+            Some(i) => i + 1,
+            None => {
+                prs.push(head.to_string());
+                prs.len()
+            }
+        }
+    }
+
+    /// The comments on pull request `n`, oldest first.
+    fn comments(&self, n: usize) -> Vec<Value> {
+        let mut out: Vec<Value> = std::fs::read_dir(self.github.join("comments"))
+            .unwrap()
+            .flatten()
+            .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+            .filter(|c: &Value| c["issue"] == n)
+            .collect();
+        out.sort_by_key(|c| c["id"].as_u64());
+        out
+    }
+
+    /// The commit statuses posted, in order.
+    fn statuses(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.github.join("statuses.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     }
 
     /// Evaluate the expressions this workflow uses against `ctx` (a flat map of context paths).
@@ -475,7 +631,8 @@ impl Actions {
         out
     }
 
-    /// `if:` conditions: comparisons joined by && and ||, with always() and parentheses.
+    /// `if:` conditions: comparisons joined by && and ||, with always(), !cancelled() (no run
+    /// of the stand-in is cancelled) and parentheses.
     fn condition(&self, cond: &str, ctx: &HashMap<String, String>) -> bool {
         let c = cond
             .trim()
@@ -509,7 +666,7 @@ impl Actions {
         if let Some((a, b)) = split(" && ") {
             return self.condition(&a, ctx) && self.condition(&b, ctx);
         }
-        if c == "always()" {
+        if c == "always()" || c == "!cancelled()" {
             return true;
         }
         let val = |x: &str| {
@@ -539,16 +696,105 @@ impl Actions {
         assert!(o.status.success());
     }
 
-    /// Run one workflow for `event` on the repository as it is, returning the decide job.
-    fn run(
+    /// Push the repository's branches (and, for a pull request, its head as
+    /// `refs/pull/N/head`) to the stand-in's GitHub; decide which workflow runs on which
+    /// commit as GitHub would. Returns (event name, workflow text, commit to check out, PR).
+    fn start(&self, repo: &Path, event: Event) -> (String, String, String, Option<usize>) {
+        let origin = self.origin.to_str().unwrap();
+        git(
+            repo,
+            &["push", "-q", "--force", origin, "refs/heads/*:refs/heads/*"],
+        );
+        let head_branch = git_out(repo, &["rev-parse", "--abbrev-ref", "HEAD"]);
+        let head = git_out(repo, &["rev-parse", "HEAD"]).trim().to_string();
+        let pr = match event {
+            Event::Push => None,
+            Event::PullRequest(h) => Some(self.pr_number(h)),
+            Event::Dispatch => Some(self.pr_number(head_branch.trim())),
+        };
+        if let Some(n) = pr {
+            git(
+                repo,
+                &[
+                    "push",
+                    "-q",
+                    "--force",
+                    origin,
+                    &format!("HEAD:refs/pull/{n}/head"),
+                ],
+            );
+        }
+        let base = git_out(
+            &self.origin,
+            &["rev-parse", &format!("refs/heads/{}", self.branch)],
+        )
+        .trim()
+        .to_string();
+        let workflow_at = |rev: &str| {
+            git_out(
+                &self.origin,
+                &["show", &format!("{rev}:.github/workflows/charter-gate.yml")],
+            )
+        };
+        let base_workflow = workflow_at(&base);
+        let doc = &YamlLoader::load_from_str(&base_workflow).unwrap()[0];
+        let target = !matches!(doc["on"]["pull_request_target"], Yaml::BadValue);
+        let (name, text, at) = match event {
+            Event::Push => ("push", workflow_at(&head), head),
+            Event::PullRequest(_) if target => ("pull_request_target", base_workflow, base),
+            Event::PullRequest(_) => ("pull_request", workflow_at(&head), head),
+            Event::Dispatch => ("workflow_dispatch", base_workflow, base),
+        };
+        (name.to_string(), text, at, pr)
+    }
+
+    /// The contexts of a run: github.*, inputs.*, secrets.*.
+    fn contexts(
         &self,
-        workflow: &Path,
-        repo: &Path,
-        event: Event,
+        event: &str,
+        pr: Option<usize>,
+        id: u32,
         secrets: &[(&str, &str)],
-    ) -> RunOutcome {
-        let doc =
-            &YamlLoader::load_from_str(&std::fs::read_to_string(workflow).unwrap()).unwrap()[0];
+    ) -> HashMap<String, String> {
+        let mut ctx: HashMap<String, String> = HashMap::new();
+        let pull_request = event.starts_with("pull_request");
+        ctx.insert("github.event_name".into(), event.into());
+        if pull_request {
+            ctx.insert("github.base_ref".into(), self.branch.clone());
+            ctx.insert(
+                "github.event.pull_request.number".into(),
+                pr.unwrap().to_string(),
+            );
+            let head_repo = if self.fork.get() {
+                "someone/charter"
+            } else {
+                "org/charter"
+            };
+            ctx.insert(
+                "github.event.pull_request.head.repo.full_name".into(),
+                head_repo.into(),
+            );
+        } else if event == "workflow_dispatch" {
+            ctx.insert("inputs.pr".into(), pr.unwrap().to_string());
+        }
+        ctx.insert(
+            "github.event.repository.default_branch".into(),
+            self.branch.clone(),
+        );
+        ctx.insert("github.repository".into(), "org/charter".into());
+        ctx.insert("github.token".into(), "ghs_standin".into());
+        ctx.insert("github.server_url".into(), "https://github.com".into());
+        ctx.insert("github.run_id".into(), id.to_string());
+        for (k, v) in secrets {
+            ctx.insert(format!("secrets.{k}"), v.to_string());
+        }
+        ctx
+    }
+
+    /// Run one workflow for `event` on the repository as it is, returning the decide job.
+    fn run(&self, repo: &Path, event: Event, secrets: &[(&str, &str)]) -> RunOutcome {
+        let (event_name, workflow, checkout_at, pr) = self.start(repo, event);
+        let doc = &YamlLoader::load_from_str(&workflow).unwrap()[0];
         let id = self.next_run.get();
         self.next_run.set(id + 1);
         let run_dir = self.runs.join(id.to_string());
@@ -556,36 +802,14 @@ impl Actions {
         std::fs::create_dir_all(&artifacts).unwrap();
         std::fs::write(run_dir.join("head_repository_id"), "1").unwrap();
         let scratch = tempfile::tempdir().unwrap();
-        // Caches are scoped by the run's ref: a pull request's are its own; every run also
-        // reads the default branch's.
+        // Caches are scoped by the run's ref: a pull_request run's are its own; every run also
+        // reads the default branch's, which a pull_request_target run (on the base) writes.
         let default_scope = format!("branch-{}", self.branch);
         let scope = match event {
-            Event::PullRequest(head) => format!("pr-{head}"),
+            Event::PullRequest(head) if event_name == "pull_request" => format!("pr-{head}"),
             _ => default_scope.clone(),
         };
-        let mut ctx: HashMap<String, String> = HashMap::new();
-        ctx.insert("github.event_name".into(), event.name().into());
-        ctx.insert(
-            "github.base_ref".into(),
-            if let Event::PullRequest(_) = event {
-                self.branch.clone()
-            } else {
-                String::new()
-            },
-        );
-        ctx.insert(
-            "github.event.repository.default_branch".into(),
-            self.branch.clone(),
-        );
-        ctx.insert("github.repository".into(), "org/charter".into());
-        ctx.insert("github.token".into(), "ghs_standin".into());
-        ctx.insert(
-            "github.event.pull_request.head.repo.full_name".into(),
-            "org/charter".into(),
-        );
-        for (k, v) in secrets {
-            ctx.insert(format!("secrets.{k}"), v.to_string());
-        }
+        let mut ctx = self.contexts(&event_name, pr, id, secrets);
         let mut wf_env: Vec<(String, String)> = Vec::new();
         if let Yaml::Hash(env) = &doc["env"] {
             for (k, v) in env {
@@ -618,13 +842,10 @@ impl Actions {
             let cond = s(&job["if"]);
             let needs_ok = needs.iter().all(|n| results[n].result == "success");
             // A job's `if:` without a status function has an implied `success()`.
-            let status_fn = ["always()", "success()", "failure()", "cancelled()"]
-                .iter()
-                .any(|f| cond.contains(f));
             let runs = if cond.is_empty() {
                 needs_ok
             } else {
-                (status_fn || needs_ok) && self.condition(&cond, &ctx)
+                (names_status(&cond) || needs_ok) && self.condition(&cond, &ctx)
             };
             if !runs {
                 results.insert(
@@ -644,18 +865,28 @@ impl Actions {
             let mut outputs = HashMap::new();
             let summary_file = scratch.path().join(format!("summary-{name}.md"));
             for (index, shard) in shards.iter().enumerate() {
-                // Each job (each matrix leg) gets a fresh runner: a copy of the repository.
+                // Each job (each matrix leg) gets a fresh runner: an empty workspace (the
+                // checkout step clones into it) and its own runner.temp beside it.
                 let work = scratch.path().join(format!("{name}-{index}"));
-                Self::copy(repo, &work);
+                let temp = scratch.path().join(format!("temp-{name}-{index}"));
+                std::fs::create_dir_all(&work).unwrap();
+                std::fs::create_dir_all(&temp).unwrap();
                 let mut jctx = ctx.clone();
                 jctx.insert("matrix.shard".into(), shard.clone());
                 jctx.insert("strategy.job-index".into(), index.to_string());
                 let Yaml::Array(steps) = &job["steps"] else {
                     panic!("no steps")
                 };
+                // After a step fails, only steps whose `if:` names a status function run.
+                let mut failed = false;
                 for step in steps {
                     let scond = s(&step["if"]);
-                    if !scond.is_empty() && !self.condition(&scond, &jctx) {
+                    let runs = if failed {
+                        names_status(&scond) && self.condition(&scond, &jctx)
+                    } else {
+                        scond.is_empty() || self.condition(&scond, &jctx)
+                    };
+                    if !runs {
                         continue;
                     }
                     let id = s(&step["id"]);
@@ -664,13 +895,44 @@ impl Actions {
                     let uses = s(&step["uses"]);
                     let cache_entry = |scope: &str| self.cache.join(scope).join(with("key"));
                     let code = if uses.starts_with("actions/checkout@") {
+                        // A clone of GitHub's copy (fetch-depth 0: every branch as origin/*),
+                        // the event's commit checked out, or `ref:` when given.
+                        git(
+                            &work,
+                            &[
+                                "clone",
+                                "-q",
+                                "--no-checkout",
+                                self.origin.to_str().unwrap(),
+                                ".",
+                            ],
+                        );
+                        let r = with("ref");
+                        let at = if r.is_empty() {
+                            checkout_at.clone()
+                        } else {
+                            git(
+                                &work,
+                                &["fetch", "-q", "origin", &format!("+{r}:refs/stand-in/ref")],
+                            );
+                            "refs/stand-in/ref".to_string()
+                        };
+                        git(&work, &["checkout", "-q", "--detach", &at]);
                         0
                     } else if uses == self.action {
                         // The harness's own action: the built binary is on PATH already; the
-                        // action is told where it lives and at which ref.
+                        // action is told where it lives and at which ref. Its source build, were
+                        // it run in the work tree, would ask rustup's proxy for a toolchain
+                        // there: the stand-in asks, so a toolchain the tree names runs.
                         let (repository, git_ref) = self.action.split_once('@').unwrap();
                         assert_eq!(with("repository"), repository, "{name}: action input");
                         assert_eq!(with("ref"), git_ref, "{name}: action input");
+                        std::process::Command::new(self.tools.join("cargo"))
+                            .arg("--version")
+                            .current_dir(&work)
+                            .env_remove("RUSTUP_TOOLCHAIN")
+                            .output()
+                            .unwrap();
                         0
                     } else if uses.starts_with("actions/cache/restore@") {
                         let stored = [cache_entry(&scope), cache_entry(&default_scope)]
@@ -700,11 +962,23 @@ impl Actions {
                         }
                         0
                     } else if uses.starts_with("actions/download-artifact@") {
-                        let pattern = with("pattern");
-                        let prefix = pattern.trim_end_matches('*');
+                        // By name, or by pattern: each into PATH/<name> unless merge-multiple.
+                        let (name, pattern) = (with("name"), with("pattern"));
+                        let into = work.join(with("path"));
                         for a in std::fs::read_dir(&artifacts).unwrap().flatten() {
-                            if a.file_name().to_string_lossy().starts_with(prefix) {
-                                Self::copy(&a.path(), &work.join(with("path")));
+                            let an = a.file_name().to_string_lossy().into_owned();
+                            let hit = if name.is_empty() {
+                                an.starts_with(pattern.trim_end_matches('*'))
+                            } else {
+                                an == name
+                            };
+                            if !hit {
+                                continue;
+                            }
+                            if name.is_empty() && with("merge-multiple") != "true" {
+                                Self::copy(&a.path(), &into.join(&an));
+                            } else {
+                                Self::copy(&a.path(), &into);
                             }
                         }
                         0
@@ -715,7 +989,8 @@ impl Actions {
                         let out_file = scratch.path().join(format!("out-{name}-{index}-{id}"));
                         std::fs::write(&out_file, "").unwrap();
                         let mut cmd = std::process::Command::new("bash");
-                        cmd.args(["-e", "-c", &script])
+                        // As GitHub runs a `run:` step: bash --noprofile --norc -eo pipefail.
+                        cmd.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
                             .current_dir(&work)
                             .env(
                                 "PATH",
@@ -729,7 +1004,9 @@ impl Actions {
                             .env("GITHUB_OUTPUT", &out_file)
                             .env("GITHUB_STEP_SUMMARY", &summary_file)
                             .env("GITHUB_ACTIONS", "true")
+                            .env("RUNNER_TEMP", &temp)
                             .env("STANDIN_RUNS", &self.runs)
+                            .env("STANDIN_GITHUB", &self.github)
                             .env("STANDIN_REPO", "org/charter")
                             .env("STANDIN_SUDO_LOG", &self.sudo_log)
                             .env("CHARTER_HARNESS_CACHE", self.cache.join("suite"));
@@ -765,12 +1042,12 @@ impl Actions {
                     for (k, v) in &step_outputs {
                         jctx.insert(format!("steps.{id}.outputs.{k}"), v.clone());
                     }
-                    if code != 0 {
+                    if code != 0 && s(&step["continue-on-error"]) != "true" && !failed {
+                        failed = true;
                         result = "failure";
                         if name == "decide" {
                             decide_code = code;
                         }
-                        break;
                     }
                 }
                 if let Yaml::Hash(outs) = &job["outputs"] {
@@ -790,6 +1067,7 @@ impl Actions {
             summaries,
             errors,
             jobs: results.iter().map(|(k, v)| (k.clone(), v.result)).collect(),
+            event: event_name,
         }
     }
 }
@@ -840,9 +1118,38 @@ impl Setup {
 
     /// Run the workflow for `event`, with the repository's secrets.
     fn run(&self, event: Event) -> RunOutcome {
-        let workflow = self.root().join(".github/workflows/charter-gate.yml");
         let secrets = [("ANTHROPIC_API_KEY", KEY), ("OPENAI_API_KEY", KEY)];
-        tokio::task::block_in_place(|| self.actions.run(&workflow, self.root(), event, &secrets))
+        tokio::task::block_in_place(|| self.actions.run(self.root(), event, &secrets))
+    }
+
+    /// The comments on the pull request from `head`.
+    fn comments(&self, head: &str) -> Vec<Value> {
+        self.actions.comments(self.actions.pr_number(head))
+    }
+
+    /// The last commit status posted for `sha`.
+    fn status(&self, sha: &str) -> Option<Value> {
+        self.actions
+            .statuses()
+            .into_iter()
+            .rev()
+            .find(|st| st["sha"] == sha)
+    }
+
+    /// A comment by `user` on the pull request from `head`, as GitHub would keep it.
+    fn plant_comment(&self, head: &str, user: &str, body: &str) -> Value {
+        let c = serde_json::json!({
+            "id": 1, "issue": self.actions.pr_number(head), "user": {"login": user},
+            "body": body, "edits": 0,
+        });
+        std::fs::write(self.actions.github.join("comments/1.json"), c.to_string()).unwrap();
+        c
+    }
+
+    fn head(&self) -> String {
+        git_out(self.root(), &["rev-parse", "HEAD"])
+            .trim()
+            .to_string()
     }
 
     fn branch_off(&self, branch: &str) {
@@ -906,12 +1213,41 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     );
     assert!(pass.summary.contains("PASS"), "{}", pass.summary);
     assert!(!pass.summary.contains("Reusing"), "{}", pass.summary);
+    // The base branch's workflow ran, on pull_request_target, and posted the gate as one
+    // comment (the harness's report.md, with the cost and the wait) and the head's status.
+    assert_eq!(pass.event, "pull_request_target");
+    let comments = setup.comments("pr-wording");
+    assert_eq!(comments.len(), 1, "{comments:#?}");
+    let body = comments[0]["body"].as_str().unwrap();
+    assert!(body.starts_with(COMMENT_MARKER), "{body}");
+    assert_eq!(comments[0]["user"]["login"], "github-actions[bot]");
+    for part in [
+        "PASS",
+        "Against the base",
+        "**Cost:**",
+        "**Wait:**",
+        "/actions/runs/",
+    ] {
+        assert!(
+            body.contains(part),
+            "{part} missing from the comment:\n{body}"
+        );
+    }
+    let status = setup.status(&setup.head()).expect("a status on the head");
+    assert_eq!(
+        (status["state"].as_str(), status["context"].as_str()),
+        (Some("success"), Some("charter-gate")),
+        "{status}"
+    );
 
     // 2. It merges: the push reuses the pull request's gate (its key matches) from that run's
     //    artifact, since a pull request's cache is not visible to the default branch. A newer
     //    artifact of the same name from a fork's run (which runs its own copy of the workflow)
     //    is passed over.
     merge_into(&root, "main");
+    // The pull request's gate went to the base branch's cache (pull_request_target runs there);
+    // with the cache evicted, the push finds it among earlier runs' artifacts.
+    setup.actions.forget_cache();
     let key = common::stdout(&common::harness(
         &root,
         &["key", "--matrix", "manifests/pinned.toml"],
@@ -950,6 +1286,13 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     assert!(!weakened.contains(MARKER));
     std::fs::write(root.join("CHARTER.md"), weakened).unwrap();
     git(&root, &["commit", "-qam", "drop derive twice"]);
+    // Someone else's comment carrying the marker is left alone: only the workflow's own is
+    // updated.
+    let planted = setup.plant_comment(
+        "pr-regress",
+        "mallory",
+        &format!("{COMMENT_MARKER}\nGate: PASS"),
+    );
     let regress = setup.run(Event::PullRequest("pr-regress"));
     assert_eq!(regress.decide_code, 1, "{}", regress.summary);
     let top = regress
@@ -968,6 +1311,16 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
         "{}",
         regress.summary
     );
+    let comments = setup.comments("pr-regress");
+    assert_eq!(comments.len(), 2, "{comments:#?}");
+    assert_eq!(comments[0], planted, "someone else's comment was changed");
+    let body = comments[1]["body"].as_str().unwrap();
+    assert!(
+        body.starts_with(COMMENT_MARKER) && body.contains("E1") && body.contains("FAIL"),
+        "{body}"
+    );
+    assert!(body.to_lowercase().contains("regress"), "{body}");
+    assert_eq!(setup.status(&setup.head()).unwrap()["state"], "failure");
 
     // 4. A capsule-only edit: the runtime text, manifest, suite and harness are the default
     //    branch's, so the gate the merge stored in its cache is reused and no model is called.
@@ -988,6 +1341,26 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
         before,
         "a reused gate calls no model"
     );
+    // A second push to the same pull request updates its one comment in place.
+    std::fs::write(
+        root.join("vault/files/good.md"),
+        std::fs::read_to_string(root.join("vault/files/good.md")).unwrap() + "\n",
+    )
+    .unwrap();
+    git(&root, &["commit", "-qam", "capsule again"]);
+    let again = setup.run(Event::PullRequest("pr-capsule"));
+    assert_eq!(again.decide_code, 0, "{}", again.summaries);
+    let comments = setup.comments("pr-capsule");
+    assert_eq!(comments.len(), 1, "{comments:#?}");
+    assert_eq!(comments[0]["edits"], 1, "{comments:#?}");
+    assert!(
+        comments[0]["body"]
+            .as_str()
+            .unwrap()
+            .contains(&setup.head()),
+        "{comments:#?}"
+    );
+    assert_eq!(setup.status(&setup.head()).unwrap()["state"], "success");
 }
 
 /// For each way `init` is told (or finds) the branch and the action: the workflow's push trigger
@@ -1092,9 +1465,9 @@ async fn a_pull_requests_manifest_never_sends_a_request_or_key_to_its_server() {
             "the gate ran on the base branch's models"
         );
         assert!(
-            run.summaries
-                .contains("manifests/ changed: for a maintainer to review")
-                && run.summaries.contains("manifests/pinned.toml"),
+            run.summaries.contains(
+                "Files the gate does not take from a pull request: for a maintainer to review"
+            ) && run.summaries.contains("manifests/pinned.toml"),
             "{}",
             run.summaries
         );
@@ -1118,7 +1491,7 @@ async fn a_pull_request_bringing_the_first_manifest_is_not_gated_with_it() {
     assert_eq!(run.jobs["gate"], "skipped");
     assert!(
         run.errors.contains(
-            "origin/main has no manifests/pinned.toml: a maintainer merges the manifest first"
+            "[plan] ::error::main has no manifests/pinned.toml: a maintainer merges the manifest first"
         ),
         "{}",
         run.errors
@@ -1144,7 +1517,7 @@ async fn an_undecided_gate_fails_the_decide_job_with_its_exit_code_and_a_message
     assert_eq!(run.decide_code, 3, "{}\n{}", run.errors, run.summaries);
     assert!(
         run.errors
-            .contains("[decide] ::error::harness merge: some unit could not be decided (exit 3"),
+            .contains("[decide] ::error::harness merge: provider errors: run again (exit 3: some unit could not be decided)"),
         "{}",
         run.errors
     );
@@ -1155,13 +1528,20 @@ async fn an_undecided_gate_fails_the_decide_job_with_its_exit_code_and_a_message
     );
 }
 
-#[test]
-fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
+/// The workflow `harness init` writes by default (branch main, this release's action), parsed.
+fn default_workflow() -> Yaml {
     let opts = harness::suite::init::Options {
         action: harness::suite::init::ActionRef::home(),
         branch: "main".into(),
     };
-    let doc = &YamlLoader::load_from_str(&harness::suite::init::workflow(&opts)).unwrap()[0];
+    YamlLoader::load_from_str(&harness::suite::init::workflow(&opts))
+        .unwrap()
+        .remove(0)
+}
+
+#[test]
+fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
+    let doc = &default_workflow();
     let runs: Vec<String> = doc["jobs"]["gate"]["steps"]
         .as_vec()
         .unwrap()
@@ -1410,18 +1790,6 @@ file="$STANDIN_RELEASES/${url#https://github.com/}"
 cp "$file" "$out"
 "#;
 
-/// `cargo install … --root DIR harness`: records its arguments and installs a stand-in binary.
-const FAKE_CARGO: &str = r#"#!/usr/bin/env bash
-echo "$*" >> "$STANDIN_CARGO_LOG"
-root=""
-while [ $# -gt 0 ]; do
-  case "$1" in --root) root="$2"; shift 2 ;; *) shift ;; esac
-done
-mkdir -p "$root/bin"
-printf '#!/bin/sh\necho "harness (source build)"\n' > "$root/bin/harness"
-chmod +x "$root/bin/harness"
-"#;
-
 /// `git ls-remote URL REFS…`: the tags the stand-in's remote has.
 const FAKE_GIT: &str = r#"#!/usr/bin/env bash
 [ "$1" = ls-remote ] || exit 1
@@ -1429,6 +1797,13 @@ cat "$STANDIN_TAGS"
 "#;
 
 struct Install {
+    /// Where the source build ran, and with which toolchain (`toolchain=… cwd=…`).
+    how: String,
+    /// Where the action installs the harness (steps.target.outputs.dir).
+    dir: String,
+    temp: PathBuf,
+    workspace: PathBuf,
+    _state: tempfile::TempDir,
     /// The harness on PATH after the action, as `--version` printed it; None if a step failed.
     version: Option<String>,
     cargo: String,
@@ -1459,11 +1834,31 @@ impl Install {
 
 /// Run action.yml's steps as a runner would (Linux x86_64, nothing cached) with `inputs`,
 /// against `releases` (files under OWNER/REPO/releases/download/TAG/) and a remote whose
-/// `ls-remote` prints `tags`.
-fn install(inputs: &[(&str, &str)], releases: &Path, tags: &str) -> Install {
+/// `ls-remote` prints `tags`. The steps run, as GitHub runs them, in the workspace (a checked-out
+/// pull request whose `rust-toolchain.toml` names `toolchain`, when given), with runner.temp
+/// beside it.
+fn install(
+    inputs: &[(&str, &str)],
+    releases: &Path,
+    tags: &str,
+    toolchain: Option<&Path>,
+) -> Install {
     let text = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
     let doc = &YamlLoader::load_from_str(&text).unwrap()[0];
     let state = tempfile::tempdir().unwrap();
+    let (workspace, temp) = (
+        state.path().join("work/charter/charter"),
+        state.path().join("work/_temp"),
+    );
+    std::fs::create_dir_all(&workspace).unwrap();
+    std::fs::create_dir_all(&temp).unwrap();
+    if let Some(dir) = toolchain {
+        std::fs::write(
+            workspace.join("rust-toolchain.toml"),
+            format!("[toolchain]\npath = \"{}\"\n", dir.display()),
+        )
+        .unwrap();
+    }
     let eval = Actions::new(&state.path().join("stand-in"), "main", "");
     let tools = state.path().join("tools");
     std::fs::create_dir_all(&tools).unwrap();
@@ -1504,7 +1899,10 @@ fn install(inputs: &[(&str, &str)], releases: &Path, tags: &str) -> Install {
         std::fs::write(&output, "").unwrap();
         let mut cmd = std::process::Command::new("bash");
         cmd.args(["-e", "-c", &s(&step["run"])])
-            .current_dir(state.path())
+            .current_dir(&workspace)
+            .env("GITHUB_WORKSPACE", &workspace)
+            .env("RUNNER_TEMP", &temp)
+            .env_remove("RUSTUP_TOOLCHAIN")
             .env(
                 "PATH",
                 format!("{}:{}", tools.display(), std::env::var("PATH").unwrap()),
@@ -1542,7 +1940,15 @@ fn install(inputs: &[(&str, &str)], releases: &Path, tags: &str) -> Install {
     Install {
         version,
         cargo: std::fs::read_to_string(&cargo_log).unwrap_or_default(),
+        how: std::fs::read_to_string(state.path().join("cargo.log.how")).unwrap_or_default(),
+        dir: ctx
+            .get("steps.target.outputs.dir")
+            .cloned()
+            .unwrap_or_default(),
+        temp,
+        workspace,
         errors,
+        _state: state,
     }
 }
 
@@ -1590,7 +1996,7 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
     release(releases.path(), "someone/tampered", "v1.0.0", true);
 
     // A release tag with a binary for the runner: that binary, no build.
-    let got = install(&[("ref", &version)], releases.path(), "");
+    let got = install(&[("ref", &version)], releases.path(), "", None);
     got.assert_release(&version);
 
     // A checksum that does not match stops the job: no fallback, nothing installed.
@@ -1598,6 +2004,7 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
         &[("ref", "v1.0.0"), ("repository", "someone/tampered")],
         releases.path(),
         "",
+        None,
     );
     assert_eq!(got.version, None, "{}", got.errors);
     assert!(got.errors.contains("FAILED"), "{}", got.errors);
@@ -1608,6 +2015,7 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
         &[("ref", "v9.9.9"), ("repository", "someone/harness-fork")],
         releases.path(),
         "",
+        None,
     );
     got.assert_source_build();
     assert!(
@@ -1623,11 +2031,11 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
     let tags = format!(
         "fedcba9876543210fedcba9876543210fedcba98\trefs/tags/{version}\n{sha}\trefs/tags/{version}^{{}}\n"
     );
-    let got = install(&[("ref", sha)], releases.path(), &tags);
+    let got = install(&[("ref", sha)], releases.path(), &tags, None);
     got.assert_release(&version);
     // …and a source build of exactly that commit when it is any other.
     let other = "1111111111111111111111111111111111111111";
-    let got = install(&[("ref", other)], releases.path(), &tags);
+    let got = install(&[("ref", other)], releases.path(), &tags, None);
     got.assert_source_build();
     assert!(
         got.cargo.contains(&format!(" --rev {other} ")),
@@ -1636,7 +2044,353 @@ fn the_action_installs_the_checksum_verified_release_else_builds_the_ref_from_so
     );
 
     // A ref the action cannot use is refused before anything is fetched.
-    let got = install(&[("ref", "")], releases.path(), "");
+    let got = install(&[("ref", "")], releases.path(), "", None);
     assert_eq!(got.version, None);
     assert!(got.errors.contains("set 'ref'"), "{}", got.errors);
+}
+
+/// #32: the source build never runs a toolchain the checked-out tree names. A pull request's
+/// `rust-toolchain.toml` with `path =` its own toolchain, in the workspace the action's steps
+/// start in: the build runs from runner.temp with RUSTUP_TOOLCHAIN=stable, the pull request's
+/// `cargo` never runs, and the harness lands under runner.temp, outside the tree, cached under
+/// a key naming the action's repository and ref.
+#[test]
+fn the_actions_source_build_never_runs_the_toolchain_a_pull_request_names() {
+    let releases = tempfile::tempdir().unwrap();
+    let hostile = tempfile::tempdir().unwrap();
+    let mark = hostile_toolchain(hostile.path());
+    let got = install(
+        &[("ref", "v9.9.9"), ("repository", "someone/harness-fork")],
+        releases.path(),
+        "",
+        Some(hostile.path()),
+    );
+    assert!(
+        !mark.exists(),
+        "the pull request's toolchain ran: {}",
+        std::fs::read_to_string(&mark).unwrap_or_default()
+    );
+    got.assert_source_build();
+    let how = got.how.trim();
+    assert!(how.starts_with("toolchain=stable cwd="), "{how}");
+    let cwd = Path::new(how.split_once(" cwd=").unwrap().1);
+    assert!(
+        cwd.starts_with(&got.temp) && !cwd.starts_with(&got.workspace),
+        "built in {cwd:?}"
+    );
+    let dir = Path::new(&got.dir);
+    assert!(
+        dir.starts_with(&got.temp) && !dir.starts_with(&got.workspace),
+        "installed in {dir:?}"
+    );
+    // The release path installs there too.
+    let version = format!("v{}", env!("CARGO_PKG_VERSION"));
+    release(
+        releases.path(),
+        "charter-harness/charter-harness",
+        &version,
+        false,
+    );
+    let got = install(
+        &[("ref", &version)],
+        releases.path(),
+        "",
+        Some(hostile.path()),
+    );
+    got.assert_release(&version);
+    assert!(Path::new(&got.dir).starts_with(&got.temp), "{}", got.dir);
+    assert!(!mark.exists());
+    // The cache key names the action's repository and ref: a fork's action at the same tag
+    // never restores this project's harness, nor the other way round.
+    let action = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
+    assert!(
+        action.contains(r#"echo "key=charter-harness-${REPO/\//-}-$REF-$RUNNER_OS-$RUNNER_ARCH""#),
+        "the cache key"
+    );
+}
+
+/// Every file under `dir` (links not followed): (path, is a link, text if a readable file).
+fn walk(dir: &Path) -> Vec<(PathBuf, bool, String)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let meta = std::fs::symlink_metadata(e.path()).unwrap();
+        if meta.is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            let text = if meta.is_file() {
+                String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()).into_owned()
+            } else {
+                String::new()
+            };
+            out.push((e.path(), meta.file_type().is_symlink(), text));
+        }
+    }
+    out
+}
+
+/// #32: the pull request is data. It changes the workflow (a first step that writes the key
+/// where its author finds it), names its own toolchain in `rust-toolchain.toml`, and commits
+/// files and links under results/ (where the shards' folders go). On its pull request and on a
+/// maintainer's run of it: the base branch's workflow runs, no toolchain of its runs, nothing
+/// of its results/ travels in any artifact, and the changes are named for a maintainer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_request_is_data_its_workflow_toolchain_and_results_never_run_or_travel() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    let outside = tempfile::tempdir().unwrap();
+    let leaked = outside.path().join("leaked");
+    let secret = outside.path().join("secret.txt");
+    std::fs::write(&secret, "outside-secret-7f3a").unwrap();
+    let toolchain = outside.path().join("toolchain");
+    let mark = hostile_toolchain(&toolchain);
+
+    setup.branch_off("pr-hostile");
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
+    let wf = root.join(".github/workflows/charter-gate.yml");
+    let steal = format!(
+        "    steps:\n      - name: steal\n        env:\n          K: ${{{{ secrets.ANTHROPIC_API_KEY }}}}\n        run: echo \"$K\" > '{}'\n",
+        leaked.display()
+    );
+    let text = std::fs::read_to_string(&wf)
+        .unwrap()
+        .replacen("    steps:\n", &steal, 1);
+    std::fs::write(&wf, text).unwrap();
+    std::fs::write(
+        root.join("rust-toolchain.toml"),
+        format!("[toolchain]\npath = \"{}\"\n", toolchain.display()),
+    )
+    .unwrap();
+    for d in ["results/shard-1", "results/shard-2"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    std::fs::write(root.join("results/leak-top.txt"), "leak").unwrap();
+    std::fs::write(root.join("results/shard-1/leak.txt"), "leak").unwrap();
+    std::os::unix::fs::symlink(&secret, root.join("results/shard-2/leak-link")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join("results/leak-dir")).unwrap();
+    git(&root, &["add", "-f", "-A"]);
+    git(&root, &["commit", "-qm", "hostile"]);
+
+    for event in [Event::PullRequest("pr-hostile"), Event::Dispatch] {
+        setup.actions.forget();
+        let run = setup.run(event);
+        assert!(
+            !leaked.exists(),
+            "the pull request's workflow ran ({})",
+            run.event
+        );
+        assert!(
+            !mark.exists(),
+            "the pull request's toolchain ran: {}",
+            std::fs::read_to_string(&mark).unwrap_or_default()
+        );
+        assert_eq!(run.decide_code, 0, "{}\n{}", run.errors, run.summaries);
+        assert_eq!(run.jobs["gate"], "success");
+        let artifacts = setup
+            .actions
+            .runs
+            .join(run.id.to_string())
+            .join("artifacts");
+        let travelled: Vec<_> = walk(&artifacts)
+            .into_iter()
+            .filter(|(p, link, text)| {
+                *link || p.to_string_lossy().contains("leak") || text.contains("outside-secret")
+            })
+            .collect();
+        assert!(travelled.is_empty(), "{travelled:#?}");
+        assert!(
+            walk(&artifacts)
+                .iter()
+                .any(|(p, _, _)| p.ends_with("shard-1/run.json")),
+            "the shards' own folders travel"
+        );
+        for named in [
+            ".github/workflows/charter-gate.yml",
+            "rust-toolchain.toml",
+            "results/leak-top.txt",
+        ] {
+            assert!(run.summaries.contains(named), "{named}:\n{}", run.summaries);
+        }
+    }
+}
+
+/// A fork's pull request is linted but its gate, which spends on the keys, waits for a
+/// maintainer: the comment and a pending status say so. The maintainer's run gates it and
+/// updates the same comment and the head's status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forks_pull_request_waits_for_a_maintainer_whose_run_updates_its_comment() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    setup.actions.fork.set(true);
+    setup.branch_off("pr-fork");
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
+    git(&root, &["commit", "-qam", "wording"]);
+    let waiting = setup.run(Event::PullRequest("pr-fork"));
+    assert_eq!(
+        (
+            waiting.jobs["lint"],
+            waiting.jobs["gate"],
+            waiting.jobs["decide"],
+            waiting.jobs["comment"]
+        ),
+        ("success", "failure", "skipped", "success")
+    );
+    assert!(setup.server.requests().is_empty(), "no model is called");
+    let comments = setup.comments("pr-fork");
+    assert_eq!(comments.len(), 1, "{comments:#?}");
+    assert!(
+        comments[0]["body"]
+            .as_str()
+            .unwrap()
+            .contains("waits for a maintainer"),
+        "{comments:#?}"
+    );
+    assert_eq!(setup.status(&setup.head()).unwrap()["state"], "pending");
+
+    let gated = setup.run(Event::Dispatch);
+    assert_eq!(
+        gated.decide_code, 0,
+        "{}\n{}",
+        gated.errors, gated.summaries
+    );
+    let comments = setup.comments("pr-fork");
+    assert_eq!(comments.len(), 1, "{comments:#?}");
+    assert_eq!(comments[0]["edits"], 1);
+    assert!(comments[0]["body"].as_str().unwrap().contains("PASS"));
+    assert_eq!(setup.status(&setup.head()).unwrap()["state"], "success");
+}
+
+/// `harness`, for the decide step alone: merge writes the gate's folder (and summary.json when
+/// FAKE_SUMMARY is set); gate prints FAKE_PRINTED and exits 3.
+const FAKE_HARNESS: &str = r##"#!/usr/bin/env bash
+case "$1" in
+  merge) mkdir -p results/gate
+         if [ -n "${FAKE_SUMMARY:-}" ]; then printf '%s' "$FAKE_SUMMARY" > results/gate/summary.json; fi
+         echo "# Charter gate" > results/gate/report.md ;;
+  gate) printf '%s' "$FAKE_PRINTED"; exit 3 ;;
+  *) exit 9 ;;
+esac
+"##;
+
+/// The run: block of the step of `job` whose name starts with `name`.
+fn step_script(doc: &Yaml, job: &str, name: &str) -> String {
+    doc["jobs"][job]["steps"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .find(|st| s(&st["name"]).starts_with(name))
+        .map(|st| s(&st["run"]))
+        .unwrap_or_else(|| panic!("no step {name} in {job}"))
+}
+
+/// Exit 3 is two things: an unsure verdict that needs a label, or provider errors. The decide
+/// step tells them apart by what the harness printed ("harness label") or summary.json's
+/// `needs_labels` (absent in older harnesses: then provider errors), and the comment and the
+/// status say which.
+#[test]
+fn the_workflow_tells_a_verdict_needing_a_label_from_provider_errors() {
+    let doc = &default_workflow();
+    let decide = step_script(doc, "decide", "Decide");
+    let post = step_script(doc, "comment", "Post the gate");
+    let label = "needs a label: harness label";
+    let provider = "provider errors: run again";
+    for (printed, summary, expect) in [
+        (
+            "1 verdict is unsure: label it with harness label results/gate\n",
+            "",
+            label,
+        ),
+        (
+            "2 units undecided\n",
+            r#"{"needs_labels": [{"case": "E8"}]}"#,
+            label,
+        ),
+        ("2 units undecided\n", r#"{"needs_labels": 2}"#, label),
+        ("2 units undecided\n", r#"{"needs_labels": []}"#, provider),
+        (
+            "2 units undecided\n",
+            r#"{"verdict": "inconclusive"}"#,
+            provider,
+        ),
+        ("2 units undecided\n", "", provider),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        for (name, text) in [("harness", FAKE_HARNESS), ("gh", FAKE_GH)] {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::write(bin.join(name), text).unwrap();
+            std::fs::set_permissions(bin.join(name), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+        }
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+        let work = dir.path().join("decide");
+        std::fs::create_dir_all(&work).unwrap();
+        let o = std::process::Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &decide])
+            .current_dir(&work)
+            .env("PATH", &path)
+            .env("REUSE", "false")
+            .env("EVENT", "pull_request_target")
+            .env("BASE_REF", "main")
+            .env("GITHUB_STEP_SUMMARY", dir.path().join("summary.md"))
+            .env("FAKE_PRINTED", printed)
+            .env("FAKE_SUMMARY", summary)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(3), "{out}");
+        assert!(
+            out.contains(&format!("::error::harness gate: {expect}")) && out.contains("(exit 3"),
+            "{printed:?} {summary:?}: {out}"
+        );
+        // The comment job, from what the decide job left.
+        let job = dir.path().join("comment");
+        Actions::copy(&work.join("results/comment"), &job.join("comment"));
+        let github = dir.path().join("github");
+        let o = std::process::Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &post])
+            .current_dir(&job)
+            .env("PATH", &path)
+            .env("STANDIN_GITHUB", &github)
+            .env("STANDIN_RUNS", dir.path().join("runs"))
+            .env("STANDIN_REPO", "org/charter")
+            .env("GH_TOKEN", "ghs_standin")
+            .env("REPO", "org/charter")
+            .env("PR", "7")
+            .env("HEAD_SHA", "0123abcd")
+            .env("RUN_URL", "https://github.com/org/charter/actions/runs/1")
+            .env("DECIDE", "failure")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let status: Value = serde_json::from_str(
+            std::fs::read_to_string(github.join("statuses.jsonl"))
+                .unwrap()
+                .trim(),
+        )
+        .unwrap();
+        assert_eq!(status["state"], "error");
+        assert!(
+            status["description"].as_str().unwrap().starts_with(expect),
+            "{status}"
+        );
+        let comment: Value = serde_json::from_str(
+            &std::fs::read_to_string(github.join("comments/100.json")).unwrap(),
+        )
+        .unwrap();
+        let body = comment["body"].as_str().unwrap();
+        assert!(
+            body.starts_with(COMMENT_MARKER) && body.contains(expect),
+            "{body}"
+        );
+        assert!(
+            body.contains("# Charter gate"),
+            "the harness's report.md: {body}"
+        );
+    }
 }
