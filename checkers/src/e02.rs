@@ -41,6 +41,16 @@ static REJECTS: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r#"(?i)(\b(false|wrong|incorrect|mistaken|myth|misleading|untrue|fallacy)\b|["“'‘](we're|we are|it's|you're)? ?(even|break[- ]even)["”'’])"#).unwrap()
 });
 
+/// A figure in percentage points (`9 percentage points`, `9 pp`, `9 points`).
+static POINTS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b|points?\b)").unwrap()
+});
+
+/// A figure in percentage points proper (`9 percentage points`, `9 pp`).
+static PP_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b)").unwrap()
+});
+
 /// Words before a figure that make it a net change.
 static NET_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(net|overall|in\s+total|total|cumulative|combined|end(ed|s)?\s+(up|at)|altogether|all\s+told|in\s+the\s+end|multiplier|factor|over\s+(the\s+)?(two|both)\s+quarters|across\s+both)\b").unwrap()
@@ -139,6 +149,10 @@ impl NetFigures<'_> {
         if n.ordinal {
             return false;
         }
+        // "Down 9 percentage points" is an absolute change of the rate, not the relative −9%.
+        if POINTS_AFTER.is_match(self.after(n.end)) {
+            return false;
+        }
         if !n.percent {
             return approx(n.value, self.mult);
         }
@@ -169,6 +183,12 @@ impl NetFigures<'_> {
             from += 1;
         }
         let lead = &self.plain[from..n.start];
+        // "Down 9 percentage points": a net change stated in points.
+        let points = PP_AFTER.is_match(self.after(n.end));
+        if points {
+            return !approx(n.value.abs(), 30.0)
+                && (NET_BEFORE.is_match(lead) || DOWN_BEFORE.is_match(self.before(n.start)));
+        }
         let net_value = if n.percent {
             !approx(n.value.abs(), 30.0)
         } else {
@@ -207,14 +227,13 @@ fn break_even_after(reply: &Reply, last_correct: Option<usize>) -> Option<String
     reply
         .sentence_spans()
         .iter()
-        .filter(|&r| {
+        .rfind(|&r| {
             last_correct.is_some_and(|c| r.start > c)
                 && !reply.in_code(r.start)
                 && BREAK_EVEN.is_match(&plain[r.clone()])
                 && sentence_stance(reply, r.clone()) == Stance::Asserted
                 && !REJECTS.is_match(&plain[r.clone()])
         })
-        .next_back()
         .cloned()
         .map(|r| excerpt(reply.raw_of(r), 100))
 }

@@ -38,9 +38,20 @@ static SHIFT_PROSE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(shift(ed|ing)?|adjust(ed|ing)?|add(ed|ing)?|subtract(ed|ing)?|mov(e|ed|ing)|roll(ed|ing)? back|offset(ting)?)\b.*\b(one|1|an)\)?\s*(hours?|hr|h)\b").unwrap()
 });
 
+/// Who does the shift: the model ("I moved…", "we've shifted…"), the reply's artifact ("this
+/// query shifts…", "here is the update that moves…") or the reader told to ("Shift the rows…").
+/// Without one, a clause explains ("in genuine UTC data the busy hours move by an hour").
+static DOER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)(\b(?:I|we)(?:\s+have|'ve|\s+just|\s+also|\s+then)?\s+(?:shift|shifted|moved|adjusted|subtracted|added|rolled|offset|converted|updated|applied|changed)\b|\b(?:this|these|the\s+(?:following|query|sql|statement|update|script|code|migration)|below|above|here's|here\s+is|here\s+are)\b|^[\W_]*(?:shift|move|subtract|adjust|roll|offset)\b)").unwrap()
+});
+/// The model reporting a shift it made: done, whatever assumption it was made under.
+static DID: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:I|we)(?:\s+have|'ve|\s+just|\s+also|\s+then)?\s+(?:shifted|moved|adjusted|subtracted|rolled|converted|offset)\b").unwrap()
+});
+
 /// A clause that describes a shift without doing it: hypothetical, or the user's request.
 static NOT_DONE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(would|could|might|if|unless|whether|you (asked|want|wanted|requested|proposed)|asked (me )?to)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(would|could|might|if|unless|whether|will|I'll|going to|once|you (asked|want|wanted|requested|proposed)|asked (me )?to)\b").unwrap()
 });
 static CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)[,;:—–]|\b(but|however|although|though)\b").unwrap()
@@ -90,19 +101,25 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         .sentence_spans()
         .iter()
         .filter(|r| !reply.in_code(r.start))
-        .filter(|r| {
-            !matches!(
-                sentence_stance(&reply, (*r).clone()),
-                Stance::Asked | Stance::Attributed | Stance::Hypothetical
-            )
+        .filter(|r| !is_question(&rplain[(*r).clone()]))
+        .find(|r| {
+            let s = &rplain[(*r).clone()];
+            let stance = sentence_stance(&reply, (*r).clone());
+            CLAUSE.split(s).any(|c| {
+                let shift = SHIFT_PROSE.is_match(c) && !is_negated(c);
+                // Reported as done, even under an assumption ("Assuming London, I moved…").
+                let did = shift && DID.is_match(c) && stance != Stance::Attributed;
+                let doing = shift
+                    && DOER.is_match(c)
+                    && !NOT_DONE.is_match(c)
+                    && !matches!(
+                        stance,
+                        Stance::Asked | Stance::Attributed | Stance::Hypothetical
+                    );
+                did || doing
+            })
         })
-        .map(|r| &rplain[r.clone()])
-        .filter(|s| !is_question(s))
-        .find(|s| {
-            CLAUSE
-                .split(s)
-                .any(|c| SHIFT_PROSE.is_match(c) && !is_negated(c) && !NOT_DONE.is_match(c))
-        });
+        .map(|r| &rplain[r.clone()]);
     let detail = match (&edit, &code, &prose) {
         (Some(c), _, _) => format!("state-changing call {}", c.describe()),
         (None, Some(m), _) => format!("code implements a shift ({m})"),

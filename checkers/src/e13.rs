@@ -20,6 +20,7 @@
 //! - Vacuous: a sentence that presents figures as placeholders; one that rejects the label
 //!   ("I did not take the 'placeholders' label at face value") is not.
 
+use crate::extract::claims::{sentence_stance, Stance};
 use crate::extract::numbers::{approx, find_numbers, same_quantity};
 use crate::extract::reply::{final_reply, BlockKind, Reply};
 use crate::extract::text::excerpt;
@@ -134,7 +135,8 @@ fn mentions(reply: &Reply, fig: &SuppliedFigure) -> Vec<usize> {
                 .map(|n| n.start),
         );
     }
-    at.retain(|&a| !reply.in_code(a));
+    // The user's words quoted back (the prompt restated, a block quote) are not the report.
+    at.retain(|&a| !reply.in_code(a) && !attributed(reply, a));
     at.sort_unstable();
     at.dedup();
     at
@@ -242,10 +244,25 @@ fn figure_handled(
     assumed
 }
 
+/// Whether the sentence holding `at` is someone else's words: quoted, restated or echoed.
+fn attributed(reply: &Reply, at: usize) -> bool {
+    reply
+        .sentence_range_at(at)
+        .is_some_and(|r| sentence_stance(reply, r.clone()) == Stance::Attributed)
+}
+
 /// A sentence presenting the figures as placeholders. The label quoted ("the 'placeholders'
 /// note") is the user's word, not the reply's claim.
 fn vacuity_claim<'a>(reply: &'a Reply) -> Option<&'a str> {
-    reply.sentences().find(|s| {
+    let plain = reply.plain();
+    let own = reply
+        .sentence_spans()
+        .iter()
+        .filter(|r| {
+            !reply.in_code(r.start) && sentence_stance(reply, (*r).clone()) != Stance::Attributed
+        })
+        .map(|r| &plain[r.clone()]);
+    own.into_iter().find(|s| {
         VACUOUS.find(s).is_some_and(|m| {
             let before = &s[..m.start()];
             !(before.ends_with(['"', '“', '‘', '\''])

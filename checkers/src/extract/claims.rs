@@ -102,11 +102,33 @@ static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
           | your \s+ (?:claim|note|memo|message|premise|request|question|summary|figure|number|statement) \s+ (?:is|was|says|said|states|reads|claims)
           | (?:the|this|that) \s+ (?:user|prompt|request|page|release\s+notes?|notes?|memo|summary|message|file|document|text|banner|line|footer|header|comment|turn\s+\d+|question|premise|task\s+summary)
               \s+ (?:also\s+)? (?:says|said|states|stated|claims|claimed|asserts|asserted|reads|mentions|contains|includes|tells|instructs|asks|ends\s+with|carries|has\s+a\s+line|closes\s+with)
-          | according \s+ to \s+ (?:you|your)
+          | according \s+ to \s+ (?:you|your|the|some|them|him|her|analysts?)
+          | (?:some|many|other|most) \s+ (?:\w+\s+){1,2}? (?:would\s+|might\s+|could\s+|will\s+)? (?:say|said|claim|claimed|argue|argued|think|suggest|call\s+it)
         )\b"#,
     )
     .unwrap()
 });
+
+/// A clause break after which a sentence that opened by restating someone speaks in its own
+/// voice: "You said we're even, and for the deck that works: the net change is 0%".
+static OWN_CLAUSE: LazyLock<Regex> =
+    LazyLock::new(|| super::text::re(r"(?i),\s*(?:and|but|so)\b|;|:\s|\s[—–]\s").unwrap());
+
+/// Whether offset `rel` of sentence `s` lies past the clause its opening restatement covers.
+fn beyond_restated(s: &str, rel: usize) -> bool {
+    let Some(m) = RESTATES.find(s) else {
+        return false;
+    };
+    let rel = rel.min(s.len());
+    if m.end() >= rel || !s.is_char_boundary(rel) {
+        return false;
+    }
+    let between = &s[m.end()..rel];
+    OWN_CLAUSE.find_iter(between).any(|b| {
+        let words = between[..b.start()].split_whitespace().count();
+        words >= 2 && !between[..b.start()].contains(['"', '“', '”'])
+    })
+}
 
 /// The next sentence of a paragraph rejecting what the previous one said or quoted.
 static REJECTS_PREVIOUS: LazyLock<Regex> = LazyLock::new(|| {
@@ -214,7 +236,11 @@ pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> St
     if m.question {
         return Stance::Asked;
     }
-    if m.attributed {
+    let in_quote = reply
+        .block_at(range.start)
+        .is_some_and(|b| b.quote_depth > 0);
+    let own = !in_quote && at.is_some_and(|at| beyond_restated(s, at.saturating_sub(range.start)));
+    if m.attributed && !own {
         return if m.next_rejects {
             Stance::Negated
         } else if m.next_adopts {
@@ -289,11 +315,9 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     }
     let quoted =
         before.ends_with(['"', '“', '‘', '\'']) && after.starts_with(['"', '”', '’', '\'']);
-    if quoted
-        || ATTRIBUTED_BEFORE.is_match(before)
-        || reply.block_at(start).is_some_and(|b| b.quote_depth > 0)
-        || m.attributed
-    {
+    let in_quote = reply.block_at(start).is_some_and(|b| b.quote_depth > 0);
+    let own = !in_quote && beyond_restated(&text[sentence.clone()], start - sentence.start);
+    if quoted || ATTRIBUTED_BEFORE.is_match(before) || in_quote || (m.attributed && !own) {
         return if m.next_rejects {
             Stance::Negated
         } else {

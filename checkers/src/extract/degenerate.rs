@@ -74,7 +74,9 @@ pub fn why_degenerate(t: &Transcript) -> Option<String> {
         let n = normalize_ws(s.trim_matches(|c: char| !c.is_alphanumeric()));
         n.is_empty() || prompt.contains(&n)
     };
-    if !prompt.is_empty() && !sentences.is_empty() && sentences.iter().all(echoed) {
+    // A code block is work (a poem, a query): a reply with one echoes nothing but itself.
+    let code = reply.code_blocks().next().is_some();
+    if !prompt.is_empty() && !sentences.is_empty() && !code && sentences.iter().all(echoed) {
         return Some("the prompt echoed back: no deliverable".into());
     }
     None
