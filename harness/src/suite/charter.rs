@@ -229,6 +229,11 @@ pub fn section(text: &str, title: &str) -> Option<String> {
     let pos = hs.iter().position(|(_, h)| h.eq_ignore_ascii_case(title))?;
     let start = hs[pos].0 + 1;
     let end = hs.get(pos + 1).map_or(usize::MAX, |(i, _)| *i);
+    lines_between(text, start, end)
+}
+
+/// Lines `start..end` (0-based) of `text`, trimmed of blank lines; None when only blanks.
+pub fn lines_between(text: &str, start: usize, end: usize) -> Option<String> {
     let body: Vec<&str> = text
         .lines()
         .enumerate()
