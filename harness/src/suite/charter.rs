@@ -144,6 +144,13 @@ pub fn read_from_git(base: &Path, rev: &str, path: &str) -> Result<String> {
         .to_object(&repo)
         .and_then(|o| o.peel_to_blob())
         .map_err(|e| fail(format!("not a file: {}", e.message())))?;
+    let cap = Kind::Charter.limit();
+    if blob.size() as u64 > cap {
+        return Err(fail(format!(
+            "larger than the charter cap of {cap} bytes — raise it with {}=BYTES",
+            Kind::Charter.setting()
+        )));
+    }
     String::from_utf8(blob.content().to_vec()).map_err(|_| fail("not UTF-8 text".into()))
 }
 
