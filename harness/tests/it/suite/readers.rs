@@ -443,7 +443,8 @@ fn a_suite_s_and_a_run_folder_s_files_are_read_as_what_they_are() {
     let dir = tempfile::tempdir().unwrap();
     let run = e1_run(dir.path());
     let fifo = |p: &Path| mkfifo(p);
-    let specials: [(&str, fn(&Path)); 4] = [
+    type Make = fn(&Path);
+    let specials: [(&str, Make); 4] = [
         ("not a regular file", |p| {
             std::os::unix::fs::symlink("/dev/zero", p).unwrap()
         }),
