@@ -82,6 +82,13 @@ fn e1_run(dir: &Path) -> PathBuf {
     run
 }
 
+/// `run --resume` of the offline run folder `run`, bounded.
+fn resume(run: &Path) -> Option<Output> {
+    let dir = run.to_str().unwrap();
+    let args = ["run", "--matrix", "manifests/offline.toml", "--resume", dir];
+    bounded(&repo_root(), &args, &[])
+}
+
 fn a_transcript(run: &Path) -> PathBuf {
     common::files_under(&run.join("transcripts"))
         .into_iter()
@@ -119,17 +126,7 @@ fn defect_2_a_run_folder_s_trials_are_input_bounded_like_the_flag() {
     for bad in [4_294_967_295u64, 100_001] {
         v["trials"] = bad.into();
         std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
-        let o = bounded(
-            &repo_root(),
-            &[
-                "run",
-                "--matrix",
-                "manifests/offline.toml",
-                "--resume",
-                run.to_str().unwrap(),
-            ],
-            &[],
-        );
+        let o = resume(&run);
         let text = assert_refused(o, 2, "trials", &format!("trials = {bad}"));
         assert!(
             text.contains("run.json") && text.contains("100000"),
@@ -337,17 +334,7 @@ fn defect_5_resume_refuses_a_transcript_it_cannot_read_naming_it() {
     let text = std::fs::read(&t).unwrap();
     std::fs::write(&t, &text[..text.len() / 3]).unwrap();
     let torn = std::fs::read(&t).unwrap();
-    let o = bounded(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--resume",
-            run.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = resume(&run);
     let out = assert_refused(o, 2, "move it aside", "resume over a torn transcript");
     assert!(out.contains(t.to_str().unwrap()), "{out}");
     assert_eq!(
