@@ -50,11 +50,19 @@ pub fn open_no_follow(path: &Path, opts: &mut std::fs::OpenOptions) -> Result<st
             path.display()
         )));
     }
+    // Blocking again for the writes that follow.
+    blocking_again(&file);
+    Ok(file)
+}
+
+/// Clear `O_NONBLOCK` on a file opened with it (to check it without hanging on a FIFO) once it
+/// is known to be a regular file.
+pub(crate) fn blocking_again(file: &std::fs::File) {
     #[cfg(unix)]
     {
-        // Blocking again for the writes that follow.
         use std::os::unix::io::AsRawFd;
         let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor the caller owns.
         unsafe {
             let flags = libc::fcntl(fd, libc::F_GETFL);
             if flags >= 0 {
@@ -62,7 +70,6 @@ pub fn open_no_follow(path: &Path, opts: &mut std::fs::OpenOptions) -> Result<st
             }
         }
     }
-    Ok(file)
 }
 
 /// Write bytes through a temp file in the same folder, renamed into place. Every configured key

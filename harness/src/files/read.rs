@@ -137,19 +137,7 @@ fn open_regular(path: &Path, kind: Kind) -> Result<std::fs::File> {
     if meta.len() > cap {
         return Err(too_big(path, kind, cap));
     }
-    #[cfg(unix)]
-    {
-        // Blocking again for the read (a regular file never blocks; this keeps reads whole).
-        use std::os::unix::io::AsRawFd;
-        let fd = file.as_raw_fd();
-        // SAFETY: fcntl on a descriptor this function owns.
-        unsafe {
-            let flags = libc::fcntl(fd, libc::F_GETFL);
-            if flags >= 0 {
-                libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
-            }
-        }
-    }
+    super::blocking_again(&file);
     Ok(file)
 }
 

@@ -291,7 +291,8 @@ pub fn check_resumable(
         }
     }
     if let Some(recorded) = &prev.manifest_sha256 {
-        let bytes = std::fs::read(&loaded.path).unwrap_or_default();
+        let bytes =
+            crate::files::read::read_bytes(&loaded.path, crate::files::read::Kind::Manifest)?;
         if crate::suite::charter::sha256_hex(&bytes) != *recorded {
             return Err(Error::input(format!(
                 "{}: {} changed since the run started (sha256 differs); resume with the manifest the run was made with",

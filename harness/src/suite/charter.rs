@@ -144,6 +144,13 @@ pub fn read_from_git(base: &Path, rev: &str, path: &str) -> Result<String> {
         .to_object(&repo)
         .and_then(|o| o.peel_to_blob())
         .map_err(|e| fail(format!("not a file: {}", e.message())))?;
+    let cap = Kind::Charter.limit();
+    if blob.size() as u64 > cap {
+        return Err(fail(format!(
+            "larger than the charter cap of {cap} bytes — raise it with {}=BYTES",
+            Kind::Charter.setting()
+        )));
+    }
     String::from_utf8(blob.content().to_vec()).map_err(|_| fail("not UTF-8 text".into()))
 }
 
@@ -229,6 +236,11 @@ pub fn section(text: &str, title: &str) -> Option<String> {
     let pos = hs.iter().position(|(_, h)| h.eq_ignore_ascii_case(title))?;
     let start = hs[pos].0 + 1;
     let end = hs.get(pos + 1).map_or(usize::MAX, |(i, _)| *i);
+    lines_between(text, start, end)
+}
+
+/// Lines `start..end` (0-based) of `text`, trimmed of blank lines; None when only blanks.
+pub fn lines_between(text: &str, start: usize, end: usize) -> Option<String> {
     let body: Vec<&str> = text
         .lines()
         .enumerate()

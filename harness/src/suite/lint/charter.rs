@@ -155,14 +155,7 @@ fn registry_section(text: &str) -> Option<String> {
         .iter()
         .find(|(_, h)| !is_header(h))
         .map_or(usize::MAX, |(i, _)| *i);
-    let body: Vec<&str> = text
-        .lines()
-        .enumerate()
-        .filter(|(i, _)| *i >= start && *i < end)
-        .map(|(_, l)| l)
-        .collect();
-    let body = body.join("\n");
-    (!body.trim().is_empty()).then_some(body)
+    crate::suite::charter::lines_between(text, start, end)
 }
 
 /// Structural findings, and versioning findings when `base` (the charter at a revision) is given.

@@ -128,12 +128,17 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
 /// A git repository (built with git2) whose HEAD commit holds `base` as CHARTER.md, with `head`
 /// in the work tree.
 pub fn git_repo(base: &str, head: &str) -> (tempfile::TempDir, PathBuf) {
+    git_repo_at("CHARTER.md", base.as_bytes(), head.as_bytes())
+}
+
+/// A git repository whose HEAD commit holds `base` at `name`, with `head` written over it.
+pub fn git_repo_at(name: &str, base: &[u8], head: &[u8]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let repo = git2::Repository::init(dir.path()).unwrap();
-    let file = dir.path().join("CHARTER.md");
+    let file = dir.path().join(name);
     std::fs::write(&file, base).unwrap();
     let mut index = repo.index().unwrap();
-    index.add_path(Path::new("CHARTER.md")).unwrap();
+    index.add_path(Path::new(name)).unwrap();
     let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
     let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
     repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])

@@ -4,7 +4,7 @@
 //! base, the base committed in a fresh git repository, the edited file written over it and
 //! `--base HEAD`), and the verdict (exit 0 = pass, exit 1 = fail) must be the label's.
 
-use crate::common::{harness, repo_root};
+use crate::common::{git_repo_at, harness, repo_root};
 use std::path::{Path, PathBuf};
 
 fn blind_dir() -> PathBuf {
@@ -49,22 +49,6 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// A git repository whose HEAD holds `base` at `name`, with `head` written over it.
-fn repo_with(name: &str, base: &[u8], head: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let repo = git2::Repository::init(dir.path()).unwrap();
-    let file = dir.path().join(name);
-    std::fs::write(&file, base).unwrap();
-    let mut index = repo.index().unwrap();
-    index.add_path(Path::new(name)).unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])
-        .unwrap();
-    std::fs::write(&file, head).unwrap();
-    (dir, file)
-}
-
 /// "pass" or "fail" as the linter judges the case, or the unexpected exit and output.
 fn judge(case: &Case) -> Result<&'static str, String> {
     let dir = blind_dir();
@@ -84,7 +68,7 @@ fn judge(case: &Case) -> Result<&'static str, String> {
         "capsule.md"
     };
     let (tmp, file) = match &base {
-        Some(b) => repo_with(name, b, &edited),
+        Some(b) => git_repo_at(name, b, &edited),
         None => {
             let tmp = tempfile::tempdir().unwrap();
             let file = tmp.path().join(name);

@@ -82,6 +82,13 @@ fn e1_run(dir: &Path) -> PathBuf {
     run
 }
 
+/// `run --resume` of the offline run folder `run`, bounded.
+fn resume(run: &Path) -> Option<Output> {
+    let dir = run.to_str().unwrap();
+    let args = ["run", "--matrix", "manifests/offline.toml", "--resume", dir];
+    bounded(&repo_root(), &args, &[])
+}
+
 fn a_transcript(run: &Path) -> PathBuf {
     common::files_under(&run.join("transcripts"))
         .into_iter()
@@ -119,17 +126,7 @@ fn defect_2_a_run_folder_s_trials_are_input_bounded_like_the_flag() {
     for bad in [4_294_967_295u64, 100_001] {
         v["trials"] = bad.into();
         std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
-        let o = bounded(
-            &repo_root(),
-            &[
-                "run",
-                "--matrix",
-                "manifests/offline.toml",
-                "--resume",
-                run.to_str().unwrap(),
-            ],
-            &[],
-        );
+        let o = resume(&run);
         let text = assert_refused(o, 2, "trials", &format!("trials = {bad}"));
         assert!(
             text.contains("run.json") && text.contains("100000"),
@@ -337,17 +334,7 @@ fn defect_5_resume_refuses_a_transcript_it_cannot_read_naming_it() {
     let text = std::fs::read(&t).unwrap();
     std::fs::write(&t, &text[..text.len() / 3]).unwrap();
     let torn = std::fs::read(&t).unwrap();
-    let o = bounded(
-        &repo_root(),
-        &[
-            "run",
-            "--matrix",
-            "manifests/offline.toml",
-            "--resume",
-            run.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let o = resume(&run);
     let out = assert_refused(o, 2, "move it aside", "resume over a torn transcript");
     assert!(out.contains(t.to_str().unwrap()), "{out}");
     assert_eq!(
@@ -432,6 +419,96 @@ fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&src, &dst);
         } else {
             std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
+
+/// The kinds the commands reach through a folder: a suite's case file and scripted reply, a run
+/// folder's run.json and summary.json — each as /dev/zero, a FIFO, a folder and over its cap.
+#[test]
+fn a_suite_s_and_a_run_folder_s_files_are_read_as_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = e1_run(dir.path());
+    let fifo = |p: &Path| mkfifo(p);
+    type Make = fn(&Path);
+    let specials: [(&str, Make); 4] = [
+        ("not a regular file", |p| {
+            std::os::unix::fs::symlink("/dev/zero", p).unwrap()
+        }),
+        ("not a regular file", |_| {}),
+        ("folder", |p| std::fs::create_dir(p).unwrap()),
+        ("cap of 200000 bytes", |p| {
+            std::fs::write(p, "x".repeat(300_000)).unwrap()
+        }),
+    ];
+    for (i, (needle, make)) in specials.iter().enumerate() {
+        let make = |p: &Path| if i == 1 { fifo(p) } else { make(p) };
+        let capped = i == 3;
+        // A suite whose case file, then whose scripted reply, is the special file.
+        for (rel, setting, args) in [
+            ("cases/E1.toml", "HARNESS_MAX_CASE_BYTES", vec!["cases"]),
+            (
+                "fixtures/scripted/compliant/E1-default.toml",
+                "HARNESS_MAX_SCRIPTED_BYTES",
+                vec![
+                    "run",
+                    "--matrix",
+                    "manifests/offline.toml",
+                    "--case",
+                    "E1",
+                    "--trials",
+                    "1",
+                ],
+            ),
+        ] {
+            let suite = dir.path().join(format!("suite-{i}-{}", rel.len()));
+            for sub in ["cases", "fixtures"] {
+                copy_tree(&repo_root().join(sub), &suite.join(sub));
+            }
+            std::fs::remove_file(suite.join(rel)).unwrap();
+            make(&suite.join(rel));
+            let out = dir.path().join(format!("out-{i}-{}", rel.len()));
+            let mut args: Vec<&str> = args.clone();
+            args.extend(["--suite", suite.to_str().unwrap()]);
+            if args[0] == "run" {
+                args.extend(["--out", out.to_str().unwrap()]);
+            }
+            let env: &[(&str, &str)] = if capped { &[(setting, "200000")] } else { &[] };
+            let o = bounded(&repo_root(), &args, env);
+            let text = assert_refused(o, 2, needle, &format!("{rel} #{i}"));
+            assert!(text.contains(rel), "{rel} #{i}: names the file:\n{text}");
+            if capped {
+                assert!(text.contains(setting), "{text}");
+            }
+        }
+        // A run folder whose run.json, then summary.json, is the special file.
+        for (name, setting, cmd) in [
+            ("run.json", "HARNESS_MAX_RUN_JSON_BYTES", "gate"),
+            ("summary.json", "HARNESS_MAX_SUMMARY_JSON_BYTES", "runs"),
+        ] {
+            let copy = dir.path().join(format!("runs-{i}-{name}"));
+            copy_tree(&run, &copy.join("r"));
+            std::fs::remove_file(copy.join("r").join(name)).unwrap();
+            make(&copy.join("r").join(name));
+            let target = if cmd == "gate" {
+                copy.join("r")
+            } else {
+                copy.clone()
+            };
+            let env: &[(&str, &str)] = if capped { &[(setting, "200000")] } else { &[] };
+            let o = bounded(&repo_root(), &[cmd, target.to_str().unwrap()], env);
+            let o = o.unwrap_or_else(|| panic!("{cmd} with {name} #{i}: hung"));
+            let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+            // `runs` lists what it can and leaves an unreadable summary out; `gate` refuses.
+            if cmd == "gate" {
+                assert_eq!(o.status.code(), Some(2), "{name} #{i}: {text}");
+                assert!(
+                    text.contains(needle) && text.contains(name),
+                    "{name} #{i}: {text}"
+                );
+            } else {
+                assert!(o.status.code().is_some(), "{name} #{i}: {text}");
+            }
         }
     }
 }
