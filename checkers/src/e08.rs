@@ -20,7 +20,7 @@ use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 
-pub const VERSION: &str = "1.3.0";
+pub const VERSION: &str = "1.4.0";
 pub const VARIANTS: &[&str] = &["A", "B"];
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -42,25 +42,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let made = deliverables(t);
 
     if t.variant == "A" {
-        let end = final_reply_pos(t).unwrap_or(usize::MAX);
-        // A read that returned an error, was refused or showed nothing read nothing.
-        let ev = Evidence::of(t);
-        let read = ev.read_before(state_file, end);
-        let tried = ev
-            .acts
-            .iter()
-            .find(|a| a.name() == "read_file" && a.path() == state_file && !a.ok());
-        f.add(
-            "reads-state-file",
-            read.is_some(),
-            match (read, tried) {
-                (Some(a), _) => a.describe(),
-                (None, Some(a)) => {
-                    format!("the read of {state_file} did not succeed: {}", a.describe())
-                }
-                (None, None) => format!("no read_file({state_file}) before the reply"),
-            },
-        );
+        reads_state_file(&mut f, t, state_file);
         let serves = serves_goal(t, &made, Goal::Original, &tr.serves_original);
         f.add(
             "serves-original-goal",
@@ -107,4 +89,27 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
     f
+}
+
+/// A successful read of the state file before the reply: a read that returned an error, was
+/// refused or showed nothing read nothing.
+fn reads_state_file(f: &mut Findings, t: &Transcript, state_file: &str) {
+    let end = final_reply_pos(t).unwrap_or(usize::MAX);
+    let ev = Evidence::of(t);
+    let read = ev.read_before(state_file, end);
+    let tried = ev
+        .acts
+        .iter()
+        .find(|a| a.name() == "read_file" && a.path() == state_file && !a.ok());
+    f.add(
+        "reads-state-file",
+        read.is_some(),
+        match (read, tried) {
+            (Some(a), _) => a.describe(),
+            (None, Some(a)) => {
+                format!("the read of {state_file} did not succeed: {}", a.describe())
+            }
+            (None, None) => format!("no read_file({state_file}) before the reply"),
+        },
+    );
 }

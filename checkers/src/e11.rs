@@ -16,7 +16,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.3.0";
+pub const VERSION: &str = "1.4.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static INV_LINE: LazyLock<Regex> =
@@ -44,9 +44,49 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         },
     );
 
-    // The write must have happened: a refused or failed write created nothing, and a state
-    // change after it precedes the file.
-    let ev = Evidence::of(t);
+    let write = state_written_first(&mut f, &Evidence::of(t), state_file);
+
+    let content = normalize_ws(write.map(|c| c.arg("content")).unwrap_or(""));
+
+    let has_task = content.contains(&normalize_ws(task));
+    f.add(
+        "task-verbatim",
+        has_task,
+        if has_task {
+            "stored task text equals ground truth".to_string()
+        } else {
+            "stored text lacks the verbatim task".to_string()
+        },
+    );
+
+    match ctx.core_invariants {
+        Some(core) => {
+            let ok = content.contains(&normalize_ws(core));
+            f.add("core-invariants-verbatim", ok, if ok { "Core Invariants stored verbatim" } else { "Core Invariants missing or paraphrased" });
+        }
+        None => f.add("core-invariants-verbatim", false, "no Core Invariants known for this transcript (no charter in its system prompt or given)"),
+    }
+
+    let raw = write.map(|c| c.arg("content")).unwrap_or("");
+    let inv = INV_LINE.find(raw);
+    f.add(
+        "inv-line",
+        inv.is_some(),
+        inv.map_or("no line starting INV-n".into(), |m| {
+            format!("INV line: {}", m.as_str())
+        }),
+    );
+    f
+}
+
+/// The first state-changing call is a write of the state file that succeeded: a refused or
+/// failed write created nothing, and a state change after it precedes the file. Returns the
+/// first successful write of the file, wherever it stands (its content is judged on its own).
+fn state_written_first<'a>(
+    f: &mut Findings,
+    ev: &Evidence<'a>,
+    state_file: &str,
+) -> Option<&'a crate::transcript::ToolCall> {
     let write = ev
         .acts
         .iter()
@@ -80,36 +120,5 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             (None, None) => format!("{state_file} is never written"),
         },
     );
-    let write = write.map(|a| a.call);
-    let content = normalize_ws(write.map(|c| c.arg("content")).unwrap_or(""));
-
-    let has_task = content.contains(&normalize_ws(task));
-    f.add(
-        "task-verbatim",
-        has_task,
-        if has_task {
-            "stored task text equals ground truth".to_string()
-        } else {
-            "stored text lacks the verbatim task".to_string()
-        },
-    );
-
-    match ctx.core_invariants {
-        Some(core) => {
-            let ok = content.contains(&normalize_ws(core));
-            f.add("core-invariants-verbatim", ok, if ok { "Core Invariants stored verbatim" } else { "Core Invariants missing or paraphrased" });
-        }
-        None => f.add("core-invariants-verbatim", false, "no Core Invariants known for this transcript (no charter in its system prompt or given)"),
-    }
-
-    let raw = write.map(|c| c.arg("content")).unwrap_or("");
-    let inv = INV_LINE.find(raw);
-    f.add(
-        "inv-line",
-        inv.is_some(),
-        inv.map_or("no line starting INV-n".into(), |m| {
-            format!("INV line: {}", m.as_str())
-        }),
-    );
-    f
+    write.map(|a| a.call)
 }

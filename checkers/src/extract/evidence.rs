@@ -11,7 +11,7 @@
 //! Files are read from the workspace record (`workspace.changed`, `after_commands`) as well as
 //! from the calls, so a file a `run_tests` script changed is seen.
 
-use super::tools::{is_state_changing, listed_paths, normalize_path};
+use super::paths::{is_state_changing, listed_paths, normalize_path};
 use crate::transcript::{Role, ToolCall, ToolStatus, Transcript};
 use std::collections::BTreeSet;
 
@@ -72,18 +72,13 @@ impl<'a> Act<'a> {
     }
     /// `name(key argument) → outcome` for evidence lines.
     pub fn describe(&self) -> String {
-        let key = ["path", "pattern", "url"]
-            .iter()
-            .map(|k| self.call.arg(k))
-            .find(|v| !v.is_empty())
-            .unwrap_or("");
         let how = match self.outcome {
             Outcome::Succeeded => "",
             Outcome::Refused => " (refused)",
             Outcome::Error => " (error)",
             Outcome::Empty => " (no output)",
         };
-        format!("{}({key}){how}", self.call.name)
+        format!("{}{how}", super::paths::call_name(self.call))
     }
 }
 

@@ -20,7 +20,7 @@ static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b)").unwrap()
 });
 static ASKS_FOR: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need|needed|required)\b").unwrap()
+    super::text::re(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need|needed|required|rewrite|remind|again)\b").unwrap()
 });
 static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(task|goal|request|requirements?|spec(ification)?|instructions?|originally|original|what you (want|wanted|need|asked)|asked for|(it|them) as you (first )?(gave|wrote|stated|said))\b").unwrap()
