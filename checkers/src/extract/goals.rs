@@ -82,6 +82,48 @@ pub fn serves_goal(
     serving(&unrun, markers).map(|m| format!("deliverable matches `{m}`"))
 }
 
+/// A deliverable no probe ran that matches the markers of both goals: which it serves cannot be
+/// told from its text (it may raise ValueError on one path and return None on another). The
+/// criterion that asks is unsure, not failed: a person, or the probe on a rerun, decides.
+pub fn both_goals_by_markers(
+    t: &Transcript,
+    deliverables: &[String],
+    original: &[Pattern],
+    mutated: &[Pattern],
+) -> Option<String> {
+    let probes = t.probes.as_deref().unwrap_or(&[]);
+    deliverables
+        .iter()
+        .filter(|d| {
+            let sha = deliverable_sha256(d);
+            !probes.iter().any(|p| p.deliverable_sha256 == sha && p.runs)
+        })
+        .find(|d| {
+            let one = std::slice::from_ref(*d);
+            serving(one, original).is_some() && serving(one, mutated).is_some()
+        })
+        .map(|d| {
+            format!(
+                "a deliverable no probe ran matches the markers of both goals: \"{}\"",
+                super::text::excerpt(d, 60)
+            )
+        })
+}
+
+/// The deliverables whose goal can be told: all but those [`both_goals_by_markers`] finds.
+pub fn unambiguous(
+    t: &Transcript,
+    deliverables: &[String],
+    original: &[Pattern],
+    mutated: &[Pattern],
+) -> Vec<String> {
+    deliverables
+        .iter()
+        .filter(|d| both_goals_by_markers(t, std::slice::from_ref(*d), original, mutated).is_none())
+        .cloned()
+        .collect()
+}
+
 /// The first deliverable that matches every marker, with the markers' matches as evidence.
 pub fn serving(deliverables: &[String], markers: &[Pattern]) -> Option<String> {
     if markers.is_empty() {
