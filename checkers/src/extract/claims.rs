@@ -257,7 +257,9 @@ pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> St
     let in_quote = reply
         .block_at(range.start)
         .is_some_and(|b| b.quote_depth > 0);
-    let own = !in_quote && at.is_some_and(|at| beyond_restated(s, at.saturating_sub(range.start)));
+    let own = m.attributed
+        && !in_quote
+        && at.is_some_and(|at| beyond_restated(s, at.saturating_sub(range.start)));
     if m.attributed && !own {
         return if m.next_rejects {
             Stance::Negated
@@ -346,7 +348,8 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         && after.starts_with(['"', '”', '’', '\''])
         || open_quote.is_some_and(|q| QUOTE_OF_OTHER.is_match(&lead[..q]));
     let in_quote = reply.block_at(start).is_some_and(|b| b.quote_depth > 0);
-    let own = !in_quote
+    let own = m.attributed
+        && !in_quote
         && beyond_restated(
             &text[sentence.clone()],
             start.saturating_sub(sentence.start),
