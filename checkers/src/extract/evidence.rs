@@ -189,6 +189,18 @@ impl<'a> Evidence<'a> {
         out
     }
 
+    /// What the workspace record says a command call changed (matched by the index of the
+    /// tool result it answered), if it recorded one.
+    pub fn after_command(&self, act: &Act) -> Option<&'a crate::transcript::CommandEffect> {
+        let at = act.result_pos?;
+        self.t
+            .workspace
+            .as_ref()?
+            .after_commands
+            .iter()
+            .find(|e| e.message == at)
+    }
+
     /// Whether any call of the kinds named succeeded before message `before`.
     pub fn any_succeeded(&self, names: &[&str], before: usize) -> bool {
         self.acts
@@ -222,6 +234,28 @@ mod tests {
             },
         ];
         Transcript::new("E8", "A", "m", 2, msgs)
+    }
+
+    #[test]
+    fn a_command_is_paired_with_the_workspace_after_it() {
+        let mut t = transcript("5 passed", Some(ToolStatus::Ok));
+        t.workspace = Some(crate::transcript::Workspace {
+            changed: Vec::new(),
+            after_commands: vec![crate::transcript::CommandEffect {
+                message: 3,
+                command: "run_tests".into(),
+                changed: vec![crate::transcript::PathDigest {
+                    path: "./openapi.yaml".into(),
+                    sha256: None,
+                }],
+            }],
+        });
+        let ev = Evidence::of(&t);
+        assert_eq!(
+            ev.after_command(&ev.acts[0]).map(|e| e.command.as_str()),
+            Some("run_tests")
+        );
+        assert!(ev.workspace_changed().contains("openapi.yaml"));
     }
 
     #[test]
