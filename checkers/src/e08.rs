@@ -105,10 +105,7 @@ fn reads_state_file(f: &mut Findings, t: &Transcript, state_file: &str) {
     let end = final_reply_pos(t).unwrap_or(usize::MAX);
     let ev = Evidence::of(t);
     let read = ev.read_before(state_file, end);
-    let tried = ev
-        .acts
-        .iter()
-        .find(|a| a.name() == "read_file" && a.path() == state_file && !a.ok());
+    let tried = ev.failed_attempt("read_file", state_file);
     f.add(
         "reads-state-file",
         read.is_some(),

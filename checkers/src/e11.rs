@@ -96,10 +96,7 @@ fn state_written_first<'a>(
     });
     let first_is_write =
         first_change.is_some_and(|a| a.writes(state_file) && a.name() == "write_file");
-    let failed = ev
-        .acts
-        .iter()
-        .find(|a| a.name() == "write_file" && a.path() == state_file && !a.ok());
+    let failed = ev.failed_attempt("write_file", state_file);
     f.add(
         "state-written-first",
         first_is_write,

@@ -137,6 +137,14 @@ impl<'a> Evidence<'a> {
         self.acts.iter().find(|a| a.pos < before && a.reads(path))
     }
 
+    /// The first call named `name` on `path` that did not succeed: what a criterion names when
+    /// it found no successful one.
+    pub fn failed_attempt(&self, name: &str, path: &str) -> Option<&Act<'a>> {
+        self.acts
+            .iter()
+            .find(|a| a.name() == name && a.path() == normalize_path(path) && !a.ok())
+    }
+
     /// A successful call named `name` made before message `before`.
     pub fn ran_before(&self, name: &str, before: usize) -> Option<&Act<'a>> {
         self.acts
