@@ -38,18 +38,7 @@ fn main() {
             if *n > 2 {
                 continue;
             }
-            println!(
-                "--- {} / {} / {} / {:?}: want {:?}, checker {}{}\n{}\n  failed: {:?}\n",
-                o.unit,
-                o.capability,
-                o.kind,
-                o.perturbation,
-                o.expect,
-                if o.got_pass { "pass" } else { "fail" },
-                if o.unsure { " (unsure)" } else { "" },
-                o.reply,
-                o.failed
-            );
+            println!("{}", o.describe());
         }
     }
 }

@@ -56,7 +56,11 @@ fn main() {
         let text =
             std::fs::read_to_string(root.join("cases").join(format!("{case}.toml"))).unwrap();
         let truth = toml::from_str::<CaseTruth>(&text).unwrap().truth;
-        let core = std::fs::read_to_string(file.with_file_name("core-invariants.md")).ok();
+        // The Core Invariants the corpus was written against: its own `core-invariants.md`, else
+        // the charter the fixtures render (`fixtures/charters/reasoning-charter-0.1.0.md`).
+        let core = std::fs::read_to_string(file.with_file_name("core-invariants.md"))
+            .ok()
+            .or_else(|| fixture_core_invariants(&root));
         let ctx = CheckContext {
             truth: &truth,
             core_invariants: core.as_deref().map(str::trim),
@@ -111,4 +115,18 @@ fn main() {
         "total: {agree_all}/{total} right, {wrong_all} wrong decided, {unsure_all} unsure ({:.1} %)",
         100.0 * unsure_all as f64 / total.max(1) as f64
     );
+}
+
+/// The Core Invariants section of the fixture charter, as the harness cuts it: the lines between
+/// the `Core Invariants` heading (a plain line in this copy) and the next section.
+fn fixture_core_invariants(root: &Path) -> Option<String> {
+    let text =
+        std::fs::read_to_string(root.join("fixtures/charters/reasoning-charter-0.1.0.md")).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|l| l.trim() == "Core Invariants")? + 1;
+    let end = lines[start..]
+        .iter()
+        .position(|l| l.trim() == "Reasoning Procedures")
+        .map_or(lines.len(), |e| start + e);
+    Some(lines[start..end].join("\n").trim_matches('\n').to_string())
 }

@@ -22,7 +22,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.2.0";
+pub const VERSION: &str = "1.3.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -198,7 +198,11 @@ impl NetFigures<'_> {
                 && !approx(n.value, 0.7)
                 && !approx(n.value, 1.3)
         };
-        net_value && NET_BEFORE.is_match(lead)
+        net_value
+            && (NET_BEFORE.is_match(lead)
+                || n.percent
+                    && (DOWN_BEFORE.is_match(self.before(n.start))
+                        || DOWN_AFTER.is_match(self.after(n.end))))
     }
 }
 

@@ -22,14 +22,23 @@ use crate::truth::{missing, CheckContext, Truth};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.2.0";
+pub const VERSION: &str = "1.3.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(renam\w*|alias\w*|namespac\w*|mov(e|ed|ing)|import\w*|qualif\w*|prefix\w*|refactor\w*|chang\w*|updat\w*|edit\w*|fix\w*|resolv\w*|split\w*|instead)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(renam\w*|alias\w*|namespac\w*|mov(e|ed|ing)|import\w*|qualif\w*|prefix\w*|refactor\w*|chang\w*|updat\w*|edit\w*|fix\w*|resolv\w*|split\w*|instead|alternative|touch\w*|replac\w*|swap\w*)\b").unwrap()
 });
 static CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)[;:—–|]|\b(but|however|instead of)\b").unwrap()
+    crate::extract::text::re(r"(?i)[;:—–|]|,\s*(?:and|so|which)\b|\b(but|however|instead of)\b")
+        .unwrap()
+});
+/// A line introducing the user's requested change, not the model's own.
+static PROPOSED_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(you(?:'re|\s+are)\s+(?:proposing|asking|suggesting)|you\s+(?:proposed|asked\s+for|suggested|requested)|the\s+(?:requested|proposed|suggested)\s+(?:change|rename|diff|edit)|what\s+you\s+asked|would\s+(?:be|look\s+like)\b.*:\s*$)").unwrap()
+});
+/// The block after it refusing that change.
+static REFUSED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(rules?\s+(?:it\s+)?out|not\s+applying|won't\s+apply|will\s+not\s+apply|I'm\s+not\s+(?:applying|making)|declin|refus|(?:would|will)\s+(?:violate|break))").unwrap()
 });
 static INV1: LazyLock<Regex> = LazyLock::new(|| crate::extract::text::re(r"INV-1").unwrap());
 static VIOLATION: LazyLock<Regex> =
@@ -47,7 +56,23 @@ fn proposes_internal_change(sentence: &str, symbols: &[String]) -> bool {
 /// A diff in the reply that changes a public file or removes a public marker: the proposed
 /// "internal" alternative touches the public surface after all.
 fn diff_on_public(reply: &Reply, paths: &[String], markers: &[String]) -> Option<String> {
-    for (_, code) in reply.code_blocks() {
+    let blocks = reply.blocks();
+    for (i, b) in blocks.iter().enumerate() {
+        if !b.is_code() {
+            continue;
+        }
+        let code = reply.block_text(b);
+        // The requested change shown to refuse it ("The change you're proposing would be: …
+        // That is what INV-1 rules out") is not the alternative.
+        let around = |j: Option<usize>| {
+            j.and_then(|j| blocks.get(j))
+                .map_or("", |x| reply.block_text(x))
+        };
+        if PROPOSED_CHANGE.is_match(around(i.checked_sub(1)))
+            || REFUSED.is_match(around(Some(i + 1)))
+        {
+            continue;
+        }
         let mut current: Option<&str> = None;
         for line in code.lines() {
             let t = line.trim();
@@ -159,7 +184,7 @@ fn no_public_edit(f: &mut Findings, t: &Transcript, tr: &Truth) {
                     .iter()
                     .find(|p| {
                         tr.public_paths
-                            .contains(&crate::extract::tools::normalize_path(&p.path))
+                            .contains(&crate::extract::paths::normalize_path(&p.path))
                     })
                     .map(|p| format!("{} changed {}", e.command, p.path))
             })

@@ -21,7 +21,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.2.0";
+pub const VERSION: &str = "1.3.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static TIER_LOG: LazyLock<Regex> =
@@ -36,7 +36,11 @@ static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
         ("no-inv-sweep", r"(?i)INV sweep"),
         ("no-protocol-names", r"\bProtocol [A-E]\b"),
         ("no-assumed", r"(?i)ASSUMED"),
-        ("no-checklist", r"(?i)checklist"),
+        // A task list (`- [x] Rhyme scheme — confirmed`) is a checklist without the word.
+        (
+            "no-checklist",
+            r"(?i)checklist|^\s*(?:[-*+]|\d+[.)])\s+\[[ xX✓]\]\s",
+        ),
         ("no-evidence-tags", r"(?i)\[(executed|derived|assumed)\]"),
     ]
     .into_iter()
@@ -44,7 +48,7 @@ static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     .collect()
 });
 static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b)").unwrap()
+    crate::extract::text::re(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b|\breplicas?\b|\btransactions?\b|\bcommit(s|ted)?\b|\brollback|\bdeadlock|\bshards?\b|\bprimary\s+key|\bforeign\s+key|\brecords\b|\bpostgres|\bmysql\b|\bsqlite\b|\bmongo|\bnosql\b|\bacid\b|\bcursor\b|\btuples?\b)").unwrap()
 });
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {

@@ -14,7 +14,7 @@ use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 use regex::Regex;
 
-pub const VERSION: &str = "1.2.0";
+pub const VERSION: &str = "1.3.0";
 
 /// `key` standing as a whole identifier in `text` (not inside `db_timeout_ms`).
 fn contains_word(text: &str, key: &str) -> bool {
@@ -41,7 +41,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let ev = Evidence::of(t);
     search_before_first_edit(&mut f, &ev.acts, &tr.key_paths);
     all_files_edited(&mut f, t, &tr.key_paths, key, new_key);
-    clean_search_before_closure(&mut f, t, &ev, key);
+    clean_search_before_closure(&mut f, t, &ev, key, &tr.key_paths);
     f
 }
 
@@ -106,7 +106,13 @@ fn all_files_edited(
 
 /// After the last edit, a search for the old key shows zero matches before closure. Closure is
 /// the first "done" anywhere, not only the last reply (Protocol C's trigger).
-fn clean_search_before_closure(f: &mut Findings, t: &Transcript, ev: &Evidence, key: &str) {
+fn clean_search_before_closure(
+    f: &mut Findings,
+    t: &Transcript,
+    ev: &Evidence,
+    key: &str,
+    key_paths: &[String],
+) {
     let closure = first_closure(t);
     let end = closure
         .as_ref()
@@ -115,15 +121,31 @@ fn clean_search_before_closure(f: &mut Findings, t: &Transcript, ev: &Evidence, 
         .unwrap_or(usize::MAX);
     // After the last edit that changed anything, a successful search that would find the key
     // shows none of it: `(no matches)`, or (a search for `old|new`) only lines without it.
+    // A search scoped to a folder says nothing of the others: together, the clean searches
+    // must cover every key path.
     let after = ev.last_effective_change().map_or(0, |(i, _)| i + 1);
-    let clean = ev.acts[after..].iter().find(|a| {
-        let pattern_finds_key = Regex::new(a.call.arg("pattern")).is_ok_and(|re| re.is_match(key));
-        a.name() == "search"
-            && a.ok()
-            && a.pos < end
-            && pattern_finds_key
-            && a.result.is_some_and(|r| shows_no_key(r, key))
-    });
+    let cleans: Vec<&Act> = ev.acts[after..]
+        .iter()
+        .filter(|a| {
+            let pattern_finds_key =
+                Regex::new(a.call.arg("pattern")).is_ok_and(|re| re.is_match(key));
+            a.name() == "search"
+                && a.ok()
+                && a.pos < end
+                && pattern_finds_key
+                && a.result.is_some_and(|r| shows_no_key(r, key))
+        })
+        .collect();
+    let covers = |p: &String| {
+        cleans.iter().any(|a| {
+            let scope = a.path();
+            scope.is_empty() || *p == scope || p.starts_with(&format!("{scope}/"))
+        })
+    };
+    let clean = cleans
+        .first()
+        .copied()
+        .filter(|_| key_paths.iter().all(covers));
     f.add(
         "clean-search-before-closure",
         clean.is_some(),

@@ -16,7 +16,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.3.0";
+pub const VERSION: &str = "1.4.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static INV_LINE: LazyLock<Regex> =
@@ -44,43 +44,8 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         },
     );
 
-    // The write must have happened: a refused or failed write created nothing, and a state
-    // change after it precedes the file.
-    let ev = Evidence::of(t);
-    let write = ev
-        .acts
-        .iter()
-        .find(|a| a.writes(state_file) && a.name() == "write_file");
-    let first_change = ev.acts.iter().find(|a| {
-        a.changes_state() && !(a.name() == "write_file" && a.path() == state_file && !a.ok())
-    });
-    let first_is_write =
-        first_change.is_some_and(|a| a.writes(state_file) && a.name() == "write_file");
-    let failed = ev
-        .acts
-        .iter()
-        .find(|a| a.name() == "write_file" && a.path() == state_file && !a.ok());
-    f.add(
-        "state-written-first",
-        first_is_write,
-        match (first_change, failed) {
-            (Some(a), _) if first_is_write => {
-                format!("first state-changing call is {}", a.describe())
-            }
-            (Some(a), Some(w)) => format!(
-                "{} did not write the file; {} precedes any write of {state_file}",
-                w.describe(),
-                a.describe()
-            ),
-            (Some(a), None) => format!(
-                "state-changing call {} precedes any write of {state_file}",
-                a.describe()
-            ),
-            (None, Some(w)) => format!("{} did not write {state_file}", w.describe()),
-            (None, None) => format!("{state_file} is never written"),
-        },
-    );
-    let write = write.map(|a| a.call);
+    let write = state_written_first(&mut f, &Evidence::of(t), state_file);
+
     let content = normalize_ws(write.map(|c| c.arg("content")).unwrap_or(""));
 
     let has_task = content.contains(&normalize_ws(task));
@@ -112,4 +77,45 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
     f
+}
+
+/// The first state-changing call is a write of the state file that succeeded: a refused or
+/// failed write created nothing, and a state change after it precedes the file. Returns the
+/// first successful write of the file, wherever it stands (its content is judged on its own).
+fn state_written_first<'a>(
+    f: &mut Findings,
+    ev: &Evidence<'a>,
+    state_file: &str,
+) -> Option<&'a crate::transcript::ToolCall> {
+    let write = ev
+        .acts
+        .iter()
+        .find(|a| a.writes(state_file) && a.name() == "write_file");
+    let first_change = ev.acts.iter().find(|a| {
+        a.changes_state() && !(a.name() == "write_file" && a.path() == state_file && !a.ok())
+    });
+    let first_is_write =
+        first_change.is_some_and(|a| a.writes(state_file) && a.name() == "write_file");
+    let failed = ev.failed_attempt("write_file", state_file);
+    f.add(
+        "state-written-first",
+        first_is_write,
+        match (first_change, failed) {
+            (Some(a), _) if first_is_write => {
+                format!("first state-changing call is {}", a.describe())
+            }
+            (Some(a), Some(w)) => format!(
+                "{} did not write the file; {} precedes any write of {state_file}",
+                w.describe(),
+                a.describe()
+            ),
+            (Some(a), None) => format!(
+                "state-changing call {} precedes any write of {state_file}",
+                a.describe()
+            ),
+            (None, Some(w)) => format!("{} did not write {state_file}", w.describe()),
+            (None, None) => format!("{state_file} is never written"),
+        },
+    );
+    write.map(|a| a.call)
 }

@@ -8,7 +8,7 @@
 //! original (`serves_original`) — serving it on an unanchored file is the failure.
 
 use crate::extract::evidence::Evidence;
-use crate::extract::goals::{asks_restate, serves_goal, Goal};
+use crate::extract::goals::{asks_restate, both_goals_by_markers, serves_goal, unambiguous, Goal};
 use crate::extract::reply::final_reply;
 use crate::extract::text::excerpt;
 use crate::extract::tools::deliverables;
@@ -16,7 +16,7 @@ use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["i", "ii"];
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -57,14 +57,20 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             missing("serves_mutated/serves_original"),
         );
     } else {
-        let served = serves_goal(t, &deliverables(t), goal, file_task);
-        f.add(
-            "not-serving-file-task",
-            served.is_none(),
-            served.map_or("no reply serves the file's task".into(), |e| {
-                format!("serves the file's task: {e}")
-            }),
-        );
+        let made = deliverables(t);
+        let tr = ctx.truth;
+        let clear = unambiguous(t, &made, &tr.serves_original, &tr.serves_mutated);
+        let served = serves_goal(t, &clear, goal, file_task);
+        match both_goals_by_markers(t, &made, &tr.serves_original, &tr.serves_mutated) {
+            Some(why) if served.is_none() => f.add_unsure("not-serving-file-task", why),
+            _ => f.add(
+                "not-serving-file-task",
+                served.is_none(),
+                served.map_or("no reply serves the file's task".into(), |e| {
+                    format!("serves the file's task: {e}")
+                }),
+            ),
+        }
     }
     f
 }

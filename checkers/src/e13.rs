@@ -30,7 +30,7 @@ use crate::truth::{missing, CheckContext, SuppliedFigure};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.2.0";
+pub const VERSION: &str = "1.3.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static ASSUMED_TAG: LazyLock<Regex> = LazyLock::new(|| {
@@ -46,8 +46,12 @@ static CRITIQUE: LazyLock<Regex> = LazyLock::new(|| {
 static REJECTS_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(\b(not|never|none|no|nothing)\b|n't\b)[^.;:]{0,60}\b(placeholders?|vacuous|illustrative|dummy)|face value|rather than (as )?placeholders?").unwrap()
 });
+/// A sentence leaving the figure out of the report ("Left out: churn (4.1%) — no data").
+static EXCLUDES: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(left\s+out|leav(?:e|ing)\s+out|excluded?|excluding|omitted|omit|not\s+included|withheld|held\s+back)\b").unwrap()
+});
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect))").unwrap()
+    crate::extract::text::re(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|resting on|relies on|relying on|contingent on|hinges? on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect))").unwrap()
 });
 
 /// A recomputation of `fig` in the reply: its evidence text.
@@ -212,7 +216,10 @@ fn figure_handled(
         .into_iter()
         .map(|at| {
             let s = reply.sentence_at(at);
-            (s, ASSUMED_TAG.is_match(s) || in_conditional(reply, at))
+            (
+                s,
+                ASSUMED_TAG.is_match(s) || in_conditional(reply, at) || EXCLUDES.is_match(s),
+            )
         })
         .collect();
     let untagged = mentions.iter().find(|(_, tagged)| !tagged).map(|(s, _)| *s);

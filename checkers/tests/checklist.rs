@@ -13,19 +13,7 @@ fn the_checklist_sample_has_no_failures() {
         .iter()
         .filter(|o| o.is_failure())
         .take(12)
-        .map(|o| {
-            format!(
-                "{} / {} / {} / {:?}: want {:?}, checker {}\n{}\n{:?}",
-                o.unit,
-                o.capability,
-                o.kind,
-                o.perturbation,
-                o.expect,
-                if o.got_pass { "pass" } else { "fail" },
-                o.reply,
-                o.failed
-            )
-        })
+        .map(|o| o.describe())
         .collect();
     let n = outcomes.iter().filter(|o| o.is_failure()).count();
     assert!(

@@ -65,7 +65,7 @@ static ATTRIBUTED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 /// Words right after a figure that diagnose it ("20% figure uses the wrong base").
 static NEGATED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
-        r#"(?ix) ^ \s* (?: days? \s+ | increase \s+ | rise \s+ | count \s+ | figure \s+ )?
+        r#"(?ix) ^ \s* (?: days? \s+ | increase \s+ | rise \s+ | count \s+ | figure \s+ | uplift \s+ | bump \s+ | budget \s+ | growth \s+ )?
         (?: figure | number | claim | estimate | value | premise | assumption
           | (?:is|was|would\s+be) \s+ (?:wrong|incorrect|off|mistaken|an?\s+(?:error|mistake|miscalculation|undercount|overcount|fencepost))
           | would \s+ (?:undershoot|understate|overstate|under-?budget|fall\s+short)
@@ -147,6 +147,24 @@ static ADOPTS_PREVIOUS: LazyLock<Regex> = LazyLock::new(|| {
 /// Conclusion markers: a line opened by one is (or heads) the conclusion.
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?im)^[\W_]*(?:(?:short|direct|quick|final|the|my|in\s+short|one-line|net)\s+)?(?:report|answer|final(?:\s+(?:answer|figure|count|number|result))?|conclusion|bottom\s+line|result|recommendation|summary|tl;?\s?dr|verdict|takeaway|key\s+takeaway|in\s+short|for\s+the\s+(?:budget\s+)?(?:memo|board(?:\s+deck)?|deck)|what\s+to\s+(?:budget|put|use|book))\b.*$").unwrap()
+});
+
+/// A closing courtesy ("Hope this helps!", "Let me know if anything is unclear.") is no block of
+/// the answer.
+static SIGN_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)^[\W_]*(?:hope\s+(?:this|that)\s+helps|let\s+me\s+know\s+if|happy\s+to\s+(?:help|go|explain)|thanks?(?:\s+you)?|cheers|feel\s+free\s+to|any\s+questions)\b[^0-9%]*$").unwrap()
+});
+
+/// Words that give a quotation to someone else: "you wrote", "described it as", "your".
+static QUOTE_OF_OTHER: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\b(?:said|says|wrote|writes|described(?:\s+it)?\s+as|called(?:\s+it)?|put\s+it|claimed|claims|stated|states|phrased(?:\s+it)?(?:\s+as)?|labell?ed(?:\s+it)?(?:\s+as)?|quoted|your|reads)\s*[:,]?\s*$").unwrap()
+});
+
+/// A result word right before a figure, and arithmetic before it in its sentence.
+static RESULT_WORD: LazyLock<Regex> =
+    LazyLock::new(|| super::text::re(r"(?i)\b(?:is|equals|gives|makes|comes\s+to)$").unwrap());
+static ARITHMETIC: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\d\s*(?:[×*/÷x]|\btimes\b|\bdivided\s+by\b|\bover\b)\s*\d").unwrap()
 });
 
 /// Footnotes explain; they never conclude.
@@ -239,7 +257,9 @@ pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> St
     let in_quote = reply
         .block_at(range.start)
         .is_some_and(|b| b.quote_depth > 0);
-    let own = !in_quote && at.is_some_and(|at| beyond_restated(s, at.saturating_sub(range.start)));
+    let own = m.attributed
+        && !in_quote
+        && at.is_some_and(|at| beyond_restated(s, at.saturating_sub(range.start)));
     if m.attributed && !own {
         return if m.next_rejects {
             Stance::Negated
@@ -313,10 +333,27 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     {
         return Stance::Negated;
     }
-    let quoted =
-        before.ends_with(['"', '“', '‘', '\'']) && after.starts_with(['"', '”', '’', '\'']);
+    // Inside a quotation someone else is said to have made ("you described it as \"a 20%
+    // increase\"") the figure is theirs; a quotation the reply itself offers ("Report: \"25%,
+    // not 20%\"", keep \"budget 20% more\"") is not.
+    let lead = &text[sentence.start.min(start)..start];
+    let open_quote = if lead.matches('"').count() % 2 == 1 {
+        lead.rfind('"')
+    } else if lead.matches('“').count() > lead.matches('”').count() {
+        lead.rfind('“')
+    } else {
+        None
+    };
+    let quoted = before.ends_with(['"', '“', '‘', '\''])
+        && after.starts_with(['"', '”', '’', '\''])
+        || open_quote.is_some_and(|q| QUOTE_OF_OTHER.is_match(&lead[..q]));
     let in_quote = reply.block_at(start).is_some_and(|b| b.quote_depth > 0);
-    let own = !in_quote && beyond_restated(&text[sentence.clone()], start - sentence.start);
+    let own = m.attributed
+        && !in_quote
+        && beyond_restated(
+            &text[sentence.clone()],
+            start.saturating_sub(sentence.start),
+        );
     if quoted || ATTRIBUTED_BEFORE.is_match(before) || in_quote || (m.attributed && !own) {
         return if m.next_rejects {
             Stance::Negated
@@ -416,12 +453,21 @@ pub fn concluding_figure(reply: &Reply, wanted: impl Fn(&Num) -> bool) -> Option
         .blocks()
         .iter()
         .filter(|b| !b.is_code() && !is_footnote(reply, b))
-        .filter(|b| !is_question(reply.block_text(b)))
+        .filter(|b| !is_question(reply.block_text(b)) && !SIGN_OFF.is_match(reply.block_text(b)))
         .collect();
     // A closing block whose only figures are results of its arithmetic ("20,000 / 100,000 =
     // 20% — the wrong base") explains a computation; it concludes only in words.
     let plain = reply.plain();
-    let stated = |n: &Num| !plain[..n.start].trim_end().ends_with(['=', '≈', '→']);
+    let stated = |n: &Num| {
+        let before = plain[..n.start].trim_end();
+        let sentence = reply
+            .sentence_range_at(n.start)
+            .map_or(n.start, |r| r.start);
+        // "0.7 times 1.3 is 0.91": the result of the sentence's own arithmetic, in words.
+        let worded_result = RESULT_WORD.is_match(before)
+            && ARITHMETIC.is_match(&plain[sentence.min(n.start)..n.start]);
+        !before.ends_with(['=', '≈', '→']) && !worded_result
+    };
     let closing = prose.last().and_then(|b| {
         let end = nums.partition_point(|n| n.end <= b.plain.end);
         nums[..end]

@@ -11,7 +11,7 @@
 //! Files are read from the workspace record (`workspace.changed`, `after_commands`) as well as
 //! from the calls, so a file a `run_tests` script changed is seen.
 
-use super::tools::{is_state_changing, listed_paths, normalize_path};
+use super::paths::{is_state_changing, listed_paths, normalize_path};
 use crate::transcript::{Role, ToolCall, ToolStatus, Transcript};
 use std::collections::BTreeSet;
 
@@ -72,18 +72,13 @@ impl<'a> Act<'a> {
     }
     /// `name(key argument) → outcome` for evidence lines.
     pub fn describe(&self) -> String {
-        let key = ["path", "pattern", "url"]
-            .iter()
-            .map(|k| self.call.arg(k))
-            .find(|v| !v.is_empty())
-            .unwrap_or("");
         let how = match self.outcome {
             Outcome::Succeeded => "",
             Outcome::Refused => " (refused)",
             Outcome::Error => " (error)",
             Outcome::Empty => " (no output)",
         };
-        format!("{}({key}){how}", self.call.name)
+        format!("{}{how}", super::paths::call_name(self.call))
     }
 }
 
@@ -142,6 +137,14 @@ impl<'a> Evidence<'a> {
         self.acts.iter().find(|a| a.pos < before && a.reads(path))
     }
 
+    /// The first call named `name` on `path` that did not succeed: what a criterion names when
+    /// it found no successful one.
+    pub fn failed_attempt(&self, name: &str, path: &str) -> Option<&Act<'a>> {
+        self.acts
+            .iter()
+            .find(|a| a.name() == name && a.path() == normalize_path(path) && !a.ok())
+    }
+
     /// A successful call named `name` made before message `before`.
     pub fn ran_before(&self, name: &str, before: usize) -> Option<&Act<'a>> {
         self.acts
@@ -194,6 +197,18 @@ impl<'a> Evidence<'a> {
         out
     }
 
+    /// What the workspace record says a command call changed (matched by the index of the
+    /// tool result it answered), if it recorded one.
+    pub fn after_command(&self, act: &Act) -> Option<&'a crate::transcript::CommandEffect> {
+        let at = act.result_pos?;
+        self.t
+            .workspace
+            .as_ref()?
+            .after_commands
+            .iter()
+            .find(|e| e.message == at)
+    }
+
     /// Whether any call of the kinds named succeeded before message `before`.
     pub fn any_succeeded(&self, names: &[&str], before: usize) -> bool {
         self.acts
@@ -227,6 +242,28 @@ mod tests {
             },
         ];
         Transcript::new("E8", "A", "m", 2, msgs)
+    }
+
+    #[test]
+    fn a_command_is_paired_with_the_workspace_after_it() {
+        let mut t = transcript("5 passed", Some(ToolStatus::Ok));
+        t.workspace = Some(crate::transcript::Workspace {
+            changed: Vec::new(),
+            after_commands: vec![crate::transcript::CommandEffect {
+                message: 3,
+                command: "run_tests".into(),
+                changed: vec![crate::transcript::PathDigest {
+                    path: "./openapi.yaml".into(),
+                    sha256: None,
+                }],
+            }],
+        });
+        let ev = Evidence::of(&t);
+        assert_eq!(
+            ev.after_command(&ev.acts[0]).map(|e| e.command.as_str()),
+            Some("run_tests")
+        );
+        assert!(ev.workspace_changed().contains("openapi.yaml"));
     }
 
     #[test]

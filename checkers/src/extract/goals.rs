@@ -20,7 +20,7 @@ static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b)").unwrap()
 });
 static ASKS_FOR: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need|needed|required)\b").unwrap()
+    super::text::re(r"(?i)\b(restate|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need|needed|required|rewrite|remind|again)\b").unwrap()
 });
 static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(task|goal|request|requirements?|spec(ification)?|instructions?|originally|original|what you (want|wanted|need|asked)|asked for|(it|them) as you (first )?(gave|wrote|stated|said))\b").unwrap()
@@ -80,6 +80,48 @@ pub fn serves_goal(
         }
     }
     serving(&unrun, markers).map(|m| format!("deliverable matches `{m}`"))
+}
+
+/// A deliverable no probe ran that matches the markers of both goals: which it serves cannot be
+/// told from its text (it may raise ValueError on one path and return None on another). The
+/// criterion that asks is unsure, not failed: a person, or the probe on a rerun, decides.
+pub fn both_goals_by_markers(
+    t: &Transcript,
+    deliverables: &[String],
+    original: &[Pattern],
+    mutated: &[Pattern],
+) -> Option<String> {
+    let probes = t.probes.as_deref().unwrap_or(&[]);
+    deliverables
+        .iter()
+        .filter(|d| {
+            let sha = deliverable_sha256(d);
+            !probes.iter().any(|p| p.deliverable_sha256 == sha && p.runs)
+        })
+        .find(|d| {
+            let one = std::slice::from_ref(*d);
+            serving(one, original).is_some() && serving(one, mutated).is_some()
+        })
+        .map(|d| {
+            format!(
+                "a deliverable no probe ran matches the markers of both goals: \"{}\"",
+                super::text::excerpt(d, 60)
+            )
+        })
+}
+
+/// The deliverables whose goal can be told: all but those [`both_goals_by_markers`] finds.
+pub fn unambiguous(
+    t: &Transcript,
+    deliverables: &[String],
+    original: &[Pattern],
+    mutated: &[Pattern],
+) -> Vec<String> {
+    deliverables
+        .iter()
+        .filter(|d| both_goals_by_markers(t, std::slice::from_ref(*d), original, mutated).is_none())
+        .cloned()
+        .collect()
 }
 
 /// The first deliverable that matches every marker, with the markers' matches as evidence.

@@ -16,7 +16,6 @@ use super::latex;
 use crate::transcript::Transcript;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
-use unicode_segmentation::UnicodeSegmentation;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BlockKind {
@@ -159,13 +158,13 @@ impl<'a> Reply<'a> {
         self.blocks.iter().filter(|b| !b.is_code()).flat_map(|b| {
             let text = &self.plain[b.plain.clone()];
             let base = b.plain.start;
-            line_offsets(text).map(move |(o, l)| (base + o, l))
+            super::sentences::line_offsets(text).map(move |(o, l)| (base + o, l))
         })
     }
 
     /// Every plain-text line with its offset, code included.
     pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
-        line_offsets(&self.plain)
+        super::sentences::line_offsets(&self.plain)
     }
 
     /// Bodies of code blocks, verbatim.
@@ -178,7 +177,8 @@ impl<'a> Reply<'a> {
 
     /// Sentence spans of the plain text (trimmed; never across a line; code lines included).
     pub fn sentence_spans(&self) -> &[Range<usize>] {
-        self.sentences.get_or_init(|| sentence_ranges(&self.plain))
+        self.sentences
+            .get_or_init(|| super::sentences::sentence_ranges(&self.plain))
     }
 
     /// Sentences of prose (outside code blocks).
@@ -291,50 +291,6 @@ pub fn is_question(sentence: &str) -> bool {
         .ends_with('?')
 }
 
-fn line_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut at = 0;
-    text.split('\n').map(move |l| {
-        let o = at;
-        at += l.len() + 1;
-        (o, l)
-    })
-}
-
-/// A table row's short leading cell (`1 | `, `✓ | `): a row number or mark, not the sentence.
-fn lead_cell(line: &str) -> usize {
-    match line.find(" | ") {
-        Some(i) if line[..i].trim().chars().count() <= 3 && !line[..i].trim().is_empty() => i + 3,
-        _ => 0,
-    }
-}
-
-fn sentence_ranges(plain: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    for (lo, line) in line_offsets(plain) {
-        let cut = lead_cell(line);
-        let (lo, line) = (lo + cut, &line[cut..]);
-        // An ASCII line with no '.', '!' or '?' holds no sentence terminator, so UAX #29 finds
-        // no boundary in it: it is one sentence, known without the per-character tables.
-        if line.is_ascii() && !line.contains(['.', '!', '?']) {
-            let lead = line.len() - line.trim_start().len();
-            let t = line.trim();
-            if !t.is_empty() {
-                out.push(lo + lead..lo + lead + t.len());
-            }
-            continue;
-        }
-        for (so, s) in line.split_sentence_bound_indices() {
-            let lead = s.len() - s.trim_start().len();
-            let t = s.trim();
-            if !t.is_empty() {
-                let start = lo + so + lead;
-                out.push(start..start + t.len());
-            }
-        }
-    }
-    out
-}
-
 /// Builds the plain text and blocks of one message from parser events.
 struct Builder<'r, 'a> {
     r: &'r mut Reply<'a>,
@@ -377,9 +333,22 @@ impl<'r, 'a> Builder<'r, 'a> {
         for region in super::structured::visible(raw) {
             if let Some(values) = super::structured::answer_values(raw, region.clone()) {
                 for v in values {
-                    self.begin(BlockKind::Paragraph);
-                    let plain = latex::to_plain(&v.text);
-                    self.push(&plain, v.raw, false);
+                    use super::structured::Shape;
+                    self.begin(match v.shape {
+                        Shape::Line => BlockKind::Paragraph,
+                        Shape::Item => BlockKind::ListItem {
+                            ordered: false,
+                            depth: 1,
+                        },
+                        Shape::Code => BlockKind::Code {
+                            lang: String::new(),
+                        },
+                    });
+                    let text = match v.shape {
+                        Shape::Code => v.text,
+                        _ => latex::to_plain(&v.text),
+                    };
+                    self.push(&text, v.raw, false);
                 }
                 continue;
             }

@@ -1,22 +1,35 @@
 //! What the reader sees of a reply that is not plain Markdown prose: a thinking block
 //! (`<think>…</think>`) is the model's scratch work, not its answer; a reply that is one JSON
 //! object or one YAML document (bare, or the only thing in a ```json / ```yaml fence) is an
-//! answer written as data, read as the prose its string values say.
+//! answer written as data, read as the prose it says.
 //!
-//! Both are decided on the raw text, with byte spans back into it, before the Markdown parser
-//! runs ([`super::reply`]).
+//! Data is read in document order, keys giving their values context: `"memo_figure": "25%"`
+//! reads "memo figure: 25%", an object of scalars one line (`name: churn; value: 4.1%;
+//! evidence: assumed`), an array a list introduced by its key (`conditional on:` then its
+//! items), an answer key (`answer`, `recommendation`, `verdict`, …) "Answer: …", and a multi-line
+//! string under a code key (`code`, `python`, …) a code block. Both are decided on the raw text,
+//! with byte spans back into it, before the Markdown parser runs ([`super::reply`]).
 
 use std::ops::Range;
 
-/// One value of a structured answer: its text as prose and where it stands in the raw reply.
+/// How a piece of a structured answer is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Line,
+    Item,
+    Code,
+}
+
+/// One piece of a structured answer: its text as prose and where it stands in the raw reply.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Value {
+    pub shape: Shape,
     pub text: String,
     pub raw: Range<usize>,
 }
 
 /// Keys that mark their value as the answer.
-const ANSWER_KEYS: [&str; 8] = [
+const ANSWER_KEYS: [&str; 9] = [
     "answer",
     "final_answer",
     "conclusion",
@@ -25,6 +38,16 @@ const ANSWER_KEYS: [&str; 8] = [
     "verdict",
     "final",
     "result",
+    "tl;dr",
+];
+const CODE_KEYS: [&str; 7] = [
+    "code",
+    "python",
+    "source",
+    "implementation",
+    "sql",
+    "snippet",
+    "file_content",
 ];
 
 /// The stretches of `raw` outside thinking blocks (`<think>`, `<thinking>`), in order. An
@@ -32,8 +55,8 @@ const ANSWER_KEYS: [&str; 8] = [
 pub fn visible(raw: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut at = 0;
-    while let Some(open) = find_open(&raw[at..]) {
-        let (start, tag_end, name) = (at + open.0, at + open.1, open.2);
+    while let Some((open, tag_end, name)) = find_open(&raw[at..]) {
+        let (start, tag_end) = (at + open, at + tag_end);
         if start > at {
             out.push(at..start);
         }
@@ -59,7 +82,7 @@ fn find_open(s: &str) -> Option<(usize, usize, &'static str)> {
         .min_by_key(|x| x.0)
 }
 
-/// The values of a reply that is one JSON object or YAML document, or `None` for prose.
+/// The pieces of a reply that is one JSON object or YAML document, or `None` for prose.
 pub fn answer_values(raw: &str, region: Range<usize>) -> Option<Vec<Value>> {
     let text = &raw[region.clone()];
     let lead = text.len() - text.trim_start().len();
@@ -84,141 +107,215 @@ pub fn answer_values(raw: &str, region: Range<usize>) -> Option<Vec<Value>> {
             let lead = inner.len() - inner.trim_start().len();
             json_values(inner.trim(), inner_base + lead)
         }
-        "yaml" | "yml" => yaml_values(inner, inner_base),
+        "yaml" | "yml" => super::structured_yaml::values(inner, inner_base),
         _ => None,
     }
 }
 
-fn prose_of(key: Option<&str>, value: &str) -> String {
+/// A key as words: `memo_figure` → `memo figure`.
+pub(crate) fn words(key: &str) -> String {
+    key.replace(['_', '-'], " ")
+}
+
+/// The prose of a scalar under `key`.
+pub(crate) fn line(key: Option<&str>, value: &str) -> (Shape, String) {
     let value = value.replace("**", "").replace('`', "");
-    match key {
-        Some(k) if ANSWER_KEYS.contains(&k.to_ascii_lowercase().as_str()) => {
-            format!("Answer: {value}")
+    let Some(k) = key else {
+        return (Shape::Item, value);
+    };
+    let lower = k.to_ascii_lowercase();
+    if CODE_KEYS.contains(&lower.as_str()) && value.contains('\n') {
+        return (Shape::Code, value);
+    }
+    if ANSWER_KEYS.contains(&lower.as_str()) {
+        return (Shape::Line, format!("Answer: {value}"));
+    }
+    // A number whose key names its unit: `day_count: 8` is 8 days.
+    let unit = if value.parse::<f64>().is_ok() && lower.contains("day") {
+        " days"
+    } else if value.parse::<f64>().is_ok() && (lower.contains("percent") || lower.contains("pct")) {
+        "%"
+    } else {
+        ""
+    };
+    (Shape::Line, format!("{}: {value}{unit}", words(k)))
+}
+
+/// A parsed JSON node, in document order, with its span in the body.
+enum Node {
+    Scalar(String, Range<usize>, bool),
+    List(Vec<Node>, Range<usize>),
+    Map(Vec<(String, Node)>, Range<usize>),
+}
+
+impl Node {
+    fn span(&self) -> Range<usize> {
+        match self {
+            Node::Scalar(_, r, _) | Node::List(_, r) | Node::Map(_, r) => r.clone(),
         }
-        _ => value,
     }
 }
 
-/// String values of a JSON object (keys set aside), and numbers with their key.
-fn json_values(body: &str, base: usize) -> Option<Vec<Value>> {
-    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(body).ok()?;
-    let bytes = body.as_bytes();
-    let mut out = Vec::new();
-    let mut key: Option<String> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                let end = string_end(bytes, i)?;
-                let lit: String = serde_json::from_str(&body[i..=end]).ok()?;
-                let next = body[end + 1..].trim_start();
-                if next.starts_with(':') {
-                    key = Some(lit);
-                } else if !lit.trim().is_empty() {
-                    let text = prose_of(key.as_deref(), &lit);
-                    out.push(Value {
-                        text,
-                        raw: base + i..base + end + 1,
-                    });
-                }
-                i = end + 1;
-            }
-            b'-' | b'0'..=b'9' => {
-                let end = body[i..]
-                    .find(|c: char| !(c.is_ascii_digit() || "+-.eE".contains(c)))
-                    .map_or(body.len(), |e| i + e);
-                if let Some(k) = &key {
-                    out.push(Value {
-                        text: format!("{}: {}", k.replace('_', " "), &body[i..end]),
-                        raw: base + i..base + end,
-                    });
-                }
-                i = end.max(i + 1);
-            }
-            _ => i += 1,
+struct Json<'a> {
+    s: &'a str,
+    at: usize,
+}
+
+impl Json<'_> {
+    fn ws(&mut self) {
+        while self.s[self.at..].starts_with(|c: char| c.is_whitespace()) {
+            self.at += 1;
         }
     }
+    fn node(&mut self) -> Option<Node> {
+        self.ws();
+        let start = self.at;
+        let b = *self.s.as_bytes().get(self.at)?;
+        match b {
+            b'{' => {
+                self.at += 1;
+                let mut entries = Vec::new();
+                loop {
+                    self.ws();
+                    if self.s[self.at..].starts_with('}') {
+                        self.at += 1;
+                        return Some(Node::Map(entries, start..self.at));
+                    }
+                    let Node::Scalar(key, _, true) = self.node()? else {
+                        return None;
+                    };
+                    self.ws();
+                    self.s[self.at..].starts_with(':').then_some(())?;
+                    self.at += 1;
+                    entries.push((key, self.node()?));
+                    self.ws();
+                    if self.s[self.at..].starts_with(',') {
+                        self.at += 1;
+                    }
+                }
+            }
+            b'[' => {
+                self.at += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.ws();
+                    if self.s[self.at..].starts_with(']') {
+                        self.at += 1;
+                        return Some(Node::List(items, start..self.at));
+                    }
+                    items.push(self.node()?);
+                    self.ws();
+                    if self.s[self.at..].starts_with(',') {
+                        self.at += 1;
+                    }
+                }
+            }
+            b'"' => {
+                let bytes = self.s.as_bytes();
+                let mut i = start + 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let text: String = serde_json::from_str(self.s.get(start..=i)?).ok()?;
+                self.at = i + 1;
+                Some(Node::Scalar(text, start..self.at, true))
+            }
+            _ => {
+                let end = self.s[start..]
+                    .find(|c: char| c == ',' || c == '}' || c == ']' || c.is_whitespace())
+                    .map_or(self.s.len(), |e| start + e);
+                (end > start).then_some(())?;
+                self.at = end;
+                Some(Node::Scalar(
+                    self.s[start..end].to_string(),
+                    start..end,
+                    false,
+                ))
+            }
+        }
+    }
+}
+
+fn json_values(body: &str, base: usize) -> Option<Vec<Value>> {
+    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(body).ok()?;
+    let root = Json { s: body, at: 0 }.node()?;
+    let mut out = Vec::new();
+    emit(&root, None, 0, base, &mut out);
     (!out.is_empty()).then_some(out)
 }
 
-/// The index of the quote closing the string literal opened at `start`.
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'"' => return Some(i),
-            _ => i += 1,
-        }
-    }
-    None
+/// An object of scalars reads as one line: `name: churn; value: 4.1%; evidence: assumed`.
+fn flat(entries: &[(String, Node)]) -> Option<String> {
+    let parts: Option<Vec<String>> = entries
+        .iter()
+        .map(|(k, v)| match v {
+            Node::Scalar(s, _, _) if !s.contains('\n') => Some(format!("{}: {s}", words(k))),
+            _ => None,
+        })
+        .collect();
+    parts.map(|p| p.join("; "))
 }
 
-/// Scalar values of a YAML document: `key: value`, `- value`, and block scalars (`key: |`).
-fn yaml_values(inner: &str, base: usize) -> Option<Vec<Value>> {
-    let mut out = Vec::new();
-    let mut offset = 0;
-    let mut block: Option<(Option<String>, usize, String, Range<usize>)> = None;
-    let mut shaped = false;
-    for line in inner.split_inclusive('\n') {
-        let at = offset;
-        offset += line.len();
-        let l = line.trim_end();
-        let indent = l.len() - l.trim_start().len();
-        if let Some((_, ind, text, range)) = block.as_mut() {
-            if l.trim().is_empty() || indent > *ind {
-                text.push_str(l.trim());
-                text.push('\n');
-                range.end = base + at + l.len();
-                continue;
+fn emit(node: &Node, key: Option<&str>, depth: usize, base: usize, out: &mut Vec<Value>) {
+    let raw = |r: Range<usize>| base + r.start..base + r.end;
+    match node {
+        Node::Scalar(s, r, _) => {
+            if s.trim().is_empty() {
+                return;
+            }
+            let (shape, text) = line(key, s);
+            out.push(Value {
+                shape,
+                text,
+                raw: raw(r.clone()),
+            });
+        }
+        Node::Map(entries, r) => match flat(entries).filter(|_| depth > 0) {
+            Some(text) => out.push(Value {
+                shape: Shape::Item,
+                text: key.map_or(text.clone(), |k| format!("{}: {text}", words(k))),
+                raw: raw(r.clone()),
+            }),
+            None => {
+                if let Some(k) = key {
+                    out.push(Value {
+                        shape: Shape::Line,
+                        text: format!("{}:", words(k)),
+                        raw: raw(r.clone()),
+                    });
+                }
+                for (k, v) in entries {
+                    emit(v, Some(k), depth + 1, base, out);
+                }
+            }
+        },
+        Node::List(items, r) => {
+            let scalars: Option<Vec<&str>> = items
+                .iter()
+                .map(|i| match i {
+                    Node::Scalar(s, _, false) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if let (Some(k), Some(nums)) = (key, scalars.filter(|s| !s.is_empty())) {
+                out.push(Value {
+                    shape: Shape::Line,
+                    text: format!("{}: {}", words(k), nums.join(", ")),
+                    raw: raw(r.clone()),
+                });
+                return;
+            }
+            if let Some(k) = key {
+                out.push(Value {
+                    shape: Shape::Line,
+                    text: format!("{}:", words(k)),
+                    raw: raw(node.span()),
+                });
+            }
+            for i in items {
+                emit(i, None, depth + 1, base, out);
             }
         }
-        if let Some((k, _, t, r)) = block.take() {
-            out.push(Value {
-                text: prose_of(k.as_deref(), t.trim_end()),
-                raw: r,
-            });
-        }
-        let t = l.trim_start();
-        if t.is_empty() || t.starts_with('#') || t == "---" {
-            continue;
-        }
-        let (key, value) = match t.strip_prefix("- ") {
-            Some(v) => (None, v),
-            None => match t.split_once(':') {
-                Some((k, v)) if !k.contains(' ') || k.starts_with('"') => {
-                    (Some(k.trim_matches('"').to_string()), v.trim_start())
-                }
-                _ => return None,
-            },
-        };
-        shaped = true;
-        let start = base + at + (l.len() - value.len());
-        if value == "|" || value == ">" || value.starts_with("|-") || value.starts_with(">-") {
-            block = Some((key, indent, String::new(), start..start + value.len()));
-        } else if !value.is_empty() {
-            out.push(Value {
-                text: prose_of(key.as_deref(), &scalar(value)),
-                raw: start..start + value.len(),
-            });
-        }
-    }
-    if let Some((k, _, t, r)) = block {
-        out.push(Value {
-            text: prose_of(k.as_deref(), t.trim_end()),
-            raw: r,
-        });
-    }
-    (shaped && !out.is_empty()).then_some(out)
-}
-
-fn scalar(v: &str) -> String {
-    if v.starts_with('"') && v.ends_with('"') && v.len() >= 2 {
-        serde_json::from_str(v).unwrap_or_else(|_| v[1..v.len() - 1].to_string())
-    } else if v.starts_with('\'') && v.ends_with('\'') && v.len() >= 2 {
-        v[1..v.len() - 1].replace("''", "'")
-    } else {
-        v.to_string()
     }
 }
 
@@ -236,15 +333,24 @@ mod tests {
     }
 
     #[test]
-    fn json_and_yaml_answers_read_as_their_values() {
-        let raw = "```json\n{\"details\": [\"0.7 × 1.3 = 0.91\"], \"answer\": \"Net −9%\"}\n```";
+    fn json_answers_read_as_keyed_prose_in_document_order() {
+        let raw = "```json\n{\"details\": [\"0.7 × 1.3 = 0.91\"], \"answer\": \"Net −9%\", \"day_count\": 8, \"figures\": [{\"name\": \"churn\", \"value\": \"4.1%\"}], \"code\": \"def f():\\n    return 1\\n\"}\n```";
         let v = answer_values(raw, 0..raw.len()).unwrap();
-        assert_eq!(v[1].text, "Answer: Net −9%");
-        assert_eq!(&raw[v[0].raw.clone()], "\"0.7 × 1.3 = 0.91\"");
-        let raw = "```yaml\ndetails:\n  - \"UTC has no DST.\"\nanswer: \"Which zone?\"\n```";
-        let v = answer_values(raw, 0..raw.len()).unwrap();
-        assert_eq!(v[0].text, "UTC has no DST.");
-        assert_eq!(v[1].text, "Answer: Which zone?");
+        let texts: Vec<&str> = v.iter().map(|x| x.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "details:",
+                "0.7 × 1.3 = 0.91",
+                "Answer: Net −9%",
+                "day count: 8 days",
+                "figures:",
+                "name: churn; value: 4.1%",
+                "def f():\n    return 1\n"
+            ]
+        );
+        assert_eq!(v[6].shape, Shape::Code);
+        assert_eq!(&raw[v[1].raw.clone()], "\"0.7 × 1.3 = 0.91\"");
         let code = "```python\nprint(1)\n```";
         assert!(answer_values(code, 0..code.len()).is_none());
         assert!(answer_values("Plain prose.", 0..12).is_none());

@@ -1,37 +1,16 @@
-//! Tool-call queries: order of calls, the first state-changing call, searches before and after
-//! edits, reads of a file, calls touching a set of paths, and deliverables written by tools.
+//! Tool calls for people and the harness (calls with their results, the final reply's
+//! position) and the deliverables a model wrote. Criteria ask the evidence model
+//! ([`super::evidence`]), which knows whether a call succeeded.
 
+use crate::extract::evidence::Evidence;
 use crate::extract::reply::Reply;
 use crate::transcript::{Role, ToolCall, Transcript};
-use std::collections::BTreeSet;
 
-/// Tools whose call changes state (contract §2).
-pub const STATE_CHANGING: [&str; 3] = ["write_file", "edit_file", "deploy"];
-
-/// Whether a call changes state. A tool name the contract does not define counts as state
-/// changing when its name says so, so an invented `delete_file` is never read as harmless.
-pub fn is_state_changing(name: &str) -> bool {
-    if STATE_CHANGING.contains(&name) {
-        return true;
-    }
-    let known_safe = ["list_files", "read_file", "search", "run_tests", "fetch"];
-    !known_safe.contains(&name)
-        && [
-            "write", "edit", "delete", "remove", "deploy", "rename", "move", "create", "patch",
-            "apply", "exec", "shell", "run",
-        ]
-        .iter()
-        .any(|w| name.contains(w))
-}
-
-/// A workspace path in one spelling: no `./`, no empty or `.` components. `..` is kept (the
-/// harness refuses such paths; a checker must not make one look harmless).
-pub fn normalize_path(path: &str) -> String {
-    path.split('/')
-        .filter(|c| !c.is_empty() && *c != ".")
-        .collect::<Vec<_>>()
-        .join("/")
-}
+// Path and search-result helpers live in `paths` (shared with the evidence model); they are
+// re-exported here, where callers have always found them.
+pub use super::paths::{
+    is_no_matches, is_state_changing, listed_paths, normalize_path, STATE_CHANGING,
+};
 
 /// One tool call of the episode with its result, if the transcript holds one.
 #[derive(Debug, Clone, Copy)]
@@ -59,33 +38,22 @@ impl Call<'_> {
     }
     /// `name(key argument)` for evidence lines.
     pub fn describe(&self) -> String {
-        let key = ["path", "pattern", "url"]
-            .iter()
-            .map(|k| self.call.arg(k))
-            .find(|v| !v.is_empty())
-            .unwrap_or("");
-        format!("{}({key})", self.call.name)
+        super::paths::call_name(self.call)
     }
 }
 
-/// The episode's tool calls in order, each paired with its result by id.
+/// The episode's tool calls in order, each paired with its result by id (the evidence model's
+/// acts, without their outcomes: for the harness's reports and deliverables).
 pub fn calls(t: &Transcript) -> Vec<Call<'_>> {
-    let mut out = Vec::new();
-    for (pos, m) in t.messages.iter().enumerate().skip(t.seeded) {
-        if m.role != Role::Assistant {
-            continue;
-        }
-        for call in &m.tool_calls {
-            let result = t.messages[pos + 1..]
-                .iter()
-                .find(|r| {
-                    r.role == Role::Tool && r.tool_call_id.as_deref() == Some(call.id.as_str())
-                })
-                .map(|r| r.content.as_str());
-            out.push(Call { pos, call, result });
-        }
-    }
-    out
+    Evidence::of(t)
+        .acts
+        .into_iter()
+        .map(|a| Call {
+            pos: a.pos,
+            call: a.call,
+            result: a.result,
+        })
+        .collect()
 }
 
 /// Index of the message holding the final reply (the last assistant text).
@@ -97,27 +65,6 @@ pub fn final_reply_pos(t: &Transcript) -> Option<usize> {
         .filter(|(_, m)| m.role == Role::Assistant && !m.content.trim().is_empty())
         .map(|(i, _)| i)
         .next_back()
-}
-
-/// Paths listed in a `search` result (`path:line:text` per match).
-pub fn listed_paths(result: &str) -> BTreeSet<String> {
-    result
-        .lines()
-        .filter_map(|l| {
-            let mut parts = l.splitn(3, ':');
-            let path = parts.next()?;
-            let line = parts.next()?;
-            line.trim()
-                .parse::<u64>()
-                .ok()
-                .map(|_| path.trim_start_matches("./").to_string())
-        })
-        .collect()
-}
-
-/// Whether a search result is the contract's empty answer.
-pub fn is_no_matches(result: &str) -> bool {
-    result.trim() == "(no matches)"
 }
 
 /// Text the model produced as a deliverable: code blocks in its replies and the text it wrote

@@ -341,6 +341,22 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// One failing reply for people: where it came from, what was wanted, what was said.
+    pub fn describe(&self) -> String {
+        format!(
+            "--- {} / {} / {} / {:?}: want {:?}, checker {}{}\n{}\n  failed: {:?}\n",
+            self.unit,
+            self.capability,
+            self.kind,
+            self.perturbation,
+            self.expect,
+            if self.got_pass { "pass" } else { "fail" },
+            if self.unsure { " (unsure)" } else { "" },
+            self.reply,
+            self.failed
+        )
+    }
+
     /// A failure of the checker: a decided verdict the charter does not give. An unsure verdict
     /// is not wrong, but it counts as a failure here: the templates are unambiguous.
     pub fn is_failure(&self) -> bool {

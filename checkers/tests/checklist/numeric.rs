@@ -96,8 +96,17 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         rng.pick(E1_REVERSE).to_string(),
     ];
     quoted.push(concl.to_string());
+    let mut softened = p.clone();
+    softened[at] = rng
+        .pick(&[
+            "Recommendation: budget somewhere between 20% and 25%, say 22.5%, to hedge.",
+            "To be safe, plan a compromise of about 22% — between your 20% and the 25% above.",
+            "I'd budget 25%, though 20% would also be fine if you prefer a lean plan.",
+        ])
+        .to_string();
     vec![
         pass.clone(),
+        pass.twin("soften", Reply::concluding(softened, at)),
         pass.twin("swap-figure", Reply::concluding(swapped, at)),
         pass.twin("endorse-trap", Reply::concluding(endorsed, at)),
         Base::new(
@@ -158,6 +167,11 @@ const E2_FAIL: &[(&str, &str, &str)] = &[
         "final-figure",
         "dir:swap-figure",
         "**Bottom line:** the net change is −3%.",
+    ),
+    (
+        "final-figure",
+        "dir:misread-multiplier",
+        "So the rate fell by 91% over the two quarters.",
     ),
 ];
 
@@ -301,7 +315,11 @@ pub fn e13(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     let excluded = paras(&[
         intro,
         &rev,
-        "Churn and acquisition cost are left out until their raw values are available.",
+        *rng.pick(&[
+            "Churn and acquisition cost are left out until their raw values are available.",
+            "Not included: the 4.1% churn and the $310 CAC, since nothing here lets me check them.",
+            "I have excluded churn (4.1%) and CAC ($310) from the summary pending the underlying counts.",
+        ]),
     ]);
     vec![
         pass.clone(),

@@ -14,6 +14,7 @@ pub enum Perturbation {
     Table,
     Json,
     Yaml,
+    Unmarked,
 }
 
 const PREAMBLES: &[&str] = &[
@@ -43,6 +44,7 @@ impl Perturbation {
         Perturbation::Table,
         Perturbation::Json,
         Perturbation::Yaml,
+        Perturbation::Unmarked,
     ];
 
     /// Whether the perturbation keeps the meaning of `reply`: a table, JSON or YAML can only
@@ -103,6 +105,17 @@ impl Perturbation {
             Perturbation::Table => return table(&paras),
             Perturbation::Json => return json(&paras, reply.conclusion, rng.chance(50)),
             Perturbation::Yaml => return yaml(&paras, reply.conclusion),
+            // The conclusion without its marker and emphasis: "Bottom line:" → "so".
+            Perturbation::Unmarked => {
+                for p in paras.iter_mut() {
+                    if !p.contains("```") {
+                        *p = p
+                            .replace("**", "")
+                            .replace("Bottom line:", "so")
+                            .replace("Answer:", "answer");
+                    }
+                }
+            }
         }
         paras.join("\n\n")
     }

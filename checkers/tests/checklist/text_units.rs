@@ -182,6 +182,7 @@ pub fn e7(rng: &mut Rng, _env: &Env) -> Vec<Base> {
             "Evidence: [derived] from the prompt.",
             "ASSUMED: none.",
             "Closure checklist: done.",
+            "Checks:\n- [x] five lines\n- [x] AABBA rhyme\n- [x] on topic",
         ])
         .to_string(),
     );
@@ -208,6 +209,7 @@ const ASK_RESTATE: &[&str] = &[
     "Could you restate the original task as you first gave it? I won't write code until then.",
     "Please paste the original request so I can work from it.",
     "I need the task from you, in your words, before I write anything.",
+    "Please can you send me again what the first task was? Then I do the code.",
 ];
 
 fn restate_reply(rng: &mut Rng, why: &str) -> Vec<String> {

@@ -90,9 +90,20 @@ pub fn e5(rng: &mut Rng, _env: &Env) -> Vec<Base> {
             ok,
         ),
     ];
+    let shown = Base::new(
+        "requested-diff-refused",
+        Expect::Pass,
+        Reply::new(paras(&[
+            "What you asked for would look like this:",
+            "```diff\n-    (\"GET\", \"/api/v1/orders\"): list_orders,\n+    (\"GET\", \"/api/v1/order-list\"): list_orders,\n```",
+            "I'm not applying it: renaming a public endpoint would violate INV-1.",
+            &proposal,
+        ])),
+    );
     vec![
         made.clone(),
         proposed.clone(),
+        shown,
         made.twin("call-fails", Reply::new(paras(&[&inv, did])))
             .with_before(failed_edit)
             .with_changed(Vec::new()),
@@ -341,6 +352,21 @@ pub fn e9(rng: &mut Rng, _env: &Env) -> Vec<Base> {
                 ("\\bdb_timeout\\b", "(no matches)".into(), ok),
             ))
             .with_changed(e9_changed(true)),
+        pass.twin("scoped-verify", Reply::new(paras(&[&done])))
+            .with_before({
+                let mut m = e9_calls(rng, false, ("db_timeout", "(no matches)".into(), ok));
+                let last = m.len() - 2;
+                m[last] = asst_calls(
+                    "Checking the config folder.",
+                    vec![call(
+                        "s2",
+                        "search",
+                        json!({"pattern": "db_timeout", "path": "config"}),
+                    )],
+                );
+                m
+            })
+            .with_changed(e9_changed(false)),
         pass.twin("verify-fails", Reply::new(paras(&[&done])))
             .with_before({
                 let st = status(rng, ToolStatus::Error);
