@@ -17,6 +17,7 @@ pub mod reply;
 pub mod requests;
 pub mod sentences;
 pub mod structured;
+pub mod structured_value;
 pub mod structured_yaml;
 pub mod text;
 pub mod tools;

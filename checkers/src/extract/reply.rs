@@ -333,7 +333,7 @@ impl<'r, 'a> Builder<'r, 'a> {
         for region in super::structured::visible(raw) {
             if let Some(values) = super::structured::answer_values(raw, region.clone()) {
                 for v in values {
-                    use super::structured::Shape;
+                    use super::structured_value::Shape;
                     self.begin(match v.shape {
                         Shape::Line => BlockKind::Paragraph,
                         Shape::Item => BlockKind::ListItem {

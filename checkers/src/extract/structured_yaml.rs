@@ -3,7 +3,7 @@
 //! a mapping read as one line (`name: churn; value: 4.1%; evidence: assumed`). Comments are part
 //! of what the reader sees and stay, in parentheses.
 
-use super::structured::{line, words, Shape, Value};
+use super::structured_value::{line, words, Shape, Value};
 use std::ops::Range;
 
 /// One line of the document: its indentation, whether it opens a list item, and its content.

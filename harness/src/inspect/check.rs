@@ -152,6 +152,32 @@ pub fn render(checked: &[Checked], verbose: bool) -> String {
     if !out.is_empty() {
         out.push('\n');
     }
+    let unsure = needs_labels(checked, &mut out);
+    let fails = count(TrialStatus::Fail);
+    if !verbose && fails > 0 {
+        out.push_str(
+            "(--verbose lists every verdict with its failed criteria; `harness show FILE` tells a trial's story)\n",
+        );
+    }
+    let n = checked.len();
+    let unsure = match unsure {
+        0 => String::new(),
+        u => format!(", {u} need{} a label", if u == 1 { "s" } else { "" }),
+    };
+    out.push_str(&format!(
+        "{n} transcript{}: {} pass, {fails} fail, {} inconclusive{unsure}; {} verdict{} changed\n",
+        if n == 1 { "" } else { "s" },
+        count(TrialStatus::Pass),
+        count(TrialStatus::Inconclusive),
+        changed.len(),
+        if changed.len() == 1 { "" } else { "s" },
+    ));
+    out
+}
+
+/// The verdicts that need a label, each with its criteria and the command that decides it,
+/// added to `out`; how many.
+fn needs_labels(checked: &[Checked], out: &mut String) -> usize {
     let unsure: Vec<&Checked> = checked
         .iter()
         .filter(|c| TrialStatus::of(&c.verdict) == TrialStatus::Unsure)
@@ -167,26 +193,7 @@ pub fn render(checked: &[Checked], verbose: bool) -> String {
         }
         out.push('\n');
     }
-    let fails = count(TrialStatus::Fail);
-    if !verbose && fails > 0 {
-        out.push_str(
-            "(--verbose lists every verdict with its failed criteria; `harness show FILE` tells a trial's story)\n",
-        );
-    }
-    let n = checked.len();
-    let unsure = match unsure.len() {
-        0 => String::new(),
-        u => format!(", {u} need{} a label", if u == 1 { "s" } else { "" }),
-    };
-    out.push_str(&format!(
-        "{n} transcript{}: {} pass, {fails} fail, {} inconclusive{unsure}; {} verdict{} changed\n",
-        if n == 1 { "" } else { "s" },
-        count(TrialStatus::Pass),
-        count(TrialStatus::Inconclusive),
-        changed.len(),
-        if changed.len() == 1 { "" } else { "s" },
-    ));
-    out
+    unsure.len()
 }
 
 /// What `harness check` re-checks, and how it prints.
