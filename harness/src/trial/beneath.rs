@@ -344,7 +344,7 @@ fn walk_folder(
     names.sort();
     for name in names {
         let here = at.child(&name);
-        let (mut kind, stat, mut error) =
+        let (mut kind, stat, error) =
             match rfs::statat(dir, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
                 Ok(st) => (kind_of(&st), st, None),
                 Err(e) => (
@@ -356,22 +356,7 @@ fn walk_folder(
         if kind == Kind::Dir && here.depth > MAX_DEPTH {
             kind = TOO_DEEP;
         }
-        // A folder is opened and read before it is visited, so one that cannot be is visited
-        // as unreadable (and removed or named by the caller), not entered and lost.
-        let mut opened = None;
-        if kind == Kind::Dir {
-            match rfs::openat(dir, name.as_os_str(), dir_flags(), Mode::empty())
-                .map_err(io::Error::from)
-                .and_then(|sub| Ok((names_in(&sub)?, sub)))
-            {
-                Ok(o) => opened = Some(o),
-                Err(e) => {
-                    kind = Kind::Unreadable;
-                    error = Some(format!("cannot open the folder: {e}"));
-                }
-            }
-        }
-        let enter = visit(&Entry {
+        let entry = |kind, error| Entry {
             rel: here.rel.clone(),
             raw: here.raw.clone(),
             kind,
@@ -379,9 +364,24 @@ fn walk_folder(
             error,
             dir: dir.as_fd(),
             name: &name,
-        });
-        if let (Some((inner, sub)), true) = (opened, enter) {
-            walk_folder(&sub, inner, &here, skip, visit);
+        };
+        let enter = visit(&entry(kind, error));
+        if kind != Kind::Dir || !enter {
+            continue;
+        }
+        // Opened after the visit (which may have made it readable again); a folder that still
+        // cannot be opened or read is visited once more, as unreadable, never skipped.
+        let opened = rfs::openat(dir, name.as_os_str(), dir_flags(), Mode::empty())
+            .map_err(io::Error::from)
+            .and_then(|sub| Ok((names_in(&sub)?, sub)));
+        match opened {
+            Ok((inner, sub)) => walk_folder(&sub, inner, &here, skip, visit),
+            Err(e) => {
+                visit(&entry(
+                    Kind::Unreadable,
+                    Some(format!("cannot open the folder: {e}")),
+                ));
+            }
         }
     }
 }
@@ -583,6 +583,50 @@ mod tests {
         })
         .unwrap();
         assert_eq!(kinds, vec![Kind::Link]);
+    }
+
+    #[test]
+    fn an_entry_the_walk_cannot_stat_or_open_is_visited_as_unreadable_never_skipped() {
+        let top = tempfile::tempdir().unwrap();
+        for name in ["a", "b"] {
+            std::fs::write(top.path().join(name), name).unwrap();
+        }
+        std::fs::create_dir(top.path().join("c")).unwrap();
+        std::fs::write(top.path().join("c/inner.txt"), "x").unwrap();
+        let root = Root::open(top.path()).unwrap();
+        let mut seen = Vec::new();
+        root.walk("", &|_| false, &mut |e| {
+            // While "a" is visited, "b" goes; while "c" is visited, it becomes a file.
+            if e.rel == "a" {
+                std::fs::remove_file(top.path().join("b")).unwrap();
+            }
+            if e.rel == "c" && e.kind == Kind::Dir {
+                std::fs::remove_dir_all(top.path().join("c")).unwrap();
+                std::fs::write(top.path().join("c"), "now a file").unwrap();
+            }
+            seen.push((e.rel.clone(), e.kind, e.error.clone().unwrap_or_default()));
+            true
+        })
+        .unwrap();
+        assert_eq!(seen[1].0, "b");
+        assert_eq!(seen[1].1, Kind::Unreadable);
+        assert!(seen[1].2.contains("cannot stat"), "{seen:?}");
+        let last = seen.last().unwrap();
+        assert_eq!(
+            (last.0.as_str(), last.1),
+            ("c", Kind::Unreadable),
+            "{seen:?}"
+        );
+        assert!(last.2.contains("cannot open the folder"), "{seen:?}");
+    }
+
+    #[test]
+    fn names_are_shown_escaped_and_never_alike() {
+        assert_eq!(show(b"plain/name.txt"), "plain/name.txt");
+        assert_eq!(show(br"\xff"), "\\x5cxff");
+        assert_eq!(show(&[0xff]), "\\xff");
+        assert_eq!(show(&[b'n', 0xfe, b'.']), "n\\xfe.");
+        assert_ne!(show(br"\xff"), show(&[0xff]));
     }
 
     #[test]

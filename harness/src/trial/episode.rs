@@ -217,25 +217,10 @@ fn new_transcript(
 /// capped (`true` when cut), tool paths normalised once, before tools, checkers or files see
 /// any of it.
 pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> (Message, bool) {
-    let (content, mut cut) = crate::trial::tools::cap_text(
-        crate::output::secrets::redact(&reply.content),
-        max_bytes,
-        "reply",
-    );
+    // The calls' arguments count inside the same cap as the text, the calls first (they are
+    // what the reply does): a call past it keeps its name and loses its arguments (it then
+    // fails as unparsable, and the cut is named); the text gets what is left.
     let mut tool_calls = reply.tool_calls;
-    // The calls' arguments count inside the same cap as the text: past it, a call keeps its
-    // name and loses its arguments (it then fails as unparsable, and the cut is named).
-    let mut used = content.len() as u64;
-    for c in tool_calls.iter_mut() {
-        let size = c.arguments.to_string().len() as u64;
-        if used.saturating_add(size) > max_bytes {
-            c.arguments = json!(format!(
-                "[arguments cut: {size} bytes would pass max_reply_bytes ({max_bytes})]"
-            ));
-            cut = true;
-        }
-        used = used.saturating_add(c.arguments.to_string().len() as u64);
-    }
     for c in tool_calls.iter_mut() {
         crate::output::secrets::redact_json(&mut c.arguments);
         if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
@@ -243,6 +228,24 @@ pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> 
             c.arguments["path"] = json!(normal);
         }
     }
+    let mut left = max_bytes;
+    let mut cut = false;
+    for c in tool_calls.iter_mut() {
+        let size = c.arguments.to_string().len() as u64;
+        if size > left {
+            c.arguments = json!(format!(
+                "[arguments cut: {size} bytes would pass max_reply_bytes ({max_bytes})]"
+            ));
+            cut = true;
+        }
+        left = left.saturating_sub(c.arguments.to_string().len() as u64);
+    }
+    let (content, text_cut) = crate::trial::tools::cap_text(
+        crate::output::secrets::redact(&reply.content),
+        left,
+        "reply",
+    );
+    let cut = cut || text_cut;
     let message = Message {
         role: Role::Assistant,
         content,

@@ -121,24 +121,6 @@ async fn files_under_a_path_longer_than_path_max_are_dropped_all_the_same() {
     assert!(kept <= cap, "{kept} bytes kept in the diff");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_folder_the_harness_cannot_open_fails_the_trial_closed() {
-    if unsafe { libc::geteuid() } == 0 {
-        // Root opens any folder; an unreadable one needs another user.
-        eprintln!("SKIPPED: as root every folder opens");
-        return;
-    }
-    let script = "#!/bin/sh\nmkdir -p locked/inner\necho x > locked/inner/f.txt\nchmod 000 locked/inner\necho done\n";
-    let server = model(script_then_run_tests(script)).await;
-    let run = e5(&server, "").await;
-    let t = run.transcript("evil", "E5-default", 1);
-    // Reclaim resets modes first; what it still cannot walk is named, never skipped.
-    let hit = caps_hit(&t).join("\n");
-    if hit.contains("containment: ") {
-        assert_eq!(t["outcome"], "error", "{hit}");
-    }
-}
-
 // 3. A bound on everything a model controls.
 
 /// The harness run as a child under an address-space limit and a timeout: an attack that
@@ -239,7 +221,7 @@ async fn edit_file_refuses_a_result_past_the_caps_before_building_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tool_call_arguments_count_inside_max_reply_bytes() {
-    let big = "z".repeat(8 << 20);
+    let big = "z".repeat(3 << 20);
     let calls: Vec<_> = (0..3)
         .map(|i| {
             call(
@@ -263,8 +245,10 @@ async fn tool_call_arguments_count_inside_max_reply_bytes() {
     let t = run.transcript("evil", "E5-default", 1);
     assert!(
         caps_hit(&t).iter().any(|h| h.contains("reply cut")),
-        "{:?}",
-        caps_hit(&t)
+        "{:?} {} {}",
+        caps_hit(&t),
+        t["outcome"],
+        t["error"]
     );
     for r in results(&t, "write_file") {
         assert!(r.contains("arguments cut"), "{r}");
