@@ -82,7 +82,15 @@ async fn three_thousand_sibling_folders_exhaust_no_descriptor_and_hide_nothing()
     let script = "#!/bin/sh\nmkdir wide\ncd wide\nseq 3000 | sed 's/^/d/' | xargs mkdir\n\
                   echo deep > d2999/last.txt\necho done\n";
     let server = model(script_then_run_tests(script)).await;
-    let run = e5(&server, "").await;
+    // Under the usual limit of 1,024 descriptors.
+    let (run, timed_out) = limited_run(
+        manifest(&server, ""),
+        &["--case", "E5", "--model", "evil"],
+        libc::RLIM_INFINITY,
+        Duration::from_secs(120),
+    )
+    .await;
+    assert!(!timed_out);
     let t = run.transcript("evil", "E5-default", 1);
     assert!(
         results(&t, "run_tests")[0].contains("done"),
@@ -123,8 +131,9 @@ async fn files_under_a_path_longer_than_path_max_are_dropped_all_the_same() {
 
 // 3. A bound on everything a model controls.
 
-/// The harness run as a child under an address-space limit and a timeout: an attack that
-/// would allocate gigabytes fails the test, not the machine.
+/// The harness run as a child under an address-space limit, the usual descriptor limit
+/// (1,024) and a timeout: an attack that would allocate gigabytes fails the test, not the
+/// machine.
 async fn limited_run(
     manifest: String,
     args: &[&str],
@@ -154,6 +163,16 @@ async fn limited_run(
                     rlim_max: libc::RLIM_INFINITY,
                 };
                 libc::setrlimit(libc::RLIMIT_AS, &l);
+                // (the hard limit kept: above fs.nr_open it would be refused)
+                let mut files = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                libc::getrlimit(libc::RLIMIT_NOFILE, &mut files);
+                files.rlim_cur = files.rlim_max.min(1024);
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &files) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
                 Ok(())
             });
         }
