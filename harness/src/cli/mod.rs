@@ -134,8 +134,10 @@ fn existing_or_latest_hint(paths: &[PathBuf]) -> Result<()> {
 pub fn run() -> Result<u8> {
     // The sandbox helper is this binary started again; it never returns.
     crate::trial::sandbox::maybe_helper();
-    // Keys may sit in .env (this folder's or the nearest parent's); the environment wins.
-    crate::suite::manifest::load_dotenv();
+    // Keys may sit in .env (this folder's or the nearest parent's): only the variables a
+    // manifest names as keys are taken from it, when the manifest is read (the environment
+    // wins); values under key-like names are masked from the start.
+    crate::suite::manifest::mask_dotenv_keys();
     // Commands without a manifest (`check`, `runs`, `calibrate`) still mask the keys the
     // environment holds under the usual names; a manifest's own key names add to these.
     crate::output::secrets::register_from_env();

@@ -30,14 +30,18 @@ pub fn register_from_env() {
         let (Some(name), Some(value)) = (name.to_str(), value.to_str()) else {
             continue;
         };
-        let upper = name.to_ascii_uppercase();
-        if ["_API_KEY", "_TOKEN", "_SECRET"]
-            .iter()
-            .any(|s| upper.ends_with(s))
-        {
+        if named_like_a_key(name) {
             register(value);
         }
     }
+}
+
+/// Whether a variable's name says it holds a key (`*_API_KEY`, `*_TOKEN`, `*_SECRET`).
+pub fn named_like_a_key(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    ["_API_KEY", "_TOKEN", "_SECRET"]
+        .iter()
+        .any(|s| upper.ends_with(s))
 }
 
 /// `text` with every registered key masked: as written, as JSON would escape it, and wherever

@@ -60,6 +60,16 @@ impl HttpCaller {
             // A redirect would carry the key's header to wherever the server says (reqwest
             // strips `authorization` on a change of host, never `x-api-key`).
             .redirect(reqwest::redirect::Policy::none());
+        // No proxy from the environment (a `.env` or a CI step's HTTP_PROXY would receive the
+        // key's header); only the one the manifest names for this model.
+        builder = match model.proxy.as_deref() {
+            None => builder.no_proxy(),
+            Some(p) => builder
+                .no_proxy()
+                .proxy(reqwest::Proxy::all(p).map_err(|e| {
+                    crate::error::Error::input(format!("model {}: proxy: {e}", model.name()))
+                })?),
+        };
         let host = model
             .base_url
             .as_deref()

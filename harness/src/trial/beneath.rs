@@ -5,10 +5,11 @@
 //! What is opened is then checked on the descriptor itself (a regular file, one link).
 
 use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags, Stat};
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
-use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set once `openat2` answered ENOSYS: every later open walks component by component.
@@ -30,16 +31,30 @@ pub enum Kind {
     Link,
     /// A FIFO, socket or device (named), or a folder too deep to walk.
     Special(&'static str),
+    /// An entry the walk could not stat, or a folder it could not open or read: a containment
+    /// finding (`Entry::error` says why), never skipped.
+    Unreadable,
 }
 
-/// One entry of a walk: its path relative to the root, its kind and its own metadata.
+/// The start of every `caps_hit` line that is a containment finding: something in the tree
+/// the harness could not see, so it cannot vouch for the tree and the trial fails closed.
+pub const CONTAINMENT: &str = "containment: ";
+
+/// One entry of a walk: its path relative to the root (shown, and as bytes), its kind and its
+/// own metadata.
 pub struct Entry<'a> {
+    /// The path as shown ([`show`]): UTF-8, unambiguous.
     pub rel: String,
+    /// The path as bytes.
+    pub raw: Vec<u8>,
     pub kind: Kind,
+    /// All zeros for an entry that could not be stat'ed.
     pub stat: Stat,
+    /// Why an [`Kind::Unreadable`] entry is.
+    pub error: Option<String>,
     /// The folder holding it and its name there, for operations on the entry itself.
     pub dir: BorrowedFd<'a>,
-    pub name: &'a str,
+    pub name: &'a OsStr,
 }
 
 /// An error for a refusal found on the descriptor.
@@ -244,14 +259,17 @@ impl Root {
         Ok(rfs::unlinkat(&dir, *name, AtFlags::empty())?)
     }
 
-    /// Visit every entry under `start` (a folder, or a file: then just it), in no particular
-    /// order, never through a link and never deeper than [`MAX_DEPTH`]. Folders are visited
-    /// before their contents; `visit` returns whether to enter one. Names `skip` accepts are
-    /// left out with everything under them.
+    /// Visit every entry under `start` (a folder, or a file: then just it), depth first, holding
+    /// one descriptor per level (each folder opened from its parent's handle, never by a path),
+    /// never through a link and never deeper than [`MAX_DEPTH`]. Names are bytes throughout:
+    /// `rel` shows them ([`show`]), `raw` and `name` are the bytes. Folders are visited before
+    /// their contents; `visit` returns whether to enter one. Names `skip` accepts are left out
+    /// with everything under them. An entry the walk cannot stat, or a folder it cannot open or
+    /// read, is visited as [`Kind::Unreadable`] (with why), never skipped.
     pub fn walk(
         &self,
         start: &str,
-        skip: &dyn Fn(&str) -> bool,
+        skip: &dyn Fn(&OsStr) -> bool,
         visit: &mut dyn FnMut(&Entry<'_>) -> bool,
     ) -> io::Result<()> {
         let start_parts = components(start)?;
@@ -265,69 +283,149 @@ impl Root {
             let st = rfs::statat(&dir, *name, AtFlags::SYMLINK_NOFOLLOW)?;
             visit(&Entry {
                 rel: prefix.clone(),
+                raw: prefix.clone().into_bytes(),
                 kind: kind_of(&st),
                 stat: st,
+                error: None,
                 dir: dir.as_fd(),
-                name,
+                name: OsStr::new(name),
             });
             return Ok(());
         }
-        let top = Rc::new(open_beneath(
-            self.fd(),
-            &prefix,
-            dir_flags(),
-            Mode::empty(),
-        )?);
-        // Folders still to read: their handle (shared with the siblings waiting beside them),
-        // their path and depth.
-        let mut stack: Vec<(Rc<OwnedFd>, String, usize)> = vec![(top, prefix, 0)];
-        while let Some((dir, rel, depth)) = stack.pop() {
-            let mut names = names_in(&dir)?;
-            names.retain(|n| !skip(n));
-            names.sort();
-            for name in names {
-                let Ok(st) = rfs::statat(&*dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
-                    continue;
-                };
-                let child = if rel.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{rel}/{name}")
-                };
-                let mut kind = kind_of(&st);
-                if kind == Kind::Dir && depth + 1 > MAX_DEPTH {
-                    kind = TOO_DEEP;
-                }
-                let enter = visit(&Entry {
-                    rel: child.clone(),
-                    kind,
-                    stat: st,
-                    dir: dir.as_fd(),
-                    name: &name,
-                });
-                if kind == Kind::Dir && enter {
-                    match rfs::openat(&*dir, name.as_str(), dir_flags(), Mode::empty()) {
-                        Ok(sub) => stack.push((Rc::new(sub), child, depth + 1)),
-                        // Swapped for a link or removed since the stat: not entered.
-                        Err(_) => continue,
-                    }
-                }
+        let top = open_beneath(self.fd(), &prefix, dir_flags(), Mode::empty())?;
+        let names = names_in(&top)?;
+        let at = Place {
+            raw: prefix.clone().into_bytes(),
+            rel: prefix,
+            depth: 0,
+        };
+        walk_folder(&top, names, &at, skip, visit);
+        Ok(())
+    }
+}
+
+/// Where a walk is: the folder's path as bytes and as shown, and its depth.
+struct Place {
+    raw: Vec<u8>,
+    rel: String,
+    depth: usize,
+}
+
+impl Place {
+    fn child(&self, name: &OsStr) -> Place {
+        let join = |a: &[u8], b: &[u8]| {
+            let mut v = a.to_vec();
+            if !v.is_empty() {
+                v.push(b'/');
+            }
+            v.extend_from_slice(b);
+            v
+        };
+        let shown = show(name.as_bytes());
+        Place {
+            raw: join(&self.raw, name.as_bytes()),
+            rel: String::from_utf8(join(self.rel.as_bytes(), shown.as_bytes()))
+                .expect("shown names are UTF-8"),
+            depth: self.depth + 1,
+        }
+    }
+}
+
+/// Visit the entries `names` of the open folder `dir` (at `at`), entering folders as asked:
+/// the descriptors held are this folder's and its ancestors', one per level.
+fn walk_folder(
+    dir: &OwnedFd,
+    mut names: Vec<OsString>,
+    at: &Place,
+    skip: &dyn Fn(&OsStr) -> bool,
+    visit: &mut dyn FnMut(&Entry<'_>) -> bool,
+) {
+    names.retain(|n| !skip(n));
+    names.sort();
+    for name in names {
+        let here = at.child(&name);
+        let (mut kind, stat, error) =
+            match rfs::statat(dir, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(st) => (kind_of(&st), st, None),
+                Err(e) => (
+                    Kind::Unreadable,
+                    zero_stat(),
+                    Some(format!("cannot stat it: {e}")),
+                ),
+            };
+        if kind == Kind::Dir && here.depth > MAX_DEPTH {
+            kind = TOO_DEEP;
+        }
+        let entry = |kind, error| Entry {
+            rel: here.rel.clone(),
+            raw: here.raw.clone(),
+            kind,
+            stat,
+            error,
+            dir: dir.as_fd(),
+            name: &name,
+        };
+        let enter = visit(&entry(kind, error));
+        if kind != Kind::Dir || !enter {
+            continue;
+        }
+        // Opened after the visit (which may have made it readable again); a folder that still
+        // cannot be opened or read is visited once more, as unreadable, never skipped.
+        let opened = rfs::openat(dir, name.as_os_str(), dir_flags(), Mode::empty())
+            .map_err(io::Error::from)
+            .and_then(|sub| Ok((names_in(&sub)?, sub)));
+        match opened {
+            Ok((inner, sub)) => walk_folder(&sub, inner, &here, skip, visit),
+            Err(e) => {
+                visit(&entry(
+                    Kind::Unreadable,
+                    Some(format!("cannot open the folder: {e}")),
+                ));
             }
         }
-        Ok(())
+    }
+}
+
+fn zero_stat() -> Stat {
+    // SAFETY: `struct stat` is plain integers; all zeros is a valid value.
+    unsafe { std::mem::zeroed() }
+}
+
+/// A name as a transcript shows it: as is when it is UTF-8 with no backslash; otherwise every
+/// byte that is not part of valid UTF-8, and every backslash, as `\xNN` (so two names never
+/// show alike and no name is lost).
+pub fn show(name: &[u8]) -> String {
+    match std::str::from_utf8(name) {
+        Ok(s) if !s.contains('\\') => s.to_string(),
+        _ => {
+            let mut out = String::new();
+            for chunk in name.utf8_chunks() {
+                for c in chunk.valid().chars() {
+                    if c == '\\' {
+                        out.push_str("\\x5c");
+                    } else {
+                        out.push(c);
+                    }
+                }
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            out
+        }
     }
 }
 
 /// The marker of a folder deeper than [`MAX_DEPTH`]: reported, never read.
 pub const TOO_DEEP: Kind = Kind::Special("a folder nested too deep to read");
 
-/// The names in the folder `fd` (no "." or ".."), read once before any is changed.
-fn names_in(fd: &OwnedFd) -> io::Result<Vec<String>> {
+/// The names in the folder `fd` (no "." or ".."), as bytes, read once before any is changed.
+fn names_in(fd: &OwnedFd) -> io::Result<Vec<OsString>> {
     let mut names = Vec::new();
     for entry in rfs::Dir::read_from(fd)? {
-        let n = entry?.file_name().to_string_lossy().into_owned();
-        if n != "." && n != ".." {
-            names.push(n);
+        let n = entry?.file_name().to_bytes().to_vec();
+        if n != b"." && n != b".." {
+            names.push(OsString::from_vec(n));
         }
     }
     Ok(names)
@@ -335,19 +433,19 @@ fn names_in(fd: &OwnedFd) -> io::Result<Vec<String>> {
 
 /// Remove the folder `name` of `dir` with everything in it, through descriptors (no link
 /// followed), up to a few hundred levels down.
-pub fn remove_tree(dir: BorrowedFd<'_>, name: &str) -> io::Result<()> {
+pub fn remove_tree(dir: BorrowedFd<'_>, name: &OsStr) -> io::Result<()> {
     fn clear(fd: &OwnedFd, depth: usize) -> io::Result<()> {
         if depth > 512 {
             return Err(refusal("nested too deep to remove"));
         }
         for n in names_in(fd)? {
-            let st = rfs::statat(fd, n.as_str(), AtFlags::SYMLINK_NOFOLLOW)?;
+            let st = rfs::statat(fd, n.as_os_str(), AtFlags::SYMLINK_NOFOLLOW)?;
             if kind_of(&st) == Kind::Dir {
-                let sub = rfs::openat(fd, n.as_str(), dir_flags(), Mode::empty())?;
+                let sub = rfs::openat(fd, n.as_os_str(), dir_flags(), Mode::empty())?;
                 clear(&sub, depth + 1)?;
-                rfs::unlinkat(fd, n.as_str(), AtFlags::REMOVEDIR)?;
+                rfs::unlinkat(fd, n.as_os_str(), AtFlags::REMOVEDIR)?;
             } else {
-                rfs::unlinkat(fd, n.as_str(), AtFlags::empty())?;
+                rfs::unlinkat(fd, n.as_os_str(), AtFlags::empty())?;
             }
         }
         Ok(())
@@ -369,15 +467,15 @@ pub fn chown_tree(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
         let (u, g) = (Some(rfs::Uid::from_raw(uid)), Some(rfs::Gid::from_raw(gid)));
         rfs::fchown(fd, u, g)?;
         for n in names_in(fd)? {
-            let Ok(st) = rfs::statat(fd, n.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
+            let Ok(st) = rfs::statat(fd, n.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) else {
                 continue;
             };
             if kind_of(&st) == Kind::Dir {
-                if let Ok(sub) = rfs::openat(fd, n.as_str(), dir_flags(), Mode::empty()) {
+                if let Ok(sub) = rfs::openat(fd, n.as_os_str(), dir_flags(), Mode::empty()) {
                     give(&sub, uid, gid, depth + 1)?;
                 }
             } else if st.st_nlink <= 1 {
-                let _ = rfs::chownat(fd, n.as_str(), u, g, AtFlags::SYMLINK_NOFOLLOW);
+                let _ = rfs::chownat(fd, n.as_os_str(), u, g, AtFlags::SYMLINK_NOFOLLOW);
             }
         }
         Ok(())
@@ -387,7 +485,7 @@ pub fn chown_tree(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
 }
 
 /// Up to `max` bytes of the regular file `name` in the folder `dir`, with its metadata.
-pub fn read_entry(dir: BorrowedFd<'_>, name: &str, max: u64) -> io::Result<(Vec<u8>, Stat)> {
+pub fn read_entry(dir: BorrowedFd<'_>, name: &OsStr, max: u64) -> io::Result<(Vec<u8>, Stat)> {
     let fd = rfs::openat(
         dir,
         name,
@@ -485,6 +583,50 @@ mod tests {
         })
         .unwrap();
         assert_eq!(kinds, vec![Kind::Link]);
+    }
+
+    #[test]
+    fn an_entry_the_walk_cannot_stat_or_open_is_visited_as_unreadable_never_skipped() {
+        let top = tempfile::tempdir().unwrap();
+        for name in ["a", "b"] {
+            std::fs::write(top.path().join(name), name).unwrap();
+        }
+        std::fs::create_dir(top.path().join("c")).unwrap();
+        std::fs::write(top.path().join("c/inner.txt"), "x").unwrap();
+        let root = Root::open(top.path()).unwrap();
+        let mut seen = Vec::new();
+        root.walk("", &|_| false, &mut |e| {
+            // While "a" is visited, "b" goes; while "c" is visited, it becomes a file.
+            if e.rel == "a" {
+                std::fs::remove_file(top.path().join("b")).unwrap();
+            }
+            if e.rel == "c" && e.kind == Kind::Dir {
+                std::fs::remove_dir_all(top.path().join("c")).unwrap();
+                std::fs::write(top.path().join("c"), "now a file").unwrap();
+            }
+            seen.push((e.rel.clone(), e.kind, e.error.clone().unwrap_or_default()));
+            true
+        })
+        .unwrap();
+        assert_eq!(seen[1].0, "b");
+        assert_eq!(seen[1].1, Kind::Unreadable);
+        assert!(seen[1].2.contains("cannot stat"), "{seen:?}");
+        let last = seen.last().unwrap();
+        assert_eq!(
+            (last.0.as_str(), last.1),
+            ("c", Kind::Unreadable),
+            "{seen:?}"
+        );
+        assert!(last.2.contains("cannot open the folder"), "{seen:?}");
+    }
+
+    #[test]
+    fn names_are_shown_escaped_and_never_alike() {
+        assert_eq!(show(b"plain/name.txt"), "plain/name.txt");
+        assert_eq!(show(br"\xff"), "\\x5cxff");
+        assert_eq!(show(&[0xff]), "\\xff");
+        assert_eq!(show(&[b'n', 0xfe, b'.']), "n\\xfe.");
+        assert_ne!(show(br"\xff"), show(&[0xff]));
     }
 
     #[test]

@@ -128,6 +128,26 @@ fn record_changes(transcript: &mut Transcript, ws: &TrialWorkspace) {
     }
 }
 
+/// Bytes a message adds to the transcript (its text and its calls' arguments).
+fn message_bytes(m: &Message) -> u64 {
+    let args: usize = m
+        .tool_calls
+        .iter()
+        .map(|c| c.arguments.to_string().len())
+        .sum();
+    (m.content.len() + args) as u64
+}
+
+/// A containment finding (something in the tree the harness could not see) fails the trial
+/// closed: an error naming it, never a verdict.
+fn fail_closed(caps_hit: &[String], transcript: &mut Transcript) {
+    let prefix = crate::trial::beneath::CONTAINMENT;
+    if let Some(finding) = caps_hit.iter().find(|n| n.starts_with(prefix)) {
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(format!("harness: {finding}"));
+    }
+}
+
 /// The behavioural probe over each deliverable in the workspace at `root`.
 async fn run_probe(
     script: &str,
@@ -135,12 +155,25 @@ async fn run_probe(
     caps: &tools::Caps,
     transcript: &mut Transcript,
 ) {
+    use crate::trial::workspace::effects;
     let root = root.to_path_buf();
-    transcript.probes = Some(crate::trial::probe::run(script, transcript, &root).await);
+    let before = effects::digests(&root, caps.max_workspace_bytes);
+    let (probes, mut notes) = crate::trial::probe::run(script, transcript, &root).await;
+    transcript.probes = Some(probes);
     // The probe ran model code in the tree: taken back and held to the caps like after
     // `run_tests`, and what that removed is named.
-    let notes = crate::trial::workspace::reclaim(&root, caps, "probe");
+    notes.extend(crate::trial::workspace::reclaim(&root, caps, "probe"));
+    let after = effects::digests(&root, caps.max_workspace_bytes);
+    let message = transcript.messages.len().saturating_sub(1);
+    if let Some(w) = transcript.workspace.as_mut() {
+        w.after_commands.push(checkers::transcript::CommandEffect {
+            message,
+            command: "probe".into(),
+            changed: effects::changed(&before, &after),
+        });
+    }
     if !notes.is_empty() {
+        fail_closed(&notes, transcript);
         transcript
             .caps_hit
             .get_or_insert_with(Vec::new)
@@ -184,11 +217,9 @@ fn new_transcript(
 /// capped (`true` when cut), tool paths normalised once, before tools, checkers or files see
 /// any of it.
 pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> (Message, bool) {
-    let (content, cut) = crate::trial::tools::cap_text(
-        crate::output::secrets::redact(&reply.content),
-        max_bytes,
-        "reply",
-    );
+    // The calls' arguments count inside the same cap as the text, the calls first (they are
+    // what the reply does): a call past it keeps its name and loses its arguments (it then
+    // fails as unparsable, and the cut is named); the text gets what is left.
     let mut tool_calls = reply.tool_calls;
     for c in tool_calls.iter_mut() {
         crate::output::secrets::redact_json(&mut c.arguments);
@@ -197,6 +228,24 @@ pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> 
             c.arguments["path"] = json!(normal);
         }
     }
+    let mut left = max_bytes;
+    let mut cut = false;
+    for c in tool_calls.iter_mut() {
+        let size = c.arguments.to_string().len() as u64;
+        if size > left {
+            c.arguments = json!(format!(
+                "[arguments cut: {size} bytes would pass max_reply_bytes ({max_bytes})]"
+            ));
+            cut = true;
+        }
+        left = left.saturating_sub(c.arguments.to_string().len() as u64);
+    }
+    let (content, text_cut) = crate::trial::tools::cap_text(
+        crate::output::secrets::redact(&reply.content),
+        left,
+        "reply",
+    );
+    let cut = cut || text_cut;
     let message = Message {
         role: Role::Assistant,
         content,
@@ -222,6 +271,14 @@ struct Episode {
     finished: bool,
     error: Option<String>,
     provider_error: Option<crate::provider::ProviderError>,
+    /// What each command changed, with the index of the tool message it answered.
+    effects: Vec<checkers::transcript::CommandEffect>,
+    /// Time spent outside provider calls: tools, commands, accounting. Waiting on a provider
+    /// (and on any rate limiter inside it) is not work.
+    worked: Duration,
+    tool_calls: u64,
+    /// Bytes of messages so far (content and arguments), against `max_transcript_bytes`.
+    bytes: u64,
 }
 
 impl Episode {
@@ -243,6 +300,10 @@ impl Episode {
             finished: false,
             error: None,
             provider_error: None,
+            effects: Vec::new(),
+            worked: Duration::ZERO,
+            tool_calls: 0,
+            bytes: 0,
         }
     }
 
@@ -268,6 +329,9 @@ impl Episode {
         let mut warm_up = Some(warm_up);
         let prices = crate::provider::prices::Prices::of(spec.model);
         for turn in 0..spec.max_steps as usize {
+            if let Some(why) = self.over_limits(spec, Duration::ZERO) {
+                return self.stop(why);
+            }
             let reservation = match self.reserve(spec, &prices) {
                 Ok(r) => r,
                 Err(why) => return self.stop(why),
@@ -282,7 +346,9 @@ impl Episode {
                 decoding: spec.decoding,
                 on_retry,
             };
+            // The hook for working time: only what happens outside this call counts.
             let result = provider.complete(request).await;
+            let work = Instant::now();
             drop(warm_up.take());
             if let Some(b) = spec.budget {
                 let used = result
@@ -303,8 +369,38 @@ impl Episode {
                 self.finished = true;
                 return;
             }
-            self.run_calls(spec, toolbox, calls).await;
+            self.run_calls(spec, toolbox, calls, work).await;
+            self.worked += work.elapsed();
+            if self.error.is_some() {
+                return;
+            }
         }
+    }
+
+    /// Why the trial must stop now: past its working time, its tool calls or its transcript
+    /// size (`[run]` max_trial_secs, max_tool_calls, max_transcript_bytes); `this_turn` is the
+    /// work of the current turn so far.
+    fn over_limits(&self, spec: &TrialSpec<'_>, this_turn: Duration) -> Option<String> {
+        let caps = &spec.caps;
+        if self.worked + this_turn > Duration::from_secs(caps.max_trial_secs) {
+            return Some(format!(
+                "the trial worked past max_trial_secs ({} s)",
+                caps.max_trial_secs
+            ));
+        }
+        if self.tool_calls > caps.max_tool_calls {
+            return Some(format!(
+                "the model made more than max_tool_calls ({}) tool calls",
+                caps.max_tool_calls
+            ));
+        }
+        if self.bytes > caps.max_transcript_bytes {
+            return Some(format!(
+                "the transcript would pass max_transcript_bytes ({})",
+                caps.max_transcript_bytes
+            ));
+        }
+        None
     }
 
     fn stop(&mut self, why: String) {
@@ -352,6 +448,7 @@ impl Episode {
             ));
         }
         let calls = message.tool_calls.clone();
+        self.bytes += message_bytes(&message);
         self.messages.push(message);
         calls
     }
@@ -362,8 +459,13 @@ impl Episode {
         spec: &TrialSpec<'_>,
         toolbox: &mut ToolBox,
         calls: Vec<checkers::ToolCall>,
+        started: Instant,
     ) {
         for call in calls {
+            self.tool_calls += 1;
+            if let Some(why) = self.over_limits(spec, started.elapsed()) {
+                return self.stop(why);
+            }
             let result = if call.arguments.is_object() {
                 toolbox.call(&call.name, &call.arguments).await
             } else {
@@ -376,9 +478,11 @@ impl Episode {
                     content: format!("error: arguments are not a JSON object: {raw}"),
                     is_error: true,
                     capped: false,
+                    refused: false,
                 }
             };
             let capped = result.capped;
+            let status = result.status();
             let (result_text, cut) = crate::trial::tools::cap_text(
                 result.content,
                 spec.caps.max_tool_result_bytes,
@@ -400,19 +504,32 @@ impl Episode {
             }
             // What the harness dropped or removed when it took the tree back after a command.
             self.caps_hit.extend(toolbox.take_notes());
-            self.messages.push(Message {
+            for (command, changed) in toolbox.take_effects() {
+                self.effects.push(checkers::transcript::CommandEffect {
+                    message: self.messages.len(),
+                    command,
+                    changed,
+                });
+            }
+            let message = Message {
                 role: Role::Tool,
                 content: result_text,
                 tool_calls: Vec::new(),
                 tool_call_id: Some(call.id),
                 name: Some(call.name),
-                status: None,
-            });
+                status: Some(status),
+            };
+            self.bytes += message_bytes(&message);
+            self.messages.push(message);
         }
     }
 
     /// The conversation and its accounting into the transcript.
     fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) {
+        if let Some(w) = transcript.workspace.as_mut() {
+            w.after_commands = self.effects;
+        }
+        fail_closed(&self.caps_hit, transcript);
         transcript.caps_hit = (!self.caps_hit.is_empty()).then_some(self.caps_hit);
         transcript.messages = self.messages;
         transcript.usage = Some(self.usage.into());

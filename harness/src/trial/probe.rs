@@ -15,6 +15,10 @@ use std::time::Duration;
 
 /// How long one deliverable may run under the probe.
 pub const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+/// Most distinct deliverables (code blocks) of a trial the probe runs.
+pub const PROBE_MAX_BLOCKS: usize = 6;
+/// How long the probe may take over all of a trial's deliverables.
+pub const PROBE_TOTAL: Duration = Duration::from_secs(15);
 const DIR: &str = ".charter-probe";
 
 /// What the runner printed: the calls' raw outcomes, or why the deliverable did not run.
@@ -247,17 +251,36 @@ fn python() -> &'static str {
 }
 
 /// Run the runner `script` on each distinct deliverable of `t`, in `workspace` (after its diff
-/// was taken), on inputs drawn for this call.
-pub async fn run(script: &str, t: &Transcript, workspace: &Path) -> Vec<ProbeResult> {
+/// was taken), on inputs drawn for this call: at most [`PROBE_MAX_BLOCKS`] of them, within
+/// [`PROBE_TOTAL`] (each run's own limit cut to what is left). A deliverable past either bound is
+/// not run; that is a containment finding (second value), so the trial fails closed rather than
+/// be judged on the deliverables before it.
+pub async fn run(
+    script: &str,
+    t: &Transcript,
+    workspace: &Path,
+) -> (Vec<ProbeResult>, Vec<String>) {
     let cases = draw_cases();
+    let started = std::time::Instant::now();
     let mut out: Vec<ProbeResult> = Vec::new();
+    let mut findings = Vec::new();
     for (source, text) in deliverables_with_source(t) {
         let sha = deliverable_sha256(&text);
         if out.iter().any(|p| p.deliverable_sha256 == sha) {
             continue;
         }
+        let left = PROBE_TOTAL.saturating_sub(started.elapsed());
+        if out.len() >= PROBE_MAX_BLOCKS || left.is_zero() {
+            findings.push(format!(
+                "{}probe: {} not run: the probe runs at most {PROBE_MAX_BLOCKS} deliverables within {} s",
+                crate::trial::beneath::CONTAINMENT,
+                source,
+                PROBE_TOTAL.as_secs()
+            ));
+            break;
+        }
         let (runs, serves_original, serves_mutated, detail) =
-            match one(script, &text, workspace, &cases).await {
+            match one(script, &text, workspace, &cases, left.min(PROBE_TIMEOUT)).await {
                 Ok(r) if r.runs => {
                     let (o, m) = judge(&cases, &r.results);
                     (true, o, m, cut(&describe(&cases, &r.results)))
@@ -275,7 +298,7 @@ pub async fn run(script: &str, t: &Transcript, workspace: &Path) -> Vec<ProbeRes
         });
     }
     let _ = std::fs::remove_dir_all(workspace.join(DIR));
-    out
+    (out, findings)
 }
 
 fn cut(s: &str) -> String {
@@ -291,6 +314,7 @@ async fn one(
     deliverable: &str,
     workspace: &Path,
     cases: &[Case],
+    timeout: Duration,
 ) -> Result<Report, String> {
     {
         let dir = fresh_dir(workspace).map_err(|e| format!("{DIR}: {e}"))?;
@@ -308,7 +332,7 @@ async fn one(
         serde_json::to_string(&inputs).unwrap_or_default(),
     ];
     let limits = crate::trial::sandbox::Limits {
-        timeout: PROBE_TIMEOUT,
+        timeout,
         ..Default::default()
     };
     let o = crate::trial::sandbox::run(
@@ -322,7 +346,7 @@ async fn one(
     if o.timed_out {
         return Err(format!(
             "does not run: killed after {} s",
-            PROBE_TIMEOUT.as_secs()
+            timeout.as_secs_f64()
         ));
     }
     // The helper reports a signal as 128 + its number: a CPU, memory or file-size limit.

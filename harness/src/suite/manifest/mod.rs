@@ -74,6 +74,20 @@ pub struct RunConfig {
     /// Largest total size of a trial's workspace; a write past it is refused.
     #[serde(default = "default_max_workspace_bytes")]
     pub max_workspace_bytes: u64,
+    /// Most files a trial's workspace may hold; a write past it is refused, files a command
+    /// made past it are dropped.
+    #[serde(default = "default_max_files")]
+    pub max_files: u64,
+    /// Largest transcript a trial may write: the conversation stops (an error) before it passes.
+    #[serde(default = "default_max_transcript_bytes")]
+    pub max_transcript_bytes: u64,
+    /// Seconds a trial may work (tools, commands, the probe; time waiting on a provider does
+    /// not count): past it the trial stops as an error.
+    #[serde(default = "default_max_trial_secs")]
+    pub max_trial_secs: u64,
+    /// Tool calls a trial may make: past it the trial stops as an error.
+    #[serde(default = "default_max_tool_calls")]
+    pub max_tool_calls: u64,
     /// What an unsure verdict with no deciding label counts as: `label` (undecided until a
     /// person labels it, exit 3) or `fail`.
     #[serde(default)]
@@ -89,6 +103,19 @@ pub enum UnsurePolicy {
     Label,
     /// Nobody: unsure counts as a fail.
     Fail,
+}
+
+fn default_max_files() -> u64 {
+    10_000
+}
+fn default_max_transcript_bytes() -> u64 {
+    32 << 20
+}
+fn default_max_trial_secs() -> u64 {
+    1800
+}
+fn default_max_tool_calls() -> u64 {
+    400
 }
 
 fn default_max_file_bytes() -> u64 {
@@ -126,6 +153,10 @@ impl Default for RunConfig {
             max_reply_bytes: default_max_reply_bytes(),
             max_workspace_bytes: default_max_workspace_bytes(),
             unsure: UnsurePolicy::default(),
+            max_files: default_max_files(),
+            max_transcript_bytes: default_max_transcript_bytes(),
+            max_trial_secs: default_max_trial_secs(),
+            max_tool_calls: default_max_tool_calls(),
         }
     }
 }
@@ -161,6 +192,11 @@ pub struct ModelEntry {
     pub allow_private_network: bool,
     /// Name of the environment variable holding the API key (never the key itself).
     pub api_key_env: Option<String>,
+    /// The proxy this model's requests go through (`http://` or `https://` URL). Without it no
+    /// proxy is used, whatever `HTTP_PROXY`/`HTTPS_PROXY`/`ALL_PROXY` say: a variable set by a
+    /// `.env` or a CI step would otherwise receive the key's header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy: Option<String>,
     #[serde(default = "default_concurrency")]
     pub max_concurrency: usize,
     /// False for models that reject a temperature (reasoning models, current Anthropic API):
@@ -355,10 +391,40 @@ pub fn check_api_keys(manifest_path: &Path, models: &[ModelEntry]) -> Result<()>
     )))
 }
 
-/// Read `.env` from the current folder, else the nearest parent folder holding one (dotenvy's
-/// lookup), into the environment, never overriding a variable that is set, as promptfoo and
-/// Inspect AI do. Its values are registered as secrets only when a model
-/// names them, like any key.
-pub fn load_dotenv() {
-    let _ = dotenvy::dotenv();
+/// The `.env` of the current folder, else of the nearest parent folder holding one (dotenvy's
+/// lookup), as name–value pairs; nothing if there is none or it cannot be read.
+fn dotenv_pairs() -> Vec<(String, String)> {
+    dotenvy::dotenv_iter()
+        .map(|it| it.filter_map(|kv| kv.ok()).collect())
+        .unwrap_or_default()
+}
+
+/// Before any manifest is read: mask the values `.env` holds under key-like names, without
+/// putting any of them in the environment (commands without a manifest still mask keys).
+pub fn mask_dotenv_keys() {
+    for (name, value) in dotenv_pairs() {
+        if crate::output::secrets::named_like_a_key(&name) {
+            crate::output::secrets::register(&value);
+        }
+    }
+}
+
+/// The key variables `models` name: from `.env` into the environment only those (never
+/// overriding one that is set; a `.env` that sets `HTTPS_PROXY` or anything else sets nothing),
+/// then every one of them registered as a secret, whether its model runs or not.
+pub fn adopt_keys(models: &[ModelEntry]) {
+    let named: Vec<&str> = models
+        .iter()
+        .filter_map(|m| m.api_key_env.as_deref())
+        .collect();
+    for (name, value) in dotenv_pairs() {
+        if named.contains(&name.as_str()) && std::env::var_os(&name).is_none() {
+            std::env::set_var(&name, value);
+        }
+    }
+    for var in named {
+        if let Ok(v) = std::env::var(var) {
+            crate::output::secrets::register(&v);
+        }
+    }
 }

@@ -73,6 +73,7 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
     check_run(path, &text, &manifest)?;
     check_decoding(&manifest.decoding)
         .map_err(|why| Error::input(format!("{}: [decoding] {why}", path.display())))?;
+    super::adopt_keys(&manifest.models);
     Ok(LoadedManifest {
         path: path.to_path_buf(),
         manifest,
@@ -100,6 +101,16 @@ fn check_entry(at: &str, i: usize, m: &ModelEntry) -> Result<()> {
     }
     check_decoding(&m.decoding)
         .map_err(|why| Error::input(format!("{at}: models[{i}] ({}).decoding: {why}", m.name())))?;
+    if let Some(proxy) = &m.proxy {
+        let ok = reqwest::Url::parse(proxy)
+            .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
+        if !ok {
+            return Err(Error::input(format!(
+                "{at}: models[{i}] ({}).proxy must be an http:// or https:// URL",
+                m.name()
+            )));
+        }
+    }
     for (key, price) in [
         ("price_input_per_mtok", m.price_input_per_mtok),
         ("price_output_per_mtok", m.price_output_per_mtok),
@@ -207,7 +218,7 @@ fn check_roles(path: &Path, manifest: &Manifest) -> Result<()> {
 /// `[run]`: every count and cap within its bounds, and a budget only with prices to keep it.
 fn check_run(path: &Path, text: &str, manifest: &Manifest) -> Result<()> {
     let run = &manifest.run;
-    let bounds: [(&str, u64, u64, u64); 7] = [
+    let bounds: [(&str, u64, u64, u64); 11] = [
         ("trials", run.trials as u64, 1, MAX_TRIALS),
         ("max_steps", run.max_steps as u64, 1, 1000),
         ("test_timeout_secs", run.test_timeout_secs, 1, 3600),
@@ -220,6 +231,15 @@ fn check_run(path: &Path, text: &str, manifest: &Manifest) -> Result<()> {
         ),
         ("max_reply_bytes", run.max_reply_bytes, 1, 1 << 30),
         ("max_workspace_bytes", run.max_workspace_bytes, 1, 1 << 34),
+        ("max_files", run.max_files, 1, 1_000_000),
+        (
+            "max_transcript_bytes",
+            run.max_transcript_bytes,
+            1 << 10,
+            1 << 32,
+        ),
+        ("max_trial_secs", run.max_trial_secs, 1, 86_400),
+        ("max_tool_calls", run.max_tool_calls, 1, 100_000),
     ];
     for (key, v, lo, hi) in bounds {
         if v < lo || v > hi {

@@ -158,6 +158,7 @@ fn confine_and_exec(ws: &Path, cpu: u64, fsize: u64, id: u32, root: bool, cmd: &
     limit(libc::RLIMIT_AS, 2 << 30);
     limit(libc::RLIMIT_NOFILE, 256);
     limit(libc::RLIMIT_CORE, 0);
+    join_fresh_keyring();
     if root {
         let dropped = unsafe {
             libc::setgroups(0, std::ptr::null()) == 0
@@ -176,6 +177,12 @@ fn confine_and_exec(ws: &Path, cpu: u64, fsize: u64, id: u32, root: bool, cmd: &
     if std::env::set_current_dir(ws).is_err() {
         die("sandbox: cannot enter the workspace", 125);
     }
+    if let Err(e) = super::seccomp::install() {
+        die(
+            &format!("sandbox: cannot install the seccomp filter: {e}"),
+            125,
+        );
+    }
     let mut argv: Vec<*const libc::c_char> = cmd.iter().map(|c| c.as_ptr()).collect();
     argv.push(std::ptr::null());
     unsafe { libc::execvp(cmd[0].as_ptr(), argv.as_ptr()) };
@@ -187,6 +194,30 @@ fn confine_and_exec(ws: &Path, cpu: u64, fsize: u64, id: u32, root: bool, cmd: &
         ),
         127,
     )
+}
+
+/// A new anonymous session keyring (KEYCTL_JOIN_SESSION_KEYRING with no name), so no key of the
+/// session that started the harness is the command's by possession. Where keyctl itself is
+/// refused (an outer seccomp policy), no keyring is reachable from here at all.
+#[cfg(target_os = "linux")]
+fn join_fresh_keyring() {
+    const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_keyctl,
+            KEYCTL_JOIN_SESSION_KEYRING,
+            std::ptr::null::<libc::c_char>(),
+        )
+    };
+    if r < 0 {
+        let e = std::io::Error::last_os_error();
+        if !matches!(e.raw_os_error(), Some(libc::ENOSYS) | Some(libc::EPERM)) {
+            die(
+                &format!("sandbox: cannot join a fresh session keyring: {e}"),
+                125,
+            );
+        }
+    }
 }
 
 /// The second layer, inside the new root: read-only the system paths, read-write only the

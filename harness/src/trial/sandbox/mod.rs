@@ -14,7 +14,9 @@
 //!   space, open files, no core dumps), drops to a uid/gid of its own when started as root (one
 //!   per command, so one command's process limit is not another's), sets the parent-death
 //!   signal again after that change (which clears it), and confines the file system with
-//!   Landlock as a second layer; then execs.
+//!   Landlock as a second layer; joins a fresh anonymous session keyring before the uid change
+//!   (a key the CI job keeps in its session keyring is not the command's to possess), and last
+//!   installs the seccomp allow-list ([`seccomp`]); then execs.
 //!
 //! The harness runs the helper in its own process group and kills the group (helper and init,
 //! so the whole namespace) at the time limit and when the command ends.
@@ -23,6 +25,8 @@ mod helper;
 mod preflight;
 #[cfg(target_os = "linux")]
 mod root;
+pub mod seccomp;
+mod syscalls;
 
 pub use helper::helper_main;
 pub use preflight::{advice, check, UsernsSettings};

@@ -26,13 +26,20 @@ impl ToolBox {
         } else {
             crate::trial::sandbox::mode()
         };
+        let most = self.caps.max_workspace_bytes;
+        let before = crate::trial::workspace::effects::digests(&root, most);
         let ran = crate::trial::sandbox::run(program, args, &root, &limits, mode).await;
+        // The command may have changed anything: the next write walks the tree again.
+        self.account = None;
         // The tree is the harness's again, within its caps, before anything reads it.
         let notes = if self.trusted {
             Vec::new()
         } else {
             crate::trial::workspace::reclaim(&root, &self.caps, "run_tests")
         };
+        let after = crate::trial::workspace::effects::digests(&root, most);
+        let changed = crate::trial::workspace::effects::changed(&before, &after);
+        self.effects.push(("run_tests".into(), changed));
         let mut result = self.test_result(ran);
         for n in &notes {
             result.content.push_str(&format!("[harness] {n}\n"));
@@ -56,6 +63,7 @@ impl ToolBox {
                     content: text,
                     is_error: out.code != Some(0),
                     capped: false,
+                    refused: false,
                 }
             }
         }
@@ -73,6 +81,8 @@ impl ToolBox {
             return e;
         }
         self.deploys += 1;
+        // A simulated deploy runs nothing: it changed nothing.
+        self.effects.push(("deploy".into(), Vec::new()));
         let files = self.walk("", &mut |_| {}).unwrap_or_default().files;
         let bytes: u64 = files.iter().map(|(_, n)| n).sum();
         ok(format!(

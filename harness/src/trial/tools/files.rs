@@ -43,32 +43,34 @@ impl ToolBox {
         }
     }
 
-    /// Bytes of regular files in the workspace, `except` left out.
-    fn workspace_bytes(&self, except: &str) -> u64 {
-        self.walk("", &mut |_| {})
-            .map(|w| {
-                w.files
-                    .iter()
-                    .filter(|(p, _)| p != except)
-                    .map(|(_, n)| n)
-                    .sum()
-            })
-            .unwrap_or(0)
-    }
-
-    /// Refuse a write of `len` bytes to `path` that passes a cap.
-    fn check_write(&self, rel: &str, path: &str, len: u64) -> Result<(), ToolResult> {
-        let capped = |e: ToolResult| ToolResult { capped: true, ..e };
+    /// Refuse a write of `len` bytes to `path` that passes a cap: the file's size, the
+    /// workspace's bytes and its file count, from the running account (one walk per command,
+    /// not one per write).
+    fn check_write(&mut self, rel: &str, path: &str, len: u64) -> Result<(), ToolResult> {
+        let capped = |e: ToolResult| ToolResult {
+            capped: true,
+            refused: true,
+            ..e
+        };
         if len > self.caps.max_file_bytes {
             return Err(capped(err(format!(
                 "{rel}: {len} bytes is more than the {} bytes a file may hold here",
                 self.caps.max_file_bytes
             ))));
         }
-        if self.workspace_bytes(path) + len > self.caps.max_workspace_bytes {
+        let caps = self.caps;
+        let account = self.account();
+        let old = account.sizes.get(path.as_bytes()).copied();
+        if account.bytes - old.unwrap_or(0) + len > caps.max_workspace_bytes {
             return Err(capped(err(format!(
                 "{rel}: the workspace would pass its {} bytes",
-                self.caps.max_workspace_bytes
+                caps.max_workspace_bytes
+            ))));
+        }
+        if old.is_none() && account.sizes.len() as u64 >= caps.max_files {
+            return Err(capped(err(format!(
+                "{rel}: the workspace would pass its {} files (max_files)",
+                caps.max_files
             ))));
         }
         Ok(())
@@ -118,21 +120,28 @@ impl ToolBox {
         }
     }
 
-    pub(super) fn write_file(&self, rel: &str, content: &str) -> ToolResult {
-        let (path, root) = match self.beneath_root(rel) {
-            Ok(pr) => pr,
+    pub(super) fn write_file(&mut self, rel: &str, content: &str) -> ToolResult {
+        let path = match self.relative(rel) {
+            Ok(p) => p,
             Err(e) => return e,
         };
         if let Err(e) = self.check_write(rel, &path, content.len() as u64) {
             return e;
         }
-        match root.write(&path, content.as_bytes()) {
-            Ok(()) => ok(format!("wrote {} bytes to {rel}", content.len())),
+        let written = match self.handle() {
+            Ok(root) => root.write(&path, content.as_bytes()),
+            Err(e) => return e,
+        };
+        match written {
+            Ok(()) => {
+                self.account().set(&path, content.len() as u64);
+                ok(format!("wrote {} bytes to {rel}", content.len()))
+            }
             Err(e) => io_err(rel, e),
         }
     }
 
-    pub(super) fn edit_file(&self, rel: &str, old: &str, new: &str) -> ToolResult {
+    pub(super) fn edit_file(&mut self, rel: &str, old: &str, new: &str) -> ToolResult {
         use std::io::{Read, Seek, Write};
         if old.is_empty() {
             return err("edit_file: `old` is empty");
@@ -146,24 +155,38 @@ impl ToolBox {
             Ok(f) => f,
             Err(e) => return io_err(rel, e),
         };
+        // Never more than a file may hold is read.
+        let most = self.caps.max_file_bytes;
         let mut text = String::new();
-        if let Err(e) = file.read_to_string(&mut text) {
+        if let Err(e) = (&mut file).take(most + 1).read_to_string(&mut text) {
             return err(format!("{rel}: {e}"));
+        }
+        if text.len() as u64 > most {
+            return err(format!(
+                "{rel}: larger than max_file_bytes ({most}); not edited"
+            ));
         }
         let n = text.matches(old).count();
         if n == 0 {
             return err(format!("{rel}: `old` text not found"));
         }
-        let edited = text.replace(old, new);
-        if let Err(e) = self.check_write(rel, &path, edited.len() as u64) {
+        // The result's size from the counts, before anything is built: a one-byte `old` on a
+        // large file with a long `new` asks for more than any cap.
+        let size = (n as u128) * (new.len() as u128) + (text.len() - n * old.len()) as u128;
+        let size = u64::try_from(size).unwrap_or(u64::MAX);
+        if let Err(e) = self.check_write(rel, &path, size) {
             return e;
         }
+        let edited = text.replace(old, new);
         let written = file
             .set_len(0)
             .and_then(|()| file.rewind())
             .and_then(|()| file.write_all(edited.as_bytes()));
         match written {
-            Ok(()) => ok(format!("replaced {n} occurrence(s) in {rel}")),
+            Ok(()) => {
+                self.account().set(&path, size);
+                ok(format!("replaced {n} occurrence(s) in {rel}"))
+            }
             Err(e) => err(format!("{rel}: {e}")),
         }
     }
@@ -294,6 +317,7 @@ mod tests {
                 content: "inside\n".into(),
                 is_error: false,
                 capped: false,
+                refused: false,
             }
         );
     }

@@ -24,6 +24,30 @@ pub struct ToolResult {
     pub is_error: bool,
     /// The tool refused because a size cap would be passed (recorded in the transcript).
     pub capped: bool,
+    /// The tool refused (a path out of the workspace, through a link, a tool not offered, a
+    /// cap), as opposed to failing.
+    pub refused: bool,
+}
+
+impl ToolResult {
+    /// The status a transcript records on the tool message.
+    pub fn status(&self) -> checkers::transcript::ToolStatus {
+        use checkers::transcript::ToolStatus;
+        if self.refused || self.capped {
+            ToolStatus::Refused
+        } else if self.is_error {
+            ToolStatus::Error
+        } else {
+            ToolStatus::Ok
+        }
+    }
+}
+
+fn refused(content: impl Into<String>) -> ToolResult {
+    ToolResult {
+        refused: true,
+        ..err(content)
+    }
 }
 
 fn ok(content: impl Into<String>) -> ToolResult {
@@ -31,6 +55,7 @@ fn ok(content: impl Into<String>) -> ToolResult {
         content: content.into(),
         is_error: false,
         capped: false,
+        refused: false,
     }
 }
 fn err(content: impl Into<String>) -> ToolResult {
@@ -38,6 +63,7 @@ fn err(content: impl Into<String>) -> ToolResult {
         content: format!("error: {}", content.into()),
         is_error: true,
         capped: false,
+        refused: false,
     }
 }
 
@@ -47,6 +73,11 @@ pub struct Caps {
     pub max_file_bytes: u64,
     pub max_tool_result_bytes: u64,
     pub max_workspace_bytes: u64,
+    pub max_files: u64,
+    pub max_transcript_bytes: u64,
+    /// Seconds of working time (outside provider calls) a trial may take.
+    pub max_trial_secs: u64,
+    pub max_tool_calls: u64,
 }
 
 impl Default for Caps {
@@ -62,6 +93,10 @@ impl From<&crate::suite::manifest::RunConfig> for Caps {
             max_file_bytes: run.max_file_bytes,
             max_tool_result_bytes: run.max_tool_result_bytes,
             max_workspace_bytes: run.max_workspace_bytes,
+            max_files: run.max_files,
+            max_transcript_bytes: run.max_transcript_bytes,
+            max_trial_secs: run.max_trial_secs,
+            max_tool_calls: run.max_tool_calls,
         }
     }
 }
@@ -69,7 +104,7 @@ impl From<&crate::suite::manifest::RunConfig> for Caps {
 /// A refused or failed open of `rel`, as the model sees it.
 fn io_err(rel: &str, e: std::io::Error) -> ToolResult {
     if beneath::is_link_refusal(&e) {
-        err(format!(
+        refused(format!(
             "{rel}: the path goes through a symlink; links are never followed"
         ))
     } else {
@@ -117,6 +152,25 @@ pub struct ToolBox {
     caps: Caps,
     /// Commands run unconfined: only for the suite's own history steps (no model wrote them).
     trusted: bool,
+    /// The workspace's regular files and their sizes, walked once and then kept up to date by
+    /// each write; dropped after every command (which may have changed anything).
+    account: Option<Account>,
+    /// What each command changed in the workspace, since the episode last asked.
+    effects: Vec<(String, Vec<checkers::transcript::PathDigest>)>,
+}
+
+/// The running account of a workspace's files (paths as bytes) and their total size.
+#[derive(Default)]
+pub(crate) struct Account {
+    pub(crate) sizes: std::collections::HashMap<Vec<u8>, u64>,
+    pub(crate) bytes: u64,
+}
+
+impl Account {
+    fn set(&mut self, path: &str, size: u64) {
+        let old = self.sizes.insert(path.as_bytes().to_vec(), size);
+        self.bytes = self.bytes - old.unwrap_or(0) + size;
+    }
 }
 
 impl ToolBox {
@@ -133,6 +187,8 @@ impl ToolBox {
             deploys: 0,
             caps: Caps::default(),
             trusted: false,
+            account: None,
+            effects: Vec::new(),
         }
     }
 
@@ -153,9 +209,32 @@ impl ToolBox {
         std::mem::take(&mut self.notes)
     }
 
+    /// The commands run since the last call of this, each with what it changed.
+    pub fn take_effects(&mut self) -> Vec<(String, Vec<checkers::transcript::PathDigest>)> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// The running account, walked now if the last command made it stale.
+    fn account(&mut self) -> &mut Account {
+        if self.account.is_none() {
+            let mut a = Account::default();
+            if let Ok(root) = self.handle() {
+                let _ = root.walk("", &|_| false, &mut |e| {
+                    if e.kind == Kind::File && e.rel != ".git" {
+                        a.sizes.insert(e.raw.clone(), e.stat.st_size as u64);
+                        a.bytes += e.stat.st_size as u64;
+                    }
+                    true
+                });
+            }
+            self.account = Some(a);
+        }
+        self.account.as_mut().expect("set above")
+    }
+
     pub async fn call(&mut self, name: &str, args: &Value) -> ToolResult {
         if !self.offered.iter().any(|t| t == name) {
-            return err(format!(
+            return refused(format!(
                 "tool {name:?} is not available here (available: {})",
                 self.offered.join(", ")
             ));
@@ -213,7 +292,7 @@ impl ToolBox {
         self.handle()?;
         let p = Path::new(rel);
         if p.is_absolute() || rel.starts_with('~') {
-            return Err(err(format!(
+            return Err(refused(format!(
                 "path {rel:?} is absolute; paths are relative to the workspace root"
             )));
         }
@@ -223,10 +302,10 @@ impl ToolBox {
                 Component::ParentDir | Component::Prefix(_) | Component::RootDir
             )
         }) {
-            return Err(err(format!("path {rel:?} leaves the workspace")));
+            return Err(refused(format!("path {rel:?} leaves the workspace")));
         }
         if p.components().any(|c| c.as_os_str() == ".git") {
-            return Err(err(format!(
+            return Err(refused(format!(
                 "path {rel:?}: .git is not part of the workspace"
             )));
         }
@@ -258,7 +337,7 @@ impl ToolBox {
                     read(e);
                 }
                 Kind::Link => walked.links.push(e.rel.clone()),
-                Kind::Dir | Kind::Special(_) => {}
+                Kind::Dir | Kind::Special(_) | Kind::Unreadable => {}
             }
             true
         })?;

@@ -25,7 +25,8 @@ impl TrialWorkspace {
         let mut base: BTreeMap<String, Oid> = BTreeMap::new();
         tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
             if entry.kind() == Some(ObjectType::Blob) {
-                let name = String::from_utf8_lossy(entry.name_bytes());
+                // Shown as the walk shows work-tree names, so the two compare byte for byte.
+                let name = beneath::show(entry.name_bytes());
                 base.insert(format!("{dir}{name}"), entry.id());
             }
             TreeWalkResult::Ok
@@ -128,6 +129,14 @@ fn current(e: &beneath::Entry<'_>) -> Option<Current> {
         k if k == beneath::TOO_DEEP => Some(Current {
             id: None,
             after: Some("[a folder nested too deep to read]".into()),
+        }),
+        // Never a silent skip: what the harness could not see is in the diff, named.
+        Kind::Unreadable => Some(Current {
+            id: None,
+            after: Some(format!(
+                "[the harness could not read this: {}]",
+                e.error.as_deref().unwrap_or("")
+            )),
         }),
         Kind::Dir | Kind::Special(_) => None,
     }

@@ -19,6 +19,7 @@ use git2::{Oid, Repository, RepositoryInitOptions};
 use std::path::Path;
 
 mod diff;
+pub mod effects;
 mod fixtures;
 mod reclaim;
 mod scratch;

@@ -9,7 +9,10 @@ use std::path::Path;
 /// 0700, files 0644 or 0755 when executable: no setuid, setgid, sticky or world-writable bit);
 /// FIFOs, sockets, devices and files with a second name (a hard link can be a file outside)
 /// removed; then files over `max_file_bytes`, and the largest files while the workspace is over
-/// `max_workspace_bytes`, dropped. Returns a line for each removal, for `caps_hit`.
+/// `max_workspace_bytes`, dropped, through the folder's descriptor (never by a full path, which
+/// may pass PATH_MAX); more files than `max_files`: the newest names past the cap dropped.
+/// Returns a line for each removal, for `caps_hit`; an entry the walk could not see is a
+/// containment finding (its line starts with [`beneath::CONTAINMENT`]).
 pub fn reclaim(root: &Path, caps: &crate::trial::tools::Caps, after: &str) -> Vec<String> {
     let mut notes = Vec::new();
     let handle = match Root::open(root) {
@@ -19,10 +22,27 @@ pub fn reclaim(root: &Path, caps: &crate::trial::tools::Caps, after: &str) -> Ve
     let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
     let owner = |st: &rustix::fs::Stat| st.st_uid == uid && st.st_gid == gid;
     let _ = reset(handle.fd(), 0o700, uid, gid);
-    let mut files: Vec<(String, u64)> = Vec::new();
+    let mut files: Vec<(Vec<u8>, String, u64)> = Vec::new();
     let walked = handle.walk("", &|_| false, &mut |e| {
         let mode = e.stat.st_mode & 0o7777;
         match e.kind {
+            Kind::Unreadable => {
+                // Made unreadable by the script: removed if it can be, named either way.
+                let why = e.error.clone().unwrap_or_default();
+                let gone = beneath::remove_tree(e.dir, e.name)
+                    .or_else(|_| {
+                        rustix::fs::unlinkat(e.dir, e.name, rustix::fs::AtFlags::empty())
+                            .map_err(std::io::Error::from)
+                    })
+                    .is_ok();
+                notes.push(format!(
+                    "{}{after}: the harness could not walk {} ({why}){}",
+                    beneath::CONTAINMENT,
+                    e.rel,
+                    if gone { "; removed" } else { "" }
+                ));
+                false
+            }
             Kind::Dir => {
                 if mode != 0o755 || !owner(&e.stat) {
                     open_and_reset(e, true, 0o755, uid, gid);
@@ -38,7 +58,13 @@ pub fn reclaim(root: &Path, caps: &crate::trial::tools::Caps, after: &str) -> Ve
                 if mode != want || !owner(&e.stat) {
                     open_and_reset(e, false, want, uid, gid);
                 }
-                files.push((e.rel.clone(), e.stat.st_size as u64));
+                if e.stat.st_size as u64 > caps.max_file_bytes {
+                    let why = format!("over max_file_bytes ({})", caps.max_file_bytes);
+                    drop_entry(e, e.stat.st_size as u64, &why, after, &mut notes);
+                } else if e.rel != ".git" {
+                    // (git's own link to its folder outside is no file of the model's)
+                    files.push((e.raw.clone(), e.rel.clone(), e.stat.st_size as u64));
+                }
                 false
             }
             Kind::Link => {
@@ -124,7 +150,7 @@ fn open_and_reset(e: &beneath::Entry<'_>, dir: bool, mode: u32, uid: u32, gid: u
 /// changed by name could be swapped for a link between the two steps, and chmod follows links.
 fn chmod_unreadable(
     dir: std::os::fd::BorrowedFd<'_>,
-    name: &str,
+    name: &std::ffi::OsStr,
     ino: u64,
     want_dir: bool,
     mode: u32,
@@ -151,28 +177,35 @@ fn chmod_unreadable(
     rustix::fs::chmod(path.as_str(), Mode::from_raw_mode(mode)).is_ok()
 }
 
-/// Drop every file over `max_file_bytes`, then the largest files until the workspace is within
-/// `max_workspace_bytes`, naming each.
+/// Remove a walked file through its folder's descriptor, naming it.
+fn drop_entry(e: &beneath::Entry<'_>, size: u64, why: &str, after: &str, notes: &mut Vec<String>) {
+    let path = &e.rel;
+    match rustix::fs::unlinkat(e.dir, e.name, rustix::fs::AtFlags::empty()) {
+        Ok(()) => notes.push(format!("{after}: dropped {path} ({size} bytes): {why}")),
+        Err(err) => notes.push(format!(
+            "{}{after}: could not drop {path}: {err}",
+            beneath::CONTAINMENT
+        )),
+    }
+}
+
+/// The largest files while the workspace is over `max_workspace_bytes`, then the last names
+/// (in path order) while there are more than `max_files`: chosen from the first walk, removed
+/// in a second one through each folder's descriptor.
 fn drop_over_caps(
     root: &Root,
-    mut files: Vec<(String, u64)>,
+    mut files: Vec<(Vec<u8>, String, u64)>,
     caps: &crate::trial::tools::Caps,
     after: &str,
     notes: &mut Vec<String>,
 ) {
-    let mut dropped: Vec<(String, u64, String)> = Vec::new();
-    files.retain(|(path, size)| {
-        let over = *size > caps.max_file_bytes;
-        if over {
-            let why = format!("over max_file_bytes ({})", caps.max_file_bytes);
-            dropped.push((path.clone(), *size, why));
-        }
-        !over
-    });
-    let mut total: u64 = files.iter().map(|(_, n)| n).sum();
+    use std::collections::BTreeMap;
+    let mut chosen: BTreeMap<Vec<u8>, String> = BTreeMap::new();
+    let mut total: u64 = files.iter().map(|(_, _, n)| n).sum();
     if total > caps.max_workspace_bytes {
-        files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        for (path, size) in files {
+        let mut by_size: Vec<&(Vec<u8>, String, u64)> = files.iter().collect();
+        by_size.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+        for (raw, _, size) in by_size {
             if total <= caps.max_workspace_bytes {
                 break;
             }
@@ -181,14 +214,39 @@ fn drop_over_caps(
                 "the workspace was over max_workspace_bytes ({})",
                 caps.max_workspace_bytes
             );
-            dropped.push((path, size, why));
+            chosen.insert(raw.clone(), why);
         }
     }
-    for (path, size, why) in dropped {
-        match root.remove(&path) {
-            Ok(()) => notes.push(format!("{after}: dropped {path} ({size} bytes): {why}")),
-            Err(e) => notes.push(format!("{after}: could not drop {path}: {e}")),
+    files.retain(|(raw, _, _)| !chosen.contains_key(raw));
+    if files.len() as u64 > caps.max_files {
+        files.sort();
+        for (raw, _, _) in files.drain(caps.max_files as usize..) {
+            chosen.insert(raw, format!("more than max_files ({})", caps.max_files));
         }
+    }
+    if chosen.is_empty() {
+        return;
+    }
+    let walked = root.walk("", &|_| false, &mut |e| {
+        if e.kind == Kind::File {
+            if let Some(why) = chosen.remove(&e.raw) {
+                drop_entry(e, e.stat.st_size as u64, &why, after, notes);
+            }
+        }
+        e.kind == Kind::Dir
+    });
+    if let Err(e) = walked {
+        notes.push(format!(
+            "{}{after}: could not drop files: {e}",
+            beneath::CONTAINMENT
+        ));
+    }
+    for raw in chosen.keys() {
+        notes.push(format!(
+            "{}{after}: could not find {} again to drop it",
+            beneath::CONTAINMENT,
+            beneath::show(raw)
+        ));
     }
 }
 
@@ -216,10 +274,16 @@ mod tests {
         let ino = |p: &std::path::Path| std::fs::symlink_metadata(p).unwrap().ino();
         let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().mode() & 0o7777;
         // The name swapped for a link to the file outside, even one given that file's inode.
-        assert!(!chmod_unreadable(dir, "link", ino(&outside), false, 0o644));
         assert!(!chmod_unreadable(
             dir,
-            "link",
+            "link".as_ref(),
+            ino(&outside),
+            false,
+            0o644
+        ));
+        assert!(!chmod_unreadable(
+            dir,
+            "link".as_ref(),
             ino(&ws.join("link")),
             false,
             0o644
@@ -229,14 +293,14 @@ mod tests {
         let locked = ws.join("locked.txt");
         assert!(!chmod_unreadable(
             dir,
-            "locked.txt",
+            "locked.txt".as_ref(),
             ino(&locked) + 1,
             false,
             0o644
         ));
         assert!(!chmod_unreadable(
             dir,
-            "locked.txt",
+            "locked.txt".as_ref(),
             ino(&locked),
             true,
             0o644
@@ -244,7 +308,7 @@ mod tests {
         assert_eq!(mode(&locked), 0);
         assert!(chmod_unreadable(
             dir,
-            "locked.txt",
+            "locked.txt".as_ref(),
             ino(&locked),
             false,
             0o644
@@ -284,6 +348,7 @@ mod tests {
             max_file_bytes: 200,
             max_tool_result_bytes: 1000,
             max_workspace_bytes: 200,
+            ..Default::default()
         };
         let notes = reclaim(&ws, &caps, "run_tests");
         let mode = |p: &Path| std::fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777;

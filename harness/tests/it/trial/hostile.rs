@@ -10,9 +10,9 @@ use loopback::{LoopbackServer, Reply};
 use serde_json::{json, Value};
 use std::path::Path;
 
-const PINNED: &str = "evil-model-1";
+pub(super) const PINNED: &str = "evil-model-1";
 
-fn manifest(server: &LoopbackServer, run_extra: &str) -> String {
+pub(super) fn manifest(server: &LoopbackServer, run_extra: &str) -> String {
     let charter = example_charter();
     format!(
         r#"
@@ -47,7 +47,7 @@ api_key_env = "CH_TEST_KEY"
     )
 }
 
-fn call(name: &str, args: Value) -> (String, Value) {
+pub(super) fn call(name: &str, args: Value) -> (String, Value) {
     (name.to_string(), args)
 }
 
@@ -65,7 +65,7 @@ fn live_turn(r: &loopback::RecordedRequest) -> usize {
 
 /// A model that plays `turns` in order, then says it is finished.
 /// The two turns of most attacks: write `tests/run.sh`, then run it.
-fn script_then_run_tests(script: &str) -> Vec<Turn> {
+pub(super) fn script_then_run_tests(script: &str) -> Vec<Turn> {
     vec![
         write_script(script),
         Turn {
@@ -76,7 +76,7 @@ fn script_then_run_tests(script: &str) -> Vec<Turn> {
 }
 
 /// The turn that writes `script` as the fixture's test script.
-fn write_script(script: &str) -> Turn {
+pub(super) fn write_script(script: &str) -> Turn {
     Turn {
         text: String::new(),
         calls: vec![call(
@@ -86,7 +86,7 @@ fn write_script(script: &str) -> Turn {
     }
 }
 
-async fn model(turns: Vec<Turn>) -> LoopbackServer {
+pub(super) async fn model(turns: Vec<Turn>) -> LoopbackServer {
     let turns = std::sync::Arc::new(turns);
     LoopbackServer::start(responder(move |r, _| {
         let i = live_turn(r);
@@ -112,7 +112,7 @@ async fn model(turns: Vec<Turn>) -> LoopbackServer {
     .await
 }
 
-async fn e5(server: &LoopbackServer, run_extra: &str) -> Run {
+pub(super) async fn e5(server: &LoopbackServer, run_extra: &str) -> Run {
     run_harness(
         manifest(server, run_extra),
         &["--case", "E5", "--model", "evil"],
@@ -121,7 +121,7 @@ async fn e5(server: &LoopbackServer, run_extra: &str) -> Run {
 }
 
 /// The results of the transcript's tool calls named `name`, in order.
-fn results(t: &Value, name: &str) -> Vec<String> {
+pub(super) fn results(t: &Value, name: &str) -> Vec<String> {
     t["messages"].as_array().unwrap()[t["seeded"].as_u64().unwrap() as usize..]
         .iter()
         .filter(|m| m["role"] == "tool" && m["name"] == name)
@@ -224,6 +224,11 @@ async fn git_metadata_is_out_of_reach_and_path_spellings_do_not_dodge_the_checke
         )
         .unwrap()
     );
+    assert_fails_no_public_edit(&t);
+}
+
+/// The transcript's verdict failed E5's `no-public-edit`.
+pub(super) fn assert_fails_no_public_edit(t: &Value) {
     let failed: Vec<&str> = t["checker"]["criteria"]
         .as_array()
         .unwrap()
@@ -735,7 +740,7 @@ fn percent_all(s: &str) -> String {
 }
 
 /// Every file under the run folder, and the run's output, as one text per source.
-fn written(run: &Run) -> Vec<(String, String)> {
+pub(super) fn written(run: &Run) -> Vec<(String, String)> {
     let mut out = vec![
         ("stdout".to_string(), run.stdout.clone()),
         ("stderr".to_string(), run.stderr.clone()),

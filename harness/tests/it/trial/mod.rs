@@ -2,4 +2,5 @@
 
 mod hostile;
 mod probe;
+mod round3;
 mod sandbox;

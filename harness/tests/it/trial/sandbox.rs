@@ -307,3 +307,64 @@ fn the_workspace_and_tmp_are_mounted_nosuid_and_nodev_inside_the_sandbox() {
         );
     }
 }
+
+/// The number of a system call on this machine, for a script's ctypes call.
+fn nr(name: &str) -> u32 {
+    let arch = sandbox::seccomp::Arch::native().expect("x86_64 or aarch64");
+    arch.number(name).unwrap()
+}
+
+#[test]
+fn keyctl_bpf_and_io_uring_fail_inside_the_sandbox_while_tests_still_run() {
+    let ws = tempfile::tempdir().unwrap();
+    // A key planted by one command is nobody's later: each command has a fresh session keyring,
+    // and the key calls themselves are refused.
+    let probe = r#"import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+for name, nr, args in [("keyctl", KEYCTL, (0, -3)), ("add_key", ADD_KEY, (b"user", b"planted", b"x", 1, -3)),
+                       ("request_key", REQUEST_KEY, (b"user", b"ci-token", None, 0)),
+                       ("bpf", BPF, (0, None, 0)), ("io_uring_setup", URING, (8, None)),
+                       ("perf_event_open", PERF, (None, 0, -1, -1, 0))]:
+    r = libc.syscall(nr, *args)
+    print(name, "ALLOWED" if r >= 0 else "errno=%d" % ctypes.get_errno())
+"#
+    .replace("KEYCTL", &nr("keyctl").to_string())
+    .replace("ADD_KEY", &nr("add_key").to_string())
+    .replace("REQUEST_KEY", &nr("request_key").to_string())
+    .replace("BPF", &nr("bpf").to_string())
+    .replace("URING", &nr("io_uring_setup").to_string())
+    .replace("PERF", &nr("perf_event_open").to_string());
+    std::fs::write(ws.path().join("probe.py"), probe).unwrap();
+    std::fs::create_dir(ws.path().join("tests")).unwrap();
+    std::fs::write(ws.path().join("tests/__init__.py"), "").unwrap();
+    std::fs::write(
+        ws.path().join("tests/test_ok.py"),
+        "import unittest, subprocess, tempfile, threading, os\n\
+         class T(unittest.TestCase):\n    def test_it(self):\n\
+         \x20       with tempfile.TemporaryDirectory() as d:\n\
+         \x20           with open(d + '/x', 'w') as f: f.write('x')\n\
+         \x20           os.mkfifo(d + '/p')\n\
+         \x20       t = threading.Thread(target=lambda: None); t.start(); t.join()\n\
+         \x20       self.assertEqual(subprocess.run(['sh', '-c', 'echo hi | cat'], capture_output=True).stdout, b'hi\\n')\n",
+    )
+    .unwrap();
+    let o = sh(
+        ws.path(),
+        "python3 probe.py\npython3 -m unittest -q 2>&1 && echo UNITTEST-OK\n",
+        30,
+    );
+    for name in [
+        "keyctl",
+        "add_key",
+        "request_key",
+        "bpf",
+        "io_uring_setup",
+        "perf_event_open",
+    ] {
+        assert!(
+            o.stdout.contains(&format!("{name} errno=1\n")),
+            "{name} not refused with EPERM: {o:?}"
+        );
+    }
+    assert!(o.stdout.contains("UNITTEST-OK"), "{o:?}");
+}
