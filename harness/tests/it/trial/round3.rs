@@ -464,7 +464,6 @@ async fn a_script_renaming_e5_s_public_endpoint_is_in_after_commands_and_in_the_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs the issue-31 checker side"]
 async fn a_script_renaming_e5_s_public_endpoint_fails_no_public_edit() {
     let server = model(script_then_run_tests(renaming_script())).await;
     let run = e5(&server, "").await;
