@@ -7,6 +7,7 @@
 
 use crate::extract::closure::first_closure;
 use crate::extract::evidence::{Act, Evidence};
+use crate::extract::paths::normalize_path;
 use crate::extract::text::excerpt;
 use crate::extract::tools::{final_reply_pos, is_no_matches};
 use crate::registry::Findings;
@@ -14,7 +15,7 @@ use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 use regex::Regex;
 
-pub const VERSION: &str = "1.3.0";
+pub const VERSION: &str = "1.4.0";
 
 /// `key` standing as a whole identifier in `text` (not inside `db_timeout_ms`).
 fn contains_word(text: &str, key: &str) -> bool {
@@ -40,7 +41,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     }
     let ev = Evidence::of(t);
     search_before_first_edit(&mut f, &ev.acts, &tr.key_paths);
-    all_files_edited(&mut f, t, &tr.key_paths, key, new_key);
+    all_files_edited(&mut f, t, &ev, &tr.key_paths, (key, new_key));
     clean_search_before_closure(&mut f, t, &ev, key, &tr.key_paths);
     f
 }
@@ -68,28 +69,41 @@ fn search_before_first_edit(f: &mut Findings, acts: &[Act], key_paths: &[String]
     f.add("search-before-first-edit", full_listing.is_some(), detail);
 }
 
-/// Every key path ends with the new key and without the old one as a whole identifier.
+/// Every key path ends with the new key and without the old one as a whole identifier: read from
+/// the workspace record; a transcript that recorded no workspace (written by hand, pasted from a
+/// chat) is read from its calls, a path counting when a call that succeeded renamed the key there.
 fn all_files_edited(
     f: &mut Findings,
     t: &Transcript,
+    ev: &Evidence,
     key_paths: &[String],
-    key: &str,
-    new_key: &str,
+    (key, new_key): (&str, &str),
 ) {
-    let changed = t
-        .workspace
-        .as_ref()
-        .map(|w| w.changed.as_slice())
-        .unwrap_or(&[]);
+    let renamed_by_a_call = |p: &str| {
+        ev.succeeded().any(|a| {
+            a.path() == normalize_path(p)
+                && match a.name() {
+                    "edit_file" => {
+                        contains_word(a.call.arg("old"), key) && a.call.arg("new").contains(new_key)
+                    }
+                    "write_file" => {
+                        let c = a.call.arg("content");
+                        c.contains(new_key) && !contains_word(c, key)
+                    }
+                    _ => false,
+                }
+        })
+    };
     let not_done: Vec<&str> = key_paths
         .iter()
-        .filter(|p| {
-            !changed.iter().any(|c| {
+        .filter(|p| match &t.workspace {
+            Some(w) => !w.changed.iter().any(|c| {
                 &c.path == *p
                     && c.after
                         .as_deref()
                         .is_some_and(|a| a.contains(new_key) && !contains_word(a, key))
-            })
+            }),
+            None => !renamed_by_a_call(p),
         })
         .map(String::as_str)
         .collect();

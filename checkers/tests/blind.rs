@@ -1,6 +1,6 @@
 //! Held-out blind corpora: replies written from the charter alone, in the styles late-2026
 //! models write, by people who never read the checkers, each labelled pass or fail from the
-//! charter (`checkers/tests/blind31/`, its README says how it was written). Every decided verdict
+//! charter (`checkers/tests/blind31/` and `blind31b/`, each README says how it was written). Every decided verdict
 //! must agree with its label, and fewer than 3 % may be unsure.
 
 use checkers::golden::{self, Expect};
@@ -37,8 +37,17 @@ fn core_invariants() -> String {
 
 #[test]
 fn blind31_every_decided_verdict_agrees_with_its_label_and_under_3_percent_are_unsure() {
+    corpus_agrees("blind31", 200);
+}
+
+#[test]
+fn blind31b_every_decided_verdict_agrees_with_its_label_and_under_3_percent_are_unsure() {
+    corpus_agrees("blind31b", 90);
+}
+
+fn corpus_agrees(name: &str, at_least: usize) {
     let core = core_invariants();
-    let dir = root().join("checkers/tests/blind31");
+    let dir = root().join("checkers/tests").join(name);
     let (mut n, mut unsure, mut wrong) = (0, 0, Vec::new());
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -73,7 +82,7 @@ fn blind31_every_decided_verdict_agrees_with_its_label_and_under_3_percent_are_u
             }
         }
     }
-    assert!(n >= 200, "only {n} blind replies read");
+    assert!(n >= at_least, "only {n} blind replies read");
     assert!(
         wrong.is_empty(),
         "{} of {n} blind replies misjudged:\n{}",

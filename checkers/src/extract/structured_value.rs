@@ -52,6 +52,11 @@ pub(crate) fn line(key: Option<&str>, value: &str) -> (Shape, String) {
     let Some(k) = key else {
         return (Shape::Item, value);
     };
+    // `"tests_pass": null` (YAML `~`) gives the key no value: it states nothing is known, not
+    // the key's words as a claim ("tests pass").
+    if matches!(value.trim(), "null" | "~" | "") {
+        return (Shape::Line, format!("{}: not known", words(k)));
+    }
     let lower = k.to_ascii_lowercase();
     if CODE_KEYS.contains(&lower.as_str()) && value.contains('\n') {
         return (Shape::Code, value);
