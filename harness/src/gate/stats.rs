@@ -205,23 +205,26 @@ pub fn flaky_criteria(unit: &Unit) -> Option<Vec<String>> {
 }
 
 /// pass^k per model, as τ²-bench reports it: each unit's estimate averaged over the model's
-/// units, for k = 1 ..= `max_k` (units with fewer decided trials than k left out).
+/// units, for k = 1 ..= `max_k` (units with fewer decided trials than k left out). Linear in the
+/// trials: each unit is counted once, and its pass^k for every k comes from one running product
+/// (the same factors, in the same order, as [`pass_hat_k`] multiplies).
 pub fn model_pass_ks(units: &[&Unit], max_k: u32) -> Vec<Option<f64>> {
-    (1..=max_k)
-        .map(|k| {
-            let rates: Vec<Rate> = units
-                .iter()
-                .map(|u| Rate::of(u))
-                .filter(|r| r.trials >= k)
-                .collect();
-            (!rates.is_empty()).then(|| {
-                rates
-                    .iter()
-                    .map(|r| pass_hat_k(r.passed, r.trials, k))
-                    .sum::<f64>()
-                    / rates.len() as f64
-            })
-        })
+    let k_max = max_k as usize;
+    let mut sums = vec![0.0f64; k_max];
+    let mut counts = vec![0usize; k_max];
+    for u in units {
+        let r = Rate::of(u);
+        let mut product = 1.0f64;
+        for i in 0..r.trials.min(max_k) {
+            product *= r.passed.saturating_sub(i) as f64 / (r.trials - i) as f64;
+            sums[i as usize] += product;
+            counts[i as usize] += 1;
+        }
+    }
+    // Summed unit by unit as before: the averages are the same to the last bit.
+    sums.into_iter()
+        .zip(counts)
+        .map(|(sum, n)| (n > 0).then(|| sum / n as f64))
         .collect()
 }
 

@@ -48,6 +48,27 @@ pub struct RunRecord {
     /// `harness merge`: the shard folders merged into this one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merged_from: Option<Vec<String>>,
+    /// Per account with rate limits (API models): the limits as last known, the time spent
+    /// waiting on them and the 429s seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<LimitRecord>>,
+}
+
+/// One account's rate limits over a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LimitRecord {
+    /// "model-id at host ($KEY_VAR)".
+    pub account: String,
+    /// The model entries that shared it.
+    pub models: Vec<String>,
+    pub tpm: Option<u64>,
+    pub rpm: Option<u64>,
+    pub token_burst: Option<u64>,
+    /// Wall time during which some request waited on these limits.
+    pub waited_ms: u64,
+    /// 429 and 529 answers.
+    pub throttled: u64,
 }
 
 /// The manifest as the run loaded it: its models (name and role read back), the rest kept as
@@ -230,8 +251,21 @@ impl RunRecord {
     /// run.json at `path`; an error names the file.
     pub fn read(path: &Path) -> Result<RunRecord> {
         let text = crate::error::read_to_string(path)?;
-        serde_json::from_str(&text)
-            .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))
+        let record: RunRecord = serde_json::from_str(&text)
+            .map_err(|e| Error::input(format!("{}: not a run record: {e}", path.display())))?;
+        for (key, n) in [
+            ("trials", record.trials),
+            ("manifest_trials", record.manifest_trials),
+        ] {
+            if let Some(n) = n.filter(|n| u64::from(*n) > crate::suite::manifest::MAX_TRIALS) {
+                return Err(Error::input(format!(
+                    "{}: {key} = {n} is more than {} trials a unit",
+                    path.display(),
+                    crate::suite::manifest::MAX_TRIALS
+                )));
+            }
+        }
+        Ok(record)
     }
 
     /// Written as JSON with sorted keys (what run.json has always been), atomically.

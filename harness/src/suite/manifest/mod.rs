@@ -170,7 +170,19 @@ pub struct ModelEntry {
     /// First retry delay in milliseconds; doubles per attempt, with jitter.
     #[serde(default = "default_retry_base")]
     pub retry_base_ms: u64,
+    /// The old name of `rpm`: a seed of the same limiter.
     pub requests_per_minute: Option<u32>,
+    /// Tokens per minute this account may use with this model, if known: a seed of its
+    /// limiter, which the answers' rate-limit headers then correct.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tpm: Option<u64>,
+    /// Requests per minute, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rpm: Option<u64>,
+    /// Seconds a request may wait on rate limits (429, 529, the account's limiter) before its
+    /// trial ends inconclusive.
+    #[serde(default = "default_request_deadline")]
+    pub request_deadline_secs: u64,
     /// USD per million input tokens, for cost accounting.
     pub price_input_per_mtok: Option<f64>,
     /// USD per million output tokens.
@@ -211,6 +223,9 @@ fn default_timeout() -> u64 {
 }
 fn default_attempts() -> u32 {
     5
+}
+fn default_request_deadline() -> u64 {
+    600
 }
 fn default_retry_base() -> u64 {
     500
@@ -304,9 +319,9 @@ pub fn resolve(given: &Path) -> std::path::PathBuf {
     given.to_path_buf()
 }
 
-/// Trials per unit a manifest may ask for: enough for any gate, few enough that a typo cannot
-/// plan a billion trials.
-pub const MAX_TRIALS: u64 = 1000;
+/// Trials per unit a manifest, `--trials` or a run folder's run.json may ask for: enough for any
+/// gate and the benchmarks (up to 96,000), few enough that a typo cannot plan a billion trials.
+pub const MAX_TRIALS: u64 = 100_000;
 /// Concurrent requests per model.
 pub const MAX_CONCURRENCY: usize = 1024;
 
