@@ -292,3 +292,40 @@ async fn a_host_that_cannot_be_reached_stops_the_account_at_once_naming_it() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limit_keys_out_of_bounds_are_refused_naming_file_line_and_key_before_any_call() {
+    let url = "http://127.0.0.1:9";
+    for (extra, says) in [
+        ("tpm = 0", "models[0] (a).tpm = 0 is outside 1–"),
+        (
+            "request_deadline_secs = 0",
+            "models[0] (a).request_deadline_secs = 0 is outside 1–86400",
+        ),
+        (
+            "rpm = 10\nrequests_per_minute = 20",
+            "models[0] (a).rpm = 10 and requests_per_minute = 20 disagree",
+        ),
+    ] {
+        let run = run_harness(one_key(url, "openai", extra), &["--case", "E1"]).await;
+        assert_eq!(run.code, 2, "{extra}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("m.toml, line ") && run.stderr.contains(says),
+            "{extra}: {}",
+            run.stderr
+        );
+    }
+    // One bound on trials: the manifest's, --trials and run.json's (100,000).
+    let run = run_harness(
+        one_key(url, "openai", ""),
+        &["--case", "E1", "--trials", "100001"],
+    )
+    .await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--trials 100001 is more than 100000 trials a unit"),
+        "{}",
+        run.stderr
+    );
+}
