@@ -107,6 +107,14 @@ fn run(harness: &Path, root: &Path, shape: Shape) -> Figures {
         + (2 * TRIALS as usize).saturating_sub(files.len());
     assert!(matches!(code, 0..=3), "harness exited {code}: {stderr}");
     let headers_at = tally.first_answer.unwrap_or_else(Instant::now);
+    let at: Vec<String> = tally
+        .throttled
+        .iter()
+        .map(|t| format!("{:+.2}", t.duration_since(headers_at).as_secs_f64()))
+        .collect();
+    if !at.is_empty() {
+        println!("    429s at (s after the first answer): {}", at.join(" "));
+    }
     let rate = TPM as f64 / 60.0;
     Figures {
         inconclusive,

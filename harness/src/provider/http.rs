@@ -224,7 +224,6 @@ impl HttpCaller {
                     (why, None)
                 }
             };
-            let _ = limited;
             failed += 1;
             if failed >= self.max_attempts {
                 return Err(ProviderError::GaveUp {

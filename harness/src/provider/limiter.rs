@@ -305,7 +305,9 @@ impl Limiter {
             }
             s.paused_until = None;
         }
-        if s.window > 0 && s.in_flight >= s.window {
+        // Until the account's first answer, one request at a time across all its entries: that
+        // answer's headers say the limits, and what a lone request cost calibrates estimates.
+        if s.window > 0 && s.in_flight >= s.window || !s.learnt && s.in_flight > 0 {
             return Err(Ok(None));
         }
         let mut wait = Duration::ZERO;
@@ -313,7 +315,11 @@ impl Limiter {
             b.refill(now);
             // A seeded bucket smaller than a request lets it go when full: the answer's
             // headers then say the real burst.
-            wait = wait.max(b.need(charged.min(b.capacity)));
+            // Once the provider has announced the bucket, keep one more request's worth in
+            // hand: answers decided out of the order they were sent make the headers' count a
+            // request or so optimistic. A constant lag of one request, not one per request.
+            let margin = if b.announced { charged } else { 0.0 };
+            wait = wait.max(b.need((charged + margin).min(b.capacity)));
         }
         if let Some(b) = s.requests.as_mut() {
             b.refill(now);
@@ -371,7 +377,7 @@ impl Limiter {
         {
             let mut s = self.lock();
             let s = &mut *s;
-            if ticket.first && !limited {
+            if ticket.first && !limited && !s.learnt {
                 // Sent alone into a bucket assumed full: what it cost the server is what the
                 // bucket lost, which calibrates every later estimate.
                 if let (Some(l), Some(r)) = (tokens.limit, tokens.remaining) {
@@ -394,8 +400,8 @@ impl Limiter {
                 s.clean = 0;
                 let until = now + pause;
                 s.paused_until = Some(s.paused_until.map_or(until, |p| p.max(until)));
-                // The refused request was not charged.
-                if let Some(b) = s.tokens.as_mut() {
+                // The refused request was not charged (headers, when given, already said so).
+                if let (Some(b), None) = (s.tokens.as_mut(), tokens.remaining) {
                     b.level = (b.level + ticket.cost * scale).min(b.capacity);
                 }
             }
