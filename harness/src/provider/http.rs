@@ -12,7 +12,6 @@ use crate::suite::manifest::ModelEntry;
 use serde_json::Value;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime};
-use tokio::sync::Mutex;
 
 /// The longest `retry-after` honoured; a server asking for more gets this.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
@@ -53,9 +52,6 @@ pub struct HttpCaller {
     /// The API refused the key (401/403), or its host could not be reached before any answer:
     /// every later request of this model fails at once.
     auth_failed: std::sync::OnceLock<ProviderError>,
-    /// Until the key is confirmed, one request at a time: a wrong key costs one request, not
-    /// one per episode.
-    first: Mutex<()>,
     /// Named in the authentication error.
     model_name: String,
     key_var: String,
@@ -94,7 +90,6 @@ impl HttpCaller {
             host: shown_host.clone(),
             key_confirmed: std::sync::atomic::AtomicBool::new(false),
             auth_failed: std::sync::OnceLock::new(),
-            first: Mutex::new(()),
             model_name: model.name().to_string(),
             key_var: model.api_key_env.clone().unwrap_or_default(),
         })
@@ -152,22 +147,12 @@ impl HttpCaller {
         if let Some(refused) = self.auth_failed.get() {
             return Err(refused.clone());
         }
-        if self.key_confirmed.load(Ordering::Acquire) {
-            return self.post_json_inner(url, headers, body, on_retry).await;
-        }
-        let first = self.first.lock().await;
-        if let Some(refused) = self.auth_failed.get() {
-            return Err(refused.clone());
-        }
-        // Requests that queued behind the first one go together once it confirmed the key,
-        // instead of one at a time behind the lock.
-        if self.key_confirmed.load(Ordering::Acquire) {
-            drop(first);
-            return self.post_json_inner(url, headers, body, on_retry).await;
-        }
+        // Until the account's first answer its limiter sends one request at a time, so a wrong
+        // key costs one request, not one per episode.
         let out = self.post_json_inner(url, headers, body, on_retry).await;
         if out.is_ok() {
             self.key_confirmed.store(true, Ordering::Release);
+            self.limiter.confirm();
         }
         out
     }
@@ -199,6 +184,10 @@ impl HttpCaller {
                 Ok(t) => t,
                 Err(refusal) => return Err(self.refused(refusal, started, last_limit)),
             };
+            // The key was refused (or the host unreachable) while this request waited.
+            if let Some(refused) = self.auth_failed.get() {
+                return Err(refused.clone());
+            }
             sent += 1;
             let mut req = self.client.post(url).json(body);
             for (k, v) in headers {
@@ -260,7 +249,8 @@ impl HttpCaller {
     /// A connection that cannot be made before the key was ever accepted: the host is wrong or
     /// the network is down, and every later request of the account would fail the same way.
     fn unreachable(&self, e: &reqwest::Error, why: &Transient) -> Option<ProviderError> {
-        if !e.is_connect() || self.key_confirmed.load(Ordering::Acquire) {
+        if !e.is_connect() || self.key_confirmed.load(Ordering::Acquire) || self.limiter.confirmed()
+        {
             return None;
         }
         let detail = match why {

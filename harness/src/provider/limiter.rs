@@ -115,6 +115,8 @@ pub struct Figures {
 pub struct Limiter {
     /// "model-id at host ($KEY_VAR)".
     pub account: String,
+    /// The account's key was accepted once (by any entry that shares it).
+    confirmed: std::sync::atomic::AtomicBool,
     state: Mutex<State>,
     changed: tokio::sync::Notify,
 }
@@ -180,6 +182,7 @@ impl Limiter {
     pub fn new(account: String) -> Limiter {
         Limiter {
             account,
+            confirmed: std::sync::atomic::AtomicBool::new(false),
             state: Mutex::new(State {
                 tokens: None,
                 requests: None,
@@ -420,6 +423,16 @@ impl Limiter {
             rpm: s.requests.as_ref().map(|b| b.rate * 60.0),
             token_burst: s.tokens.as_ref().map(|b| b.capacity),
         }
+    }
+
+    /// The key answered a request: every entry of the account may stop sending one at a time.
+    pub fn confirm(&self) {
+        self.confirmed
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    pub fn confirmed(&self) -> bool {
+        self.confirmed.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Whether some request is waiting on this account's limits now.
