@@ -1,6 +1,11 @@
 //! A loopback HTTP/1.1 server for tests and benchmarks: it records every request and answers
 //! with whatever its responder says, including faults (delays, dropped connections). It binds
-//! 127.0.0.1 only; nothing it does leaves the machine.
+//! 127.0.0.1 only; nothing it does leaves the machine. [`ratelimit`] builds a rate-limited
+//! OpenAI/Anthropic stand-in on top of it.
+
+pub mod ratelimit;
+
+pub use ratelimit::{Charge, Mode, RateLimiter, RateLimits, ReplyText, Shape, Tally};
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,6 +46,20 @@ pub enum Reply {
     Delay(Duration, Box<Reply>),
     /// Close the connection without answering.
     Drop,
+    /// Play the inner reply, then call the hook with its status once the response is written
+    /// (not called when it drops the connection). For servers that log when each answer
+    /// actually left, which a delayed reply decides well before.
+    Notify(Box<Reply>, OnSent),
+}
+
+/// A hook told the status of a response once it is written; see [`Reply::Notify`].
+#[derive(Clone)]
+pub struct OnSent(pub Arc<dyn Fn(u16) + Send + Sync>);
+
+impl std::fmt::Debug for OnSent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnSent(..)")
+    }
 }
 
 impl Reply {
@@ -196,11 +215,16 @@ async fn read_request(
     }))
 }
 
-/// Plays a scripted reply: waits out its delays, then writes the response; `false` when the
-/// script drops the connection instead.
+/// Plays a scripted reply: waits out its delays, then writes the response and tells its hooks;
+/// `false` when the script drops the connection instead.
 async fn send(stream: &mut TcpStream, mut reply: Reply) -> std::io::Result<bool> {
+    let mut hooks = Vec::new();
     loop {
         match reply {
+            Reply::Notify(next, hook) => {
+                hooks.push(hook);
+                reply = *next;
+            }
             Reply::Delay(d, next) => {
                 tokio::time::sleep(d).await;
                 reply = *next;
@@ -218,6 +242,9 @@ async fn send(stream: &mut TcpStream, mut reply: Reply) -> std::io::Result<bool>
                 out.push_str("\r\n");
                 out.push_str(&body);
                 stream.write_all(out.as_bytes()).await?;
+                for hook in hooks {
+                    (hook.0)(status);
+                }
                 return Ok(true);
             }
         }

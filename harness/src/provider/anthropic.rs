@@ -350,6 +350,9 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
 }
 
 impl Provider for AnthropicProvider {
+    fn limiter(&self) -> Option<std::sync::Arc<super::limiter::Limiter>> {
+        Some(self.http.limiter().clone())
+    }
     fn decoding_sent(&self, d: &Decoding) -> Value {
         serde_json::to_value(self.decoding(d)).unwrap_or_default()
     }

@@ -32,6 +32,28 @@ pub enum ProviderError {
     /// Every attempt failed in a way worth retrying; the last one's failure.
     #[error("gave up after {attempts} attempts; last: {last}")]
     GaveUp { attempts: u32, last: Transient },
+    /// The request waited on rate limits (429, 529, the account's limiter) until its deadline.
+    #[error(
+        "rate limited: waited {waited_secs}s on the limits of {account} (request_deadline_secs = {deadline_secs}){}",
+        .last.as_ref().map_or(String::new(), |l| format!("; last: {l}"))
+    )]
+    RateLimitDeadline {
+        account: String,
+        waited_secs: u64,
+        deadline_secs: u64,
+        last: Option<String>,
+    },
+    /// One request costs more than the account's token bucket ever holds.
+    #[error("a request of about {cost} tokens can never fit the token limit of {account}: the provider allows a burst of {limit} tokens; lower max_tokens or the prompt, or raise the limit")]
+    RequestTooLarge {
+        account: String,
+        limit: u64,
+        cost: u64,
+    },
+    /// The host could not be reached (DNS, refused connection, TLS) before any answer: every
+    /// later request of the model fails at once.
+    #[error("cannot reach {host} — are you offline? check the network or base_url ({detail})")]
+    Unreachable { host: String, detail: String },
     /// A successful status with a body that is not JSON.
     #[error("malformed response body ({error}): {body}")]
     MalformedBody { error: String, body: String },

@@ -1,27 +1,31 @@
-//! HTTP calls to model APIs: per-request timeout, retries with exponential backoff and jitter on
-//! 429, 5xx (529 included), connection errors and timeouts, `retry-after` honoured (seconds or
-//! HTTP date), and an optional requests-per-minute limit. The API key never appears in an error,
+//! HTTP calls to model APIs: per-request timeout; every request admitted by its account's
+//! limiter (token and request buckets, concurrency); a 429 or 529 is a wait (`retry-after-ms`,
+//! `retry-after` in seconds or as an HTTP date, else jittered backoff) until the request's
+//! deadline, never a counted failure; other 5xx, connection errors and timeouts retried with
+//! exponential backoff and jitter up to `max_attempts`. A connection that cannot be made before
+//! the key was ever accepted stops the account at once, like a refused key. The API key never appears in an error,
 //! and goes only where `base_url` points: no redirect is followed, and unless the model allows
 //! private networks a name that resolves to a metadata, link-local or private address is refused.
 
 use super::{ProviderError, Transient};
 use crate::suite::manifest::ModelEntry;
 use serde_json::Value;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime};
-use tokio::sync::Mutex;
 
 /// The longest `retry-after` honoured; a server asking for more gets this.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
-/// A retry about to happen, for the progress display.
+/// A retry about to happen, or a wait on the account's rate limits, for the progress display.
 #[derive(Debug, Clone)]
 pub struct RetryNotice {
-    /// The attempt that failed, from 1.
+    /// The attempt that failed, from 1 (for a wait on a limit: the attempts sent so far).
     pub attempt: u32,
     pub reason: String,
     pub wait: Duration,
+    /// A wait on a rate limit, not a failed attempt.
+    pub limited: bool,
 }
 
 /// A successful call: the JSON body and what it took.
@@ -37,16 +41,17 @@ pub struct HttpCaller {
     key: String,
     max_attempts: u32,
     retry_base: Duration,
-    /// Earliest time of the next request under the requests-per-minute limit.
-    next_slot: Option<(Mutex<Instant>, Duration)>,
-    jitter_state: AtomicU64,
+    /// The account's limits, shared with every entry of the same key and model id.
+    limiter: std::sync::Arc<super::limiter::Limiter>,
+    /// How long one request may wait on rate limits.
+    deadline: Duration,
+    /// `base_url`'s host, named when it cannot be reached.
+    host: String,
     /// The key was accepted once: requests need not wait for the first answer any more.
     key_confirmed: std::sync::atomic::AtomicBool,
-    /// The API refused the key (401/403): every later request of this model fails at once.
+    /// The API refused the key (401/403), or its host could not be reached before any answer:
+    /// every later request of this model fails at once.
     auth_failed: std::sync::OnceLock<ProviderError>,
-    /// Until the key is confirmed, one request at a time: a wrong key costs one request, not
-    /// one per episode.
-    first: Mutex<()>,
     /// Named in the authentication error.
     model_name: String,
     key_var: String,
@@ -75,6 +80,10 @@ impl HttpCaller {
             .as_deref()
             .and_then(|u| reqwest::Url::parse(u).ok())
             .and_then(|u| u.host_str().map(str::to_string));
+        let shown_host = host.clone().unwrap_or_else(|| match model.provider {
+            crate::suite::manifest::ProviderKind::Anthropic => "api.anthropic.com".into(),
+            _ => "api.openai.com".into(),
+        });
         if let (false, Some(host)) = (model.allow_private_network, host) {
             builder = builder.dns_resolver(std::sync::Arc::new(PublicOnly { host }));
         }
@@ -86,21 +95,11 @@ impl HttpCaller {
             key,
             max_attempts: model.max_attempts,
             retry_base: Duration::from_millis(model.retry_base_ms),
-            next_slot: model.requests_per_minute.map(|rpm| {
-                (
-                    Mutex::new(Instant::now()),
-                    Duration::from_secs_f64(60.0 / rpm as f64),
-                )
-            }),
-            jitter_state: AtomicU64::new(
-                0x9E37_79B9_7F4A_7C15
-                    ^ SystemTime::now()
-                        .duration_since(SystemTime::UNIX_EPOCH)
-                        .map_or(1, |d| d.as_nanos() as u64),
-            ),
+            limiter: super::limiter::Limiter::for_account(model),
+            deadline: Duration::from_secs(model.request_deadline_secs),
+            host: shown_host.clone(),
             key_confirmed: std::sync::atomic::AtomicBool::new(false),
             auth_failed: std::sync::OnceLock::new(),
-            first: Mutex::new(()),
             model_name: model.name().to_string(),
             key_var: model.api_key_env.clone().unwrap_or_default(),
         })
@@ -132,34 +131,18 @@ impl HttpCaller {
         format!("{short}{more}")
     }
 
-    /// A random fraction in [0, 1) for jitter (xorshift; quality is not a concern here).
-    fn jitter(&self) -> f64 {
-        let mut x = self.jitter_state.load(Ordering::Relaxed);
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.jitter_state.store(x, Ordering::Relaxed);
-        (x >> 11) as f64 / (1u64 << 53) as f64
+    /// The account's limiter (its figures go into the run's closing lines and run.json).
+    pub fn limiter(&self) -> &std::sync::Arc<super::limiter::Limiter> {
+        &self.limiter
     }
 
     fn backoff(&self, attempt: u32) -> Duration {
         let full = self
             .retry_base
-            .saturating_mul(1 << (attempt - 1).min(16))
+            .saturating_mul(1 << (attempt.max(1) - 1).min(16))
             .min(MAX_BACKOFF);
         // "Equal jitter": half fixed, half random, so retries spread out but never hammer.
-        full / 2 + full.mul_f64(self.jitter() / 2.0)
-    }
-
-    async fn wait_for_slot(&self) {
-        if let Some((next, gap)) = &self.next_slot {
-            let mut next = next.lock().await;
-            let now = Instant::now();
-            let at = (*next).max(now);
-            *next = at + *gap;
-            drop(next);
-            tokio::time::sleep_until(at.into()).await;
-        }
+        full / 2 + full.mul_f64(fastrand::f64() / 2.0)
     }
 
     /// POST a JSON body, retrying what is worth retrying. A refused key stops this model: the
@@ -174,22 +157,12 @@ impl HttpCaller {
         if let Some(refused) = self.auth_failed.get() {
             return Err(refused.clone());
         }
-        if self.key_confirmed.load(Ordering::Acquire) {
-            return self.post_json_inner(url, headers, body, on_retry).await;
-        }
-        let first = self.first.lock().await;
-        if let Some(refused) = self.auth_failed.get() {
-            return Err(refused.clone());
-        }
-        // Requests that queued behind the first one go together once it confirmed the key,
-        // instead of one at a time behind the lock.
-        if self.key_confirmed.load(Ordering::Acquire) {
-            drop(first);
-            return self.post_json_inner(url, headers, body, on_retry).await;
-        }
+        // Until the account's first answer its limiter sends one request at a time, so a wrong
+        // key costs one request, not one per episode.
         let out = self.post_json_inner(url, headers, body, on_retry).await;
         if out.is_ok() {
             self.key_confirmed.store(true, Ordering::Release);
+            self.limiter.confirm();
         }
         out
     }
@@ -201,34 +174,116 @@ impl HttpCaller {
         body: &Value,
         on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
     ) -> Result<CallOutcome, ProviderError> {
-        let mut attempt = 1;
+        let started = Instant::now();
+        let deadline = started + self.deadline;
+        let cost = super::limiter::estimate_cost(body);
+        // Attempts that failed other than by a rate limit (what max_attempts counts), and
+        // rate-limit answers in a row (what the jittered backoff doubles on).
+        let (mut failed, mut limited, mut sent) = (0u32, 0u32, 0u32);
+        let mut last_limit: Option<Transient> = None;
         loop {
-            self.wait_for_slot().await;
+            let on_wait = |wait: Duration| {
+                on_retry(RetryNotice {
+                    attempt: sent,
+                    reason: format!("waiting on the rate limit of {}", self.limiter.account),
+                    wait,
+                    limited: true,
+                })
+            };
+            let ticket = match self.limiter.admit(cost, deadline, &on_wait).await {
+                Ok(t) => t,
+                Err(refusal) => return Err(self.refused(refusal, started, last_limit)),
+            };
+            // The key was refused (or the host unreachable) while this request waited.
+            if let Some(refused) = self.auth_failed.get() {
+                return Err(refused.clone());
+            }
+            sent += 1;
             let mut req = self.client.post(url).json(body);
             for (k, v) in headers {
                 req = req.header(*k, v);
             }
             let (why, retry_after) = match req.send().await {
-                Ok(resp) => match self.answer(resp, attempt).await {
+                Ok(resp) => match self.answer(resp, sent, ticket, limited).await {
                     Attempt::Done(out) => return Ok(out),
                     Attempt::Fatal(e) => return Err(e),
+                    Attempt::Limited(why) => {
+                        limited += 1;
+                        last_limit = Some(why);
+                        continue;
+                    }
                     Attempt::Retry(why, retry_after) => (why, retry_after),
                 },
-                Err(e) => (self.transport_failure(&e), None),
+                Err(e) => {
+                    drop(ticket);
+                    let why = self.transport_failure(&e);
+                    if let Some(fatal) = self.unreachable(&e, &why) {
+                        return Err(fatal);
+                    }
+                    (why, None)
+                }
             };
-            if attempt >= self.max_attempts {
+            failed += 1;
+            if failed >= self.max_attempts {
                 return Err(ProviderError::GaveUp {
-                    attempts: self.max_attempts,
+                    attempts: failed,
                     last: why,
                 });
             }
-            self.pause(attempt, &why, retry_after, on_retry).await;
-            attempt += 1;
+            self.pause(failed, &why, retry_after, on_retry).await;
         }
     }
 
-    /// What a server's answer to attempt number `attempt` comes to.
-    async fn answer(&self, resp: reqwest::Response, attempt: u32) -> Attempt {
+    /// Why the limiter would not send a request, as the trial's error.
+    fn refused(
+        &self,
+        refusal: super::limiter::Refusal,
+        started: Instant,
+        last: Option<Transient>,
+    ) -> ProviderError {
+        match refusal {
+            super::limiter::Refusal::TooLarge { limit, cost } => ProviderError::RequestTooLarge {
+                account: self.limiter.account.clone(),
+                limit,
+                cost,
+            },
+            super::limiter::Refusal::Deadline => ProviderError::RateLimitDeadline {
+                account: self.limiter.account.clone(),
+                waited_secs: started.elapsed().as_secs(),
+                deadline_secs: self.deadline.as_secs(),
+                last: last.map(|l| l.to_string()),
+            },
+        }
+    }
+
+    /// A connection that cannot be made before the key was ever accepted: the host is wrong or
+    /// the network is down, and every later request of the account would fail the same way.
+    fn unreachable(&self, e: &reqwest::Error, why: &Transient) -> Option<ProviderError> {
+        if !e.is_connect() || self.key_confirmed.load(Ordering::Acquire) || self.limiter.confirmed()
+        {
+            return None;
+        }
+        let detail = match why {
+            Transient::Connect { detail } => detail.clone(),
+            other => other.to_string(),
+        };
+        let fatal = ProviderError::Unreachable {
+            host: self.host.clone(),
+            detail,
+        };
+        let _ = self.auth_failed.set(fatal.clone());
+        Some(fatal)
+    }
+
+    /// What a server's answer to attempt number `attempt` comes to; the account's limiter
+    /// learns from its headers. `limited` rate-limit answers came before it in a row.
+    async fn answer(
+        &self,
+        resp: reqwest::Response,
+        attempt: u32,
+        ticket: super::limiter::Ticket,
+        limited: u32,
+    ) -> Attempt {
         let status = resp.status().as_u16();
         let header = |name: &str| resp.headers().get(name);
         let request_id = ["x-request-id", "request-id"]
@@ -236,9 +291,24 @@ impl HttpCaller {
             .find_map(|h| header(h))
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let retry_after = header("retry-after")
+        let retry_after_ms = header("retry-after-ms")
             .and_then(|v| v.to_str().ok())
-            .and_then(parse_retry_after);
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|ms| ms.is_finite() && *ms >= 0.0)
+            .map(|ms| Duration::from_secs_f64(ms / 1000.0));
+        let retry_after = retry_after_ms.or_else(|| {
+            header("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(parse_retry_after)
+        });
+        let rate_limited = matches!(status, 429 | 529);
+        let pause = if rate_limited {
+            retry_after.map_or_else(|| self.backoff(limited + 1), |r| r.min(MAX_RETRY_AFTER))
+        } else {
+            Duration::ZERO
+        };
+        self.limiter
+            .answered(ticket, resp.headers(), rate_limited, pause);
         let location =
             header("location").map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let text = match resp.text().await {
@@ -277,7 +347,8 @@ impl HttpCaller {
                 status,
                 location: location.map(|l| self.excerpt(&l)),
             },
-            429 => return Attempt::Retry(Transient::RateLimited { body }, retry_after),
+            429 => return Attempt::Limited(Transient::RateLimited { body }),
+            529 => return Attempt::Limited(Transient::ServerError { status, body }),
             500.. => return Attempt::Retry(Transient::ServerError { status, body }, retry_after),
             _ => ProviderError::Rejected { status, body },
         };
@@ -315,6 +386,7 @@ impl HttpCaller {
             attempt,
             reason: why.to_string(),
             wait,
+            limited: false,
         });
         tokio::time::sleep(wait).await;
     }
@@ -327,6 +399,9 @@ enum Attempt {
     Fatal(ProviderError),
     /// Worth retrying, after the server's `retry-after` when it gave one.
     Retry(Transient, Option<Duration>),
+    /// A rate limit (429, 529): the account's limiter was told to pause; try again through it
+    /// until the request's deadline.
+    Limited(Transient),
 }
 
 /// POST `body` and parse the answer with `parse`; a body that does not parse is an error

@@ -5,6 +5,7 @@ pub mod anthropic;
 mod error;
 mod finish;
 pub mod http;
+pub mod limiter;
 pub mod openai;
 pub mod prices;
 pub mod scripted;
@@ -147,6 +148,11 @@ pub trait Provider: Send + Sync {
     /// checked before the run starts.
     fn covers(&self, _case: &str, _variant: &str) -> bool {
         true
+    }
+
+    /// The rate limiter of the account this provider calls (none for a scripted model).
+    fn limiter(&self) -> Option<Arc<limiter::Limiter>> {
+        None
     }
 }
 

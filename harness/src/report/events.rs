@@ -24,5 +24,12 @@ pub enum Event {
         reason: String,
         wait_ms: u64,
     },
+    /// A request waits on its account's rate limits (not a failure): about `wait_ms` as the
+    /// limiter knows now.
+    Waiting {
+        model: String,
+        account: String,
+        wait_ms: u64,
+    },
     RunFinished,
 }

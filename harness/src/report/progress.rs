@@ -28,6 +28,9 @@ pub struct Progress {
     /// A line per finished trial (off when each trial's story is told instead).
     lines: bool,
     per_model: HashMap<String, (ProgressBar, Counts)>,
+    /// When each model last printed a "waiting on limit" line (lines mode: at most one every
+    /// few seconds, so a paced run does not flood a CI log).
+    waited: HashMap<String, std::time::Instant>,
 }
 
 impl Progress {
@@ -40,6 +43,7 @@ impl Progress {
                 .then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr())),
             lines: !stories,
             per_model: HashMap::new(),
+            waited: HashMap::new(),
         }
     }
 
@@ -105,9 +109,40 @@ impl Progress {
                     _ => self::line(format!("{:>12} {model} {line}", "RETRY")),
                 }
             }
+            Event::Waiting {
+                model,
+                account,
+                wait_ms,
+            } => self.waiting(model, account, *wait_ms),
             Event::RunFinished => {
                 for (bar, _) in self.per_model.values() {
                     bar.finish();
+                }
+            }
+        }
+    }
+}
+
+impl Progress {
+    /// A request of `model` waits on its account's limit: the bar's own state, or (as a retry
+    /// is) a line, at most one every few seconds per model.
+    fn waiting(&mut self, model: &str, account: &str, wait_ms: u64) {
+        let text = format!(
+            "waiting on limit: {} (~{:.1}s)",
+            crate::output::inert(account),
+            wait_ms as f64 / 1000.0
+        );
+        match self.per_model.get(model) {
+            Some((bar, _)) if self.bars.is_some() => bar.set_message(text),
+            _ => {
+                let now = std::time::Instant::now();
+                let quiet = self
+                    .waited
+                    .get(model)
+                    .is_some_and(|t| now.duration_since(*t).as_secs() < 5);
+                if !quiet {
+                    self.waited.insert(model.to_string(), now);
+                    line(format!("{:>12} {model} {text}", "WAITING"));
                 }
             }
         }

@@ -6,6 +6,7 @@ pub mod banner;
 pub mod inputs;
 pub mod interrupt;
 pub mod key;
+pub mod limits;
 pub mod options;
 pub mod outcome;
 pub mod plan;

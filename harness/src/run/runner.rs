@@ -92,6 +92,9 @@ impl Provider for Counted<'_> {
     fn covers(&self, case: &str, variant: &str) -> bool {
         self.inner.covers(case, variant)
     }
+    fn limiter(&self) -> Option<Arc<crate::provider::limiter::Limiter>> {
+        self.inner.limiter()
+    }
 }
 
 fn variant_of<'a>(case: &'a Case, id: &str) -> &'a Variant {
@@ -294,6 +297,17 @@ async fn run_one(
     let decoding = decoding_for(&plan.manifest.decoding, model);
     let spec = spec_of(plan, (mi, ui, trial), &decoding, slots, cache_role);
     let on_retry = |n: crate::provider::http::RetryNotice| {
+        if n.limited {
+            // Waiting on a limit is a state, not a failed attempt: news, dropped when behind.
+            let _ = events.try_send(Event::Waiting {
+                model: model.name().to_string(),
+                account: provider
+                    .limiter()
+                    .map_or_else(String::new, |l| l.account.clone()),
+                wait_ms: n.wait.as_millis() as u64,
+            });
+            return;
+        }
         plan.sent.retried[mi].fetch_add(1, Ordering::Relaxed);
         // A retry notice is news, not record: dropped when the reporters are behind.
         let _ = events.try_send(Event::Retry {

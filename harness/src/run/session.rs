@@ -69,6 +69,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     }
     let mut record = run_record(opts, &inputs, trials, started, previous);
     record.plan = Some(planned(&inputs, &plan, control.as_ref()));
+    let accounts = accounts_of(&inputs, &plan, control.as_ref());
     // A resume with nothing left to send, or a base rerun whose trials are all stored, leaves
     // the folder's record as it was: nothing ran, and a stored run keeps its own selection.
     let nothing_to_send = previous.is_some()
@@ -88,6 +89,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     record.ended = Some(store::rfc3339(SystemTime::now()));
     record.usage = Some(usage.clone());
     record.sent = Some(sent.records(&models));
+    record.limits = (!accounts.is_empty()).then(|| accounts.records());
     write(&record)?;
 
     let mut records = records;
@@ -111,8 +113,27 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
         usage,
         lift,
         sandbox_off: opts.no_sandbox,
-        sent: sent.lines(&models),
+        sent: (sent.lines(&models).into_iter())
+            .chain(accounts.closing_lines())
+            .collect(),
     })
+}
+
+/// The accounts the run's models call, each once, with its limits printed as the plan knows
+/// them (before the first call).
+fn accounts_of(
+    inputs: &Inputs,
+    plan: &RunPlan,
+    control: Option<&RunPlan>,
+) -> crate::run::limits::Accounts {
+    let episodes = |mi: usize| plan.plan.episodes(mi) + control.map_or(0, |c| c.plan.episodes(mi));
+    let accounts = crate::run::limits::Accounts::of(&inputs.providers, &episodes);
+    let max_tokens = inputs.loaded.manifest.decoding.max_tokens.unwrap_or(0) as u64;
+    let first_turn = (inputs.charter.runtime.len() as u64).div_ceil(4) + max_tokens;
+    for line in accounts.plan_lines(first_turn) {
+        errln!("{line}");
+    }
+    accounts
 }
 
 /// The options a run runs with (a resume's: what its folder recorded), its inputs loaded and
@@ -219,6 +240,12 @@ fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32
     let trials = opts.trials.unwrap_or(loaded.manifest.run.trials);
     if trials == 0 {
         return Err(Error::input("--trials must be at least 1"));
+    }
+    if u64::from(trials) > manifest::MAX_TRIALS {
+        return Err(Error::input(format!(
+            "--trials {trials} is more than {} trials a unit",
+            manifest::MAX_TRIALS
+        )));
     }
     Ok(trials)
 }

@@ -48,6 +48,27 @@ pub struct RunRecord {
     /// `harness merge`: the shard folders merged into this one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merged_from: Option<Vec<String>>,
+    /// Per account with rate limits (API models): the limits as last known, the time spent
+    /// waiting on them and the 429s seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<LimitRecord>>,
+}
+
+/// One account's rate limits over a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LimitRecord {
+    /// "model-id at host ($KEY_VAR)".
+    pub account: String,
+    /// The model entries that shared it.
+    pub models: Vec<String>,
+    pub tpm: Option<u64>,
+    pub rpm: Option<u64>,
+    pub token_burst: Option<u64>,
+    /// Wall time during which some request waited on these limits.
+    pub waited_ms: u64,
+    /// 429 and 529 answers.
+    pub throttled: u64,
 }
 
 /// The manifest as the run loaded it: its models (name and role read back), the rest kept as

@@ -222,7 +222,19 @@ pub struct ModelEntry {
     /// First retry delay in milliseconds; doubles per attempt, with jitter.
     #[serde(default = "default_retry_base")]
     pub retry_base_ms: u64,
+    /// The old name of `rpm`: a seed of the same limiter.
     pub requests_per_minute: Option<u32>,
+    /// Tokens per minute this account may use with this model, if known: a seed of its
+    /// limiter, which the answers' rate-limit headers then correct.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tpm: Option<u64>,
+    /// Requests per minute, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rpm: Option<u64>,
+    /// Seconds a request may wait on rate limits (429, 529, the account's limiter) before its
+    /// trial ends inconclusive.
+    #[serde(default = "default_request_deadline")]
+    pub request_deadline_secs: u64,
     /// USD per million input tokens, for cost accounting.
     pub price_input_per_mtok: Option<f64>,
     /// USD per million output tokens.
@@ -263,6 +275,9 @@ fn default_timeout() -> u64 {
 }
 fn default_attempts() -> u32 {
     5
+}
+fn default_request_deadline() -> u64 {
+    600
 }
 fn default_retry_base() -> u64 {
     500

@@ -156,7 +156,40 @@ fn check_api_model(at: &str, i: usize, m: &ModelEntry) -> Result<()> {
     if m.max_attempts == 0 || m.timeout_secs == 0 || m.requests_per_minute == Some(0) {
         return Err(Error::input(format!("{at}: models[{i}] ({}): max_attempts, timeout_secs and requests_per_minute must be at least 1", m.name())));
     }
+    check_limits(at, i, m)?;
     check_provider_settings(at, i, m)
+}
+
+/// The rate-limit seeds and the deadline: within bounds, and `rpm` agreeing with its old
+/// name `requests_per_minute` when both are set.
+fn check_limits(at: &str, i: usize, m: &ModelEntry) -> Result<()> {
+    let bounds: [(&str, Option<u64>, u64, u64); 3] = [
+        ("tpm", m.tpm, 1, 1_000_000_000_000),
+        ("rpm", m.rpm, 1, 1_000_000_000),
+        (
+            "request_deadline_secs",
+            Some(m.request_deadline_secs),
+            1,
+            86_400,
+        ),
+    ];
+    for (key, v, lo, hi) in bounds {
+        if let Some(v) = v.filter(|v| *v < lo || *v > hi) {
+            return Err(Error::input(format!(
+                "{at}: models[{i}] ({}).{key} = {v} is outside {lo}–{hi}",
+                m.name()
+            )));
+        }
+    }
+    if let (Some(rpm), Some(old)) = (m.rpm, m.requests_per_minute) {
+        if rpm != u64::from(old) {
+            return Err(Error::input(format!(
+                "{at}: models[{i}] ({}).rpm = {rpm} and requests_per_minute = {old} disagree (requests_per_minute is rpm's old name; keep one)",
+                m.name()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Settings of the other provider are refused (they would be silently ignored), and an

@@ -1,3 +1,4 @@
 //! The real providers against loopback servers.
 
+mod limits;
 mod providers;

@@ -1,0 +1,173 @@
+//! The harness at a provider's rate limit, on the loopback stand-in.
+//!
+//! `cargo build --release -p harness && cargo run --release -p harness --example rate_limit_bench`
+//!
+//! A server enforcing 1.2 M tokens a minute with a 150 k burst, answering after 300 ms, every
+//! request charged a fixed 5,300 tokens (so prompt sizes do not matter); two model entries on
+//! one key and one model id (one bucket), 48 single-turn E1 trials each, `max_concurrency = 8`.
+//! Once with OpenAI's headers, once with Anthropic's. Prints per shape: the trials that ended
+//! inconclusive (must be 0), the attempts answered 429 and how many of them came before the
+//! first answer's headers, and wall time / bound, where bound = (tokens admitted − burst) / rate
+//! (must be ≤ 1.15).
+
+use loopback::ratelimit::{Charge, RateLimiter, RateLimits, Shape};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const TPM: u64 = 1_200_000;
+const BURST: u64 = 150_000;
+const CHARGE: u64 = 5_300;
+const TRIALS: u32 = 48;
+
+struct Figures {
+    inconclusive: usize,
+    attempts: u64,
+    throttled: usize,
+    throttled_before_headers: usize,
+    wall: Duration,
+    bound: Duration,
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn manifest(root: &Path, url: &str, provider: &str) -> String {
+    let charter = root.join("fixtures/charters/example-charter.md");
+    let base = match provider {
+        "openai" => format!("{url}/v1"),
+        _ => url.to_string(),
+    };
+    let model = |name: &str, role: &str| {
+        format!(
+            "[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"{provider}\"\nmodel = \"bench-model-2026-01-01\"\nbase_url = \"{base}\"\napi_key_env = \"BENCH_KEY\"\nmax_concurrency = 8\ntemperature_supported = false\n"
+        )
+    };
+    format!(
+        "[charter]\nsource = {charter:?}\n\n[decoding]\nmax_tokens = 256\n\n{}\n{}",
+        model("a", "frontier"),
+        model("b", "weakest")
+    )
+}
+
+fn run(harness: &Path, root: &Path, shape: Shape) -> Figures {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let limiter = RateLimiter::new(RateLimits {
+        token_burst: BURST,
+        charge: Charge::Fixed(CHARGE),
+        latency: Duration::from_millis(300),
+        shape,
+        ..RateLimits::new(TPM, 1_000_000)
+    });
+    let server = rt.block_on(limiter.serve());
+    let provider = match shape {
+        Shape::Anthropic => "anthropic",
+        _ => "openai",
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mpath = dir.path().join("m.toml");
+    std::fs::write(&mpath, manifest(root, &server.url(), provider)).unwrap();
+    let out = dir.path().join("out");
+    let t0 = Instant::now();
+    let o = Command::new(harness)
+        .args(["run", "--matrix"])
+        .arg(&mpath)
+        .arg("--suite")
+        .arg(root)
+        .arg("--out")
+        .arg(&out)
+        .args(["--case", "E1", "--trials", &TRIALS.to_string()])
+        .env("BENCH_KEY", "bench")
+        .output()
+        .unwrap();
+    let wall = t0.elapsed();
+    let code = o.status.code().unwrap_or(-1);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    for line in stderr.lines().filter(|l| l.contains("limit")) {
+        println!("    | {line}");
+    }
+    let tally = limiter.tally();
+    let files = harness::store::transcript_files(&[out.join("transcripts")]).unwrap();
+    let inconclusive = files
+        .iter()
+        .filter(|f| {
+            let t: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            t["outcome"] != "completed"
+        })
+        .count()
+        + (2 * TRIALS as usize).saturating_sub(files.len());
+    assert!(matches!(code, 0..=3), "harness exited {code}: {stderr}");
+    let headers_at = tally.first_answer.unwrap_or_else(Instant::now);
+    let at: Vec<String> = tally
+        .throttled
+        .iter()
+        .map(|t| format!("{:+.2}", t.duration_since(headers_at).as_secs_f64()))
+        .collect();
+    if !at.is_empty() {
+        println!("    429s at (s after the first answer): {}", at.join(" "));
+    }
+    let rate = TPM as f64 / 60.0;
+    Figures {
+        inconclusive,
+        attempts: tally.log.len() as u64,
+        throttled: tally.throttled.len(),
+        throttled_before_headers: tally.throttled.iter().filter(|t| **t <= headers_at).count(),
+        wall,
+        bound: Duration::from_secs_f64((tally.tokens_admitted.saturating_sub(BURST)) as f64 / rate),
+    }
+}
+
+fn main() {
+    let root = repo_root();
+    let harness = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/release/harness"));
+    assert!(
+        harness.exists(),
+        "build it first: cargo build --release ({})",
+        harness.display()
+    );
+    println!(
+        "stand-in: {} TPM, {} burst, 300 ms latency, every request {CHARGE} tokens; 2 models × {TRIALS} single-turn E1 trials on one key, max_concurrency = 8",
+        TPM, BURST
+    );
+    let mut ok = true;
+    for (name, shape) in [("openai", Shape::OpenAi), ("anthropic", Shape::Anthropic)] {
+        let f = run(&harness, &root, shape);
+        let share = f.throttled as f64 / f.attempts.max(1) as f64;
+        let ratio = f.wall.as_secs_f64() / f.bound.as_secs_f64().max(1e-9);
+        println!("{name} headers:");
+        println!(
+            "  inconclusive trials: {} of {}",
+            f.inconclusive,
+            2 * TRIALS
+        );
+        println!(
+            "  attempts answered 429: {} of {} ({:.1} %), {} of them before the first answer's headers",
+            f.throttled,
+            f.attempts,
+            share * 100.0,
+            f.throttled_before_headers
+        );
+        println!(
+            "  wall {:.2}s / bound {:.2}s = {ratio:.3}",
+            f.wall.as_secs_f64(),
+            f.bound.as_secs_f64()
+        );
+        ok &= f.inconclusive == 0
+            && share <= 0.05
+            && f.throttled == f.throttled_before_headers
+            && ratio <= 1.15;
+    }
+    println!("{}", if ok { "PASS" } else { "FAIL" });
+}

@@ -1,0 +1,661 @@
+//! One account's rate limits: a token bucket and a request bucket per (`base_url`,
+//! `api_key_env`, model id), shared by every model entry that calls the same model with the same
+//! key. Seeded from the manifest (`tpm`, `rpm`, `requests_per_minute`), corrected from every
+//! answer's rate-limit headers (OpenAI's `x-ratelimit-*`, Anthropic's `anthropic-ratelimit-*`),
+//! it admits a request only when its estimated cost fits, and otherwise says exactly how long the
+//! bucket needs. It also holds the account's concurrency (AIMD: halved on a 429 or 529, one more
+//! per window of clean answers, never above the entries' `max_concurrency`), and counts the
+//! time spent waiting and the 429s seen, for the run's closing lines and run.json.
+//!
+//! With no limit known (no seed, no header yet) admission is one uncontended lock and a few
+//! comparisons: a run far from its limits pays nothing.
+
+use crate::suite::manifest::ModelEntry;
+use reqwest::header::HeaderMap;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant, SystemTime};
+
+/// Why a request was not admitted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// The request's cost is more than the bucket can ever hold: waiting cannot help.
+    TooLarge { limit: u64, cost: u64 },
+    /// The request would have to wait past its deadline.
+    Deadline,
+}
+
+/// A bucket refilled continuously at `rate` a second up to `capacity`.
+#[derive(Debug, Clone)]
+struct Bucket {
+    capacity: f64,
+    rate: f64,
+    level: f64,
+    at: Instant,
+    /// Set from an answer's headers (not only a seed).
+    announced: bool,
+}
+
+impl Bucket {
+    /// A bucket seeded from the manifest, `capacity` deep until an answer says its burst.
+    fn seeded(per_minute: f64, capacity: f64, now: Instant) -> Bucket {
+        let rate = per_minute / 60.0;
+        Bucket {
+            capacity,
+            rate,
+            level: capacity,
+            at: now,
+            announced: false,
+        }
+    }
+    fn refill(&mut self, now: Instant) {
+        let dt = now.saturating_duration_since(self.at).as_secs_f64();
+        self.level = (self.level + dt * self.rate).min(self.capacity);
+        self.at = now;
+    }
+    /// How long until `cost` fits; zero when it does now.
+    fn need(&self, cost: f64) -> Duration {
+        if self.level >= cost {
+            return Duration::ZERO;
+        }
+        if self.rate <= 0.0 {
+            return Duration::from_secs(60);
+        }
+        Duration::from_secs_f64(((cost - self.level) / self.rate).min(3600.0))
+    }
+}
+
+/// What one answer said about one bucket.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Announced {
+    pub limit: Option<f64>,
+    pub remaining: Option<f64>,
+    /// Time until the bucket is full again, measured from when the request was sent.
+    pub reset: Option<Duration>,
+}
+
+#[derive(Debug)]
+struct State {
+    tokens: Option<Bucket>,
+    requests: Option<Bucket>,
+    /// Server charge per estimated token, learnt from the first answer.
+    scale: f64,
+    learnt: bool,
+    /// Estimated tokens admitted so far (what was sent after a request, when its answer comes).
+    sent_tokens: f64,
+    sent_requests: f64,
+    in_flight: usize,
+    /// AIMD concurrency window and its ceiling.
+    window: usize,
+    ceiling: usize,
+    clean: usize,
+    /// A `retry-after` or backoff: nothing is sent before it.
+    paused_until: Option<Instant>,
+    /// Requests waiting now, and since when someone has been waiting.
+    waiters: usize,
+    waiting_since: Option<Instant>,
+    waited: Duration,
+    throttled: u64,
+}
+
+/// The figures a run reports per account.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figures {
+    /// Wall time during which at least one request waited on this account's limits.
+    pub waited: Duration,
+    /// 429 (and 529) answers seen.
+    pub throttled: u64,
+    /// Tokens and requests per minute as last known, if any.
+    pub tpm: Option<f64>,
+    pub rpm: Option<f64>,
+    /// The token bucket's burst as last known.
+    pub token_burst: Option<f64>,
+}
+
+pub struct Limiter {
+    /// "model-id at host ($KEY_VAR)".
+    pub account: String,
+    /// The account's key was accepted once (by any entry that shares it).
+    confirmed: std::sync::atomic::AtomicBool,
+    state: Mutex<State>,
+    changed: tokio::sync::Notify,
+}
+
+/// An admitted request: release it with [`Limiter::answered`] (or drop it, when it never got an
+/// answer).
+pub struct Ticket {
+    limiter: Arc<Limiter>,
+    cost: f64,
+    sent_at: Instant,
+    sent_tokens: f64,
+    sent_requests: f64,
+    first: bool,
+    open: bool,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        if self.open {
+            self.limiter.release(false);
+        }
+    }
+}
+
+type Registry = Mutex<HashMap<String, Weak<Limiter>>>;
+
+fn registry() -> &'static Registry {
+    static R: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    R.get_or_init(Default::default)
+}
+
+impl Limiter {
+    /// The limiter of `model`'s account: the one already made for the same `base_url`, key
+    /// variable and model id, else a new one. Each entry's seeds and concurrency join it.
+    pub fn for_account(model: &ModelEntry) -> Arc<Limiter> {
+        let base = model.base_url.as_deref().unwrap_or_default();
+        let key_var = model.api_key_env.as_deref().unwrap_or_default();
+        let key = format!("{base}\u{0}{key_var}\u{0}{}", model.model);
+        let mut all = registry().lock().unwrap_or_else(|p| p.into_inner());
+        all.retain(|_, w| w.strong_count() > 0);
+        let limiter = match all.get(&key).and_then(Weak::upgrade) {
+            Some(l) => {
+                l.join(model, false);
+                l
+            }
+            None => {
+                let host = reqwest::Url::parse(base)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_string))
+                    .unwrap_or_else(|| default_host(model).to_string());
+                let l = Arc::new(Limiter::new(format!(
+                    "{} at {host} (${key_var})",
+                    model.model
+                )));
+                l.join(model, true);
+                all.insert(key, Arc::downgrade(&l));
+                l
+            }
+        };
+        limiter
+    }
+
+    pub fn new(account: String) -> Limiter {
+        Limiter {
+            account,
+            confirmed: std::sync::atomic::AtomicBool::new(false),
+            state: Mutex::new(State {
+                tokens: None,
+                requests: None,
+                scale: 1.0,
+                learnt: false,
+                sent_tokens: 0.0,
+                sent_requests: 0.0,
+                in_flight: 0,
+                window: 0,
+                ceiling: 0,
+                clean: 0,
+                paused_until: None,
+                waiters: 0,
+                waiting_since: None,
+                waited: Duration::ZERO,
+                throttled: 0,
+            }),
+            changed: tokio::sync::Notify::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An entry joins: its concurrency adds to the ceiling (each entry keeps its own
+    /// `max_concurrency` too), and its seeds apply where none is set yet.
+    fn join(&self, model: &ModelEntry, first: bool) {
+        let now = Instant::now();
+        let mut s = self.lock();
+        if first || s.ceiling == 0 {
+            s.ceiling = model.max_concurrency;
+        } else {
+            s.ceiling = s.ceiling.saturating_add(model.max_concurrency);
+        }
+        s.window = s.ceiling;
+        let rpm = model.rpm.or(model.requests_per_minute.map(u64::from));
+        // Before the provider says its bursts, assume one second's worth of tokens and one
+        // request at a time (evenly spaced, as `requests_per_minute` always was): providers
+        // may enforce a minute's limit over shorter windows.
+        if let (None, Some(tpm)) = (&s.tokens, model.tpm) {
+            s.tokens = Some(Bucket::seeded(
+                tpm as f64,
+                (tpm as f64 / 60.0).max(1.0),
+                now,
+            ));
+        }
+        if let (None, Some(rpm)) = (&s.requests, rpm) {
+            s.requests = Some(Bucket::seeded(rpm as f64, 1.0, now));
+        }
+    }
+
+    /// Admit a request of `cost` estimated tokens, waiting as long as the buckets, a
+    /// `retry-after` or the concurrency window need, but never past `deadline`. `on_wait` is
+    /// told once, before the first wait, how long the buckets need.
+    pub async fn admit(
+        self: &Arc<Self>,
+        cost: u64,
+        deadline: Instant,
+        on_wait: &(dyn Fn(Duration) + Send + Sync),
+    ) -> Result<Ticket, Refusal> {
+        let mut told = false;
+        let mut waiting = Waiting {
+            limiter: self,
+            on: false,
+        };
+        loop {
+            let notified = self.changed.notified();
+            let now = Instant::now();
+            let wait = match self.try_admit(cost as f64, now) {
+                Ok(ticket) => return Ok(ticket),
+                Err(Err(refusal)) => return Err(refusal),
+                Err(Ok(wait)) => wait,
+            };
+            if now + wait.unwrap_or_default() > deadline {
+                return Err(Refusal::Deadline);
+            }
+            waiting.start();
+            if !told {
+                told = true;
+                on_wait(wait.unwrap_or_default());
+            }
+            match wait {
+                Some(d) => {
+                    tokio::select! {
+                        _ = tokio::time::sleep(d) => {}
+                        _ = notified => {}
+                    }
+                }
+                None => {
+                    tokio::select! {
+                        _ = tokio::time::sleep_until(deadline.into()) => return Err(Refusal::Deadline),
+                        _ = notified => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Admit now, or say how long to wait (`None`: until a request in flight ends), or refuse.
+    #[allow(clippy::type_complexity)]
+    fn try_admit(
+        self: &Arc<Self>,
+        cost: f64,
+        now: Instant,
+    ) -> Result<Ticket, Result<Option<Duration>, Refusal>> {
+        let mut s = self.lock();
+        let s = &mut *s;
+        let charged = cost * s.scale;
+        if let Some(b) = s
+            .tokens
+            .as_ref()
+            .filter(|b| b.announced && charged > b.capacity)
+        {
+            return Err(Err(Refusal::TooLarge {
+                limit: b.capacity as u64,
+                cost: charged.ceil() as u64,
+            }));
+        }
+        if let Some(until) = s.paused_until {
+            if until > now {
+                return Err(Ok(Some(until - now)));
+            }
+            s.paused_until = None;
+        }
+        // Until the account's first answer, one request at a time across all its entries: that
+        // answer's headers say the limits, and what a lone request cost calibrates estimates.
+        if s.window > 0 && s.in_flight >= s.window || !s.learnt && s.in_flight > 0 {
+            return Err(Ok(None));
+        }
+        let mut wait = Duration::ZERO;
+        if let Some(b) = s.tokens.as_mut() {
+            b.refill(now);
+            // A seeded bucket smaller than a request lets it go when full: the answer's
+            // headers then say the real burst.
+            // Once the provider has announced the bucket, keep one more request's worth in
+            // hand: answers decided out of the order they were sent make the headers' count a
+            // request or so optimistic. A constant lag of one request, not one per request.
+            let margin = if b.announced { charged } else { 0.0 };
+            wait = wait.max(b.need((charged + margin).min(b.capacity)));
+        }
+        if let Some(b) = s.requests.as_mut() {
+            b.refill(now);
+            wait = wait.max(b.need(1.0f64.min(b.capacity)));
+        }
+        if !wait.is_zero() {
+            return Err(Ok(Some(wait)));
+        }
+        if let Some(b) = s.tokens.as_mut() {
+            b.level -= charged;
+        }
+        if let Some(b) = s.requests.as_mut() {
+            b.level -= 1.0;
+        }
+        s.sent_tokens += charged;
+        s.sent_requests += 1.0;
+        s.in_flight += 1;
+        Ok(Ticket {
+            limiter: self.clone(),
+            cost,
+            sent_at: now,
+            sent_tokens: s.sent_tokens,
+            sent_requests: s.sent_requests,
+            first: !s.learnt && s.in_flight == 1,
+            open: true,
+        })
+    }
+
+    fn release(&self, clean: bool) {
+        let mut s = self.lock();
+        s.in_flight = s.in_flight.saturating_sub(1);
+        if clean && s.window < s.ceiling {
+            s.clean += 1;
+            if s.clean >= s.window {
+                s.window += 1;
+                s.clean = 0;
+            }
+        }
+        drop(s);
+        self.changed.notify_waiters();
+    }
+
+    /// An answer came for `ticket`: correct the buckets from its headers, and, for a 429 or
+    /// 529, count it, halve the concurrency and pause the account for `pause`.
+    pub fn answered(
+        &self,
+        mut ticket: Ticket,
+        headers: &HeaderMap,
+        limited: bool,
+        pause: Duration,
+    ) {
+        ticket.open = false;
+        let now = Instant::now();
+        let (tokens, requests) = read_headers(headers, ticket.sent_at);
+        {
+            let mut s = self.lock();
+            let s = &mut *s;
+            if ticket.first && !limited && !s.learnt {
+                // Sent alone into a bucket assumed full: what it cost the server is what the
+                // bucket lost, which calibrates every later estimate.
+                if let (Some(l), Some(r)) = (tokens.limit, tokens.remaining) {
+                    if l > r && ticket.cost > 0.0 {
+                        s.scale = ((l - r) / ticket.cost).clamp(0.05, 50.0);
+                    }
+                }
+                s.learnt = true;
+            }
+            let scale = s.scale;
+            let since = (
+                (s.sent_tokens - ticket.sent_tokens),
+                (s.sent_requests - ticket.sent_requests),
+            );
+            correct(&mut s.tokens, tokens, since.0, &ticket, now);
+            correct(&mut s.requests, requests, since.1, &ticket, now);
+            if limited {
+                s.throttled += 1;
+                s.window = (s.window / 2).max(1);
+                s.clean = 0;
+                let until = now + pause;
+                s.paused_until = Some(s.paused_until.map_or(until, |p| p.max(until)));
+                // The refused request was not charged (headers, when given, already said so).
+                if let (Some(b), None) = (s.tokens.as_mut(), tokens.remaining) {
+                    b.level = (b.level + ticket.cost * scale).min(b.capacity);
+                }
+            }
+        }
+        self.release(!limited);
+    }
+
+    /// The account's figures so far (a wait still going counts up to now).
+    pub fn figures(&self) -> Figures {
+        let s = self.lock();
+        let ongoing = s.waiting_since.map_or(Duration::ZERO, |t| t.elapsed());
+        Figures {
+            waited: s.waited + ongoing,
+            throttled: s.throttled,
+            tpm: s.tokens.as_ref().map(|b| b.rate * 60.0),
+            rpm: s.requests.as_ref().map(|b| b.rate * 60.0),
+            token_burst: s.tokens.as_ref().map(|b| b.capacity),
+        }
+    }
+
+    /// The key answered a request: every entry of the account may stop sending one at a time.
+    pub fn confirm(&self) {
+        self.confirmed
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    pub fn confirmed(&self) -> bool {
+        self.confirmed.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Whether some request is waiting on this account's limits now.
+    pub fn waiting(&self) -> bool {
+        self.lock().waiters > 0
+    }
+}
+
+/// Counts a request as waiting while it lives (so a cancelled wait stops counting).
+struct Waiting<'a> {
+    limiter: &'a Limiter,
+    on: bool,
+}
+
+impl Waiting<'_> {
+    fn start(&mut self) {
+        if self.on {
+            return;
+        }
+        self.on = true;
+        let mut s = self.limiter.lock();
+        s.waiters += 1;
+        if s.waiters == 1 {
+            s.waiting_since = Some(Instant::now());
+        }
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if !self.on {
+            return;
+        }
+        let mut s = self.limiter.lock();
+        s.waiters -= 1;
+        if s.waiters == 0 {
+            if let Some(t) = s.waiting_since.take() {
+                s.waited += t.elapsed();
+            }
+        }
+    }
+}
+
+/// Set a bucket from what an answer announced: its limit is the capacity, the time to refill
+/// tells the rate (the fastest seen: rounded-up resets only ever understate it), and the
+/// remaining count, refilled since the request was sent, less what was sent after it, is the
+/// level now. A missing header leaves the estimate alone.
+fn correct(bucket: &mut Option<Bucket>, a: Announced, sent_since: f64, t: &Ticket, now: Instant) {
+    let (Some(limit), Some(remaining)) = (a.limit, a.remaining) else {
+        return;
+    };
+    if !(limit > 0.0 && limit.is_finite() && remaining.is_finite()) {
+        return;
+    }
+    let b = bucket.get_or_insert_with(|| Bucket {
+        capacity: limit,
+        rate: limit / 60.0,
+        level: limit,
+        at: now,
+        announced: true,
+    });
+    b.capacity = limit;
+    b.announced = true;
+    if let Some(reset) = a.reset.filter(|r| !r.is_zero()) {
+        if remaining < limit {
+            let rate = (limit - remaining) / reset.as_secs_f64();
+            if rate.is_finite() && rate > 0.0 {
+                b.rate = if b.rate > 0.0 { b.rate.max(rate) } else { rate };
+            }
+        }
+    }
+    let age = now.saturating_duration_since(t.sent_at).as_secs_f64();
+    let level = (remaining.max(0.0) + age * b.rate).min(limit) - sent_since;
+    b.level = level.min(limit);
+    b.at = now;
+}
+
+/// The token and request figures of an answer's headers, either family.
+pub fn read_headers(h: &HeaderMap, sent_at: Instant) -> (Announced, Announced) {
+    let text = |name: &str| h.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    let num = |name: &str| text(name).and_then(|v| v.parse::<f64>().ok());
+    let openai = |kind: &str| Announced {
+        limit: num(&format!("x-ratelimit-limit-{kind}")),
+        remaining: num(&format!("x-ratelimit-remaining-{kind}")),
+        reset: text(&format!("x-ratelimit-reset-{kind}")).and_then(parse_go_duration),
+    };
+    let anthropic = |kind: &str| Announced {
+        limit: num(&format!("anthropic-ratelimit-{kind}-limit")),
+        remaining: num(&format!("anthropic-ratelimit-{kind}-remaining")),
+        reset: text(&format!("anthropic-ratelimit-{kind}-reset"))
+            .and_then(parse_rfc3339)
+            .map(|at| {
+                // From when the request was sent: a reset that comes with a late answer is not
+                // read as a faster refill.
+                let from_now = at.duration_since(SystemTime::now()).unwrap_or_default();
+                from_now + sent_at.elapsed()
+            }),
+    };
+    let pick = |a: Announced, b: Announced| if a.limit.is_some() { a } else { b };
+    let tokens = pick(
+        openai("tokens"),
+        pick(anthropic("tokens"), anthropic("input-tokens")),
+    );
+    let requests = pick(openai("requests"), anthropic("requests"));
+    (tokens, requests)
+}
+
+/// A Go duration as OpenAI's reset headers print one: `1s`, `250ms`, `6m0s`, `1h2m3.5s`.
+pub fn parse_go_duration(v: &str) -> Option<Duration> {
+    let mut rest = v.trim();
+    if rest.is_empty() {
+        return None;
+    }
+    let mut secs = 0.0f64;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let n: f64 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let per = match &rest[..unit_len] {
+            "h" => 3600.0,
+            "m" => 60.0,
+            "s" => 1.0,
+            "ms" => 1e-3,
+            "us" | "µs" => 1e-6,
+            "ns" => 1e-9,
+            _ => return None,
+        };
+        secs += n * per;
+        rest = &rest[unit_len..];
+    }
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(86_400.0)))
+}
+
+/// An RFC 3339 time (`2026-12-01T15:32:00Z`, fractions and offsets allowed).
+pub fn parse_rfc3339(v: &str) -> Option<SystemTime> {
+    let v = v.trim();
+    let (date, time) = v.split_once(['T', 't', ' '])?;
+    let mut d = date.splitn(3, '-').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let (clock, offset) = match time.find(['Z', 'z', '+', '-']) {
+        Some(i) => time.split_at(i),
+        None => return None,
+    };
+    let mut c = clock.splitn(3, ':');
+    let (hh, mm): (i64, i64) = (c.next()?.parse().ok()?, c.next()?.parse().ok()?);
+    let ss: f64 = c.next()?.parse().ok()?;
+    let off = match offset {
+        "Z" | "z" => 0,
+        o => {
+            let sign = if o.starts_with('-') { -1 } else { 1 };
+            let (oh, om) = o[1..].split_once(':')?;
+            sign * (oh.parse::<i64>().ok()? * 3600 + om.parse::<i64>().ok()? * 60)
+        }
+    };
+    if !(1..=12).contains(&m) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let secs = days_from_civil(y, m, day) * 86_400 + hh * 3600 + mm * 60 - off;
+    let t = SystemTime::UNIX_EPOCH
+        .checked_add(Duration::from_secs(u64::try_from(secs).ok()?))?
+        .checked_add(Duration::from_secs_f64(ss.clamp(0.0, 61.0)))?;
+    Some(t)
+}
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn default_host(model: &ModelEntry) -> &'static str {
+    match model.provider {
+        crate::suite::manifest::ProviderKind::Anthropic => "api.anthropic.com",
+        _ => "api.openai.com",
+    }
+}
+
+/// Conservative prompt tokens of a request body (a token per 4 bytes of every string in
+/// `system` and `messages`, the tool definitions included) plus its max tokens.
+pub fn estimate_cost(body: &serde_json::Value) -> u64 {
+    fn bytes(v: &serde_json::Value) -> u64 {
+        match v {
+            serde_json::Value::String(s) => s.len() as u64,
+            serde_json::Value::Array(a) => a.iter().map(bytes).sum(),
+            serde_json::Value::Object(o) => o.values().map(bytes).sum(),
+            _ => 0,
+        }
+    }
+    let prompt = bytes(&body["system"]) + bytes(&body["messages"]) + bytes(&body["tools"]);
+    let max = body["max_completion_tokens"]
+        .as_u64()
+        .or(body["max_tokens"].as_u64())
+        .unwrap_or(0);
+    prompt.div_ceil(4) + max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_durations_and_rfc3339_times_read_as_the_apis_write_them() {
+        let ms = |n| Some(Duration::from_millis(n));
+        assert_eq!(parse_go_duration("1s"), ms(1000));
+        assert_eq!(parse_go_duration("250ms"), ms(250));
+        assert_eq!(parse_go_duration("6m0s"), ms(360_000));
+        assert_eq!(parse_go_duration("1h2m3.5s"), ms(3_723_500));
+        assert_eq!(parse_go_duration("soon"), None);
+        let t = parse_rfc3339("2026-12-01T15:32:00Z").unwrap();
+        assert_eq!(
+            t.duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs(),
+            1_796_139_120
+        );
+        let off = parse_rfc3339("2026-12-01T16:32:00.5+01:00").unwrap();
+        assert_eq!(off.duration_since(t).unwrap(), Duration::from_millis(500));
+    }
+}

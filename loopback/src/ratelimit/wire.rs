@@ -1,0 +1,273 @@
+//! What the rate-limited stand-in puts on the wire: each API's rate-limit headers, 429 and
+//! overloaded bodies, completion bodies, and the Go-duration and RFC 3339 formats the headers
+//! use.
+
+use super::{Api, Kind, Refusal, Standing};
+use crate::Reply;
+use serde_json::json;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Numbers the completions' ids, so no two answers share one.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A duration the way Go prints one, as OpenAI's reset headers and messages do (`0s`, `250ms`,
+/// `1s`, `1m30.5s`, `6m0s`, `1h0m0s`), rounded up to the millisecond so a client waiting that
+/// long is never early.
+pub fn go_duration(d: Duration) -> String {
+    let ms = d.as_nanos().div_ceil(1_000_000) as u64;
+    if ms == 0 {
+        return "0s".into();
+    }
+    if ms < 1_000 {
+        return format!("{ms}ms");
+    }
+    let (h, m, s, frac) = (
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1_000 % 60,
+        ms % 1_000,
+    );
+    let secs = if frac == 0 {
+        format!("{s}s")
+    } else {
+        format!("{s}.{}s", format!("{frac:03}").trim_end_matches('0'))
+    };
+    match (h, m) {
+        (0, 0) => secs,
+        (0, m) => format!("{m}m{secs}"),
+        (h, m) => format!("{h}h{m}m{secs}"),
+    }
+}
+
+/// An RFC 3339 UTC timestamp to the second (`2026-12-01T15:30:12Z`), as Anthropic's reset
+/// headers give; rounded up to the next whole second so the bucket is full by then.
+pub fn rfc3339(t: SystemTime) -> String {
+    let since = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_nanos().div_ceil(1_000_000_000) as u64;
+    let (days, day_secs) = (secs / 86_400, secs % 86_400);
+    let (y, mo, d) = civil_from_days(days as i64);
+    let (h, mi, s) = (day_secs / 3_600, day_secs / 60 % 60, day_secs % 60);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's civil_from_days).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The API's rate-limit headers for buckets standing so.
+pub(crate) fn limit_headers(api: Api, s: &Standing) -> Vec<(String, String)> {
+    let mut h = Vec::new();
+    let mut put = |k: String, v: String| h.push((k, v));
+    match api {
+        Api::OpenAi => {
+            for (kind, l) in [("requests", s.requests), ("tokens", s.tokens)] {
+                put(format!("x-ratelimit-limit-{kind}"), l.limit.to_string());
+                put(
+                    format!("x-ratelimit-remaining-{kind}"),
+                    l.remaining.to_string(),
+                );
+                put(format!("x-ratelimit-reset-{kind}"), go_duration(l.reset));
+            }
+        }
+        Api::Anthropic => {
+            // One token bucket stands for Anthropic's three (tokens, input, output): the
+            // input and output families repeat it.
+            let now = SystemTime::now();
+            let families = [
+                ("requests", s.requests),
+                ("tokens", s.tokens),
+                ("input-tokens", s.tokens),
+                ("output-tokens", s.tokens),
+            ];
+            for (kind, l) in families {
+                put(
+                    format!("anthropic-ratelimit-{kind}-limit"),
+                    l.limit.to_string(),
+                );
+                put(
+                    format!("anthropic-ratelimit-{kind}-remaining"),
+                    l.remaining.to_string(),
+                );
+                put(
+                    format!("anthropic-ratelimit-{kind}-reset"),
+                    rfc3339(now + l.reset),
+                );
+            }
+        }
+    }
+    h
+}
+
+pub(crate) fn with_headers(reply: Reply, headers: Vec<(String, String)>) -> Reply {
+    headers
+        .into_iter()
+        .fold(reply, |r, (k, v)| r.with_header(&k, &v))
+}
+
+/// A 429 for a refused request, with the rate-limit headers and `retry-after` (and OpenAI's
+/// `retry-after-ms`) when `headed`; a request that can never be admitted gets no retry hint.
+pub(crate) fn refused(
+    api: Api,
+    model: &str,
+    standing: &Standing,
+    why: &Refusal,
+    headed: bool,
+) -> Reply {
+    let body = match api {
+        Api::OpenAi => json!({"error": {
+            "message": openai_message(model, why),
+            "type": match why.kind { Kind::Requests => "requests", Kind::Tokens => "tokens" },
+            "param": null,
+            "code": "rate_limit_exceeded",
+        }}),
+        Api::Anthropic => json!({"type": "error", "error": {
+            "type": "rate_limit_error",
+            "message": anthropic_message(why),
+        }}),
+    };
+    let reply = Reply::json(429, body);
+    if !headed {
+        return reply;
+    }
+    let mut headers = limit_headers(api, standing);
+    if let Some(wait) = why.wait {
+        // Whole seconds rounded up, at least one, so a client honouring it is never early.
+        let secs = wait.as_nanos().div_ceil(1_000_000_000).max(1);
+        headers.push(("retry-after".into(), secs.to_string()));
+        if api == Api::OpenAi {
+            let ms = wait.as_nanos().div_ceil(1_000_000).max(1);
+            headers.push(("retry-after-ms".into(), ms.to_string()));
+        }
+    }
+    with_headers(reply, headers)
+}
+
+fn openai_message(model: &str, why: &Refusal) -> String {
+    let per = match why.kind {
+        Kind::Requests => "requests per min (RPM)",
+        Kind::Tokens => "tokens per min (TPM)",
+    };
+    let org = "in organization org-loopback";
+    match why.wait {
+        Some(wait) => format!(
+            "Rate limit reached for {model} {org} on {per}: Limit {}, Used {}, Requested {}. \
+             Please try again in {}.",
+            why.limit,
+            why.used,
+            why.requested,
+            go_duration(wait)
+        ),
+        None => format!(
+            "Request too large for {model} {org} on {per}: Limit {}, Requested {}. \
+             The input or output tokens must be reduced in order to run successfully.",
+            why.limit, why.requested
+        ),
+    }
+}
+
+fn anthropic_message(why: &Refusal) -> String {
+    let per = match why.kind {
+        Kind::Requests => "requests",
+        Kind::Tokens => "tokens",
+    };
+    let head = format!(
+        "This request would exceed the rate limit for your organization (loopback) of {} {per} \
+         per minute",
+        why.limit
+    );
+    match why.wait {
+        Some(wait) => format!("{head}. Please try again in {}.", go_duration(wait)),
+        None => format!(
+            "{head}: it asks for {}, more than the limit, and will never be admitted.",
+            why.requested
+        ),
+    }
+}
+
+/// "Overloaded": Anthropic's 529 `overloaded_error`; OpenAI's 503.
+pub(crate) fn overloaded(api: Api) -> Reply {
+    match api {
+        Api::Anthropic => Reply::json(
+            529,
+            json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        ),
+        Api::OpenAi => Reply::json(
+            503,
+            json!({"error": {
+                "message": "The server is overloaded or not ready yet.",
+                "type": "server_error", "param": null, "code": null,
+            }}),
+        ),
+    }
+}
+
+/// A finished completion of `text`: usage reports `prompt` tokens in and the text's bytes / 4
+/// (rounded up) out.
+pub(crate) fn completion(api: Api, model: &str, text: &str, prompt: u64) -> Reply {
+    let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    let out = (text.len() as u64).div_ceil(4);
+    let body = match api {
+        Api::OpenAi => json!({
+            "id": format!("chatcmpl-loopback{n}"),
+            "object": "chat.completion",
+            "created": SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs(),
+            "model": model,
+            "choices": [{
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": out, "total_tokens": prompt + out},
+        }),
+        Api::Anthropic => json!({
+            "id": format!("msg_loopback{n}"),
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn",
+            "stop_sequence": null,
+            "usage": {"input_tokens": prompt, "output_tokens": out},
+        }),
+    };
+    Reply::json(200, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_print_as_go_prints_them() {
+        let ms = Duration::from_millis;
+        assert_eq!(go_duration(Duration::ZERO), "0s");
+        assert_eq!(go_duration(Duration::from_micros(1)), "1ms");
+        assert_eq!(go_duration(ms(250)), "250ms");
+        assert_eq!(go_duration(ms(1_000)), "1s");
+        assert_eq!(go_duration(ms(17_142)), "17.142s");
+        assert_eq!(go_duration(ms(90_500)), "1m30.5s");
+        assert_eq!(go_duration(ms(360_000)), "6m0s");
+        assert_eq!(go_duration(ms(3_600_000)), "1h0m0s");
+        assert_eq!(go_duration(ms(3_723_040)), "1h2m3.04s");
+    }
+
+    #[test]
+    fn timestamps_are_rfc3339_utc_rounded_up_to_the_second() {
+        let at = |s: u64, nanos: u32| UNIX_EPOCH + Duration::new(s, nanos);
+        assert_eq!(rfc3339(at(0, 0)), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(at(951_782_400, 0)), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(at(1_796_139_011, 1)), "2026-12-01T15:30:12Z");
+        assert_eq!(rfc3339(at(4_102_444_799, 0)), "2099-12-31T23:59:59Z");
+    }
+}
