@@ -64,7 +64,7 @@ pub fn write_all(
             .map_or(case.to_string(), |c| c.title.clone())
     };
     let charter_line = charter_line(gate, facts);
-    let table = registry::table(gate, title_of);
+    let table = registry::table(gate, facts.suite, facts.system_prompt);
     // Evidence in the tables quotes model text: inert, like everything printed.
     write_text(
         &run_dir.join("registry-rows.md"),

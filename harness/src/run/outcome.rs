@@ -46,7 +46,10 @@ pub fn conclude(
         let mut stdout = std::io::stdout().lock();
         let _ = stdout
             .write_all(b"\n")
-            .and_then(|_| table::write(gate, &mut stdout))
+            .and_then(|_| {
+                let resume = crate::run::interrupt::finish_command(run_dir);
+                table::write(gate, Some(&resume), &mut stdout)
+            })
             .and_then(|_| stdout.write_all(b"\n"));
     }
     for line in crate::report::files::auth_failures(records) {
@@ -63,10 +66,7 @@ pub fn conclude(
         );
         out!(
             "{}",
-            crate::report::registry::table(gate, |c| facts
-                .suite
-                .case(c)
-                .map_or(c.to_string(), |k| k.title.clone()))
+            crate::report::registry::table(gate, facts.suite, facts.system_prompt)
         );
     }
     if let Some(l) = &facts.lift {

@@ -257,6 +257,41 @@ impl RunRecord {
             .collect()
     }
 
+    /// What narrowed the run (`--case E8 --model weakest`, `--shard 1/2`), or None for a run
+    /// of every unit: a narrowed run is listed as such and never moves `results/latest`.
+    pub fn narrowed(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        for (flag, values) in [
+            ("--case", &self.filters.case),
+            ("--variant", &self.filters.variant),
+            ("--model", &self.filters.model),
+        ] {
+            if !values.is_empty() {
+                parts.push(format!("{flag} {}", values.join(",")));
+            }
+        }
+        if let Some(s) = &self.shard {
+            parts.push(format!("--shard {s}"));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+
+    /// The models the run ran: every model of its manifest, or those its `--model` filter
+    /// names (by name or by role).
+    pub fn models_run(&self) -> Vec<String> {
+        let f = &self.filters.model;
+        self.manifest
+            .models
+            .iter()
+            .filter(|m| {
+                f.is_empty()
+                    || f.iter()
+                        .any(|x| *x == m.name || m.role.as_deref() == Some(x.as_str()))
+            })
+            .map(|m| m.name.clone())
+            .collect()
+    }
+
     /// A model's role as the run's manifest recorded it.
     pub fn role(&self, model: &str) -> Option<&str> {
         self.manifest

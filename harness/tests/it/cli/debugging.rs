@@ -58,7 +58,7 @@ fn show_renders_an_offline_transcript_of_every_unit_with_its_verdict() {
     let run = out.path().join("run");
     offline_run(&run, &["--trials", "1"]);
     let units = files_under(&run.join("transcripts"));
-    assert_eq!(units.len(), 32);
+    assert_eq!(units.len(), 48);
     for file in &units {
         let naive = file.to_string_lossy().contains("scripted-naive");
         let o = harness(

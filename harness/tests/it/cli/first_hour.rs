@@ -26,11 +26,10 @@ fn latest(dir: &Path) -> PathBuf {
         .join(std::fs::read_link(dir.join("results/latest")).unwrap())
 }
 
-/// `harness run --matrix offline --case E1 --trials 1` and `extra` in `cwd`.
+/// `harness run --matrix offline --trials 1` (every unit, so it becomes `results/latest`) and
+/// `extra` in `cwd`.
 fn run_e1_once(cwd: &Path, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
-    ];
+    let mut args = vec!["run", "--matrix", "offline", "--trials", "1"];
     args.extend_from_slice(extra);
     harness(cwd, &args, &[])
 }
@@ -93,6 +92,49 @@ fn a_run_names_the_charter_matrix_and_suite_and_offline_tests_the_repositorys_ch
     assert!(
         err.starts_with("testing: charter ") && err.contains("\"Example Reasoning Charter\", version 0.1.0, runtime sha256 e9f7bc287423\n         matrix offline (built in)"),
         "{err}"
+    );
+}
+
+#[test]
+fn a_narrowed_run_is_listed_as_narrowed_with_the_models_it_ran_and_never_becomes_latest() {
+    let repo = charter_repo();
+    let o = run_e1_once(repo.path(), &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let whole = std::fs::read_link(repo.path().join("results/latest")).unwrap();
+    let o = harness(
+        repo.path(),
+        &[
+            "run", "--matrix", "offline", "--case", "E8", "--model", "weakest", "--trials", "1",
+        ],
+        &[],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "is not results/latest (which still points at {}, for gate, check and show)",
+            whole.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_link(repo.path().join("results/latest")).unwrap(),
+        whole,
+        "gate, check, show and --charter-base keep reading the whole run"
+    );
+    let listed = stdout(&harness(repo.path(), &["runs"], &[]));
+    let narrowed: Vec<&str> = listed.lines().filter(|l| l.contains("narrowed")).collect();
+    assert_eq!(narrowed.len(), 1, "{listed}");
+    assert!(
+        narrowed[0].ends_with("narrowed: --case E8 --model scripted-naive")
+            && narrowed[0].contains(" scripted-naive  (")
+            && !narrowed[0].contains("scripted-compliant"),
+        "only the model it ran: {listed}"
+    );
+    let other = listed.lines().find(|l| !l.contains("narrowed")).unwrap();
+    assert!(
+        other.contains("scripted-compliant, scripted-naive, scripted-reader"),
+        "{listed}"
     );
 }
 
@@ -161,7 +203,7 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
         .unwrap();
     let c = said.captures(&err).unwrap_or_else(|| panic!("{err}"));
     let written: usize = c[1].parse().unwrap();
-    assert!(written > 0 && written < 96, "{err}");
+    assert!(written > 0 && written < 144, "{err}");
     assert_eq!(c[1], c[2], "a new run: all it holds is its own");
     assert_eq!(&c[3], run_dir.display().to_string(), "{err}");
     assert_eq!(&c[5], scratch.path().display().to_string(), "{err}");
@@ -185,14 +227,47 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     // A trial may finish between the count and the exit; none it counted is lost.
-    let kept: usize = regex::Regex::new(r"resume: (\d+) of 96 trials already completed")
+    let kept: usize = regex::Regex::new(r"resume: (\d+) of 144 trials already completed")
         .unwrap()
         .captures(&err)
         .unwrap_or_else(|| panic!("{err}"))[1]
         .parse()
         .unwrap();
-    assert!(kept >= written && kept < 96, "{kept} vs {written}");
-    assert_eq!(common::files_under(&transcripts).len(), 96);
+    assert!(kept >= written && kept < 144, "{kept} vs {written}");
+    assert_eq!(common::files_under(&transcripts).len(), 144);
+}
+
+#[test]
+fn sigterm_ends_a_run_as_ctrl_c_does_removing_its_trial_folders_and_printing_the_resume_command() {
+    // A CI job's timeout sends SIGTERM: the run must clean up as it does for Ctrl-C.
+    let scratch = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run_dir = out.path().join("run");
+    let child = spawn_offline_run(&run_dir, scratch.path(), &[]);
+    let started = Instant::now();
+    while common::files_under(&run_dir.join("transcripts")).is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no transcript");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("\nterminated (SIGTERM): "), "{err}");
+    let resume = format!(
+        "Finish the run (finished trials are kept, never repeated):\n  {} run --matrix manifests/offline.toml --resume {}",
+        env!("CARGO_BIN_EXE_harness"),
+        run_dir.display()
+    );
+    assert!(err.contains(&resume), "{err}");
+    let left: Vec<_> = std::fs::read_dir(scratch.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]
@@ -291,6 +366,7 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
             stderr(&o)
         );
     }
+    // A narrowed run is not results/latest: check, show and gate still have nothing to read.
     let o = harness(
         cwd.path(),
         &[
@@ -299,12 +375,25 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
         &[],
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("narrowed run: results/")
+            && stderr(&o).contains("is not results/latest (which is not set, for gate, check and show)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(harness(cwd.path(), &["check"], &[]).status.code(), Some(2));
+    let o = harness(
+        cwd.path(),
+        &["run", "--matrix", "offline", "--trials", "1"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let o = harness(cwd.path(), &["check"], &[]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert_eq!(
         out.lines().last().unwrap(),
-        "4 transcripts: 2 pass, 2 fail, 0 inconclusive; 0 verdicts changed",
+        "48 transcripts: 32 pass, 16 fail, 0 inconclusive; 0 verdicts changed",
         "{out}"
     );
     assert!(
@@ -312,9 +401,9 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
         "unchanged verdicts are not listed: {out}"
     );
     let verbose = stdout(&harness(cwd.path(), &["check", "--verbose"], &[]));
-    assert_eq!(verbose.matches("PASS ").count(), 2, "{verbose}");
+    assert_eq!(verbose.matches("PASS ").count(), 32, "{verbose}");
     assert!(
-        verbose.ends_with("4 transcripts: 2 pass, 2 fail, 0 inconclusive; 0 verdicts changed\n")
+        verbose.ends_with("48 transcripts: 32 pass, 16 fail, 0 inconclusive; 0 verdicts changed\n")
     );
 
     // A changed verdict is listed above the line, with its failed criteria.
@@ -333,11 +422,11 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
         "{out}"
     );
     assert!(
-        out.ends_with("4 transcripts: 2 pass, 2 fail, 0 inconclusive; 1 verdict changed\n"),
+        out.ends_with("48 transcripts: 32 pass, 16 fail, 0 inconclusive; 1 verdict changed\n"),
         "{out}"
     );
     let o = harness(cwd.path(), &["show", "--json"], &[]);
-    assert_eq!(stdout(&o).lines().count(), 4, "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 48, "{}", stderr(&o));
 }
 
 /// A copy of the offline manifest with its models renamed, for a run under other names.
@@ -396,7 +485,7 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
     );
     assert!(
         out.contains(
-            "0 regression(s), 0 improvement(s), 0 within noise, 6 unchanged, 0 undecided or on one side only"
+            "0 regression(s), 0 improvement(s), 0 within noise, 9 unchanged, 0 undecided or on one side only"
         ),
         "{out}"
     );
@@ -410,8 +499,11 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
         [
             "| E1/default",
             "| E1/default",
+            "| E1/default",
             "| E2/default",
             "| E2/default",
+            "| E2/default",
+            "| E10/default",
             "| E10/default",
             "| E10/default"
         ],
