@@ -165,9 +165,7 @@ pub fn build(
         Ok(key)
     };
     match model.provider {
-        ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(
-            model, suite,
-        )?)),
+        ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(model, suite)?)),
         ProviderKind::Openai => Ok(Arc::new(openai::OpenAiProvider::new(model, key()?)?)),
         ProviderKind::Anthropic => Ok(Arc::new(anthropic::AnthropicProvider::new(model, key()?)?)),
     }

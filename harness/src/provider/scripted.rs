@@ -157,8 +157,8 @@ fn load_scripts(dir: &Path) -> Result<Scripts> {
     {
         let path = e.path();
         if path.extension().and_then(|x| x.to_str()) != Some("toml")
-        || path.file_name().is_some_and(|n| n == READS_CHARTER)
-    {
+            || path.file_name().is_some_and(|n| n == READS_CHARTER)
+        {
             continue;
         }
         let stem = path

@@ -62,9 +62,9 @@ pub fn table(gate: &Gate, suite: &Suite, runtime: &str) -> String {
         .iter()
         .filter(|u| u.status(gate.required) == UnitStatus::Fail)
     {
-        let (title, rules) = suite
-            .case(&u.case)
-            .map_or((u.case.clone(), &[][..]), |c| (c.title.clone(), &c.rules[..]));
+        let (title, rules) = suite.case(&u.case).map_or((u.case.clone(), &[][..]), |c| {
+            (c.title.clone(), &c.rules[..])
+        });
         out.push_str(&row(u, &title, rules, runtime));
         out.push('\n');
     }

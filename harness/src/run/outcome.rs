@@ -83,7 +83,24 @@ pub fn conclude(
         "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
         run_dir.display()
     );
+    print_verdict_last(gate);
     Ok(gate.exit_code())
+}
+
+/// The verdict again as the last line, coloured on a terminal (green pass, red fail, yellow
+/// otherwise); anstream drops the colour off a terminal and under NO_COLOR.
+fn print_verdict_last(gate: &Gate) {
+    use anstyle::{AnsiColor, Style};
+    use std::io::Write;
+    let colour = match gate.exit_code() {
+        exit::OK if gate.partial.is_none() => AnsiColor::Green,
+        exit::GATE_FAILED => AnsiColor::Red,
+        _ => AnsiColor::Yellow,
+    };
+    let style = Style::new().fg_color(Some(colour.into())).bold();
+    let verdict = crate::output::inert(&gate.verdict().1);
+    let mut out = anstream::stdout();
+    let _ = writeln!(out, "\n{style}Gate: {verdict}{style:#}");
 }
 
 /// Tokens and cost per model (run.json's `usage`), and a warning for every alias that drifted.

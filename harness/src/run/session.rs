@@ -259,8 +259,9 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
             .map_err(|e| crate::store::run_folder_error(Error::io(&run_dir, e)))?;
         // results/latest: the newest whole run, for people and scripts; `gate`, `check`,
         // `show` and `--charter-base` read it, so a narrowed debugging run never moves it.
-        let narrowed = !(opts.cases.is_empty() && opts.variants.is_empty() && opts.models.is_empty())
-            || opts.shard.is_some();
+        let narrowed =
+            !(opts.cases.is_empty() && opts.variants.is_empty() && opts.models.is_empty())
+                || opts.shard.is_some();
         if narrowed {
             let latest = run_dir.with_file_name("latest");
             let kept = std::fs::read_link(&latest)

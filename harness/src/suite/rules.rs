@@ -175,7 +175,14 @@ mod tests {
         for ok in ["Protocol A", "Invariant 5", "Usage 3", "P1"] {
             assert!(is_rule_name(ok), "{ok}");
         }
-        for bad in ["protocol A", "A", "Invariant", "Usage three", "D.2", "Protocol AB"] {
+        for bad in [
+            "protocol A",
+            "A",
+            "Invariant",
+            "Usage three",
+            "D.2",
+            "Protocol AB",
+        ] {
             assert!(!is_rule_name(bad), "{bad}");
         }
     }

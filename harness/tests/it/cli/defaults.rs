@@ -97,7 +97,11 @@ fn an_unknown_model_gets_a_suggestion_and_the_built_in_manifest_by_name_not_its_
         &["run", "--matrix", "offline", "--model", "weakst"],
         &[],
     );
-    assert!(stderr(&o).contains("did you mean \"weakest\"?"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean \"weakest\"?"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -109,16 +113,28 @@ fn a_mistyped_base_branch_gets_a_suggestion_and_the_branches_in_one_order() {
     for b in ["zeta", "alpha", "feature/x", "release"] {
         git(repo.path(), &["branch", b]);
     }
-    let o = harness(repo.path(), &["run", "--matrix", "offline", "--trials", "1"], &[]);
+    let o = harness(
+        repo.path(),
+        &["run", "--matrix", "offline", "--trials", "1"],
+        &[],
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let first = stderr(&harness(repo.path(), &["gate", "--charter-base", "mian"], &[]));
+    let first = stderr(&harness(
+        repo.path(),
+        &["gate", "--charter-base", "mian"],
+        &[],
+    ));
     assert!(
         first.contains("--charter-base mian: no such revision in ")
             && first.contains("; did you mean \"main\"? (branches and tags there: alpha, feature/x, main, release, zeta)"),
         "{first}"
     );
     for _ in 0..3 {
-        let again = stderr(&harness(repo.path(), &["gate", "--charter-base", "mian"], &[]));
+        let again = stderr(&harness(
+            repo.path(),
+            &["gate", "--charter-base", "mian"],
+            &[],
+        ));
         let list = |s: &str| s[s.find("branches and tags there").unwrap()..].to_string();
         assert_eq!(list(&again), list(&first), "a stable order");
     }

@@ -306,7 +306,7 @@ fn ctrl_c_as_the_last_trials_finish_still_ends_with_130_never_a_gate_exit() {
 fn a_results_folder_that_cannot_be_written_names_the_operation_the_path_and_out() {
     // /sys refuses new folders to everyone (root included): "Operation not permitted".
     if !Path::new("/sys/fs").is_dir() {
-        eprintln!("skipped: no /sys/fs");
+        common::skipped("no /sys/fs");
         return;
     }
     let cwd = tempfile::tempdir().unwrap();
@@ -377,7 +377,8 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("narrowed run: results/")
-            && stderr(&o).contains("is not results/latest (which is not set, for gate, check and show)"),
+            && stderr(&o)
+                .contains("is not results/latest (which is not set, for gate, check and show)"),
         "{}",
         stderr(&o)
     );

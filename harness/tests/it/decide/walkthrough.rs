@@ -10,7 +10,9 @@ const SEED: &str = "fixtures/charters/reasoning-charter-0.1.0.md";
 
 /// The fenced block after `marker` in the README.
 fn block(readme: &str, marker: &str) -> String {
-    let start = readme.find(marker).unwrap_or_else(|| panic!("README: {marker}"));
+    let start = readme
+        .find(marker)
+        .unwrap_or_else(|| panic!("README: {marker}"));
     let b = &readme[start..];
     let b = &b[b.find("```").unwrap()..];
     let b = &b[b.find('\n').unwrap() + 1..];
@@ -119,13 +121,17 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
         .count();
     assert_eq!(regressions, 3, "{json}");
     // The registry rows point at the rule the edit removed.
-    let rows = std::fs::read_to_string(repo.path().join("results/latest/registry-rows.md")).unwrap();
+    let rows =
+        std::fs::read_to_string(repo.path().join("results/latest/registry-rows.md")).unwrap();
     assert!(
         rows.contains("| Protocol A (not in this charter) + Invariant 1 + Invariant 2 |"),
         "{rows}"
     );
     // Every line the README quotes is what the commands printed.
     for l in block(&readme, "<!-- walkthrough: regression output -->").lines() {
-        assert!(outputs.contains(l), "README quotes {l:?}, not printed:\n{outputs}");
+        assert!(
+            outputs.contains(l),
+            "README quotes {l:?}, not printed:\n{outputs}"
+        );
     }
 }

@@ -89,7 +89,8 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
 
     let md = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(
-        md.contains("**FAIL**") && md.contains("| E9/default | 3/3 [0.29–1] | 0/3 ❌ [0–0.71] | 3/3 [0.29–1] |"),
+        md.contains("**FAIL**")
+            && md.contains("| E9/default | 3/3 [0.29–1] | 0/3 ❌ [0–0.71] | 3/3 [0.29–1] |"),
         "{md}"
     );
     assert_eq!(
@@ -125,9 +126,9 @@ fn report_html_is_self_contained_and_opens_in_headless_chromium() {
             "no chromium on PATH, and CI or CHARTER_HARNESS_REQUIRE_BROWSER=1 requires the \
              browser check: .ci/run installs it (apt-get install chromium)"
         );
-        eprintln!(
-            "SKIPPED: the report's browser check (DOM, screenshots at 1400 and 390 px) did not run: \
-             no chromium on PATH (Debian package `chromium`); CI fails here instead"
+        common::skipped(
+            "the report's browser check (DOM, screenshots at 1400 and 390 px) did not run: \
+             no chromium on PATH (Debian package `chromium`); CI fails here instead",
         );
         return;
     };
