@@ -63,7 +63,10 @@ pub fn write_all(
             .case(case)
             .map_or(case.to_string(), |c| c.title.clone())
     };
-    let charter_line = charter_line(gate, facts);
+    let charter_line = match crate::store::record::RunMeta::of(run_dir) {
+        Some(meta) => format!("{}\n\n{}", meta.line(), charter_line(gate, facts)),
+        None => charter_line(gate, facts),
+    };
     let table = registry::table(gate, facts.suite, facts.system_prompt);
     // Evidence in the tables quotes model text: inert, like everything printed.
     write_text(
@@ -190,6 +193,7 @@ fn write_summary(
         control_arm: facts.lift.clone(),
         sandbox: Sandbox::of(facts.sandbox_off),
         statistics: statistics(gate),
+        run: crate::store::record::RunMeta::of(run_dir),
     };
     // Through a JSON value: keys sorted, as summary.json has always had them.
     let serde_json::Value::Object(head) =

@@ -187,7 +187,6 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
     let scratch = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
-    let bin = env!("CARGO_BIN_EXE_harness");
     let child = spawn_offline_run(&run_dir, scratch.path(), &[]);
     // Interrupt once the first transcript is written.
     let started = Instant::now();
@@ -207,18 +206,7 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
     assert_eq!(c[1], c[2], "a new run: all it holds is its own");
     assert_eq!(&c[3], run_dir.display().to_string(), "{err}");
     assert_eq!(&c[5], scratch.path().display().to_string(), "{err}");
-    let resume = format!(
-        "Finish the run (finished trials are kept, never repeated):\n  {bin} run --matrix manifests/offline.toml --resume {}",
-        run_dir.display()
-    );
-    assert!(err.contains(&resume), "{err}");
-    // Its trial folders are gone, not left in memory until the next run.
-    let left: Vec<_> = std::fs::read_dir(scratch.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    resumable_and_clean(&err, &run_dir, scratch.path());
 
     // The command it printed finishes the run.
     let command = err.lines().last().unwrap().trim().to_string();
@@ -256,13 +244,19 @@ fn sigterm_ends_a_run_as_ctrl_c_does_removing_its_trial_folders_and_printing_the
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(err.contains("\nterminated (SIGTERM): "), "{err}");
+    resumable_and_clean(&err, &run_dir, scratch.path());
+}
+
+/// An ended run printed the exact command that finishes it, and its trial folders are gone,
+/// not left in memory until the next run.
+fn resumable_and_clean(err: &str, run_dir: &Path, scratch: &Path) {
     let resume = format!(
         "Finish the run (finished trials are kept, never repeated):\n  {} run --matrix manifests/offline.toml --resume {}",
         env!("CARGO_BIN_EXE_harness"),
         run_dir.display()
     );
     assert!(err.contains(&resume), "{err}");
-    let left: Vec<_> = std::fs::read_dir(scratch.path())
+    let left: Vec<_> = std::fs::read_dir(scratch)
         .unwrap()
         .flatten()
         .map(|e| e.file_name())
