@@ -12,5 +12,6 @@ pub const INCONCLUSIVE: u8 = 3;
 /// The harness itself could not finish: a disk full, a report or transcript it could not write.
 /// The gate verdict, when it was computed, has been printed before.
 pub const HARNESS_FAILED: u8 = 4;
-/// Interrupted (Ctrl-C, SIGINT: 128 + 2): the trials written are kept, `--resume` finishes them.
+/// Interrupted (Ctrl-C, SIGINT: 128 + 2; SIGTERM is handled the same way and exits with this too):
+/// the trials written are kept, `--resume` finishes them.
 pub const INTERRUPTED: u8 = 130;

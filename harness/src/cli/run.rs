@@ -9,9 +9,10 @@ use std::path::PathBuf;
 #[derive(Args)]
 pub(super) struct RunArgs {
     /// The model matrix and decoding config: a file (e.g. manifests/pinned.toml), or the name
-    /// of a manifest built into the binary (`offline`: two scripted models, no network). With
-    /// --resume it defaults to the manifest the run recorded (and must match it).
-    #[arg(long, required_unless_present = "resume")]
+    /// of a manifest built into the binary (`offline`: three scripted models, no network).
+    /// Default: manifests/pinned.toml when it exists (as `harness init` writes it); with
+    /// --resume, the manifest the run recorded (and it must match it).
+    #[arg(long)]
     matrix: Option<PathBuf>,
     /// Only these cases (E8, e8 and E08 are the same); repeatable.
     #[arg(long = "case")]
@@ -72,6 +73,19 @@ pub(super) struct RunArgs {
     suite: SuiteArgs,
 }
 
+/// The charter repository's pinned manifest when there is one (said on stderr), else an error
+/// naming `--matrix offline` and `--matrix FILE`.
+fn default_matrix() -> Result<PathBuf> {
+    let pinned = PathBuf::from("manifests/pinned.toml");
+    if pinned.is_file() {
+        errln!("matrix: manifests/pinned.toml (no --matrix given; --matrix offline runs the built-in scripted models, no key)");
+        return Ok(pinned);
+    }
+    Err(crate::error::Error::input(
+        "no --matrix, and no manifests/pinned.toml here (`harness init` writes one): give --matrix offline (the built-in scripted models, no key, no network) or --matrix FILE",
+    ))
+}
+
 pub(super) fn run(args: RunArgs) -> Result<u8> {
     let story = (args.verbose || args.seeded || args.cases.len() == 1).then(|| {
         crate::report::story::StoryOptions {
@@ -83,7 +97,7 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
     let matrix = match (args.matrix, &args.resume) {
         (Some(m), _) => m,
         (None, Some(dir)) => crate::store::run_folder::recorded_manifest(dir)?,
-        (None, None) => unreachable!("clap requires --matrix without --resume"),
+        (None, None) => default_matrix()?,
     };
     // In a charter repository the built-in offline matrix tests the repository's charter.
     let mut charter = args.charter;

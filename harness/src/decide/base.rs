@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 #[serde(rename_all = "kebab-case")]
 pub enum Change {
     /// Passes on the base charter, fails on the proposed one, and Fisher's exact test says the
-    /// pass rates differ.
+    /// pass rates differ; on a scripted (deterministic) model, every base trial passes and
+    /// every head trial fails.
     Regression,
     /// Fails on the base charter, passes on the proposed one, significantly.
     Improvement,
@@ -59,6 +60,10 @@ pub struct UnitChange {
     /// With `--settle`: the trials each arm ran beyond the gate's, counted in the rates.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub settle_trials: Option<u32>,
+    /// Labelled exactly, without a statistical test: the model is scripted, so its trials
+    /// repeat, and the unit went from every trial passing to every trial failing (or back).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
 }
 
 impl UnitChange {
@@ -75,6 +80,9 @@ impl UnitChange {
         let Some(base) = self.base_rate.filter(|_| self.differs()) else {
             return;
         };
+        if self.exact {
+            return;
+        }
         let (label, p) = stats::label(base, self.head_rate, alpha);
         self.alpha = alpha;
         self.p_value = Some(p);
@@ -86,9 +94,36 @@ impl UnitChange {
     }
 }
 
+/// The models of a run that are scripted (`provider = "scripted"`): deterministic, so a base
+/// comparison labels them exactly.
+pub fn scripted_models(run: &RunRecord) -> Vec<String> {
+    run.manifest
+        .models
+        .iter()
+        .filter(|m| m.rest.get("provider").and_then(|p| p.as_str()) == Some("scripted"))
+        .map(|m| m.name.clone())
+        .collect()
+}
+
+/// The exact label of a unit on a scripted model: every base trial passing and every head
+/// trial failing is a regression, the reverse an improvement; None for anything else.
+fn exact_change(base: Rate, head: Rate) -> Option<Change> {
+    let all = |r: Rate| r.trials > 0 && r.passed == r.trials;
+    let none = |r: Rate| r.trials > 0 && r.passed == 0;
+    if all(base) && none(head) {
+        Some(Change::Regression)
+    } else if none(base) && all(head) {
+        Some(Change::Improvement)
+    } else {
+        None
+    }
+}
+
 /// Per unit of the head run that the base run also holds, or that fails at head. A unit whose
-/// status differs is a regression or improvement only when Fisher's exact test says so.
-pub fn compare(head: &Gate, base: &Gate) -> Vec<UnitChange> {
+/// status differs is a regression or improvement only when Fisher's exact test says so, or,
+/// on a model in `scripted` (deterministic), when it went from all trials passing to all
+/// failing (or back).
+pub fn compare(head: &Gate, base: &Gate, scripted: &[String]) -> Vec<UnitChange> {
     head.units
         .iter()
         .filter(|u| {
@@ -118,8 +153,18 @@ pub fn compare(head: &Gate, base: &Gate) -> Vec<UnitChange> {
                 alpha: stats::ALPHA,
                 change,
                 settle_trials: None,
+                exact: false,
             };
-            c.relabel(stats::ALPHA);
+            let exact = (change == Change::WithinNoise && scripted.contains(&u.model))
+                .then(|| c.base_rate.and_then(|b| exact_change(b, c.head_rate)))
+                .flatten();
+            match exact {
+                Some(label) => {
+                    c.change = label;
+                    c.exact = true;
+                }
+                None => c.relabel(stats::ALPHA),
+            }
             c
         })
         .collect()
@@ -294,9 +339,17 @@ fn resolve_rev(dir: &Path, rev: &str) -> Result<()> {
     if let Ok(tags) = repo.tag_names(None) {
         names.extend(tags.iter().flatten().map(str::to_string));
     }
-    let tail = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
-    names.sort_by_key(|n| (tail(n) != tail(rev), !rev.contains(n.as_str()), n.clone()));
+    // A stable order: sorted by name, deduplicated, the nearest first.
+    names.sort();
     names.dedup();
+    let tail = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
+    names.sort_by_key(|n| (tail(n) != tail(rev), !rev.contains(n.as_str())));
+    let hint = crate::error::did_you_mean(
+        rev,
+        names
+            .iter()
+            .flat_map(|n| [n.as_str(), n.rsplit('/').next().unwrap_or(n)]),
+    );
     let listed = match names.len() {
         0 => "none besides HEAD".to_string(),
         n if n > 10 => format!("{} (and {} more)", names[..10].join(", "), n - 10),
@@ -308,7 +361,7 @@ fn resolve_rev(dir: &Path, rev: &str) -> Result<()> {
         "in a shallow clone, "
     };
     Err(Error::input(format!(
-        "--charter-base {rev}: no such revision in {} (branches and tags there: {listed}); \
+        "--charter-base {rev}: no such revision in {}{hint} (branches and tags there: {listed}); \
          {shallow}fetch the base's history first (actions/checkout with `fetch-depth: 0`, or `git fetch origin <base>`). \
          Nothing was written.",
         repo.workdir().unwrap_or(repo.path()).display()
@@ -337,9 +390,11 @@ pub fn render(changes: &[UnitChange], rev: &str) -> String {
             ),
             _ => "not run".to_string(),
         };
-        let p = u
-            .p_value
-            .map_or(String::new(), |p| format!(" (p = {})", stats::p_text(p)));
+        let p = match (u.exact, u.p_value) {
+            (true, _) => " (exact: a scripted model repeats its trials)".to_string(),
+            (false, Some(p)) => format!(" (p = {})", stats::p_text(p)),
+            (false, None) => String::new(),
+        };
         let p = match u.settle_trials {
             Some(n) => format!("{p}, with {n} more trials per arm (--settle)"),
             None => p,

@@ -61,6 +61,14 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         "{}",
         crate::run::banner::for_gate(&run, &system_prompt, &root)
     );
+    err!(
+        "{}",
+        crate::run::banner::models(
+            &crate::run::banner::recorded_models(&run),
+            &suite,
+            &system_prompt
+        )
+    );
     let facts = RunFacts {
         charter_source: or_unknown(&run.charter.source),
         charter_sha256: or_unknown(&run.charter.sha256),
@@ -195,7 +203,7 @@ fn rerun_base(
         Vec::new()
     };
     let base_gate = Gate::from_records(&base_records, head.required);
-    let mut changes = base::compare(head, &base_gate);
+    let mut changes = base::compare(head, &base_gate, &base::scripted_models(run));
     let settled = match (b.settle, settle) {
         (Some(n), Some((head_arm, base_arm, matrix))) => {
             let inputs = settle::Inputs {

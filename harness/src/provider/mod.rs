@@ -160,7 +160,7 @@ pub trait Provider: Send + Sync {
 /// stops the run before any model is called.
 pub fn build(
     model: &ModelEntry,
-    suite_root: &std::path::Path,
+    suite: &crate::suite::Suite,
 ) -> crate::error::Result<Arc<dyn Provider>> {
     let key = || -> crate::error::Result<String> {
         let var = model.api_key_env.as_deref().unwrap_or_default();
@@ -171,9 +171,7 @@ pub fn build(
         Ok(key)
     };
     match model.provider {
-        ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(
-            model, suite_root,
-        )?)),
+        ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(model, suite)?)),
         ProviderKind::Openai => Ok(Arc::new(openai::OpenAiProvider::new(model, key()?)?)),
         ProviderKind::Anthropic => Ok(Arc::new(anthropic::AnthropicProvider::new(model, key()?)?)),
     }

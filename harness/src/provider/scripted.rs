@@ -3,6 +3,12 @@
 //!
 //! A reply may hold `{{core_invariants}}`, filled from the Core Invariants section of the system
 //! prompt it is sent, as a model copying from its instructions would.
+//!
+//! A script folder holding `reads-charter.toml` (`compliant = "FOLDER"`, `naive = "FOLDER"`) is
+//! a model that reads its charter: each unit is answered from the compliant folder's script
+//! while the system prompt still holds every rule the unit's case names (`rules = [...]` in
+//! `cases/ENN.toml`), and from the naive folder's otherwise. Deleting a rule from the charter
+//! turns exactly the units that rule serves naive, so the offline gate can show a regression.
 
 use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
 use crate::error::{Error, Result};
@@ -12,6 +18,30 @@ use checkers::transcript::ToolCall;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::Path;
+
+/// The file that makes a script folder a charter-reading model.
+pub const READS_CHARTER: &str = "reads-charter.toml";
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReadsCharterFile {
+    /// The script folder answering a unit whose rules the charter holds.
+    compliant: String,
+    /// The script folder answering a unit whose rules the charter lost.
+    naive: String,
+}
+
+/// Whether a scripted model entry reads its charter (its script folder holds
+/// `reads-charter.toml`), or replays fixed scripts whatever the system prompt says.
+pub fn reads_charter(entry: &ModelEntry, suite_root: &Path) -> bool {
+    entry.script.as_deref().is_some_and(|s| {
+        suite_root
+            .join("fixtures/scripted")
+            .join(s)
+            .join(READS_CHARTER)
+            .is_file()
+    })
+}
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,61 +66,133 @@ struct ScriptedCall {
     arguments: serde_json::Value,
 }
 
+/// "E9/default" → replies.
+type Scripts = HashMap<String, Vec<ScriptedReply>>;
+
 pub struct ScriptedProvider {
     model: String,
-    /// "E9/default" → replies.
-    scripts: HashMap<String, Vec<ScriptedReply>>,
+    scripts: Scripts,
+    /// For a charter-reading model: the naive replies, and each case's rules.
+    reader: Option<Reader>,
+}
+
+struct Reader {
+    naive: Scripts,
+    rules: HashMap<String, Vec<String>>,
 }
 
 impl ScriptedProvider {
-    pub fn load(entry: &ModelEntry, suite_root: &Path) -> Result<ScriptedProvider> {
+    pub fn load(entry: &ModelEntry, suite: &crate::suite::Suite) -> Result<ScriptedProvider> {
         let name = entry.script.as_deref().unwrap_or_default();
-        let dir = crate::files::read::within(
-            &suite_root.join("fixtures/scripted"),
-            name,
-            &format!("model {}: script", entry.name()),
-        )?;
-        if !dir.is_dir() {
-            return Err(Error::input(format!(
-                "model {}: script folder {} does not exist",
-                entry.name(),
-                dir.display()
-            )));
+        let dir = script_dir(entry, &suite.root, name)?;
+        let marker = dir.join(READS_CHARTER);
+        if !marker.is_file() {
+            return Ok(ScriptedProvider {
+                model: entry.model.clone(),
+                scripts: load_scripts(&dir)?,
+                reader: None,
+            });
         }
-        let mut scripts = HashMap::new();
-        for e in std::fs::read_dir(&dir)
-            .map_err(|e| Error::io_op("read script folder", &dir, e))?
-            .flatten()
-        {
-            let path = e.path();
-            if path.extension().and_then(|x| x.to_str()) != Some("toml") {
-                continue;
-            }
-            let stem = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or_default()
-                .to_string();
-            let Some((case, variant)) = stem.split_once('-') else {
+        let text = read_text(&marker, Kind::Scripted)?;
+        let file: ReadsCharterFile = crate::error::parse_toml(&marker, &text)?;
+        let mut sets = Vec::new();
+        for folder in [&file.compliant, &file.naive] {
+            if folder.is_empty() || folder.contains(['/', '\\']) || folder.starts_with('.') {
                 return Err(Error::input(format!(
-                    "{}: script files are named CASE-VARIANT.toml",
-                    path.display()
+                    "{}: {folder:?} is not a script folder name under fixtures/scripted/",
+                    marker.display()
                 )));
-            };
-            let text = read_text(&path, Kind::Scripted)?;
-            let file: ScriptFile = crate::error::parse_toml(&path, &text)?;
-            scripts.insert(format!("{case}/{variant}"), file.reply);
+            }
+            sets.push(load_scripts(&script_dir(entry, &suite.root, folder)?)?);
         }
+        let naive = sets.pop().unwrap_or_default();
+        let compliant = sets.pop().unwrap_or_default();
+        let rules = suite
+            .cases
+            .iter()
+            .map(|c| (c.id.clone(), c.rules.clone()))
+            .collect();
         Ok(ScriptedProvider {
             model: entry.model.clone(),
-            scripts,
+            scripts: compliant,
+            reader: Some(Reader { naive, rules }),
         })
     }
+
+    /// The replies for a unit: a charter-reading model answers naively when the system
+    /// prompt lost any rule the unit's case names.
+    fn replies(&self, case: &str, variant: &str, system: &str) -> Option<&Vec<ScriptedReply>> {
+        let key = format!("{case}/{variant}");
+        match &self.reader {
+            Some(r) => {
+                let rules = r.rules.get(case).map_or(&[][..], |v| &v[..]);
+                if crate::suite::rules::missing(system, rules).is_empty() {
+                    self.scripts.get(&key)
+                } else {
+                    r.naive.get(&key)
+                }
+            }
+            None => self.scripts.get(&key),
+        }
+    }
+}
+
+fn script_dir(entry: &ModelEntry, root: &Path, name: &str) -> Result<std::path::PathBuf> {
+    // A suite's paths stay inside the suite: `script = ".."` is refused.
+    let dir = crate::files::read::within(
+        &root.join("fixtures/scripted"),
+        name,
+        &format!("model {}: script", entry.name()),
+    )?;
+    if !dir.is_dir() {
+        return Err(Error::input(format!(
+            "model {}: script folder {} does not exist",
+            entry.name(),
+            dir.display()
+        )));
+    }
+    Ok(dir)
+}
+
+/// Every `CASE-VARIANT.toml` of a script folder.
+fn load_scripts(dir: &Path) -> Result<Scripts> {
+    let mut scripts = HashMap::new();
+    for e in std::fs::read_dir(dir)
+        .map_err(|e| Error::io_op("read script folder", dir, e))?
+        .flatten()
+    {
+        let path = e.path();
+        if path.extension().and_then(|x| x.to_str()) != Some("toml")
+            || path.file_name().is_some_and(|n| n == READS_CHARTER)
+        {
+            continue;
+        }
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let Some((case, variant)) = stem.split_once('-') else {
+            return Err(Error::input(format!(
+                "{}: script files are named CASE-VARIANT.toml",
+                path.display()
+            )));
+        };
+        let text = read_text(&path, Kind::Scripted)?;
+        let file: ScriptFile = crate::error::parse_toml(&path, &text)?;
+        scripts.insert(format!("{case}/{variant}"), file.reply);
+    }
+    Ok(scripts)
 }
 
 impl Provider for ScriptedProvider {
     fn covers(&self, case: &str, variant: &str) -> bool {
-        self.scripts.contains_key(&format!("{case}/{variant}"))
+        let key = format!("{case}/{variant}");
+        self.scripts.contains_key(&key)
+            && self
+                .reader
+                .as_ref()
+                .is_none_or(|r| r.naive.contains_key(&key))
     }
 
     fn complete<'a>(
@@ -100,8 +202,7 @@ impl Provider for ScriptedProvider {
         Box::pin(async move {
             let key = format!("{}/{}", req.case, req.variant);
             let replies = self
-                .scripts
-                .get(&key)
+                .replies(req.case, req.variant, req.system)
                 .ok_or_else(|| ProviderError::NoScript { unit: key.clone() })?;
             let r = replies
                 .get(req.turn)

@@ -63,8 +63,11 @@ pub fn write_all(
             .case(case)
             .map_or(case.to_string(), |c| c.title.clone())
     };
-    let charter_line = charter_line(gate, facts);
-    let table = registry::table(gate, title_of);
+    let charter_line = match crate::store::record::RunMeta::of(run_dir) {
+        Some(meta) => format!("{}\n\n{}", meta.line(), charter_line(gate, facts)),
+        None => charter_line(gate, facts),
+    };
+    let table = registry::table(gate, facts.suite, facts.system_prompt);
     // Evidence in the tables quotes model text: inert, like everything printed.
     write_text(
         &run_dir.join("registry-rows.md"),
@@ -194,6 +197,7 @@ fn write_summary(
             .needing_labels()
             .map(|u| format!("{} {}/{}", u.model, u.case, u.variant))
             .collect(),
+        run: crate::store::record::RunMeta::of(run_dir),
     };
     // Through a JSON value: keys sorted, as summary.json has always had them.
     let serde_json::Value::Object(head) =

@@ -95,20 +95,19 @@ fn wrap(text: &str, indent: &str) -> String {
             continue;
         }
         let lead = &line[..line.len() - line.trim_start().len()];
-        let mut current = String::from(lead);
-        for word in line.trim_start().split(' ') {
-            if current.len() > lead.len()
-                && current.chars().count() + word.chars().count() + 1 > WIDTH
-            {
-                let _ = writeln!(out, "{indent}{current}");
-                current = String::from(lead);
-            }
-            if current.len() > lead.len() {
-                current.push(' ');
-            }
-            current.push_str(word);
+        let options = textwrap::Options::new(WIDTH)
+            .initial_indent(lead)
+            .subsequent_indent(lead)
+            .word_separator(textwrap::WordSeparator::AsciiSpace)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation)
+            .break_words(false);
+        let wrapped = textwrap::wrap(line.trim_start(), options);
+        if wrapped.is_empty() {
+            let _ = writeln!(out, "{indent}{lead}");
         }
-        let _ = writeln!(out, "{indent}{current}");
+        for l in wrapped {
+            let _ = writeln!(out, "{indent}{l}");
+        }
     }
     out
 }

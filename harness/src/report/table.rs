@@ -6,13 +6,18 @@ use std::fmt::Write;
 
 pub fn render(gate: &Gate) -> String {
     let mut out = Vec::new();
-    let _ = write(gate, &mut out);
+    let _ = write(gate, None, &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The table to `out`, the failures a line per failed trial written as they are made: a run
-/// of many failed trials does not build them all in memory first.
-pub fn write(gate: &Gate, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+/// of many failed trials does not build them all in memory first. `resume` is the exact
+/// command that finishes the run's inconclusive trials, printed under them.
+pub fn write(
+    gate: &Gate,
+    resume: Option<&str>,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let rows = gate.rows();
     let label = |c: &str, v: &str| format!("{c}/{v}");
     let first_w = rows
@@ -59,7 +64,7 @@ pub fn write(gate: &Gate, sink: &mut dyn std::io::Write) -> std::io::Result<()> 
     }
     let inconclusive: Vec<_> = gate.units_with(UnitStatus::Inconclusive).collect();
     if !inconclusive.is_empty() {
-        out.push_str("\nInconclusive (never counted as pass; finish with --resume):\n");
+        out.push_str("\nInconclusive (never counted as pass; the command below finishes them):\n");
         for u in inconclusive {
             let _ = writeln!(
                 out,
@@ -71,6 +76,11 @@ pub fn write(gate: &Gate, sink: &mut dyn std::io::Write) -> std::io::Result<()> 
                 gate.required
             );
         }
+        let _ = writeln!(
+            out,
+            "Finish the run (finished trials are kept, never repeated):\n  {}",
+            resume.unwrap_or("harness run --resume RUN_DIR")
+        );
     }
     let verdict = gate.verdict().1;
     let _ = writeln!(out, "\nGate: {verdict}");

@@ -31,7 +31,8 @@ impl Tested<'_> {
     }
 }
 
-/// For `harness run`: the loaded charter, the manifest file and the suite folder.
+/// For `harness run`: the loaded charter, the manifest file and the suite folder (then
+/// [`models`]).
 pub fn for_run(charter: &Charter, matrix: &Path, suite: &Path) -> String {
     Tested {
         charter_source: &charter.source,
@@ -42,6 +43,82 @@ pub fn for_run(charter: &Charter, matrix: &Path, suite: &Path) -> String {
         suite,
     }
     .render()
+}
+
+/// One model of the matrix, as the banner names it.
+pub struct ModelShown<'a> {
+    pub name: &'a str,
+    pub provider: &'a str,
+    pub model: &'a str,
+    pub script: Option<&'a str>,
+}
+
+/// Which models read the charter and which are fixed scripts, one line each; and, when a
+/// charter-reading model is among them, the rules cases name that this charter lacks (the units
+/// it answers naively).
+pub fn models(models: &[ModelShown], suite: &crate::suite::Suite, runtime: &str) -> String {
+    let width = models.iter().map(|m| m.name.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    let mut reader = false;
+    for (i, m) in models.iter().enumerate() {
+        let what = match m.script {
+            Some(s) if suite_reads(suite, s) => {
+                reader = true;
+                format!("scripted, reads the charter: a case's compliant script while the charter holds the case's rules, the naive one once a rule is gone ({})", m.model)
+            }
+            Some(_) => format!(
+                "scripted, a fixed script: ignores the charter ({})",
+                m.model
+            ),
+            None => format!("{} {}", m.provider, m.model),
+        };
+        let lead = if i == 0 { "models:" } else { "" };
+        out.push_str(&format!("{lead:<9}{:<width$}  {what}\n", m.name));
+    }
+    if reader {
+        let mut gone: Vec<(String, Vec<&str>)> = Vec::new();
+        for c in &suite.cases {
+            for r in crate::suite::rules::missing(runtime, &c.rules) {
+                match gone.iter_mut().find(|(g, _)| g == r) {
+                    Some((_, cases)) => cases.push(&c.id),
+                    None => gone.push((r.to_string(), vec![&c.id])),
+                }
+            }
+        }
+        for (rule, cases) in gone {
+            out.push_str(&format!(
+                "         this charter has no {rule}: the charter-reading model answers {} naively\n",
+                cases.join(", ")
+            ));
+        }
+    }
+    crate::output::inert(&out)
+}
+
+fn suite_reads(suite: &crate::suite::Suite, script: &str) -> bool {
+    suite
+        .root
+        .join("fixtures/scripted")
+        .join(script)
+        .join(crate::provider::scripted::READS_CHARTER)
+        .is_file()
+}
+
+/// The models a run recorded, as the banner names them.
+pub fn recorded_models(run: &crate::store::record::RunRecord) -> Vec<ModelShown<'_>> {
+    run.manifest
+        .models
+        .iter()
+        .map(|m| {
+            let field = |k: &str| m.rest.get(k).and_then(|v| v.as_str());
+            ModelShown {
+                name: &m.name,
+                provider: field("provider").unwrap_or("?"),
+                model: field("model").unwrap_or("?"),
+                script: field("script"),
+            }
+        })
+        .collect()
 }
 
 /// For `gate` and `merge`: what the run recorded, the runtime text from a transcript's system

@@ -1,44 +1,68 @@
-//! Ctrl-C (SIGINT) during a run: say how many trials were written and the command that finishes
-//! the run, remove the run's trial folders (memory-backed /dev/shm would keep them until the
-//! next run), and exit 130. Finished transcripts are whole files (written by rename) and stay.
+//! Ctrl-C (SIGINT) or SIGTERM (a CI job's timeout, `kill`) during a run: say how many trials
+//! were written and the command that finishes the run, remove the run's trial folders
+//! (memory-backed /dev/shm would keep them until the next run), and exit 130. Finished
+//! transcripts are whole files (written by rename) and stay. The handlers are the `signal-hook`
+//! crate's (registered once per process, chained safely with any other), not hand-written
+//! `libc::signal` calls: outside a run they act as the default handler would.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::OnceLock;
 
 /// The pipe's write end the signal handler wakes the watcher thread through.
 static WAKE: AtomicI32 = AtomicI32::new(-1);
-/// Set by the signal handler itself, so no path that ends the run can miss a Ctrl-C that came
+/// Set by the signal handler itself, so no path that ends the run can miss a signal that came
 /// before it, even one the watcher thread has not read yet.
 static FIRED: AtomicBool = AtomicBool::new(false);
+/// Which signal ended the run.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+/// While a run holds a [`Guard`]: the signals end the run as described above.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn on_sigint(_: libc::c_int) {
-    // Only async-signal-safe work here: an atomic store and one write to a pipe.
-    FIRED.store(true, Ordering::SeqCst);
-    let fd = WAKE.load(Ordering::Relaxed);
-    if fd >= 0 {
-        unsafe {
-            libc::write(fd, b"!".as_ptr().cast(), 1);
+/// The signals a run ends on: Ctrl-C, and SIGTERM handled the same way.
+const SIGNALS: [libc::c_int; 2] = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+
+/// Register the handlers once per process. Only async-signal-safe work runs in them: atomics,
+/// one write to a pipe, or (outside a run) the default action.
+fn install() {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        for sig in SIGNALS {
+            let action = move || {
+                if !ACTIVE.load(Ordering::SeqCst) {
+                    let _ = signal_hook::low_level::emulate_default_handler(sig);
+                    return;
+                }
+                SIGNAL.store(sig, Ordering::SeqCst);
+                FIRED.store(true, Ordering::SeqCst);
+                let fd = WAKE.load(Ordering::Relaxed);
+                if fd >= 0 {
+                    unsafe {
+                        libc::write(fd, b"!".as_ptr().cast(), 1);
+                    }
+                }
+            };
+            // SAFETY: the action does only async-signal-safe work (see above).
+            let _ = unsafe { signal_hook::low_level::register(sig, action) };
         }
-    }
+    });
 }
 
-/// While held, Ctrl-C ends the run in `run_dir` as described above; dropped, Ctrl-C kills the
-/// process as usual.
+/// While held, Ctrl-C or SIGTERM ends the run in `run_dir` as described above; dropped, they
+/// end the process as usual.
 pub struct Guard(());
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        unsafe {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-        }
+        ACTIVE.store(false, Ordering::SeqCst);
         // Trials end at once when their folders go, so the run can reach its end before the
         // watcher has said what was kept; it ends the process with 130, not this thread with 1.
         wait_if_interrupted();
     }
 }
 
-/// After a Ctrl-C, never return: the watcher thread prints what was kept and exits 130. Called
-/// where a run would go on to print its own summary.
+/// After a Ctrl-C or SIGTERM, never return: the watcher thread prints what was kept and exits
+/// 130. Called where a run would go on to print its own summary.
 pub fn wait_if_interrupted() {
     if FIRED.load(Ordering::SeqCst) {
         // The watcher removes folders for up to about two seconds; should it be gone, the
@@ -48,7 +72,7 @@ pub fn wait_if_interrupted() {
     }
 }
 
-/// Catch Ctrl-C for the run in `run_dir`.
+/// Catch Ctrl-C and SIGTERM for the run in `run_dir`.
 pub fn arm(run_dir: &Path) -> Guard {
     let mut fds = [0 as libc::c_int; 2];
     if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
@@ -69,16 +93,23 @@ pub fn arm(run_dir: &Path) -> Guard {
         }
         let removed = crate::trial::workspace::remove_own();
         let now = trials_written(&run_dir);
+        let by = match SIGNAL.load(Ordering::SeqCst) {
+            signal_hook::consts::SIGTERM => "terminated (SIGTERM)",
+            _ => "interrupted",
+        };
         errln!(
             "{}",
-            message(now.saturating_sub(before), now, &run_dir, removed, &command)
+            message(now.saturating_sub(before), now, &run_dir, removed, &command).replacen(
+                "interrupted",
+                by,
+                1
+            )
         );
         std::process::exit(i32::from(crate::exit::INTERRUPTED));
     });
     WAKE.store(fds[1], Ordering::Relaxed);
-    unsafe {
-        libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
-    }
+    install();
+    ACTIVE.store(true, Ordering::SeqCst);
     Guard(())
 }
 
@@ -136,6 +167,18 @@ pub fn resume_command(argv: Vec<String>, run_dir: &Path) -> String {
     out.push("--resume".into());
     out.push(crate::suite::embedded::shown(&absolute(run_dir)));
     out.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ")
+}
+
+/// The exact command that finishes the run in `run_dir`: this `run` command line resumed, or
+/// (after `gate` or `merge`) `harness run --resume RUN_DIR`, which reloads the manifest the run
+/// recorded.
+pub fn finish_command(run_dir: &Path) -> String {
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).map(String::as_str) == Some("run") {
+        return resume_command(argv, run_dir);
+    }
+    let bin = argv.first().cloned().unwrap_or_else(|| "harness".into());
+    resume_command(vec![bin, "run".into()], run_dir)
 }
 
 fn absolute(p: &Path) -> PathBuf {

@@ -46,7 +46,10 @@ pub fn conclude(
         let mut stdout = std::io::stdout().lock();
         let _ = stdout
             .write_all(b"\n")
-            .and_then(|_| table::write(gate, &mut stdout))
+            .and_then(|_| {
+                let resume = crate::run::interrupt::finish_command(run_dir);
+                table::write(gate, Some(&resume), &mut stdout)
+            })
             .and_then(|_| stdout.write_all(b"\n"));
     }
     for line in crate::report::files::auth_failures(records) {
@@ -63,10 +66,7 @@ pub fn conclude(
         );
         out!(
             "{}",
-            crate::report::registry::table(gate, |c| facts
-                .suite
-                .case(c)
-                .map_or(c.to_string(), |k| k.title.clone()))
+            crate::report::registry::table(gate, facts.suite, facts.system_prompt)
         );
     }
     let unsure: Vec<&TrialRecord> = records
@@ -102,7 +102,24 @@ pub fn conclude(
         "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
         run_dir.display()
     );
+    print_verdict_last(gate);
     Ok(gate.exit_code())
+}
+
+/// The verdict again as the last line, coloured on a terminal (green pass, red fail, yellow
+/// otherwise); anstream drops the colour off a terminal and under NO_COLOR.
+fn print_verdict_last(gate: &Gate) {
+    use anstyle::{AnsiColor, Style};
+    use std::io::Write;
+    let colour = match gate.exit_code() {
+        exit::OK if gate.partial.is_none() => AnsiColor::Green,
+        exit::GATE_FAILED => AnsiColor::Red,
+        _ => AnsiColor::Yellow,
+    };
+    let style = Style::new().fg_color(Some(colour.into())).bold();
+    let verdict = crate::output::inert(&gate.verdict().1);
+    let mut out = anstream::stdout();
+    let _ = writeln!(out, "\n{style}Gate: {verdict}{style:#}");
 }
 
 /// Tokens and cost per model (run.json's `usage`), and a warning for every alias that drifted.

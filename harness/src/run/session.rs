@@ -45,10 +45,7 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let (opts, previous) = (&opts, previous.as_ref());
     let started = SystemTime::now();
     let trials = trials_of(opts, &inputs.loaded)?;
-    err!(
-        "{}",
-        crate::run::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
-    );
+    announce(&inputs);
     let run_dir = run_dir_of(opts, started)?;
     // Held until the run ends: a second run, or a resume, in this folder is refused at once.
     let _lock = run_folder::lock_for_run(&run_dir, opts.resume.is_some())?;
@@ -250,6 +247,29 @@ fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32
     Ok(trials)
 }
 
+/// What the run tests, before anything else: the charter, matrix and suite, then which models
+/// read the charter and which are fixed scripts.
+fn announce(inputs: &Inputs) {
+    err!(
+        "{}",
+        crate::run::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
+    );
+    let shown: Vec<crate::run::banner::ModelShown> = inputs
+        .providers
+        .iter()
+        .map(|(m, _)| crate::run::banner::ModelShown {
+            name: m.name(),
+            provider: m.provider.as_str(),
+            model: &m.model,
+            script: m.script.as_deref(),
+        })
+        .collect();
+    err!(
+        "{}",
+        crate::run::banner::models(&shown, &inputs.suite, &inputs.charter.runtime)
+    );
+}
+
 /// The run folder: the resumed one, `--out`, or a new `results/<run-id>` (then also
 /// `results/latest`).
 fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
@@ -262,10 +282,25 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
             .join(store::run_id(started)),
     };
     if opts.out.is_none() && opts.resume.is_none() {
-        // results/latest: the newest run, for people and scripts.
         std::fs::create_dir_all(&run_dir)
             .map_err(|e| crate::store::run_folder_error(Error::io(&run_dir, e)))?;
-        crate::store::runs::mark_latest(&run_dir);
+        // results/latest: the newest whole run, for people and scripts; `gate`, `check`,
+        // `show` and `--charter-base` read it, so a narrowed debugging run never moves it.
+        let narrowed =
+            !(opts.cases.is_empty() && opts.variants.is_empty() && opts.models.is_empty())
+                || opts.shard.is_some();
+        if narrowed {
+            let latest = run_dir.with_file_name("latest");
+            let kept = std::fs::read_link(&latest)
+                .map(|l| format!("still points at {}", l.display()))
+                .unwrap_or_else(|_| "is not set".to_string());
+            errln!(
+                "narrowed run: {} is not results/latest (which {kept}, for gate, check and show); give its folder to read it",
+                crate::suite::embedded::shown(&run_dir)
+            );
+        } else {
+            crate::store::runs::mark_latest(&run_dir);
+        }
     }
     Ok(run_dir)
 }

@@ -54,11 +54,8 @@ pub fn rfc3339(t: SystemTime) -> String {
 /// `20261130-001500-3fa2` (the folder `results/20261130-001500-3fa2`).
 pub fn run_id(t: SystemTime) -> String {
     let s = rfc3339(t);
-    // A short random suffix: two runs started in the same second get their own folders.
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u32(std::process::id());
-    h.write_u128(t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    // A short random suffix (fastrand, seeded per thread from the OS): two runs started in the
+    // same second get their own folders.
     format!(
         "{}{}{}-{}{}{}-{:04x}",
         &s[0..4],
@@ -67,7 +64,7 @@ pub fn run_id(t: SystemTime) -> String {
         &s[11..13],
         &s[14..16],
         &s[17..19],
-        h.finish() & 0xffff
+        fastrand::u16(..)
     )
 }
 

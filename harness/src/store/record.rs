@@ -313,6 +313,41 @@ impl RunRecord {
             .collect()
     }
 
+    /// What narrowed the run (`--case E8 --model weakest`, `--shard 1/2`), or None for a run
+    /// of every unit: a narrowed run is listed as such and never moves `results/latest`.
+    pub fn narrowed(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        for (flag, values) in [
+            ("--case", &self.filters.case),
+            ("--variant", &self.filters.variant),
+            ("--model", &self.filters.model),
+        ] {
+            if !values.is_empty() {
+                parts.push(format!("{flag} {}", values.join(",")));
+            }
+        }
+        if let Some(s) = &self.shard {
+            parts.push(format!("--shard {s}"));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+
+    /// The models the run ran: every model of its manifest, or those its `--model` filter
+    /// names (by name or by role).
+    pub fn models_run(&self) -> Vec<String> {
+        let f = &self.filters.model;
+        self.manifest
+            .models
+            .iter()
+            .filter(|m| {
+                f.is_empty()
+                    || f.iter()
+                        .any(|x| *x == m.name || m.role.as_deref() == Some(x.as_str()))
+            })
+            .map(|m| m.name.clone())
+            .collect()
+    }
+
     /// A model's role as the run's manifest recorded it.
     pub fn role(&self, model: &str) -> Option<&str> {
         self.manifest
@@ -347,6 +382,87 @@ pub struct Summary {
     /// none, so an exit 3 without it means provider errors (run again).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub needs_labels: Vec<String>,
+    /// Which run this is: its id, start, harness version, matrix and models with their ids.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunMeta>,
+}
+
+/// What every report names about its run (from run.json): read anywhere, it says which run,
+/// when, with which harness, matrix and models.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunMeta {
+    /// The run folder's name (`results/<run-id>`).
+    pub id: String,
+    pub started: Option<String>,
+    pub harness_version: String,
+    /// The manifest as the user named it: a built-in one by its name, a file by its file name.
+    pub matrix: String,
+    pub models: Vec<MetaModel>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MetaModel {
+    pub name: String,
+    /// The provider's model id the manifest pins.
+    pub model: String,
+}
+
+impl RunMeta {
+    /// The run in `run_dir`, from its run.json; None when there is none to read.
+    pub fn of(run_dir: &Path) -> Option<RunMeta> {
+        let run = RunRecord::read(&run_dir.join("run.json")).ok()?;
+        let matrix = run.manifest_path.as_deref().map_or("?".to_string(), |m| {
+            let p = Path::new(m);
+            if crate::suite::embedded::is_embedded(p) {
+                crate::suite::embedded::shown(p)
+            } else {
+                p.file_name()
+                    .map_or(m.to_string(), |n| n.to_string_lossy().into_owned())
+            }
+        });
+        let models = run
+            .manifest
+            .models
+            .iter()
+            .map(|m| MetaModel {
+                name: m.name.clone(),
+                model: m
+                    .rest
+                    .get("model")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("?")
+                    .to_string(),
+            })
+            .collect();
+        Some(RunMeta {
+            id: run_dir
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+            started: run.started.clone(),
+            harness_version: run.harness_version.clone(),
+            matrix,
+            models,
+        })
+    }
+
+    /// One line for report.md and report.html.
+    pub fn line(&self) -> String {
+        let models: Vec<String> = self
+            .models
+            .iter()
+            .map(|m| format!("{} (`{}`)", m.name, m.model))
+            .collect();
+        format!(
+            "Run `{}`, started {}, harness {}; matrix `{}`; models: {}.",
+            self.id,
+            self.started.as_deref().unwrap_or("?"),
+            self.harness_version,
+            self.matrix,
+            models.join(", ")
+        )
+    }
 }
 
 /// Units (model × case × variant) a run.json may list: far above any matrix.

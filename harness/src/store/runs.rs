@@ -4,7 +4,8 @@ use crate::error::{Error, Result};
 use crate::store::record::{RunRecord, Summary};
 use std::path::Path;
 
-/// Point `results/latest` at the newest run (a symlink; replaced atomically).
+/// Point `results/latest` at the newest whole run (a symlink; replaced atomically). A run
+/// narrowed by `--case`, `--variant`, `--model` or `--shard` never calls this.
 pub fn mark_latest(run_dir: &Path) {
     let Some(parent) = run_dir.parent() else {
         return;
@@ -50,13 +51,17 @@ pub fn list(results: &Path) -> Result<String> {
             "" => "?".to_string(),
             s => crate::suite::embedded::shown(Path::new(s)),
         };
+        // A narrowed run names what narrowed it and only the models it ran.
+        let narrowed = run
+            .narrowed()
+            .map_or(String::new(), |n| format!("  narrowed: {n}"));
         rows.push(format!(
-            "{:<22} {:<22} charter {:<8} {:<12} {}  ({charter})",
+            "{:<22} {:<22} charter {:<8} {:<12} {}  ({charter}){narrowed}",
             e.file_name().to_string_lossy(),
             run.started.as_deref().unwrap_or("?"),
             run.charter.version.as_deref().unwrap_or("?"),
             verdict.as_deref().unwrap_or("(no gate)"),
-            run.model_names().join(", ")
+            run.models_run().join(", ")
         ));
     }
     rows.sort();

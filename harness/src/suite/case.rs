@@ -26,6 +26,10 @@ pub struct CaseFile {
     pub title: String,
     /// What a passing transcript does, in one line (shown by `harness cases`).
     pub passes_when: String,
+    /// The charter's rules this case tests, as the charter names them (`Protocol A`,
+    /// `Invariant 1`, `Usage 3`, `P1`): what its Failure-Mode Registry row points at, and what
+    /// the charter-reading scripted model looks for in the system prompt.
+    pub rules: Vec<String>,
     #[serde(default)]
     pub truth: Truth,
     /// A behavioural probe (a script under `fixtures/probes/`) run on every deliverable of a
@@ -76,6 +80,8 @@ pub struct Case {
     pub id: String,
     pub title: String,
     pub passes_when: String,
+    /// The charter's rules this case tests (see [`CaseFile::rules`]).
+    pub rules: Vec<String>,
     pub truth: Truth,
     /// The probe script's text, when the case has one.
     pub probe: Option<String>,
@@ -145,6 +151,7 @@ impl Case {
                 v.seed.len() + 1
             ));
         }
+        out.push_str(&format!("     rules: {}\n", self.rules.join(", ")));
         out.push_str(&format!("     passes when: {}\n", self.passes_when));
         out
     }

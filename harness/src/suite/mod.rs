@@ -7,6 +7,7 @@ pub mod embedded;
 pub mod init;
 pub mod lint;
 pub mod manifest;
+pub mod rules;
 pub mod tools;
 
 use crate::error::{Error, Result};
@@ -133,6 +134,22 @@ pub fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
             parsed.id
         )));
     }
+    if parsed.rules.is_empty() {
+        return Err(bad(format!(
+            "rules = []: name the charter rules the case tests ({})",
+            crate::suite::rules::NAME_FORMS
+        )));
+    }
+    if let Some(r) = parsed
+        .rules
+        .iter()
+        .find(|r| !crate::suite::rules::is_rule_name(r))
+    {
+        return Err(bad(format!(
+            "rules: {r:?} is not a rule name as the charter writes them ({})",
+            crate::suite::rules::NAME_FORMS
+        )));
+    }
     let checker = checkers::checker_for(id).map_err(|e| bad(e.to_string()))?;
     let declared: Vec<&str> = parsed.variants.iter().map(|v| v.id.as_str()).collect();
     if declared != checker.variants {
@@ -159,6 +176,7 @@ pub fn load_case(root: &Path, file: &Path, id: &str) -> Result<Case> {
         id: parsed.id,
         title: parsed.title,
         passes_when: parsed.passes_when,
+        rules: parsed.rules,
         truth: parsed.truth,
         probe,
         variants,

@@ -177,6 +177,17 @@ pub enum ProviderKind {
     Scripted,
 }
 
+impl ProviderKind {
+    /// As a manifest spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::Openai => "openai",
+            ProviderKind::Anthropic => "anthropic",
+            ProviderKind::Scripted => "scripted",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelEntry {
@@ -343,9 +354,10 @@ impl LoadedManifest {
                         .copied()
                         .chain(["frontier", "weakest", "other"]),
                 );
+                // The built-in manifest is named as the user named it, never by its cache path.
                 return Err(Error::input(format!(
                     "--model {f}: matches no model name or role in {}{hint} (models: {}; roles: frontier, weakest, other)",
-                    self.path.display(),
+                    crate::suite::embedded::shown(&self.path),
                     names.join(", ")
                 )));
             }

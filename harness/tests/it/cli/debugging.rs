@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{files_under, harness, offline_run, repo_root, stdout};
+use common::{files_under, harness, offline_run, repo_root, stderr, stdout};
 
 #[test]
 fn a_focused_run_prints_each_trials_tool_calls_reply_and_criteria_with_evidence() {
@@ -58,7 +58,7 @@ fn show_renders_an_offline_transcript_of_every_unit_with_its_verdict() {
     let run = out.path().join("run");
     offline_run(&run, &["--trials", "1"]);
     let units = files_under(&run.join("transcripts"));
-    assert_eq!(units.len(), 32);
+    assert_eq!(units.len(), 48);
     for file in &units {
         let naive = file.to_string_lossy().contains("scripted-naive");
         let o = harness(
@@ -133,5 +133,79 @@ fn show_gives_the_workspace_diff_seeded_turns_on_request_and_json_verdicts() {
     assert_eq!(
         (v["case"].as_str(), v["pass"].as_bool()),
         (Some("E9"), Some(true))
+    );
+}
+
+#[test]
+fn show_takes_a_case_id_filters_puts_failures_first_in_natural_order_and_folds_identical_trials() {
+    let cwd = tempfile::tempdir().unwrap();
+    let o = harness(
+        cwd.path(),
+        &["run", "--matrix", "offline", "--trials", "2"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // The verdict is the last line of a run, not 25 lines up (no colour off a terminal).
+    let out = stdout(&o);
+    let last = out.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("Gate: PARTIAL: 48 of 48 units, not a gate decision"),
+        "{out}"
+    );
+
+    let o = harness(cwd.path(), &["show", "E8"], &[("NO_COLOR", "1")]);
+    let text = stdout(&o);
+    let heads: Vec<&str> = text.lines().filter(|l| l.starts_with("── E")).collect();
+    assert!(heads.iter().all(|h| h.starts_with("── E8/")), "{text}");
+    assert!(heads[0].contains(" FAIL"), "failures first: {heads:?}");
+    let first_pass = heads.iter().position(|h| h.contains(" PASS")).unwrap();
+    assert!(
+        heads[first_pass..].iter().all(|h| h.contains(" PASS")),
+        "{heads:?}"
+    );
+    // 2 variants × 3 models × 2 trials, each unit's second trial folded into its first.
+    assert_eq!(heads.len(), 6, "{text}");
+    assert_eq!(
+        text.matches("the same reply and verdict as trial 1, folded")
+            .count(),
+        6,
+        "{text}"
+    );
+    assert!(
+        text.trim_end()
+            .ends_with("12 transcript(s) shown: 8 pass, 4 not passing (failures first)"),
+        "{text}"
+    );
+
+    let o = harness(
+        cwd.path(),
+        &[
+            "show",
+            "--case",
+            "E10,E9",
+            "--model",
+            "scripted-naive",
+            "--failed",
+        ],
+        &[("NO_COLOR", "1")],
+    );
+    let text = stdout(&o);
+    let heads: Vec<&str> = text.lines().filter(|l| l.starts_with("── E")).collect();
+    assert_eq!(
+        heads.len(),
+        2,
+        "one story per unit, its second trial folded: {text}"
+    );
+    assert!(
+        heads[0].starts_with("── E9/default · scripted-naive · trial 1 ── FAIL")
+            && heads[1].starts_with("── E10/default · scripted-naive · trial 1 ── FAIL"),
+        "natural order, E9 before E10: {text}"
+    );
+    let o = harness(cwd.path(), &["show", "--model", "scripted-reeder"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean \"scripted-reader\"?"),
+        "{}",
+        stderr(&o)
     );
 }

@@ -26,11 +26,10 @@ fn latest(dir: &Path) -> PathBuf {
         .join(std::fs::read_link(dir.join("results/latest")).unwrap())
 }
 
-/// `harness run --matrix offline --case E1 --trials 1` and `extra` in `cwd`.
+/// `harness run --matrix offline --trials 1` (every unit, so it becomes `results/latest`) and
+/// `extra` in `cwd`.
 fn run_e1_once(cwd: &Path, extra: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
-    ];
+    let mut args = vec!["run", "--matrix", "offline", "--trials", "1"];
     args.extend_from_slice(extra);
     harness(cwd, &args, &[])
 }
@@ -97,6 +96,49 @@ fn a_run_names_the_charter_matrix_and_suite_and_offline_tests_the_repositorys_ch
 }
 
 #[test]
+fn a_narrowed_run_is_listed_as_narrowed_with_the_models_it_ran_and_never_becomes_latest() {
+    let repo = charter_repo();
+    let o = run_e1_once(repo.path(), &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let whole = std::fs::read_link(repo.path().join("results/latest")).unwrap();
+    let o = harness(
+        repo.path(),
+        &[
+            "run", "--matrix", "offline", "--case", "E8", "--model", "weakest", "--trials", "1",
+        ],
+        &[],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "is not results/latest (which still points at {}, for gate, check and show)",
+            whole.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_link(repo.path().join("results/latest")).unwrap(),
+        whole,
+        "gate, check, show and --charter-base keep reading the whole run"
+    );
+    let listed = stdout(&harness(repo.path(), &["runs"], &[]));
+    let narrowed: Vec<&str> = listed.lines().filter(|l| l.contains("narrowed")).collect();
+    assert_eq!(narrowed.len(), 1, "{listed}");
+    assert!(
+        narrowed[0].ends_with("narrowed: --case E8 --model scripted-naive")
+            && narrowed[0].contains(" scripted-naive  (")
+            && !narrowed[0].contains("scripted-compliant"),
+        "only the model it ran: {listed}"
+    );
+    let other = listed.lines().find(|l| !l.contains("narrowed")).unwrap();
+    assert!(
+        other.contains("scripted-compliant, scripted-naive, scripted-reader"),
+        "{listed}"
+    );
+}
+
+#[test]
 fn the_offline_matrix_tests_the_charter_an_init_manifest_names() {
     let repo = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(repo.path().join("docs")).unwrap();
@@ -145,7 +187,6 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
     let scratch = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
-    let bin = env!("CARGO_BIN_EXE_harness");
     let child = spawn_offline_run(&run_dir, scratch.path(), &[]);
     // Interrupt once the first transcript is written.
     let started = Instant::now();
@@ -161,22 +202,11 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
         .unwrap();
     let c = said.captures(&err).unwrap_or_else(|| panic!("{err}"));
     let written: usize = c[1].parse().unwrap();
-    assert!(written > 0 && written < 96, "{err}");
+    assert!(written > 0 && written < 144, "{err}");
     assert_eq!(c[1], c[2], "a new run: all it holds is its own");
     assert_eq!(&c[3], run_dir.display().to_string(), "{err}");
     assert_eq!(&c[5], scratch.path().display().to_string(), "{err}");
-    let resume = format!(
-        "Finish the run (finished trials are kept, never repeated):\n  {bin} run --matrix manifests/offline.toml --resume {}",
-        run_dir.display()
-    );
-    assert!(err.contains(&resume), "{err}");
-    // Its trial folders are gone, not left in memory until the next run.
-    let left: Vec<_> = std::fs::read_dir(scratch.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    resumable_and_clean(&err, &run_dir, scratch.path());
 
     // The command it printed finishes the run.
     let command = err.lines().last().unwrap().trim().to_string();
@@ -185,14 +215,53 @@ fn ctrl_c_says_what_was_written_and_how_to_resume_removes_trial_folders_and_exit
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     // A trial may finish between the count and the exit; none it counted is lost.
-    let kept: usize = regex::Regex::new(r"resume: (\d+) of 96 trials already completed")
+    let kept: usize = regex::Regex::new(r"resume: (\d+) of 144 trials already completed")
         .unwrap()
         .captures(&err)
         .unwrap_or_else(|| panic!("{err}"))[1]
         .parse()
         .unwrap();
-    assert!(kept >= written && kept < 96, "{kept} vs {written}");
-    assert_eq!(common::files_under(&transcripts).len(), 96);
+    assert!(kept >= written && kept < 144, "{kept} vs {written}");
+    assert_eq!(common::files_under(&transcripts).len(), 144);
+}
+
+#[test]
+fn sigterm_ends_a_run_as_ctrl_c_does_removing_its_trial_folders_and_printing_the_resume_command() {
+    // A CI job's timeout sends SIGTERM: the run must clean up as it does for Ctrl-C.
+    let scratch = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run_dir = out.path().join("run");
+    let child = spawn_offline_run(&run_dir, scratch.path(), &[]);
+    let started = Instant::now();
+    while common::files_under(&run_dir.join("transcripts")).is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no transcript");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("\nterminated (SIGTERM): "), "{err}");
+    resumable_and_clean(&err, &run_dir, scratch.path());
+}
+
+/// An ended run printed the exact command that finishes it, and its trial folders are gone,
+/// not left in memory until the next run.
+fn resumable_and_clean(err: &str, run_dir: &Path, scratch: &Path) {
+    let resume = format!(
+        "Finish the run (finished trials are kept, never repeated):\n  {} run --matrix manifests/offline.toml --resume {}",
+        env!("CARGO_BIN_EXE_harness"),
+        run_dir.display()
+    );
+    assert!(err.contains(&resume), "{err}");
+    let left: Vec<_> = std::fs::read_dir(scratch)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]
@@ -231,7 +300,7 @@ fn ctrl_c_as_the_last_trials_finish_still_ends_with_130_never_a_gate_exit() {
 fn a_results_folder_that_cannot_be_written_names_the_operation_the_path_and_out() {
     // /sys refuses new folders to everyone (root included): "Operation not permitted".
     if !Path::new("/sys/fs").is_dir() {
-        eprintln!("skipped: no /sys/fs");
+        common::skipped("no /sys/fs");
         return;
     }
     let cwd = tempfile::tempdir().unwrap();
@@ -291,6 +360,7 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
             stderr(&o)
         );
     }
+    // A narrowed run is not results/latest: check, show and gate still have nothing to read.
     let o = harness(
         cwd.path(),
         &[
@@ -299,12 +369,26 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
         &[],
     );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("narrowed run: results/")
+            && stderr(&o)
+                .contains("is not results/latest (which is not set, for gate, check and show)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(harness(cwd.path(), &["check"], &[]).status.code(), Some(2));
+    let o = harness(
+        cwd.path(),
+        &["run", "--matrix", "offline", "--trials", "1"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let o = harness(cwd.path(), &["check"], &[]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert_eq!(
         out.lines().last().unwrap(),
-        "4 transcripts: 2 pass, 2 fail, 0 inconclusive; 0 verdicts changed",
+        "48 transcripts: 32 pass, 16 fail, 0 inconclusive; 0 verdicts changed",
         "{out}"
     );
     assert!(
@@ -312,9 +396,9 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
         "unchanged verdicts are not listed: {out}"
     );
     let verbose = stdout(&harness(cwd.path(), &["check", "--verbose"], &[]));
-    assert_eq!(verbose.matches("PASS ").count(), 2, "{verbose}");
+    assert_eq!(verbose.matches("PASS ").count(), 32, "{verbose}");
     assert!(
-        verbose.ends_with("4 transcripts: 2 pass, 2 fail, 0 inconclusive; 0 verdicts changed\n")
+        verbose.ends_with("48 transcripts: 32 pass, 16 fail, 0 inconclusive; 0 verdicts changed\n")
     );
 
     // A changed verdict is listed above the line, with its failed criteria.
@@ -333,11 +417,11 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
         "{out}"
     );
     assert!(
-        out.ends_with("4 transcripts: 2 pass, 2 fail, 0 inconclusive; 1 verdict changed\n"),
+        out.ends_with("48 transcripts: 32 pass, 16 fail, 0 inconclusive; 1 verdict changed\n"),
         "{out}"
     );
     let o = harness(cwd.path(), &["show", "--json"], &[]);
-    assert_eq!(stdout(&o).lines().count(), 4, "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 48, "{}", stderr(&o));
 }
 
 /// A copy of the offline manifest with its models renamed, for a run under other names.
@@ -396,7 +480,7 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
     );
     assert!(
         out.contains(
-            "0 regression(s), 0 improvement(s), 0 within noise, 6 unchanged, 0 undecided or on one side only"
+            "0 regression(s), 0 improvement(s), 0 within noise, 9 unchanged, 0 undecided or on one side only"
         ),
         "{out}"
     );
@@ -410,8 +494,11 @@ fn compare_orders_cases_naturally_pairs_models_by_role_and_exits_2_when_nothing_
         [
             "| E1/default",
             "| E1/default",
+            "| E1/default",
             "| E2/default",
             "| E2/default",
+            "| E2/default",
+            "| E10/default",
             "| E10/default",
             "| E10/default"
         ],

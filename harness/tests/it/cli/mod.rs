@@ -1,6 +1,7 @@
 //! The command line as a user meets it: the first hour, messages, bad input, help texts, debugging.
 
 mod debugging;
+mod defaults;
 mod first_hour;
 mod help;
 mod input_errors;

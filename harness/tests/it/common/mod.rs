@@ -146,3 +146,15 @@ pub fn git_repo_at(name: &str, base: &[u8], head: &[u8]) -> (tempfile::TempDir, 
     std::fs::write(&file, head).unwrap();
     (dir, file)
 }
+
+/// Say that a test skipped what it checks, where `cargo test` shows it: written straight to the
+/// process's stderr, which the test harness does not capture (it captures only the `print!`
+/// family), so the line appears beside the test's `ok` without `--nocapture`.
+pub fn skipped(reason: &str) {
+    use std::io::Write;
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let _ = writeln!(std::io::stderr(), "SKIPPED in {test}: {reason}");
+}

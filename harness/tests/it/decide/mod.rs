@@ -1,4 +1,5 @@
 //! Gates decided again: settling a comparison, and the gate in a real charter repository and its workflow.
 
 mod settle;
+mod walkthrough;
 mod workflow;

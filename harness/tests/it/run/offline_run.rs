@@ -37,7 +37,7 @@ fn seeded_by_unit() -> BTreeMap<String, usize> {
 }
 
 #[test]
-fn offline_matrix_writes_96_valid_transcripts_and_the_gate_fails_on_the_naive_model_only() {
+fn offline_matrix_writes_144_valid_transcripts_and_the_gate_fails_on_the_naive_model_only() {
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
     let o = offline_run(&run_dir, &[]);
@@ -51,7 +51,7 @@ fn offline_matrix_writes_96_valid_transcripts_and_the_gate_fails_on_the_naive_mo
     let seeded = seeded_by_unit();
     assert_eq!(seeded.len(), 16);
     let transcripts: Vec<_> = files_under(&run_dir.join("transcripts"));
-    assert_eq!(transcripts.len(), 96);
+    assert_eq!(transcripts.len(), 144);
     let mut per_model: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for path in &transcripts {
         let t: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -120,6 +120,11 @@ fn offline_matrix_writes_96_valid_transcripts_and_the_gate_fails_on_the_naive_mo
         (0, 48),
         "naive fails every trial"
     );
+    assert_eq!(
+        per_model["scripted-reader"],
+        (48, 0),
+        "the charter-reading model passes every trial while the charter holds every rule"
+    );
 
     // Workspace diffs: the compliant E9 renames all five files, the naive one only three.
     let e9 = |model: &str| -> Vec<String> {
@@ -184,7 +189,7 @@ fn check_rechecks_a_run_offline_with_one_json_verdict_per_transcript() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 6);
+    assert_eq!(lines.len(), 9);
     for v in &lines {
         let naive = v["file"].as_str().unwrap().contains("scripted-naive");
         assert_eq!(v["pass"], !naive);
@@ -301,7 +306,7 @@ fn resume_runs_only_missing_or_unfinished_trials_and_keeps_finished_ones_byte_fo
     let o = resume();
     assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
     assert!(
-        common::stderr(&o).contains("4 of 6 trials already completed"),
+        common::stderr(&o).contains("7 of 9 trials already completed"),
         "{}",
         common::stderr(&o)
     );
@@ -311,13 +316,13 @@ fn resume_runs_only_missing_or_unfinished_trials_and_keeps_finished_ones_byte_fo
         "a finished transcript is never rewritten"
     );
     let files = files_under(&run_dir.join("transcripts"));
-    assert_eq!(files.len(), 6, "{files:?}");
+    assert_eq!(files.len(), 9, "{files:?}");
     for f in &files {
         let t: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
         assert_eq!(t["outcome"], "completed");
     }
     assert!(
-        stdout(&o).contains("2 units: 1 pass, 1 fail, 0 inconclusive"),
+        stdout(&o).contains("3 units: 2 pass, 1 fail, 0 inconclusive"),
         "the gate counts old and new trials: {}",
         stdout(&o)
     );

@@ -286,7 +286,7 @@ fn the_workspace_and_tmp_are_mounted_nosuid_and_nodev_inside_the_sandbox() {
     // A setuid file or a device node a script makes in its workspace or /tmp must give it
     // nothing: the mounts it can write are nosuid and nodev, like the root's tmpfs.
     if sandbox::check().is_err() {
-        eprintln!("SKIPPED: no sandbox on this machine");
+        crate::common::skipped("no sandbox on this machine");
         return;
     }
     let ws = tempfile::tempdir().unwrap();
