@@ -7,9 +7,10 @@
 
 use crate::extract::closure::first_closure;
 use crate::extract::evidence::{Act, Evidence};
+use crate::extract::paths::is_no_matches;
 use crate::extract::paths::normalize_path;
 use crate::extract::text::excerpt;
-use crate::extract::tools::{final_reply_pos, is_no_matches};
+use crate::extract::tools::final_reply_pos;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};

@@ -6,11 +6,7 @@ use crate::extract::evidence::Evidence;
 use crate::extract::reply::Reply;
 use crate::transcript::{Role, ToolCall, Transcript};
 
-// Path and search-result helpers live in `paths` (shared with the evidence model); they are
-// re-exported here, where callers have always found them.
-pub use super::paths::{
-    is_no_matches, is_state_changing, listed_paths, normalize_path, STATE_CHANGING,
-};
+use super::paths::{is_state_changing, normalize_path};
 
 /// One tool call of the episode with its result, if the transcript holds one.
 #[derive(Debug, Clone, Copy)]

@@ -254,7 +254,7 @@ fn replay_steps(
                     result.content
                 )));
             }
-            changed |= checkers::extract::tools::is_state_changing(&call.name);
+            changed |= checkers::extract::paths::is_state_changing(&call.name);
             let slot = &mut variant.seed[i + 1 + k];
             debug_assert_eq!(slot.role, Role::Tool);
             slot.content = result.content;

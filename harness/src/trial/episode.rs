@@ -224,7 +224,7 @@ pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> 
     for c in tool_calls.iter_mut() {
         crate::output::secrets::redact_json(&mut c.arguments);
         if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
-            let normal = checkers::extract::tools::normalize_path(p);
+            let normal = checkers::extract::paths::normalize_path(p);
             c.arguments["path"] = json!(normal);
         }
     }

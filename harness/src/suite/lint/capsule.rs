@@ -10,7 +10,7 @@
 //! `locked_signoff`; either, new or changed in the same change, signs it.
 
 use super::frontmatter::{is_date, same};
-pub use super::frontmatter::{parse, Doc};
+use super::frontmatter::{parse, Doc};
 use super::{line_where, Finding, Severity};
 use regex::Regex;
 use std::sync::LazyLock;

@@ -7,7 +7,7 @@
 //! cannot read) with ENOSYS, so the C library falls back to `clone`. A call made through another
 //! architecture's entry (i386 or x32 on x86_64) kills the process.
 
-pub use super::syscalls::{ALLOWED, DENIED};
+use super::syscalls::{ALLOWED, DENIED};
 
 /// The architectures the filter is built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
