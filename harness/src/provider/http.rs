@@ -215,9 +215,12 @@ impl HttpCaller {
                     Attempt::Retry(why, retry_after) => (why, retry_after),
                 },
                 Err(e) => {
-                    drop(ticket);
                     let why = self.transport_failure(&e);
-                    if let Some(fatal) = self.unreachable(&e, &why) {
+                    // Latched before the ticket is let go, so no request of the account is
+                    // admitted in between and sent to a host that cannot be reached.
+                    let fatal = self.unreachable(&e, &why);
+                    drop(ticket);
+                    if let Some(fatal) = fatal {
                         return Err(fatal);
                     }
                     (why, None)
@@ -307,8 +310,16 @@ impl HttpCaller {
         } else {
             Duration::ZERO
         };
-        self.limiter
-            .answered(ticket, resp.headers(), rate_limited, pause);
+        // A refused key holds its ticket until the refusal is latched: released first, the
+        // account's next request could be admitted and sent while this body is still read.
+        let refused_key = matches!(status, 401 | 403);
+        let headers = resp.headers().clone();
+        let held = if refused_key {
+            Some(ticket)
+        } else {
+            self.limiter.answered(ticket, &headers, rate_limited, pause);
+            None
+        };
         let location =
             header("location").map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let text = match resp.text().await {
@@ -341,6 +352,10 @@ impl HttpCaller {
                     body,
                 };
                 let _ = self.auth_failed.set(refused.clone());
+                if let Some(ticket) = held {
+                    self.limiter
+                        .answered(ticket, &headers, false, Duration::ZERO);
+                }
                 refused
             }
             300..=399 => ProviderError::Redirect {
