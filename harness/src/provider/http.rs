@@ -294,16 +294,7 @@ impl HttpCaller {
             .find_map(|h| header(h))
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let retry_after_ms = header("retry-after-ms")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|ms| ms.is_finite() && *ms >= 0.0)
-            .map(|ms| Duration::from_secs_f64(ms / 1000.0));
-        let retry_after = retry_after_ms.or_else(|| {
-            header("retry-after")
-                .and_then(|v| v.to_str().ok())
-                .and_then(parse_retry_after)
-        });
+        let retry_after = retry_after_of(resp.headers());
         let rate_limited = matches!(status, 429 | 529);
         let pause = if rate_limited {
             retry_after.map_or_else(|| self.backoff(limited + 1), |r| r.min(MAX_RETRY_AFTER))
@@ -511,6 +502,17 @@ pub fn parse_retry_after(v: &str) -> Option<Duration> {
         at.duration_since(SystemTime::now())
             .unwrap_or(Duration::ZERO),
     )
+}
+
+/// The wait an answer asks for: `retry-after-ms` to the millisecond, else `retry-after` in
+/// seconds or as an HTTP date.
+fn retry_after_of(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    header("retry-after-ms")
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|ms| ms.is_finite() && *ms >= 0.0)
+        .map(|ms| Duration::from_secs_f64(ms / 1000.0))
+        .or_else(|| header("retry-after").and_then(parse_retry_after))
 }
 
 #[cfg(test)]
