@@ -3,19 +3,14 @@
 //! charter (`checkers/tests/blind31/` and `blind31b/`, each README says how it was written). Every decided verdict
 //! must agree with its label, and fewer than 3 % may be unsure.
 
-use checkers::golden::{self, Expect};
-use checkers::{CheckContext, Truth};
-use serde::Deserialize;
-use std::path::{Path, PathBuf};
+mod common;
 
-#[derive(Deserialize)]
-struct CaseTruth {
-    #[serde(default)]
-    truth: Truth,
-}
+use checkers::golden::{self, Expect};
+use checkers::CheckContext;
+use std::path::PathBuf;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    common::root().join("..")
 }
 
 /// The Core Invariants the corpus was written against: those of the charter the fixtures render.
@@ -58,8 +53,7 @@ fn corpus_agrees(name: &str, at_least: usize) {
     files.sort();
     for file in files {
         let case = file.file_stem().unwrap().to_string_lossy().into_owned();
-        let case_text = std::fs::read_to_string(root().join(format!("cases/{case}.toml"))).unwrap();
-        let truth = toml::from_str::<CaseTruth>(&case_text).unwrap().truth;
+        let truth = common::truth(&case);
         let ctx = CheckContext {
             truth: &truth,
             core_invariants: Some(core.trim()),
