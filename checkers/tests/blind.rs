@@ -44,14 +44,7 @@ fn corpus_agrees(name: &str, at_least: usize) {
     let core = core_invariants();
     let dir = root().join("checkers/tests").join(name);
     let (mut n, mut unsure, mut wrong) = (0, 0, Vec::new());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    for file in files {
+    for file in common::toml_files(&dir) {
         let case = file.file_stem().unwrap().to_string_lossy().into_owned();
         let truth = common::truth(&case);
         let ctx = CheckContext {

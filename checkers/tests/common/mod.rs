@@ -39,17 +39,21 @@ pub fn core_invariants(case: &str) -> Option<String> {
     .map(|s| s.trim().to_string())
 }
 
-/// Every golden of `case`, from its golden files in name order.
-pub fn goldens(case: &str) -> Vec<Golden> {
-    let dir = root().join("tests/golden").join(case);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
+/// Every `*.toml` file of `dir`, in name order.
+pub fn toml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
     files.sort();
     files
+}
+
+/// Every golden of `case`, from its golden files in name order.
+pub fn goldens(case: &str) -> Vec<Golden> {
+    toml_files(&root().join("tests/golden").join(case))
         .iter()
         .flat_map(|file| {
             let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
