@@ -85,6 +85,8 @@ struct State {
     sent_tokens: f64,
     sent_requests: f64,
     in_flight: usize,
+    /// Estimated tokens of the requests in flight.
+    open_tokens: f64,
     /// AIMD concurrency window and its ceiling.
     window: usize,
     ceiling: usize,
@@ -129,6 +131,10 @@ pub struct Ticket {
     sent_at: Instant,
     sent_tokens: f64,
     sent_requests: f64,
+    /// Tokens and requests in flight when this one was sent: the server may admit any of them
+    /// after this one, so its answer's remaining count need not include them.
+    open_before: (f64, f64),
+    charged: f64,
     first: bool,
     open: bool,
 }
@@ -136,7 +142,7 @@ pub struct Ticket {
 impl Drop for Ticket {
     fn drop(&mut self) {
         if self.open {
-            self.limiter.release(false);
+            self.limiter.release(self.charged, false);
         }
     }
 }
@@ -191,6 +197,7 @@ impl Limiter {
                 sent_tokens: 0.0,
                 sent_requests: 0.0,
                 in_flight: 0,
+                open_tokens: 0.0,
                 window: 0,
                 ceiling: 0,
                 clean: 0,
@@ -318,11 +325,7 @@ impl Limiter {
             b.refill(now);
             // A seeded bucket smaller than a request lets it go when full: the answer's
             // headers then say the real burst.
-            // Once the provider has announced the bucket, keep one more request's worth in
-            // hand: answers decided out of the order they were sent make the headers' count a
-            // request or so optimistic. A constant lag of one request, not one per request.
-            let margin = if b.announced { charged } else { 0.0 };
-            wait = wait.max(b.need((charged + margin).min(b.capacity)));
+            wait = wait.max(b.need(charged.min(b.capacity)));
         }
         if let Some(b) = s.requests.as_mut() {
             b.refill(now);
@@ -337,23 +340,28 @@ impl Limiter {
         if let Some(b) = s.requests.as_mut() {
             b.level -= 1.0;
         }
+        let open_before = (s.open_tokens, s.in_flight as f64);
         s.sent_tokens += charged;
         s.sent_requests += 1.0;
         s.in_flight += 1;
+        s.open_tokens += charged;
         Ok(Ticket {
             limiter: self.clone(),
             cost,
             sent_at: now,
             sent_tokens: s.sent_tokens,
             sent_requests: s.sent_requests,
+            open_before,
+            charged,
             first: !s.learnt && s.in_flight == 1,
             open: true,
         })
     }
 
-    fn release(&self, clean: bool) {
+    fn release(&self, charged: f64, clean: bool) {
         let mut s = self.lock();
         s.in_flight = s.in_flight.saturating_sub(1);
+        s.open_tokens = (s.open_tokens - charged).max(0.0);
         if clean && s.window < s.ceiling {
             s.clean += 1;
             if s.clean >= s.window {
@@ -391,12 +399,24 @@ impl Limiter {
                 s.learnt = true;
             }
             let scale = s.scale;
-            let since = (
-                (s.sent_tokens - ticket.sent_tokens),
-                (s.sent_requests - ticket.sent_requests),
+            let after = (
+                s.sent_tokens - ticket.sent_tokens,
+                s.sent_requests - ticket.sent_requests,
             );
-            correct(&mut s.tokens, tokens, since.0, &ticket, now);
-            correct(&mut s.requests, requests, since.1, &ticket, now);
+            correct(
+                &mut s.tokens,
+                tokens,
+                (after.0, ticket.open_before.0),
+                &ticket,
+                now,
+            );
+            correct(
+                &mut s.requests,
+                requests,
+                (after.1, ticket.open_before.1),
+                &ticket,
+                now,
+            );
             if limited {
                 s.throttled += 1;
                 s.window = (s.window / 2).max(1);
@@ -409,7 +429,7 @@ impl Limiter {
                 }
             }
         }
-        self.release(!limited);
+        self.release(ticket.charged, !limited);
     }
 
     /// The account's figures so far (a wait still going counts up to now).
@@ -476,24 +496,41 @@ impl Drop for Waiting<'_> {
     }
 }
 
-/// Set a bucket from what an answer announced: its limit is the capacity, the time to refill
-/// tells the rate (the fastest seen: rounded-up resets only ever understate it), and the
-/// remaining count, refilled since the request was sent, less what was sent after it, is the
-/// level now. A missing header leaves the estimate alone.
-fn correct(bucket: &mut Option<Bucket>, a: Announced, sent_since: f64, t: &Ticket, now: Instant) {
+/// Set a bucket from what an answer announced. Its limit is the capacity; the time to refill
+/// tells the rate (the fastest seen: rounded-up resets only ever understate it). The remaining
+/// count was read when the server admitted the request, at some moment between its sending
+/// and now, and requests reach the server in no fixed order, so it bounds the level now
+/// (`sent` = (tokens sent after this request, tokens in flight when it was sent)):
+/// - at least the count less everything it may not include yet (sent after this request, or
+///   in flight when it was sent), with nothing refilled since;
+/// - at most the count refilled since the request was sent.
+///
+/// The running estimate (the limiter's own sends and refills) is kept while it lies between
+/// the two and moved to the nearer one where it does not: an answer that cannot tell which of
+/// the requests around it the server saw first neither stalls the account nor lets it
+/// overspend, and one that shows less left than counted (another client on the key, a request
+/// dearer than estimated) lowers the count.
+/// A missing header leaves the estimate alone.
+fn correct(bucket: &mut Option<Bucket>, a: Announced, sent: (f64, f64), t: &Ticket, now: Instant) {
     let (Some(limit), Some(remaining)) = (a.limit, a.remaining) else {
         return;
     };
     if !(limit > 0.0 && limit.is_finite() && remaining.is_finite()) {
         return;
     }
+    let remaining = remaining.clamp(0.0, limit);
+    let lowest = remaining - sent.0 - sent.1;
     let b = bucket.get_or_insert_with(|| Bucket {
         capacity: limit,
         rate: limit / 60.0,
-        level: limit,
+        level: lowest,
         at: now,
         announced: true,
     });
+    b.refill(now);
+    // A bucket only seeded from the manifest was counted at a guessed burst and cost: the
+    // first answer's count replaces it.
+    let seeded = !b.announced;
     b.capacity = limit;
     b.announced = true;
     if let Some(reset) = a.reset.filter(|r| !r.is_zero()) {
@@ -505,8 +542,12 @@ fn correct(bucket: &mut Option<Bucket>, a: Announced, sent_since: f64, t: &Ticke
         }
     }
     let age = now.saturating_duration_since(t.sent_at).as_secs_f64();
-    let level = (remaining.max(0.0) + age * b.rate).min(limit) - sent_since;
-    b.level = level.min(limit);
+    let highest = (remaining + age * b.rate).min(limit);
+    b.level = if seeded {
+        lowest
+    } else {
+        b.level.clamp(lowest, highest.max(lowest))
+    };
     b.at = now;
 }
 
@@ -641,6 +682,133 @@ pub fn estimate_cost(body: &serde_json::Value) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn openai_headers(limit: u64, remaining: u64, reset: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in [
+            ("x-ratelimit-limit-tokens", limit.to_string()),
+            ("x-ratelimit-remaining-tokens", remaining.to_string()),
+            ("x-ratelimit-reset-tokens", reset.to_string()),
+        ] {
+            h.insert(k, v.parse().unwrap());
+        }
+        h
+    }
+
+    fn level(l: &Limiter) -> f64 {
+        l.lock().tokens.as_ref().unwrap().level
+    }
+
+    /// A limiter that has had its first answer: a 10,000-token bucket refilling 1,000 a
+    /// second, 9,900 left, estimates charged as sent.
+    fn learnt() -> (Arc<Limiter>, Instant) {
+        let l = Arc::new(Limiter::new("m at host ($K)".into()));
+        let started = Instant::now();
+        let first = l.try_admit(100.0, started).ok().unwrap();
+        l.answered(
+            first,
+            &openai_headers(10_000, 9_900, "100ms"),
+            false,
+            Duration::ZERO,
+        );
+        (l, started)
+    }
+
+    #[test]
+    fn answers_read_in_another_order_than_the_server_admitted_them_never_let_the_account_overspend()
+    {
+        // Eight requests of 1,000 sent together. Requests reach a server in no fixed order,
+        // and answers come back in any order: each answer's remaining count includes some of
+        // the others and not others. After every answer the limiter must think no more is
+        // left than the server has, and after the last it must not think less (no stall).
+        let orders: [(&str, Vec<usize>, Vec<usize>); 3] = [
+            (
+                "admitted in reverse, answered as admitted",
+                (0..8).rev().collect(),
+                (0..8).rev().collect(),
+            ),
+            (
+                "admitted as sent, answered in reverse",
+                (0..8).collect(),
+                (0..8).rev().collect(),
+            ),
+            (
+                "admitted and answered interleaved",
+                vec![3, 0, 7, 1, 6, 2, 5, 4],
+                vec![5, 2, 0, 7, 4, 1, 6, 3],
+            ),
+        ];
+        for (what, admitted, answered) in orders {
+            let (l, started) = learnt();
+            let tickets: Vec<Option<Ticket>> = (0..8)
+                .map(|_| l.try_admit(1_000.0, Instant::now()).ok())
+                .collect();
+            let mut tickets = tickets;
+            let mut server = 9_900u64;
+            let mut remaining = [0u64; 8];
+            for &i in &admitted {
+                server -= 1_000;
+                remaining[i] = server;
+            }
+            for &i in &answered {
+                let t = tickets[i].take().unwrap();
+                l.answered(
+                    t,
+                    &openai_headers(10_000, remaining[i], "8.1s"),
+                    false,
+                    Duration::ZERO,
+                );
+                let refilled = started.elapsed().as_secs_f64() * 1_000.0 + 1.0;
+                assert!(
+                    level(&l) <= server as f64 + refilled,
+                    "{what}: after the answer to request {i} the limiter counts {} tokens left; the server has {server}",
+                    level(&l)
+                );
+            }
+            assert!(
+                level(&l) >= server as f64 - 1.0,
+                "{what}: every answer is in, the server has {server} left, the limiter counts only {}",
+                level(&l)
+            );
+        }
+    }
+
+    #[test]
+    fn a_bucket_seeded_from_the_manifest_takes_the_first_answers_count() {
+        // tpm = 1,200,000 seeds a bucket one second deep (20,000), counted full; the first
+        // request's estimate (1,500) is a third of what the server charged (5,000). Clamped
+        // into what the answer allows, the guess would keep the refill since sending, which
+        // includes however long the request took to reach the server.
+        let l = Arc::new(Limiter::new("m at host ($K)".into()));
+        let started = Instant::now();
+        l.lock().tokens = Some(Bucket::seeded(1_200_000.0, 20_000.0, started));
+        let t = l.try_admit(1_500.0, started).ok().unwrap();
+        std::thread::sleep(Duration::from_millis(30));
+        l.answered(
+            t,
+            &openai_headers(20_000, 15_000, "250ms"),
+            false,
+            Duration::ZERO,
+        );
+        assert!(level(&l) <= 15_000.0 + 1.0, "{}", level(&l));
+    }
+
+    #[test]
+    fn an_answer_showing_less_left_than_counted_lowers_the_count() {
+        // Another client on the same key spent 5,000: the answer says so, and the limiter
+        // believes it rather than its own count.
+        let (l, started) = learnt();
+        let t = l.try_admit(1_000.0, Instant::now()).ok().unwrap();
+        l.answered(
+            t,
+            &openai_headers(10_000, 3_900, "6.1s"),
+            false,
+            Duration::ZERO,
+        );
+        let refilled = started.elapsed().as_secs_f64() * 1_000.0 + 1.0;
+        assert!(level(&l) <= 3_900.0 + refilled, "{}", level(&l));
+        assert!(level(&l) >= 3_899.0, "{}", level(&l));
+    }
 
     #[test]
     fn go_durations_and_rfc3339_times_read_as_the_apis_write_them() {
