@@ -76,6 +76,8 @@ fn serve(delay_ms: u64) {
 struct Sample {
     wall: Duration,
     cpu: f64,
+    /// User CPU alone (issue 33's "user CPU per trial").
+    user: f64,
     requests: usize,
     maxrss_kib: i64,
 }
@@ -176,6 +178,7 @@ fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path, work: Workload) 
     Sample {
         wall,
         cpu: secs(ru.ru_utime) + secs(ru.ru_stime),
+        user: secs(ru.ru_utime),
         requests,
         maxrss_kib: ru.ru_maxrss,
     }
@@ -191,7 +194,10 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("serve") {
         return serve(args[2].parse().unwrap());
     }
-    // `scale ROUNDS N,N,… D,D,…`: single-turn E1 at N trials; else the matrix at D = 0 and 100.
+    // `scale ROUNDS N,N,… D,D,…`: single-turn E1 at N trials (default 9,600, 24,000 and
+    // 48,000 at D = 0, results on tmpfs), then whether user CPU per trial stays flat: the
+    // largest N against the smallest, which must be within 1.2×. Else the matrix at D = 0
+    // and 100.
     let scale = args.get(1).map(String::as_str) == Some("scale");
     let args: Vec<String> = if scale { args[1..].to_vec() } else { args };
     let rounds: usize = args.get(1).map_or(5, |r| r.parse().unwrap());
@@ -204,11 +210,11 @@ fn main() {
     };
     let (workloads, delays): (Vec<Workload>, Vec<u64>) = if scale {
         (
-            list(2, "960,9600,96000")
+            list(2, "9600,24000,48000")
                 .into_iter()
                 .map(|n| Workload::SingleTurn(n as u32))
                 .collect(),
-            list(3, "0,100"),
+            list(3, "0"),
         )
     } else {
         (vec![Workload::Matrix], vec![0, 100])
@@ -244,8 +250,10 @@ fn main() {
             b.display()
         );
     }
-    println!("| binary | D | C | results on | requests | wall (median) | lower bound | ratio | requests/s | CPU per request | peak RSS |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| binary | D | C | results on | requests | wall (median) | lower bound | ratio | requests/s | CPU per request | user CPU per request | peak RSS |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    // (binary, D, requests, median user CPU per request) for the scale verdict.
+    let mut flat: Vec<(String, u64, usize, f64)> = Vec::new();
     let shm = Path::new("/dev/shm");
     for delay_ms in delays {
         let mut server = Command::new(std::env::current_exe().unwrap())
@@ -263,7 +271,12 @@ fn main() {
         // Results on the disk (as users run it) and, for the matrix, on tmpfs (the harness
         // without the disk).
         let places: &[(&str, PathBuf)] = if scale {
-            &[("disk", std::env::temp_dir())]
+            // On tmpfs, so the figure is the harness's own work, not the disk's.
+            if shm.is_dir() {
+                &[("tmpfs", shm.to_path_buf())]
+            } else {
+                &[("disk", std::env::temp_dir())]
+            }
         } else {
             &[("disk", std::env::temp_dir()), ("tmpfs", shm.to_path_buf())]
         };
@@ -298,12 +311,16 @@ fn main() {
                     } else {
                         "n/a".into()
                     };
+                    let user_per_req =
+                        median(samples.iter().map(|s| s.user / s.requests as f64).collect());
+                    flat.push((name.clone(), delay_ms, requests, user_per_req));
                     let rss = median(samples.iter().map(|s| s.maxrss_kib as f64).collect());
                     println!(
-                        "| {name} | {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.1} MiB |",
+                        "| {name} | {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.3} ms | {:.1} MiB |",
                         wall,
                         requests as f64 / wall,
                         cpu_per_req * 1000.0,
+                        user_per_req * 1000.0,
                         rss / 1024.0
                     );
                 }
@@ -311,5 +328,33 @@ fn main() {
         }
         let _ = server.kill();
         let _ = server.wait();
+    }
+    if scale {
+        scale_verdict(&flat);
+    }
+}
+
+/// Per binary and D: user CPU per trial at the largest N over the smallest (≤ 1.2: the run's
+/// own work per trial does not grow with the run).
+fn scale_verdict(rows: &[(String, u64, usize, f64)]) {
+    let mut keys: Vec<(&str, u64)> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
+    keys.dedup();
+    for (name, d) in keys {
+        let of: Vec<&(String, u64, usize, f64)> =
+            rows.iter().filter(|r| r.0 == name && r.1 == d).collect();
+        let (Some(small), Some(large)) =
+            (of.iter().min_by_key(|r| r.2), of.iter().max_by_key(|r| r.2))
+        else {
+            continue;
+        };
+        let ratio = large.3 / small.3;
+        println!(
+            "{name}, D = {d} ms: user CPU per trial {:.3} ms at N = {} and {:.3} ms at N = {}: {ratio:.2}× ({})",
+            small.3 * 1000.0,
+            small.2,
+            large.3 * 1000.0,
+            large.2,
+            if ratio <= 1.2 { "within 1.2×" } else { "OVER 1.2×" }
+        );
     }
 }
