@@ -9,16 +9,148 @@
 //! inconclusive (must be 0), the attempts answered 429 and how many of them came before the
 //! first answer's headers, and wall time / bound, where bound = (tokens admitted − burst) / rate
 //! (must be ≤ 1.15).
+//!
+//! Then the critical path (item 3): the whole suite (16 units × 3 trials × 2 models), the
+//! stand-in answering as a model that looks around with tools before it answers (units
+//! offering `list_files` take two or three turns), 300 ms a turn. Once at the limit above and
+//! once with no limit near. The bound is the longest of: the longest episode's turns × the
+//! latency (its chain), the tokens admitted beyond the burst at the refill rate, and the
+//! requests × the latency over the account's concurrency (16). Prints wall / bound, and wall /
+//! (bound + one round trip), since an account's first request goes alone by design (its
+//! answer says the limits and that the key works); the latter must be ≤ 1.15, with no 429.
 
-use loopback::ratelimit::{Charge, RateLimiter, RateLimits, Shape};
+use loopback::ratelimit::{Charge, RateLimiter, RateLimits, Shape, ToolCalls};
+use loopback::RecordedRequest;
+use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const TPM: u64 = 1_200_000;
 const BURST: u64 = 150_000;
 const CHARGE: u64 = 5_300;
 const TRIALS: u32 = 48;
+const LATENCY: Duration = Duration::from_millis(300);
+const CONCURRENCY: f64 = 16.0;
+const PATH_TPM: u64 = 600_000;
+const PATH_BURST: u64 = 50_000;
+
+/// A model that looks around once or twice when it has tools, then answers.
+fn looks_around() -> ToolCalls {
+    Arc::new(|req: &RecordedRequest| {
+        let body = req.json();
+        let turn = body["messages"]
+            .as_array()
+            .map_or(0, |m| m.iter().filter(|m| m["role"] == "assistant").count());
+        let offers = |name: &str| {
+            body["tools"].as_array().is_some_and(|t| {
+                t.iter()
+                    .any(|t| t["function"]["name"] == name || t["name"] == name)
+            })
+        };
+        match (turn, offers("list_files"), offers("search")) {
+            (0, true, _) => Some(("list_files".to_string(), json!({}))),
+            (1, _, true) => Some(("search".to_string(), json!({"pattern": "TODO"}))),
+            _ => None,
+        }
+    })
+}
+
+/// The whole suite against the stand-in answering as [`looks_around`]: wall time against the
+/// longest of the episode chain, the limit's bound and the concurrency's bound.
+fn critical_path(harness: &Path, root: &Path, limited: bool) -> bool {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let limits = if limited {
+        // Charged as the APIs charge: the prompt's tokens plus max_tokens. The suite's
+        // prompts are smaller than the E1 figure above, so a smaller limit makes it bind.
+        RateLimits {
+            token_burst: PATH_BURST,
+            charge: Charge::Estimate,
+            ..RateLimits::new(PATH_TPM, 1_000_000)
+        }
+    } else {
+        RateLimits::new(u64::MAX / 4, u64::MAX / 4)
+    };
+    let limiter = RateLimiter::new(RateLimits {
+        latency: LATENCY,
+        shape: Shape::OpenAi,
+        calls: Some(looks_around()),
+        ..limits
+    });
+    let server = rt.block_on(limiter.serve());
+    let dir = tempfile::tempdir().unwrap();
+    let mpath = dir.path().join("m.toml");
+    std::fs::write(&mpath, manifest(root, &server.url(), "openai")).unwrap();
+    let out = dir.path().join("out");
+    let t0 = Instant::now();
+    let o = Command::new(harness)
+        .args(["run", "--matrix"])
+        .arg(&mpath)
+        .arg("--suite")
+        .arg(root)
+        .arg("--out")
+        .arg(&out)
+        .env("BENCH_KEY", "bench")
+        .output()
+        .unwrap();
+    let wall = t0.elapsed();
+    let code = o.status.code().unwrap_or(-1);
+    assert!(
+        matches!(code, 0..=3),
+        "harness exited {code}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for l in String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| l.contains("DBG"))
+    {
+        eprintln!("{l}");
+    }
+    let files = harness::store::transcript_files(&[out.join("transcripts")]).unwrap();
+    let turns: Vec<usize> = files
+        .iter()
+        .map(|f| {
+            let t: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            t["request_ids"].as_array().map_or(0, Vec::len)
+        })
+        .collect();
+    let requests: usize = turns.iter().sum();
+    let chain = LATENCY.as_secs_f64() * *turns.iter().max().unwrap_or(&0) as f64;
+    let tally = limiter.tally();
+    let by_limit = if limited {
+        tally.tokens_admitted.saturating_sub(PATH_BURST) as f64 / (PATH_TPM as f64 / 60.0)
+    } else {
+        0.0
+    };
+    let by_concurrency = (requests as f64 / CONCURRENCY).ceil() * LATENCY.as_secs_f64();
+    let bound = chain.max(by_limit).max(by_concurrency);
+    let ratio = wall.as_secs_f64() / bound;
+    // An account's first request goes alone (its answer says the limits and that the key
+    // works), so the harness's own least time is one round trip more.
+    let own = wall.as_secs_f64() / (bound + LATENCY.as_secs_f64());
+    println!(
+        "critical path, {}: {} episodes, {requests} requests, {} answered 429",
+        if limited {
+            "at 600 k TPM, 50 k burst"
+        } else {
+            "no limit near"
+        },
+        files.len(),
+        tally.throttled.len()
+    );
+    println!(
+        "  bound = max(longest chain {chain:.2}s, limit {by_limit:.2}s, concurrency {by_concurrency:.2}s) = {bound:.2}s; wall {:.2}s / bound = {ratio:.3}; / (bound + the first request's round trip) = {own:.3} ({})",
+        wall.as_secs_f64(),
+        if own <= 1.15 { "within 1.15" } else { "OVER 1.15" }
+    );
+    own <= 1.15 && tally.throttled.is_empty()
+}
 
 struct Figures {
     inconclusive: usize,
@@ -169,5 +301,7 @@ fn main() {
             && f.throttled == f.throttled_before_headers
             && ratio <= 1.15;
     }
+    ok &= critical_path(&harness, &root, true);
+    ok &= critical_path(&harness, &root, false);
     println!("{}", if ok { "PASS" } else { "FAIL" });
 }

@@ -25,6 +25,10 @@ use std::time::{Duration, Instant};
 /// The reply text for an admitted request.
 pub type ReplyText = Arc<dyn Fn(&RecordedRequest) -> String + Send + Sync>;
 
+/// A tool call to answer an admitted request with instead of text: the tool's name and its
+/// arguments, or `None` for a text answer.
+pub type ToolCalls = Arc<dyn Fn(&RecordedRequest) -> Option<(String, Value)> + Send + Sync>;
+
 /// What an admitted request costs the token bucket.
 #[derive(Clone)]
 pub enum Charge {
@@ -107,6 +111,9 @@ pub struct RateLimits {
     pub per_model: bool,
     /// The text of each admitted request's completion (default "ok").
     pub reply: ReplyText,
+    /// Answer some admitted requests with a tool call instead (default none: always text),
+    /// so episodes run several turns as a model's do.
+    pub calls: Option<ToolCalls>,
 }
 
 impl RateLimits {
@@ -126,6 +133,7 @@ impl RateLimits {
             mode: Mode::Limited,
             per_model: false,
             reply: Arc::new(|_| "ok".to_string()),
+            calls: None,
         }
     }
 }
@@ -154,10 +162,12 @@ impl Tally {
 }
 
 /// The prompt-token estimate of [`Charge::Estimate`]: the bytes of every string in the body's
-/// `system` and `messages` (the `role` and `type` tags aside), divided by 4 and rounded up.
+/// `system`, `messages` and `tools` (the `role` and `type` tags aside; the APIs count tool
+/// definitions as prompt tokens), divided by 4 and rounded up.
 pub fn estimate_prompt_tokens(req: &RecordedRequest) -> u64 {
     let body = req.json();
-    let bytes = text_bytes(&body["system"]) + text_bytes(&body["messages"]);
+    let bytes =
+        text_bytes(&body["system"]) + text_bytes(&body["messages"]) + text_bytes(&body["tools"]);
     bytes.div_ceil(4)
 }
 
@@ -429,12 +439,15 @@ impl RateLimiter {
                 wire::refused(api, &model, &standing, &why, headed)
             }
             Decision::Admitted { standing } => {
-                let text = (self.config.reply)(req);
                 let prompt = match &self.config.charge {
                     Charge::Prompt(f) => f(req),
                     _ => estimate_prompt_tokens(req),
                 };
-                let mut ok = wire::completion(api, &model, &text, prompt);
+                let call = self.config.calls.as_ref().and_then(|c| c(req));
+                let mut ok = match call {
+                    Some((name, args)) => wire::tool_call(api, &model, &name, &args, prompt),
+                    None => wire::completion(api, &model, &(self.config.reply)(req), prompt),
+                };
                 if self.config.mode != Mode::Headerless {
                     ok = wire::with_headers(ok, wire::limit_headers(api, &standing));
                 }

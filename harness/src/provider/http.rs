@@ -205,7 +205,10 @@ impl HttpCaller {
             }
             let (why, retry_after) = match req.send().await {
                 Ok(resp) => match self.answer(resp, sent, ticket, limited).await {
-                    Attempt::Done(out) => return Ok(out),
+                    Attempt::Done(out) => {
+                        self.limiter.learn_usage(cost, body, &out.body);
+                        return Ok(out);
+                    }
                     Attempt::Fatal(e) => return Err(e),
                     Attempt::Limited(why) => {
                         limited += 1;

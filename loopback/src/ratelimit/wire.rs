@@ -244,6 +244,48 @@ pub(crate) fn completion(api: Api, model: &str, text: &str, prompt: u64) -> Repl
     Reply::json(200, body)
 }
 
+/// An admitted request answered with one call of tool `name` with `args`, as each API writes
+/// one (OpenAI: `tool_calls` with the arguments as a JSON string; Anthropic: a `tool_use`
+/// block).
+pub(crate) fn tool_call(
+    api: Api,
+    model: &str,
+    name: &str,
+    args: &serde_json::Value,
+    prompt: u64,
+) -> Reply {
+    let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    let body = match api {
+        Api::OpenAi => json!({
+            "id": format!("chatcmpl-loopback{n}"),
+            "object": "chat.completion",
+            "created": SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs(),
+            "model": model,
+            "choices": [{
+                "index": 0,
+                "message": {"role": "assistant", "content": null, "tool_calls": [{
+                    "id": format!("call_loopback{n}"),
+                    "type": "function",
+                    "function": {"name": name, "arguments": args.to_string()},
+                }]},
+                "finish_reason": "tool_calls",
+            }],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": 20, "total_tokens": prompt + 20},
+        }),
+        Api::Anthropic => json!({
+            "id": format!("msg_loopback{n}"),
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [{"type": "tool_use", "id": format!("toolu_loopback{n}"), "name": name, "input": args}],
+            "stop_reason": "tool_use",
+            "stop_sequence": null,
+            "usage": {"input_tokens": prompt, "output_tokens": 20},
+        }),
+    };
+    Reply::json(200, body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,8 @@
 //! Runs at a provider's rate limit, against the loopback stand-in that enforces one the way
 //! the APIs do: two entries on one key share its bucket, a request that can never fit is a clear
 //! error, a server that never recovers ends at the request's deadline, Ctrl-C while waiting stops
-//! at once, a 429 without headers backs off with jitter, and a host that cannot be reached stops
-//! the account at once.
+//! at once, a 429 without headers backs off with jitter, a host that cannot be reached stops
+//! the account at once, and the longest episodes start first.
 
 use crate::common;
 
@@ -333,5 +333,79 @@ async fn limit_keys_out_of_bounds_are_refused_naming_file_line_and_key_before_an
             .contains("--trials 100001 is more than 100000 trials a unit"),
         "{}",
         run.stderr
+    );
+}
+
+/// A model that looks around with `list_files` first, then `search`, then answers, when it is
+/// offered those tools; a single-turn answer otherwise.
+fn looks_around() -> loopback::ratelimit::ToolCalls {
+    std::sync::Arc::new(|req: &loopback::RecordedRequest| {
+        let body = req.json();
+        let turn = body["messages"]
+            .as_array()
+            .map_or(0, |m| m.iter().filter(|m| m["role"] == "assistant").count());
+        let offers = |name: &str| {
+            body["tools"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t["function"]["name"] == name))
+        };
+        match (turn, offers("list_files"), offers("search")) {
+            (0, true, _) => Some(("list_files".to_string(), serde_json::json!({}))),
+            (1, _, true) => Some(("search".to_string(), serde_json::json!({"pattern": "TODO"}))),
+            _ => None,
+        }
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_longest_episodes_start_first_so_a_limited_gate_ends_with_its_limit() {
+    // Item 3: at a limit, the episodes of several turns (the units offering tools) are started
+    // before the single-turn ones, so the last requests to fit under the limit are not the
+    // first turns of three-turn chains. Every first turn of a tool-offering episode reaches
+    // the server before the first single-turn episode's request, and the tool episodes really
+    // ran several turns (so the order matters).
+    let limiter = RateLimiter::new(RateLimits {
+        token_burst: 8_000,
+        latency: Duration::from_millis(20),
+        shape: Shape::OpenAi,
+        calls: Some(looks_around()),
+        ..RateLimits::new(600_000, 1_000_000)
+    });
+    let server = limiter.serve().await;
+    let run = run_harness(
+        one_key(&server.url(), "openai", "max_concurrency = 2"),
+        &["--model", "a", "--trials", "1"],
+    )
+    .await;
+    assert!([0, 1].contains(&run.code), "{}", run.stderr);
+    let first_turns: Vec<bool> = server
+        .requests()
+        .iter()
+        .map(|r| r.json())
+        .filter(|b| {
+            b["messages"]
+                .as_array()
+                .is_some_and(|m| !m.iter().any(|m| m["role"] == "assistant"))
+        })
+        .map(|b| b["tools"].as_array().is_some_and(|t| !t.is_empty()))
+        .collect();
+    let tool_episodes = first_turns.iter().filter(|t| **t).count();
+    assert!(
+        tool_episodes >= 3 && tool_episodes < first_turns.len(),
+        "{first_turns:?}"
+    );
+    assert!(
+        first_turns[..tool_episodes].iter().all(|t| *t),
+        "a single-turn episode started before a longer one: {first_turns:?}"
+    );
+    let longest = outcomes(&run)
+        .iter()
+        .map(|t| t["request_ids"].as_array().map_or(0, Vec::len))
+        .max();
+    assert!(longest >= Some(3), "{longest:?}");
+    assert!(
+        limiter.tally().throttled.is_empty(),
+        "{:?}",
+        limiter.tally().log
     );
 }

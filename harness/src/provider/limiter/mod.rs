@@ -14,7 +14,7 @@ use crate::suite::manifest::ModelEntry;
 use reqwest::header::HeaderMap;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 /// Why a request was not admitted.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,15 +63,6 @@ impl Bucket {
         }
         Duration::from_secs_f64(((cost - self.level) / self.rate).min(3600.0))
     }
-}
-
-/// What one answer said about one bucket.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Announced {
-    pub limit: Option<f64>,
-    pub remaining: Option<f64>,
-    /// Time until the bucket is full again, measured from when the request was sent.
-    pub reset: Option<Duration>,
 }
 
 #[derive(Debug)]
@@ -432,6 +423,35 @@ impl Limiter {
         self.release(ticket.charged, !limited);
     }
 
+    /// An answer's usage says what its request's prompt really was: where that, with the
+    /// request's max tokens, is more than its estimate (`cost`) times the scale, the scale
+    /// rises to it. The first answer's calibration holds for requests like the first; prompts
+    /// of other kinds (more tools, more code) may run dearer, and an estimate that
+    /// undercounts them would send requests to be refused.
+    pub fn learn_usage(&self, cost: u64, request: &serde_json::Value, answer: &serde_json::Value) {
+        let usage = &answer["usage"];
+        let prompt = match usage["prompt_tokens"].as_u64() {
+            Some(p) => p,
+            // Anthropic's input limit counts uncached input and cache writes.
+            None => match usage["input_tokens"].as_u64() {
+                Some(i) => i + usage["cache_creation_input_tokens"].as_u64().unwrap_or(0),
+                None => return,
+            },
+        };
+        let max = request["max_completion_tokens"]
+            .as_u64()
+            .or(request["max_tokens"].as_u64())
+            .unwrap_or(0);
+        if cost == 0 {
+            return;
+        }
+        let ratio = (prompt.saturating_add(max)) as f64 / cost as f64;
+        let mut s = self.lock();
+        if s.learnt && ratio.is_finite() && ratio > s.scale {
+            s.scale = ratio.min(50.0);
+        }
+    }
+
     /// The account's figures so far (a wait still going counts up to now).
     pub fn figures(&self) -> Figures {
         let s = self.lock();
@@ -551,108 +571,6 @@ fn correct(bucket: &mut Option<Bucket>, a: Announced, sent: (f64, f64), t: &Tick
     b.at = now;
 }
 
-/// The token and request figures of an answer's headers, either family.
-pub fn read_headers(h: &HeaderMap, sent_at: Instant) -> (Announced, Announced) {
-    let text = |name: &str| h.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
-    let num = |name: &str| text(name).and_then(|v| v.parse::<f64>().ok());
-    let openai = |kind: &str| Announced {
-        limit: num(&format!("x-ratelimit-limit-{kind}")),
-        remaining: num(&format!("x-ratelimit-remaining-{kind}")),
-        reset: text(&format!("x-ratelimit-reset-{kind}")).and_then(parse_go_duration),
-    };
-    let anthropic = |kind: &str| Announced {
-        limit: num(&format!("anthropic-ratelimit-{kind}-limit")),
-        remaining: num(&format!("anthropic-ratelimit-{kind}-remaining")),
-        reset: text(&format!("anthropic-ratelimit-{kind}-reset"))
-            .and_then(parse_rfc3339)
-            .map(|at| {
-                // From when the request was sent: a reset that comes with a late answer is not
-                // read as a faster refill.
-                let from_now = at.duration_since(SystemTime::now()).unwrap_or_default();
-                from_now + sent_at.elapsed()
-            }),
-    };
-    let pick = |a: Announced, b: Announced| if a.limit.is_some() { a } else { b };
-    let tokens = pick(
-        openai("tokens"),
-        pick(anthropic("tokens"), anthropic("input-tokens")),
-    );
-    let requests = pick(openai("requests"), anthropic("requests"));
-    (tokens, requests)
-}
-
-/// A Go duration as OpenAI's reset headers print one: `1s`, `250ms`, `6m0s`, `1h2m3.5s`.
-pub fn parse_go_duration(v: &str) -> Option<Duration> {
-    let mut rest = v.trim();
-    if rest.is_empty() {
-        return None;
-    }
-    let mut secs = 0.0f64;
-    while !rest.is_empty() {
-        let digits = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let n: f64 = rest[..digits].parse().ok()?;
-        rest = &rest[digits..];
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
-        let per = match &rest[..unit_len] {
-            "h" => 3600.0,
-            "m" => 60.0,
-            "s" => 1.0,
-            "ms" => 1e-3,
-            "us" | "µs" => 1e-6,
-            "ns" => 1e-9,
-            _ => return None,
-        };
-        secs += n * per;
-        rest = &rest[unit_len..];
-    }
-    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs.min(86_400.0)))
-}
-
-/// An RFC 3339 time (`2026-12-01T15:32:00Z`, fractions and offsets allowed).
-pub fn parse_rfc3339(v: &str) -> Option<SystemTime> {
-    let v = v.trim();
-    let (date, time) = v.split_once(['T', 't', ' '])?;
-    let mut d = date.splitn(3, '-').map(|p| p.parse::<i64>().ok());
-    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
-    let (clock, offset) = match time.find(['Z', 'z', '+', '-']) {
-        Some(i) => time.split_at(i),
-        None => return None,
-    };
-    let mut c = clock.splitn(3, ':');
-    let (hh, mm): (i64, i64) = (c.next()?.parse().ok()?, c.next()?.parse().ok()?);
-    let ss: f64 = c.next()?.parse().ok()?;
-    let off = match offset {
-        "Z" | "z" => 0,
-        o => {
-            let sign = if o.starts_with('-') { -1 } else { 1 };
-            let (oh, om) = o[1..].split_once(':')?;
-            sign * (oh.parse::<i64>().ok()? * 3600 + om.parse::<i64>().ok()? * 60)
-        }
-    };
-    if !(1..=12).contains(&m) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let secs = days_from_civil(y, m, day) * 86_400 + hh * 3600 + mm * 60 - off;
-    let t = SystemTime::UNIX_EPOCH
-        .checked_add(Duration::from_secs(u64::try_from(secs).ok()?))?
-        .checked_add(Duration::from_secs_f64(ss.clamp(0.0, 61.0)))?;
-    Some(t)
-}
-
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
 fn default_host(model: &ModelEntry) -> &'static str {
     match model.provider {
         crate::suite::manifest::ProviderKind::Anthropic => "api.anthropic.com",
@@ -679,151 +597,8 @@ pub fn estimate_cost(body: &serde_json::Value) -> u64 {
     prompt.div_ceil(4) + max
 }
 
+mod headers;
+pub use headers::{parse_go_duration, parse_rfc3339, read_headers, Announced};
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn openai_headers(limit: u64, remaining: u64, reset: &str) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        for (k, v) in [
-            ("x-ratelimit-limit-tokens", limit.to_string()),
-            ("x-ratelimit-remaining-tokens", remaining.to_string()),
-            ("x-ratelimit-reset-tokens", reset.to_string()),
-        ] {
-            h.insert(k, v.parse().unwrap());
-        }
-        h
-    }
-
-    fn level(l: &Limiter) -> f64 {
-        l.lock().tokens.as_ref().unwrap().level
-    }
-
-    /// A limiter that has had its first answer: a 10,000-token bucket refilling 1,000 a
-    /// second, 9,900 left, estimates charged as sent.
-    fn learnt() -> (Arc<Limiter>, Instant) {
-        let l = Arc::new(Limiter::new("m at host ($K)".into()));
-        let started = Instant::now();
-        let first = l.try_admit(100.0, started).ok().unwrap();
-        l.answered(
-            first,
-            &openai_headers(10_000, 9_900, "100ms"),
-            false,
-            Duration::ZERO,
-        );
-        (l, started)
-    }
-
-    #[test]
-    fn answers_read_in_another_order_than_the_server_admitted_them_never_let_the_account_overspend()
-    {
-        // Eight requests of 1,000 sent together. Requests reach a server in no fixed order,
-        // and answers come back in any order: each answer's remaining count includes some of
-        // the others and not others. After every answer the limiter must think no more is
-        // left than the server has, and after the last it must not think less (no stall).
-        let orders: [(&str, Vec<usize>, Vec<usize>); 3] = [
-            (
-                "admitted in reverse, answered as admitted",
-                (0..8).rev().collect(),
-                (0..8).rev().collect(),
-            ),
-            (
-                "admitted as sent, answered in reverse",
-                (0..8).collect(),
-                (0..8).rev().collect(),
-            ),
-            (
-                "admitted and answered interleaved",
-                vec![3, 0, 7, 1, 6, 2, 5, 4],
-                vec![5, 2, 0, 7, 4, 1, 6, 3],
-            ),
-        ];
-        for (what, admitted, answered) in orders {
-            let (l, started) = learnt();
-            let tickets: Vec<Option<Ticket>> = (0..8)
-                .map(|_| l.try_admit(1_000.0, Instant::now()).ok())
-                .collect();
-            let mut tickets = tickets;
-            let mut server = 9_900u64;
-            let mut remaining = [0u64; 8];
-            for &i in &admitted {
-                server -= 1_000;
-                remaining[i] = server;
-            }
-            for &i in &answered {
-                let t = tickets[i].take().unwrap();
-                l.answered(
-                    t,
-                    &openai_headers(10_000, remaining[i], "8.1s"),
-                    false,
-                    Duration::ZERO,
-                );
-                let refilled = started.elapsed().as_secs_f64() * 1_000.0 + 1.0;
-                assert!(
-                    level(&l) <= server as f64 + refilled,
-                    "{what}: after the answer to request {i} the limiter counts {} tokens left; the server has {server}",
-                    level(&l)
-                );
-            }
-            assert!(
-                level(&l) >= server as f64 - 1.0,
-                "{what}: every answer is in, the server has {server} left, the limiter counts only {}",
-                level(&l)
-            );
-        }
-    }
-
-    #[test]
-    fn a_bucket_seeded_from_the_manifest_takes_the_first_answers_count() {
-        // tpm = 1,200,000 seeds a bucket one second deep (20,000), counted full; the first
-        // request's estimate (1,500) is a third of what the server charged (5,000). Clamped
-        // into what the answer allows, the guess would keep the refill since sending, which
-        // includes however long the request took to reach the server.
-        let l = Arc::new(Limiter::new("m at host ($K)".into()));
-        let started = Instant::now();
-        l.lock().tokens = Some(Bucket::seeded(1_200_000.0, 20_000.0, started));
-        let t = l.try_admit(1_500.0, started).ok().unwrap();
-        std::thread::sleep(Duration::from_millis(30));
-        l.answered(
-            t,
-            &openai_headers(20_000, 15_000, "250ms"),
-            false,
-            Duration::ZERO,
-        );
-        assert!(level(&l) <= 15_000.0 + 1.0, "{}", level(&l));
-    }
-
-    #[test]
-    fn an_answer_showing_less_left_than_counted_lowers_the_count() {
-        // Another client on the same key spent 5,000: the answer says so, and the limiter
-        // believes it rather than its own count.
-        let (l, started) = learnt();
-        let t = l.try_admit(1_000.0, Instant::now()).ok().unwrap();
-        l.answered(
-            t,
-            &openai_headers(10_000, 3_900, "6.1s"),
-            false,
-            Duration::ZERO,
-        );
-        let refilled = started.elapsed().as_secs_f64() * 1_000.0 + 1.0;
-        assert!(level(&l) <= 3_900.0 + refilled, "{}", level(&l));
-        assert!(level(&l) >= 3_899.0, "{}", level(&l));
-    }
-
-    #[test]
-    fn go_durations_and_rfc3339_times_read_as_the_apis_write_them() {
-        let ms = |n| Some(Duration::from_millis(n));
-        assert_eq!(parse_go_duration("1s"), ms(1000));
-        assert_eq!(parse_go_duration("250ms"), ms(250));
-        assert_eq!(parse_go_duration("6m0s"), ms(360_000));
-        assert_eq!(parse_go_duration("1h2m3.5s"), ms(3_723_500));
-        assert_eq!(parse_go_duration("soon"), None);
-        let t = parse_rfc3339("2026-12-01T15:32:00Z").unwrap();
-        assert_eq!(
-            t.duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs(),
-            1_796_139_120
-        );
-        let off = parse_rfc3339("2026-12-01T16:32:00.5+01:00").unwrap();
-        assert_eq!(off.duration_since(t).unwrap(), Duration::from_millis(500));
-    }
-}
+mod tests;

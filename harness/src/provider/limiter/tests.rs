@@ -1,0 +1,187 @@
+//! The limiter's arithmetic: answers read in any order, seeded buckets, usage that says a
+//! prompt was dearer than estimated, and the headers' time formats.
+
+use super::*;
+use std::time::SystemTime;
+
+fn openai_headers(limit: u64, remaining: u64, reset: &str) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    for (k, v) in [
+        ("x-ratelimit-limit-tokens", limit.to_string()),
+        ("x-ratelimit-remaining-tokens", remaining.to_string()),
+        ("x-ratelimit-reset-tokens", reset.to_string()),
+    ] {
+        h.insert(k, v.parse().unwrap());
+    }
+    h
+}
+
+fn level(l: &Limiter) -> f64 {
+    l.lock().tokens.as_ref().unwrap().level
+}
+
+/// A limiter that has had its first answer: a 10,000-token bucket refilling 1,000 a
+/// second, 9,900 left, estimates charged as sent.
+fn learnt() -> (Arc<Limiter>, Instant) {
+    let l = Arc::new(Limiter::new("m at host ($K)".into()));
+    let started = Instant::now();
+    let first = l.try_admit(100.0, started).ok().unwrap();
+    l.answered(
+        first,
+        &openai_headers(10_000, 9_900, "100ms"),
+        false,
+        Duration::ZERO,
+    );
+    (l, started)
+}
+
+#[test]
+fn answers_read_in_another_order_than_the_server_admitted_them_never_let_the_account_overspend() {
+    // Eight requests of 1,000 sent together. Requests reach a server in no fixed order,
+    // and answers come back in any order: each answer's remaining count includes some of
+    // the others and not others. After every answer the limiter must think no more is
+    // left than the server has, and after the last it must not think less (no stall).
+    let orders: [(&str, Vec<usize>, Vec<usize>); 3] = [
+        (
+            "admitted in reverse, answered as admitted",
+            (0..8).rev().collect(),
+            (0..8).rev().collect(),
+        ),
+        (
+            "admitted as sent, answered in reverse",
+            (0..8).collect(),
+            (0..8).rev().collect(),
+        ),
+        (
+            "admitted and answered interleaved",
+            vec![3, 0, 7, 1, 6, 2, 5, 4],
+            vec![5, 2, 0, 7, 4, 1, 6, 3],
+        ),
+    ];
+    for (what, admitted, answered) in orders {
+        let (l, started) = learnt();
+        let tickets: Vec<Option<Ticket>> = (0..8)
+            .map(|_| l.try_admit(1_000.0, Instant::now()).ok())
+            .collect();
+        let mut tickets = tickets;
+        let mut server = 9_900u64;
+        let mut remaining = [0u64; 8];
+        for &i in &admitted {
+            server -= 1_000;
+            remaining[i] = server;
+        }
+        for &i in &answered {
+            let t = tickets[i].take().unwrap();
+            l.answered(
+                t,
+                &openai_headers(10_000, remaining[i], "8.1s"),
+                false,
+                Duration::ZERO,
+            );
+            let refilled = started.elapsed().as_secs_f64() * 1_000.0 + 1.0;
+            assert!(
+                level(&l) <= server as f64 + refilled,
+                "{what}: after the answer to request {i} the limiter counts {} tokens left; the server has {server}",
+                level(&l)
+            );
+        }
+        assert!(
+            level(&l) >= server as f64 - 1.0,
+            "{what}: every answer is in, the server has {server} left, the limiter counts only {}",
+            level(&l)
+        );
+    }
+}
+
+#[test]
+fn a_bucket_seeded_from_the_manifest_takes_the_first_answers_count() {
+    // tpm = 1,200,000 seeds a bucket one second deep (20,000), counted full; the first
+    // request's estimate (1,500) is a third of what the server charged (5,000). Clamped
+    // into what the answer allows, the guess would keep the refill since sending, which
+    // includes however long the request took to reach the server.
+    let l = Arc::new(Limiter::new("m at host ($K)".into()));
+    let started = Instant::now();
+    l.lock().tokens = Some(Bucket::seeded(1_200_000.0, 20_000.0, started));
+    let t = l.try_admit(1_500.0, started).ok().unwrap();
+    std::thread::sleep(Duration::from_millis(30));
+    l.answered(
+        t,
+        &openai_headers(20_000, 15_000, "250ms"),
+        false,
+        Duration::ZERO,
+    );
+    assert!(level(&l) <= 15_000.0 + 1.0, "{}", level(&l));
+}
+
+#[test]
+fn a_prompt_dearer_than_its_estimate_raises_the_scale_and_a_cheaper_one_does_not_lower_it() {
+    // Calibrated on a first request whose estimate was right (scale 1); then an answer
+    // whose usage says a 1,000-token estimate (200 of them max_tokens) was 1,000 prompt
+    // tokens: every later request is charged 1.5 times its estimate.
+    let (l, _) = learnt();
+    let request = serde_json::json!({"max_tokens": 200});
+    l.learn_usage(
+        1_000,
+        &request,
+        &serde_json::json!({"usage": {"prompt_tokens": 1_000}}),
+    );
+    assert_eq!(l.lock().scale, 1.2);
+    l.learn_usage(
+        1_000,
+        &request,
+        &serde_json::json!({"usage": {"prompt_tokens": 10}}),
+    );
+    assert_eq!(
+        l.lock().scale,
+        1.2,
+        "a cheaper prompt keeps the dearer scale"
+    );
+    // Anthropic counts uncached input and cache writes against its input limit.
+    l.learn_usage(
+        1_000,
+        &request,
+        &serde_json::json!({"usage": {"input_tokens": 600, "cache_creation_input_tokens": 700, "cache_read_input_tokens": 5_000}}),
+    );
+    assert_eq!(l.lock().scale, 1.5);
+    let before = level(&l);
+    let _t = l.try_admit(1_000.0, Instant::now()).ok().unwrap();
+    assert!(
+        (before - level(&l) - 1_500.0).abs() < 1.0,
+        "{before} -> {}",
+        level(&l)
+    );
+}
+
+#[test]
+fn an_answer_showing_less_left_than_counted_lowers_the_count() {
+    // Another client on the same key spent 5,000: the answer says so, and the limiter
+    // believes it rather than its own count.
+    let (l, started) = learnt();
+    let t = l.try_admit(1_000.0, Instant::now()).ok().unwrap();
+    l.answered(
+        t,
+        &openai_headers(10_000, 3_900, "6.1s"),
+        false,
+        Duration::ZERO,
+    );
+    let refilled = started.elapsed().as_secs_f64() * 1_000.0 + 1.0;
+    assert!(level(&l) <= 3_900.0 + refilled, "{}", level(&l));
+    assert!(level(&l) >= 3_899.0, "{}", level(&l));
+}
+
+#[test]
+fn go_durations_and_rfc3339_times_read_as_the_apis_write_them() {
+    let ms = |n| Some(Duration::from_millis(n));
+    assert_eq!(parse_go_duration("1s"), ms(1000));
+    assert_eq!(parse_go_duration("250ms"), ms(250));
+    assert_eq!(parse_go_duration("6m0s"), ms(360_000));
+    assert_eq!(parse_go_duration("1h2m3.5s"), ms(3_723_500));
+    assert_eq!(parse_go_duration("soon"), None);
+    let t = parse_rfc3339("2026-12-01T15:32:00Z").unwrap();
+    assert_eq!(
+        t.duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs(),
+        1_796_139_120
+    );
+    let off = parse_rfc3339("2026-12-01T16:32:00.5+01:00").unwrap();
+    assert_eq!(off.duration_since(t).unwrap(), Duration::from_millis(500));
+}
