@@ -69,7 +69,8 @@ impl Bucket {
 struct State {
     tokens: Option<Bucket>,
     requests: Option<Bucket>,
-    /// Server charge per estimated token, learnt from the first answer.
+    /// Server charge per estimated token: learnt from the first answer, raised by any answer
+    /// whose usage shows a dearer prompt ([`Limiter::learn_usage`]).
     scale: f64,
     learnt: bool,
     /// Estimated tokens admitted so far (what was sent after a request, when its answer comes).
