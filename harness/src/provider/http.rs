@@ -543,6 +543,32 @@ mod tests {
     }
 
     #[test]
+    fn retry_after_ms_is_honoured_to_the_millisecond_before_retry_after() {
+        let headers = |pairs: &[(&'static str, &str)]| {
+            let mut h = reqwest::header::HeaderMap::new();
+            for (k, v) in pairs {
+                h.insert(*k, v.parse().unwrap());
+            }
+            h
+        };
+        // OpenAI sends both: the whole second is a rounding of the 107 ms it means.
+        assert_eq!(
+            retry_after_of(&headers(&[("retry-after-ms", "107"), ("retry-after", "1")])),
+            Some(Duration::from_millis(107))
+        );
+        assert_eq!(
+            retry_after_of(&headers(&[("retry-after", "1")])),
+            Some(Duration::from_secs(1))
+        );
+        // A value that is not a number of milliseconds falls back to retry-after.
+        assert_eq!(
+            retry_after_of(&headers(&[("retry-after-ms", "-5"), ("retry-after", "2")])),
+            Some(Duration::from_secs(2))
+        );
+        assert_eq!(retry_after_of(&headers(&[])), None);
+    }
+
+    #[test]
     fn retry_after_reads_seconds_and_http_dates() {
         assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
         assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));

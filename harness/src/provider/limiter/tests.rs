@@ -185,3 +185,33 @@ fn go_durations_and_rfc3339_times_read_as_the_apis_write_them() {
     let off = parse_rfc3339("2026-12-01T16:32:00.5+01:00").unwrap();
     assert_eq!(off.duration_since(t).unwrap(), Duration::from_millis(500));
 }
+
+#[test]
+fn a_429_halves_the_concurrency_and_clean_answers_grow_it_back_one_per_window_up_to_the_ceiling() {
+    let (l, _) = learnt();
+    {
+        let mut s = l.lock();
+        s.ceiling = 8;
+        s.window = 8;
+    }
+    let window = |l: &Limiter| l.lock().window;
+    let answer = |limited: bool| {
+        let t = l.try_admit(1.0, Instant::now()).ok().unwrap();
+        l.answered(t, &HeaderMap::new(), limited, Duration::ZERO);
+    };
+    for expected in [4, 2, 1, 1] {
+        answer(true);
+        assert_eq!(window(&l), expected);
+    }
+    // One more per window of clean answers: 1 clean answer to reach 2, then 2 to reach 3.
+    answer(false);
+    assert_eq!(window(&l), 2);
+    answer(false);
+    assert_eq!(window(&l), 2);
+    answer(false);
+    assert_eq!(window(&l), 3);
+    for _ in 0..100 {
+        answer(false);
+    }
+    assert_eq!(window(&l), 8, "never above the entries' max_concurrency");
+}
