@@ -21,7 +21,10 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not baked in when it is compiled: a build script compiled
+    // for one checkout and reused from a shared target folder must digest this checkout.
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let root = root.as_path();
     let src = root.join("src");
     println!("cargo:rerun-if-changed=src");
     let mut all = Vec::new();
