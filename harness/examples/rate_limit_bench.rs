@@ -12,8 +12,8 @@
 //!
 //! Then the critical path (item 3): the whole suite (16 units × 3 trials × 2 models), the
 //! stand-in answering as a model that looks around with tools before it answers (units
-//! offering `list_files` take two or three turns), 300 ms a turn. Once at the limit above and
-//! once with no limit near. The bound is the longest of: the longest episode's turns × the
+//! offering `list_files` take two or three turns), 300 ms a turn. At 600 k TPM with each
+//! header family, then with no limit near. The bound is the longest of: the longest episode's turns × the
 //! latency (its chain), the tokens admitted beyond the burst at the refill rate, and the
 //! requests × the latency over the account's concurrency (16). Prints wall / bound, and wall /
 //! (bound + one round trip), since an account's first request goes alone by design (its
@@ -59,7 +59,7 @@ fn looks_around() -> ToolCalls {
 
 /// The whole suite against the stand-in answering as [`looks_around`]: wall time against the
 /// longest of the episode chain, the limit's bound and the concurrency's bound.
-fn critical_path(harness: &Path, root: &Path, limited: bool) -> bool {
+fn critical_path(harness: &Path, root: &Path, limited: bool, shape: Shape) -> bool {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -78,14 +78,18 @@ fn critical_path(harness: &Path, root: &Path, limited: bool) -> bool {
     };
     let limiter = RateLimiter::new(RateLimits {
         latency: LATENCY,
-        shape: Shape::OpenAi,
+        shape,
         calls: Some(looks_around()),
         ..limits
     });
     let server = rt.block_on(limiter.serve());
     let dir = tempfile::tempdir().unwrap();
     let mpath = dir.path().join("m.toml");
-    std::fs::write(&mpath, manifest(root, &server.url(), "openai")).unwrap();
+    let provider = match shape {
+        Shape::Anthropic => "anthropic",
+        _ => "openai",
+    };
+    std::fs::write(&mpath, manifest(root, &server.url(), provider)).unwrap();
     let out = dir.path().join("out");
     let t0 = Instant::now();
     let o = Command::new(harness)
@@ -135,7 +139,7 @@ fn critical_path(harness: &Path, root: &Path, limited: bool) -> bool {
     // works), so the harness's own least time is one round trip more.
     let own = wall.as_secs_f64() / (bound + LATENCY.as_secs_f64());
     println!(
-        "critical path, {}: {} episodes, {requests} requests, {} answered 429",
+        "critical path, {provider} headers, {}: {} episodes, {requests} requests, {} answered 429",
         if limited {
             "at 600 k TPM, 50 k burst"
         } else {
@@ -301,7 +305,8 @@ fn main() {
             && f.throttled == f.throttled_before_headers
             && ratio <= 1.15;
     }
-    ok &= critical_path(&harness, &root, true);
-    ok &= critical_path(&harness, &root, false);
+    ok &= critical_path(&harness, &root, true, Shape::OpenAi);
+    ok &= critical_path(&harness, &root, true, Shape::Anthropic);
+    ok &= critical_path(&harness, &root, false, Shape::OpenAi);
     println!("{}", if ok { "PASS" } else { "FAIL" });
 }
