@@ -83,26 +83,8 @@ fn critical_path(harness: &Path, root: &Path, limited: bool, shape: Shape) -> bo
         ..limits
     });
     let server = rt.block_on(limiter.serve());
-    let dir = tempfile::tempdir().unwrap();
-    let mpath = dir.path().join("m.toml");
-    let provider = match shape {
-        Shape::Anthropic => "anthropic",
-        _ => "openai",
-    };
-    std::fs::write(&mpath, manifest(root, &server.url(), provider)).unwrap();
+    let (provider, dir, o, wall) = run_harness(harness, root, &server.url(), shape, &[]);
     let out = dir.path().join("out");
-    let t0 = Instant::now();
-    let o = Command::new(harness)
-        .args(["run", "--matrix"])
-        .arg(&mpath)
-        .arg("--suite")
-        .arg(root)
-        .arg("--out")
-        .arg(&out)
-        .env("BENCH_KEY", "bench")
-        .output()
-        .unwrap();
-    let wall = t0.elapsed();
     let code = o.status.code().unwrap_or(-1);
     assert!(
         matches!(code, 0..=3),
@@ -190,6 +172,42 @@ fn manifest(root: &Path, url: &str, provider: &str) -> String {
     )
 }
 
+/// `harness run` on the two-entry manifest for `url` in `shape`, results under the returned
+/// folder's `out`: (provider, folder, output, wall time).
+fn run_harness(
+    harness: &Path,
+    root: &Path,
+    url: &str,
+    shape: Shape,
+    extra: &[&str],
+) -> (
+    &'static str,
+    tempfile::TempDir,
+    std::process::Output,
+    Duration,
+) {
+    let provider = match shape {
+        Shape::Anthropic => "anthropic",
+        _ => "openai",
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mpath = dir.path().join("m.toml");
+    std::fs::write(&mpath, manifest(root, url, provider)).unwrap();
+    let t0 = Instant::now();
+    let o = Command::new(harness)
+        .args(["run", "--matrix"])
+        .arg(&mpath)
+        .arg("--suite")
+        .arg(root)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .args(extra)
+        .env("BENCH_KEY", "bench")
+        .output()
+        .unwrap();
+    (provider, dir, o, t0.elapsed())
+}
+
 fn run(harness: &Path, root: &Path, shape: Shape) -> Figures {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -204,27 +222,15 @@ fn run(harness: &Path, root: &Path, shape: Shape) -> Figures {
         ..RateLimits::new(TPM, 1_000_000)
     });
     let server = rt.block_on(limiter.serve());
-    let provider = match shape {
-        Shape::Anthropic => "anthropic",
-        _ => "openai",
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let mpath = dir.path().join("m.toml");
-    std::fs::write(&mpath, manifest(root, &server.url(), provider)).unwrap();
+    let trials = TRIALS.to_string();
+    let (_, dir, o, wall) = run_harness(
+        harness,
+        root,
+        &server.url(),
+        shape,
+        &["--case", "E1", "--trials", &trials],
+    );
     let out = dir.path().join("out");
-    let t0 = Instant::now();
-    let o = Command::new(harness)
-        .args(["run", "--matrix"])
-        .arg(&mpath)
-        .arg("--suite")
-        .arg(root)
-        .arg("--out")
-        .arg(&out)
-        .args(["--case", "E1", "--trials", &TRIALS.to_string()])
-        .env("BENCH_KEY", "bench")
-        .output()
-        .unwrap();
-    let wall = t0.elapsed();
     let code = o.status.code().unwrap_or(-1);
     let stderr = String::from_utf8_lossy(&o.stderr);
     for line in stderr.lines().filter(|l| l.contains("limit")) {
