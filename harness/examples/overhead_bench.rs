@@ -252,8 +252,8 @@ fn main() {
     }
     println!("| binary | D | C | results on | requests | wall (median) | lower bound | ratio | requests/s | CPU per request | user CPU per request | peak RSS |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
-    // (binary, D, requests, median user CPU per request) for the scale verdict.
-    let mut flat: Vec<(String, u64, usize, f64)> = Vec::new();
+    // (binary, D, requests, median user CPU per request, each round's) for the scale verdict.
+    let mut flat: Vec<Row> = Vec::new();
     let shm = Path::new("/dev/shm");
     for delay_ms in delays {
         let mut server = Command::new(std::env::current_exe().unwrap())
@@ -280,17 +280,20 @@ fn main() {
         } else {
             &[("disk", std::env::temp_dir()), ("tmpfs", shm.to_path_buf())]
         };
-        for &work in &workloads {
-            for (label, parent) in places {
-                if !parent.is_dir() {
-                    continue;
-                }
-                let mut per_binary: Vec<Vec<Sample>> = vec![Vec::new(); binaries.len()];
-                let mut keep = Vec::new();
-                for _ in 0..rounds {
+        for (label, parent) in places {
+            if !parent.is_dir() {
+                continue;
+            }
+            // Rounds outermost, every workload and binary inside each: all cells of a round
+            // see the same machine, so their ratios are side by side.
+            let mut cells: Vec<Vec<Vec<Sample>>> =
+                vec![vec![Vec::new(); binaries.len()]; workloads.len()];
+            let mut keep = Vec::new();
+            for _ in 0..rounds {
+                for (w, &work) in workloads.iter().enumerate() {
                     for (i, (_, bin, suite)) in binaries.iter().enumerate() {
                         let d = tempfile::tempdir_in(parent).unwrap();
-                        per_binary[i].push(run_once(bin, suite, &url, d.path(), work));
+                        cells[w][i].push(run_once(bin, suite, &url, d.path(), work));
                         // Large runs are removed at once (their files would fill the disk);
                         // small ones are kept until the row is done (see run_once).
                         if work.transcripts() < 5000 {
@@ -298,9 +301,11 @@ fn main() {
                         }
                     }
                 }
-                drop(keep);
+            }
+            drop(keep);
+            for (w, &work) in workloads.iter().enumerate() {
                 let c = work.concurrency();
-                for ((name, _, _), samples) in binaries.iter().zip(per_binary) {
+                for ((name, _, _), samples) in binaries.iter().zip(&cells[w]) {
                     let requests = samples[0].requests;
                     let wall = median(samples.iter().map(|s| s.wall.as_secs_f64()).collect());
                     let cpu_per_req =
@@ -313,7 +318,9 @@ fn main() {
                     };
                     let user_per_req =
                         median(samples.iter().map(|s| s.user / s.requests as f64).collect());
-                    flat.push((name.clone(), delay_ms, requests, user_per_req));
+                    let per_round: Vec<f64> =
+                        samples.iter().map(|s| s.user / s.requests as f64).collect();
+                    flat.push((name.clone(), delay_ms, requests, user_per_req, per_round));
                     let rss = median(samples.iter().map(|s| s.maxrss_kib as f64).collect());
                     println!(
                         "| {name} | {delay_ms} ms | {c} | {label} | {requests} | {:.3} s | {bound:.2} s | {ratio} | {:.0} | {:.3} ms | {:.3} ms | {:.1} MiB |",
@@ -334,26 +341,36 @@ fn main() {
     }
 }
 
+/// One table row for the scale verdict: binary, D, requests, median user CPU per request, and
+/// each round's user CPU per request (in round order).
+type Row = (String, u64, usize, f64, Vec<f64>);
+
 /// Per binary and D: user CPU per trial at the largest N over the smallest (≤ 1.2: the run's
-/// own work per trial does not grow with the run).
-fn scale_verdict(rows: &[(String, u64, usize, f64)]) {
+/// own work per trial does not grow with the run). The ratio is taken round by round (both
+/// sizes ran in the same round, side by side) and its median printed, with the ratio of the
+/// medians beside it.
+fn scale_verdict(rows: &[Row]) {
     let mut keys: Vec<(&str, u64)> = rows.iter().map(|r| (r.0.as_str(), r.1)).collect();
+    keys.sort();
     keys.dedup();
     for (name, d) in keys {
-        let of: Vec<&(String, u64, usize, f64)> =
-            rows.iter().filter(|r| r.0 == name && r.1 == d).collect();
+        let of: Vec<&Row> = rows.iter().filter(|r| r.0 == name && r.1 == d).collect();
         let (Some(small), Some(large)) =
             (of.iter().min_by_key(|r| r.2), of.iter().max_by_key(|r| r.2))
         else {
             continue;
         };
-        let ratio = large.3 / small.3;
+        let paired: Vec<f64> = small.4.iter().zip(&large.4).map(|(s, l)| l / s).collect();
+        let ratio = median(paired.clone());
+        let shown: Vec<String> = paired.iter().map(|r| format!("{r:.2}")).collect();
         println!(
-            "{name}, D = {d} ms: user CPU per trial {:.3} ms at N = {} and {:.3} ms at N = {}: {ratio:.2}× ({})",
+            "{name}, D = {d} ms: user CPU per trial {:.3} ms at N = {} and {:.3} ms at N = {} (ratio of medians {:.2}×); per round {}: median {ratio:.2}× ({})",
             small.3 * 1000.0,
             small.2,
             large.3 * 1000.0,
             large.2,
+            large.3 / small.3,
+            shown.join(", "),
             if ratio <= 1.2 { "within 1.2×" } else { "OVER 1.2×" }
         );
     }
