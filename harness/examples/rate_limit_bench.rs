@@ -19,12 +19,9 @@
 //! (bound + one round trip), since an account's first request goes alone by design (its
 //! answer says the limits and that the key works); the latter must be ≤ 1.15, with no 429.
 
-use loopback::ratelimit::{Charge, RateLimiter, RateLimits, Shape, ToolCalls};
-use loopback::RecordedRequest;
-use serde_json::json;
+use loopback::ratelimit::{looks_around, Charge, RateLimiter, RateLimits, Shape};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const TPM: u64 = 1_200_000;
@@ -35,27 +32,6 @@ const LATENCY: Duration = Duration::from_millis(300);
 const CONCURRENCY: f64 = 16.0;
 const PATH_TPM: u64 = 600_000;
 const PATH_BURST: u64 = 50_000;
-
-/// A model that looks around once or twice when it has tools, then answers.
-fn looks_around() -> ToolCalls {
-    Arc::new(|req: &RecordedRequest| {
-        let body = req.json();
-        let turn = body["messages"]
-            .as_array()
-            .map_or(0, |m| m.iter().filter(|m| m["role"] == "assistant").count());
-        let offers = |name: &str| {
-            body["tools"].as_array().is_some_and(|t| {
-                t.iter()
-                    .any(|t| t["function"]["name"] == name || t["name"] == name)
-            })
-        };
-        match (turn, offers("list_files"), offers("search")) {
-            (0, true, _) => Some(("list_files".to_string(), json!({}))),
-            (1, _, true) => Some(("search".to_string(), json!({"pattern": "TODO"}))),
-            _ => None,
-        }
-    })
-}
 
 /// The whole suite against the stand-in answering as [`looks_around`]: wall time against the
 /// longest of the episode chain, the limit's bound and the concurrency's bound.

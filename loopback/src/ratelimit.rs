@@ -29,6 +29,29 @@ pub type ReplyText = Arc<dyn Fn(&RecordedRequest) -> String + Send + Sync>;
 /// arguments, or `None` for a text answer.
 pub type ToolCalls = Arc<dyn Fn(&RecordedRequest) -> Option<(String, Value)> + Send + Sync>;
 
+/// [`RateLimits::calls`] for a model that looks around before it answers: `list_files` on its
+/// first turn and `search` on its second when it is offered them (either API's tool shape),
+/// then text. Units offering tools so run up to three turns, the others one.
+pub fn looks_around() -> ToolCalls {
+    Arc::new(|req: &RecordedRequest| {
+        let body = req.json();
+        let turn = body["messages"]
+            .as_array()
+            .map_or(0, |m| m.iter().filter(|m| m["role"] == "assistant").count());
+        let offers = |name: &str| {
+            body["tools"].as_array().is_some_and(|t| {
+                t.iter()
+                    .any(|t| t["function"]["name"] == name || t["name"] == name)
+            })
+        };
+        match (turn, offers("list_files"), offers("search")) {
+            (0, true, _) => Some(("list_files".to_string(), serde_json::json!({}))),
+            (1, _, true) => Some(("search".to_string(), serde_json::json!({"pattern": "TODO"}))),
+            _ => None,
+        }
+    })
+}
+
 /// What an admitted request costs the token bucket.
 #[derive(Clone)]
 pub enum Charge {

@@ -215,33 +215,13 @@ pub(crate) fn overloaded(api: Api) -> Reply {
 /// A finished completion of `text`: usage reports `prompt` tokens in and the text's bytes / 4
 /// (rounded up) out.
 pub(crate) fn completion(api: Api, model: &str, text: &str, prompt: u64) -> Reply {
-    let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     let out = (text.len() as u64).div_ceil(4);
-    let body = match api {
-        Api::OpenAi => json!({
-            "id": format!("chatcmpl-loopback{n}"),
-            "object": "chat.completion",
-            "created": SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs(),
-            "model": model,
-            "choices": [{
-                "index": 0,
-                "message": {"role": "assistant", "content": text},
-                "finish_reason": "stop",
-            }],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": out, "total_tokens": prompt + out},
-        }),
-        Api::Anthropic => json!({
-            "id": format!("msg_loopback{n}"),
-            "type": "message",
-            "role": "assistant",
-            "model": model,
-            "content": [{"type": "text", "text": text}],
-            "stop_reason": "end_turn",
-            "stop_sequence": null,
-            "usage": {"input_tokens": prompt, "output_tokens": out},
-        }),
-    };
-    Reply::json(200, body)
+    answer(api, model, prompt, out, |_| Answer {
+        openai: json!({"role": "assistant", "content": text}),
+        openai_finish: "stop",
+        anthropic: json!([{"type": "text", "text": text}]),
+        anthropic_stop: "end_turn",
+    })
 }
 
 /// An admitted request answered with one call of tool `name` with `args`, as each API writes
@@ -254,33 +234,49 @@ pub(crate) fn tool_call(
     args: &serde_json::Value,
     prompt: u64,
 ) -> Reply {
+    answer(api, model, prompt, 20, |n| Answer {
+        openai: json!({"role": "assistant", "content": null, "tool_calls": [{
+            "id": format!("call_loopback{n}"),
+            "type": "function",
+            "function": {"name": name, "arguments": args.to_string()},
+        }]}),
+        openai_finish: "tool_calls",
+        anthropic: json!([{"type": "tool_use", "id": format!("toolu_loopback{n}"), "name": name, "input": args}]),
+        anthropic_stop: "tool_use",
+    })
+}
+
+/// What an answer says, in each API's words.
+struct Answer {
+    openai: serde_json::Value,
+    openai_finish: &'static str,
+    anthropic: serde_json::Value,
+    anthropic_stop: &'static str,
+}
+
+/// A 200 in `api`'s envelope (a fresh id, the model, usage of `prompt` in and `out` out)
+/// around what `say` builds from the answer's number.
+fn answer(api: Api, model: &str, prompt: u64, out: u64, say: impl FnOnce(u64) -> Answer) -> Reply {
     let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    let a = say(n);
     let body = match api {
         Api::OpenAi => json!({
             "id": format!("chatcmpl-loopback{n}"),
             "object": "chat.completion",
             "created": SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs(),
             "model": model,
-            "choices": [{
-                "index": 0,
-                "message": {"role": "assistant", "content": null, "tool_calls": [{
-                    "id": format!("call_loopback{n}"),
-                    "type": "function",
-                    "function": {"name": name, "arguments": args.to_string()},
-                }]},
-                "finish_reason": "tool_calls",
-            }],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": 20, "total_tokens": prompt + 20},
+            "choices": [{"index": 0, "message": a.openai, "finish_reason": a.openai_finish}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": out, "total_tokens": prompt + out},
         }),
         Api::Anthropic => json!({
             "id": format!("msg_loopback{n}"),
             "type": "message",
             "role": "assistant",
             "model": model,
-            "content": [{"type": "tool_use", "id": format!("toolu_loopback{n}"), "name": name, "input": args}],
-            "stop_reason": "tool_use",
+            "content": a.anthropic,
+            "stop_reason": a.anthropic_stop,
             "stop_sequence": null,
-            "usage": {"input_tokens": prompt, "output_tokens": 20},
+            "usage": {"input_tokens": prompt, "output_tokens": out},
         }),
     };
     Reply::json(200, body)

@@ -336,27 +336,6 @@ async fn limit_keys_out_of_bounds_are_refused_naming_file_line_and_key_before_an
     );
 }
 
-/// A model that looks around with `list_files` first, then `search`, then answers, when it is
-/// offered those tools; a single-turn answer otherwise.
-fn looks_around() -> loopback::ratelimit::ToolCalls {
-    std::sync::Arc::new(|req: &loopback::RecordedRequest| {
-        let body = req.json();
-        let turn = body["messages"]
-            .as_array()
-            .map_or(0, |m| m.iter().filter(|m| m["role"] == "assistant").count());
-        let offers = |name: &str| {
-            body["tools"]
-                .as_array()
-                .is_some_and(|t| t.iter().any(|t| t["function"]["name"] == name))
-        };
-        match (turn, offers("list_files"), offers("search")) {
-            (0, true, _) => Some(("list_files".to_string(), serde_json::json!({}))),
-            (1, _, true) => Some(("search".to_string(), serde_json::json!({"pattern": "TODO"}))),
-            _ => None,
-        }
-    })
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_longest_episodes_start_first_so_a_limited_gate_ends_with_its_limit() {
     // Item 3: at a limit, the episodes of several turns (the units offering tools) are started
@@ -368,7 +347,7 @@ async fn the_longest_episodes_start_first_so_a_limited_gate_ends_with_its_limit(
         token_burst: 8_000,
         latency: Duration::from_millis(20),
         shape: Shape::OpenAi,
-        calls: Some(looks_around()),
+        calls: Some(loopback::ratelimit::looks_around()),
         ..RateLimits::new(600_000, 1_000_000)
     });
     let server = limiter.serve().await;
