@@ -97,6 +97,8 @@ impl Golden {
             tool_call_id: m.tool_call_id.clone(),
             name: m.name.clone(),
             status: m.status,
+            reasoning: None,
+            reasoning_blocks: Vec::new(),
         }));
         Transcript {
             workspace: (!self.changed.is_empty()).then(|| Workspace {

@@ -194,6 +194,16 @@ pub struct Message {
     /// ([`Message::tool_status`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ToolStatus>,
+    /// On an assistant message: the provider's separate reasoning text (OpenAI-compatible
+    /// `reasoning_content` / `reasoning`, Anthropic `thinking` blocks), recorded apart from
+    /// `content`. It is the model's scratch work: no criterion reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// On an assistant message: provider blocks that must be sent back unchanged on the next
+    /// turn (Anthropic `thinking` / `redacted_thinking` blocks with their signatures), kept as
+    /// sent. Never read by a criterion.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasoning_blocks: Vec<serde_json::Value>,
 }
 
 /// How a tool call ended: `ok`, `error` (it ran and failed: no such file, no match, HTTP 404)
@@ -218,6 +228,8 @@ impl Message {
             tool_calls: Vec::new(),
             tool_call_id: None,
             name: None,
+            reasoning: None,
+            reasoning_blocks: Vec::new(),
             status: None,
         }
     }

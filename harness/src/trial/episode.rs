@@ -252,6 +252,8 @@ pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> 
         tool_calls,
         tool_call_id: None,
         name: None,
+        reasoning: None,
+        reasoning_blocks: Vec::new(),
         status: None,
     };
     (message, cut)
@@ -517,6 +519,8 @@ impl Episode {
                 tool_calls: Vec::new(),
                 tool_call_id: Some(call.id),
                 name: Some(call.name),
+                reasoning: None,
+                reasoning_blocks: Vec::new(),
                 status: Some(status),
             };
             self.bytes += message_bytes(&message);
