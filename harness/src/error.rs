@@ -158,8 +158,13 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Re
             .span()
             .map(|s| format!(", line {}", line_of(text, s.start)))
             .unwrap_or_default();
+        // toml 1.x words a control character by where it stands ("invalid comment
+        // character"); the span points at it, so it is named the same everywhere.
+        let start = e.span().map_or(0, |s| s.start);
         let message = match e.message().trim() {
-            "" => control_character(text, e.span().map_or(0, |s| s.start)),
+            m if m.is_empty() || e.span().is_some_and(|s| has_control(text, s)) => {
+                control_character(text, start)
+            }
             m => one_line(m),
         };
         Error::input(format!(
@@ -170,15 +175,26 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Re
     })
 }
 
+/// Whether `text[span]` holds a character TOML allows nowhere (see [`control_character`]).
+fn has_control(text: &str, span: std::ops::Range<usize>) -> bool {
+    let b = text.as_bytes();
+    // An empty span points at the character itself, or (a lone CR) just after it.
+    (span.start.saturating_sub(1)..span.end.max(span.start + 1))
+        .take_while(|&i| i < b.len())
+        .any(|i| is_control_byte(b, i))
+}
+
+fn is_control_byte(bytes: &[u8], i: usize) -> bool {
+    let b = bytes[i];
+    (b < 0x20 && b != b'\t' && b != b'\n' && !(b == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+        || b == 0x7f
+}
+
 /// The problem the TOML parser gave no words for: a control character (U+0000–U+001F but tab,
 /// DEL, or a CR not before LF), which TOML allows nowhere, comments included.
 fn control_character(text: &str, from: usize) -> String {
     let bytes = text.as_bytes();
-    let bad = |i: usize| {
-        let b = bytes[i];
-        (b < 0x20 && b != b'\t' && b != b'\n' && !(b == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
-            || b == 0x7f
-    };
+    let bad = |i: usize| is_control_byte(bytes, i);
     let at = (from.min(bytes.len())..bytes.len())
         .chain(0..from.min(bytes.len()))
         .find(|&i| bad(i));

@@ -27,7 +27,7 @@ pub(super) struct RunArgs {
     #[arg(long)]
     trials: Option<u32>,
     /// The run folder to write (default: results/<run-id> in the current directory). Must not hold a run.
-    #[arg(long, conflicts_with = "resume")]
+    #[arg(long, short = 'o', conflicts_with = "resume")]
     out: Option<PathBuf>,
     /// Print every trial's story (tool calls, final reply, criteria with evidence); on by
     /// default when the run is narrowed to one case. Stories print in trial order at the end,

@@ -38,18 +38,19 @@ impl Kind {
             Kind::Labels => 64 * MIB,
         }
     }
-    /// The environment variable that raises the cap.
+    /// The environment variable that raises the cap (its old `HARNESS_*` name is read too, for
+    /// one release: `files::settings`).
     pub fn setting(self) -> &'static str {
         match self {
-            Kind::Manifest => "HARNESS_MAX_MANIFEST_BYTES",
-            Kind::Charter => "HARNESS_MAX_CHARTER_BYTES",
-            Kind::Case => "HARNESS_MAX_CASE_BYTES",
-            Kind::Transcript => "HARNESS_MAX_TRANSCRIPT_BYTES",
-            Kind::Labels => "HARNESS_MAX_LABELS_BYTES",
-            Kind::Capsule => "HARNESS_MAX_CAPSULE_BYTES",
-            Kind::Scripted => "HARNESS_MAX_SCRIPTED_BYTES",
-            Kind::RunJson => "HARNESS_MAX_RUN_JSON_BYTES",
-            Kind::SummaryJson => "HARNESS_MAX_SUMMARY_JSON_BYTES",
+            Kind::Manifest => "CHARTER_HARNESS_MAX_MANIFEST_BYTES",
+            Kind::Charter => "CHARTER_HARNESS_MAX_CHARTER_BYTES",
+            Kind::Case => "CHARTER_HARNESS_MAX_CASE_BYTES",
+            Kind::Transcript => "CHARTER_HARNESS_MAX_TRANSCRIPT_BYTES",
+            Kind::Labels => "CHARTER_HARNESS_MAX_LABELS_BYTES",
+            Kind::Capsule => "CHARTER_HARNESS_MAX_CAPSULE_BYTES",
+            Kind::Scripted => "CHARTER_HARNESS_MAX_SCRIPTED_BYTES",
+            Kind::RunJson => "CHARTER_HARNESS_MAX_RUN_JSON_BYTES",
+            Kind::SummaryJson => "CHARTER_HARNESS_MAX_SUMMARY_JSON_BYTES",
         }
     }
     pub fn name(self) -> &'static str {
@@ -67,8 +68,7 @@ impl Kind {
     }
     /// The cap in force: the setting when it holds a number of bytes, else the default.
     pub fn limit(self) -> u64 {
-        std::env::var(self.setting())
-            .ok()
+        crate::files::settings::var(self.setting())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .filter(|&n| n > 0)
             .unwrap_or_else(|| self.cap())

@@ -149,9 +149,8 @@ fn readings() -> Vec<String> {
 }
 
 /// Recorded from the providers as they were before the wire structs (`BODY` lines: request
-/// bodies as sent; `READ` lines: replies as read).
-const RECORDED: &str = include_str!("../../tests/snapshots/provider_wire.txt");
-
+/// bodies as sent; `READ` lines: replies as read), kept as insta's
+/// `harness/tests/snapshots/provider_wire.snap`.
 #[test]
 fn request_bodies_and_reply_readings_are_the_ones_recorded_before_the_wire_structs() {
     let got: Vec<String> = bodies()
@@ -159,9 +158,9 @@ fn request_bodies_and_reply_readings_are_the_ones_recorded_before_the_wire_struc
         .map(|b| format!("BODY {b}"))
         .chain(readings().into_iter().map(|r| format!("READ {r}")))
         .collect();
-    let want: Vec<&str> = RECORDED.lines().collect();
-    assert_eq!(got.len(), want.len());
-    for (got, want) in got.iter().zip(want) {
-        assert_eq!(got, want);
-    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../../tests/snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!("provider_wire", got.join("\n") + "\n"));
 }

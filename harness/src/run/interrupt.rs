@@ -79,7 +79,7 @@ pub fn arm(run_dir: &Path) -> Guard {
         return Guard(());
     }
     let before = trials_written(run_dir);
-    let command = resume_command(std::env::args().collect(), run_dir);
+    let command = resume_command(argv(), run_dir);
     let run_dir = run_dir.to_path_buf();
     std::thread::spawn(move || {
         let mut b = [0u8; 1];
@@ -173,12 +173,20 @@ pub fn resume_command(argv: Vec<String>, run_dir: &Path) -> String {
 /// (after `gate` or `merge`) `harness run --resume RUN_DIR`, which reloads the manifest the run
 /// recorded.
 pub fn finish_command(run_dir: &Path) -> String {
-    let argv: Vec<String> = std::env::args().collect();
+    let argv = argv();
     if argv.get(1).map(String::as_str) == Some("run") {
         return resume_command(argv, run_dir);
     }
     let bin = argv.first().cloned().unwrap_or_else(|| "harness".into());
     resume_command(vec![bin, "run".into()], run_dir)
+}
+
+/// The command line as text: `std::env::args()` panics on an argument that is not UTF-8 (a
+/// path), so each is read as an `OsString` and shown lossily (the resume line is for a person).
+fn argv() -> Vec<String> {
+    std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
 }
 
 fn absolute(p: &Path) -> PathBuf {

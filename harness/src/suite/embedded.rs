@@ -48,7 +48,7 @@ pub fn sha256() -> &'static str {
 }
 
 pub fn cache_root() -> PathBuf {
-    if let Some(d) = std::env::var_os("CHARTER_HARNESS_CACHE") {
+    if let Some(d) = crate::files::settings::var_os("CHARTER_HARNESS_CACHE") {
         return PathBuf::from(d);
     }
     if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {

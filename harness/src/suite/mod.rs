@@ -33,9 +33,7 @@ struct HistoryFile {
 /// The suite root: `explicit` (`--suite`), else `$CHARTER_HARNESS_SUITE`, else the suite built
 /// into the binary.
 pub fn locate(explicit: Option<&Path>) -> Result<PathBuf> {
-    let from_env = std::env::var_os("CHARTER_HARNESS_SUITE")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
+    let from_env = crate::files::settings::var_os("CHARTER_HARNESS_SUITE").map(PathBuf::from);
     let (dir, what) = match (explicit, &from_env) {
         (Some(d), _) => (d.to_path_buf(), "--suite"),
         (None, Some(d)) => (d.clone(), "$CHARTER_HARNESS_SUITE"),

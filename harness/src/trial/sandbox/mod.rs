@@ -286,9 +286,19 @@ fn namespace_flags(root: bool) -> libc::c_int {
 }
 
 /// Called first by the binary: runs the helper when asked to, else returns.
+/// The arguments are read as `OsString`: `std::env::args()` panics on one that is not UTF-8
+/// (`harness show $'a\xff'`), and this runs before every command.
 pub fn maybe_helper() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some(HELPER_ARG) {
-        helper_main(&args[2..]);
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|a| a == HELPER_ARG) {
+        let args: Vec<String> = args
+            .map(|a| {
+                a.into_string().unwrap_or_else(|a| {
+                    errln!("sandbox: an argument is not UTF-8: {}", a.to_string_lossy());
+                    std::process::exit(125)
+                })
+            })
+            .collect();
+        helper_main(&args);
     }
 }

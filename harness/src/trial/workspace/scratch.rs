@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 pub(crate) fn scratch_root() -> PathBuf {
     static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     ROOT.get_or_init(|| {
-        if let Some(dir) = std::env::var_os("CHARTER_HARNESS_TMPDIR") {
+        if let Some(dir) = crate::files::settings::var_os("CHARTER_HARNESS_TMPDIR") {
             return PathBuf::from(dir);
         }
         let shm = Path::new("/dev/shm");

@@ -1,16 +1,11 @@
 //! Every `--help` text, snapshotted: a move of code must not change what a user reads.
 //!
 //! The commands are found by walking `harness --help` itself (every subcommand, nested ones too),
-//! so a new command is snapshotted without editing this file. To record a deliberate change:
-//! `cargo test -p harness --test it -- --ignored update_the_help_snapshot`, then review
-//! `git diff harness/tests/snapshots/help.txt`.
+//! so a new command is snapshotted without editing this file. The snapshot is insta's
+//! `harness/tests/snapshots/help.snap`: after a deliberate change, `cargo insta review`; with
+//! `CI` set insta writes nothing and a difference fails.
 
 use crate::common::{harness, repo_root};
-use std::path::PathBuf;
-
-fn snapshot_file() -> PathBuf {
-    repo_root().join("harness/tests/snapshots/help.txt")
-}
 
 /// The subcommand names listed under `Commands:` in a help text.
 fn subcommands(help: &str) -> Vec<String> {
@@ -56,25 +51,9 @@ fn every_help_text_matches_its_snapshot() {
         got.matches("==== harness").count() > 10,
         "too few commands found:\n{got}"
     );
-    let want = std::fs::read_to_string(snapshot_file()).expect("help snapshot exists");
-    if got != want {
-        let first = got
-            .lines()
-            .zip(want.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or(0);
-        panic!(
-            "help texts differ from harness/tests/snapshots/help.txt at line {}:\n  got:  {:?}\n  want: {:?}\n\
-             If the change is deliberate, record it: cargo test -p harness --test it -- --ignored update_the_help_snapshot",
-            first + 1,
-            got.lines().nth(first).unwrap_or(""),
-            want.lines().nth(first).unwrap_or("")
-        );
-    }
-}
-
-#[test]
-#[ignore = "rewrites the help snapshot; run by hand and review the diff"]
-fn update_the_help_snapshot() {
-    std::fs::write(snapshot_file(), all_help()).unwrap();
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!("help", got));
 }

@@ -1,5 +1,6 @@
 //! The command line as a user meets it: the first hour, messages, bad input, help texts, debugging.
 
+mod conventions;
 mod debugging;
 mod defaults;
 mod first_hour;

@@ -1,11 +1,11 @@
 //! Every report, verdict and transcript of the offline matrix, byte for byte, against the
-//! snapshot in `tests/snapshots/offline/` (times, durations and paths redacted). Reports are
-//! kept whole, so a change shows as a diff; transcripts as a sha256 list.
+//! insta snapshots in `tests/snapshots/offline/` (times, durations and paths redacted; one
+//! `NAME.snap` a file, its body the file's bytes). Reports are kept whole, so a change shows as
+//! a diff; transcripts as a sha256 list.
 //!
-//! After a deliberate change of a report, one explicit command rewrites the snapshot: `cargo test
-//! -p harness --test it -- --ignored update_the_offline_report_snapshot` (an ignored test, so
-//! `cargo test` never runs it; with `CI` set it refuses). Review `git diff harness/tests/snapshots`
-//! and say in the commit what changed and why. The comparing test never writes.
+//! After a deliberate change of a report: `cargo insta test -p harness --test it -- report_bytes`
+//! then `cargo insta review` (or `INSTA_UPDATE=always`), and say in the commit what changed and
+//! why. With `CI` set insta writes nothing and a difference fails.
 
 use crate::common;
 
@@ -77,50 +77,34 @@ fn snapshot_dir() -> std::path::PathBuf {
     repo_root().join("harness/tests/snapshots/offline")
 }
 
-#[test]
-#[ignore = "rewrites the snapshot: run it by name after a deliberate change of a report"]
-fn update_the_offline_report_snapshot() {
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    assert!(
-        !ci,
-        "CI never rewrites snapshots: they are rewritten by hand and reviewed"
-    );
-    let got = offline_output();
-    let snap = snapshot_dir();
-    let _ = std::fs::remove_dir_all(&snap);
-    std::fs::create_dir_all(&snap).unwrap();
-    for (name, text) in &got {
-        std::fs::write(snap.join(name), text).unwrap();
-    }
-    eprintln!(
-        "snapshot written to {}; review it with git diff harness/tests/snapshots",
-        snap.display()
-    );
+/// The snapshot names kept in `dir` (`report.html` for `report.html.snap`).
+fn snapshot_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the snapshot folder harness/tests/snapshots/offline exists")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|n| n.strip_suffix(".snap").map(str::to_string))
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
 fn every_report_verdict_and_transcript_of_the_offline_matrix_is_byte_identical_to_the_snapshot() {
     let got = offline_output();
-    let snap = snapshot_dir();
     let mut names: Vec<String> = got.iter().map(|(n, _)| n.clone()).collect();
     names.sort();
-    let mut want_names: Vec<String> = std::fs::read_dir(&snap)
-        .expect("no snapshot: write it with the ignored test update_the_offline_report_snapshot")
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    want_names.sort();
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../../snapshots/offline");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        for (rel, text) in &got {
+            insta::assert_snapshot!(rel.as_str(), text);
+        }
+    });
     assert_eq!(
-        names, want_names,
+        names,
+        snapshot_names(&snapshot_dir()),
         "the run writes other files than the snapshot"
     );
-    for (rel, text) in &got {
-        let want = std::fs::read_to_string(snap.join(rel)).unwrap();
-        if *text != want {
-            let diff = similar::TextDiff::from_lines(&want, text)
-                .unified_diff()
-                .context_radius(2)
-                .to_string();
-            panic!("{rel} differs from the snapshot:\n{diff}");
-        }
-    }
 }

@@ -155,27 +155,27 @@ fn commands(
         (
             "lint charter".into(),
             s(&["lint", "charter", &b]),
-            "HARNESS_MAX_CHARTER_BYTES",
+            "CHARTER_HARNESS_MAX_CHARTER_BYTES",
         ),
         (
             "check".into(),
             s(&["check", &b]),
-            "HARNESS_MAX_TRANSCRIPT_BYTES",
+            "CHARTER_HARNESS_MAX_TRANSCRIPT_BYTES",
         ),
         (
             "label".into(),
             s(&["label", &b, "--pass"]),
-            "HARNESS_MAX_TRANSCRIPT_BYTES",
+            "CHARTER_HARNESS_MAX_TRANSCRIPT_BYTES",
         ),
         (
             "label --labels".into(),
             s(&["label", &t, "--pass", "--labels", &b]),
-            "HARNESS_MAX_LABELS_BYTES",
+            "CHARTER_HARNESS_MAX_LABELS_BYTES",
         ),
         (
             "run --matrix".into(),
             s(&["run", "--matrix", &b, "--out", &out]),
-            "HARNESS_MAX_MANIFEST_BYTES",
+            "CHARTER_HARNESS_MAX_MANIFEST_BYTES",
         ),
         (
             "run --charter".into(),
@@ -188,17 +188,17 @@ fn commands(
                 "--out",
                 &out,
             ]),
-            "HARNESS_MAX_CHARTER_BYTES",
+            "CHARTER_HARNESS_MAX_CHARTER_BYTES",
         ),
         (
             "key --matrix".into(),
             s(&["key", "--matrix", &b]),
-            "HARNESS_MAX_MANIFEST_BYTES",
+            "CHARTER_HARNESS_MAX_MANIFEST_BYTES",
         ),
         (
             "charter source".into(),
             s(&["key", "--matrix", cm]),
-            "HARNESS_MAX_CHARTER_BYTES",
+            "CHARTER_HARNESS_MAX_CHARTER_BYTES",
         ),
     ]
 }
@@ -246,7 +246,7 @@ fn defect_3_dev_zero_a_fifo_a_folder_and_a_file_over_its_cap_are_refused_by_ever
         // warning naming it (a folder is walked); one over its cap is refused.
         if bad != folder.as_path() {
             let env: &[(&str, &str)] = if capped {
-                &[("HARNESS_MAX_CAPSULE_BYTES", "10")]
+                &[("CHARTER_HARNESS_MAX_CAPSULE_BYTES", "10")]
             } else {
                 &[]
             };
@@ -446,10 +446,14 @@ fn a_suite_s_and_a_run_folder_s_files_are_read_as_what_they_are() {
         let capped = i == 3;
         // A suite whose case file, then whose scripted reply, is the special file.
         for (rel, setting, args) in [
-            ("cases/E1.toml", "HARNESS_MAX_CASE_BYTES", vec!["cases"]),
+            (
+                "cases/E1.toml",
+                "CHARTER_HARNESS_MAX_CASE_BYTES",
+                vec!["cases"],
+            ),
             (
                 "fixtures/scripted/compliant/E1-default.toml",
-                "HARNESS_MAX_SCRIPTED_BYTES",
+                "CHARTER_HARNESS_MAX_SCRIPTED_BYTES",
                 vec![
                     "run",
                     "--matrix",
@@ -483,8 +487,12 @@ fn a_suite_s_and_a_run_folder_s_files_are_read_as_what_they_are() {
         }
         // A run folder whose run.json, then summary.json, is the special file.
         for (name, setting, cmd) in [
-            ("run.json", "HARNESS_MAX_RUN_JSON_BYTES", "gate"),
-            ("summary.json", "HARNESS_MAX_SUMMARY_JSON_BYTES", "runs"),
+            ("run.json", "CHARTER_HARNESS_MAX_RUN_JSON_BYTES", "gate"),
+            (
+                "summary.json",
+                "CHARTER_HARNESS_MAX_SUMMARY_JSON_BYTES",
+                "runs",
+            ),
         ] {
             let copy = dir.path().join(format!("runs-{i}-{name}"));
             copy_tree(&run, &copy.join("r"));
