@@ -63,3 +63,47 @@ print("resolved", socket.getaddrinfo("127.0.0.1", 80, flags=socket.AI_ADDRCONFIG
     assert!(o.stdout.contains("pair x\n"), "{o:?}");
     assert!(o.stdout.contains("resolved True\n"), "{o:?}");
 }
+
+// 3. One uid per live command.
+
+#[test]
+fn no_command_shares_a_uid_with_one_still_running_even_seventy_commands_later() {
+    use harness::trial::sandbox::{self, Limits, Mode};
+    use std::time::Duration;
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("note: not root: every command runs in a user namespace of its own; skipped");
+        return;
+    }
+    sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
+    let (long, short) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let limits = Limits {
+        timeout: Duration::from_secs(60),
+        ..Limits::default()
+    };
+    let (held, later) = super::sandbox::rt().block_on(async {
+        let wait = "id -u > uid.txt; while [ ! -e done ]; do sleep 0.05; done; id -u";
+        let wait = ["-c".to_string(), wait.to_string()];
+        let first = sandbox::run("sh", &wait, long.path(), &limits, Mode::Confined);
+        let others = async {
+            while !long.path().join("uid.txt").exists() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            let mut uids = Vec::new();
+            let id = ["-u".to_string()];
+            for _ in 0..70 {
+                let o = sandbox::run("id", &id, short.path(), &limits, Mode::Confined);
+                uids.push(o.await.unwrap().stdout.trim().to_string());
+            }
+            std::fs::write(long.path().join("done"), "").unwrap();
+            uids
+        };
+        let (first, uids) = tokio::join!(first, others);
+        (first.unwrap().stdout.trim().to_string(), uids)
+    });
+    assert!(!held.is_empty() && later.len() == 70, "{held:?} {later:?}");
+    let shared = later.iter().filter(|u| **u == held).count();
+    assert_eq!(
+        shared, 0,
+        "uid {held} of a live command given out again: {later:?}"
+    );
+}
