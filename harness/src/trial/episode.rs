@@ -103,11 +103,11 @@ pub async fn run_trial(
     if let Some(ws) = &workspace {
         record_changes(&mut transcript, ws);
     }
-    episode.record(spec, &mut transcript);
+    let used = episode.record(spec, &mut transcript);
     // The behavioural probe runs each deliverable after the diff was taken.
     if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
         if transcript.outcome == Outcome::Completed {
-            run_probe(script, ws.root(), &spec.caps, &mut transcript).await;
+            run_probe(script, ws.root(), &spec.caps, used, &mut transcript).await;
         }
     }
     transcript.timing = Some(Timing {
@@ -153,6 +153,7 @@ async fn run_probe(
     script: &str,
     root: &std::path::Path,
     caps: &tools::Caps,
+    used: u64,
     transcript: &mut Transcript,
 ) {
     use crate::trial::workspace::effects;
@@ -165,12 +166,22 @@ async fn run_probe(
     notes.extend(crate::trial::workspace::reclaim(&root, caps, "probe"));
     let after = effects::digests(&root, caps.max_workspace_bytes);
     let message = transcript.messages.len().saturating_sub(1);
+    let effect = checkers::transcript::CommandEffect {
+        message,
+        command: "probe".into(),
+        changed: effects::changed(&before, &after),
+    };
+    let max = caps.max_transcript_bytes;
+    let (effect, _, cut) = effects::bounded(effect, max.saturating_sub(used), max);
     if let Some(w) = transcript.workspace.as_mut() {
-        w.after_commands.push(checkers::transcript::CommandEffect {
-            message,
-            command: "probe".into(),
-            changed: effects::changed(&before, &after),
-        });
+        w.after_commands.push(effect);
+    }
+    if let Some(note) = cut {
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(format!(
+            "the transcript would pass max_transcript_bytes ({max}) with the probe's record"
+        ));
+        notes.push(note);
     }
     if !notes.is_empty() {
         fail_closed(&notes, transcript);
@@ -279,7 +290,8 @@ struct Episode {
     /// (and on any rate limiter inside it) is not work.
     worked: Duration,
     tool_calls: u64,
-    /// Bytes of messages so far (content and arguments), against `max_transcript_bytes`.
+    /// Bytes of messages (content and arguments) and command records so far, against
+    /// `max_transcript_bytes`.
     bytes: u64,
 }
 
@@ -507,11 +519,8 @@ impl Episode {
             // What the harness dropped or removed when it took the tree back after a command.
             self.caps_hit.extend(toolbox.take_notes());
             for (command, changed) in toolbox.take_effects() {
-                self.effects.push(checkers::transcript::CommandEffect {
-                    message: self.messages.len(),
-                    command,
-                    changed,
-                });
+                let message = self.messages.len();
+                self.push_effect(spec, command, changed, message);
             }
             let message = Message {
                 role: Role::Tool,
@@ -528,8 +537,37 @@ impl Episode {
         }
     }
 
-    /// The conversation and its accounting into the transcript.
-    fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) {
+    /// A command's record, counted against `max_transcript_bytes`: one that would pass it is
+    /// kept cut (its first entries, the counts in `caps_hit`) and the trial stops.
+    fn push_effect(
+        &mut self,
+        spec: &TrialSpec<'_>,
+        command: String,
+        changed: Vec<checkers::transcript::PathDigest>,
+        message: usize,
+    ) {
+        let max = spec.caps.max_transcript_bytes;
+        let effect = checkers::transcript::CommandEffect {
+            message,
+            command,
+            changed,
+        };
+        let room = max.saturating_sub(self.bytes);
+        let (effect, bytes, cut) = crate::trial::workspace::effects::bounded(effect, room, max);
+        self.bytes += bytes;
+        self.effects.push(effect);
+        if let Some(note) = cut {
+            self.caps_hit.push(note);
+            self.stop(format!(
+                "the transcript would pass max_transcript_bytes ({max}) with the record of {}",
+                self.effects.last().map_or("", |e| e.command.as_str())
+            ));
+        }
+    }
+
+    /// The conversation and its accounting into the transcript; the bytes it holds come back.
+    fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) -> u64 {
+        let bytes = self.bytes;
         if let Some(w) = transcript.workspace.as_mut() {
             w.after_commands = self.effects;
         }
@@ -552,5 +590,6 @@ impl Episode {
             transcript.request = Some(req.to_value());
         }
         transcript.request_ids = Some(self.requests);
+        bytes
     }
 }

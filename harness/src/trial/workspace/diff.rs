@@ -38,13 +38,11 @@ impl TrialWorkspace {
         };
         let root = Root::open(self.root()).map_err(|e| Error::io(self.root(), e))?;
         let mut now: BTreeMap<String, Current> = BTreeMap::new();
-        root.walk("", &|_| false, &mut |e| {
-            // The one file git puts in the tree: the link to its git dir outside it.
-            let gitlink = e.rel == ".git" && e.kind == Kind::File;
-            if let Some(c) = current(e).filter(|_| !gitlink) {
+        // The walk each command's record takes too, so the two see the same tree.
+        super::effects::walk(&root, &mut |e| {
+            if let Some(c) = current(e) {
                 now.insert(e.rel.clone(), c);
             }
-            true
         })
         .map_err(|e| Error::io(self.root(), e))?;
         let mut changed = Vec::new();

@@ -2,6 +2,7 @@
 //! one uid per live command, what a resume or a label may overwrite, the files a suite names.
 
 use super::sandbox::sh;
+use crate::common;
 
 // 1. Socket families.
 
@@ -105,5 +106,100 @@ fn no_command_shares_a_uid_with_one_still_running_even_seventy_commands_later() 
     assert_eq!(
         shared, 0,
         "uid {held} of a live command given out again: {later:?}"
+    );
+}
+
+// 2. The command record inside the transcript's bound.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_rewriting_a_thousand_long_named_files_five_times_stays_inside_max_transcript_bytes(
+) {
+    use super::hostile::{call, e5, model, write_script};
+    use common::model_server::Turn;
+    use serde_json::json;
+    let long = "n".repeat(200);
+    let script = format!(
+        "#!/bin/sh\nmkdir -p long\nn=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count\n\
+         i=0; while [ $i -lt 1000 ]; do i=$((i+1)); echo $n > long/{long}$i; done\necho pass\n"
+    );
+    let mut turns = vec![write_script(&script)];
+    for _ in 0..5 {
+        turns.push(Turn {
+            text: String::new(),
+            calls: vec![call("run_tests", json!({}))],
+        });
+    }
+    let server = model(turns).await;
+    let bound: u64 = 1 << 20;
+    let run = e5(&server, &format!("max_transcript_bytes = {bound}")).await;
+    let t = run.transcript("evil", "E5-default", 1);
+    let size = std::fs::metadata(run.out().join("transcripts/evil/E5-default/trial-1.json"))
+        .unwrap()
+        .len();
+    // The diff against the fixture is bounded by max_workspace_bytes and max_files on its own
+    // (a quarter more for the indentation it is written with).
+    let pretty = |v: &serde_json::Value| serde_json::to_vec_pretty(v).unwrap().len() as u64;
+    let diff = pretty(&t["workspace"]["changed"]) * 5 / 4;
+    let records = pretty(&t["workspace"]["after_commands"]);
+    assert!(records <= bound, "the command records hold {records} bytes");
+    assert!(
+        size <= bound + diff + (64 << 10),
+        "transcript {size} bytes, the diff {diff}, the records {records}"
+    );
+    let hit = t["caps_hit"].to_string();
+    assert!(
+        hit.contains("command record") && hit.contains("of 1001 changed paths"),
+        "{hit}"
+    );
+    let first = &t["workspace"]["after_commands"][0]["changed"];
+    assert!(
+        first.as_array().is_some_and(|c| !c.is_empty()),
+        "the record keeps its first entries: {first}"
+    );
+    assert_eq!(t["outcome"], "error", "{}", t["error"]);
+    assert!(
+        t["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("max_transcript_bytes"),
+        "{}",
+        t["error"]
+    );
+}
+
+// 4. The command record walks what the diff walks.
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_under_a_nested_git_folder_is_in_the_command_record_as_in_the_diff() {
+    use super::hostile::{e5, model, script_then_run_tests};
+    let script = "#!/bin/sh\nmkdir -p sub/.git deep/er/.git\necho planted > sub/.git/payload\n\
+                  echo x > deep/er/.git/config\necho pass\n";
+    let server = model(script_then_run_tests(script)).await;
+    let run = e5(&server, "").await;
+    let t = run.transcript("evil", "E5-default", 1);
+    let paths = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let diff = paths(&t["workspace"]["changed"]);
+    let record = paths(&t["workspace"]["after_commands"][0]["changed"]);
+    for p in ["sub/.git/payload", "deep/er/.git/config"] {
+        assert!(diff.iter().any(|d| d == p), "{p} not in the diff: {diff:?}");
+        assert!(
+            record.iter().any(|d| d == p),
+            "{p} not in the record: {record:?}"
+        );
+    }
+    let script_path = "tests/run.sh".to_string();
+    let mut from_diff: Vec<&String> = diff.iter().filter(|p| **p != script_path).collect();
+    from_diff.sort();
+    let mut from_record: Vec<&String> = record.iter().collect();
+    from_record.sort();
+    assert_eq!(
+        from_record, from_diff,
+        "the record and the diff walk different trees"
     );
 }
