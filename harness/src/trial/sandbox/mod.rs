@@ -183,19 +183,7 @@ pub async fn run(
             (c, tmp)
         }
     };
-    let mut cmd = tokio::process::Command::from(cmd);
-    cmd.current_dir(workspace)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("HOME", workspace)
-        .env("TMPDIR", tmpdir)
-        .env("LANG", "C.UTF-8")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let mut child = cmd
+    let mut child = with_bare_env(cmd, workspace, tmpdir)
         .spawn()
         .map_err(|e| format!("could not start {program}: {e}"))?;
     let pgid = child.id().map(|p| p as i32);
@@ -238,6 +226,28 @@ pub async fn run(
             timed_out: false,
         }),
     }
+}
+
+/// `cmd` in `workspace` with only PATH, HOME, TMPDIR and LANG, no stdin, its output piped,
+/// in a process group of its own, killed if dropped.
+fn with_bare_env(
+    cmd: std::process::Command,
+    workspace: &Path,
+    tmpdir: PathBuf,
+) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::from(cmd);
+    cmd.current_dir(workspace)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", workspace)
+        .env("TMPDIR", tmpdir)
+        .env("LANG", "C.UTF-8")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    cmd
 }
 
 /// Read a pipe to its end, keeping only its first `max` bytes (a command that prints gigabytes
