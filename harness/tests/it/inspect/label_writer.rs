@@ -3,7 +3,7 @@
 //! append, and refuse with the file named, leaving it as it was.
 
 use crate::common;
-use common::{harness, offline_run, repo_root, stderr};
+use common::{harness, offline_run, stderr};
 use std::path::{Path, PathBuf};
 
 /// A finished offline E1 run in `dir` and one of its transcripts.

@@ -33,7 +33,8 @@ fn a_reads_charter_file_that_is_a_fifo_a_link_to_dev_zero_or_a_folder_is_refused
     let dir = tempfile::tempdir().unwrap();
     let suite = suite_copy(dir.path());
     let marker = suite.join("fixtures/scripted/charter-reading/reads-charter.toml");
-    let plants: [(&str, &dyn Fn(&Path)); 3] = [
+    type Plant<'a> = (&'a str, &'a dyn Fn(&Path));
+    let plants: [Plant; 3] = [
         ("fifo", &|p| mkfifo(p)),
         ("dev-zero", &|p| {
             std::os::unix::fs::symlink("/dev/zero", p).unwrap()
