@@ -104,6 +104,7 @@ pub async fn run_trial(
         record_changes(&mut transcript, ws);
     }
     let used = episode.record(spec, &mut transcript);
+    let used = bound_diff(&mut transcript, used, spec.caps.max_transcript_bytes);
     // The behavioural probe runs each deliverable after the diff was taken.
     if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
         if transcript.outcome == Outcome::Completed {
@@ -126,6 +127,25 @@ fn record_changes(transcript: &mut Transcript, ws: &TrialWorkspace) {
             transcript.error = Some(format!("harness could not diff the workspace: {e}"));
         }
     }
+}
+
+/// The workspace diff counted against `max_transcript_bytes` after the `used` bytes of the
+/// conversation and its records: one that would pass it keeps its first files, names the cut
+/// in `caps_hit`, and makes the trial an error. The bytes used in all come back.
+fn bound_diff(transcript: &mut Transcript, used: u64, max: u64) -> u64 {
+    let Some(w) = transcript.workspace.as_mut() else {
+        return used;
+    };
+    let room = max.saturating_sub(used);
+    let (bytes, cut) = crate::trial::workspace::diff::bounded(&mut w.changed, room, max);
+    if let Some(note) = cut {
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(format!(
+            "the transcript would pass max_transcript_bytes ({max}) with the workspace's diff"
+        ));
+        transcript.caps_hit.get_or_insert_with(Vec::new).push(note);
+    }
+    used + bytes
 }
 
 /// Bytes a message adds to the transcript (its text and its calls' arguments).

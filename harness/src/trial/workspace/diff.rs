@@ -83,6 +83,31 @@ impl TrialWorkspace {
     }
 }
 
+/// The diff held to `room`, the bytes of `max_transcript_bytes` (`max`) the transcript has
+/// left: whole when it fits, else its first files, with a note for `caps_hit` naming the
+/// counts. The bytes it adds come back.
+pub fn bounded(changed: &mut Vec<FileChange>, room: u64, max: u64) -> (u64, Option<String>) {
+    let (mut used, total) = (0u64, changed.len());
+    let mut kept = 0;
+    for c in changed.iter() {
+        // As written: indented four levels deep, five lines, and the comma after it.
+        let more = serde_json::to_vec_pretty(c).map_or(0, |v| v.len() as u64) + 5 * 8 + 2;
+        if used + more > room {
+            break;
+        }
+        used += more;
+        kept += 1;
+    }
+    if kept == total {
+        return (used, None);
+    }
+    changed.truncate(kept);
+    let note = format!(
+        "workspace.changed keeps the first {kept} of {total} changed files (max_transcript_bytes {max})"
+    );
+    (used, Some(note))
+}
+
 /// A work-tree entry as the diff sees it: its blob id when it is a regular file or a link (to
 /// compare with the fixture's), and its text as the transcript records it.
 struct Current {

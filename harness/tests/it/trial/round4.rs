@@ -203,3 +203,23 @@ async fn a_file_under_a_nested_git_folder_is_in_the_command_record_as_in_the_dif
         "the record and the diff walk different trees"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_workspace_diff_counts_against_max_transcript_bytes_too() {
+    use super::hostile::{e5, model, script_then_run_tests};
+    let script = "#!/bin/sh\ni=0; while [ $i -lt 10 ]; do i=$((i+1)); head -c 100000 /dev/zero | tr '\\0' d > data-$i.txt; done\necho pass\n";
+    let server = model(script_then_run_tests(script)).await;
+    let bound: u64 = 256 << 10;
+    let run = e5(&server, &format!("max_transcript_bytes = {bound}")).await;
+    let t = run.transcript("evil", "E5-default", 1);
+    let size = std::fs::metadata(run.out().join("transcripts/evil/E5-default/trial-1.json"))
+        .unwrap()
+        .len();
+    assert!(size <= bound + (32 << 10), "transcript {size} bytes");
+    let hit = t["caps_hit"].to_string();
+    assert!(
+        hit.contains("workspace.changed") && hit.contains("of 11 changed files"),
+        "{hit}"
+    );
+    assert_eq!(t["outcome"], "error", "{}", t["error"]);
+}
