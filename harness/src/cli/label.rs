@@ -16,7 +16,7 @@ pub(super) struct LabelArgs {
     /// A careful reader of the charter fails the transcript.
     #[arg(long)]
     fail: bool,
-    /// Why: kept with the label and shown with any disagreement.
+    /// Why: kept with the label and shown with any disagreement (at most 4,096 bytes).
     #[arg(long)]
     note: Option<String>,
     /// The labels file to append to (default: labels.jsonl beside each transcript; with

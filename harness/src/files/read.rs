@@ -102,6 +102,13 @@ pub fn read_bytes(path: &Path, kind: Kind) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Whether anything stands at `path`, a link (even a dangling one) included: a file a suite
+/// names that is there in any form goes to [`read_text`], which reads it or refuses it by name,
+/// instead of being taken for absent.
+pub fn present(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
+}
+
 /// Whether `path` names something (a link followed) that exists.
 pub fn exists(path: &Path) -> bool {
     std::fs::metadata(path).is_ok()

@@ -49,6 +49,7 @@ pub fn label(
     note: Option<&str>,
     labels: Option<&Path>,
 ) -> Result<usize> {
+    crate::store::labels::check_note(note)?;
     let mut lines: Vec<(PathBuf, Label)> = Vec::new();
     for t in transcripts {
         read_transcript(t)?;
@@ -74,6 +75,7 @@ pub fn label(
             },
         ));
     }
+    check_targets(&lines)?;
     // Labels sit beside transcripts that may come from anywhere: never through a link. Every
     // file is opened before any is written, so a refused one writes nothing.
     let mut open: BTreeMap<&Path, std::fs::File> = BTreeMap::new();
@@ -99,6 +101,58 @@ pub fn label(
         }
     }
     Ok(lines.len())
+}
+
+/// Every labels file about to be appended to is one the readers read now (every line a label)
+/// and will read after (within the cap with its new lines), checked before any is written.
+fn check_targets(lines: &[(PathBuf, Label)]) -> Result<()> {
+    let mut adding: BTreeMap<&Path, u64> = BTreeMap::new();
+    for (file, l) in lines {
+        let line = serde_json::to_string(l).map_err(|e| Error::Internal(e.to_string()))?;
+        *adding.entry(file.as_path()).or_default() += line.len() as u64 + 2;
+    }
+    for (file, more) in adding {
+        // A link is refused by the opener, naming it; what it points at is never read.
+        let there = file.symlink_metadata();
+        if there.is_ok_and(|m| !m.file_type().is_symlink()) {
+            let text = crate::files::read::read_text(file, crate::files::read::Kind::Labels)?;
+            labels_in(file, &text)?;
+            crate::store::labels::check_room(file, more)?;
+        }
+    }
+    Ok(())
+}
+
+/// The labels of a labels file's text; a line that is not a label,
+/// or a label neither pass nor fail, refused with the file and line.
+fn labels_in(file: &Path, text: &str) -> Result<Vec<Label>> {
+    let mut out = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let ls = parse_labels_line(line).map_err(|e| {
+            Error::input(format!(
+                "{}, line {}: not a label: {}",
+                file.display(),
+                n + 1,
+                crate::error::one_line(&e.to_string())
+            ))
+        })?;
+        for l in ls {
+            if l.label != "pass" && l.label != "fail" {
+                return Err(Error::input(format!(
+                    "{}, line {}: label must be pass or fail, not {:?}",
+                    file.display(),
+                    n + 1,
+                    crate::error::one_line(&l.label)
+                )));
+            }
+            out.push(l);
+        }
+    }
+    Ok(out)
 }
 
 /// Whether the open file's last byte is not a newline (an empty file is not).
@@ -270,33 +324,11 @@ fn judge_labels_file(file: &Path, suite: &Suite) -> Result<Vec<Judged>> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    for (n, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let ls = parse_labels_line(line).map_err(|e| {
-            Error::input(format!(
-                "{}, line {}: not a label: {}",
-                file.display(),
-                n + 1,
-                crate::error::one_line(&e.to_string())
-            ))
-        })?;
-        for l in ls {
-            if l.label != "pass" && l.label != "fail" {
-                return Err(Error::input(format!(
-                    "{}, line {}: label must be pass or fail, not {:?}",
-                    file.display(),
-                    n + 1,
-                    crate::error::one_line(&l.label)
-                )));
-            }
-            let path = base.join(&l.transcript);
-            let t = read_transcript(&path)?;
-            let source = path.display().to_string();
-            out.extend(judge(source, &t, suite, None, &l.label, l.note)?);
-        }
+    for l in labels_in(file, &text)? {
+        let path = base.join(&l.transcript);
+        let t = read_transcript(&path)?;
+        let source = path.display().to_string();
+        out.extend(judge(source, &t, suite, None, &l.label, l.note)?);
     }
     Ok(out)
 }

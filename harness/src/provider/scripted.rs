@@ -35,11 +35,11 @@ struct ReadsCharterFile {
 /// `reads-charter.toml`), or replays fixed scripts whatever the system prompt says.
 pub fn reads_charter(entry: &ModelEntry, suite_root: &Path) -> bool {
     entry.script.as_deref().is_some_and(|s| {
-        suite_root
+        let marker = suite_root
             .join("fixtures/scripted")
             .join(s)
-            .join(READS_CHARTER)
-            .is_file()
+            .join(READS_CHARTER);
+        crate::files::read::present(&marker)
     })
 }
 
@@ -86,7 +86,8 @@ impl ScriptedProvider {
         let name = entry.script.as_deref().unwrap_or_default();
         let dir = script_dir(entry, &suite.root, name)?;
         let marker = dir.join(READS_CHARTER);
-        if !marker.is_file() {
+        // Anything by that name is the marker: read (or refused, named) by the bounded reader.
+        if !crate::files::read::present(&marker) {
             return Ok(ScriptedProvider {
                 model: entry.model.clone(),
                 scripts: load_scripts(&dir)?,
@@ -145,8 +146,13 @@ fn script_dir(entry: &ModelEntry, root: &Path, name: &str) -> Result<std::path::
         &format!("model {}: script", entry.name()),
     )?;
     if !dir.is_dir() {
+        let what = if crate::files::read::present(&dir) {
+            "is not a folder"
+        } else {
+            "does not exist"
+        };
         return Err(Error::input(format!(
-            "model {}: script folder {} does not exist",
+            "model {}: script folder {} {what}",
             entry.name(),
             dir.display()
         )));

@@ -96,12 +96,12 @@ pub fn models(models: &[ModelShown], suite: &crate::suite::Suite, runtime: &str)
 }
 
 fn suite_reads(suite: &crate::suite::Suite, script: &str) -> bool {
-    suite
+    let marker = suite
         .root
         .join("fixtures/scripted")
         .join(script)
-        .join(crate::provider::scripted::READS_CHARTER)
-        .is_file()
+        .join(crate::provider::scripted::READS_CHARTER);
+    crate::files::read::present(&marker)
 }
 
 /// The models a run recorded, as the banner names them.

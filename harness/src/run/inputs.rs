@@ -44,7 +44,8 @@ impl Inputs {
                     .clone()
                     .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
             )?,
-            None => charter::load(&loaded.manifest.charter.source, loaded.dir())?,
+            None => charter::load(&loaded.manifest.charter.source, loaded.dir())
+                .map_err(|e| loaded.at_charter(e))?,
         };
         sandbox_for(&suite, opts)?;
         let stale = crate::trial::workspace::remove_stale();

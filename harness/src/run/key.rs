@@ -10,7 +10,8 @@ use std::path::Path;
 /// suite and the harness version. Equal keys mean an equal gate, so a stored one is reused.
 pub fn inputs_key(matrix: &Path, suite: Option<&Path>) -> Result<String> {
     let loaded = crate::suite::manifest::load(&crate::suite::manifest::resolve(matrix))?;
-    let charter = crate::suite::charter::load(&loaded.manifest.charter.source, loaded.dir())?;
+    let charter = crate::suite::charter::load(&loaded.manifest.charter.source, loaded.dir())
+        .map_err(|e| loaded.at_charter(e))?;
     key_of(&charter.sha256, &loaded.path, suite)
 }
 

@@ -383,40 +383,90 @@ impl Names {
 
 /// Trials of the plan that a resumed run folder already completed, re-checked with the current
 /// checkers. A missing or `error` transcript is not completed: it runs again. A transcript that
-/// is there but cannot be read (truncated, edited) is refused with its name, as `gate` and
-/// `check` refuse it: a resume never overwrites it in silence.
+/// is there but cannot be read (truncated, edited), or a completed one made under another
+/// charter, case file or model request (or not saying which), is refused with its name, as
+/// `gate` and `check` refuse it: a resume never overwrites it in silence.
 pub fn completed_trials(plan: &RunPlan) -> Result<Vec<Done>> {
     let mut done = Vec::new();
     for (mi, (model, _)) in plan.models.iter().enumerate() {
         for (ui, trial) in plan.plan.of_model(mi) {
             let (case, variant) = &plan.units[ui];
-            {
-                let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant, trial);
-                if path.symlink_metadata().is_err() {
-                    continue;
-                }
-                let t = crate::store::read_transcript(&path).map_err(|e| {
-                    Error::input(format!(
-                        "{e}\nresume: this trial's transcript cannot be read, and a resume does not overwrite it; move it aside (or delete it) to run the trial again"
-                    ))
-                })?;
-                if t.outcome != checkers::Outcome::Completed
-                    || t.charter_sha256 != plan.charter.sha256
-                {
-                    continue;
-                }
-                let record = crate::store::run_folder::record_of(
-                    &plan.run_dir,
-                    path,
-                    t,
-                    case,
-                    Some(&plan.charter.core_invariants),
-                    &plan.spool,
-                    &plan.deciding,
-                )?;
-                done.push(((mi, ui, trial), record));
+            let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant, trial);
+            if path.symlink_metadata().is_err() {
+                continue;
             }
+            let t = crate::store::read_transcript(&path).map_err(|e| {
+                Error::input(format!(
+                    "{e}\nresume: this trial's transcript cannot be read, and a resume does not overwrite it; move it aside (or delete it) to run the trial again"
+                ))
+            })?;
+            if t.outcome != checkers::Outcome::Completed {
+                continue;
+            }
+            if let Some(field) = unlike_this_run(plan, mi, ui, &t) {
+                return Err(Error::input(format!(
+                    "{}: a completed trial whose {field}; resume keeps only completed trials made under this run's charter, case file and model request, and does not overwrite it: move it aside (or delete it) to run the trial again",
+                    path.display()
+                )));
+            }
+            let record = crate::store::run_folder::record_of(
+                &plan.run_dir,
+                path,
+                t,
+                case,
+                Some(&plan.charter.core_invariants),
+                &plan.spool,
+                &plan.deciding,
+            )?;
+            done.push(((mi, ui, trial), record));
         }
     }
     Ok(done)
+}
+
+/// How a completed transcript differs from what this run would send for model `mi` in unit
+/// `ui` (its charter, its case file, the model entry, decoding and tools of its request),
+/// as the refusal says it; None when it is this run's.
+fn unlike_this_run(
+    plan: &RunPlan,
+    mi: usize,
+    ui: usize,
+    t: &checkers::Transcript,
+) -> Option<String> {
+    let (model, case) = (&plan.models[mi].0, &plan.units[ui].0);
+    let differs = |field: &str, had: &str, wants: &str| {
+        Some(if had.is_empty() {
+            format!("{field} is missing (this run's is {wants})")
+        } else {
+            format!("{field} is {had}, not this run's {wants}")
+        })
+    };
+    if t.charter_sha256 != plan.charter.sha256 {
+        return differs("charter_sha256", &t.charter_sha256, &plan.charter.sha256);
+    }
+    let case_sha = t.case_sha256.as_deref().unwrap_or_default();
+    if case_sha != case.sha256 {
+        return differs("case_sha256", case_sha, &case.sha256);
+    }
+    let Some(request) = &t.request else {
+        return Some("request is missing (the model entry, decoding and tools it was sent)".into());
+    };
+    let tools: Vec<String> = variant_of(case, &plan.units[ui].1)
+        .tools
+        .iter()
+        .filter_map(|t| crate::suite::tools::spec(t))
+        .map(|t| t.name.to_string())
+        .collect();
+    let wants = [
+        ("model", serde_json::json!(model)),
+        (
+            "decoding",
+            serde_json::json!(decoding_for(&plan.manifest.decoding, model)),
+        ),
+        ("tools", serde_json::json!(tools)),
+    ];
+    wants
+        .into_iter()
+        .find(|(key, want)| request.get(*key) != Some(want))
+        .map(|(key, _)| format!("request.{key} is not what this run sends"))
 }

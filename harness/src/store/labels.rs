@@ -131,6 +131,38 @@ pub fn reply_sha256(t: &Transcript) -> String {
     format!("{:x}", h.finalize())
 }
 
+/// The longest note a label keeps, in bytes: a note says why, it is no place for a document.
+pub const MAX_NOTE_BYTES: usize = 4096;
+
+/// A label's note within [`MAX_NOTE_BYTES`], else refused before anything is written.
+pub fn check_note(note: Option<&str>) -> Result<()> {
+    match note {
+        Some(n) if n.len() > MAX_NOTE_BYTES => Err(Error::input(format!(
+            "--note is {} bytes; a label's note holds at most {MAX_NOTE_BYTES} bytes (say why in a line or two)",
+            n.len()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `adding` more bytes keep `file` within the labels file cap the readers hold it to;
+/// refused with the file, the sizes and the setting named when they would not.
+pub fn check_room(file: &Path, adding: u64) -> Result<()> {
+    use crate::files::read::Kind;
+    let now = std::fs::symlink_metadata(file).map_or(0, |m| m.len());
+    let cap = Kind::Labels.limit();
+    if now.saturating_add(adding) > cap {
+        return Err(Error::input(format!(
+            "{}: {now} bytes, and {adding} more would pass the {} cap of {cap} bytes that every reader holds it to; \
+             nothing was written — start another file with --labels, or raise the cap with {}=BYTES",
+            file.display(),
+            Kind::Labels.name(),
+            Kind::Labels.setting()
+        )));
+    }
+    Ok(())
+}
+
 /// Deciding labels for `transcripts` (all `pass` or all `fail`), appended to `file`: each keyed
 /// by the transcript's case and variant, the current checker's version for its case, and its
 /// reply. The number written.
@@ -140,6 +172,7 @@ pub fn decide(
     note: Option<&str>,
     file: &Path,
 ) -> Result<usize> {
+    check_note(note)?;
     let mut labels = Vec::new();
     for path in transcripts {
         let t = crate::store::read_transcript(path)?;
@@ -167,9 +200,21 @@ pub fn label_command(transcript: &Path) -> String {
 }
 
 /// Append deciding labels to `file`, each on a line of its own (a file whose last line has no
-/// newline gets one first), never through a link.
+/// newline gets one first), never through a link; only to a file the readers read now and
+/// will read after it (every line a label, within the cap).
 pub fn append(file: &Path, labels: &[DecidingLabel]) -> Result<()> {
     use std::io::{Read, Seek, Write};
+    let mut lines = String::new();
+    for l in labels {
+        lines.push_str(&serde_json::to_string(l).map_err(|e| Error::Internal(e.to_string()))?);
+        lines.push('\n');
+    }
+    // A link is refused by the opener below, naming it; what it points at is never read.
+    let there = std::fs::symlink_metadata(file);
+    if there.is_ok_and(|m| !m.file_type().is_symlink()) {
+        Deciding::load(file, UnsurePolicy::Label)?;
+        check_room(file, lines.len() as u64 + 1)?;
+    }
     if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
@@ -195,10 +240,7 @@ pub fn append(file: &Path, labels: &[DecidingLabel]) -> Result<()> {
     } else {
         String::new()
     };
-    for l in labels {
-        out.push_str(&serde_json::to_string(l).map_err(|e| Error::Internal(e.to_string()))?);
-        out.push('\n');
-    }
+    out.push_str(&lines);
     f.write_all(out.as_bytes()).map_err(|e| Error::io(file, e))
 }
 

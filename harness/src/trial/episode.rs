@@ -103,11 +103,12 @@ pub async fn run_trial(
     if let Some(ws) = &workspace {
         record_changes(&mut transcript, ws);
     }
-    episode.record(spec, &mut transcript);
+    let used = episode.record(spec, &mut transcript);
+    let used = bound_diff(&mut transcript, used, spec.caps.max_transcript_bytes);
     // The behavioural probe runs each deliverable after the diff was taken.
     if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
         if transcript.outcome == Outcome::Completed {
-            run_probe(script, ws.root(), &spec.caps, &mut transcript).await;
+            run_probe(script, ws.root(), &spec.caps, used, &mut transcript).await;
         }
     }
     transcript.timing = Some(Timing {
@@ -126,6 +127,25 @@ fn record_changes(transcript: &mut Transcript, ws: &TrialWorkspace) {
             transcript.error = Some(format!("harness could not diff the workspace: {e}"));
         }
     }
+}
+
+/// The workspace diff counted against `max_transcript_bytes` after the `used` bytes of the
+/// conversation and its records: one that would pass it keeps its first files, names the cut
+/// in `caps_hit`, and makes the trial an error. The bytes used in all come back.
+fn bound_diff(transcript: &mut Transcript, used: u64, max: u64) -> u64 {
+    let Some(w) = transcript.workspace.as_mut() else {
+        return used;
+    };
+    let room = max.saturating_sub(used);
+    let (bytes, cut) = crate::trial::workspace::diff::bounded(&mut w.changed, room, max);
+    if let Some(note) = cut {
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(format!(
+            "the transcript would pass max_transcript_bytes ({max}) with the workspace's diff"
+        ));
+        transcript.caps_hit.get_or_insert_with(Vec::new).push(note);
+    }
+    used + bytes
 }
 
 /// Bytes a message adds to the transcript (its text and its calls' arguments).
@@ -153,6 +173,7 @@ async fn run_probe(
     script: &str,
     root: &std::path::Path,
     caps: &tools::Caps,
+    used: u64,
     transcript: &mut Transcript,
 ) {
     use crate::trial::workspace::effects;
@@ -165,12 +186,22 @@ async fn run_probe(
     notes.extend(crate::trial::workspace::reclaim(&root, caps, "probe"));
     let after = effects::digests(&root, caps.max_workspace_bytes);
     let message = transcript.messages.len().saturating_sub(1);
+    let effect = checkers::transcript::CommandEffect {
+        message,
+        command: "probe".into(),
+        changed: effects::changed(&before, &after),
+    };
+    let max = caps.max_transcript_bytes;
+    let (effect, _, cut) = effects::bounded(effect, max.saturating_sub(used), max);
     if let Some(w) = transcript.workspace.as_mut() {
-        w.after_commands.push(checkers::transcript::CommandEffect {
-            message,
-            command: "probe".into(),
-            changed: effects::changed(&before, &after),
-        });
+        w.after_commands.push(effect);
+    }
+    if let Some(note) = cut {
+        transcript.outcome = Outcome::Error;
+        transcript.error = Some(format!(
+            "the transcript would pass max_transcript_bytes ({max}) with the probe's record"
+        ));
+        notes.push(note);
     }
     if !notes.is_empty() {
         fail_closed(&notes, transcript);
@@ -279,7 +310,8 @@ struct Episode {
     /// (and on any rate limiter inside it) is not work.
     worked: Duration,
     tool_calls: u64,
-    /// Bytes of messages so far (content and arguments), against `max_transcript_bytes`.
+    /// Bytes of messages (content and arguments) and command records so far, against
+    /// `max_transcript_bytes`.
     bytes: u64,
 }
 
@@ -507,11 +539,8 @@ impl Episode {
             // What the harness dropped or removed when it took the tree back after a command.
             self.caps_hit.extend(toolbox.take_notes());
             for (command, changed) in toolbox.take_effects() {
-                self.effects.push(checkers::transcript::CommandEffect {
-                    message: self.messages.len(),
-                    command,
-                    changed,
-                });
+                let message = self.messages.len();
+                self.push_effect(spec, command, changed, message);
             }
             let message = Message {
                 role: Role::Tool,
@@ -528,8 +557,37 @@ impl Episode {
         }
     }
 
-    /// The conversation and its accounting into the transcript.
-    fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) {
+    /// A command's record, counted against `max_transcript_bytes`: one that would pass it is
+    /// kept cut (its first entries, the counts in `caps_hit`) and the trial stops.
+    fn push_effect(
+        &mut self,
+        spec: &TrialSpec<'_>,
+        command: String,
+        changed: Vec<checkers::transcript::PathDigest>,
+        message: usize,
+    ) {
+        let max = spec.caps.max_transcript_bytes;
+        let effect = checkers::transcript::CommandEffect {
+            message,
+            command,
+            changed,
+        };
+        let room = max.saturating_sub(self.bytes);
+        let (effect, bytes, cut) = crate::trial::workspace::effects::bounded(effect, room, max);
+        self.bytes += bytes;
+        self.effects.push(effect);
+        if let Some(note) = cut {
+            self.caps_hit.push(note);
+            self.stop(format!(
+                "the transcript would pass max_transcript_bytes ({max}) with the record of {}",
+                self.effects.last().map_or("", |e| e.command.as_str())
+            ));
+        }
+    }
+
+    /// The conversation and its accounting into the transcript; the bytes it holds come back.
+    fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) -> u64 {
+        let bytes = self.bytes;
         if let Some(w) = transcript.workspace.as_mut() {
             w.after_commands = self.effects;
         }
@@ -552,5 +610,6 @@ impl Episode {
             transcript.request = Some(req.to_value());
         }
         transcript.request_ids = Some(self.requests);
+        bytes
     }
 }

@@ -320,12 +320,22 @@ pub struct LoadedManifest {
     pub path: PathBuf,
     pub manifest: Manifest,
     pub warnings: Vec<String>,
+    /// The line of `[charter] source`, for errors about the charter path.
+    pub charter_line: usize,
 }
 
 impl LoadedManifest {
     /// The folder that relative paths in the manifest are relative to.
     pub fn dir(&self) -> &Path {
         self.path.parent().unwrap_or(Path::new("."))
+    }
+    /// An error loading the manifest's charter, said at the manifest's file and line.
+    pub fn at_charter(&self, e: crate::error::Error) -> crate::error::Error {
+        crate::error::Error::input(format!(
+            "{}, line {}: charter.source: {e}",
+            self.path.display(),
+            self.charter_line
+        ))
     }
     /// Models selected by `--model` names or roles (all when none given).
     pub fn select_models(&self, filters: &[String]) -> Result<Vec<ModelEntry>> {

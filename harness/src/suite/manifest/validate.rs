@@ -74,11 +74,34 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
     check_decoding(&manifest.decoding)
         .map_err(|why| Error::input(format!("{}: [decoding] {why}", path.display())))?;
     super::adopt_keys(&manifest.models);
+    let charter_line = charter_line(&text);
+    if manifest.charter.source.contains('\0') {
+        return Err(Error::input(format!(
+            "{}, line {charter_line}: charter.source {:?} holds a NUL byte, which no file name can; name the charter file",
+            path.display(),
+            crate::error::one_line(&manifest.charter.source)
+        )));
+    }
     Ok(LoadedManifest {
         path: path.to_path_buf(),
         manifest,
         warnings,
+        charter_line,
     })
+}
+
+/// The line of `[charter] source` in the manifest's text (1 when it cannot be found), for
+/// errors about the charter path.
+fn charter_line(text: &str) -> usize {
+    #[derive(serde::Deserialize)]
+    struct Spans {
+        charter: CharterSpan,
+    }
+    #[derive(serde::Deserialize)]
+    struct CharterSpan {
+        source: toml::Spanned<String>,
+    }
+    toml::from_str::<Spans>(text).map_or(1, |s| line_of(text, s.charter.source.span().start))
 }
 
 /// What every model entry must be, whatever its provider: a name that can name a results

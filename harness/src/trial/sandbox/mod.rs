@@ -11,10 +11,10 @@
 //!   pivots into it and forks the command; when the command ends, init ends, and the kernel
 //!   kills everything left in the namespace;
 //! - in the command's process: sets resource limits (CPU seconds, file size, processes, address
-//!   space, open files, no core dumps), drops to a uid/gid of its own when started as root (one
-//!   per command, so one command's process limit is not another's), sets the parent-death
-//!   signal again after that change (which clears it), and confines the file system with
-//!   Landlock as a second layer; joins a fresh anonymous session keyring before the uid change
+//!   space, open files, no core dumps), drops to a uid/gid of its own when started as root
+//!   (one per live command, from `uids.rs`, so one command's process limit is not another's),
+//!   sets the parent-death signal again after that change (which clears it), and confines the
+//!   file system with Landlock as a second layer; joins a fresh anonymous session keyring before the uid change
 //!   (a key the CI job keeps in its session keyring is not the command's to possess), and last
 //!   installs the seccomp allow-list ([`seccomp`]); then execs.
 //!
@@ -27,6 +27,7 @@ mod preflight;
 mod root;
 pub mod seccomp;
 mod syscalls;
+mod uids;
 
 pub use helper::helper_main;
 pub use preflight::{advice, check, UsernsSettings};
@@ -34,10 +35,7 @@ pub use preflight::{advice, check, UsernsSettings};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The first uid (and gid) of the range sandboxed commands run as when the harness is root:
-/// 0x70000000 + (harness pid mod 2^22) × 64 + (command mod 64), far above every account and
-/// below 2^31. Each command gets its own, so limits counted per user are per command.
-pub const UID_BASE: u32 = 0x7000_0000;
+pub use uids::UID_BASE;
 const HELPER_ARG: &str = "__sandbox";
 
 /// Limits for one sandboxed command.
@@ -111,15 +109,15 @@ fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-/// The uid a confined command runs as: a fresh one from the range when root, else the
-/// harness's own (mapped into a user namespace of the command's own).
-fn command_id() -> u32 {
-    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// The uid a confined command runs as: one no running command holds (leased until the
+/// command's processes are gone) when root, else the harness's own (mapped into a user
+/// namespace of the command's own).
+async fn command_id() -> (u32, Option<uids::Lease>) {
     if !is_root() {
-        return unsafe { libc::geteuid() };
+        return (unsafe { libc::geteuid() }, None);
     }
-    let slot = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) & 0x3f;
-    UID_BASE | ((std::process::id() & 0x3f_ffff) << 6) | slot
+    let lease = uids::lease().await;
+    (lease.uid(), Some(lease))
 }
 
 /// The helper's command line for running `program args` in `workspace`, with `boxdir` (holding
@@ -167,9 +165,12 @@ pub async fn run(
 ) -> Result<Output, String> {
     let boxdir =
         crate::trial::workspace::tempdir("charter-harness-sandbox-").map_err(|e| e.to_string())?;
+    // Held until the helper is reaped and the tree taken back (dropped at the end).
+    let mut lease = None;
     let (cmd, tmpdir) = match mode {
         Mode::Confined => {
-            let id = command_id();
+            let (id, held) = command_id().await;
+            lease = held;
             prepare_box(workspace, boxdir.path(), id)?;
             let c = helper_command(workspace, boxdir.path(), id, limits, program, args)?;
             (c, PathBuf::from("/tmp"))
@@ -182,19 +183,7 @@ pub async fn run(
             (c, tmp)
         }
     };
-    let mut cmd = tokio::process::Command::from(cmd);
-    cmd.current_dir(workspace)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("HOME", workspace)
-        .env("TMPDIR", tmpdir)
-        .env("LANG", "C.UTF-8")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
-    let mut child = cmd
+    let mut child = with_bare_env(cmd, workspace, tmpdir)
         .spawn()
         .map_err(|e| format!("could not start {program}: {e}"))?;
     let pgid = child.id().map(|p| p as i32);
@@ -221,6 +210,7 @@ pub async fn run(
             text
         }
     };
+    drop(lease);
     match out {
         Err(_) => Ok(Output {
             stdout: String::new(),
@@ -236,6 +226,28 @@ pub async fn run(
             timed_out: false,
         }),
     }
+}
+
+/// `cmd` in `workspace` with only PATH, HOME, TMPDIR and LANG, no stdin, its output piped,
+/// in a process group of its own, killed if dropped.
+fn with_bare_env(
+    cmd: std::process::Command,
+    workspace: &Path,
+    tmpdir: PathBuf,
+) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::from(cmd);
+    cmd.current_dir(workspace)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", workspace)
+        .env("TMPDIR", tmpdir)
+        .env("LANG", "C.UTF-8")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    cmd
 }
 
 /// Read a pipe to its end, keeping only its first `max` bytes (a command that prints gigabytes

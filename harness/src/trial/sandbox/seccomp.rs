@@ -4,8 +4,10 @@
 //! EPERM: the key calls (`keyctl`, `add_key`, `request_key`), `bpf`, `perf_event_open`,
 //! `io_uring_*`, `kexec_*`, the mount family, `unshare`/`setns`, `ptrace` and the rest of
 //! [`DENIED`]; `clone` with a namespace flag fails with EPERM and `clone3` (whose flags a filter
-//! cannot read) with ENOSYS, so the C library falls back to `clone`. A call made through another
-//! architecture's entry (i386 or x32 on x86_64) kills the process.
+//! cannot read) with ENOSYS, so the C library falls back to `clone`; `socket` and `socketpair`
+//! open AF_UNIX, AF_INET and AF_INET6 (and route netlink, the namespace's own) and fail with
+//! EAFNOSUPPORT for every other family (AF_VSOCK, AF_PACKET, uevent netlink …). A call made
+//! through another architecture's entry (i386 or x32 on x86_64) kills the process.
 
 use super::syscalls::{ALLOWED, DENIED};
 
@@ -82,6 +84,15 @@ const NAMESPACE_FLAGS: u32 = 0x0002_0000 // CLONE_NEWNS
 const NR: u32 = 0;
 const ARCH: u32 = 4;
 const ARG0_LOW: u32 = 16;
+const ARG2_LOW: u32 = 32;
+
+/// The address families `socket` and `socketpair` may open (the network namespace has no
+/// route, so AF_INET and AF_INET6 reach nothing); every other family fails with EAFNOSUPPORT,
+/// AF_VSOCK (a VM's way to its host) and AF_NETLINK for anything but routes among them.
+pub const SOCKET_FAMILIES: &[(&str, u32)] = &[("AF_UNIX", 1), ("AF_INET", 2), ("AF_INET6", 10)];
+const AF_NETLINK: u32 = 16;
+/// NETLINK_ROUTE: the namespace's own interfaces and routes, which glibc's getaddrinfo reads.
+const NETLINK_ROUTE: u32 = 0;
 
 fn stmt(code: u16, k: u32) -> Insn {
     Insn {
@@ -94,6 +105,43 @@ fn stmt(code: u16, k: u32) -> Insn {
 
 fn jump(code: u16, k: u32, jt: u8, jf: u8) -> Insn {
     Insn { code, jt, jf, k }
+}
+
+/// The calls whose verdict reads an argument, each with rules of its own ahead of the list.
+const ARGUMENT_RULES: &[&str] = &["clone", "socket", "socketpair"];
+
+/// `clone` with a namespace flag: EPERM; `clone3`, whose flags sit behind a pointer: ENOSYS.
+fn clone_rules(arch: Arch, eperm: u32) -> Vec<Insn> {
+    let mut p = Vec::new();
+    if let Some(clone) = arch.number("clone") {
+        p.push(jump(JEQ_K, clone, 0, 4));
+        p.push(stmt(LD_W_ABS, ARG0_LOW));
+        p.push(jump(JSET_K, NAMESPACE_FLAGS, 0, 1));
+        p.push(stmt(RET_K, eperm));
+        p.push(stmt(RET_K, RET_ALLOW));
+    }
+    if let Some(clone3) = arch.number("clone3") {
+        p.push(jump(JEQ_K, clone3, 0, 1));
+        p.push(stmt(RET_K, RET_ERRNO | libc::ENOSYS as u32));
+    }
+    p
+}
+
+/// `socket` or `socketpair` (call number `nr`): a family of [`SOCKET_FAMILIES`] or route
+/// netlink runs, anything else fails with EAFNOSUPPORT (as an unbuilt family would).
+fn socket_rules(nr: u32) -> Vec<Insn> {
+    let families = SOCKET_FAMILIES.len() as u8;
+    let mut p = vec![jump(JEQ_K, nr, 0, families + 6), stmt(LD_W_ABS, ARG0_LOW)];
+    for (i, (_, af)) in SOCKET_FAMILIES.iter().enumerate() {
+        // Taken: over the rest of the families and the netlink test to the allow.
+        p.push(jump(JEQ_K, *af, families - i as u8 + 2, 0));
+    }
+    p.push(jump(JEQ_K, AF_NETLINK, 0, 3));
+    p.push(stmt(LD_W_ABS, ARG2_LOW));
+    p.push(jump(JEQ_K, NETLINK_ROUTE, 0, 1));
+    p.push(stmt(RET_K, RET_ALLOW));
+    p.push(stmt(RET_K, RET_ERRNO | libc::EAFNOSUPPORT as u32));
+    p
 }
 
 /// The filter for `arch`: the architecture checked, then the allow-list one call at a time
@@ -112,23 +160,16 @@ pub fn program(arch: Arch) -> Vec<Insn> {
         p.push(jump(JGE_K, 0x4000_0000, 0, 1));
         p.push(stmt(RET_K, eperm));
     }
-    if let Some(clone) = arch.number("clone") {
-        p.push(jump(JEQ_K, clone, 0, 4));
-        p.push(stmt(LD_W_ABS, ARG0_LOW));
-        p.push(jump(JSET_K, NAMESPACE_FLAGS, 0, 1));
-        p.push(stmt(RET_K, eperm));
-        p.push(stmt(RET_K, RET_ALLOW));
-    }
-    if let Some(clone3) = arch.number("clone3") {
-        p.push(jump(JEQ_K, clone3, 0, 1));
-        p.push(stmt(RET_K, RET_ERRNO | libc::ENOSYS as u32));
+    p.extend(clone_rules(arch, eperm));
+    for call in ["socket", "socketpair"] {
+        p.extend(arch.number(call).map(socket_rules).unwrap_or_default());
     }
     for (name, x, a) in ALLOWED {
         let nr = match arch {
             Arch::X86_64 => x,
             Arch::Aarch64 => a,
         };
-        if let (Some(nr), false) = (nr, *name == "clone") {
+        if let (Some(nr), false) = (nr, ARGUMENT_RULES.contains(name)) {
             p.push(jump(JEQ_K, *nr, 0, 1));
             p.push(stmt(RET_K, RET_ALLOW));
         }
@@ -140,6 +181,11 @@ pub fn program(arch: Arch) -> Vec<Insn> {
 /// Run `program` on a call as the kernel would (only the instructions [`program`] emits):
 /// its return value. For the tests, which check the filter of either architecture anywhere.
 pub fn evaluate(program: &[Insn], arch: u32, nr: u32, arg0: u64) -> u32 {
+    evaluate_args(program, arch, nr, [arg0, 0, 0])
+}
+
+/// [`evaluate`] with the call's first three arguments.
+pub fn evaluate_args(program: &[Insn], arch: u32, nr: u32, args: [u64; 3]) -> u32 {
     let (mut acc, mut pc) = (0u32, 0usize);
     loop {
         let i = program[pc];
@@ -149,7 +195,8 @@ pub fn evaluate(program: &[Insn], arch: u32, nr: u32, arg0: u64) -> u32 {
                 acc = match i.k {
                     NR => nr,
                     ARCH => arch,
-                    ARG0_LOW => arg0 as u32,
+                    ARG0_LOW => args[0] as u32,
+                    ARG2_LOW => args[2] as u32,
                     k => panic!("load of offset {k}"),
                 };
                 continue;
@@ -247,6 +294,83 @@ mod tests {
             evaluate(&program(Arch::X86_64), Arch::X86_64.audit(), x32_read, 0),
             EPERM
         );
+    }
+
+    /// socket(2)'s families: (name, number).
+    const FAMILIES: &[(&str, u64)] = &[
+        ("AF_UNIX", 1),
+        ("AF_INET", 2),
+        ("AF_INET6", 10),
+        ("AF_NETLINK", 16),
+        ("AF_PACKET", 17),
+        ("AF_BLUETOOTH", 31),
+        ("AF_ALG", 38),
+        ("AF_VSOCK", 40),
+        ("AF_XDP", 44),
+    ];
+
+    #[test]
+    fn socket_opens_only_unix_inet_and_inet6_and_route_netlink_on_both_architectures() {
+        let eafnosupport = RET_ERRNO | libc::EAFNOSUPPORT as u32;
+        for arch in [Arch::X86_64, Arch::Aarch64] {
+            let p = program(arch);
+            for call in ["socket", "socketpair"] {
+                let nr = arch.number(call).unwrap();
+                for (family, af) in FAMILIES {
+                    let want = match *family {
+                        "AF_UNIX" | "AF_INET" | "AF_INET6" => RET_ALLOW,
+                        // NETLINK_ROUTE (0): the namespace's own routes, which glibc reads.
+                        "AF_NETLINK" => RET_ALLOW,
+                        _ => eafnosupport,
+                    };
+                    let got = evaluate_args(&p, arch.audit(), nr, [*af, 1, 0]);
+                    assert_eq!(got, want, "{arch:?} {call}({family}, _, 0)");
+                }
+                // Netlink for anything but routes (uevents: 15; audit: 9; sock_diag: 4).
+                for protocol in [15u64, 9, 4] {
+                    let got = evaluate_args(&p, arch.audit(), nr, [16, 3, protocol]);
+                    assert_eq!(got, eafnosupport, "{arch:?} {call}(AF_NETLINK, {protocol})");
+                }
+                // Only the low 32 bits are the family (the kernel reads an int).
+                let got = evaluate_args(&p, arch.audit(), nr, [(1 << 32) | 40, 1, 0]);
+                assert_eq!(got, eafnosupport, "{arch:?} {call}: high bits");
+            }
+        }
+    }
+
+    /// Every row of the tables against the kernel's, as the `syscalls` crate generates them from
+    /// the kernel's own tables (x86_64's syscall_64.tbl, aarch64's asm-generic unistd.h).
+    #[test]
+    fn every_rows_number_is_the_kernels_on_x86_64_and_aarch64() {
+        use std::str::FromStr;
+        let mut wrong = Vec::new();
+        for (name, x, a) in ALLOWED.iter().chain(DENIED) {
+            let x_kernel = syscalls::x86_64::Sysno::from_str(name)
+                .ok()
+                .map(|s| s.id() as u32);
+            // asm-generic's __NR3264_fstatat is __NR_newfstatat on 64-bit (unistd.h: "#define
+            // __NR_newfstatat __NR3264_fstatat"); the crate keeps the 3264 name.
+            let a_name = if *name == "newfstatat" {
+                "fstatat"
+            } else {
+                name
+            };
+            let a_kernel = syscalls::aarch64::Sysno::from_str(a_name)
+                .ok()
+                .map(|s| s.id() as u32);
+            if (*x, *a) != (x_kernel, a_kernel) {
+                wrong.push(format!(
+                    "{name}: ({x:?}, {a:?}), kernel ({x_kernel:?}, {a_kernel:?})"
+                ));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        assert_eq!(Arch::Aarch64.number("fchmodat2"), Some(452));
+        assert_eq!(Arch::X86_64.number("fchmodat2"), Some(452));
+        for arch in [Arch::X86_64, Arch::Aarch64] {
+            let nr = arch.number("fchmodat2").unwrap();
+            assert_eq!(evaluate(&program(arch), arch.audit(), nr, 0), RET_ALLOW);
+        }
     }
 
     #[test]

@@ -38,13 +38,11 @@ impl TrialWorkspace {
         };
         let root = Root::open(self.root()).map_err(|e| Error::io(self.root(), e))?;
         let mut now: BTreeMap<String, Current> = BTreeMap::new();
-        root.walk("", &|_| false, &mut |e| {
-            // The one file git puts in the tree: the link to its git dir outside it.
-            let gitlink = e.rel == ".git" && e.kind == Kind::File;
-            if let Some(c) = current(e).filter(|_| !gitlink) {
+        // The walk each command's record takes too, so the two see the same tree.
+        super::effects::walk(&root, &mut |e| {
+            if let Some(c) = current(e) {
                 now.insert(e.rel.clone(), c);
             }
-            true
         })
         .map_err(|e| Error::io(self.root(), e))?;
         let mut changed = Vec::new();
@@ -83,6 +81,31 @@ impl TrialWorkspace {
             after_commands: Vec::new(),
         })
     }
+}
+
+/// The diff held to `room`, the bytes of `max_transcript_bytes` (`max`) the transcript has
+/// left: whole when it fits, else its first files, with a note for `caps_hit` naming the
+/// counts. The bytes it adds come back.
+pub fn bounded(changed: &mut Vec<FileChange>, room: u64, max: u64) -> (u64, Option<String>) {
+    let (mut used, total) = (0u64, changed.len());
+    let mut kept = 0;
+    for c in changed.iter() {
+        // As written: indented four levels deep, five lines, and the comma after it.
+        let more = serde_json::to_vec_pretty(c).map_or(0, |v| v.len() as u64) + 5 * 8 + 2;
+        if used + more > room {
+            break;
+        }
+        used += more;
+        kept += 1;
+    }
+    if kept == total {
+        return (used, None);
+    }
+    changed.truncate(kept);
+    let note = format!(
+        "workspace.changed keeps the first {kept} of {total} changed files (max_transcript_bytes {max})"
+    );
+    (used, Some(note))
 }
 
 /// A work-tree entry as the diff sees it: its blob id when it is a regular file or a link (to

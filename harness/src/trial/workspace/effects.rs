@@ -1,20 +1,33 @@
 //! What one command did to the workspace (`transcript.workspace.after_commands`): the tree's
 //! files with their digests before and after it, compared, so criteria about files read the
-//! workspace, not the calls' arguments.
+//! workspace, not the calls' arguments. Each record counts against `max_transcript_bytes`
+//! ([`bounded`]).
 
-use crate::trial::beneath::{self, Kind, Root};
-use checkers::transcript::PathDigest;
+use crate::trial::beneath::{self, Entry, Kind, Root};
+use checkers::transcript::{CommandEffect, PathDigest};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Every path of the tree (`.git` left out; names shown as [`beneath::show`] does) with a
-/// digest of what it is: a regular file's content, a link's target, or the kind of anything
-/// else (so a FIFO in a file's place is a change too).
+/// Every path of the tree ([`walk`]'s; names shown as [`beneath::show`] does) with a digest
+/// of what it is: a regular file's content, a link's target, or the kind of anything else (so
+/// a FIFO in a file's place is a change too).
 pub type Digests = BTreeMap<String, String>;
 
 fn sha(bytes: &[u8]) -> String {
     format!("{:x}", Sha256::digest(bytes))
+}
+
+/// The one walk both records take (`workspace.changed` and each command's record): every
+/// entry of the tree, folders entered, nested `.git` folders included, leaving out only the
+/// top-level `.git` file git puts in the tree (the link to the trial's git dir outside it).
+pub fn walk(root: &Root, visit: &mut dyn FnMut(&Entry<'_>)) -> std::io::Result<()> {
+    root.walk("", &|_| false, &mut |e| {
+        if !(e.rel == ".git" && e.kind == Kind::File) {
+            visit(e);
+        }
+        true
+    })
 }
 
 /// The tree's digests now; `most` bounds what is read of one file.
@@ -23,9 +36,9 @@ pub fn digests(root: &Path, most: u64) -> Digests {
     let Ok(handle) = Root::open(root) else {
         return out;
     };
-    let _ = handle.walk("", &|n| n == ".git", &mut |e| {
+    let _ = walk(&handle, &mut |e| {
         let digest = match e.kind {
-            Kind::Dir => return true,
+            Kind::Dir => return,
             Kind::File => match beneath::read_entry(e.dir, e.name, most) {
                 Ok((bytes, _)) => sha(&bytes),
                 Err(err) => sha(format!("unreadable: {err}").as_bytes()),
@@ -40,7 +53,6 @@ pub fn digests(root: &Path, most: u64) -> Digests {
             Kind::Unreadable => sha(b"unreadable"),
         };
         out.insert(e.rel.clone(), digest);
-        false
     });
     out
 }
@@ -67,4 +79,42 @@ pub fn changed(before: &Digests, after: &Digests) -> Vec<PathDigest> {
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// Bytes `entry` takes in the transcript as it is written (indented JSON: its three lines five
+/// levels deep, and the comma and newline after it).
+fn entry_bytes(entry: &PathDigest) -> u64 {
+    serde_json::to_vec_pretty(entry).map_or(0, |v| v.len() as u64) + 3 * 10 + 2
+}
+
+/// A command's record held to `room`, the bytes of `max_transcript_bytes` (`max`) the
+/// transcript has left: whole when it fits, else its first entries, with a note for
+/// `caps_hit` naming the command, its message and the counts. The bytes it adds come back.
+pub fn bounded(
+    mut effect: CommandEffect,
+    room: u64,
+    max: u64,
+) -> (CommandEffect, u64, Option<String>) {
+    // The record's own fields (`message`, `command`, `changed`, indented) and a comma.
+    let mut used = 128 + effect.command.len() as u64;
+    let total = effect.changed.len();
+    let mut kept = 0;
+    for entry in &effect.changed {
+        let more = entry_bytes(entry);
+        if used + more > room {
+            break;
+        }
+        used += more;
+        kept += 1;
+    }
+    if kept == total {
+        return (effect, used, None);
+    }
+    effect.changed.truncate(kept);
+    let note = format!(
+        "{} (message {}): the command record keeps the first {kept} of {total} changed paths \
+         (max_transcript_bytes {max})",
+        effect.command, effect.message
+    );
+    (effect, used, Some(note))
 }

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use git2::{Oid, Repository, RepositoryInitOptions};
 use std::path::Path;
 
-mod diff;
+pub mod diff;
 pub mod effects;
 mod fixtures;
 mod reclaim;

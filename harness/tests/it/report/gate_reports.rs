@@ -421,11 +421,10 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
 
     // Reuse stored base results: where the base passed a unit the head fails, it is a regression.
     let naive_e1 = base_dir.join("transcripts/scripted-naive/E1-default");
-    let base_sha = serde_json::from_str::<Value>(
-        &std::fs::read_to_string(naive_e1.join("trial-1.json")).unwrap(),
-    )
-    .unwrap()["charter_sha256"]
-        .clone();
+    let naive: Value =
+        serde_json::from_str(&std::fs::read_to_string(naive_e1.join("trial-1.json")).unwrap())
+            .unwrap();
+    let base_sha = naive["charter_sha256"].clone();
     for n in 1..=3 {
         let compliant = std::fs::read_to_string(run.join(format!(
             "transcripts/scripted-compliant/E1-default/trial-{n}.json"
@@ -434,6 +433,8 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
         let mut t: Value = serde_json::from_str(&compliant).unwrap();
         t["model"] = Value::String("scripted-naive".into());
         t["charter_sha256"] = base_sha.clone();
+        // A resume keeps only trials made under the model request it would send (issue 41).
+        t["request"]["model"] = naive["request"]["model"].clone();
         std::fs::write(naive_e1.join(format!("trial-{n}.json")), t.to_string()).unwrap();
     }
     let o = harness(
@@ -456,7 +457,8 @@ fn gate_against_a_base_charter_reruns_failing_units_there_and_reports_per_unit_c
             && out.contains(
                 "regression     E1/default on scripted-naive: base pass 3/3, head fail 0/3 (exact: a scripted model repeats its trials)"
             ),
-        "{out}"
+        "{out}\n{}",
+        common::stderr(&o)
     );
     let cmp: Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("base-comparison.json")).unwrap())

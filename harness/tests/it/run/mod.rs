@@ -3,4 +3,5 @@
 mod embedded_suite;
 mod offline_run;
 mod plan;
+mod resume;
 mod robustness;

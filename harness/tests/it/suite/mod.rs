@@ -4,4 +4,5 @@ mod blind;
 mod case_setup;
 mod fuzz;
 mod lint;
+mod named_files;
 mod readers;

@@ -13,7 +13,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// `harness args` in `cwd` under a 1 GiB address-space limit and a 30 s timeout; None when it
 /// had to be killed (a hang).
-fn bounded(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Option<Output> {
+pub(super) fn bounded(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Option<Output> {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_harness"));
     cmd.args(args)

@@ -3,4 +3,5 @@
 mod hostile;
 mod probe;
 mod round3;
+mod round4;
 mod sandbox;

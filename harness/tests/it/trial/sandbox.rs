@@ -5,14 +5,14 @@ use harness::trial::sandbox::{self, Limits, Mode};
 use std::path::Path;
 use std::time::Duration;
 
-fn rt() -> tokio::runtime::Runtime {
+pub(super) fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap()
 }
 
-fn sh(ws: &Path, script: &str, timeout: u64) -> sandbox::Output {
+pub(super) fn sh(ws: &Path, script: &str, timeout: u64) -> sandbox::Output {
     sandbox::set_helper(env!("CARGO_BIN_EXE_harness"));
     std::fs::write(ws.join("attack.sh"), script).unwrap();
     rt().block_on(sandbox::run(
