@@ -67,6 +67,7 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
     let repo = charter_repo();
     let mut outputs = String::new();
     let mut last = String::new();
+    let mut last_stdout = String::new();
     for line in commands.lines().filter(|l| !l.trim().is_empty()) {
         let (_, comment) = line.rsplit_once("# exit ").expect("a `# exit N` comment");
         let want: i32 = comment
@@ -83,6 +84,7 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
             stderr(&o)
         );
         last = format!("{}{}", stdout(&o), stderr(&o));
+        last_stdout = stdout(&o);
         outputs.push_str(&last);
     }
     // The gate against main: exactly the three units Protocol A serves regress, on the model
@@ -120,6 +122,8 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
         .filter(|u| u["change"] == "regression")
         .count();
     assert_eq!(regressions, 3, "{json}");
+    gate_output_reads_regressions_first_and_the_verdict_last(&last_stdout);
+    compare_agrees_with_the_gate(repo.path(), &json);
     // The registry rows point at the rule the edit removed.
     let rows =
         std::fs::read_to_string(repo.path().join("results/latest/registry-rows.md")).unwrap();
@@ -133,5 +137,83 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
             outputs.contains(l),
             "README quotes {l:?}, not printed:\n{outputs}"
         );
+    }
+}
+
+/// The reviewer's view of `gate --charter-base`: the three regressions before anything the
+/// base already fails, and the verdict as the very last line.
+fn gate_output_reads_regressions_first_and_the_verdict_last(out: &str) {
+    let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(
+        lines.last().copied(),
+        Some("Gate: FAIL: the change is blocked"),
+        "{out}"
+    );
+    let at = |needle: &str| {
+        out.find(needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in:\n{out}"))
+    };
+    assert!(
+        at("Regressions:") < at("regression     E1/default"),
+        "{out}"
+    );
+    assert!(
+        at("regression     E4/default") < at("Already failing on the base"),
+        "{out}"
+    );
+    assert_eq!(out.matches("Gate: ").count(), 1, "the verdict once:\n{out}");
+    // Each regression with the criteria that flipped and the Protocol A hunk beneath it.
+    for case in ["E1", "E2", "E4"] {
+        let from = at(&format!("regression     {case}/default"));
+        let block = &out[from..];
+        let end = block[1..]
+            .find("\n  regression")
+            .or_else(|| block.find("Already failing"))
+            .unwrap();
+        let block = &block[..end];
+        assert!(block.contains("flipped: "), "{case}: {block}");
+        assert!(
+            block.contains("charter hunk touching Protocol A: @@ ")
+                && block.contains("-A — Arithmetic. Trigger:"),
+            "{case}: {block}"
+        );
+    }
+}
+
+/// `harness compare` on the same two runs (the base rerun and the head) labels the same units
+/// the same way, exactly, and exits 1 as the gate does.
+fn compare_agrees_with_the_gate(repo: &Path, gate_json: &serde_json::Value) {
+    let base = gate_json["base_results"].as_str().unwrap();
+    let o = shell(
+        repo,
+        &format!("harness compare '{base}' results/latest --json"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let mut from_compare: Vec<(String, bool)> = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["change"] == "regression")
+        .map(|u| (format!("{} {}", u["case"], u["model"]), u["exact"] == true))
+        .collect();
+    let mut from_gate: Vec<(String, bool)> = gate_json["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["change"] == "regression")
+        .map(|u| (format!("{} {}", u["case"], u["model"]), u["exact"] == true))
+        .collect();
+    from_compare.sort();
+    from_gate.sort();
+    assert_eq!(from_compare, from_gate);
+    assert_eq!(from_gate.len(), 3);
+    for u in gate_json["units"].as_array().unwrap() {
+        if u["change"] == "regression" {
+            let a = &u["attribution"];
+            assert!(!a["flipped"].as_array().unwrap().is_empty(), "{u}");
+            assert_eq!(a["hunks"][0]["rules"][0], "Protocol A", "{u}");
+            assert_eq!(a["whole_charter"], false, "{u}");
+        }
     }
 }
