@@ -10,6 +10,7 @@ use crate::gate::{Gate, UnitStatus};
 use crate::run::options::RunOptions;
 use crate::run::session;
 use crate::store::record::RunRecord;
+use crate::suite::manifest::GatePolicy;
 use std::path::{Path, PathBuf};
 
 /// The models of a run that are scripted (`provider = "scripted"`): deterministic, so a base
@@ -152,6 +153,29 @@ pub fn plan_base(
         trials: head.required,
         runtime: base_charter.runtime,
     }))
+}
+
+/// `[run] gate` as the manifest reads at the base revision (`rev`): a pull request cannot
+/// change its own policy. All-pass when the manifest is not a file of a git repository (a
+/// built-in matrix) or the base has no such file; an unknown value is an input error naming
+/// `REV:PATH`, found before any model is called.
+pub fn base_policy(manifest: &Path, rev: &str) -> Result<GatePolicy> {
+    let Ok((workdir, rel)) = crate::suite::charter::repo_path(manifest) else {
+        return Ok(GatePolicy::AllPass);
+    };
+    let Ok(text) = crate::suite::charter::read_from_git(&workdir, rev, &rel) else {
+        return Ok(GatePolicy::AllPass);
+    };
+    let bad = |what: String| Error::input(format!("{rev}:{rel}: [run] gate: {what}"));
+    let doc: toml::Table = toml::from_str(&text).map_err(|e| bad(e.message().to_string()))?;
+    match doc.get("run").and_then(|r| r.get("gate")) {
+        None => Ok(GatePolicy::AllPass),
+        Some(toml::Value::String(s)) if s == "all-pass" => Ok(GatePolicy::AllPass),
+        Some(toml::Value::String(s)) if s == "no-regression" => Ok(GatePolicy::NoRegression),
+        Some(other) => Err(bad(format!(
+            "{other} is neither \"all-pass\" nor \"no-regression\""
+        ))),
+    }
 }
 
 /// What a base rerun sent, per model, and its tokens and cost (run.json's `usage` shape).

@@ -14,6 +14,7 @@ use crate::store::record::{RunRecord, Sandbox};
 use crate::store::run_folder;
 use crate::store::trial::TrialRecord;
 use crate::suite::charter;
+use crate::suite::manifest::GatePolicy;
 use crate::suite::{self, Suite};
 use base::{Base, BaseSent, UnitChange};
 use settle::Arm;
@@ -44,6 +45,9 @@ pub struct BaseOptions {
 
 /// `--settle`'s head arm, base arm and manifest.
 type SettleArms = (Arm, Arm, PathBuf);
+/// What `plan` checked: the base rerun (none when the charter's text is the base's), settle's
+/// arms, and the base's `[run] gate`.
+type Planned = (Option<Base>, Option<SettleArms>, GatePolicy);
 
 /// Gate a run folder from its stored transcripts; with a base, compare with it. The gate's
 /// exit code.
@@ -78,9 +82,8 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         usage: run.usage.clone(),
         lift: None,
         sandbox_off: run.sandbox == Sandbox::Off,
-        // With --charter-base the summary is written once the base comparison, which goes
-        // first, is known.
-        step_summary: opts.step_summary && opts.base.is_none(),
+        step_summary: opts.step_summary,
+        comparison: None,
     };
     // The base comparison's inputs (revision, charter, manifest, stored results) are checked
     // before anything is written: bad input leaves the run folder as it was.
@@ -130,7 +133,17 @@ fn conclude_against_base(
     outln!("\nhead: {}", gate.counts_line());
     crate::run::outcome::print_unsure(records);
     outln!("\n{}", c.text.trim_end());
-    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts)
+    let policy = c.policy;
+    let facts = RunFacts {
+        comparison: Some(crate::report::comparison::View {
+            rev: &c.rev,
+            changes: &c.changes,
+            policy,
+            outcome: &c.outcome,
+        }),
+        ..facts.clone()
+    };
+    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, &facts)
         .and_then(|_| write_comparison(run_dir, c))
     {
         errln!("error: the reports could not be written: {e}");
@@ -141,9 +154,13 @@ fn conclude_against_base(
         "reports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md,base-comparison.md}}",
         run_dir.display()
     );
-    let (code, verdict) = (gate.exit_code(), gate.verdict().1);
-    crate::run::outcome::print_verdict(code, gate.partial.is_none(), &verdict);
-    Ok(code)
+    let o = &c.outcome;
+    crate::run::outcome::print_verdict(
+        o.code,
+        o.decided && o.code == crate::exit::OK && o.word == "pass",
+        &o.sentence,
+    );
+    Ok(o.code)
 }
 
 /// The run folder's trial records in plan order, and its gate, scoped as the run recorded.
@@ -170,12 +187,7 @@ fn stored_gate(run_dir: &Path, suite: &Suite, run: &RunRecord) -> Result<(Vec<Tr
 
 /// Check the base comparison's inputs, `--settle`'s first (before the base rerun calls any
 /// model); writes nothing.
-fn plan(
-    opts: &GateOptions,
-    b: &BaseOptions,
-    run: &RunRecord,
-    gate: &Gate,
-) -> Result<(Option<Base>, Option<SettleArms>)> {
+fn plan(opts: &GateOptions, b: &BaseOptions, run: &RunRecord, gate: &Gate) -> Result<Planned> {
     let settle = match b.settle {
         Some(n) if n <= gate.required => {
             return Err(Error::input(format!(
@@ -195,7 +207,15 @@ fn plan(
         b.matrix.as_deref(),
         opts.suite.as_deref(),
     )?;
-    Ok((base, settle))
+    let manifest = b
+        .matrix
+        .clone()
+        .or_else(|| run.manifest_path.as_deref().map(PathBuf::from));
+    let policy = match manifest {
+        Some(m) => base::base_policy(&crate::suite::manifest::resolve(&m), &b.rev)?,
+        None => GatePolicy::AllPass,
+    };
+    Ok((base, settle, policy))
 }
 
 /// `gate --charter-base`: compare the run with the charter at a base revision, unit by unit,
@@ -203,13 +223,13 @@ fn plan(
 fn compare_with_base(
     opts: &GateOptions,
     b: &BaseOptions,
-    (base, settle): (Option<Base>, Option<SettleArms>),
+    (base, settle, policy): Planned,
     head: &Head,
 ) -> Result<Compared> {
     let rev = &b.rev;
-    match base {
+    let mut compared = match base {
         // The charter's runtime text is the base's: nothing regresses or improves.
-        None => Ok(Compared {
+        None => Compared {
             rev: rev.clone(),
             text: format!(
                 "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
@@ -218,9 +238,14 @@ fn compare_with_base(
             changes: Vec::new(),
             base_dir: opts.run_dir.clone(),
             settle: None,
-        }),
-        Some(base) => rerun_base(opts, b, base, settle, head),
-    }
+            outcome: crate::gate::policy::all_pass(head.gate),
+            policy,
+        },
+        Some(base) => rerun_base(opts, b, base, settle, head)?,
+    };
+    compared.policy = policy;
+    compared.outcome = crate::gate::policy::decide(policy, head.gate, Some(&compared.changes));
+    Ok(compared)
 }
 
 /// The comparison with the base: the terminal's text, the units (attributed), what the base
@@ -232,6 +257,9 @@ struct Compared {
     changes: Vec<UnitChange>,
     base_dir: PathBuf,
     settle: Option<settle::Report>,
+    /// The base's `[run] gate`, and the gate under it.
+    policy: GatePolicy,
+    outcome: crate::gate::policy::Outcome,
 }
 
 /// Rerun (or reuse) the base's failing units, compare unit by unit, settle on request, then
@@ -298,6 +326,8 @@ fn rerun_base(
         changes,
         base_dir,
         settle: settled,
+        outcome: crate::gate::policy::all_pass(head.gate),
+        policy: GatePolicy::AllPass,
     })
 }
 
@@ -309,19 +339,9 @@ fn write_comparison(run_dir: &Path, c: &Compared) -> Result<()> {
         &run_dir.join("base-comparison.md"),
         crate::output::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
     )?;
-    let section = crate::output::inert(&format!(
-        "## Against the base ({})\n\n```\n{}\n```\n\n",
-        c.rev,
-        text.trim_end()
-    ));
-    let report = run_dir.join("report.md");
-    let md = std::fs::read_to_string(&report).unwrap_or_default();
-    let combined = format!("{section}{md}");
-    crate::files::write_atomic(&report, combined.as_bytes())?;
-    crate::report::files::append_step_summary(&combined)?;
     crate::files::write_json_atomic(
         &run_dir.join("base-comparison.json"),
-        &serde_json::json!({"base_rev": c.rev, "base_results": c.base_dir.display().to_string(), "alpha": crate::gate::stats::ALPHA, "settle": c.settle, "units": c.changes}),
+        &serde_json::json!({"base_rev": c.rev, "base_results": c.base_dir.display().to_string(), "alpha": crate::gate::stats::ALPHA, "settle": c.settle, "units": c.changes, "gate": c.policy.as_str(), "verdict": c.outcome.sentence}),
     )
 }
 

@@ -3,6 +3,7 @@
 
 pub mod attribute;
 pub mod change;
+pub mod policy;
 pub mod stats;
 
 use crate::exit;

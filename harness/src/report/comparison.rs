@@ -9,6 +9,29 @@ use crate::gate::stats::{self, Rate};
 use crate::gate::UnitStatus;
 use std::fmt::Write;
 
+/// A base comparison as the reports take it: the revision, the units (attributed), and the
+/// gate under the base's policy.
+#[derive(Clone)]
+pub struct View<'a> {
+    pub rev: &'a str,
+    pub changes: &'a [UnitChange],
+    pub policy: crate::suite::manifest::GatePolicy,
+    pub outcome: &'a crate::gate::policy::Outcome,
+}
+
+impl View<'_> {
+    /// summary.json's additive `comparison` field: the base, the policy, the outcome and every
+    /// unit compared with its attribution.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "base_rev": self.rev,
+            "gate": self.policy.as_str(),
+            "verdict": self.outcome.sentence,
+            "units": self.changes,
+        })
+    }
+}
+
 /// The groups of the comparison, in the order every view shows them.
 pub const GROUPS: [(&str, &[Change]); 5] = [
     ("Regressions", &[Change::Regression]),

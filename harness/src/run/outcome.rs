@@ -24,6 +24,7 @@ pub fn run(opts: &RunOptions) -> Result<u8> {
         lift: done.lift.clone(),
         sandbox_off: done.sandbox_off,
         step_summary: true,
+        comparison: None,
     };
     let code = conclude(&done.run_dir, &done.gate, &done.records, &facts)?;
     // What was sent against the plan printed before the first call.

@@ -217,3 +217,101 @@ fn compare_agrees_with_the_gate(repo: &Path, gate_json: &serde_json::Value) {
         }
     }
 }
+
+/// A charter repository whose main has no Protocol B (so the charter-reading model fails E3 on
+/// main), gated by a manifest on main that says `[run] gate = "no-regression"`.
+fn repo_failing_e3_on_main() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = std::fs::read_to_string(repo_root().join(SEED)).unwrap();
+    let without_b: String = seed
+        .lines()
+        .filter(|l| !l.starts_with("B — Premise Audit"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.path().join("CHARTER.md"), without_b).unwrap();
+    std::fs::create_dir(dir.path().join("manifests")).unwrap();
+    std::fs::write(
+        dir.path().join("manifests/reader.toml"),
+        "[charter]\nsource = \"../CHARTER.md\"\n\n[run]\ntrials = 3\ngate = \"no-regression\"\n\n\
+         [[models]]\nname = \"scripted-reader\"\nrole = \"frontier\"\nprovider = \"scripted\"\n\
+         model = \"scripted/charter-reader-v1\"\nscript = \"charter-reading\"\n\n\
+         [[models]]\nname = \"scripted-compliant\"\nrole = \"weakest\"\nprovider = \"scripted\"\n\
+         model = \"scripted/compliant-v1\"\nscript = \"compliant\"\n",
+    )
+    .unwrap();
+    for line in [
+        "git init -q -b main",
+        "git add -A",
+        "git commit -qm 'main fails E3'",
+    ] {
+        let o = shell(dir.path(), line);
+        assert!(o.status.success(), "{line}: {}", stderr(&o));
+    }
+    dir
+}
+
+/// `edit` committed on a new branch, run on the reader manifest, gated against main.
+fn gate_edit_against_main(repo: &Path, branch: &str, edit: &str) -> std::process::Output {
+    for line in [
+        format!("git switch -qc {branch} main"),
+        edit.to_string(),
+        format!("git commit -qam '{branch}'"),
+        "harness run --matrix manifests/reader.toml".to_string(),
+    ] {
+        let o = shell(repo, &line);
+        assert!(
+            o.status.code().is_some_and(|c| c <= 1),
+            "{line}: {}",
+            stderr(&o)
+        );
+    }
+    shell(repo, "harness gate --charter-base main")
+}
+
+#[test]
+fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a_new_e1_failure() {
+    let repo = repo_failing_e3_on_main();
+    // The stored gate's key carries the base's policy: the same inputs under all-pass differ.
+    let key = |args: &str| {
+        stdout(&shell(
+            repo.path(),
+            &format!("harness key --matrix manifests/reader.toml{args}"),
+        ))
+    };
+    assert_ne!(key(" --charter-base main"), key(""));
+    let reword = "sed -i 's/Write raw values; name the base./Write raw values and name the base./' CHARTER.md";
+    let o = gate_edit_against_main(repo.path(), "reword", reword);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert_eq!(
+        out.lines().filter(|l| !l.trim().is_empty()).last(),
+        Some("Gate: no regression; the charter's gate is not met: 1 unit still fails"),
+        "{out}"
+    );
+    let latest = repo.path().join("results/latest");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(latest.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["verdict"], "no-regression");
+    assert_eq!(summary["exit_code"], 0);
+    assert_eq!(summary["comparison"]["gate"], "no-regression");
+    let md = std::fs::read_to_string(latest.join("report.md")).unwrap();
+    assert!(
+        md.contains("no regression; the charter's gate is not met") && !md.contains("PASS"),
+        "{md}"
+    );
+
+    let drop_a = format!("{reword} && sed -i '/^A — Arithmetic/d' CHARTER.md");
+    let o = gate_edit_against_main(repo.path(), "drop-a", &drop_a);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(
+        out.trim_end()
+            .ends_with("Gate: FAIL: the change is blocked: 3 units fail here and passed on the base (no-regression)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("regression     E1/default on scripted-reader"),
+        "{out}"
+    );
+}
