@@ -123,6 +123,7 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
         .count();
     assert_eq!(regressions, 3, "{json}");
     gate_output_reads_regressions_first_and_the_verdict_last(&last_stdout);
+    reading_commands_stay_on_the_head_run(repo.path());
     compare_agrees_with_the_gate(repo.path(), &json);
     // The registry rows point at the rule the edit removed.
     let rows =
@@ -313,5 +314,28 @@ fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a
     assert!(
         out.contains("regression     E1/default on scripted-reader"),
         "{out}"
+    );
+}
+
+/// After the base comparison, `check` reads the head's 144 transcripts only (the base rerun
+/// kept inside the run folder is another run), and no report calls the run "latest".
+fn reading_commands_stay_on_the_head_run(repo: &Path) {
+    let o = shell(repo, "harness check");
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        out.lines().any(|l| l.starts_with("144 transcripts: ")),
+        "48 units x 3 trials, no base transcript among them:\n{out}"
+    );
+    let latest = repo.join("results/latest");
+    let id = std::fs::canonicalize(&latest).unwrap();
+    let id = id.file_name().unwrap().to_str().unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(latest.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["run"]["id"], id, "the gate keeps the run's own id");
+    let md = std::fs::read_to_string(latest.join("report.md")).unwrap();
+    assert!(
+        !md.contains("Run `latest`") && md.contains(&format!("Run `{id}`")),
+        "{md}"
     );
 }
