@@ -307,3 +307,82 @@ fn unit_markdown(out: &mut String, u: &UnitChange, title_of: &dyn Fn(&str) -> St
         out.push('\n');
     }
 }
+
+/// The comparison as report.html's first section (id `comparison`): the verdict under the
+/// base's policy, then each group with its units (case titles, flipped criteria, hunks as
+/// diffs). Every text goes through the page's escaping: nothing a model or charter wrote is
+/// markup.
+pub fn html(h: &mut super::markup::Html, view: &View, title_of: &dyn Fn(&str) -> String) {
+    h.open("section", &[("id", "comparison")]);
+    h.leaf("h2", &[], &format!("Against the base ({})", view.rev))
+        .leaf(
+            "p",
+            &[("id", "comparison-verdict")],
+            &format!(
+                "{} (gate = {})",
+                view.outcome.sentence,
+                view.policy.as_str()
+            ),
+        )
+        .leaf("p", &[], &counts(view.changes, view.rev))
+        .nl();
+    for (name, kinds) in &GROUPS[..4] {
+        let units = group(view.changes, kinds);
+        if units.is_empty() {
+            continue;
+        }
+        h.leaf("h3", &[], &format!("{name} ({})", units.len())).nl();
+        for u in units {
+            h.open("div", &[("class", "changed-unit")]);
+            h.leaf(
+                "h4",
+                &[],
+                &format!(
+                    "{}/{} — {} on {}",
+                    u.case,
+                    u.variant,
+                    title_of(&u.case),
+                    u.model
+                ),
+            )
+            .leaf("p", &[], &unit_line(u));
+            if let Some(a) = &u.attribution {
+                attribution_html(h, a);
+            }
+            h.close("div").nl();
+        }
+    }
+    h.close("section").nl();
+}
+
+fn attribution_html(h: &mut super::markup::Html, a: &Attribution) {
+    h.el("ul", &[("class", "flipped")], |h| {
+        for f in &a.flipped {
+            h.leaf(
+                "li",
+                &[],
+                &format!(
+                    "{} fails on {} (trial {}): {}",
+                    f.criterion, f.fails_on, f.trial, f.evidence
+                ),
+            );
+        }
+    });
+    if a.whole_charter {
+        h.leaf(
+            "p",
+            &[],
+            &format!("{WHOLE_CHARTER} ({})", a.rules.join(", ")),
+        );
+    }
+    for hunk in &a.hunks {
+        h.leaf(
+            "p",
+            &[],
+            &format!("Charter hunk touching {}:", hunk.rules.join(", ")),
+        );
+        h.el("pre", &[("class", "diff")], |h| {
+            h.text(&format!("{}\n{}", hunk.header, hunk.diff));
+        });
+    }
+}

@@ -85,6 +85,7 @@ pub fn write_all(
         system_prompt: facts.system_prompt,
         case_title: &title_of,
         run_dir,
+        comparison: facts.comparison.as_ref(),
     };
     crate::files::write_atomic_with(&run_dir.join("report.html"), |w| {
         html::write(gate, records, &page, w)

@@ -339,3 +339,28 @@ fn reading_commands_stay_on_the_head_run(repo: &Path) {
         "{md}"
     );
 }
+
+/// report.md and report.html open with the comparison: the regressions with case titles,
+/// flipped criteria and the Protocol A hunk as a diff, before the head's own matrix.
+fn reports_lead_with_the_comparison(md: &str, html: &str) {
+    let at = |text: &str, needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in:\n{text}"))
+    };
+    assert!(
+        at(md, "## Against the base") < at(md, "### Regressions (3)"),
+        "{md}"
+    );
+    assert!(at(md, "### Regressions (3)") < at(md, "### Already failing on the base (16)"));
+    assert!(at(md, "### Already failing on the base") < at(md, "## The head's own gate"));
+    assert!(
+        at(md, "#### E1/default — ") < at(md, "```diff\n@@ "),
+        "{md}"
+    );
+    assert!(md.contains("\n-A — Arithmetic. Trigger:"), "{md}");
+    assert!(
+        at(html, "id=\"comparison\"") < at(html, "System prompt (the charter"),
+        "report.html"
+    );
+    assert!(html.contains("class=\"diff\"") && html.contains("-A — Arithmetic. Trigger:"));
+}
