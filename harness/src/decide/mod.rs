@@ -140,6 +140,7 @@ fn conclude_against_base(
             changes: &c.changes,
             policy,
             outcome: &c.outcome,
+            cost: &c.cost,
         }),
         ..facts.clone()
     };

@@ -17,6 +17,8 @@ pub struct View<'a> {
     pub changes: &'a [UnitChange],
     pub policy: crate::suite::manifest::GatePolicy,
     pub outcome: &'a crate::gate::policy::Outcome,
+    /// What the base rerun sent and cost (`Base rerun: …` lines): the decide job's spending.
+    pub cost: &'a str,
 }
 
 impl View<'_> {

@@ -185,8 +185,12 @@ fn lead_with_comparison(
         .sentence
         .split_once(": ")
         .unwrap_or((&c.outcome.sentence, ""));
+    let cost = match c.cost.trim_end() {
+        "" => String::new(),
+        cost => super::comparison::fenced(cost, ""),
+    };
     format!(
-        "# Charter gate\n\n{mark} **{head}** — {tail} (gate = `{}`)\n\n{}## The head's own gate\n\n{rest}",
+        "# Charter gate\n\n{mark} **{head}** — {tail} (gate = `{}`)\n\n{}{cost}\n## The head's own gate\n\n{rest}",
         c.policy.as_str(),
         super::comparison::markdown(c.changes, c.rev, title_of)
     )
