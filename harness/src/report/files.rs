@@ -130,14 +130,15 @@ fn write_markdown(
     charter_line: &str,
     table: &str,
 ) -> Result<()> {
-    let mut md = markdown::render(gate, charter_line, table);
+    let title_of = |case: &str| {
+        facts
+            .suite
+            .case(case)
+            .map_or(case.to_string(), |c| c.title.clone())
+    };
+    let mut md = markdown::render(gate, charter_line, table, &title_of);
     if let Some(c) = &facts.comparison {
-        md = lead_with_comparison(&md, c, &|case: &str| {
-            facts
-                .suite
-                .case(case)
-                .map_or(case.to_string(), |c| c.title.clone())
-        });
+        md = lead_with_comparison(&md, c, &title_of);
     }
     let auth = auth_failures(records);
     if !auth.is_empty() {
