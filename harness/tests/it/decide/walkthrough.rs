@@ -124,6 +124,7 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
     assert_eq!(regressions, 3, "{json}");
     gate_output_reads_regressions_first_and_the_verdict_last(&last_stdout);
     reading_commands_stay_on_the_head_run(repo.path());
+    the_comment_says_what_the_gate_said(repo.path());
     compare_agrees_with_the_gate(repo.path(), &json);
     // The registry rows point at the rule the edit removed.
     let rows =
@@ -363,4 +364,28 @@ fn reports_lead_with_the_comparison(md: &str, html: &str) {
         "report.html"
     );
     assert!(html.contains("class=\"diff\"") && html.contains("-A — Arithmetic. Trigger:"));
+}
+
+/// `harness comment` prints the Markdown the workflow posts: the verdict first, then the three
+/// regressions with their flipped criteria and the Protocol A hunk, and a failure status.
+fn the_comment_says_what_the_gate_said(repo: &Path) {
+    let o = shell(
+        repo,
+        "harness comment --run-url https://github.com/o/r/actions/runs/7 --status status.json",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let body = stdout(&o);
+    let report = std::fs::read_to_string(repo.join("results/latest/report.md")).unwrap();
+    assert!(
+        body.starts_with("<!-- charter-harness-gate -->\n# Charter gate\n\n❌ **FAIL**"),
+        "{body}"
+    );
+    assert!(body.contains(&report), "the comment is report.md and more");
+    assert!(body.contains("### Regressions (3)") && body.contains("\n-A — Arithmetic. Trigger:"));
+    assert!(body
+        .trim_end()
+        .ends_with("[The run](https://github.com/o/r/actions/runs/7)"));
+    let status: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.join("status.json")).unwrap()).unwrap();
+    assert_eq!(status["state"], "failure", "{status}");
 }

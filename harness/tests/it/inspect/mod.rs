@@ -1,3 +1,4 @@
 //! Commands over stored runs: labels and calibration.
 
 mod calibrate;
+mod comment;
