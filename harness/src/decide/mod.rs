@@ -92,6 +92,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         None => None,
     };
     let Some((b, planned)) = base else {
+        say_when_no_regression_lacks_a_base(&run);
         return crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts);
     };
     let head = Head {
@@ -108,6 +109,20 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
             let _ = crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts);
             Err(e)
         }
+    }
+}
+
+/// `[run] gate = "no-regression"` compares with a base: without `--charter-base` the gate
+/// says so and decides as all-pass.
+fn say_when_no_regression_lacks_a_base(run: &RunRecord) {
+    let policy = run
+        .manifest_path
+        .as_deref()
+        .map(|m| crate::suite::manifest::resolve(Path::new(m)))
+        .and_then(|m| crate::suite::manifest::load(&m).ok())
+        .map(|l| l.manifest.run.gate);
+    if policy == Some(GatePolicy::NoRegression) {
+        errln!("[run] gate = \"no-regression\" needs a base (--charter-base REV): without one this gate decides as \"all-pass\"");
     }
 }
 

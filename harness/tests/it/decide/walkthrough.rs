@@ -303,6 +303,14 @@ fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a
         "{md}"
     );
 
+    // Without a base the policy cannot apply: said, and decided as all-pass (E3 fails).
+    let o = shell(repo.path(), "harness gate");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("[run] gate = \"no-regression\" needs a base (--charter-base REV)"),
+        "{}",
+        stderr(&o)
+    );
     let drop_a = format!("{reword} && sed -i '/^A — Arithmetic/d' CHARTER.md");
     let o = gate_edit_against_main(repo.path(), "drop-a", &drop_a);
     let out = stdout(&o);
