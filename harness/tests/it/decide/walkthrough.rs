@@ -286,7 +286,7 @@ fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     assert_eq!(
-        out.lines().filter(|l| !l.trim().is_empty()).last(),
+        out.lines().rfind(|l| !l.trim().is_empty()),
         Some("Gate: no regression; the charter's gate is not met: 1 unit still fails"),
         "{out}"
     );
@@ -343,6 +343,10 @@ fn reading_commands_stay_on_the_head_run(repo: &Path) {
             .unwrap();
     assert_eq!(summary["run"]["id"], id, "the gate keeps the run's own id");
     let md = std::fs::read_to_string(latest.join("report.md")).unwrap();
+    reports_lead_with_the_comparison(
+        &md,
+        &std::fs::read_to_string(latest.join("report.html")).unwrap(),
+    );
     assert!(
         !md.contains("Run `latest`") && md.contains(&format!("Run `{id}`")),
         "{md}"
