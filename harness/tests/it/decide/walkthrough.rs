@@ -347,6 +347,18 @@ fn reading_commands_stay_on_the_head_run(repo: &Path) {
         &md,
         &std::fs::read_to_string(latest.join("report.html")).unwrap(),
     );
+    // In a browser: the comparison section is the page's first, its hunk a diff block.
+    if let Some(dom) = crate::common::chromium_dom(&latest.join("report.html")) {
+        let (cmp, matrix) = (dom.find("id=\"comparison\""), dom.find("id=\"matrix\""));
+        assert!(
+            cmp.is_some() && cmp < matrix,
+            "the DOM leads with the comparison"
+        );
+        assert!(
+            dom.contains("<pre class=\"diff\">@@ ") && dom.contains("-A — Arithmetic. Trigger:")
+        );
+        assert!(dom.contains("Regressions (3)"));
+    }
     assert!(
         !md.contains("Run `latest`") && md.contains(&format!("Run `{id}`")),
         "{md}"

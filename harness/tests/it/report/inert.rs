@@ -66,4 +66,11 @@ async fn a_reply_with_a_mention_a_reference_an_image_and_html_renders_inert_in_e
     for bad in ["<img", "href=\"http://evil", "src=\"http://evil"] {
         assert!(!html.contains(bad), "report.html holds {bad}");
     }
+    // The browser builds no image, link or element from the reply: it stays text.
+    if let Some(dom) = common::chromium_dom(&out.join("report.html")) {
+        assert!(dom.contains("@octocat"), "the DOM shows the reply");
+        for bad in ["<img", "href=\"http://evil"] {
+            assert!(!dom.contains(bad), "the DOM holds {bad}");
+        }
+    }
 }
