@@ -11,14 +11,25 @@ pub(super) struct KeyArgs {
     /// The manifest, as for `run`.
     #[arg(long)]
     matrix: PathBuf,
+    /// The base revision the gate is decided against: its manifest's `[run] gate` (the
+    /// base's policy, which the pull request cannot change) is part of the key, so a gate
+    /// stored under one policy is never reused under another.
+    #[arg(long, value_name = "REV")]
+    charter_base: Option<String>,
     #[command(flatten)]
     suite: SuiteArgs,
 }
 
 pub(super) fn run(args: KeyArgs) -> Result<u8> {
-    outln!(
-        "{}",
-        crate::run::key::inputs_key(&args.matrix, args.suite.suite.as_deref())?
-    );
+    let key = crate::run::key::inputs_key(&args.matrix, args.suite.suite.as_deref())?;
+    let key = match &args.charter_base {
+        Some(rev) => {
+            let manifest = crate::suite::manifest::resolve(&args.matrix);
+            let policy = crate::decide::base::base_policy(&manifest, rev)?;
+            crate::run::key::with_policy(&key, policy)
+        }
+        None => key,
+    };
+    outln!("{key}");
     Ok(exit::OK)
 }

@@ -6,6 +6,7 @@
 mod calibrate;
 mod cases;
 mod check;
+mod comment;
 mod compare;
 mod gate;
 mod init;
@@ -83,6 +84,10 @@ enum Command {
     /// Print the key of a gate's inputs (charter runtime text, manifest, case suite, harness
     /// version): equal keys mean a stored gate can be reused instead of calling models again.
     Key(key::KeyArgs),
+    /// Print the pull-request comment the workflow posts: a run's gate (verdict first, then
+    /// regressions with reasons and hunks, what needs a label, what the base already fails),
+    /// lint findings, lint failed, or a fork waiting; within GitHub's 65,536 characters.
+    Comment(comment::CommentArgs),
 }
 
 #[derive(Args)]
@@ -172,6 +177,7 @@ pub fn run() -> Result<u8> {
         Command::Compare(args) => compare::run(args),
         Command::Runs(args) => runs::run(args),
         Command::Key(args) => key::run(args),
+        Command::Comment(args) => comment::run(args),
     }
 }
 

@@ -3,96 +3,15 @@
 //! improved or left it as it was.
 
 use crate::error::{Error, Result};
-use crate::gate::stats::{self, Label, Rate};
+use crate::gate::change::{self as unit_change, Arm};
+pub use crate::gate::change::{Change, UnitChange};
+use crate::gate::stats;
 use crate::gate::{Gate, UnitStatus};
 use crate::run::options::RunOptions;
 use crate::run::session;
 use crate::store::record::RunRecord;
-use serde::Serialize;
-use std::fmt::Write;
+use crate::suite::manifest::GatePolicy;
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Change {
-    /// Passes on the base charter, fails on the proposed one, and Fisher's exact test says the
-    /// pass rates differ; on a scripted (deterministic) model, every base trial passes and
-    /// every head trial fails.
-    Regression,
-    /// Fails on the base charter, passes on the proposed one, significantly.
-    Improvement,
-    /// The status differs, but the pass rates could be the same: too few trials to tell.
-    WithinNoise,
-    StillFailing,
-    StillPassing,
-    /// Inconclusive on one side, or not run on the base.
-    Undecided,
-}
-
-impl Change {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Change::Regression => "regression",
-            Change::Improvement => "improvement",
-            Change::WithinNoise => "within noise",
-            Change::StillFailing => "still-failing",
-            Change::StillPassing => "still-passing",
-            Change::Undecided => "undecided",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct UnitChange {
-    pub model: String,
-    pub case: String,
-    pub variant: String,
-    pub head: UnitStatus,
-    pub base: Option<UnitStatus>,
-    /// Passed of decided trials, `--settle` trials included.
-    pub head_rate: Rate,
-    pub base_rate: Option<Rate>,
-    /// Fisher's exact test (two-sided) on the two arms' passes and fails, when the status differs.
-    pub p_value: Option<f64>,
-    /// Significant below this; lower than 0.05 when `--settle` looked more than once.
-    pub alpha: f64,
-    pub change: Change,
-    /// With `--settle`: the trials each arm ran beyond the gate's, counted in the rates.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub settle_trials: Option<u32>,
-    /// Labelled exactly, without a statistical test: the model is scripted, so its trials
-    /// repeat, and the unit went from every trial passing to every trial failing (or back).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub exact: bool,
-}
-
-impl UnitChange {
-    /// Whether the status differs: the units a label (and `--settle`) is for.
-    pub fn differs(&self) -> bool {
-        matches!(
-            self.change,
-            Change::Regression | Change::Improvement | Change::WithinNoise
-        )
-    }
-
-    /// Label a unit whose status differs from its rates at `alpha`.
-    pub fn relabel(&mut self, alpha: f64) {
-        let Some(base) = self.base_rate.filter(|_| self.differs()) else {
-            return;
-        };
-        if self.exact {
-            return;
-        }
-        let (label, p) = stats::label(base, self.head_rate, alpha);
-        self.alpha = alpha;
-        self.p_value = Some(p);
-        self.change = match label {
-            Label::Regression => Change::Regression,
-            Label::Improvement => Change::Improvement,
-            Label::WithinNoise => Change::WithinNoise,
-        };
-    }
-}
 
 /// The models of a run that are scripted (`provider = "scripted"`): deterministic, so a base
 /// comparison labels them exactly.
@@ -105,24 +24,9 @@ pub fn scripted_models(run: &RunRecord) -> Vec<String> {
         .collect()
 }
 
-/// The exact label of a unit on a scripted model: every base trial passing and every head
-/// trial failing is a regression, the reverse an improvement; None for anything else.
-fn exact_change(base: Rate, head: Rate) -> Option<Change> {
-    let all = |r: Rate| r.trials > 0 && r.passed == r.trials;
-    let none = |r: Rate| r.trials > 0 && r.passed == 0;
-    if all(base) && none(head) {
-        Some(Change::Regression)
-    } else if none(base) && all(head) {
-        Some(Change::Improvement)
-    } else {
-        None
-    }
-}
-
-/// Per unit of the head run that the base run also holds, or that fails at head. A unit whose
-/// status differs is a regression or improvement only when Fisher's exact test says so, or,
-/// on a model in `scripted` (deterministic), when it went from all trials passing to all
-/// failing (or back).
+/// Per unit of the head run that the base run also holds, or that fails at head, labelled by
+/// the one comparison `compare` uses too (`gate::change::decide`): exactly on a model in
+/// `scripted` (deterministic), by Fisher's exact test otherwise.
 pub fn compare(head: &Gate, base: &Gate, scripted: &[String]) -> Vec<UnitChange> {
     head.units
         .iter()
@@ -131,41 +35,26 @@ pub fn compare(head: &Gate, base: &Gate, scripted: &[String]) -> Vec<UnitChange>
                 || u.status(head.required) != UnitStatus::Pass
         })
         .map(|u| {
-            let h = u.status(head.required);
-            let bu = base.unit(&u.model, &u.case, &u.variant);
-            let b = bu.map(|bu| bu.status(base.required));
-            let change = match (b, h) {
-                (Some(UnitStatus::Pass), UnitStatus::Fail)
-                | (Some(UnitStatus::Fail), UnitStatus::Pass) => Change::WithinNoise,
-                (Some(UnitStatus::Fail), UnitStatus::Fail) => Change::StillFailing,
-                (Some(UnitStatus::Pass), UnitStatus::Pass) => Change::StillPassing,
-                _ => Change::Undecided,
-            };
-            let mut c = UnitChange {
+            let h = Arm::of(u, head.required);
+            let b = base
+                .unit(&u.model, &u.case, &u.variant)
+                .map(|bu| Arm::of(bu, base.required));
+            let d = unit_change::decide(b, h, scripted.contains(&u.model), stats::ALPHA);
+            UnitChange {
                 model: u.model.clone(),
                 case: u.case.clone(),
                 variant: u.variant.clone(),
-                head: h,
-                base: b,
-                head_rate: Rate::of(u),
-                base_rate: bu.map(Rate::of),
-                p_value: None,
+                head: h.status,
+                base: b.map(|b| b.status),
+                head_rate: h.rate,
+                base_rate: b.map(|b| b.rate),
+                p_value: d.p_value,
                 alpha: stats::ALPHA,
-                change,
+                change: d.change,
                 settle_trials: None,
-                exact: false,
-            };
-            let exact = (change == Change::WithinNoise && scripted.contains(&u.model))
-                .then(|| c.base_rate.and_then(|b| exact_change(b, c.head_rate)))
-                .flatten();
-            match exact {
-                Some(label) => {
-                    c.change = label;
-                    c.exact = true;
-                }
-                None => c.relabel(stats::ALPHA),
+                exact: d.exact,
+                attribution: None,
             }
-            c
         })
         .collect()
 }
@@ -185,6 +74,8 @@ pub struct Base {
     /// The head's failing units (model, case, variant), each once.
     needed: Vec<(String, String, String)>,
     trials: u32,
+    /// The base charter's runtime text: the side of the charter diff attribution reads.
+    pub runtime: String,
 }
 
 /// Check everything a base comparison needs, writing nothing: the revision resolves, the
@@ -260,7 +151,31 @@ pub fn plan_base(
         suite: suite.map(Path::to_path_buf),
         needed,
         trials: head.required,
+        runtime: base_charter.runtime,
     }))
+}
+
+/// `[run] gate` as the manifest reads at the base revision (`rev`): a pull request cannot
+/// change its own policy. All-pass when the manifest is not a file of a git repository (a
+/// built-in matrix) or the base has no such file; an unknown value is an input error naming
+/// `REV:PATH`, found before any model is called.
+pub fn base_policy(manifest: &Path, rev: &str) -> Result<GatePolicy> {
+    let Ok((workdir, rel)) = crate::suite::charter::repo_path(manifest) else {
+        return Ok(GatePolicy::AllPass);
+    };
+    let Ok(text) = crate::suite::charter::read_from_git(&workdir, rev, &rel) else {
+        return Ok(GatePolicy::AllPass);
+    };
+    let bad = |what: String| Error::input(format!("{rev}:{rel}: [run] gate: {what}"));
+    let doc: toml::Table = toml::from_str(&text).map_err(|e| bad(e.message().to_string()))?;
+    match doc.get("run").and_then(|r| r.get("gate")) {
+        None => Ok(GatePolicy::AllPass),
+        Some(toml::Value::String(s)) if s == "all-pass" => Ok(GatePolicy::AllPass),
+        Some(toml::Value::String(s)) if s == "no-regression" => Ok(GatePolicy::NoRegression),
+        Some(other) => Err(bad(format!(
+            "{other} is neither \"all-pass\" nor \"no-regression\""
+        ))),
+    }
 }
 
 /// What a base rerun sent, per model, and its tokens and cost (run.json's `usage` shape).
@@ -366,78 +281,4 @@ fn resolve_rev(dir: &Path, rev: &str) -> Result<()> {
          Nothing was written.",
         repo.workdir().unwrap_or(repo.path()).display()
     )))
-}
-
-/// The comparison for people: significant regressions and improvements first, units within
-/// noise apart, then failures the base shares and undecided units.
-pub fn render(changes: &[UnitChange], rev: &str) -> String {
-    let count = |c: Change| changes.iter().filter(|u| u.change == c).count();
-    let mut out = format!(
-        "Against the charter at {rev}: {} regression(s), {} improvement(s), {} within noise, {} still failing, {} undecided\n",
-        count(Change::Regression),
-        count(Change::Improvement),
-        count(Change::WithinNoise),
-        count(Change::StillFailing),
-        count(Change::Undecided)
-    );
-    let line = |out: &mut String, u: &UnitChange| {
-        let side = |s: Option<UnitStatus>, r: Option<Rate>| match (s, r) {
-            (Some(s), Some(r)) => format!(
-                "{} {}/{}",
-                format!("{s:?}").to_lowercase(),
-                r.passed,
-                r.trials
-            ),
-            _ => "not run".to_string(),
-        };
-        let p = match (u.exact, u.p_value) {
-            (true, _) => " (exact: a scripted model repeats its trials)".to_string(),
-            (false, Some(p)) => format!(" (p = {})", stats::p_text(p)),
-            (false, None) => String::new(),
-        };
-        let p = match u.settle_trials {
-            Some(n) => format!("{p}, with {n} more trials per arm (--settle)"),
-            None => p,
-        };
-        let _ = writeln!(
-            out,
-            "  {:<14} {}/{} on {}: base {}, head {}{p}",
-            u.change.as_str(),
-            u.case,
-            u.variant,
-            u.model,
-            side(u.base, u.base_rate),
-            side(Some(u.head), Some(u.head_rate))
-        );
-    };
-    let alpha = changes.iter().map(|u| u.alpha).fold(stats::ALPHA, f64::min);
-    for u in changes
-        .iter()
-        .filter(|u| matches!(u.change, Change::Regression | Change::Improvement))
-    {
-        line(&mut out, u);
-    }
-    if count(Change::WithinNoise) > 0 {
-        let settled = changes.iter().any(|u| u.settle_trials.is_some());
-        let _ = writeln!(
-            out,
-            "Within noise: the status differs, but Fisher's exact test cannot tell the two pass rates apart (p >= {}){}:",
-            stats::p_text(alpha),
-            if settled {
-                ", even with --settle's trials"
-            } else {
-                "; more trials on both arms (--settle N) may"
-            }
-        );
-        for u in changes.iter().filter(|u| u.change == Change::WithinNoise) {
-            line(&mut out, u);
-        }
-    }
-    for u in changes
-        .iter()
-        .filter(|u| matches!(u.change, Change::StillFailing | Change::Undecided))
-    {
-        line(&mut out, u);
-    }
-    out
 }

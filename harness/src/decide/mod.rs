@@ -14,6 +14,7 @@ use crate::store::record::{RunRecord, Sandbox};
 use crate::store::run_folder;
 use crate::store::trial::TrialRecord;
 use crate::suite::charter;
+use crate::suite::manifest::GatePolicy;
 use crate::suite::{self, Suite};
 use base::{Base, BaseSent, UnitChange};
 use settle::Arm;
@@ -44,6 +45,9 @@ pub struct BaseOptions {
 
 /// `--settle`'s head arm, base arm and manifest.
 type SettleArms = (Arm, Arm, PathBuf);
+/// What `plan` checked: the base rerun (none when the charter's text is the base's), settle's
+/// arms, and the base's `[run] gate`.
+type Planned = (Option<Base>, Option<SettleArms>, GatePolicy);
 
 /// Gate a run folder from its stored transcripts; with a base, compare with it. The gate's
 /// exit code.
@@ -78,9 +82,8 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         usage: run.usage.clone(),
         lift: None,
         sandbox_off: run.sandbox == Sandbox::Off,
-        // With --charter-base the summary is written once the base comparison, which goes
-        // first, is known.
-        step_summary: opts.step_summary && opts.base.is_none(),
+        step_summary: opts.step_summary,
+        comparison: None,
     };
     // The base comparison's inputs (revision, charter, manifest, stored results) are checked
     // before anything is written: bad input leaves the run folder as it was.
@@ -88,11 +91,92 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         Some(b) => Some((b, plan(opts, b, &run, &gate)?)),
         None => None,
     };
-    let code = crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts)?;
-    if let Some((b, planned)) = base {
-        compare_with_base(opts, b, planned, &suite, &run, &gate)?;
+    let Some((b, planned)) = base else {
+        say_when_no_regression_lacks_a_base(&run);
+        return crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts);
+    };
+    let head = Head {
+        gate: &gate,
+        run: &run,
+        suite: &suite,
+        system_prompt: &system_prompt,
+    };
+    match compare_with_base(opts, b, planned, &head) {
+        Ok(compared) => conclude_against_base(&opts.run_dir, &head, &records, &facts, &compared),
+        Err(e) => {
+            // A base that could not be compared hides nothing of the head: its reports and
+            // verdict are still written, then the error.
+            let _ = crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts);
+            Err(e)
+        }
     }
-    Ok(code)
+}
+
+/// `[run] gate = "no-regression"` compares with a base: without `--charter-base` the gate
+/// says so and decides as all-pass.
+fn say_when_no_regression_lacks_a_base(run: &RunRecord) {
+    let policy = run
+        .manifest_path
+        .as_deref()
+        .map(|m| crate::suite::manifest::resolve(Path::new(m)))
+        .and_then(|m| crate::suite::manifest::load(&m).ok())
+        .map(|l| l.manifest.run.gate);
+    if policy == Some(GatePolicy::NoRegression) {
+        errln!("[run] gate = \"no-regression\" needs a base (--charter-base REV): without one this gate decides as \"all-pass\"");
+    }
+}
+
+/// The head side of a base comparison: the run's gate, record, suite and tested charter.
+struct Head<'a> {
+    gate: &'a Gate,
+    run: &'a RunRecord,
+    suite: &'a Suite,
+    /// The charter's runtime text as the transcripts sent it: the head side of the diff.
+    system_prompt: &'a str,
+}
+
+/// The end of `gate --charter-base`: the head's counts, the comparison (regressions first),
+/// the reports with the comparison leading, what the base rerun cost, the verdict last.
+fn conclude_against_base(
+    run_dir: &Path,
+    head: &Head,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+    c: &Compared,
+) -> Result<u8> {
+    let gate = head.gate;
+    outln!("\nhead: {}", gate.counts_line());
+    crate::run::outcome::print_unsure(records);
+    outln!("\n{}", c.text.trim_end());
+    let policy = c.policy;
+    let facts = RunFacts {
+        comparison: Some(crate::report::comparison::View {
+            rev: &c.rev,
+            changes: &c.changes,
+            policy,
+            outcome: &c.outcome,
+            cost: &c.cost,
+        }),
+        ..facts.clone()
+    };
+    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, &facts)
+        .and_then(|_| write_comparison(run_dir, c))
+    {
+        errln!("error: the reports could not be written: {e}");
+        return Ok(crate::exit::HARNESS_FAILED);
+    }
+    out!("{}", c.cost);
+    outln!(
+        "reports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md,base-comparison.md}}",
+        run_dir.display()
+    );
+    let o = &c.outcome;
+    crate::run::outcome::print_verdict(
+        o.code,
+        o.decided && o.code == crate::exit::OK && o.word == "pass",
+        &o.sentence,
+    );
+    Ok(o.code)
 }
 
 /// The run folder's trial records in plan order, and its gate, scoped as the run recorded.
@@ -119,12 +203,7 @@ fn stored_gate(run_dir: &Path, suite: &Suite, run: &RunRecord) -> Result<(Vec<Tr
 
 /// Check the base comparison's inputs, `--settle`'s first (before the base rerun calls any
 /// model); writes nothing.
-fn plan(
-    opts: &GateOptions,
-    b: &BaseOptions,
-    run: &RunRecord,
-    gate: &Gate,
-) -> Result<(Option<Base>, Option<SettleArms>)> {
+fn plan(opts: &GateOptions, b: &BaseOptions, run: &RunRecord, gate: &Gate) -> Result<Planned> {
     let settle = match b.settle {
         Some(n) if n <= gate.required => {
             return Err(Error::input(format!(
@@ -144,53 +223,69 @@ fn plan(
         b.matrix.as_deref(),
         opts.suite.as_deref(),
     )?;
-    Ok((base, settle))
+    let manifest = b
+        .matrix
+        .clone()
+        .or_else(|| run.manifest_path.as_deref().map(PathBuf::from));
+    let policy = match manifest {
+        Some(m) => base::base_policy(&crate::suite::manifest::resolve(&m), &b.rev)?,
+        None => GatePolicy::AllPass,
+    };
+    Ok((base, settle, policy))
 }
 
-/// `gate --charter-base`: compare the run with the charter at a base revision, print the
-/// comparison and put it first in report.md, the step summary and base-comparison.{md,json}.
+/// `gate --charter-base`: compare the run with the charter at a base revision, unit by unit,
+/// attributed.
 fn compare_with_base(
     opts: &GateOptions,
     b: &BaseOptions,
-    (base, settle): (Option<Base>, Option<SettleArms>),
-    suite: &Suite,
-    run: &RunRecord,
-    head: &Gate,
-) -> Result<()> {
+    (base, settle, policy): Planned,
+    head: &Head,
+) -> Result<Compared> {
     let rev = &b.rev;
-    let compared = match base {
+    let mut compared = match base {
         // The charter's runtime text is the base's: nothing regresses or improves.
         None => Compared {
+            rev: rev.clone(),
             text: format!(
                 "The charter's runtime text at {rev} is the same as this one's: no unit can regress or improve, and every failure below is the base's too.\n"
             ),
+            cost: String::new(),
             changes: Vec::new(),
             base_dir: opts.run_dir.clone(),
             settle: None,
+            outcome: crate::gate::policy::all_pass(head.gate),
+            policy,
         },
-        Some(base) => rerun_base(opts, b, base, settle, suite, run, head)?,
+        Some(base) => rerun_base(opts, b, base, settle, head)?,
     };
-    write_comparison(&opts.run_dir, rev, &compared)
+    compared.policy = policy;
+    compared.outcome = crate::gate::policy::decide(policy, head.gate, Some(&compared.changes));
+    Ok(compared)
 }
 
-/// The comparison with the base: its text, units, where the base's transcripts are, and
-/// what `--settle` did.
+/// The comparison with the base: the terminal's text, the units (attributed), what the base
+/// rerun cost, where the base's transcripts are, and what `--settle` did.
 struct Compared {
+    rev: String,
     text: String,
+    cost: String,
     changes: Vec<UnitChange>,
     base_dir: PathBuf,
     settle: Option<settle::Report>,
+    /// The base's `[run] gate`, and the gate under it.
+    policy: GatePolicy,
+    outcome: crate::gate::policy::Outcome,
 }
 
-/// Rerun (or reuse) the base's failing units, compare unit by unit, settle on request.
+/// Rerun (or reuse) the base's failing units, compare unit by unit, settle on request, then
+/// attribute every unit whose status differs.
 fn rerun_base(
     opts: &GateOptions,
     b: &BaseOptions,
     base: Base,
     settle: Option<SettleArms>,
-    suite: &Suite,
-    run: &RunRecord,
-    head: &Gate,
+    head: &Head,
 ) -> Result<Compared> {
     let sent = base::run_base(&base)?;
     for line in &sent.sent {
@@ -198,21 +293,21 @@ fn rerun_base(
     }
     let base_dir = base.dir.clone();
     let base_records = if base_dir.join("transcripts").exists() {
-        run_folder::stored_records(&base_dir, suite)?
+        run_folder::stored_records(&base_dir, head.suite)?
     } else {
         Vec::new()
     };
-    let base_gate = Gate::from_records(&base_records, head.required);
-    let mut changes = base::compare(head, &base_gate, &base::scripted_models(run));
+    let base_gate = Gate::from_records(&base_records, head.gate.required);
+    let mut changes = base::compare(head.gate, &base_gate, &base::scripted_models(head.run));
     let settled = match (b.settle, settle) {
         (Some(n), Some((head_arm, base_arm, matrix))) => {
             let inputs = settle::Inputs {
                 max_trials: n,
-                head,
-                run,
+                head: head.gate,
+                run: head.run,
                 matrix,
                 suite: opts.suite.as_deref(),
-                suite_loaded: suite,
+                suite_loaded: head.suite,
                 head_arm,
                 base_arm,
             };
@@ -220,7 +315,15 @@ fn rerun_base(
         }
         _ => None,
     };
-    let mut text = base::render(&changes, &b.rev);
+    let hunks = crate::gate::attribute::charter_hunks(&base.runtime, head.system_prompt);
+    let rules_of = |case: &str| {
+        head.suite
+            .case(case)
+            .map(|c| c.rules.clone())
+            .unwrap_or_default()
+    };
+    crate::gate::attribute::attribute(&mut changes, head.gate, &base_gate, &hunks, &rules_of);
+    let mut text = crate::report::comparison::terminal(&changes, &b.rev);
     if let Some(s) = &settled {
         text.push_str(&format!(
             "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
@@ -232,38 +335,29 @@ fn rerun_base(
             s.worst_case.trials
         ));
     }
-    text.push_str(&base_cost(&sent));
     Ok(Compared {
+        rev: b.rev.clone(),
         text,
+        cost: base_cost(&sent),
         changes,
         base_dir,
         settle: settled,
+        outcome: crate::gate::policy::all_pass(head.gate),
+        policy: GatePolicy::AllPass,
     })
 }
 
-/// Print the comparison, write base-comparison.{md,json}, and put it first in report.md and
-/// the step summary.
-fn write_comparison(run_dir: &Path, rev: &str, c: &Compared) -> Result<()> {
-    let text = &c.text;
-    outln!("\n{text}");
+/// Write base-comparison.{md,json}, and put the comparison first in report.md and the step
+/// summary: a failure the base already has is not this change's doing.
+fn write_comparison(run_dir: &Path, c: &Compared) -> Result<()> {
+    let text = &format!("{}{}", c.text, c.cost);
     crate::files::write_atomic(
         &run_dir.join("base-comparison.md"),
         crate::output::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
     )?;
-    // Regressions, improvements and failures the base shares go first, in report.md and in
-    // the step summary: a failure the base already has is not this change's doing.
-    let section = crate::output::inert(&format!(
-        "## Against the base ({rev})\n\n```\n{}\n```\n\n",
-        text.trim_end()
-    ));
-    let report = run_dir.join("report.md");
-    let md = std::fs::read_to_string(&report).unwrap_or_default();
-    let combined = format!("{section}{md}");
-    crate::files::write_atomic(&report, combined.as_bytes())?;
-    crate::report::files::append_step_summary(&combined)?;
     crate::files::write_json_atomic(
         &run_dir.join("base-comparison.json"),
-        &serde_json::json!({"base_rev": rev, "base_results": c.base_dir.display().to_string(), "alpha": crate::gate::stats::ALPHA, "settle": c.settle, "units": c.changes}),
+        &serde_json::json!({"base_rev": c.rev, "base_results": c.base_dir.display().to_string(), "alpha": crate::gate::stats::ALPHA, "settle": c.settle, "units": c.changes, "gate": c.policy.as_str(), "verdict": c.outcome.sentence}),
     )
 }
 

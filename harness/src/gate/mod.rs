@@ -1,6 +1,9 @@
 //! The change gate: every unit (case, variant, model) must pass every trial. A failing trial
 //! fails its unit; an error transcript or a missing trial leaves it inconclusive, never passed.
 
+pub mod attribute;
+pub mod change;
+pub mod policy;
 pub mod stats;
 
 use crate::exit;

@@ -2,7 +2,8 @@
 //! model by model, with the changes between them as Markdown, JSON or an HTML page.
 
 use crate::error::{Error, Result};
-use crate::gate::stats::{Label, Rate};
+use crate::gate::change::{self, Arm, Change};
+use crate::gate::stats::Rate;
 use crate::gate::{Gate, Unit, UnitStatus};
 use crate::store::record::RunRecord;
 use crate::store::run_folder;
@@ -83,6 +84,10 @@ pub struct Row {
     pub b_rate: Option<Rate>,
     /// Fisher's exact test (two-sided) on the two sides' passes and fails, when the status differs.
     pub p_value: Option<f64>,
+    /// Labelled without a statistical test: the model is scripted on both sides, and the unit
+    /// went from every trial passing to every trial failing (or back).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
     /// Where the status differs: `regression` (passes in A, fails in B, and the pass rates
     /// differ at p < 0.05), `improvement`, or `within-noise`; else `same`, `only-in-a`,
     /// `only-in-b`, `undecided`.
@@ -197,8 +202,9 @@ pub fn compare(a: &Side, b: &Side) -> Vec<Row> {
         "improvement" => 1,
         "within-noise" => 2,
         "undecided" => 3,
-        "only-in-a" | "only-in-b" => 4,
-        _ => 5,
+        // The units compared (a status on both sides) before those on one side only.
+        "only-in-a" | "only-in-b" => 5,
+        _ => 4,
     };
     rows.sort_by_cached_key(|(pi, r)| {
         (
@@ -220,25 +226,32 @@ fn row(a: &Side, b: &Side, (ma, mb): (&str, &str), case: String, variant: String
     let sa = ua.map(|u| u.status(a.gate.required));
     let sb = ub.map(|u| u.status(b.gate.required));
     let (a_rate, b_rate) = (ua.map(Rate::of), ub.map(Rate::of));
-    let mut p_value = None;
-    let change = match (sa, sb) {
-        (Some(UnitStatus::Pass), Some(UnitStatus::Fail))
-        | (Some(UnitStatus::Fail), Some(UnitStatus::Pass)) => {
-            let (label, p) = crate::gate::stats::label(
-                a_rate.unwrap_or(Rate::new(0, 0)),
-                b_rate.unwrap_or(Rate::new(0, 0)),
-                crate::gate::stats::ALPHA,
-            );
-            p_value = Some(p);
-            match label {
-                Label::Regression => "regression",
-                Label::Improvement => "improvement",
-                Label::WithinNoise => "within-noise",
-            }
-        }
-        (Some(x), Some(y)) if x == y => "same",
-        (Some(_), None) => "only-in-a",
-        (None, Some(_)) => "only-in-b",
+    // The one comparison `gate --charter-base` makes too: exact when the model is scripted on
+    // both sides (its trials repeat), Fisher's exact test otherwise.
+    let scripted = |side: &Side, m: &str| {
+        crate::decide::base::scripted_models(&side.run)
+            .iter()
+            .any(|x| x == m)
+    };
+    let arm = |u: Option<&Unit>, req| u.map(|u| Arm::of(u, req));
+    let decided = match (arm(ua, a.gate.required), arm(ub, b.gate.required)) {
+        (base, Some(head)) => Some(change::decide(
+            base,
+            head,
+            // One model on both sides: two scripts may differ, but each repeats itself.
+            ma == mb && scripted(a, ma) && scripted(b, mb),
+            crate::gate::stats::ALPHA,
+        )),
+        _ => None,
+    };
+    let (p_value, exact) = decided.map_or((None, false), |d| (d.p_value, d.exact));
+    let change = match (sa, sb, decided.map(|d| d.change)) {
+        (_, _, Some(Change::Regression)) => "regression",
+        (_, _, Some(Change::Improvement)) => "improvement",
+        (_, _, Some(Change::WithinNoise)) => "within-noise",
+        (Some(x), Some(y), _) if x == y => "same",
+        (Some(_), None, _) => "only-in-a",
+        (None, Some(_), _) => "only-in-b",
         _ => "undecided",
     };
     let model = match (ma, mb) {
@@ -257,6 +270,7 @@ fn row(a: &Side, b: &Side, (ma, mb): (&str, &str), case: String, variant: String
         a_rate,
         b_rate,
         p_value,
+        exact,
         change,
     }
 }
@@ -412,9 +426,11 @@ pub fn pass_k(a: &Side, b: &Side) -> Vec<PassK> {
 /// The change column: significant changes bold, every label of a differing status with its
 /// p-value.
 fn change_text(r: &Row) -> String {
-    let p = r.p_value.map_or(String::new(), |p| {
-        format!(" (p = {})", crate::gate::stats::p_text(p))
-    });
+    let p = match (r.exact, r.p_value) {
+        (true, _) => " (exact: a scripted model repeats its trials)".to_string(),
+        (false, Some(p)) => format!(" (p = {})", crate::gate::stats::p_text(p)),
+        (false, None) => String::new(),
+    };
     match r.change {
         "regression" | "improvement" => format!("**{}**{p}", r.change),
         "within-noise" => format!("within noise{p}"),

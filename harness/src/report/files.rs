@@ -10,6 +10,7 @@ use serde_json::json;
 use std::path::Path;
 
 /// What the reports say about the run besides its trials.
+#[derive(Clone)]
 pub struct RunFacts<'a> {
     pub charter_source: &'a str,
     pub charter_sha256: &'a str,
@@ -24,6 +25,9 @@ pub struct RunFacts<'a> {
     pub sandbox_off: bool,
     /// Append report.md to `$GITHUB_STEP_SUMMARY` (off when a later step writes the summary).
     pub step_summary: bool,
+    /// `gate --charter-base`: the comparison every report leads with, and the verdict under
+    /// the base's `[run] gate`.
+    pub comparison: Option<super::comparison::View<'a>>,
 }
 
 /// The line every report carries when the run gave up the sandbox.
@@ -81,6 +85,7 @@ pub fn write_all(
         system_prompt: facts.system_prompt,
         case_title: &title_of,
         run_dir,
+        comparison: facts.comparison.as_ref(),
     };
     crate::files::write_atomic_with(&run_dir.join("report.html"), |w| {
         html::write(gate, records, &page, w)
@@ -125,7 +130,16 @@ fn write_markdown(
     charter_line: &str,
     table: &str,
 ) -> Result<()> {
-    let mut md = markdown::render(gate, charter_line, table);
+    let title_of = |case: &str| {
+        facts
+            .suite
+            .case(case)
+            .map_or(case.to_string(), |c| c.title.clone())
+    };
+    let mut md = markdown::render(gate, charter_line, table, &title_of);
+    if let Some(c) = &facts.comparison {
+        md = lead_with_comparison(&md, c, &title_of);
+    }
     let auth = auth_failures(records);
     if !auth.is_empty() {
         let lines: String = auth
@@ -154,6 +168,35 @@ fn write_markdown(
     Ok(())
 }
 
+/// report.md with the comparison first: the title, the verdict under the base's policy, then
+/// the comparison's sections, then the head's own report (its title dropped).
+fn lead_with_comparison(
+    md: &str,
+    c: &super::comparison::View,
+    title_of: &dyn Fn(&str) -> String,
+) -> String {
+    let rest = md.strip_prefix("# Charter gate\n\n").unwrap_or(md);
+    let mark = match c.outcome.word {
+        "pass" => "✅",
+        "fail" => "❌",
+        _ => "⚠️",
+    };
+    let (head, tail) = c
+        .outcome
+        .sentence
+        .split_once(": ")
+        .unwrap_or((&c.outcome.sentence, ""));
+    let cost = match c.cost.trim_end() {
+        "" => String::new(),
+        cost => super::comparison::fenced(cost, ""),
+    };
+    format!(
+        "# Charter gate\n\n{mark} **{head}** — {tail} (gate = `{}`)\n\n{}{cost}\n## The head's own gate\n\n{rest}",
+        c.policy.as_str(),
+        super::comparison::markdown(c.changes, c.rev, title_of)
+    )
+}
+
 /// summary.json: its fixed part (`record::Summary`), then every unit with its trials.
 fn write_summary(
     run_dir: &Path,
@@ -172,10 +215,14 @@ fn write_summary(
             (c.case.to_string(), version)
         })
         .collect();
+    let (exit_code, verdict) = match &facts.comparison {
+        Some(c) => (c.outcome.code, c.outcome.word),
+        None => (gate.exit_code(), gate.verdict().0),
+    };
     let summary = crate::store::record::Summary {
         format: crate::store::record::SUMMARY_FORMAT.to_string(),
-        exit_code: gate.exit_code(),
-        verdict: gate.verdict().0.to_string(),
+        exit_code,
+        verdict: verdict.to_string(),
         partial: gate.partial.clone(),
         charter: SummaryCharter {
             source: facts.charter_source.to_string(),
@@ -200,11 +247,14 @@ fn write_summary(
         run: crate::store::record::RunMeta::of(run_dir),
     };
     // Through a JSON value: keys sorted, as summary.json has always had them.
-    let serde_json::Value::Object(head) =
+    let serde_json::Value::Object(mut head) =
         serde_json::to_value(&summary).map_err(|e| Error::Internal(e.to_string()))?
     else {
         unreachable!("a struct serializes as an object")
     };
+    if let Some(c) = &facts.comparison {
+        head.insert("comparison".into(), c.json());
+    }
     let doc = Summary {
         head,
         units: SummaryUnits {

@@ -57,6 +57,8 @@ pub struct Page<'a> {
     pub system_prompt: &'a str,
     pub case_title: &'a dyn Fn(&str) -> String,
     pub run_dir: &'a Path,
+    /// `gate --charter-base`: the comparison the page leads with.
+    pub comparison: Option<&'a super::comparison::View<'a>>,
 }
 
 /// The page, streamed to `out` a trial at a time: a run whose trials all differ writes a long
@@ -70,6 +72,9 @@ pub fn write(
     let mut h = Html::new();
     h.page_start(page.title, STYLE, Some(SCRIPT));
     header(&mut h, gate, page);
+    if let Some(c) = page.comparison {
+        super::comparison::html(&mut h, c, page.case_title);
+    }
     matrix(&mut h, gate, page);
     pass_k_table(&mut h, gate);
     h.raw("<details><summary>System prompt (the charter's runtime sections), sent in every trial</summary>")

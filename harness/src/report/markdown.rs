@@ -4,7 +4,12 @@ use crate::gate::stats::{short, Rate};
 use crate::gate::{Gate, UnitStatus};
 use std::fmt::Write;
 
-pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
+pub fn render(
+    gate: &Gate,
+    charter_line: &str,
+    registry_table: &str,
+    title_of: &dyn Fn(&str) -> String,
+) -> String {
     let mut out = String::new();
     let (word, sentence) = gate.verdict();
     let mark = match word {
@@ -16,10 +21,10 @@ pub fn render(gate: &Gate, charter_line: &str, registry_table: &str) -> String {
     let verdict = format!("{mark} **{head}** — {rest}");
     let _ = writeln!(out, "# Charter gate\n\n{verdict}\n\n{charter_line}\n");
     let rows = gate.rows();
-    let _ = writeln!(out, "| unit | {} |", gate.models.join(" | "));
-    let _ = writeln!(out, "|---|{}", "---|".repeat(gate.models.len()));
+    let _ = writeln!(out, "| unit | case | {} |", gate.models.join(" | "));
+    let _ = writeln!(out, "|---|---|{}", "---|".repeat(gate.models.len()));
     for (c, v) in &rows {
-        let _ = write!(out, "| {c}/{v} |");
+        let _ = write!(out, "| {c}/{v} | {} |", title_of(c).replace('|', "\\|"));
         for m in &gate.models {
             let cell = gate.cell(m, c, v, ["", " ❌", " ⚠️"]);
             let interval = gate.unit(m, c, v).map_or(String::new(), |u| {

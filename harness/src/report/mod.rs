@@ -1,6 +1,7 @@
 //! Reporters: they turn runner events and gate results into what people read; the run's
 //! reporters as one set in [`reporters`], one trial's view in [`trial`], HTML in [`markup`].
 
+pub mod comparison;
 pub mod events;
 
 pub mod files;

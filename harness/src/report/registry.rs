@@ -39,6 +39,9 @@ pub fn row(u: &Unit, title: &str, rules: &[String], runtime: &str) -> String {
         .map(|c| c.detail)
         .unwrap_or_default();
     let mode = format!("{title} ({}/{}) on {}", u.case, u.variant, u.model);
+    // The evidence quotes the model: a code span, so no mention, reference, link, image or
+    // HTML in it is live where the row is read (report.md, the comment, a charter's registry).
+    let first = super::comparison::code(&first);
     let signature = format!(
         "fails {} in {} of {} trials run; e.g. {first}",
         criteria.join(", "),

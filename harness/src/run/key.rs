@@ -51,3 +51,17 @@ pub fn key_of(charter_sha256: &str, manifest: &Path, suite: Option<&Path>) -> Re
     }
     Ok(format!("{:x}", h.finalize())[..32].to_string())
 }
+
+/// The key of a gate decided under the base's `[run] gate`: all-pass leaves `key` as it is
+/// (gates stored before the policy existed stay valid), another policy is mixed in.
+pub fn with_policy(key: &str, policy: crate::suite::manifest::GatePolicy) -> String {
+    if policy.is_all_pass() {
+        return key.to_string();
+    }
+    let mut h = Sha256::new();
+    for part in [key, "gate", policy.as_str()] {
+        h.update(part.as_bytes());
+        h.update([0]);
+    }
+    format!("{:x}", h.finalize())[..32].to_string()
+}

@@ -24,6 +24,7 @@ pub fn run(opts: &RunOptions) -> Result<u8> {
         lift: done.lift.clone(),
         sandbox_off: done.sandbox_off,
         step_summary: true,
+        comparison: None,
     };
     let code = conclude(&done.run_dir, &done.gate, &done.records, &facts)?;
     // What was sent against the plan printed before the first call.
@@ -69,6 +70,41 @@ pub fn conclude(
             crate::report::registry::table(gate, facts.suite, facts.system_prompt)
         );
     }
+    print_unsure(records);
+    if let Some(l) = &facts.lift {
+        out!(
+            "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
+            crate::report::lift::table(l)
+        );
+    }
+    if let Some(failed) = write_reports(run_dir, gate, records, facts) {
+        return Ok(failed);
+    }
+    print_verdict_last(gate);
+    Ok(gate.exit_code())
+}
+
+/// Write the run folder's reports and name them; `Some(4)` (said on stderr) when they could
+/// not be written.
+pub fn write_reports(
+    run_dir: &Path,
+    gate: &Gate,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+) -> Option<u8> {
+    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts) {
+        errln!("error: the reports could not be written: {e}");
+        return Some(exit::HARNESS_FAILED);
+    }
+    outln!(
+        "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
+        run_dir.display()
+    );
+    None
+}
+
+/// The trials the checker was unsure of, each with the command that labels it.
+pub fn print_unsure(records: &[TrialRecord]) {
     let unsure: Vec<&TrialRecord> = records
         .iter()
         .filter(|r| r.status == crate::store::trial::TrialStatus::Unsure)
@@ -88,36 +124,25 @@ pub fn conclude(
             outln!("    {}", crate::store::labels::label_command(&r.path()));
         }
     }
-    if let Some(l) = &facts.lift {
-        out!(
-            "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
-            crate::report::lift::table(l)
-        );
-    }
-    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts) {
-        errln!("error: the reports could not be written: {e}");
-        return Ok(exit::HARNESS_FAILED);
-    }
-    outln!(
-        "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
-        run_dir.display()
-    );
-    print_verdict_last(gate);
-    Ok(gate.exit_code())
 }
 
 /// The verdict again as the last line, coloured on a terminal (green pass, red fail, yellow
 /// otherwise); anstream drops the colour off a terminal and under NO_COLOR.
 fn print_verdict_last(gate: &Gate) {
+    print_verdict(gate.exit_code(), gate.partial.is_none(), &gate.verdict().1);
+}
+
+/// `Gate: <verdict>` as the last line: green for a decided pass, red for a fail, else yellow.
+pub fn print_verdict(code: u8, decided: bool, verdict: &str) {
     use anstyle::{AnsiColor, Style};
     use std::io::Write;
-    let colour = match gate.exit_code() {
-        exit::OK if gate.partial.is_none() => AnsiColor::Green,
+    let colour = match code {
+        exit::OK if decided => AnsiColor::Green,
         exit::GATE_FAILED => AnsiColor::Red,
         _ => AnsiColor::Yellow,
     };
     let style = Style::new().fg_color(Some(colour.into())).bold();
-    let verdict = crate::output::inert(&gate.verdict().1);
+    let verdict = crate::output::inert(verdict);
     let mut out = anstream::stdout();
     let _ = writeln!(out, "\n{style}Gate: {verdict}{style:#}");
 }

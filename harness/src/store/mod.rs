@@ -74,7 +74,18 @@ const RUN_FILES: [&str; 3] = ["run.json", "summary.json", "base-comparison.json"
 /// Every `*.json` transcript file at or under the given paths, sorted; `run.json` and other
 /// run-level files are skipped.
 pub fn transcript_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    crate::files::files_under(paths, |p| {
+    // A run folder given whole is its own transcripts: a base rerun (`base-<key>/`) or
+    // `--settle`'s trials inside it are other runs, never mixed into the head's.
+    let paths: Vec<PathBuf> = paths
+        .iter()
+        .map(
+            |p| match p.join("run.json").is_file() && p.join("transcripts").is_dir() {
+                true => p.join("transcripts"),
+                false => p.clone(),
+            },
+        )
+        .collect();
+    crate::files::files_under(&paths, |p| {
         p.extension().is_some_and(|x| x == "json")
             && !p
                 .file_name()

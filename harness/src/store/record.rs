@@ -436,8 +436,10 @@ impl RunMeta {
                     .to_string(),
             })
             .collect();
+        // results/latest is a link: the run's id is the folder it names, never "latest".
+        let real = std::fs::canonicalize(run_dir).unwrap_or_else(|_| run_dir.to_path_buf());
         Some(RunMeta {
-            id: run_dir
+            id: real
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
             started: run.started.clone(),

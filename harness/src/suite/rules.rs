@@ -92,6 +92,26 @@ pub fn present(text: &str) -> BTreeSet<String> {
     out
 }
 
+/// Per line of `text`, the rule whose text it is: from the rule's own line (its heading,
+/// bullet or numbered item) up to the next rule or the next heading that starts no rule. The
+/// lines a charter diff touches map to rules through this.
+pub fn rule_of_lines(text: &str) -> Vec<Option<String>> {
+    let headings: std::collections::HashMap<usize, String> =
+        crate::suite::charter::headings(text).into_iter().collect();
+    let (mut family, mut current) = (None, None);
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(rule) = family.and_then(|f| item(f, line)) {
+            current = Some(rule);
+        } else if let Some(h) = headings.get(&i) {
+            family = family_of(h);
+            current = None;
+        }
+        out.push(current.clone());
+    }
+    out
+}
+
 /// The rules of `wanted` that `text` no longer holds, in order.
 pub fn missing<'a>(text: &str, wanted: &'a [String]) -> Vec<&'a str> {
     let have = present(text);
@@ -168,6 +188,20 @@ mod tests {
             .collect::<Vec<_>>()
             .join("\n");
         assert_eq!(missing(&without_p1, &all()), vec!["P1"]);
+    }
+
+    #[test]
+    fn each_line_of_a_rule_maps_to_that_rule_and_a_heading_ends_it() {
+        let md = example();
+        let of = rule_of_lines(&md);
+        let at = |prefix: &str| {
+            let i = md.lines().position(|l| l.starts_with(prefix)).unwrap();
+            of[i].clone()
+        };
+        assert_eq!(at("- A Arithmetic").as_deref(), Some("Protocol A"));
+        assert_eq!(of.len(), md.lines().count());
+        let first_heading = md.lines().position(|l| l.starts_with('#')).unwrap();
+        assert_eq!(of[first_heading], None);
     }
 
     #[test]

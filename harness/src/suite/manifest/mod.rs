@@ -92,6 +92,34 @@ pub struct RunConfig {
     /// person labels it, exit 3) or `fail`.
     #[serde(default)]
     pub unsure: UnsurePolicy,
+    /// `[run] gate`: what the gate asks of a change. Read from the BASE branch's manifest by
+    /// `gate --charter-base` (a pull request cannot change its own policy).
+    #[serde(default, skip_serializing_if = "GatePolicy::is_all_pass")]
+    pub gate: GatePolicy,
+}
+
+/// `[run] gate`: `all-pass` (the charter's rule: every unit passes 3 of 3 on every model) or
+/// `no-regression` (a unit blocks when it fails on the head and passed on the base, or is new
+/// and fails; what the base already fails is listed, not blocking).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GatePolicy {
+    #[default]
+    AllPass,
+    NoRegression,
+}
+
+impl GatePolicy {
+    pub fn is_all_pass(&self) -> bool {
+        *self == GatePolicy::AllPass
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GatePolicy::AllPass => "all-pass",
+            GatePolicy::NoRegression => "no-regression",
+        }
+    }
 }
 
 /// `[run] unsure`: who decides a verdict the checker is unsure of.
@@ -153,6 +181,7 @@ impl Default for RunConfig {
             max_reply_bytes: default_max_reply_bytes(),
             max_workspace_bytes: default_max_workspace_bytes(),
             unsure: UnsurePolicy::default(),
+            gate: GatePolicy::default(),
             max_files: default_max_files(),
             max_transcript_bytes: default_max_transcript_bytes(),
             max_trial_secs: default_max_trial_secs(),

@@ -158,3 +158,43 @@ pub fn skipped(reason: &str) {
         .to_string();
     let _ = writeln!(std::io::stderr(), "SKIPPED in {test}: {reason}");
 }
+
+/// The DOM headless Chromium builds from the page at `page` (`--dump-dom`), or None, said as a
+/// skip, when no chromium is on PATH and neither CI nor CHARTER_HARNESS_REQUIRE_BROWSER=1
+/// requires one (then a missing browser fails).
+pub fn chromium_dom(page: &Path) -> Option<String> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|b| {
+            std::env::var_os("PATH").and_then(|p| {
+                std::env::split_paths(&p)
+                    .map(|d| d.join(b))
+                    .find(|f| f.is_file())
+            })
+        });
+    let Some(chromium) = found else {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        let required = std::env::var("CHARTER_HARNESS_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
+        assert!(
+            !(ci || required),
+            "no chromium on PATH: .ci/run installs it"
+        );
+        skipped("the browser check did not run: no chromium on PATH (Debian package `chromium`)");
+        return None;
+    };
+    let profile = tempfile::tempdir().unwrap();
+    let o = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&o.stdout).into_owned())
+}

@@ -67,6 +67,7 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
     let repo = charter_repo();
     let mut outputs = String::new();
     let mut last = String::new();
+    let mut last_stdout = String::new();
     for line in commands.lines().filter(|l| !l.trim().is_empty()) {
         let (_, comment) = line.rsplit_once("# exit ").expect("a `# exit N` comment");
         let want: i32 = comment
@@ -83,6 +84,7 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
             stderr(&o)
         );
         last = format!("{}{}", stdout(&o), stderr(&o));
+        last_stdout = stdout(&o);
         outputs.push_str(&last);
     }
     // The gate against main: exactly the three units Protocol A serves regress, on the model
@@ -120,6 +122,10 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
         .filter(|u| u["change"] == "regression")
         .count();
     assert_eq!(regressions, 3, "{json}");
+    gate_output_reads_regressions_first_and_the_verdict_last(&last_stdout);
+    reading_commands_stay_on_the_head_run(repo.path());
+    the_comment_says_what_the_gate_said(repo.path());
+    compare_agrees_with_the_gate(repo.path(), &json);
     // The registry rows point at the rule the edit removed.
     let rows =
         std::fs::read_to_string(repo.path().join("results/latest/registry-rows.md")).unwrap();
@@ -134,4 +140,276 @@ fn the_readme_walkthrough_deleting_protocol_a_shows_its_regressions_offline_and_
             "README quotes {l:?}, not printed:\n{outputs}"
         );
     }
+}
+
+/// The reviewer's view of `gate --charter-base`: the three regressions before anything the
+/// base already fails, and the verdict as the very last line.
+fn gate_output_reads_regressions_first_and_the_verdict_last(out: &str) {
+    let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(
+        lines.last().copied(),
+        Some("Gate: FAIL: the change is blocked"),
+        "{out}"
+    );
+    let at = |needle: &str| {
+        out.find(needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in:\n{out}"))
+    };
+    assert!(
+        at("Regressions:") < at("regression     E1/default"),
+        "{out}"
+    );
+    assert!(
+        at("regression     E4/default") < at("Already failing on the base"),
+        "{out}"
+    );
+    assert_eq!(out.matches("Gate: ").count(), 1, "the verdict once:\n{out}");
+    // Each regression with the criteria that flipped and the Protocol A hunk beneath it.
+    for case in ["E1", "E2", "E4"] {
+        let from = at(&format!("regression     {case}/default"));
+        let block = &out[from..];
+        let end = block[1..]
+            .find("\n  regression")
+            .or_else(|| block.find("Already failing"))
+            .unwrap();
+        let block = &block[..end];
+        assert!(block.contains("flipped: "), "{case}: {block}");
+        assert!(
+            block.contains("charter hunk touching Protocol A: @@ ")
+                && block.contains("-A — Arithmetic. Trigger:"),
+            "{case}: {block}"
+        );
+    }
+}
+
+/// `harness compare` on the same two runs (the base rerun and the head) labels the same units
+/// the same way, exactly, and exits 1 as the gate does.
+fn compare_agrees_with_the_gate(repo: &Path, gate_json: &serde_json::Value) {
+    let base = gate_json["base_results"].as_str().unwrap();
+    let o = shell(
+        repo,
+        &format!("harness compare '{base}' results/latest --json"),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let mut from_compare: Vec<(String, bool)> = v["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["change"] == "regression")
+        .map(|u| (format!("{} {}", u["case"], u["model"]), u["exact"] == true))
+        .collect();
+    let mut from_gate: Vec<(String, bool)> = gate_json["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["change"] == "regression")
+        .map(|u| (format!("{} {}", u["case"], u["model"]), u["exact"] == true))
+        .collect();
+    from_compare.sort();
+    from_gate.sort();
+    assert_eq!(from_compare, from_gate);
+    assert_eq!(from_gate.len(), 3);
+    for u in gate_json["units"].as_array().unwrap() {
+        if u["change"] == "regression" {
+            let a = &u["attribution"];
+            assert!(!a["flipped"].as_array().unwrap().is_empty(), "{u}");
+            assert_eq!(a["hunks"][0]["rules"][0], "Protocol A", "{u}");
+            assert_eq!(a["whole_charter"], false, "{u}");
+        }
+    }
+}
+
+/// A charter repository whose main has no Protocol B (so the charter-reading model fails E3 on
+/// main), gated by a manifest on main that says `[run] gate = "no-regression"`.
+fn repo_failing_e3_on_main() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = std::fs::read_to_string(repo_root().join(SEED)).unwrap();
+    let without_b: String = seed
+        .lines()
+        .filter(|l| !l.starts_with("B — Premise Audit"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.path().join("CHARTER.md"), without_b).unwrap();
+    std::fs::create_dir(dir.path().join("manifests")).unwrap();
+    std::fs::write(
+        dir.path().join("manifests/reader.toml"),
+        "[charter]\nsource = \"../CHARTER.md\"\n\n[run]\ntrials = 3\ngate = \"no-regression\"\n\n\
+         [[models]]\nname = \"scripted-reader\"\nrole = \"frontier\"\nprovider = \"scripted\"\n\
+         model = \"scripted/charter-reader-v1\"\nscript = \"charter-reading\"\n\n\
+         [[models]]\nname = \"scripted-compliant\"\nrole = \"weakest\"\nprovider = \"scripted\"\n\
+         model = \"scripted/compliant-v1\"\nscript = \"compliant\"\n",
+    )
+    .unwrap();
+    for line in [
+        "git init -q -b main",
+        "git add -A",
+        "git commit -qm 'main fails E3'",
+    ] {
+        let o = shell(dir.path(), line);
+        assert!(o.status.success(), "{line}: {}", stderr(&o));
+    }
+    dir
+}
+
+/// `edit` committed on a new branch, run on the reader manifest, gated against main.
+fn gate_edit_against_main(repo: &Path, branch: &str, edit: &str) -> std::process::Output {
+    for line in [
+        format!("git switch -qc {branch} main"),
+        edit.to_string(),
+        format!("git commit -qam '{branch}'"),
+        "harness run --matrix manifests/reader.toml".to_string(),
+    ] {
+        let o = shell(repo, &line);
+        assert!(
+            o.status.code().is_some_and(|c| c <= 1),
+            "{line}: {}",
+            stderr(&o)
+        );
+    }
+    shell(repo, "harness gate --charter-base main")
+}
+
+#[test]
+fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a_new_e1_failure() {
+    let repo = repo_failing_e3_on_main();
+    // The stored gate's key carries the base's policy: the same inputs under all-pass differ.
+    let key = |args: &str| {
+        stdout(&shell(
+            repo.path(),
+            &format!("harness key --matrix manifests/reader.toml{args}"),
+        ))
+    };
+    assert_ne!(key(" --charter-base main"), key(""));
+    let reword = "sed -i 's/Write raw values; name the base./Write raw values and name the base./' CHARTER.md";
+    let o = gate_edit_against_main(repo.path(), "reword", reword);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert_eq!(
+        out.lines().rfind(|l| !l.trim().is_empty()),
+        Some("Gate: no regression; the charter's gate is not met: 1 unit still fails"),
+        "{out}"
+    );
+    let latest = repo.path().join("results/latest");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(latest.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["verdict"], "no-regression");
+    assert_eq!(summary["exit_code"], 0);
+    assert_eq!(summary["comparison"]["gate"], "no-regression");
+    let md = std::fs::read_to_string(latest.join("report.md")).unwrap();
+    assert!(
+        md.contains("no regression; the charter's gate is not met") && !md.contains("PASS"),
+        "{md}"
+    );
+
+    // Without a base the policy cannot apply: said, and decided as all-pass (E3 fails).
+    let o = shell(repo.path(), "harness gate");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("[run] gate = \"no-regression\" needs a base (--charter-base REV)"),
+        "{}",
+        stderr(&o)
+    );
+    let drop_a = format!("{reword} && sed -i '/^A — Arithmetic/d' CHARTER.md");
+    let o = gate_edit_against_main(repo.path(), "drop-a", &drop_a);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(
+        out.trim_end()
+            .ends_with("Gate: FAIL: the change is blocked: 3 units fail here and passed on the base (no-regression)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("regression     E1/default on scripted-reader"),
+        "{out}"
+    );
+}
+
+/// After the base comparison, `check` reads the head's 144 transcripts only (the base rerun
+/// kept inside the run folder is another run), and no report calls the run "latest".
+fn reading_commands_stay_on_the_head_run(repo: &Path) {
+    let o = shell(repo, "harness check");
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        out.lines().any(|l| l.starts_with("144 transcripts: ")),
+        "48 units x 3 trials, no base transcript among them:\n{out}"
+    );
+    let latest = repo.join("results/latest");
+    let id = std::fs::canonicalize(&latest).unwrap();
+    let id = id.file_name().unwrap().to_str().unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(latest.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["run"]["id"], id, "the gate keeps the run's own id");
+    let md = std::fs::read_to_string(latest.join("report.md")).unwrap();
+    reports_lead_with_the_comparison(
+        &md,
+        &std::fs::read_to_string(latest.join("report.html")).unwrap(),
+    );
+    // In a browser: the comparison section is the page's first, its hunk a diff block.
+    if let Some(dom) = crate::common::chromium_dom(&latest.join("report.html")) {
+        let (cmp, matrix) = (dom.find("id=\"comparison\""), dom.find("id=\"matrix\""));
+        assert!(
+            cmp.is_some() && cmp < matrix,
+            "the DOM leads with the comparison"
+        );
+        assert!(
+            dom.contains("<pre class=\"diff\">@@ ") && dom.contains("-A — Arithmetic. Trigger:")
+        );
+        assert!(dom.contains("Regressions (3)"));
+    }
+    assert!(
+        !md.contains("Run `latest`") && md.contains(&format!("Run `{id}`")),
+        "{md}"
+    );
+}
+
+/// report.md and report.html open with the comparison: the regressions with case titles,
+/// flipped criteria and the Protocol A hunk as a diff, before the head's own matrix.
+fn reports_lead_with_the_comparison(md: &str, html: &str) {
+    let at = |text: &str, needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in:\n{text}"))
+    };
+    assert!(
+        at(md, "## Against the base") < at(md, "### Regressions (3)"),
+        "{md}"
+    );
+    assert!(at(md, "### Regressions (3)") < at(md, "### Already failing on the base (16)"));
+    assert!(at(md, "### Already failing on the base") < at(md, "## The head's own gate"));
+    assert!(
+        at(md, "#### E1/default — ") < at(md, "```diff\n@@ "),
+        "{md}"
+    );
+    assert!(md.contains("\n-A — Arithmetic. Trigger:"), "{md}");
+    assert!(
+        at(html, "id=\"comparison\"") < at(html, "System prompt (the charter"),
+        "report.html"
+    );
+    assert!(html.contains("class=\"diff\"") && html.contains("-A — Arithmetic. Trigger:"));
+}
+
+/// `harness comment` prints the Markdown the workflow posts: the verdict first, then the three
+/// regressions with their flipped criteria and the Protocol A hunk, and a failure status.
+fn the_comment_says_what_the_gate_said(repo: &Path) {
+    let o = shell(
+        repo,
+        "harness comment --run-url https://github.com/o/r/actions/runs/7 --status status.json",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let body = stdout(&o);
+    let report = std::fs::read_to_string(repo.join("results/latest/report.md")).unwrap();
+    assert!(
+        body.starts_with("<!-- charter-harness-gate -->\n# Charter gate\n\n❌ **FAIL**"),
+        "{body}"
+    );
+    assert!(body.contains(&report), "the comment is report.md and more");
+    assert!(body.contains("### Regressions (3)") && body.contains("\n-A — Arithmetic. Trigger:"));
+    assert!(body
+        .trim_end()
+        .ends_with("[The run](https://github.com/o/r/actions/runs/7)"));
+    let status: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.join("status.json")).unwrap()).unwrap();
+    assert_eq!(status["state"], "failure", "{status}");
 }

@@ -1299,7 +1299,7 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
         .summary
         .find("Against the base")
         .expect("base comparison in the summary");
-    let gate = regress.summary.find("# Charter gate").unwrap();
+    let gate = regress.summary.find("## The head's own gate").unwrap();
     assert!(
         top < gate,
         "the comparison comes first:\n{}",

@@ -2,3 +2,4 @@
 
 mod calibrate;
 mod label_writer;
+mod comment;

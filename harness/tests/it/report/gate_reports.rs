@@ -90,7 +90,7 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
     let md = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(
         md.contains("**FAIL**")
-            && md.contains("| E9/default | 3/3 [0.29–1] | 0/3 ❌ [0–0.71] | 3/3 [0.29–1] |"),
+            && md.contains("| E9/default | Multi-file invariant | 3/3 [0.29–1] | 0/3 ❌ [0–0.71] | 3/3 [0.29–1] |"),
         "{md}"
     );
     assert_eq!(

@@ -1,4 +1,5 @@
 //! The gate and its reports, byte for byte.
 
 mod gate_reports;
+mod inert;
 mod report_bytes;

@@ -1,0 +1,288 @@
+//! `harness comment`: the pull-request comment as Markdown, in every state the workflow posts
+//! (a run's gate, lint findings, lint failed, a fork waiting for a maintainer), and the
+//! `charter-gate` status that goes with it. Building it never fails: whatever cannot be read
+//! becomes an `error` status with the reason, so a status is always posted.
+
+use crate::error::Result;
+use crate::report::comparison::code;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The first line of the workflow's comment, by which it finds its own comment to update.
+pub const MARKER: &str = "<!-- charter-harness-gate -->";
+/// GitHub's largest comment, in characters.
+pub const MAX_CHARS: usize = 65_536;
+/// GitHub's longest status description, in characters.
+const MAX_DESCRIPTION: usize = 140;
+/// Findings listed at most; the rest are counted.
+const MAX_FINDINGS: usize = 200;
+
+/// Which comment to build.
+pub enum State {
+    /// A run folder's gate (report.md and summary.json).
+    Gate(PathBuf),
+    /// `harness lint … --json` output: one finding a line.
+    Lint(PathBuf),
+    /// The lint job failed before it reported: why.
+    LintFailed(String),
+    /// A fork's pull request waits for a maintainer to run the gate.
+    ForkWaiting(u64),
+}
+
+pub struct CommentOptions {
+    pub state: State,
+    /// The workflow run's page: linked at the end, and from the truncation note.
+    pub run_url: Option<String>,
+    /// Where to write the status (`{"state", "description"}`), for the step that posts it.
+    pub status: Option<PathBuf>,
+}
+
+/// The `charter-gate` commit status: `success`, `failure`, `error` or `pending`.
+pub struct Status {
+    pub state: &'static str,
+    pub description: String,
+}
+
+/// Print the comment (and write the status); exit 0 whatever the state, so the step that
+/// posts goes on to post.
+pub fn run(opts: &CommentOptions) -> Result<u8> {
+    let (body, status) = build(opts);
+    out!("{body}");
+    if let Some(path) = &opts.status {
+        let description: String = crate::output::inert(&status.description)
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_DESCRIPTION)
+            .collect();
+        crate::files::write_json_atomic(
+            path,
+            &serde_json::json!({"state": status.state, "description": description}),
+        )?;
+    }
+    Ok(crate::exit::OK)
+}
+
+/// The comment and its status, for any state; a failure to read becomes the `error` state.
+pub fn build(opts: &CommentOptions) -> (String, Status) {
+    let (text, status) = match &opts.state {
+        State::Gate(dir) => gate(dir).unwrap_or_else(|why| failed(&why)),
+        State::Lint(file) => lint(file).unwrap_or_else(|why| failed(&why)),
+        State::LintFailed(why) => (
+            format!("**Lint failed**: {}\n", code(why)),
+            Status {
+                state: "error",
+                description: format!("lint failed: {why}"),
+            },
+        ),
+        State::ForkWaiting(pr) => (
+            format!("This pull request comes from a fork: the gate, which spends on the model keys, waits for a maintainer (Actions → charter-gate → Run workflow, with the number {pr}).\n"),
+            Status {
+                state: "pending",
+                description: "waits for a maintainer to run the gate (a fork's pull request)".into(),
+            },
+        ),
+    };
+    (bounded(&text, opts.run_url.as_deref()), status)
+}
+
+fn failed(why: &str) -> (String, Status) {
+    (
+        format!("**The comment could not be built**: {}\n", code(why)),
+        Status {
+            state: "error",
+            description: format!("the gate's comment could not be built: {why}"),
+        },
+    )
+}
+
+/// The marker, `text`, the run link; cut to [`MAX_CHARS`] with a note that links the run.
+fn bounded(text: &str, run_url: Option<&str>) -> String {
+    let url = run_url.filter(|u| {
+        u.starts_with("https://")
+            && !u.contains(|c: char| c.is_whitespace() || "()<>[]".contains(c))
+    });
+    let footer = match url {
+        Some(u) => format!("\n[The run]({u})\n"),
+        None => String::new(),
+    };
+    let head = format!("{MARKER}\n");
+    let whole = format!("{head}{text}{footer}");
+    if whole.chars().count() <= MAX_CHARS {
+        return whole;
+    }
+    let note = format!(
+        "\n\n… cut here to fit GitHub's {MAX_CHARS} characters: the whole report is the run's artifact charter-gate-results{}.\n",
+        url.map_or(String::new(), |u| format!(" ([the run]({u}))"))
+    );
+    let room = MAX_CHARS - head.chars().count() - note.chars().count() - footer.chars().count();
+    // Cut at a line: a half line could open a code span or fence that swallows the note.
+    let cut: String = text.chars().take(room).collect();
+    let cut = cut.rsplit_once('\n').map_or("", |(a, _)| a);
+    // A fence left open would hold the note: close it.
+    let fence = if cut.lines().filter(|l| l.starts_with("```")).count() % 2 == 1 {
+        "\n```"
+    } else {
+        ""
+    };
+    let cut: String = cut.chars().take(room - fence.len()).collect();
+    format!("{head}{cut}{fence}{note}{footer}")
+}
+
+/// The gate's comment: report.md (verdict first, then the comparison, the units, the rows),
+/// then the cost from summary.json.
+fn gate(dir: &Path) -> std::result::Result<(String, Status), String> {
+    use crate::files::read::{read_text, Kind};
+    let summary =
+        read_text(&dir.join("summary.json"), Kind::SummaryJson).map_err(|e| e.to_string())?;
+    let summary: serde_json::Value = serde_json::from_str(&summary)
+        .map_err(|e| format!("{}: not JSON: {e}", dir.join("summary.json").display()))?;
+    let code = summary["exit_code"]
+        .as_u64()
+        .ok_or_else(|| format!("{}: no exit_code", dir.join("summary.json").display()))?;
+    let report = read_text(&dir.join("report.md"), Kind::SummaryJson).map_err(|e| e.to_string())?;
+    let verdict = summary["comparison"]["verdict"]
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| summary["verdict"].as_str().unwrap_or("?").to_string());
+    let state = match code {
+        0 => "success",
+        1 => "failure",
+        _ => "error",
+    };
+    let description = match (code, summary["needs_labels"].as_array()) {
+        (3, Some(n)) if !n.is_empty() => {
+            format!("needs a label: {} unit(s), harness label --decide", n.len())
+        }
+        (3, _) => "undecided: provider errors, run again".to_string(),
+        _ => verdict,
+    };
+    let mut text = report;
+    if let Some(usage) = summary["usage"].as_array().filter(|u| !u.is_empty()) {
+        text.push_str("\n**Cost:**\n");
+        for m in usage {
+            let cost = m["cost_usd"]
+                .as_f64()
+                .map_or("not priced".to_string(), |c| format!("${c:.2}"));
+            text.push_str(&format!(
+                "- {}: {} input and {} output tokens, {cost}\n",
+                code_name(&m["model"]),
+                m["input_tokens"].as_u64().unwrap_or(0),
+                m["output_tokens"].as_u64().unwrap_or(0)
+            ));
+        }
+    }
+    Ok((text, Status { state, description }))
+}
+
+fn code_name(v: &serde_json::Value) -> String {
+    code(v.as_str().unwrap_or("?"))
+}
+
+/// One finding of `harness lint … --json`.
+#[derive(Deserialize)]
+struct Finding {
+    file: String,
+    line: Option<u64>,
+    rule: String,
+    kind: String,
+    message: String,
+    #[serde(default)]
+    fix: Option<String>,
+}
+
+/// Lint findings: errors fail the status, findings needing a reviewer are listed for one.
+fn lint(file: &Path) -> std::result::Result<(String, Status), String> {
+    use crate::files::read::{read_text, Kind};
+    let text = read_text(file, Kind::SummaryJson).map_err(|e| e.to_string())?;
+    let mut findings = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let f: Finding = serde_json::from_str(line)
+            .map_err(|e| format!("{}, line {}: not a finding: {e}", file.display(), i + 1))?;
+        if !["error", "warning", "needs-reviewer"].contains(&f.kind.as_str()) {
+            return Err(format!(
+                "{}, line {}: kind {:?} is not error, warning or needs-reviewer",
+                file.display(),
+                i + 1,
+                f.kind
+            ));
+        }
+        findings.push(f);
+    }
+    let count = |k: &str| findings.iter().filter(|f| f.kind == k).count();
+    let (errors, reviewer) = (count("error"), count("needs-reviewer"));
+    let mut out = format!(
+        "**Lint**: {errors} error(s), {reviewer} finding(s) need a reviewer, {} warning(s)\n\n",
+        count("warning")
+    );
+    let mut sorted: Vec<&Finding> = findings.iter().collect();
+    sorted.sort_by_key(|f| match f.kind.as_str() {
+        "error" => 0,
+        "needs-reviewer" => 1,
+        _ => 2,
+    });
+    for f in sorted.iter().take(MAX_FINDINGS) {
+        let at = match f.line {
+            Some(l) => format!("{}:{l}", f.file),
+            None => f.file.clone(),
+        };
+        let fix = f
+            .fix
+            .as_deref()
+            .map_or(String::new(), |x| format!(" — fix: {}", code(x)));
+        out.push_str(&format!(
+            "- **{}** {} {}: {}{fix}\n",
+            f.kind,
+            code(&at),
+            code(&f.rule),
+            code(&f.message)
+        ));
+    }
+    if findings.len() > MAX_FINDINGS {
+        out.push_str(&format!("- … and {} more\n", findings.len() - MAX_FINDINGS));
+    }
+    let status = match (errors, reviewer) {
+        (0, 0) => Status {
+            state: "success",
+            description: "lint: no error".into(),
+        },
+        (0, n) => Status {
+            state: "success",
+            description: format!("lint: {n} finding(s) need a reviewer"),
+        },
+        (n, _) => Status {
+            state: "failure",
+            description: format!("lint: {n} error(s)"),
+        },
+    };
+    Ok((out, status))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_over_githubs_limit_is_cut_at_a_line_with_a_note_linking_the_run() {
+        let text = "```diff\n".to_string() + &"-a line of the charter\n".repeat(5000);
+        let out = bounded(&text, Some("https://github.com/o/r/actions/runs/1"));
+        assert!(out.chars().count() <= MAX_CHARS, "{}", out.chars().count());
+        assert!(out.starts_with(MARKER));
+        assert!(
+            out.contains("… cut here")
+                && out.contains("([the run](https://github.com/o/r/actions/runs/1))")
+        );
+        // The open fence is closed before the note.
+        let note = out.find("… cut here").unwrap();
+        assert_eq!(out[..note].matches("```").count() % 2, 0);
+    }
+
+    #[test]
+    fn a_run_url_that_is_not_a_plain_https_link_is_left_out() {
+        let out = bounded("x\n", Some("javascript:alert(1)"));
+        assert!(!out.contains("javascript"), "{out}");
+    }
+}
