@@ -1199,7 +1199,9 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     assert_eq!(base.jobs["gate"], "success");
 
     let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
-    // 1. A wording edit with a patch bump: the gate passes.
+    // 1. A rule reworded ("pick" → "choose") with a patch bump: lint cannot judge whether
+    // the meaning changed, exits 3 (needs a reviewer), and that lets the gate run; the gate
+    // passes and the finding reaches the comment for a maintainer to settle.
     setup.branch_off("pr-wording");
     std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
     git(&root, &["commit", "-qam", "wording"]);
@@ -1221,9 +1223,12 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     let body = comments[0]["body"].as_str().unwrap();
     assert!(body.starts_with(COMMENT_MARKER), "{body}");
     assert_eq!(comments[0]["user"]["login"], "github-actions[bot]");
+    assert_eq!(pass.jobs["lint"], "success", "lint exit 3 is not a failed job");
     for part in [
         "PASS",
         "Against the base",
+        "charter/reworded-rule",
+        "choose the higher tier",
         "**Cost:**",
         "**Wait:**",
         "/actions/runs/",
