@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod expr;
 pub mod goals;
 pub mod latex;
+pub mod notation;
 pub mod num;
 pub mod numbers;
 pub mod paths;
