@@ -454,7 +454,7 @@ mod tests {
             values("days 1,2,3"),
             vec![(1.0, false), (2.0, false), (3.0, false)]
         );
-        assert_eq!(values("e ≈ 2.71828"), vec![(2.71828, false)]);
+        assert_eq!(values("ratio 1.23456"), vec![(1.23456, false)]);
         assert_eq!(
             values("(100 − 80)/80"),
             vec![(100.0, false), (80.0, false), (80.0, false)]
