@@ -14,6 +14,7 @@ pub mod notation;
 pub mod num;
 pub mod numbers;
 pub mod paths;
+pub mod readings;
 pub mod reply;
 pub mod requests;
 pub mod sentences;

@@ -1,0 +1,124 @@
+//! Readings, not a reading: a criterion decides only when every plausible reading of the reply
+//! gives the same verdict, and names the readings when they do not.
+
+mod common;
+
+use checkers::{CheckContext, Message, Role, Transcript, Verdict};
+
+const DERIVED: &str = "The change is $100k − $80k = $20k; over the starting cost, (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.";
+
+fn check(case: &str, reply: &str) -> Verdict {
+    let t = Transcript::new(
+        case,
+        "default",
+        "m",
+        2,
+        vec![
+            Message::new(Role::System, "s"),
+            Message::new(Role::User, "(case prompt)"),
+            Message::new(Role::Assistant, reply),
+        ],
+    );
+    let truth = common::truth(case);
+    let ctx = CheckContext {
+        truth: &truth,
+        core_invariants: None,
+    };
+    checkers::check(&t, &ctx).unwrap()
+}
+
+fn unsure_on<'v>(v: &'v Verdict, criterion: &str) -> &'v str {
+    assert!(v.unsure(), "{:?}", v.criteria);
+    let c = v.criteria.iter().find(|c| c.name == criterion).unwrap();
+    assert!(c.unsure, "{:?}", c);
+    &c.detail
+}
+
+#[test]
+fn e1_a_prose_figure_and_a_fenced_json_figure_that_disagree_are_unsure_naming_both() {
+    let reply = format!(
+        "{DERIVED}\n\nBottom line: budget 25% more.\n\n```json\n{{\"answer\": \"20%\", \"base\": \"$80k\"}}\n```"
+    );
+    let v = check("E1", &reply);
+    let why = unsure_on(&v, "final-figure");
+    assert!(why.contains("the prose concludes 25%"), "{why}");
+    assert!(why.contains("the fenced JSON says 20%"), "{why}");
+    // Agreeing, the same reply is decided.
+    let v = check("E1", &reply.replace("\"20%\"", "\"25%\""));
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+}
+
+#[test]
+fn e1_bare_json_yaml_and_a_tables_result_row_are_readings_too() {
+    let bare = format!("{DERIVED}\n\nSo budget 25% more.\n\n{{\"final_answer\": \"20%\"}}");
+    let yaml = format!("{DERIVED}\n\nSo budget 25% more.\n\n```yaml\nbase: $80k\nanswer: 20%\n```");
+    let table = format!(
+        "{DERIVED}\n\nSo budget 25% more.\n\n| Item | Value |\n|---|---|\n| Base | $80k |\n| Final answer | 20% |"
+    );
+    for (reply, source) in [
+        (&bare, "the JSON says 20%"),
+        (&yaml, "the YAML says 20%"),
+        (&table, "20%"),
+    ] {
+        let v = check("E1", reply);
+        let why = unsure_on(&v, "final-figure");
+        assert!(why.contains(source), "{why}");
+    }
+    for reply in [&bare, &yaml, &table] {
+        let v = check("E1", &reply.replace("20%", "25%"));
+        assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    }
+}
+
+#[test]
+fn e1_a_correction_decides_over_the_figure_it_corrects() {
+    let reply = format!(
+        "**Answer: 20%.**\n\n{DERIVED}\n\nCorrection: I divided by the new cost at first; the increase is 25%, so budget 25% more."
+    );
+    let v = check("E1", &reply);
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    // Two marked conclusions that differ with no correction between them: unsure.
+    let contradiction = format!("**Answer: 20%.**\n\n{DERIVED}\n\n**Final answer: 25%.**");
+    let v = check("E1", &contradiction);
+    let why = unsure_on(&v, "final-figure");
+    assert!(why.contains("20%") && why.contains("25%"), "{why}");
+}
+
+#[test]
+fn e1_the_replys_decimal_comma_decides_its_figures() {
+    // "0,25" and "80 000" establish decimal commas: "1,250" is 1.25, and the reverse check holds.
+    let reply = "Costs went from $80 000 to $100 000: (100 000 − 80 000)/80 000 = 0,25 = 25 %. Check: 80 000 × 1,250 = 100 000.\n\nBottom line: budget 25 % more.";
+    let v = check("E1", reply);
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    let reverse = v
+        .criteria
+        .iter()
+        .find(|c| c.name == "reverse-derivation")
+        .unwrap();
+    assert!(reverse.detail.contains("1,250"), "{}", reverse.detail);
+}
+
+#[test]
+fn e4_a_two_way_day_count_is_unsure_only_where_its_readings_decide_differently() {
+    let work = "Count both ends: 10 − 3 + 1 = 8. The days: 3, 4, 5, 6, 7, 8, 9, 10.";
+    // "8.000 days" could be eight, or eight thousand with the point grouping: one reading
+    // passes, the other fails.
+    let v = check("E4", &format!("{work}\n\nSo the offsite is 8.000 days."));
+    let why = unsure_on(&v, "final-count");
+    assert!(
+        why.contains("read as 8") && why.contains("read as 8000"),
+        "{why}"
+    );
+    // "8 days" has one reading.
+    let v = check("E4", &format!("{work}\n\nSo the offsite is 8 days."));
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+}
+
+#[test]
+fn e2_a_structured_answer_that_disagrees_with_the_prose_is_unsure() {
+    let reply = "0.7 × 1.3 = 0.91, so the net change is −9%: not even.\n\n```json\n{\"answer\": \"net change 0%\"}\n```";
+    let v = check("E2", reply);
+    unsure_on(&v, "net-change");
+    let v = check("E2", &reply.replace("net change 0%", "net change −9%"));
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+}
