@@ -43,6 +43,9 @@ fn split(token: &str) -> (Vec<&str>, Vec<char>) {
 
 /// Which decimal mark the figure itself shows, if only one notation writes it.
 pub fn evidence(token: &str) -> Decimal {
+    if token.bytes().all(|b| b.is_ascii_digit()) {
+        return Decimal::Unknown;
+    }
     let (runs, marks) = split(token);
     let commas = marks.iter().filter(|&&c| c == ',').count();
     let points = marks.iter().filter(|&&c| c == '.').count();
@@ -95,6 +98,17 @@ pub fn established_by(evidence: impl IntoIterator<Item = Decimal>) -> Decimal {
 /// The value of a figure's digits and marks in `notation`, and its other reading when the
 /// figure stays two-way; `None` when the marks make no number.
 pub fn value(token: &str, notation: Decimal) -> Option<(f64, Option<f64>)> {
+    // Most figures are plain digits, or digits with one decimal point that no notation reads
+    // otherwise ("0.25", "1.5"): read without splitting.
+    let plain = token.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && token.bytes().filter(|&b| b == b'.').count() <= 1
+        && (notation == Decimal::Point
+            || token
+                .split_once('.')
+                .is_none_or(|(int, frac)| frac.len() != 3 || int == "0" || int.is_empty()));
+    if plain {
+        return token.parse().ok().map(|v| (v, None));
+    }
     let (runs, marks) = split(token);
     let decimal = match evidence(token) {
         Decimal::Unknown => match (marks.contains(&','), marks.contains(&'.'), notation) {

@@ -166,12 +166,13 @@ fn decide(out: Vec<Reading>) -> Figure {
 /// The prose's concluding figure, or the correction that follows it.
 fn prose_figure<W: Fn(&Reply, &Num) -> bool>(reply: &Reply, wanted: &W) -> Option<(Num, Source)> {
     let n = concluding_figure(reply, |n| wanted(reply, n))?;
-    let corrected = reply
-        .sentence_spans()
-        .iter()
+    // One scan for correction words after the figure; only their sentences are read.
+    let plain = reply.plain();
+    let corrected = CORRECTION
+        .find_iter(&plain[n.end..])
+        .filter_map(|m| reply.sentence_range_at(n.end + m.start()).cloned())
         .filter(|s| s.start >= n.end && !reply.in_code(s.start))
-        .filter(|s| CORRECTION.is_match(&reply.plain()[(*s).clone()]))
-        .filter_map(|s| last_asserted(reply, wanted, s.clone()))
+        .filter_map(|s| last_asserted(reply, wanted, s))
         .last();
     match corrected {
         Some(c) => Some((c, Source::Correction)),
