@@ -9,6 +9,10 @@ pub const GATE_FAILED: u8 = 1;
 pub const USAGE: u8 = 2;
 /// Inconclusive: some unit has error transcripts and none failed.
 pub const INCONCLUSIVE: u8 = 3;
+/// `lint`: the worst finding needs a reviewer (a reworded rule whose meaning the linter cannot
+/// judge). The same number as [`INCONCLUSIVE`]: exit 3 always means "a person or a rerun must
+/// decide", and every output says which.
+pub const NEEDS_REVIEWER: u8 = 3;
 /// The harness itself could not finish: a disk full, a report or transcript it could not write.
 /// The gate verdict, when it was computed, has been printed before.
 pub const HARNESS_FAILED: u8 = 4;

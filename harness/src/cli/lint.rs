@@ -2,27 +2,47 @@
 //! (`lint capsule`), before any model is called.
 
 use crate::error::Result;
-use crate::suite::lint::{self, LintOptions};
-use clap::Subcommand;
+use crate::suite::lint::{self, Lint, LintOptions};
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
+
+#[derive(Args)]
+pub(super) struct LintArgs {
+    #[command(subcommand)]
+    what: LintCommand,
+    /// One JSON object a line per finding: file, line, rule, kind (error | warning |
+    /// needs-reviewer), message, fix.
+    #[arg(long, global = true)]
+    json: bool,
+}
 
 #[derive(Subcommand)]
 pub(super) enum LintCommand {
-    /// A reasoning charter: runtime marker, semver version line, Core Invariants, every listed
-    /// E-case has a checker and every checker's case is listed; with --base, the charter's
-    /// versioning rules. Warns of text above the title (web page chrome copied with the
-    /// charter) and shows the first lines of the system prompt a run would send. Exit: 0 clean
-    /// or warnings only, 1 findings, 2 unreadable input.
+    /// A reasoning charter's structure; with --base, its versioning rules.
+    ///
+    /// Checks the runtime marker, the semver version line (Markdown emphasis allowed), Core
+    /// Invariants, that every listed E-case has a checker and every checker's case is listed,
+    /// and that every regex a case's criteria state compiles and looks like what it evidently
+    /// means. Warns of text above the title (web page chrome copied with the charter) and shows
+    /// the first lines of the system prompt a run would send. With --base, compares rules as
+    /// structure (numbers, ranked orders, never/always/must clauses): a structural change is
+    /// decided; a reworded rule whose structure is unchanged needs a reviewer when the version
+    /// bump would differ between its readings. Exit: 0 clean or warnings only, 1 a decided
+    /// finding, 3 the worst finding needs a reviewer, 2 unreadable input.
     Charter {
         file: PathBuf,
         /// Compare with the charter at this git revision (same path, read with git2).
         #[arg(long)]
         base: Option<String>,
     },
-    /// Charter capsules: every Markdown file (folders are searched) with frontmatter
-    /// `type: charter`, by the capsule definition's §7 validation checks 1–8, §4 Identity
-    /// content and §8 forbidden patterns; with --base, its §6 lock semantics. Each finding
-    /// cites its section and check. Findings are WARN (exit 0) unless --strict (exit 1).
+    /// Charter capsules: §7 validation, §4 Identity content, §8 patterns, §6 locks.
+    ///
+    /// Every Markdown file (folders are searched) with frontmatter `type: charter`, by the
+    /// capsule definition's §7 validation checks 1–8, §4 Identity content and §8 forbidden
+    /// patterns; with --base, its §6 lock semantics. Each finding cites its section and check.
+    /// Findings are WARN (exit 0) unless --strict (exit 1). Whether the Identity narrative
+    /// states the role or the lineage is a question of meaning: the words found pass it, their
+    /// absence needs a reviewer (exit 3 when that is the worst), never an error, --strict or not.
     Capsule {
         /// Files or folders to lint; without one, vault/files (where a charter repository
         /// keeps its capsules).
@@ -37,8 +57,8 @@ pub(super) enum LintCommand {
     },
 }
 
-pub(super) fn run(cmd: LintCommand) -> Result<u8> {
-    lint::run(&match cmd {
+pub(super) fn run(args: LintArgs) -> Result<u8> {
+    let what = match args.what {
         LintCommand::Charter { file, base } => LintOptions::Charter { file, base },
         LintCommand::Capsule {
             paths,
@@ -49,5 +69,9 @@ pub(super) fn run(cmd: LintCommand) -> Result<u8> {
             strict,
             base,
         },
+    };
+    lint::run(&Lint {
+        what,
+        json: args.json,
     })
 }

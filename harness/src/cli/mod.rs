@@ -55,8 +55,7 @@ enum Command {
     /// environment) and write the answer next to it as trial-N.replay-K.json.
     Replay(replay::ReplayArgs),
     /// Check charter documents statically, before any model is called.
-    #[command(subcommand)]
-    Lint(lint::LintCommand),
+    Lint(lint::LintArgs),
     /// Re-check stored transcripts (files or folders; default results/latest) with the current
     /// checkers, offline: the verdicts that changed, then one line of counts. Exit: 0 all pass,
     /// 1 any fail, 2 unreadable or unknown input, 3 only inconclusive.

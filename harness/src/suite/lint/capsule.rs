@@ -115,6 +115,18 @@ impl Ctx<'_> {
                 .map(|v| v.trim().to_string())
         })
     }
+    /// A question of meaning the words could not settle: needs a reviewer, whatever the
+    /// severity of the decided findings (`--strict` does not make it an error).
+    fn ask(&mut self, line: usize, rule: &'static str, message: String, fix: &str) {
+        self.out.push(Finding {
+            path: self.path.to_string(),
+            line,
+            severity: Severity::NeedsReviewer,
+            rule,
+            message,
+            fix: fix.to_string(),
+        });
+    }
     fn add(&mut self, line: usize, rule: &'static str, message: String, fix: &str) {
         let message = match &self.relaxed {
             Some(status) => {
@@ -564,25 +576,27 @@ fn identity_content(cx: &mut Ctx) {
         .and_then(as_text)
         .unwrap_or_default()
         .to_lowercase();
+    // Whether the narrative states the role or sums up the lineage is a question of meaning:
+    // the words found pass it; their absence is for a reviewer, never an error.
     if !role.trim().is_empty() && !mentions(&lower, role.trim()) {
-        cx.add(
+        cx.ask(
             line,
-            "capsule/identity-content",
+            "capsule/identity-role",
             format!(
-                "§4: the Identity section never states the agent's role ({})",
+                "§4: the Identity section does not use the front matter's role words ({}); a reviewer reads whether it states the role in other words",
                 role.trim()
             ),
-            "state the role in narrative form, e.g. \"You are Argus, the Chief Architect …\"",
+            "a reviewer decides; to settle it without one, state the role in the front matter's words, e.g. \"You are Argus, the Chief Architect …\"",
         );
     }
     if !LINEAGE.is_match(&section) {
         let who = if name.is_empty() { "<name>" } else { &name };
-        cx.add(
+        cx.ask(
             line,
             "capsule/identity-lineage",
-            "§4: the Identity section has no pointer to or summary of the agent's lineage".into(),
+            "§4: the Identity section has no lineage word or pointer (lineage, generations, predecessor, successor, commissioned); a reviewer reads whether it sums up the lineage in other words".into(),
             &format!(
-                "add a lineage pointer, e.g. \"See agents/{who}/lineage.md for prior generations.\", or sum the lineage up"
+                "a reviewer decides; to settle it without one, add a lineage pointer, e.g. \"See agents/{who}/lineage.md for prior generations.\""
             ),
         );
     }

@@ -1,6 +1,7 @@
 //! `harness lint charter`: a reasoning charter's structure (runtime marker, semver version line,
-//! Core Invariants, every listed E-case has a checker and every checker's case is listed) and,
-//! against a base revision, its own versioning rules.
+//! Core Invariants, every listed E-case has a checker and every checker's case is listed, the
+//! criteria's own regexes) and, against a base revision, its own versioning rules, with the
+//! rules compared as structure (`rules`).
 
 use super::{line_where, Finding};
 use crate::suite::charter::{headings, section, RUNTIME_MARKER};
@@ -8,23 +9,15 @@ use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-static VERSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?mi)^[#*\s_]*version\s*:?\s*v?(\S+)").unwrap());
-/// A rule's substance: its numbers and its absolute words. A change to one of them is a rule
-/// change (a threshold, a "never" dropped), not wording.
-static SUBSTANCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:\d+(?:[.,]\d+)*%?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|never|always|must|only|stop|none)\b").unwrap()
+/// The version line as people write it: `Version 0.2.0 — date`, `**Version:** 0.2.0`,
+/// `**Version 0.2.0**`, `*Version* v0.2.0 (date)`; emphasis around the label or the number is
+/// Markdown, not part of the version.
+static VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?mi)^[#>*\s_]*version[*_]*\s*:?[*_\s]*v?([^\s*_]\S*?)[*_]*(?:\s|$)").unwrap()
 });
 /// A numbered or bulleted item: one rule, step or check.
 static ITEM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(?:\d+\.|[-*•])\s+\S").unwrap());
-/// The sections whose items are the charter's rules (Core Invariants are counted apart).
-const RULE_SECTIONS: [&str; 5] = [
-    "Purpose & Scope",
-    "Reasoning Procedures",
-    "Verification Protocols",
-    "Composition",
-    "Usage Rules",
-];
+use super::rules::RULE_SECTIONS;
 static E_CASE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bE(\d{1,3})\s*[—–-]\s*\S").unwrap());
 static PROTOCOL: LazyLock<Regex> = LazyLock::new(|| {
@@ -43,8 +36,6 @@ pub struct Outline {
     pub has_marker: bool,
     /// Per rule section: how many items (rules, steps, checks) it holds.
     pub rule_items: Vec<(String, usize)>,
-    /// The rule sections' numbers and absolute words, in order.
-    pub substance: Vec<String>,
 }
 
 /// The version as semver (the `semver` crate: a pre-release sorts before its release).
@@ -121,16 +112,6 @@ pub fn outline(text: &str) -> Outline {
                 let n =
                     section(text, s).map_or(0, |b| b.lines().filter(|l| ITEM.is_match(l)).count());
                 (s.to_string(), n)
-            })
-            .collect(),
-        substance: RULE_SECTIONS
-            .iter()
-            .filter_map(|s| section(text, s))
-            .flat_map(|b| {
-                SUBSTANCE
-                    .find_iter(&b)
-                    .map(|m| m.as_str().to_lowercase())
-                    .collect::<Vec<_>>()
             })
             .collect(),
     }
@@ -226,15 +207,13 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
             );
         }
     }
+    out.extend(super::patterns::lint(path, text));
     if let Some((rev, base_text)) = base {
-        out.extend(versioning(
-            path,
-            text,
-            &o,
-            rev,
-            &outline(base_text),
-            base_text != text,
-        ));
+        let base = Base {
+            text: base_text,
+            outline: outline(base_text),
+        };
+        out.extend(versioning(path, text, &o, rev, &base));
     }
     out
 }
@@ -290,26 +269,100 @@ pub fn prompt_preview(text: &str, lines: usize) -> Option<String> {
     Some(out)
 }
 
-/// The charter's own versioning rules between `base` and `head`.
-fn versioning(
-    path: &str,
-    text: &str,
-    head: &Outline,
-    rev: &str,
-    base: &Outline,
-    changed: bool,
-) -> Vec<Finding> {
-    let new_cases: Vec<u32> = head.cases.difference(&base.cases).copied().collect();
-    let Some((required, why)) = required_bump(head, base, &new_cases, changed) else {
+/// The charter's own versioning rules between `base` and `head`: the bump structure decides,
+/// and a question for a reviewer for every reworded rule whose readings need different bumps.
+fn versioning(path: &str, text: &str, head: &Outline, rev: &str, base: &Base) -> Vec<Finding> {
+    let new_cases: Vec<u32> = head
+        .cases
+        .difference(&base.outline.cases)
+        .copied()
+        .collect();
+    let rule_diffs = super::rules::diff(base.text, text);
+    let Some((required, why)) = required_bump(
+        head,
+        &base.outline,
+        &new_cases,
+        &rule_diffs,
+        base.text != text,
+    ) else {
         return Vec::new();
     };
     let vline = line_where(text, |l| VERSION.is_match(l));
+    let made = made_bump(&base.outline, head);
     let mut out = Vec::new();
     out.extend(version_finding(
-        path, vline, rev, base, head, required, &why,
+        path,
+        vline,
+        rev,
+        &base.outline,
+        head,
+        required,
+        &why,
     ));
-    out.extend(registry_finding(path, text, head, base, &new_cases));
+    // A reworded rule is wording (patch) or a rule change (minor). Only when the bump made
+    // and the decided bump are both below minor do the readings disagree about the version.
+    if required < 1 && made.is_some_and(|m| m < 1) {
+        let b = base
+            .outline
+            .version
+            .as_ref()
+            .map_or(String::new(), |v| v.to_string());
+        let h = head
+            .version
+            .as_ref()
+            .map_or(String::new(), |v| v.to_string());
+        for d in &rule_diffs {
+            if let super::rules::Change::Question(what) = &d.change {
+                out.push(reworded_finding(path, text, d, what, &b, &h));
+            }
+        }
+    }
+    out.extend(registry_finding(
+        path,
+        text,
+        head,
+        &base.outline,
+        &new_cases,
+    ));
     out
+}
+
+/// The base revision's charter, as text and as outline.
+struct Base<'a> {
+    text: &'a str,
+    outline: Outline,
+}
+
+/// One reworded rule, for a person: the rule, old and new side by side, the bump each reading
+/// needs and the one the change made; the linter claims neither reading.
+fn reworded_finding(
+    path: &str,
+    text: &str,
+    d: &super::rules::RuleDiff,
+    what: &str,
+    b: &str,
+    h: &str,
+) -> Finding {
+    let shown = |t: &Option<String>| {
+        t.as_deref()
+            .map_or("(none)".to_string(), |t| format!("«{t}»"))
+    };
+    let first = d.new.as_deref().or(d.old.as_deref()).unwrap_or("");
+    let probe: String = first.chars().take(40).collect();
+    let line = line_where(text, |l| l.contains(probe.trim()));
+    let minor = semver::Version::parse(b).map_or("a minor version".to_string(), |v| bump(&v, 1));
+    Finding::needs_reviewer(
+        path,
+        line,
+        "charter/reworded-rule",
+        format!(
+            "{}: {what}. Old {} → new {}. If it still requires the same, this is wording (a patch bump); if it changes what the rule requires, it is a rule change (a minor bump). This change bumps {b} → {h} (patch)",
+            d.label,
+            shown(&d.old),
+            shown(&d.new)
+        ),
+        format!("a reviewer decides: if the meaning changed, bump to {minor}; if not, nothing to do"),
+    )
 }
 
 /// The bump the change needs (0 patch, 1 minor, 2 major) and why; None when nothing changed.
@@ -317,6 +370,7 @@ fn required_bump(
     head: &Outline,
     base: &Outline,
     new_cases: &[u32],
+    rules: &[super::rules::RuleDiff],
     changed: bool,
 ) -> Option<(usize, String)> {
     let new_protocols: Vec<char> = head
@@ -337,6 +391,13 @@ fn required_bump(
         .filter(|((_, b), (_, h))| h < b)
         .map(|((s, b), (_, h))| format!("{} rule(s) of {s}", b - h))
         .collect();
+    let decided: Vec<String> = rules
+        .iter()
+        .filter_map(|d| match &d.change {
+            super::rules::Change::Decided(why) => Some(format!("{}: {why}", d.label)),
+            _ => None,
+        })
+        .collect();
     if head.core_invariants != base.core_invariants {
         Some((2, "Core Invariants changed".to_string()))
     } else if !new_cases.is_empty() || !new_protocols.is_empty() {
@@ -353,17 +414,35 @@ fn required_bump(
             1,
             format!("deleted {} (a rule change, not wording)", what.join(", ")),
         ))
-    } else if head.substance != base.substance {
-        Some((
-            1,
-            "a rule's substance changed (a number, or never/always/must/only/stop), not its wording"
-                .to_string(),
-        ))
+    } else if !decided.is_empty() {
+        Some((1, format!("a rule changed ({})", decided.join("; "))))
     } else if changed {
         Some((0, "wording changed".to_string()))
     } else {
         None
     }
+}
+
+/// The level of the bump from base to head (0 patch, 1 minor, 2 major), or None when the head
+/// does not increase on the base by semver precedence (build metadata is not an increase).
+fn made_bump(base: &Outline, head: &Outline) -> Option<usize> {
+    let (b, h) = (base.version.as_ref()?, head.version.as_ref()?);
+    if h.cmp_precedence(b) != std::cmp::Ordering::Greater {
+        return None;
+    }
+    // A release of a pre-release (0.2.0-rc.1 → 0.2.0) counts as the level the pre-release
+    // already claimed over the release before it.
+    Some(if h.major > b.major {
+        2
+    } else if h.minor > b.minor {
+        1
+    } else if h.patch > b.patch || b.patch > 0 {
+        0
+    } else if b.minor > 0 {
+        1
+    } else {
+        2
+    })
 }
 
 /// The head's version must increase on the base's by at least the `required` level.
@@ -387,26 +466,18 @@ fn version_finding(
             "give both revisions a semver version line".into(),
         ));
     };
-    if h <= b {
+    let Some(got) = made_bump(base, head) else {
+        let build = if h.cmp_precedence(&b) == std::cmp::Ordering::Equal && !h.build.is_empty() {
+            " (build metadata does not change a version's precedence)"
+        } else {
+            ""
+        };
         return Some(f(
             vline,
             "charter/version-increase",
-            format!("version {h} does not increase on {rev}'s {b}"),
+            format!("version {h} does not increase on {rev}'s {b}{build}"),
             format!("bump to at least {}", bump(&b, required)),
         ));
-    }
-    // A release of a pre-release (0.2.0-rc.1 → 0.2.0) counts as the level the pre-release
-    // already claimed over the release before it.
-    let got = if h.major > b.major {
-        2
-    } else if h.minor > b.minor {
-        1
-    } else if h.patch > b.patch || b.patch > 0 {
-        0
-    } else if b.minor > 0 {
-        1
-    } else {
-        2
     };
     (got < required).then(|| {
         f(

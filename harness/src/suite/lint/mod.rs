@@ -1,19 +1,38 @@
 //! `harness lint`: static checks of charter documents, before any model is called. Findings
-//! name the file and line, the rule, and what would satisfy it.
+//! name the file and line, the rule, and what would satisfy it. A finding is decided (an error
+//! or a warning) when structure decides it, and needs a reviewer when only meaning could: the
+//! linter never guesses what a reworded sentence means.
 
 pub mod capsule;
 pub mod charter;
 pub mod frontmatter;
 pub mod markdown;
+pub mod patterns;
+pub mod rules;
 
 use crate::error::Result;
 use std::fmt;
 use std::path::Path;
 
+/// How a finding weighs, least to worst: a warning never fails; a finding that needs a reviewer
+/// is a question the linter cannot answer (exit 3 when it is the worst); an error is decided
+/// (exit 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
     Warn,
+    NeedsReviewer,
     Error,
+}
+
+impl Severity {
+    /// The `kind` of `lint --json` and of the pull-request comment.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Severity::Warn => "warning",
+            Severity::NeedsReviewer => "needs-reviewer",
+            Severity::Error => "error",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,13 +64,43 @@ impl Finding {
             fix,
         }
     }
+
+    /// A finding only a person can settle: the linter shows what changed and does not claim
+    /// either reading.
+    pub fn needs_reviewer(
+        path: &str,
+        line: usize,
+        rule: &'static str,
+        message: String,
+        fix: String,
+    ) -> Finding {
+        Finding {
+            severity: Severity::NeedsReviewer,
+            ..Finding::error(path, line, rule, message, fix)
+        }
+    }
+
+    /// One line of `lint --json`: `file`, `line`, `rule`, `kind`, `message`, `fix`.
+    pub fn json(&self) -> String {
+        serde_json::json!({
+            "file": self.path,
+            "line": self.line,
+            "rule": self.rule,
+            "kind": self.severity.kind(),
+            "message": self.message,
+            "fix": self.fix,
+        })
+        .to_string()
+    }
 }
 
 impl Finding {
-    /// The finding as a GitHub Actions workflow command, so it shows on the file's line.
+    /// The finding as a GitHub Actions workflow command, so it shows on the file's line. A
+    /// question for a reviewer is a notice: it must not read as a failure.
     pub fn annotation(&self) -> String {
         let level = match self.severity {
             Severity::Warn => "warning",
+            Severity::NeedsReviewer => "notice",
             Severity::Error => "error",
         };
         // Workflow commands take %, CR and LF escaped; properties also , and :.
@@ -75,6 +124,7 @@ impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sev = match self.severity {
             Severity::Warn => "WARN",
+            Severity::NeedsReviewer => "NEEDS REVIEWER",
             Severity::Error => "ERROR",
         };
         write!(
@@ -100,6 +150,13 @@ pub fn text_at_rev(file: &Path, rev: &str) -> Result<Option<String>> {
     }
 }
 
+/// What `harness lint` checks, and how it prints.
+pub struct Lint {
+    pub what: LintOptions,
+    /// One JSON object a line per finding on stdout (the counts stay on stderr).
+    pub json: bool,
+}
+
 /// What `harness lint` checks.
 pub enum LintOptions {
     /// A reasoning charter; with `base`, its versioning rules against that git revision.
@@ -117,8 +174,10 @@ pub enum LintOptions {
 }
 
 /// `harness lint`: print every finding (and, on GitHub Actions, its annotation), for a charter
-/// the start of its system prompt, then the counts. 1 on any error, else 0.
-pub fn run(opts: &LintOptions) -> Result<u8> {
+/// the start of its system prompt, then the counts. 1 on any error, else 3 when a finding needs
+/// a reviewer, else 0.
+pub fn run(lint: &Lint) -> Result<u8> {
+    let opts = &lint.what;
     let findings = match opts {
         LintOptions::Charter { file, base } => charter_findings(file, base.as_deref())?,
         LintOptions::Capsule {
@@ -129,27 +188,38 @@ pub fn run(opts: &LintOptions) -> Result<u8> {
     };
     let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
     for f in &findings {
+        if lint.json {
+            outln!("{}", f.json());
+            continue;
+        }
         outln!("{f}");
         if annotate {
             outln!("{}", f.annotation());
         }
     }
-    if let LintOptions::Charter { file, .. } = opts {
+    if let (LintOptions::Charter { file, .. }, false) = (opts, lint.json) {
         let text = crate::files::read::read_text(file, crate::files::read::Kind::Charter)?;
         if let Some(p) = charter::prompt_preview(&text, 6) {
             out!("{p}");
         }
     }
-    let errors = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
-    errln!("{} finding(s), {errors} error(s)", findings.len());
-    Ok(if errors > 0 {
-        crate::exit::GATE_FAILED
-    } else {
-        crate::exit::OK
-    })
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let (errors, questions) = (count(Severity::Error), count(Severity::NeedsReviewer));
+    errln!(
+        "{} finding(s), {errors} error(s), {questions} needing a reviewer",
+        findings.len()
+    );
+    Ok(exit_code(&findings))
+}
+
+/// The worst finding decides: an error fails (1); a question for a reviewer is exit 3, "needs a
+/// reviewer" (the workflow lets the gate run and hands it to the pull-request comment).
+pub fn exit_code(findings: &[Finding]) -> u8 {
+    match findings.iter().map(|f| f.severity).max() {
+        Some(Severity::Error) => crate::exit::GATE_FAILED,
+        Some(Severity::NeedsReviewer) => crate::exit::NEEDS_REVIEWER,
+        _ => crate::exit::OK,
+    }
 }
 
 fn charter_findings(file: &Path, base: Option<&str>) -> Result<Vec<Finding>> {

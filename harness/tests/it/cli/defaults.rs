@@ -1,5 +1,5 @@
 //! Defaults that work in a charter repository (issue 34, problem 2): `run` without --matrix
-//! takes manifests/pinned.toml and says so (else names --matrix offline), the README's debugging
+//! takes manifests/pinned.toml and says so (else names --matrix offline), the docs' debugging
 //! command works there as written, and unknown models and branches get a "did you mean" without
 //! the suite cache's path or a shuffled list.
 
@@ -55,9 +55,9 @@ fn run_without_matrix_takes_the_pinned_manifest_and_says_so_else_names_matrix_of
 }
 
 #[test]
-fn the_readme_debugging_command_runs_as_written_in_a_charter_repository() {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
-    let section = &readme[readme.find("### Debugging one case").unwrap()..];
+fn the_docs_debugging_command_runs_as_written_in_a_charter_repository() {
+    let readme = std::fs::read_to_string(repo_root().join("docs/commands.md")).unwrap();
+    let section = &readme[readme.find("## Debugging one case").unwrap()..];
     let command = section
         .split('`')
         .find(|s| s.starts_with("harness run "))

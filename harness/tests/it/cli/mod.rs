@@ -6,3 +6,4 @@ mod first_hour;
 mod help;
 mod input_errors;
 mod messages;
+mod readme;

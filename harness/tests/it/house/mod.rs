@@ -1,5 +1,6 @@
-//! The house itself: its layers and its size limits.
+//! The house itself: its layers, its size limits and its docs.
 
+mod docs;
 mod layers;
 mod size;
 mod skips;

@@ -96,6 +96,8 @@ fn judge(case: &Case) -> Result<&'static str, String> {
         Some(0) => Ok("pass"),
         Some(1) if errors == 0 => Ok("pass"),
         Some(1) => Ok("fail"),
+        // The linter could not judge the meaning and said so: not wrong, but counted.
+        Some(3) => Ok("needs-reviewer"),
         other => Err(format!(
             "exit {other:?}\n{}{}",
             String::from_utf8_lossy(&o.stdout),
@@ -105,10 +107,10 @@ fn judge(case: &Case) -> Result<&'static str, String> {
 }
 
 #[test]
-fn every_blind_capsule_and_charter_edit_is_judged_as_its_label_says() {
+fn every_blind_capsule_and_charter_edit_is_judged_as_its_label_says_or_needs_a_reviewer() {
     let cases = cases();
     assert!(cases.len() >= 100, "the corpus holds {} cases", cases.len());
-    let mut wrong = Vec::new();
+    let (mut wrong, mut questions) = (Vec::new(), Vec::new());
     for case in &cases {
         let want = DISPUTED
             .iter()
@@ -116,13 +118,23 @@ fn every_blind_capsule_and_charter_edit_is_judged_as_its_label_says() {
             .map_or(case.expect.as_str(), |(_, w, _)| w);
         match judge(case) {
             Ok(got) if got == want => {}
+            Ok("needs-reviewer") => questions.push(case.file.clone()),
             Ok(got) => wrong.push(format!("{}: labelled {want}, judged {got}", case.file)),
             Err(e) => wrong.push(format!("{}: {e}", case.file)),
         }
     }
     eprintln!(
-        "blind corpus: {} of {} judged as labelled",
-        cases.len() - wrong.len(),
+        "blind corpus: {} of {} judged as labelled, {} wrong, {} needing a reviewer: {questions:?}",
+        cases.len() - wrong.len() - questions.len(),
+        cases.len(),
+        wrong.len(),
+        questions.len()
+    );
+    // Needing a reviewer is for real ambiguity: under 3 % of the corpus.
+    assert!(
+        questions.len() * 100 < cases.len() * 3,
+        "{} of {} need a reviewer: {questions:?}",
+        questions.len(),
         cases.len()
     );
     assert!(
