@@ -5,7 +5,7 @@
 //! correction of it: "Correction: it is 25 %" decides over the figure it corrects); each
 //! structured answer beside the prose (a JSON object, fenced or bare, read with serde_json; a
 //! YAML document, by the lenient reader), whose marked answer (`answer`, `final_figure`,
-//! `result`, …) is read like a marked conclusion; each result row of a table ("Final answer |
+//! `result`, …) is read like a marked conclusion, and without one its closing value; each result row of a table ("Final answer |
 //! 20 %"), read from pulldown-cmark's table cells; and a figure's other reading where its
 //! notation leaves it two-way ("1.250"). Two marked conclusions in the prose that differ, with
 //! no correction between them, are two readings. Past [`MAX_READINGS`] the reply is unsure: the
@@ -123,10 +123,9 @@ where
         if out.len() > MAX_READINGS {
             break;
         }
+        // Its marked answer (`answer`, `final_figure`, …) when it has one, else what its
+        // closing value asserts, as for prose.
         let sub = Reply::parse(&text);
-        if marked_conclusion(&sub).is_empty() {
-            continue;
-        }
         if let Some(n) = concluding_figure(&sub, |n| wanted(&sub, n)) {
             push(&sub, source, n, &mut out);
         }
@@ -178,6 +177,16 @@ fn prose_figure<W: Fn(&Reply, &Num) -> bool>(reply: &Reply, wanted: &W) -> Optio
         Some(c) => Some((c, Source::Correction)),
         None => Some((n, Source::Prose)),
     }
+}
+
+/// Whether a correction or retraction ("Correction: that's wrong", "scratch that") follows
+/// plain offset `at` in the prose: what stood before it is withdrawn.
+pub fn corrected_after(reply: &Reply, at: usize) -> bool {
+    let plain = reply.plain();
+    at < plain.len()
+        && CORRECTION
+            .find_iter(&plain[at..])
+            .any(|m| !reply.in_code(at + m.start()))
 }
 
 /// The last asserted wanted figure in a plain-text range.
