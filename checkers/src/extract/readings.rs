@@ -167,11 +167,16 @@ fn prose_figure<W: Fn(&Reply, &Num) -> bool>(reply: &Reply, wanted: &W) -> Optio
     let n = concluding_figure(reply, |n| wanted(reply, n))?;
     // One scan for correction words after the figure; only their sentences are read.
     let plain = reply.plain();
+    // A correction holds from its sentence to the end of its block: "Correction: that divides
+    // by the new total. … The increase is 25%."
     let corrected = CORRECTION
         .find_iter(&plain[n.end..])
-        .filter_map(|m| reply.sentence_range_at(n.end + m.start()).cloned())
-        .filter(|s| s.start >= n.end && !reply.in_code(s.start))
-        .filter_map(|s| last_asserted(reply, wanted, s))
+        .filter_map(|m| {
+            let s = reply.sentence_range_at(n.end + m.start())?;
+            let b = reply.block_at(s.start)?;
+            (s.start >= n.end && !b.is_code()).then(|| s.start..b.plain.end)
+        })
+        .filter_map(|r| last_asserted(reply, wanted, r))
         .last();
     match corrected {
         Some(c) => Some((c, Source::Correction)),
