@@ -23,14 +23,14 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.3.0";
+pub const VERSION: &str = "1.4.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse)").unwrap()
 });
 static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?$").unwrap()
+    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?(?:net\s+)?$").unwrap()
 });
 
 static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {

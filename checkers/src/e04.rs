@@ -19,11 +19,11 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.3.0";
+pub const VERSION: &str = "1.4.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^[\s-]*(?:inclusive\s+|calendar\s+|full\s+|separate\s+|catering\s+|distinct\s+|total\s+)?days?\b").unwrap()
+    crate::extract::text::re(r"(?i)^[\s-]*(?:inclusive\s+|calendar\s+|full\s+|separate\s+|catering\s+|distinct\s+|total\s+)?(?:days?|jours?|d[ií]as?|tage?|giorni|dagen)\b").unwrap()
 });
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {

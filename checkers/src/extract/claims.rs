@@ -42,8 +42,10 @@ static NEGATED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
         r#"(?ix)
         (?: \bnot | n't | \bnever | \bno | rather\s+than | instead\s+of | \bvs\.? | \bversus | \bthan
-          | \bnor | \bwrong | \bincorrect | \bmistaken )
-        \s+ (?:(?:a|an|the|that|this|just|only|exactly|quite|really)\s+)? (?:\$\s?)? $
+          | \bnor | \bwrong | \bincorrect | \bmistaken
+          # the same denial in the other languages replies come in: "et non +20 %", "no un 20 %"
+          | \bnon | \bnicht | \bpas | \bnão | \bniet )
+        \s+ (?:(?:a|an|the|that|this|just|only|exactly|quite|really|un|una|une|um|uma|el|le|la|il|ein|eine)\s+)? (?:\$\s?)? $
         "#,
     )
     .unwrap()

@@ -174,7 +174,7 @@ fn prose_figure<W: Fn(&Reply, &Num) -> bool>(reply: &Reply, wanted: &W) -> Optio
         .filter_map(|m| {
             let s = reply.sentence_range_at(n.end + m.start())?;
             let b = reply.block_at(s.start)?;
-            (s.start >= n.end && !b.is_code()).then(|| s.start..b.plain.end)
+            (s.start >= n.end && !b.is_code()).then_some(s.start..b.plain.end)
         })
         .filter_map(|r| last_asserted(reply, wanted, r))
         .last();
