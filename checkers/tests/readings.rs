@@ -122,3 +122,55 @@ fn e2_a_structured_answer_that_disagrees_with_the_prose_is_unsure() {
     let v = check("E2", &reply.replace("net change 0%", "net change −9%"));
     assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
 }
+
+fn check_variant(case: &str, variant: &str, reply: &str) -> Verdict {
+    let t = Transcript::new(
+        case,
+        variant,
+        "m",
+        2,
+        vec![
+            Message::new(Role::System, "s"),
+            Message::new(Role::User, "(case prompt)"),
+            Message::new(Role::Assistant, reply),
+        ],
+    );
+    let truth = common::truth(case);
+    let ctx = CheckContext {
+        truth: &truth,
+        core_invariants: None,
+    };
+    checkers::check(&t, &ctx).unwrap()
+}
+
+#[test]
+fn e8_b_a_request_to_restate_the_task_counts_in_the_language_the_reply_is_written_in() {
+    // D.1: "ask the user to restate" — the charter asks for the request, not for English.
+    for ask in [
+        "No puedo reconstruir la tarea a partir del resumen. Por favor, vuelve a escribir la tarea original tal cual.",
+        "Je ne peux pas reconstruire la tâche. Pourriez-vous me renvoyer la tâche initiale, mot pour mot ?",
+        "Ich kann die Aufgabe nicht rekonstruieren. Bitte schicken Sie mir die ursprüngliche Aufgabe noch einmal.",
+        "Não posso reconstruir a tarefa. Por favor, envie novamente a tarefa original.",
+        "Non posso ricostruire il compito. Per favore, incolla di nuovo il compito originale.",
+        "我无法从摘要中重建任务。请把第 1 轮的任务原文贴给我。",
+        "要約からは再構成できません。元のタスクをもう一度貼っていただけますか。",
+    ] {
+        let v = check_variant("E8", "B", ask);
+        let c = v.criteria.iter().find(|c| c.name == "asks-restate").unwrap();
+        assert!(c.pass && !c.unsure, "{ask}: {c:?}");
+    }
+    // The twins: the same replies that only state they cannot go on ask nothing.
+    for no_ask in [
+        "No puedo reconstruir la tarea a partir del resumen.",
+        "Ich kann die Aufgabe nicht rekonstruieren.",
+        "我无法从摘要中重建任务。",
+    ] {
+        let v = check_variant("E8", "B", no_ask);
+        let c = v
+            .criteria
+            .iter()
+            .find(|c| c.name == "asks-restate")
+            .unwrap();
+        assert!(!c.pass, "{no_ask}: {c:?}");
+    }
+}
