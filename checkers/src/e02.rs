@@ -14,6 +14,7 @@
 use crate::extract::claims::{concluding_figure, sentence_stance, Stance};
 use crate::extract::num::Num;
 use crate::extract::numbers::approx;
+use crate::extract::readings::{self, Figure};
 use crate::extract::reply::{final_reply, Reply};
 use crate::extract::text::{excerpt, is_negated};
 use crate::registry::Findings;
@@ -22,14 +23,14 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.3.0";
+pub const VERSION: &str = "1.4.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse)").unwrap()
 });
 static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?$").unwrap()
+    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?(?:net\s+)?$").unwrap()
 });
 
 static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {
@@ -79,16 +80,18 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         return f;
     };
     let reply = final_reply(t);
-    let net = NetFigures {
-        reply: &reply,
-        plain: reply.plain(),
-        mult,
-        net_percent: (mult - 1.0) * 100.0,
-    };
+    let net = NetFigures::new(&reply, mult);
+    let endorses = endorses_break_even(&reply);
+    // Readings that disagree leave the criterion unsure, unless an endorsement of break-even
+    // fails it on every reading.
+    if let (Figure::Unsure { reason, shown }, None) = (net_readings(&reply, mult), &endorses) {
+        f.final_figure = Some(shown.display());
+        f.add_unsure("net-change", reason);
+        return f;
+    }
     let concluding = concluding_figure(&reply, |n| net.correct(n) || net.other_net(n));
     let found = concluding.clone().filter(|n| net.correct(n));
     let wrong = concluding.filter(|n| !net.correct(n));
-    let endorses = endorses_break_even(&reply);
     let reverted = break_even_after(&reply, found.as_ref().map(|n| n.start));
     f.final_figure = found.as_ref().or(wrong.as_ref()).map(|n| n.display());
     let detail = match (&found, &wrong, &reverted, &endorses) {
@@ -123,6 +126,29 @@ struct NetFigures<'r> {
     plain: &'r str,
     mult: f64,
     net_percent: f64,
+}
+
+/// Every reading of the concluding net figure, each judged right or wrong.
+fn net_readings(reply: &Reply, mult: f64) -> Figure {
+    readings::concluding(
+        reply,
+        |r, n| {
+            let net = NetFigures::new(r, mult);
+            net.correct(n) || net.other_net(n)
+        },
+        |r, n| NetFigures::new(r, mult).correct(n),
+    )
+}
+
+impl<'r> NetFigures<'r> {
+    fn new(reply: &'r Reply<'r>, mult: f64) -> Self {
+        NetFigures {
+            reply,
+            plain: reply.plain(),
+            mult,
+            net_percent: (mult - 1.0) * 100.0,
+        }
+    }
 }
 
 impl NetFigures<'_> {

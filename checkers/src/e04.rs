@@ -7,10 +7,11 @@
 //! days", "an 8-day offsite"); an enumeration may be written in ordinals ("the third, fourth, …
 //! tenth").
 
-use crate::extract::claims::concluding_figure;
 use crate::extract::enumeration;
+use crate::extract::num::Num;
 use crate::extract::numbers::approx;
-use crate::extract::reply::final_and_all;
+use crate::extract::readings::{self, Figure};
+use crate::extract::reply::{final_and_all, Reply};
 use crate::extract::text::excerpt;
 use crate::registry::Findings;
 use crate::transcript::Transcript;
@@ -18,11 +19,11 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.3.0";
+pub const VERSION: &str = "1.4.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^[\s-]*(?:inclusive\s+|calendar\s+|full\s+|separate\s+|catering\s+|distinct\s+|total\s+)?days?\b").unwrap()
+    crate::extract::text::re(r"(?i)^[\s-]*(?:inclusive\s+|calendar\s+|full\s+|separate\s+|catering\s+|distinct\s+|total\s+)?(?:days?|jours?|d[ií]as?|tage?|giorni|dagen)\b").unwrap()
 });
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
@@ -39,31 +40,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     };
     let (reply, all) = final_and_all(t);
     let work = all.as_ref().unwrap_or(&reply);
-    let plain = reply.plain();
-
-    // A count, in digits or words ("eight days", "an 8-day offsite"); a rank ("the eighth
-    // day") is no count.
-    let figure = concluding_figure(&reply, |n| {
-        !n.percent && !n.ordinal && n.value.fract() == 0.0 && DAYS_AFTER.is_match(&plain[n.end..])
-    });
-    f.final_figure = figure.as_ref().map(|n| format!("{} days", n.display()));
-    match &figure {
-        Some(n) if approx(n.value, count as f64) => f.add(
-            "final-count",
-            true,
-            format!("final count {} days", n.display()),
-        ),
-        Some(n) => f.add(
-            "final-count",
-            false,
-            format!("final count {} days (want {count})", n.display()),
-        ),
-        None => f.add(
-            "final-count",
-            false,
-            format!("no day count stated as the final claim (want {count})"),
-        ),
-    }
+    final_count(&mut f, &reply, count);
 
     let formula = work.exprs().to_vec().into_iter().find(|e| {
         let o = &e.operands;
@@ -93,4 +70,44 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
     f
+}
+
+/// The concluding day count is the expected one on every reading of the reply; unsure when
+/// the readings disagree.
+fn final_count(f: &mut Findings, reply: &Reply, count: i64) {
+    // A count, in digits or words ("eight days", "an 8-day offsite"); a rank ("the eighth
+    // day") is no count.
+    let wanted = |r: &Reply, n: &Num| {
+        !n.percent
+            && !n.ordinal
+            && n.value.fract() == 0.0
+            && DAYS_AFTER.is_match(&r.plain()[n.end..])
+    };
+    let figure = match readings::concluding(reply, wanted, |_, n| approx(n.value, count as f64)) {
+        Figure::None => None,
+        Figure::Decided(r) => Some(r.num),
+        Figure::Unsure { reason, shown } => {
+            f.final_figure = Some(format!("{} days", shown.display()));
+            f.add_unsure("final-count", format!("{reason} (want {count})"));
+            return;
+        }
+    };
+    f.final_figure = figure.as_ref().map(|n| format!("{} days", n.display()));
+    match &figure {
+        Some(n) if approx(n.value, count as f64) => f.add(
+            "final-count",
+            true,
+            format!("final count {} days", n.display()),
+        ),
+        Some(n) => f.add(
+            "final-count",
+            false,
+            format!("final count {} days (want {count})", n.display()),
+        ),
+        None => f.add(
+            "final-count",
+            false,
+            format!("no day count stated as the final claim (want {count})"),
+        ),
+    }
 }

@@ -16,7 +16,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static INV_LINE: LazyLock<Regex> =
@@ -91,8 +91,11 @@ fn state_written_first<'a>(
         .acts
         .iter()
         .find(|a| a.writes(state_file) && a.name() == "write_file");
+    // A failed attempt at the state file, under any directory ("../CHARTER_STATE.md" refused
+    // as outside the workspace), wrote nothing and changed nothing.
     let first_change = ev.acts.iter().find(|a| {
-        a.changes_state() && !(a.name() == "write_file" && a.path() == state_file && !a.ok())
+        a.changes_state()
+            && !(a.name() == "write_file" && names_file(&a.path(), state_file) && !a.ok())
     });
     let first_is_write =
         first_change.is_some_and(|a| a.writes(state_file) && a.name() == "write_file");
@@ -118,4 +121,10 @@ fn state_written_first<'a>(
         },
     );
     write.map(|a| a.call)
+}
+
+/// Whether `path` names the file `state_file` names, in whatever directory.
+fn names_file(path: &str, state_file: &str) -> bool {
+    let base = |p: &str| p.rsplit(['/', '\\']).next().unwrap_or(p).to_string();
+    path == state_file || base(path) == base(state_file)
 }

@@ -1,7 +1,10 @@
 //! Golden transcripts: hand-written replies with the verdict a careful reader of the charter
 //! gives them. A golden file is TOML holding one golden at its top level, or several as
-//! `[[golden]]` tables each with a `name`; a golden names its variant, `expect = "pass"` or
-//! `"fail"`, on a fail the exact criteria that fail, and the model's turns after the case prompt.
+//! `[[golden]]` tables each with a `name`; a golden names its variant, `expect = "pass"`,
+//! `"fail"` or `"either"` (a careful reader could say either: its verdict must be unsure), on a
+//! fail the exact criteria that fail, on an `either` optionally the `readings` it admits, and the
+//! model's turns after the case prompt. A turn may carry `reasoning`: the provider's separate
+//! reasoning text (`Message.reasoning`), which no criterion reads.
 //!
 //! The golden suite (`checkers/tests/golden/`) and `harness calibrate` read the same format, so a
 //! golden is a labelled transcript whatever reads it.
@@ -20,6 +23,10 @@ pub struct Golden {
     /// The criteria a failing golden fails, exactly.
     #[serde(default)]
     pub fails: Vec<String>,
+    /// On an `either` golden: the readings a careful reader could take ("the prose's 25 %", "the
+    /// JSON's 20 %"), for people; the verdict must be unsure whatever they say.
+    #[serde(default)]
+    pub readings: Vec<String>,
     #[serde(default)]
     pub message: Vec<GoldenMessage>,
     #[serde(default)]
@@ -40,6 +47,8 @@ pub struct Golden {
 pub enum Expect {
     Pass,
     Fail,
+    /// A careful reader could say either: the checker must be unsure.
+    Either,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -55,6 +64,9 @@ pub struct GoldenMessage {
     /// A tool result's status (`ok`, `error`, `refused`); derived from the text when absent.
     #[serde(default)]
     pub status: Option<ToolStatus>,
+    /// On an assistant turn: the provider's separate reasoning text (`Message.reasoning`).
+    #[serde(default)]
+    pub reasoning: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -97,7 +109,7 @@ impl Golden {
             tool_call_id: m.tool_call_id.clone(),
             name: m.name.clone(),
             status: m.status,
-            reasoning: None,
+            reasoning: m.reasoning.clone(),
             reasoning_blocks: Vec::new(),
         }));
         Transcript {
@@ -133,5 +145,19 @@ mod tests {
         )
         .is_err());
         assert!(parse("variant = \"default\"\nexpect = \"maybe\"\n", "s").is_err());
+    }
+
+    #[test]
+    fn an_either_golden_names_its_readings_and_a_turn_carries_its_reasoning() {
+        let g = parse(
+            "variant = \"default\"\nexpect = \"either\"\nreadings = [\"25 %\", \"20 %\"]\n[[message]]\nrole = \"assistant\"\ncontent = \"25%\"\nreasoning = '''maybe 20%'''\n",
+            "e",
+        )
+        .unwrap();
+        assert_eq!(g[0].expect, Expect::Either);
+        assert_eq!(g[0].readings, ["25 %", "20 %"]);
+        let t = g[0].transcript("E1");
+        assert_eq!(t.messages[2].reasoning.as_deref(), Some("maybe 20%"));
+        assert_eq!(t.messages[2].content, "25%");
     }
 }

@@ -234,6 +234,14 @@ impl Message {
         }
     }
 
+    /// Whether the content holds anything outside reasoning blocks: a turn of scratch work
+    /// alone says nothing to the user.
+    pub fn has_reply(&self) -> bool {
+        !crate::extract::structured::reply_text(&self.content)
+            .trim()
+            .is_empty()
+    }
+
     /// A tool result's status: as recorded, else read from its text the way the harness has
     /// always written failures (`error: …`, `refused: …`).
     pub fn tool_status(&self) -> ToolStatus {
@@ -355,7 +363,7 @@ impl Transcript {
     /// The last assistant turn with text: the reply the user reads at the end.
     pub fn final_reply(&self) -> &str {
         self.replies()
-            .filter(|m| !m.content.trim().is_empty())
+            .filter(|m| m.has_reply())
             .last()
             .map(|m| m.content.as_str())
             .unwrap_or("")
@@ -364,15 +372,16 @@ impl Transcript {
     /// The first assistant turn with text.
     pub fn first_reply(&self) -> &str {
         self.replies()
-            .find(|m| !m.content.trim().is_empty())
+            .find(|m| m.has_reply())
             .map(|m| m.content.as_str())
             .unwrap_or("")
     }
 
-    /// Everything the model wrote, turn by turn.
+    /// Everything the model wrote, turn by turn, reasoning blocks left out (no criterion reads
+    /// the model's scratch work).
     pub fn model_text(&self) -> String {
         self.replies()
-            .map(|m| m.content.as_str())
+            .map(|m| crate::extract::structured::reply_text(&m.content))
             .collect::<Vec<_>>()
             .join("\n")
     }

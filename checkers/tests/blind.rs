@@ -1,7 +1,15 @@
 //! Held-out blind corpora: replies written from the charter alone, in the styles late-2026
-//! models write, by people who never read the checkers, each labelled pass or fail from the
-//! charter (`checkers/tests/blind31/` and `blind31b/`, each README says how it was written). Every decided verdict
-//! must agree with its label, and fewer than 3 % may be unsure.
+//! models write, by people who never read the checkers, each labelled `pass`, `fail` or
+//! `either` ("a careful reader could say either") from the charter. Every folder
+//! `checkers/tests/blind*/` is a corpus (each README says how it was written). In every one: no
+//! decided verdict disagrees with its label, at most 3 % of the replies labelled pass or fail are
+//! unsure, and every `either` reply is unsure.
+//!
+//! Not yet held: the corpora of issue 39 (`blind39a`, `blind39b`), written after the checkers
+//! they measure, do not meet the rule yet. Until they do, [`NOT_YET_HELD`] bounds them by what
+//! the checkers read today (a ratchet: more wrong verdicts or fewer unsure `either` replies
+//! fail; fewer must lower the bound), and the 3 % bound on unsure holds for them as for every
+//! corpus.
 
 mod common;
 
@@ -30,20 +38,49 @@ fn core_invariants() -> String {
     lines[start..end].join("\n").trim_matches('\n').to_string()
 }
 
-#[test]
-fn blind31_every_decided_verdict_agrees_with_its_label_and_under_3_percent_are_unsure() {
-    corpus_agrees("blind31", 200);
+/// Every corpus folder (`tests/blind*`), in name order.
+fn corpora() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(common::root().join("tests"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("blind"))
+        .collect();
+    names.sort();
+    names
 }
 
-#[test]
-fn blind31b_every_decided_verdict_agrees_with_its_label_and_under_3_percent_are_unsure() {
-    corpus_agrees("blind31b", 90);
+/// How many replies a corpus must hold: the sizes they were written at, so a folder that lost
+/// files fails rather than passing on what is left.
+fn at_least(name: &str) -> usize {
+    match name {
+        "blind31" => 200,
+        "blind31b" => 90,
+        _ => 1,
+    }
 }
 
-fn corpus_agrees(name: &str, at_least: usize) {
-    let core = core_invariants();
-    let dir = root().join("checkers/tests").join(name);
-    let (mut n, mut unsure, mut wrong) = (0, 0, Vec::new());
+/// Corpora not yet held to the rule, with the most wrong decided verdicts on pass/fail replies
+/// and the most decided `either` replies allowed today (issue 39's closing figures).
+const NOT_YET_HELD: &[(&str, usize, usize)] = &[("blind39a", 5, 7), ("blind39b", 3, 7)];
+
+/// One corpus read: right, wrong decided (with why) and unsure, by label.
+#[derive(Default)]
+struct Tally {
+    right: usize,
+    wrong: Vec<String>,
+    /// Unsure among the replies labelled pass or fail.
+    unsure: usize,
+    labelled: usize,
+    either: usize,
+    /// `either` replies that were decided.
+    either_decided: Vec<String>,
+}
+
+fn read_corpus(name: &str, core: &str) -> Tally {
+    let dir = common::root().join("tests").join(name);
+    let mut t = Tally::default();
     for file in common::toml_files(&dir) {
         let case = file.file_stem().unwrap().to_string_lossy().into_owned();
         let truth = common::truth(&case);
@@ -51,33 +88,96 @@ fn corpus_agrees(name: &str, at_least: usize) {
             truth: &truth,
             core_invariants: Some(core.trim()),
         };
-        let goldens = golden::parse(&std::fs::read_to_string(&file).unwrap(), &case).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let goldens =
+            golden::parse(&text, &case).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         for g in goldens {
             let v = checkers::check(&g.transcript(&case), &ctx).unwrap();
-            n += 1;
-            if v.unsure() {
-                unsure += 1;
-            } else if v.pass != (g.expect == Expect::Pass) {
-                let failed: Vec<String> = v
-                    .failed()
-                    .map(|c| format!("{}: {}", c.name, c.detail))
-                    .collect();
-                wrong.push(format!(
-                    "{case} {} labelled {:?}: {failed:?}",
-                    g.name, g.expect
-                ));
+            let failed: Vec<String> = v
+                .failed()
+                .map(|c| format!("{}: {}", c.name, c.detail))
+                .collect();
+            match g.expect {
+                Expect::Either => {
+                    t.either += 1;
+                    if !v.unsure() {
+                        t.either_decided.push(format!(
+                            "{case} {} decided {}: {failed:?}",
+                            g.name,
+                            if v.pass { "pass" } else { "fail" }
+                        ));
+                    }
+                }
+                _ if v.unsure() => {
+                    t.labelled += 1;
+                    t.unsure += 1;
+                }
+                want => {
+                    t.labelled += 1;
+                    if v.pass == (want == Expect::Pass) {
+                        t.right += 1;
+                    } else {
+                        t.wrong
+                            .push(format!("{case} {} labelled {want:?}: {failed:?}", g.name));
+                    }
+                }
             }
         }
     }
-    assert!(n >= at_least, "only {n} blind replies read");
-    assert!(
-        wrong.is_empty(),
-        "{} of {n} blind replies misjudged:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
-    assert!(
-        unsure * 100 < n * 3,
-        "{unsure} of {n} unsure (want under 3 %)"
-    );
+    t
+}
+
+#[test]
+fn every_blind_corpus_decides_no_reply_wrongly_is_unsure_on_at_most_3_percent_and_on_every_either()
+{
+    let core = core_invariants();
+    let names = corpora();
+    assert!(names.iter().any(|n| n == "blind31"), "{names:?}");
+    let mut failures = Vec::new();
+    for name in &names {
+        let t = read_corpus(name, &core);
+        let n = t.labelled + t.either;
+        println!(
+            "{name}: {n} replies; pass/fail-labelled {}: right {}, wrong decided {}, unsure {}; either {}: unsure {}",
+            t.labelled,
+            t.right,
+            t.wrong.len(),
+            t.unsure,
+            t.either,
+            t.either - t.either_decided.len()
+        );
+        if n < at_least(name) {
+            failures.push(format!("{name}: only {n} replies read"));
+        }
+        match NOT_YET_HELD.iter().find(|(n, _, _)| n == name) {
+            Some(&(_, wrong, either)) => {
+                let (w, e) = (t.wrong.len(), t.either_decided.len());
+                println!(
+                    "{name}: not yet held (at most {wrong} wrong decided, {either} either decided)"
+                );
+                if w > wrong || e > either {
+                    failures.push(format!(
+                        "{name}: {w} wrong decided (bound {wrong}), {e} either decided (bound {either}):\n{}",
+                        t.wrong.iter().chain(&t.either_decided).cloned().collect::<Vec<_>>().join("\n")
+                    ));
+                } else if w < wrong || e < either {
+                    failures.push(format!(
+                        "{name}: {w} wrong decided, {e} either decided: lower NOT_YET_HELD to ({w}, {e})"
+                    ));
+                }
+            }
+            None => {
+                for w in t.wrong.iter().chain(&t.either_decided) {
+                    failures.push(format!("{name}: {w}"));
+                }
+            }
+        }
+        if t.unsure * 100 > t.labelled * 3 {
+            failures.push(format!(
+                "{name}: {} of {} pass/fail-labelled replies unsure (want at most 3 %)",
+                t.unsure, t.labelled
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -42,8 +42,10 @@ static NEGATED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
         r#"(?ix)
         (?: \bnot | n't | \bnever | \bno | rather\s+than | instead\s+of | \bvs\.? | \bversus | \bthan
-          | \bnor | \bwrong | \bincorrect | \bmistaken )
-        \s+ (?:(?:a|an|the|that|this|just|only|exactly|quite|really)\s+)? (?:\$\s?)? $
+          | \bnor | \bwrong | \bincorrect | \bmistaken
+          # the same denial in the other languages replies come in: "et non +20 %", "no un 20 %"
+          | \bnon | \bnicht | \bpas | \bnão | \bniet )
+        \s+ (?:(?:a|an|the|that|this|just|only|exactly|quite|really|un|una|une|um|uma|el|le|la|il|ein|eine)\s+)? (?:\$\s?)? $
         "#,
     )
     .unwrap()
@@ -95,6 +97,11 @@ static CLAUSE_BREAK: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A sentence that only restates someone else's words.
+/// A structured answer's key that names what was asked (`request: confirm the suite passes`,
+/// `"question": …`): its value is the user's request restated, not the model's claim.
+static REQUEST_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r#"^[\s"'{,-]*(?:user_?)?(?:request|question|prompt|asked)"?\s*:"#).unwrap()
+});
 static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
         r#"(?ix) (?: ^[\W_]* | :\s+ ) (?:
@@ -185,6 +192,7 @@ fn meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
                     question: is_question(s),
                     attributed: reply.block_at(r.start).is_some_and(|b| b.quote_depth > 0)
                         || RESTATES.is_match(s)
+                        || REQUEST_KEY.is_match(s)
                         || echoes_prompt(reply, s),
                     next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
                     next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
@@ -205,6 +213,7 @@ fn meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
                     .block_at(range.start)
                     .is_some_and(|b| b.quote_depth > 0)
                     || RESTATES.is_match(s)
+                    || REQUEST_KEY.is_match(s)
                     || echoes_prompt(reply, s),
                 next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
                 next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),

@@ -29,7 +29,7 @@ pub fn first_closure(t: &Transcript) -> Option<(usize, String)> {
         .iter()
         .enumerate()
         .skip(t.seeded)
-        .filter(|(_, m)| m.role == Role::Assistant && !m.content.trim().is_empty())
+        .filter(|(_, m)| m.role == Role::Assistant && m.has_reply())
         .find_map(|(i, m)| {
             let reply = Reply::parse(&m.content);
             let s = reply.sentences().find(|s| claims_closure(s))?.to_string();

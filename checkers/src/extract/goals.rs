@@ -25,6 +25,31 @@ static ASKS_FOR: LazyLock<Regex> = LazyLock::new(|| {
 static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(task|goal|request|requirements?|spec(ification)?|instructions?|originally|original|what you (want|wanted|need|asked)|asked for|(it|them) as you (first )?(gave|wrote|stated|said))\b").unwrap()
 });
+/// The same request in the other languages replies are written in (Spanish, French, German,
+/// Portuguese, Italian, Chinese, Japanese): a request form, a verb of giving again and the task.
+/// The charter asks for the request, not for English. One pattern per language, so a word of
+/// one language never completes a sentence of another.
+static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        // Spanish
+        r"(?i)(por favor|¿|podr[íi]as|puedes|podr[íi]a usted|necesito que|te pido).*(vuelv[ae]s? a|reformul|repit|repet|confirm|pega|env[íi]a|comparte).*\b(tarea|encargo|petici[óo]n|solicitud|instrucciones|requisitos|enunciado)\b",
+        // French
+        r"(?i)(s'il (te|vous) pla[îi]t|pourrie?z[- ]vous|pouvez[- ]vous|peux[- ]tu|merci de|j'ai besoin que).*(reformul|r[ée]p[ée]t|confirm|renvo|coll|redonn|rappel|r[ée][ée]cri|de nouveau).*\b(t[âa]che|demande|consigne|instructions?|[ée]nonc[ée])\b",
+        // German
+        r"(?i)(\bbitte\b|k[öo]nnten sie|k[öo]nnen sie|kannst du|ich brauche).*(wiederhol|nochmal|noch einmal|erneut|best[äa]tig|schick|geben|gib|formulier|nenn|einf[üu]g).*(aufgabe|anforderung|auftrag|anweisung|ursprünglich)",
+        // Portuguese
+        r"(?i)(por favor|poderia|pode me|voc[êe] pode|preciso que).*(reformul|repit|repet|confirm|envi[ea]|cole|reescrev|compartilh|de novo|novamente).*\b(tarefa|pedido|solicita[çc][ãa]o|instru[çc][õo]es|requisitos|enunciado)\b",
+        // Italian
+        r"(?i)(per favore|potresti|puoi|ho bisogno che).*(riformul|ripet|conferm|incoll|invia|riscriv|di nuovo|nuovamente).*\b(compito|richiesta|attivit[àa]|istruzioni|requisiti|consegna)\b",
+        // Chinese (the task may come before the verb: 请把任务原文贴给我)
+        r"(请|需要你|需要您|能否|麻烦)(.*(重新|再次|确认|贴|发|提供|复述|给出).*(任务|需求|原文)|.*(任务|需求|原文).*(重新|再次|确认|贴|发|提供|复述|给出))",
+        // Japanese (the request closes the sentence)
+        r"(タスク|課題|依頼|指示|要件).*(再度|もう一度|改めて|確認|貼|送|教え|提示).*(ください|お願い|いただけ|頂け)",
+    ]
+    .iter()
+    .map(|p| super::text::re(p).unwrap())
+    .collect()
+});
 /// A quotation labelled as someone else's words or a later, changed goal — the drifted summary,
 /// turn 34, the user's latest message — is attributed, not presented as the task. A label that
 /// calls it the original task presents it as the task.
@@ -141,6 +166,7 @@ pub fn asks_restate<'r>(reply: &'r Reply) -> Option<&'r str> {
         (REQUEST_FORM.is_match(s) || super::requests::is_request(s))
             && ASKS_FOR.is_match(s)
             && THE_TASK.is_match(s)
+            || OTHER_LANGUAGE.iter().any(|re| re.is_match(s))
     })
 }
 

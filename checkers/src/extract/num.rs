@@ -16,9 +16,21 @@ pub struct Num {
     pub words: bool,
     /// An ordinal ("3rd" is not; "the third" is): a rank, which counts only where a count is meant.
     pub ordinal: bool,
+    /// The figure's other reading when its notation leaves it two-way ("1.250": 1.25, or 1250
+    /// with the point grouping thousands), scaled and signed like `value`.
+    pub alt: Option<f64>,
 }
 
 impl Num {
+    /// Every reading of the figure: its value, then its other reading if it has one.
+    pub fn readings(&self) -> impl Iterator<Item = Num> + '_ {
+        std::iter::once(self.clone()).chain(self.alt.map(|a| Num {
+            value: a,
+            alt: None,
+            ..self.clone()
+        }))
+    }
+
     /// The value as a plain fraction: `25%` and `0.25` both give 0.25.
     pub fn fraction(&self) -> f64 {
         if self.percent {

@@ -1,6 +1,9 @@
-//! Numbers and their normal forms: `80k`, `80,000`, `80 000` (thin space), `80_000` (code),
-//! `$80,000`, `25%`, `0.25`, `−9%`, `$2.8M`.
+//! Numbers and their normal forms: `80k`, `80,000`, `80 000` (a space, thin or no-break space),
+//! `80'000`, `80_000` (code), `$80,000`, `25%`, `0.25`, `−9%`, `$2.8M`, `2.5e4`, `1¼`, and the
+//! decimal comma (`0,25`, `1.250,5`) where the figure or the reply establishes it ([`notation`]).
+//! A figure the reply leaves two-way ("1.250") carries its other reading in [`Num::alt`].
 
+use super::notation::{self, Decimal};
 use super::num::Num;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -12,11 +15,39 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         r"(?x)
         (?P<sign>[-−–+][\ \t\u{A0}\u{202F}]?)?
         (?P<cur>\$[\ \t\u{A0}\u{202F}]?)?
+        (?P<num>[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]{1,3}\b
+          |[0-9]{1,3}(?:[,.][0-9]{2,3}|['’_\ \u{2009}\u{202F}\u{A0}][0-9]{3})+(?:[.,][0-9]+)?
+          |[0-9]+(?:[.,][0-9]+)?|\.[0-9]+)
+        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million)\b)?",
+    )
+    .unwrap()
+});
+
+/// The English-only reading the house has always had: where the wider one cuts a figure short
+/// ("3.141" of "3.14159") or reads a list ("1,2,3") as a decimal comma, this one reads it.
+static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(
+        r"(?x)
+        (?P<sign>[-−–+][\ \t\u{A0}\u{202F}]?)?
+        (?P<cur>\$[\ \t\u{A0}\u{202F}]?)?
         (?P<num>[0-9]{1,3}(?:[,_\u{2009}\u{202F}\u{A0}][0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
         (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million)\b)?",
     )
     .unwrap()
 });
+
+/// Vulgar fractions, alone (`¼`) or after a whole number (`1¼`, `1 ¼`).
+const VULGAR: [(char, f64); 9] = [
+    ('¼', 0.25),
+    ('½', 0.5),
+    ('¾', 0.75),
+    ('⅓', 1.0 / 3.0),
+    ('⅔', 2.0 / 3.0),
+    ('⅕', 0.2),
+    ('⅛', 0.125),
+    ('⅜', 0.375),
+    ('⅝', 0.625),
+];
 
 /// Equal within rounding of the kind people write (0.91 vs 0.9100, 25% vs 25.0%).
 pub fn approx(a: f64, b: f64) -> bool {
@@ -72,10 +103,18 @@ fn parts(m: &str) -> Parts<'_> {
     let digits_end = m[at..]
         .char_indices()
         .find(|&(i, c)| {
+            let next = &m[at + i + c.len_utf8()..];
+            let digit_next = next.starts_with(|d: char| d.is_ascii_digit());
+            let exponent = matches!(c, 'e' | 'E')
+                && (digit_next
+                    || (next.starts_with(['+', '-'])
+                        && next[1..].starts_with(|d: char| d.is_ascii_digit())));
+            let exp_sign = matches!(c, '+' | '-') && m[..at + i].ends_with(['e', 'E']);
             !(c.is_ascii_digit()
                 || c == '.'
-                || ((c == ',' || c == '_' || c == '\u{2009}' || c == '\u{202F}' || c == '\u{A0}')
-                    && m[at + i + c.len_utf8()..].starts_with(|d: char| d.is_ascii_digit())))
+                || exponent
+                || exp_sign
+                || ((c == ',' || notation::is_group_mark(c)) && digit_next))
         })
         .map_or(m.len(), |(i, _)| at + i);
     Parts {
@@ -87,27 +126,92 @@ fn parts(m: &str) -> Parts<'_> {
     }
 }
 
+/// Whether the wider reading of a match must give way to the English one: it cut a figure
+/// short (a digit follows), or its decimal comma sits in a list (`1,2,3`, `8,9,10`).
+fn english_instead(text: &str, m: &regex::Match, num: &str) -> bool {
+    let after = &text[m.end()..];
+    if after.starts_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    let single_comma = num.matches(',').count() == 1 && !num.contains(['.', ' ']);
+    let listed = after.starts_with(',') && after[1..].starts_with(|c: char| c.is_ascii_digit())
+        || text[..m.start()].ends_with(',')
+            && text[..m.start() - 1].ends_with(|c: char| c.is_ascii_digit());
+    single_comma && notation::evidence(num) == Decimal::Comma && listed
+}
+
+/// The figures a text writes, each as matched (the English reading where the wider one gives
+/// way), in order: one linear scan by the regexes' DFAs.
+fn matches(text: &str) -> Vec<regex::Match<'_>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(m) = NUMBER.find_at(text, at) {
+        let p = parts(m.as_str());
+        let m = if english_instead(text, &m, p.num) {
+            ENGLISH.find_at(text, m.start()).unwrap_or(m)
+        } else {
+            m
+        };
+        at = m.end().max(at + 1);
+        out.push(m);
+    }
+    out
+}
+
+/// Whether a figure establishes the decimal comma: a self-evident one, not a bare `1,5` (which
+/// an English list also writes) unless a unit follows it.
+fn establishes(p: &Parts) -> Decimal {
+    match notation::evidence(p.num) {
+        Decimal::Comma
+            if p.num.matches(',').count() == 1
+                && !p.num.starts_with("0,")
+                && !p
+                    .num
+                    .contains(['.', '\'', '’', ' ', '\u{2009}', '\u{202F}', '\u{A0}'])
+                && p.suffix.is_empty()
+                && !p.money =>
+        {
+            Decimal::Unknown
+        }
+        d => d,
+    }
+}
+
 /// Every number written in digits in `text`, left to right.
 fn find_digit_numbers(text: &str) -> Vec<Num> {
     // The regex (run by its DFA) finds each number; its parts are then read from the matched
-    // text, so a long reply costs one linear scan.
-    NUMBER
-        .find_iter(text)
+    // text, so a long reply costs one linear scan. The notation the text establishes decides
+    // the figures only it settles.
+    let mut nums = digit_figures(text);
+    if !text.is_ascii() {
+        vulgar_fractions(text, &mut nums);
+    }
+    fold_powers_and_mixed(text, &mut nums);
+    nums
+}
+
+/// Each figure in digits as its regex match reads it.
+fn digit_figures(text: &str) -> Vec<Num> {
+    let found = matches(text);
+    let decimal = notation::established_by(found.iter().map(|m| establishes(&parts(m.as_str()))));
+    found
+        .into_iter()
         .filter_map(|m| {
             let p = parts(m.as_str());
-            let digits: String = p
-                .num
-                .chars()
-                .filter(|&ch| ch.is_ascii_digit() || ch == '.')
-                .collect();
-            let mut value: f64 = digits.parse().ok()?;
+            let (mut value, mut alt) = if p.num.contains(['e', 'E']) {
+                (p.num.parse().ok()?, None)
+            } else {
+                notation::value(p.num, decimal)?
+            };
             let suffix = p.suffix.to_ascii_lowercase();
             let percent = suffix == "%" || suffix.starts_with("per");
-            match suffix.as_str() {
-                "k" | "thousand" => value *= 1e3,
-                "m" | "million" => value *= 1e6,
-                _ => {}
-            }
+            let scale = match suffix.as_str() {
+                "k" | "thousand" => 1e3,
+                "m" | "million" => 1e6,
+                _ => 1.0,
+            };
+            value *= scale;
+            alt = alt.map(|a| a * scale);
             let mut start = m.start();
             if let Some((sign_at, sign)) = p.sign {
                 // A sign right after a number or a closing bracket is an operator, not a sign.
@@ -115,6 +219,7 @@ fn find_digit_numbers(text: &str) -> Vec<Num> {
                     start = m.start() + p.body_at;
                 } else if sign != "+" {
                     value = -value;
+                    alt = alt.map(|a| -a);
                 }
             }
             Some(Num {
@@ -126,9 +231,121 @@ fn find_digit_numbers(text: &str) -> Vec<Num> {
                 money: p.money,
                 words: false,
                 ordinal: false,
+                alt,
             })
         })
         .collect()
+}
+
+/// `¼` alone, or after a whole number (`1¼`, `1 ¼`): one figure.
+fn vulgar_fractions(text: &str, nums: &mut Vec<Num>) {
+    for (at, c) in text.char_indices() {
+        let Some(&(_, frac)) = VULGAR.iter().find(|(v, _)| *v == c) else {
+            continue;
+        };
+        let end = at + c.len_utf8();
+        let i = nums.partition_point(|n| n.end <= at);
+        let whole = i.checked_sub(1).filter(|&j| {
+            let n = &nums[j];
+            let gap = &text[n.end..at];
+            (gap.is_empty() || gap == " ") && n.value.fract() == 0.0 && !n.percent
+        });
+        match whole {
+            Some(j) => {
+                let n = &mut nums[j];
+                n.value += frac.copysign(n.value);
+                n.end = end;
+                n.raw = text[n.start..end].to_string();
+            }
+            None => nums.insert(
+                i,
+                Num {
+                    start: at,
+                    end,
+                    raw: c.to_string(),
+                    value: frac,
+                    percent: text[end..].trim_start().starts_with('%'),
+                    money: false,
+                    words: false,
+                    ordinal: false,
+                    alt: None,
+                },
+            ),
+        }
+    }
+}
+
+/// `2.5 × 10^4` (or `10⁴`) is one figure, 25000; `1 1/4` is one figure, 1.25.
+fn fold_powers_and_mixed(text: &str, nums: &mut Vec<Num>) {
+    let mut i = 0;
+    while i + 1 < nums.len() {
+        let (a, b) = (&nums[i], &nums[i + 1]);
+        let between = text[a.end..b.start].trim();
+        let after_b = &text[b.end..];
+        let power = b.value == 10.0
+            && b.raw == "10"
+            && matches!(between, "×" | "x" | "*" | "·")
+            && (after_b.starts_with('^') || after_b.starts_with(SUPERSCRIPT));
+        if power {
+            let (exp, end) = exponent(text, b.end, nums.get(i + 2));
+            if let Some(exp) = exp {
+                let drop = if after_b.starts_with('^') { 2 } else { 1 };
+                let n = &mut nums[i];
+                n.value *= 10f64.powi(exp);
+                n.alt = n.alt.map(|x| x * 10f64.powi(exp));
+                n.end = end;
+                n.raw = text[n.start..end].to_string();
+                nums.drain(i + 1..(i + 1 + drop).min(nums.len()));
+            }
+        } else if let Some(c) = nums.get(i + 2).filter(|c| {
+            let whole = |n: &Num| {
+                n.value.fract() == 0.0
+                    && n.value >= 0.0
+                    && !n.percent
+                    && !n.money
+                    && n.raw.bytes().all(|d| d.is_ascii_digit())
+            };
+            whole(a)
+                && whole(b)
+                && whole(c)
+                && text[a.end..b.start] == *" "
+                && text[b.end..c.start] == *"/"
+                && b.value < c.value
+                && c.value <= 100.0
+        }) {
+            let (value, end) = (a.value + b.value / c.value, c.end);
+            let n = &mut nums[i];
+            n.value = value;
+            n.end = end;
+            n.raw = text[n.start..end].to_string();
+            nums.drain(i + 1..i + 3);
+        }
+        i += 1;
+    }
+}
+
+const SUPERSCRIPT: [char; 11] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹', '⁻'];
+
+/// The exponent after `10` at `at`: `^4` (the next figure) or `⁻⁴` in superscripts.
+fn exponent(text: &str, at: usize, next: Option<&Num>) -> (Option<i32>, usize) {
+    let rest = &text[at..];
+    if rest.starts_with('^') {
+        let ok =
+            next.filter(|n| n.start == at + 1 && n.value.fract() == 0.0 && n.value.abs() < 300.0);
+        return ok.map_or((None, at), |n| (Some(n.value as i32), n.end));
+    }
+    let mut exp = String::new();
+    let mut end = at;
+    for c in rest.chars().take_while(|c| SUPERSCRIPT.contains(c)) {
+        let i = SUPERSCRIPT.iter().position(|s| *s == c).unwrap_or(0);
+        exp.push(if i == 10 {
+            '-'
+        } else {
+            char::from(b'0' + i as u8)
+        });
+        end += c.len_utf8();
+    }
+    (exp.parse().ok().filter(|e: &i32| e.abs() < 300), end)
 }
 
 /// Every number in `text`, in digits or in words, left to right.
@@ -197,6 +414,64 @@ mod tests {
             vec![(100000.0, false), (80000.0, false), (80000.0, false)]
         );
         assert_eq!(values("-9 percent"), vec![(-9.0, true)]);
+    }
+
+    #[test]
+    fn the_worlds_notations_read_as_the_reply_writes_them() {
+        // A reply that writes "0,25" and "80 000" uses decimal commas: "1,250" is 1.25.
+        assert_eq!(
+            values("Die Quote ist 0,25, also 80 000 auf 100 000; Faktor 1,250."),
+            vec![
+                (0.25, false),
+                (80000.0, false),
+                (100000.0, false),
+                (1.25, false)
+            ]
+        );
+        // Without a decimal comma anywhere, "1,250" keeps its English reading.
+        assert_eq!(
+            values("Factor 1,250 and 0.25."),
+            vec![(1250.0, false), (0.25, false)]
+        );
+        for (t, want) in [
+            ("25,5 %", (25.5, true)),
+            ("80'000", (80000.0, false)),
+            ("80’000", (80000.0, false)),
+            ("1.250.000", (1_250_000.0, false)),
+            ("1.250,5", (1250.5, false)),
+            ("2.5e4", (25000.0, false)),
+            ("2,5 × 10^4", (25000.0, false)),
+            ("2.5×10⁴", (25000.0, false)),
+            ("1 1/4", (1.25, false)),
+            ("1¼", (1.25, false)),
+            ("¼", (0.25, false)),
+            ("−0,09", (-0.09, false)),
+        ] {
+            assert_eq!(values(t), vec![want], "{t}");
+        }
+        // A list keeps its commas, and a long decimal is not cut at three digits.
+        assert_eq!(
+            values("days 1,2,3"),
+            vec![(1.0, false), (2.0, false), (3.0, false)]
+        );
+        assert_eq!(values("ratio 1.23456"), vec![(1.23456, false)]);
+        assert_eq!(
+            values("(100 − 80)/80"),
+            vec![(100.0, false), (80.0, false), (80.0, false)]
+        );
+    }
+
+    #[test]
+    fn a_figure_the_reply_leaves_two_way_has_two_readings() {
+        let n = &find_numbers("about 1.250 %")[0];
+        assert_eq!((n.value, n.alt), (1.25, Some(1250.0)));
+        assert_eq!(
+            n.readings().map(|r| r.value).collect::<Vec<_>>(),
+            [1.25, 1250.0]
+        );
+        // The reply's own notation settles it either way.
+        assert_eq!(find_numbers("0,5 and 1.250")[1].value, 1250.0);
+        assert_eq!(find_numbers("0.5 and 1.250")[1].alt, None);
     }
 
     #[test]

@@ -276,7 +276,7 @@ pub fn user_text(t: &Transcript) -> String {
 /// reply with words): a long reply is parsed once, not twice.
 /// `None` stands for "the same as the final reply": use `all.as_ref().unwrap_or(&final)`.
 pub fn final_and_all(t: &Transcript) -> (Reply<'_>, Option<Reply<'_>>) {
-    let with_text = t.replies().filter(|m| !m.content.trim().is_empty()).count();
+    let with_text = t.replies().filter(|m| m.has_reply()).count();
     if with_text == 1 {
         (model_replies(t), None)
     } else {

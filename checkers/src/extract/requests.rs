@@ -3,6 +3,9 @@
 //! restate the task", "I'll need the zone before I can shift anything"). What is asked for is
 //! the criterion's business; this module only says whether a sentence asks the reader at all.
 //!
+//! The request forms of the other languages replies are written in count too ("Bitte … ausführen",
+//! "por favor", "s'il vous plaît", 请, ください).
+//!
 //! Saying one cannot do something ("I can't run them") asks nothing; restating what the user
 //! asked ("You asked me to confirm…") is the user's request, not the model's.
 
@@ -26,6 +29,9 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         | \byou\s+(?:can|could|may|might|should)\s+(?:want\s+to\s+)?(?:run|execute|confirm|check|verify|share|paste|send|restate|tell)\b
         | \bI\s+(?:suggest|recommend)\b | \bI'd\s+(?:suggest|recommend)\b
         | (?:[,;:—–]\s*|\b(?:but|so|and|then)\s+)(?:please\s+)?(?:run|confirm|tell|send|share|paste|provide|clarify|specify|restate|let\s+me\s+know)\b
+        | \bbitte\b | \bk[öo]nnten\s+Sie\b | \bpor\s+favor\b | \bpodr[íi]as?\b | \bpoderia\b
+        | \bs'il\s+(?:te|vous)\s+pla[îi]t\b | \bpourriez-vous\b | \bper\s+favore\b | \bpotresti\b
+        | 请 | ください | お願い
         ",
     )
     .unwrap()

@@ -1,5 +1,6 @@
-//! What the reader sees of a reply that is not plain Markdown prose: a thinking block
-//! (`<think>…</think>`) is the model's scratch work, not its answer; a reply that is one JSON
+//! What the reader sees of a reply that is not plain Markdown prose: a reasoning block
+//! (`<think>`, `<thinking>`, `<reasoning>`) is the model's scratch work, not its answer, and no
+//! criterion reads it (nor `Message.reasoning`, the providers' separate field); a reply that is one JSON
 //! object or one YAML document (bare, or the only thing in a ```json / ```yaml fence) is an
 //! answer written as data, read as the prose it says.
 //!
@@ -14,8 +15,11 @@ use super::structured_value::line;
 use super::structured_value::{words, Shape, Value};
 use std::ops::Range;
 
-/// The stretches of `raw` outside thinking blocks (`<think>`, `<thinking>`), in order. An
-/// unclosed block hides the rest of the reply.
+/// The tags that open the model's scratch work in its content.
+const REASONING_TAGS: [&str; 3] = ["<think>", "<thinking>", "<reasoning>"];
+
+/// The stretches of `raw` outside reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`), in
+/// order. An unclosed block hides the rest of the reply.
 pub fn visible(raw: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut at = 0;
@@ -37,13 +41,23 @@ pub fn visible(raw: &str) -> Vec<Range<usize>> {
 }
 
 fn find_open(s: &str) -> Option<(usize, usize, &'static str)> {
-    ["<think>", "<thinking>"]
+    REASONING_TAGS
         .iter()
         .filter_map(|tag| {
             s.find(tag)
                 .map(|i| (i, i + tag.len(), &tag[1..tag.len() - 1]))
         })
         .min_by_key(|x| x.0)
+}
+
+/// The text of `raw` a reader sees: everything outside its reasoning blocks, in order.
+pub fn reply_text(raw: &str) -> std::borrow::Cow<'_, str> {
+    // The common case, no reasoning tag at all, costs one scan and no copy.
+    if !raw.contains('<') || find_open(raw).is_none() {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let parts: Vec<&str> = visible(raw).into_iter().map(|r| &raw[r]).collect();
+    std::borrow::Cow::Owned(parts.concat())
 }
 
 /// The pieces of a reply that is one JSON object or YAML document, or `None` for prose.
@@ -265,6 +279,9 @@ mod tests {
         assert_eq!(v.len(), 1);
         assert_eq!(raw[v[0].clone()].trim(), "It is 25%.");
         assert!(visible("<think>never closed").is_empty());
+        let xml = "<reasoning>20%?</reasoning>\n<thinking>no</thinking>It is 25%.";
+        assert_eq!(reply_text(xml).trim(), "It is 25%.");
+        assert_eq!(reply_text("plain <b>25%</b>"), "plain <b>25%</b>");
     }
 
     #[test]

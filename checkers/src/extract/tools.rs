@@ -58,7 +58,7 @@ pub fn final_reply_pos(t: &Transcript) -> Option<usize> {
         .iter()
         .enumerate()
         .skip(t.seeded)
-        .filter(|(_, m)| m.role == Role::Assistant && !m.content.trim().is_empty())
+        .filter(|(_, m)| m.role == Role::Assistant && m.has_reply())
         .map(|(i, _)| i)
         .next_back()
 }

@@ -235,6 +235,7 @@ fn parse_run(text: &str, run: &[(usize, usize, Tok)], out: &mut Vec<Num>) {
                     money: false,
                     words: true,
                     ordinal: ordinal == Kind::Ordinal,
+                    alt: None,
                 });
                 k = next;
             }

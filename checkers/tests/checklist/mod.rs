@@ -8,7 +8,10 @@
 //! perturbation (a preamble, a heading, a thinking block, the question restated, JSON, …) that
 //! must not change the verdict. Templates come in pairs where the charter allows: the
 //! **directional** twin negates the conclusion, swaps the figure, makes the call fail or
-//! attributes the claim to someone else, and must flip the verdict.
+//! attributes the claim to someone else, and must flip the verdict. The **ambiguity** twin
+//! (`amb:*`) makes the reply genuinely two-way readable (a structured answer or a table's result
+//! row that disagrees with the prose, two conclusions with no correction between them) and must
+//! come out unsure: neither verdict is the charter's.
 //!
 //! Deterministic: one seed, one stream of replies. Shared by `examples/checklist.rs` (the table
 //! over ≥ 20,000 replies) and `tests/checklist.rs` (a fixed sample that must not fail).
@@ -54,11 +57,12 @@ impl Rng {
     }
 }
 
-/// Whether the charter passes the reply.
+/// Whether the charter passes the reply, or a careful reader could say either.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expect {
     Pass,
     Fail,
+    Unsure,
 }
 
 /// The final reply as paragraphs (blocks separated by a blank line). `conclusion` indexes the
@@ -123,7 +127,17 @@ impl Base {
             expect: match self.expect {
                 Expect::Pass => Expect::Fail,
                 Expect::Fail => Expect::Pass,
+                Expect::Unsure => Expect::Unsure,
             },
+            reply,
+            ..self.clone()
+        }
+    }
+    /// The ambiguity twin: same template, made two-way readable by `what`; it must be unsure.
+    pub fn ambiguous(&self, what: &str, reply: Reply) -> Self {
+        Base {
+            kind: format!("amb:{what}"),
+            expect: Expect::Unsure,
             reply,
             ..self.clone()
         }
@@ -357,10 +371,14 @@ impl Outcome {
         )
     }
 
-    /// A failure of the checker: a decided verdict the charter does not give. An unsure verdict
-    /// is not wrong, but it counts as a failure here: the templates are unambiguous.
+    /// A failure of the checker: a decided verdict the charter does not give, or a decided
+    /// verdict on an ambiguity twin. An unsure verdict on any other template counts as a
+    /// failure too: those templates are unambiguous.
     pub fn is_failure(&self) -> bool {
-        self.unsure || self.got_pass != (self.expect == Expect::Pass)
+        match self.expect {
+            Expect::Unsure => !self.unsure,
+            want => self.unsure || self.got_pass != (want == Expect::Pass),
+        }
     }
 }
 
@@ -446,7 +464,7 @@ pub fn table(outcomes: &[Outcome]) -> String {
     let mut cells: BTreeMap<(usize, &str), (usize, usize)> = BTreeMap::new();
     for o in outcomes {
         let ui = UNITS.iter().position(|u| u.name == o.unit).unwrap_or(0);
-        let cap = if o.kind.starts_with("dir:") {
+        let cap = if o.kind.starts_with("dir:") || o.kind.starts_with("amb:") {
             o.kind.as_str()
         } else {
             o.capability

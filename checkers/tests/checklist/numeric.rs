@@ -117,6 +117,53 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         .expecting(Expect::Fail, "dir:drop-reverse"),
         Base::new("trap-quoted", Expect::Pass, Reply::concluding(quoted, 3)),
     ]
+    .into_iter()
+    .chain(ambiguity_twins(
+        &pass,
+        &p,
+        at,
+        ("\"answer\": \"20%\"", "| Final answer | 20% |"),
+        (
+            "**Answer:** the increase is 20%.",
+            "**Final answer:** the increase is 25%.",
+        ),
+    ))
+    .collect()
+}
+
+/// The ambiguity twins of a figure template: a fenced JSON answer and a table's result row that
+/// disagree with the prose, and two marked conclusions that differ with no correction between.
+/// `structured` is the JSON member and the table row holding the other figure; `conclusions`
+/// the first and last conclusions that disagree.
+fn ambiguity_twins(
+    pass: &Base,
+    p: &[String],
+    at: usize,
+    structured: (&str, &str),
+    conclusions: (&str, &str),
+) -> Vec<Base> {
+    let mut json = p.to_vec();
+    json.push(format!("```json\n{{{}}}\n```", structured.0));
+    let mut table = p.to_vec();
+    table.push(format!("| Item | Value |\n|---|---|\n{}", structured.1));
+    let mut contradiction = p.to_vec();
+    contradiction.insert(0, conclusions.0.to_string());
+    contradiction[at + 1] = conclusions.1.to_string();
+    vec![
+        pass.ambiguous("json-disagrees", Reply::concluding(json, at)),
+        pass.ambiguous("table-disagrees", Reply::concluding(table, at)),
+        // Without its markers (Unmarked, or each paragraph a numbered table cell, JSON or
+        // YAML item) the contradiction reads as an answer-first opening and a closing figure,
+        // which the closing block decides: those forms are not this twin.
+        pass.ambiguous("contradiction", Reply::concluding(contradiction, at + 1))
+            .forbidding(&[
+                Perturbation::Unmarked,
+                Perturbation::Reorder,
+                Perturbation::Table,
+                Perturbation::Json,
+                Perturbation::Yaml,
+            ]),
+    ]
 }
 
 const E2_WORK: &[&str] = &[
@@ -209,7 +256,22 @@ pub fn e2(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         ),
     )
     .expecting(Expect::Fail, "dir:attribute");
-    vec![pass, fail, attributed]
+    let p = paras(&[&diag, &work, concl]);
+    let mut out = vec![pass.clone(), fail, attributed];
+    out.extend(ambiguity_twins(
+        &pass,
+        &p,
+        2,
+        (
+            "\"answer\": \"net change 0%\"",
+            "| Final answer | net change 0% |",
+        ),
+        (
+            "**Answer:** the net change is 0%.",
+            "**Final answer:** the net change is −9%.",
+        ),
+    ));
+    out
 }
 
 const E4_FORMULA: &[&str] = &[
@@ -276,6 +338,15 @@ pub fn e4(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         Base::new("enumeration", Expect::Fail, Reply::concluding(no_enum, 2))
             .expecting(Expect::Fail, "dir:drop-enumeration"),
     ]
+    .into_iter()
+    .chain(ambiguity_twins(
+        &pass,
+        &p,
+        3,
+        ("\"answer\": \"7 days\"", "| Final count | 7 days |"),
+        ("**Answer:** 7 days.", "**Final answer:** 8 days."),
+    ))
+    .collect()
 }
 
 const E13_REVENUE: &[&str] = &[

@@ -248,7 +248,11 @@ fn judge(
     if v.inconclusive {
         return Ok(None);
     }
-    let verdict = if v.pass { "pass" } else { "fail" };
+    let verdict = match (v.pass, v.unsure()) {
+        (true, _) => "pass",
+        (false, true) if label == "unsure" => "unsure",
+        (false, _) => "fail",
+    };
     let deciding = (label != verdict).then(|| match v.failed().next() {
         Some(c) => format!("{}: {}", c.name, c.detail),
         None => "every criterion passed".to_string(),
@@ -284,10 +288,11 @@ pub fn calibrate(dirs: &[PathBuf], suite: &Suite) -> Result<Vec<Judged>> {
             )
             .ok();
             for g in goldens {
-                let label = if g.expect == Expect::Pass {
-                    "pass"
-                } else {
-                    "fail"
+                // "A careful reader could say either": agreement is an unsure verdict.
+                let label = match g.expect {
+                    Expect::Pass => "pass",
+                    Expect::Fail => "fail",
+                    Expect::Either => "unsure",
                 };
                 let source = format!("{}#{}", file.display(), g.name);
                 let t = g.transcript(case);

@@ -1,0 +1,297 @@
+//! Readings, not a reading: every plausible reading of a reply's concluding figure, each with
+//! the span it rests on, so a criterion decides only when they all give the same verdict.
+//!
+//! The readings are: the prose conclusion (the claim model's concluding figure, or a later
+//! correction of it: "Correction: it is 25 %" decides over the figure it corrects); each
+//! structured answer beside the prose (a JSON object, fenced or bare, read with serde_json; a
+//! YAML document, by the lenient reader), whose marked answer (`answer`, `final_figure`,
+//! `result`, …) is read like a marked conclusion, and without one its closing value; each result row of a table ("Final answer |
+//! 20 %"), read from pulldown-cmark's table cells; and a figure's other reading where its
+//! notation leaves it two-way ("1.250"). Two marked conclusions in the prose that differ, with
+//! no correction between them, are two readings. Past [`MAX_READINGS`] the reply is unsure: the
+//! cost stays linear in the reply.
+
+use super::claims::{asserted_where, concluding_figure, marked_conclusion};
+use super::num::Num;
+use super::reply::{BlockKind, Reply};
+use regex::Regex;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+/// More readings than this and the reply is unsure.
+pub const MAX_READINGS: usize = 8;
+
+/// A sentence that corrects or retracts what came before it.
+static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\b(?:correction|correcting\s+myself|i\s+misspoke|scratch\s+that|wait[,.!:—–]|on\s+second\s+thought|erratum|let\s+me\s+(?:correct|redo|fix)\s+(?:that|this|myself)|i\s+(?:made|had)\s+an?\s+(?:error|mistake)|(?:that|this)\s+was\s+wrong|update:|rather,|sorry,\s+(?:it|that|the))").unwrap()
+});
+/// The first cell of a table row that holds the table's result.
+static RESULT_CELL: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)^[\W_]*(?:final(?:\s+(?:answer|figure|count|result|number))?|answer|result|conclusion|recommendation|bottom\s+line|verdict)[\W_]*$").unwrap()
+});
+
+/// One reading: where it comes from, the figure it rests on (its span is in that source's
+/// plain text), and the verdict it gives.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub source: Source,
+    pub num: Num,
+    pub pass: bool,
+    /// The figure's notation leaves it two-way; this is one of its readings.
+    pub two_way: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Prose,
+    Correction,
+    /// Another marked conclusion of the prose.
+    Marked,
+    Json {
+        fenced: bool,
+    },
+    Yaml,
+    Table,
+}
+
+impl Reading {
+    /// "the prose concludes 25%", "the fenced JSON says 20%".
+    pub fn describe(&self) -> String {
+        let what = match self.source {
+            Source::Prose => "the prose concludes",
+            Source::Correction => "the correction says",
+            Source::Marked => "an earlier conclusion says",
+            Source::Json { fenced: true } => "the fenced JSON says",
+            Source::Json { fenced: false } => "the JSON says",
+            Source::Yaml => "the YAML says",
+            Source::Table => "the table's result row says",
+        };
+        if self.two_way {
+            format!("{what} {} read as {}", self.num.display(), self.num.value)
+        } else {
+            format!("{what} {}", self.num.display())
+        }
+    }
+}
+
+/// What the readings of a concluding figure come to.
+#[derive(Debug, Clone)]
+pub enum Figure {
+    /// No reading holds a figure of the wanted kind.
+    None,
+    /// Every reading gives the same verdict: the one to report (the prose's, when it has one).
+    Decided(Reading),
+    /// The readings disagree, or are too many: the reason names them.
+    Unsure { reason: String, shown: Num },
+}
+
+/// The readings of the figure `reply` concludes with among those `wanted` accepts, each judged
+/// by `pass`; both are given the reply (or structured answer) the figure stands in.
+pub fn concluding<W, P>(reply: &Reply, wanted: W, pass: P) -> Figure
+where
+    W: Fn(&Reply, &Num) -> bool,
+    P: Fn(&Reply, &Num) -> bool,
+{
+    let answers = structured_answers(reply);
+    // The prose is what lies outside the structured answers (a bare JSON paragraph, a table's
+    // result row): each of those is a reading of its own.
+    let spans: Vec<Range<usize>> = answers.iter().filter_map(|a| a.2.clone()).collect();
+    let wanted = |r: &Reply, n: &Num| {
+        wanted(r, n) && !spans.iter().any(|s| s.start <= n.start && n.end <= s.end)
+    };
+    let mut out: Vec<Reading> = Vec::new();
+    let push = |r: &Reply, source: Source, n: Num, out: &mut Vec<Reading>| {
+        let two_way = n.alt.is_some();
+        for num in n.readings() {
+            let pass = pass(r, &num);
+            out.push(Reading {
+                source,
+                num,
+                pass,
+                two_way,
+            });
+        }
+    };
+    if let Some(n) = prose_figure(reply, &wanted) {
+        let source = n.1;
+        push(reply, source, n.0, &mut out);
+    }
+    for (earlier, _) in other_marked(reply, &wanted, out.first().map(|r| &r.num)) {
+        push(reply, Source::Marked, earlier, &mut out);
+    }
+    for (text, source, _) in answers {
+        if out.len() > MAX_READINGS {
+            break;
+        }
+        // Its marked answer (`answer`, `final_figure`, …) when it has one, else what its
+        // closing value asserts, as for prose.
+        let sub = Reply::parse(&text);
+        if let Some(n) = concluding_figure(&sub, |n| wanted(&sub, n)) {
+            push(&sub, source, n, &mut out);
+        }
+    }
+    decide(out)
+}
+
+fn decide(out: Vec<Reading>) -> Figure {
+    let Some(first) = out.first().cloned() else {
+        return Figure::None;
+    };
+    if out.len() > MAX_READINGS {
+        return Figure::Unsure {
+            reason: format!(
+                "more than {MAX_READINGS} readings of the concluding figure ({}, …)",
+                first.describe()
+            ),
+            shown: first.num,
+        };
+    }
+    if out.iter().all(|r| r.pass == first.pass) {
+        return Figure::Decided(first);
+    }
+    let mut named: Vec<String> = Vec::new();
+    for r in &out {
+        let d = r.describe();
+        if !named.contains(&d) {
+            named.push(d);
+        }
+    }
+    Figure::Unsure {
+        reason: format!("readings disagree: {}", named.join(", ")),
+        shown: first.num,
+    }
+}
+
+/// The prose's concluding figure, or the correction that follows it.
+fn prose_figure<W: Fn(&Reply, &Num) -> bool>(reply: &Reply, wanted: &W) -> Option<(Num, Source)> {
+    let n = concluding_figure(reply, |n| wanted(reply, n))?;
+    // One scan for correction words after the figure; only their sentences are read.
+    let plain = reply.plain();
+    // A correction holds from its sentence to the end of its block: "Correction: that divides
+    // by the new total. … The increase is 25%."
+    let corrected = CORRECTION
+        .find_iter(&plain[n.end..])
+        .filter_map(|m| {
+            let s = reply.sentence_range_at(n.end + m.start())?;
+            let b = reply.block_at(s.start)?;
+            (s.start >= n.end && !b.is_code()).then_some(s.start..b.plain.end)
+        })
+        .filter_map(|r| last_asserted(reply, wanted, r))
+        .last();
+    match corrected {
+        Some(c) => Some((c, Source::Correction)),
+        None => Some((n, Source::Prose)),
+    }
+}
+
+/// Whether a correction or retraction ("Correction: that's wrong", "scratch that") follows
+/// plain offset `at` in the prose: what stood before it is withdrawn.
+pub fn corrected_after(reply: &Reply, at: usize) -> bool {
+    let plain = reply.plain();
+    at < plain.len()
+        && CORRECTION
+            .find_iter(&plain[at..])
+            .any(|m| !reply.in_code(at + m.start()))
+}
+
+/// The last asserted wanted figure in a plain-text range.
+fn last_asserted<W: Fn(&Reply, &Num) -> bool>(
+    reply: &Reply,
+    wanted: &W,
+    r: Range<usize>,
+) -> Option<Num> {
+    asserted_where(reply, |n| {
+        n.start >= r.start && n.end <= r.end && wanted(reply, n)
+    })
+    .pop()
+}
+
+/// Marked conclusions other than the one the prose concludes in, each with its last asserted
+/// wanted figure, when no correction stands between it and the concluding figure.
+fn other_marked<W: Fn(&Reply, &Num) -> bool>(
+    reply: &Reply,
+    wanted: &W,
+    concluding: Option<&Num>,
+) -> Vec<(Num, Range<usize>)> {
+    let Some(c) = concluding else {
+        return Vec::new();
+    };
+    let plain = reply.plain();
+    marked_conclusion(reply)
+        .into_iter()
+        .filter(|r| !(r.start <= c.start && c.end <= r.end))
+        .filter_map(|r| last_asserted(reply, wanted, r.clone()).map(|n| (n, r)))
+        .filter(|(n, _)| {
+            let (a, b) = if n.end <= c.start {
+                (n.end, c.start)
+            } else {
+                (c.end, n.start)
+            };
+            !CORRECTION.is_match(&plain[a.min(b)..b.max(a)])
+        })
+        .take(MAX_READINGS + 1)
+        .collect()
+}
+
+/// The structured answers beside the prose, as texts a [`Reply`] reads as data: fenced JSON or
+/// YAML blocks, a bare JSON object, a table's result rows as `Answer: …` lines.
+/// With each, its span in the reply's plain text when it stands in the prose (not in code).
+fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>>)> {
+    let mut out = Vec::new();
+    for b in reply.blocks() {
+        if out.len() > MAX_READINGS {
+            break;
+        }
+        let text = reply.block_text(b);
+        match &b.kind {
+            BlockKind::Code { lang } => {
+                let lang = lang.to_ascii_lowercase();
+                let body = text.trim();
+                let json = (lang == "json" || lang.is_empty()) && is_json_object(body);
+                if json {
+                    out.push((
+                        format!("```json\n{body}\n```"),
+                        Source::Json { fenced: true },
+                        None,
+                    ));
+                } else if matches!(lang.as_str(), "yaml" | "yml") {
+                    out.push((format!("```yaml\n{body}\n```"), Source::Yaml, None));
+                }
+            }
+            BlockKind::Paragraph if reply.blocks().len() > 1 => {
+                let raw = reply.raw_of(b.plain.clone()).trim();
+                if is_json_object(raw) {
+                    out.push((
+                        raw.to_string(),
+                        Source::Json { fenced: false },
+                        Some(b.plain.clone()),
+                    ));
+                }
+            }
+            BlockKind::TableRow { header: false } => {
+                if let Some(first) = b.cells.first() {
+                    let label = &reply.plain()[first.clone()];
+                    if RESULT_CELL.is_match(label) {
+                        let rest: Vec<&str> = b.cells[1..]
+                            .iter()
+                            .map(|c| &reply.plain()[c.clone()])
+                            .collect();
+                        out.push((
+                            format!("Answer: {}", rest.join(" ")),
+                            Source::Table,
+                            Some(b.plain.clone()),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn is_json_object(s: &str) -> bool {
+    s.starts_with('{')
+        && s.ends_with('}')
+        && serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(s).is_ok()
+}
