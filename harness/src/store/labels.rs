@@ -29,12 +29,13 @@ pub struct DecidingLabel {
     pub note: Option<String>,
 }
 
-type Key = (String, String, String, String);
+/// What a deciding label is found by: case, variant, checker version and [`reply_sha256`].
+pub type LabelKey = (String, String, String, String);
 
 /// The labels and the policy that decide unsure verdicts for a command.
 #[derive(Debug, Default)]
 pub struct Deciding {
-    labels: HashMap<Key, bool>,
+    labels: HashMap<LabelKey, bool>,
     policy: UnsurePolicy,
     source: Option<PathBuf>,
 }
@@ -89,13 +90,7 @@ impl Deciding {
         if !v.unsure() {
             return;
         }
-        let key = (
-            v.case.clone(),
-            v.variant.clone(),
-            v.checker_version.clone(),
-            reply_sha256(t),
-        );
-        let (pass, why) = match (self.labels.get(&key), self.policy) {
+        let (pass, why) = match (self.labels.get(&key_of(t, v)), self.policy) {
             (Some(&pass), _) => (
                 pass,
                 format!(
@@ -158,12 +153,66 @@ pub fn decide(
     Ok(labels.len())
 }
 
-/// The command that decides an unsure trial, as printed beside it.
-pub fn label_command(transcript: &Path) -> String {
-    format!(
-        "harness label --decide --pass|--fail {}",
-        crate::suite::embedded::shown(transcript)
+/// The key of the label that would decide `v`, the verdict of `t`.
+pub fn key_of(t: &Transcript, v: &Verdict) -> LabelKey {
+    (
+        v.case.clone(),
+        v.variant.clone(),
+        v.checker_version.clone(),
+        reply_sha256(t),
     )
+}
+
+/// The command that decides an unsure trial, as printed beside it: a line that runs as shown
+/// (it labels the reply pass; `--fail` in place of `--pass` labels it fail).
+pub fn label_command(transcript: &Path) -> String {
+    let path = crate::suite::embedded::shown(transcript);
+    format!(
+        "harness label --decide --pass {}  # or --fail",
+        crate::output::shell_word(&path)
+    )
+}
+
+/// Unsure trials grouped by the label that decides them (the same reply under the same
+/// checker version takes one label, whatever the model or trial), in first-seen order. An item
+/// without a key (its transcript could not be read) stands alone.
+pub fn by_label<T>(items: impl IntoIterator<Item = (Option<LabelKey>, T)>) -> Vec<Vec<T>> {
+    let mut groups: Vec<Vec<T>> = Vec::new();
+    let mut index: HashMap<LabelKey, usize> = HashMap::new();
+    for (key, item) in items {
+        match key {
+            Some(k) if index.contains_key(&k) => groups[index[&k]].push(item),
+            Some(k) => {
+                index.insert(k, groups.len());
+                groups.push(vec![item]);
+            }
+            None => groups.push(vec![item]),
+        }
+    }
+    groups
+}
+
+/// Trials named for a person, one unit's trials together:
+/// `big E1/default trials 1, 2, 3; small E1/default trial 1`.
+pub fn trial_names<'a>(
+    trials: impl IntoIterator<Item = (&'a str, &'a str, &'a str, u32)>,
+) -> String {
+    let mut units: Vec<(String, Vec<String>)> = Vec::new();
+    for (model, case, variant, trial) in trials {
+        let unit = format!("{model} {case}/{variant}");
+        match units.last_mut() {
+            Some((u, ts)) if *u == unit => ts.push(trial.to_string()),
+            _ => units.push((unit, vec![trial.to_string()])),
+        }
+    }
+    units
+        .iter()
+        .map(|(u, ts)| {
+            let s = if ts.len() == 1 { "" } else { "s" };
+            format!("{u} trial{s} {}", ts.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Append deciding labels to `file`, each on a line of its own (a file whose last line has no

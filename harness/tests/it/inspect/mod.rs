@@ -1,3 +1,4 @@
-//! Commands over stored runs: labels and calibration.
+//! Commands over stored runs: labels and calibration, and the unsure path end to end.
 
 mod calibrate;
+mod unsure_path;
