@@ -21,15 +21,19 @@ Bottom line: budget 25% more.
 "#;
 
 /// A suite (this repository's cases and fixtures) with a script folder `two-ways` whose E1
-/// reply is [`TWO_WAYS`], and a charter repository with a manifest of two models replaying it.
-fn suite_and_repo(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+/// reply file is `e1_script`, and a charter repository with a manifest of two models
+/// replaying it.
+pub(super) fn suite_and_repo(
+    dir: &Path,
+    e1_script: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
     let suite = dir.join("suite");
     for sub in ["cases", "fixtures"] {
         copy_tree(&repo_root().join(sub), &suite.join(sub));
     }
     let script = suite.join("fixtures/scripted/two-ways");
     std::fs::create_dir_all(&script).unwrap();
-    std::fs::write(script.join("E1-default.toml"), TWO_WAYS).unwrap();
+    std::fs::write(script.join("E1-default.toml"), e1_script).unwrap();
     let repo = dir.join("repo");
     std::fs::create_dir_all(&repo).unwrap();
     let charter = repo_root().join("fixtures/charters/example-charter.md");
@@ -43,6 +47,25 @@ fn suite_and_repo(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     );
     std::fs::write(repo.join("m.toml"), manifest).unwrap();
     (suite, repo)
+}
+
+/// `harness run` of E1 on the manifest of [`suite_and_repo`], into `results/r1`.
+pub(super) fn run_e1(repo: &Path, suite: &Path) -> Output {
+    harness(
+        repo,
+        &[
+            "run",
+            "--matrix",
+            "m.toml",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--case",
+            "E1",
+            "--out",
+            "results/r1",
+        ],
+        &[],
+    )
 }
 
 /// `line` run by `sh` in `dir`, this build's `harness` first on PATH: the command exactly as
@@ -67,22 +90,8 @@ fn shell(dir: &Path, line: &str) -> Output {
 fn a_reply_read_two_ways_ends_the_run_unsure_and_the_printed_label_command_decides_check_and_gate()
 {
     let dir = tempfile::tempdir().unwrap();
-    let (suite, repo) = suite_and_repo(dir.path());
-    let o = harness(
-        &repo,
-        &[
-            "run",
-            "--matrix",
-            "m.toml",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--case",
-            "E1",
-            "--out",
-            "results/r1",
-        ],
-        &[],
-    );
+    let (suite, repo) = suite_and_repo(dir.path(), TWO_WAYS);
+    let o = run_e1(&repo, &suite);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(3), "{out}{}", stderr(&o));
     // The run names the trials, why, and one command: all six trials are one reply.
@@ -145,4 +154,45 @@ fn a_reply_read_two_ways_ends_the_run_unsure_and_the_printed_label_command_decid
             "{summary}"
         );
     }
+}
+
+/// Labels are keyed by checker version: a label of an old version decides nothing, and
+/// `harness label` names it, with where it is and the version now current.
+#[test]
+fn a_label_of_an_old_checker_version_decides_nothing_and_harness_label_names_it_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let (suite, repo) = suite_and_repo(dir.path(), TWO_WAYS);
+    assert_eq!(run_e1(&repo, &suite).status.code(), Some(3));
+    let transcript = "results/r1/transcripts/big/E1-default/trial-1.json";
+    let o = harness(&repo, &["label", "--decide", "--pass", transcript], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("stale"), "{}", stdout(&o));
+    // The same label under a checker version that is no longer current.
+    let file = repo.join("labels/labels.jsonl");
+    let now = checkers::checker_for("E1").unwrap().version;
+    let current = std::fs::read_to_string(&file).unwrap();
+    let old = current.replace(
+        &format!("\"checker_version\":\"{now}\""),
+        "\"checker_version\":\"0.9.0\"",
+    );
+    assert_ne!(old, current);
+    std::fs::write(&file, &old).unwrap();
+    let check = harness(&repo, &["check", "results/r1"], &[]);
+    assert_eq!(check.status.code(), Some(3), "{}", stdout(&check));
+    assert!(
+        stdout(&check).contains("6 need a label"),
+        "{}",
+        stdout(&check)
+    );
+    // Labelling again names the stale label; the new one decides.
+    let o = harness(&repo, &["label", "--decide", "--fail", transcript], &[]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        out.contains("1 stale label in labels/labels.jsonl: keyed by a checker version that is no longer current")
+            && out.contains(&format!("  label 1: E1/default checker 0.9.0 (now {now}), reply ")),
+        "{out}"
+    );
+    let check = harness(&repo, &["check", "results/r1"], &[]);
+    assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
 }
