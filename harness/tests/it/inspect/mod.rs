@@ -1,4 +1,6 @@
-//! Commands over stored runs: labels and calibration, and the unsure path end to end.
+//! Commands over stored runs: labels and calibration, the unsure path end to end, and
+//! reasoning shown apart from the reply.
 
 mod calibrate;
+mod reasoning_shown;
 mod unsure_path;
