@@ -61,7 +61,11 @@ pub fn split_reasoning(m: &Message) -> (Cow<'_, str>, String) {
     let mut parts: Vec<&str> = m.reasoning.iter().map(|r| r.trim()).collect();
     let visible = checkers::extract::structured::visible(raw);
     let mut at = 0;
-    for r in visible.iter().cloned().chain([raw.len()..raw.len()]) {
+    for r in visible
+        .iter()
+        .cloned()
+        .chain(std::iter::once(raw.len()..raw.len()))
+    {
         if r.start > at {
             parts.push(raw[at..r.start].trim());
         }
