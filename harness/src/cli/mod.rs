@@ -50,7 +50,8 @@ enum Command {
     /// Combine the run folders of sharded jobs into one run folder and gate it.
     Merge(merge::MergeArgs),
     /// Show stored transcripts (files or unit folders; default results/latest) as stories, re-checked with the current
-    /// checkers: tool calls, final reply, criteria with evidence, workspace diff.
+    /// checkers: tool calls, final reply (its reasoning folded apart), criteria with evidence,
+    /// workspace diff.
     Show(show::ShowArgs),
     /// Re-send a stored trial's first model request to the same model (key from the
     /// environment) and write the answer next to it as trial-N.replay-K.json.

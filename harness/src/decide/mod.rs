@@ -146,7 +146,7 @@ fn conclude_against_base(
 ) -> Result<u8> {
     let gate = head.gate;
     outln!("\nhead: {}", gate.counts_line());
-    crate::run::outcome::print_unsure(records);
+    crate::run::outcome::needs_labels(records);
     outln!("\n{}", c.text.trim_end());
     let policy = c.policy;
     let facts = RunFacts {

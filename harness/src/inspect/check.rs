@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::exit;
-use crate::store::labels::{label_command, Deciding, DECIDING_LABELS};
+use crate::store::labels::{by_label, key_of, label_command, Deciding, DECIDING_LABELS};
 use crate::store::trial::TrialStatus;
 use crate::store::{read_transcript, transcript_files};
 use crate::suite::case::recheck;
@@ -175,24 +175,33 @@ pub fn render(checked: &[Checked], verbose: bool) -> String {
     out
 }
 
-/// The verdicts that need a label, each with its criteria and the command that decides it,
-/// added to `out`; how many.
+/// The verdicts that need a label, one entry a label (transcripts of one reply under one
+/// checker version take one), each with its unsure criteria and the command that decides it,
+/// added to `out`; how many verdicts.
 fn needs_labels(checked: &[Checked], out: &mut String) -> usize {
     let unsure: Vec<&Checked> = checked
         .iter()
         .filter(|c| TrialStatus::of(&c.verdict) == TrialStatus::Unsure)
         .collect();
-    if !unsure.is_empty() {
-        out.push_str("Needs a label (the checker is unsure; a person decides):\n");
-        for c in &unsure {
-            let file = c.verdict.file.as_deref().unwrap_or("");
-            for k in c.verdict.criteria.iter().filter(|k| k.unsure) {
-                out.push_str(&format!("  {file}: {}: {}\n", k.name, k.detail));
-            }
-            out.push_str(&format!("    {}\n", label_command(Path::new(file))));
-        }
-        out.push('\n');
+    if unsure.is_empty() {
+        return 0;
     }
+    out.push_str("Needs a label (the checker is unsure; a person decides):\n");
+    let keyed = unsure
+        .iter()
+        .map(|c| (Some(key_of(&c.transcript, &c.verdict)), *c));
+    for g in by_label(keyed) {
+        let file = g[0].verdict.file.as_deref().unwrap_or("");
+        let more = match g.len() - 1 {
+            0 => String::new(),
+            n => format!(" and {n} more of the same reply"),
+        };
+        for k in g[0].verdict.criteria.iter().filter(|k| k.unsure) {
+            out.push_str(&format!("  {file}{more}: {}: {}\n", k.name, k.detail));
+        }
+        out.push_str(&format!("    {}\n", label_command(Path::new(file))));
+    }
+    out.push('\n');
     unsure.len()
 }
 

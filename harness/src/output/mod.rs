@@ -25,6 +25,18 @@ pub fn inert(text: &str) -> String {
     out
 }
 
+/// A shell word: as is when safe, else in single quotes (a printed command runs as shown).
+pub fn shell_word(a: &str) -> String {
+    let safe = !a.is_empty()
+        && a.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_./:=,@+-%".contains(&b));
+    if safe {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', r"'\''"))
+    }
+}
+
 /// A character that changes how the text around it is shown rather than showing itself.
 fn acts(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')

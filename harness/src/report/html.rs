@@ -354,18 +354,38 @@ fn trial_view(h: &mut Html, view: &TrialView) {
     h.close("details").nl();
     calls(h, view);
     if !view.reply.trim().is_empty() {
-        h.leaf("h4", &[], "final reply")
-            .el("div", &[("class", "md")], |h| {
-                h.markdown(view.reply);
-            })
-            .fold("raw text", |h| {
-                h.el("pre", &[], |h| {
-                    h.folded(view.reply);
-                });
-            })
-            .nl();
+        h.leaf("h4", &[], "final reply");
+        reasoning(h, view);
+        h.el("div", &[("class", "md")], |h| {
+            h.markdown(&view.reply);
+        })
+        .fold("raw text", |h| {
+            h.el("pre", &[], |h| {
+                h.folded(&view.reply);
+            });
+        })
+        .nl();
     }
     workspace(h, view);
+}
+
+/// The final reply's reasoning, folded shut above it and marked as what it is: the model's
+/// scratch work, which no criterion reads.
+fn reasoning(h: &mut Html, view: &TrialView) {
+    if view.reasoning.is_empty() {
+        return;
+    }
+    let summary = format!(
+        "reasoning ({} characters; scratch work, no criterion reads it)",
+        view.reasoning.chars().count()
+    );
+    h.details(&[("class", "reasoning")], false)
+        .leaf("summary", &[], &summary)
+        .el("pre", &[], |h| {
+            h.folded(&view.reasoning);
+        })
+        .close("details")
+        .nl();
 }
 
 /// Tool calls as a timeline: name and key argument, the arguments and the result folded.

@@ -9,6 +9,8 @@ use std::fmt::Write;
 
 /// Characters of the final reply shown before it is cut.
 const REPLY_LIMIT: usize = 1200;
+/// Characters of the reasoning shown, dimmed, before it is cut: a glimpse, not the reply.
+const REASONING_LIMIT: usize = 300;
 const WIDTH: usize = 96;
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -117,6 +119,7 @@ fn sanitized(t: &Transcript, v: &Verdict) -> (Transcript, Verdict) {
     let mut t = t.clone();
     for m in t.messages.iter_mut() {
         m.content = crate::output::inert(&m.content);
+        m.reasoning = m.reasoning.as_deref().map(crate::output::inert);
         for c in m.tool_calls.iter_mut() {
             c.name = crate::output::inert(&c.name);
             inert_json(&mut c.arguments);
@@ -159,6 +162,7 @@ pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
     heading(&mut out, &view, &p);
     seeded(&mut out, &view, &p, opts.seeded);
     calls(&mut out, &view, &p);
+    reasoning(&mut out, &view, &p);
     reply(&mut out, &view, &p);
     let _ = writeln!(out, "  {}", p.bold("criteria:"));
     for c in &v.criteria {
@@ -245,9 +249,36 @@ fn calls(out: &mut String, view: &TrialView, p: &Paint) {
     }
 }
 
+/// The final reply's reasoning, set apart above it: labelled, dimmed behind a bar, cut at
+/// [`REASONING_LIMIT`]; the whole is in the transcript file.
+fn reasoning(out: &mut String, view: &TrialView, p: &Paint) {
+    if view.reasoning.is_empty() {
+        return;
+    }
+    let n = view.reasoning.chars().count();
+    let _ = writeln!(
+        out,
+        "  {}",
+        p.dim(&format!(
+            "reasoning ({n} characters, folded; scratch work, no criterion reads it):"
+        ))
+    );
+    let cut: String = view.reasoning.chars().take(REASONING_LIMIT).collect();
+    for line in wrap(&cut, "    │ ").lines() {
+        let _ = writeln!(out, "{}", p.dim(line));
+    }
+    if n > REASONING_LIMIT {
+        let more = format!(
+            "[… {} more characters of reasoning cut]",
+            n - REASONING_LIMIT
+        );
+        let _ = writeln!(out, "    │ {}", p.dim(&more));
+    }
+}
+
 /// The final reply wrapped and cut at [`REPLY_LIMIT`], and how the trial ended if not by it.
 fn reply(out: &mut String, view: &TrialView, p: &Paint) {
-    let reply = view.reply;
+    let reply = &*view.reply;
     let _ = writeln!(out, "  {}", p.bold("final reply:"));
     if reply.trim().is_empty() {
         let _ = writeln!(out, "    {}", p.warn("(none)"));

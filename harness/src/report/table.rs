@@ -2,6 +2,7 @@
 //! quotes model text: every line goes out through [`crate::output::inert`].
 
 use crate::gate::{Gate, UnitStatus};
+use crate::store::trial::TrialStatus;
 use std::fmt::Write;
 
 pub fn render(gate: &Gate) -> String {
@@ -62,27 +63,54 @@ pub fn write(
             }
         }
     }
-    let inconclusive: Vec<_> = gate.units_with(UnitStatus::Inconclusive).collect();
-    if !inconclusive.is_empty() {
-        out.push_str("\nInconclusive (never counted as pass; the command below finishes them):\n");
-        for u in inconclusive {
-            let _ = writeln!(
-                out,
-                "  {}/{} on {}: {} of {} trials passed, the rest errored or are missing",
-                u.case,
-                u.variant,
-                u.model,
-                u.passed(),
-                gate.required
-            );
+    inconclusive(gate, resume, &mut out);
+    let verdict = gate.verdict().1;
+    let _ = writeln!(out, "\nGate: {verdict}");
+    sink.write_all(crate::output::inert(&out).as_bytes())
+}
+
+/// The inconclusive units, each with what keeps it undecided: trials that need a label (listed
+/// after the table with their command) or trials that errored or are missing (the resume
+/// command finishes those; it cannot decide an unsure one).
+fn inconclusive(gate: &Gate, resume: Option<&str>, out: &mut String) {
+    let units: Vec<_> = gate.units_with(UnitStatus::Inconclusive).collect();
+    if units.is_empty() {
+        return;
+    }
+    out.push_str("\nInconclusive (never counted as pass):\n");
+    let mut rerun = false;
+    for u in units {
+        let unsure = u.unsure().count();
+        let decided = u
+            .trials
+            .iter()
+            .filter(|t| t.status != TrialStatus::Inconclusive)
+            .count();
+        let missing = (gate.required as usize).saturating_sub(decided);
+        let mut rest = Vec::new();
+        if unsure > 0 {
+            rest.push(format!("{unsure} need a label (below)"));
         }
+        if missing > 0 {
+            rest.push(format!("{missing} errored or are missing"));
+            rerun = true;
+        }
+        let _ = writeln!(
+            out,
+            "  {}/{} on {}: {} of {} trials passed, {}",
+            u.case,
+            u.variant,
+            u.model,
+            u.passed(),
+            gate.required,
+            rest.join(", ")
+        );
+    }
+    if rerun {
         let _ = writeln!(
             out,
             "Finish the run (finished trials are kept, never repeated):\n  {}",
             resume.unwrap_or("harness run --resume RUN_DIR")
         );
     }
-    let verdict = gate.verdict().1;
-    let _ = writeln!(out, "\nGate: {verdict}");
-    sink.write_all(crate::output::inert(&out).as_bytes())
 }

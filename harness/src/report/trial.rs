@@ -1,11 +1,12 @@
 //! One trial as people read it: the seeded turns, the tool calls paired with their results (by
-//! the pairing the checkers judge with), the final reply, the criteria and the workspace
-//! diff. Built once from a transcript and its verdict; the story, report.html and
+//! the pairing the checkers judge with), the final reply and its reasoning apart, the criteria
+//! and the workspace diff. Built once from a transcript and its verdict; the story, report.html and
 //! `compare --html` render it.
 
 use checkers::extract::tools::{self, Call};
 use checkers::transcript::{FileChange, Message, Transcript};
 use checkers::{Criterion, Verdict};
+use std::borrow::Cow;
 
 pub struct TrialView<'a> {
     pub transcript: &'a Transcript,
@@ -15,19 +16,25 @@ pub struct TrialView<'a> {
     /// The episode's tool calls in order, each with its result (a later tool message with its
     /// id), if any.
     pub calls: Vec<Call<'a>>,
-    /// The last non-empty assistant text; empty when there is none.
-    pub reply: &'a str,
+    /// The last assistant text outside its reasoning blocks; empty when there is none.
+    pub reply: Cow<'a, str>,
+    /// That message's reasoning, shown folded beside the reply and never inside it; empty
+    /// when there is none ([`split_reasoning`]).
+    pub reasoning: String,
 }
 
 impl<'a> TrialView<'a> {
     pub fn new(transcript: &'a Transcript, verdict: &'a Verdict) -> TrialView<'a> {
         let seeded = transcript.seeded.min(transcript.messages.len());
+        let last = transcript.replies().filter(|m| m.has_reply()).last();
+        let (reply, reasoning) = last.map_or((Cow::Borrowed(""), String::new()), split_reasoning);
         TrialView {
             transcript,
             verdict,
             seeded: &transcript.messages[..seeded],
             calls: tools::calls(transcript),
-            reply: transcript.final_reply(),
+            reply,
+            reasoning,
         }
     }
 
@@ -43,6 +50,33 @@ impl<'a> TrialView<'a> {
     pub fn changes(&self) -> Option<&'a [FileChange]> {
         self.transcript.workspace.as_ref().map(|w| &w.changed[..])
     }
+}
+
+/// An assistant message's reply and its reasoning, apart: the content outside its `<think>`,
+/// `<thinking>` and `<reasoning>` blocks (as the checkers read it), and the reasoning: the
+/// provider's separate text (`Message.reasoning`), then each block of the content with its
+/// tags, a blank line between. Content without a block is the reply as it is.
+pub fn split_reasoning(m: &Message) -> (Cow<'_, str>, String) {
+    let raw = m.content.as_str();
+    let mut parts: Vec<&str> = m.reasoning.iter().map(|r| r.trim()).collect();
+    let visible = checkers::extract::structured::visible(raw);
+    let mut at = 0;
+    for r in visible
+        .iter()
+        .cloned()
+        .chain(std::iter::once(raw.len()..raw.len()))
+    {
+        if r.start > at {
+            parts.push(raw[at..r.start].trim());
+        }
+        at = r.end;
+    }
+    parts.retain(|p| !p.is_empty());
+    let reply = match checkers::extract::structured::reply_text(raw) {
+        Cow::Owned(text) => Cow::Owned(text.trim().to_string()),
+        borrowed => borrowed,
+    };
+    (reply, parts.join("\n\n"))
 }
 
 /// A changed file as a unified diff with `radius` lines of context; with `header`, the
@@ -96,6 +130,7 @@ mod tests {
         let results: Vec<Option<&str>> = view.calls.iter().map(|c| c.result).collect();
         assert_eq!(results, [Some("the result"), None]);
         assert_eq!(view.reply, "done");
+        assert_eq!(view.reasoning, "");
         assert_eq!(
             view.failed().map(|c| &*c.name).collect::<Vec<_>>(),
             ["tagged"]
@@ -115,5 +150,30 @@ mod tests {
         assert!(d.starts_with("--- /dev/null\n+++ b/new.txt\n"), "{d}");
         assert!(d.contains("+x"), "{d}");
         assert!(!diff(&created, 2, false).contains("/dev/null"));
+    }
+
+    #[test]
+    fn reasoning_in_a_field_or_a_leading_block_is_set_apart_from_the_reply_never_in_it() {
+        let mut m = Message::new(
+            checkers::Role::Assistant,
+            "<think>\nthe user says 20%\n</think>\n\nThe increase is 25%.",
+        );
+        m.reasoning = Some("base is 80k".into());
+        let (reply, reasoning) = split_reasoning(&m);
+        assert_eq!(reply, "The increase is 25%.");
+        assert_eq!(
+            reasoning,
+            "base is 80k\n\n<think>\nthe user says 20%\n</think>"
+        );
+        // An unclosed block hides the rest of the reply, as the checkers read it.
+        let m = Message::new(checkers::Role::Assistant, "Hi. <reasoning>never closed");
+        assert_eq!(
+            split_reasoning(&m),
+            (Cow::Borrowed("Hi."), "<reasoning>never closed".to_string())
+        );
+        // Without reasoning, the reply is the content as it is, borrowed.
+        let m = Message::new(checkers::Role::Assistant, "  25%, not 20%.\n");
+        let (reply, reasoning) = split_reasoning(&m);
+        assert!(matches!(reply, Cow::Borrowed("  25%, not 20%.\n")) && reasoning.is_empty());
     }
 }

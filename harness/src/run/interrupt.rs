@@ -166,7 +166,10 @@ pub fn resume_command(argv: Vec<String>, run_dir: &Path) -> String {
     }
     out.push("--resume".into());
     out.push(crate::suite::embedded::shown(&absolute(run_dir)));
-    out.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ")
+    out.iter()
+        .map(|a| crate::output::shell_word(a))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The exact command that finishes the run in `run_dir`: this `run` command line resumed, or
@@ -191,18 +194,6 @@ fn argv() -> Vec<String> {
 
 fn absolute(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
-}
-
-/// A shell word: as is when safe, else in single quotes.
-fn quote(a: &str) -> String {
-    let safe = !a.is_empty()
-        && a.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_./:=,@+-%".contains(&b));
-    if safe {
-        a.to_string()
-    } else {
-        format!("'{}'", a.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ pub fn conclude(
             crate::report::registry::table(gate, facts.suite, facts.system_prompt)
         );
     }
-    print_unsure(records);
+    needs_labels(records);
     if let Some(l) = &facts.lift {
         out!(
             "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
@@ -103,26 +103,40 @@ pub fn write_reports(
     None
 }
 
-/// The trials the checker was unsure of, each with the command that labels it.
-pub fn print_unsure(records: &[TrialRecord]) {
-    let unsure: Vec<&TrialRecord> = records
+/// The unsure trials, one entry a label: the trials one reply takes one label for, the
+/// criterion that is unsure and why, and the command that decides them.
+pub fn needs_labels(records: &[TrialRecord]) {
+    use crate::store::labels;
+    let unsure = records
         .iter()
         .filter(|r| r.status == crate::store::trial::TrialStatus::Unsure)
-        .collect();
-    if !unsure.is_empty() {
-        outln!("\nNeeds a label (the checker is unsure; a person decides, then the gate again):");
-        for r in unsure {
-            let why = r.verdict.get().criteria.into_iter().find(|c| c.unsure);
-            outln!(
-                "  {} {}/{} trial {}: {}",
-                r.model,
-                r.case,
-                r.variant,
-                r.trial,
-                why.map_or(String::new(), |c| format!("{}: {}", c.name, c.detail))
-            );
-            outln!("    {}", crate::store::labels::label_command(&r.path()));
-        }
+        .map(|r| {
+            let v = r.verdict.get();
+            let key = r.transcript().ok().map(|t| labels::key_of(&t, &v));
+            (key, (r, v))
+        });
+    let groups = labels::by_label(unsure);
+    if groups.is_empty() {
+        return;
+    }
+    outln!("\nNeeds a label (the checker is unsure; a person decides, then the gate again):");
+    for g in groups {
+        let (first, v) = &g[0];
+        let names = labels::trial_names(
+            g.iter()
+                .map(|(r, _)| (&*r.model, &*r.case, &*r.variant, r.trial)),
+        );
+        let why = v.criteria.iter().find(|c| c.unsure);
+        let one = if g.len() > 1 {
+            " (one reply: one label decides them all)"
+        } else {
+            ""
+        };
+        outln!(
+            "  {names}{one}: {}",
+            why.map_or(String::new(), |c| format!("{}: {}", c.name, c.detail))
+        );
+        outln!("    {}", labels::label_command(&first.path()));
     }
 }
 

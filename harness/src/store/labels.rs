@@ -29,12 +29,13 @@ pub struct DecidingLabel {
     pub note: Option<String>,
 }
 
-type Key = (String, String, String, String);
+/// What a deciding label is found by: case, variant, checker version and [`reply_sha256`].
+pub type LabelKey = (String, String, String, String);
 
 /// The labels and the policy that decide unsure verdicts for a command.
 #[derive(Debug, Default)]
 pub struct Deciding {
-    labels: HashMap<Key, bool>,
+    labels: HashMap<LabelKey, bool>,
     policy: UnsurePolicy,
     source: Option<PathBuf>,
 }
@@ -47,33 +48,10 @@ impl Deciding {
 
     /// The labels in `file` (absent: none) under `policy`.
     pub fn load(file: &Path, policy: UnsurePolicy) -> Result<Deciding> {
-        let text = match std::fs::symlink_metadata(file) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            _ => crate::files::read::read_text(file, crate::files::read::Kind::Labels)?,
-        };
         let mut labels = HashMap::new();
-        // Tolerates lines run together (`{…}{…}`) by an older appender: read as a stream.
-        let stream = serde_json::Deserializer::from_str(&text).into_iter::<DecidingLabel>();
-        for (n, l) in stream.enumerate() {
-            let l = l.map_err(|e| {
-                Error::input(format!(
-                    "{}, line {}: {e} (each line is one label: case, variant, checker_version, reply_sha256, label)",
-                    file.display(),
-                    e.line()
-                ))
-            })?;
-            let pass = match l.label.as_str() {
-                "pass" => true,
-                "fail" => false,
-                other => {
-                    return Err(Error::input(format!(
-                        "{}: label {} is {other:?}; want \"pass\" or \"fail\"",
-                        file.display(),
-                        n + 1
-                    )))
-                }
-            };
+        for l in read(file)? {
             // A later line overrides an earlier one: a person changed their mind.
+            let pass = l.label == "pass";
             labels.insert((l.case, l.variant, l.checker_version, l.reply_sha256), pass);
         }
         Ok(Deciding {
@@ -89,13 +67,7 @@ impl Deciding {
         if !v.unsure() {
             return;
         }
-        let key = (
-            v.case.clone(),
-            v.variant.clone(),
-            v.checker_version.clone(),
-            reply_sha256(t),
-        );
-        let (pass, why) = match (self.labels.get(&key), self.policy) {
+        let (pass, why) = match (self.labels.get(&key_of(t, v)), self.policy) {
             (Some(&pass), _) => (
                 pass,
                 format!(
@@ -117,6 +89,79 @@ impl Deciding {
         }
         v.pass = v.criteria.iter().all(|c| c.pass);
     }
+}
+
+/// Every label in `file` in order (absent: none), each checked: a line that is not a label, or
+/// a label neither "pass" nor "fail", is an error naming the file and the line.
+fn read(file: &Path) -> Result<Vec<DecidingLabel>> {
+    let text = match std::fs::symlink_metadata(file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        _ => crate::files::read::read_text(file, crate::files::read::Kind::Labels)?,
+    };
+    let mut out = Vec::new();
+    // Tolerates lines run together (`{…}{…}`) by an older appender: read as a stream.
+    let stream = serde_json::Deserializer::from_str(&text).into_iter::<DecidingLabel>();
+    for (n, l) in stream.enumerate() {
+        let l = l.map_err(|e| {
+            Error::input(format!(
+                "{}, line {}: {e} (each line is one label: case, variant, checker_version, reply_sha256, label)",
+                file.display(),
+                e.line()
+            ))
+        })?;
+        if l.label != "pass" && l.label != "fail" {
+            return Err(Error::input(format!(
+                "{}: label {} is {:?}; want \"pass\" or \"fail\"",
+                file.display(),
+                n + 1,
+                l.label
+            )));
+        }
+        out.push(l);
+    }
+    Ok(out)
+}
+
+/// The labels in `file` keyed by a checker version that is no longer its case's current one
+/// (or by a case no checker has), each with its place in the file (1-based) and the current
+/// version. Labels are keyed by checker version because a new checker may read a reply
+/// differently: these decide nothing now, and `harness label` names them.
+pub fn stale(file: &Path) -> Result<Vec<(usize, DecidingLabel, Option<&'static str>)>> {
+    Ok(read(file)?
+        .into_iter()
+        .enumerate()
+        .filter_map(|(n, l)| {
+            let now = checkers::checker_for(&l.case).ok().map(|c| c.version);
+            (now != Some(l.checker_version.as_str())).then_some((n + 1, l, now))
+        })
+        .collect())
+}
+
+/// The lines `harness label` prints for the stale labels of `file`: none when there are none.
+pub fn stale_report(file: &Path) -> Result<Vec<String>> {
+    let stale = stale(file)?;
+    if stale.is_empty() {
+        return Ok(Vec::new());
+    }
+    let n = stale.len();
+    let mut out = vec![format!(
+        "{n} stale label{} in {}: keyed by a checker version that is no longer current, {} no verdict (label the replies again if a check meets them unsure):",
+        if n == 1 { "" } else { "s" },
+        file.display(),
+        if n == 1 { "it decides" } else { "they decide" }
+    )];
+    for (at, l, now) in stale {
+        let now = now.map_or("no such case".to_string(), |v| format!("now {v}"));
+        out.push(format!(
+            "  label {at}: {}/{} checker {} ({now}), reply {}, {}",
+            l.case,
+            l.variant,
+            l.checker_version,
+            l.reply_sha256.get(..12).unwrap_or(&l.reply_sha256),
+            l.label
+        ));
+    }
+    Ok(out)
 }
 
 /// sha256 of the reply a verdict judged: every message after the seeded prefix (the model's
@@ -191,12 +236,66 @@ pub fn decide(
     Ok(labels.len())
 }
 
-/// The command that decides an unsure trial, as printed beside it.
-pub fn label_command(transcript: &Path) -> String {
-    format!(
-        "harness label --decide --pass|--fail {}",
-        crate::suite::embedded::shown(transcript)
+/// The key of the label that would decide `v`, the verdict of `t`.
+pub fn key_of(t: &Transcript, v: &Verdict) -> LabelKey {
+    (
+        v.case.clone(),
+        v.variant.clone(),
+        v.checker_version.clone(),
+        reply_sha256(t),
     )
+}
+
+/// The command that decides an unsure trial, as printed beside it: a line that runs as shown
+/// (it labels the reply pass; `--fail` in place of `--pass` labels it fail).
+pub fn label_command(transcript: &Path) -> String {
+    let path = crate::suite::embedded::shown(transcript);
+    format!(
+        "harness label --decide --pass {}  # or --fail",
+        crate::output::shell_word(&path)
+    )
+}
+
+/// Unsure trials grouped by the label that decides them (the same reply under the same
+/// checker version takes one label, whatever the model or trial), in first-seen order. An item
+/// without a key (its transcript could not be read) stands alone.
+pub fn by_label<T>(items: impl IntoIterator<Item = (Option<LabelKey>, T)>) -> Vec<Vec<T>> {
+    let mut groups: Vec<Vec<T>> = Vec::new();
+    let mut index: HashMap<LabelKey, usize> = HashMap::new();
+    for (key, item) in items {
+        match key {
+            Some(k) if index.contains_key(&k) => groups[index[&k]].push(item),
+            Some(k) => {
+                index.insert(k, groups.len());
+                groups.push(vec![item]);
+            }
+            None => groups.push(vec![item]),
+        }
+    }
+    groups
+}
+
+/// Trials named for a person, one unit's trials together:
+/// `big E1/default trials 1, 2, 3; small E1/default trial 1`.
+pub fn trial_names<'a>(
+    trials: impl IntoIterator<Item = (&'a str, &'a str, &'a str, u32)>,
+) -> String {
+    let mut units: Vec<(String, Vec<String>)> = Vec::new();
+    for (model, case, variant, trial) in trials {
+        let unit = format!("{model} {case}/{variant}");
+        match units.last_mut() {
+            Some((u, ts)) if *u == unit => ts.push(trial.to_string()),
+            _ => units.push((unit, vec![trial.to_string()])),
+        }
+    }
+    units
+        .iter()
+        .map(|(u, ts)| {
+            let s = if ts.len() == 1 { "" } else { "s" };
+            format!("{u} trial{s} {}", ts.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Append deciding labels to `file`, each on a line of its own (a file whose last line has no
@@ -328,5 +427,47 @@ mod tests {
                 .len(),
             1
         );
+    }
+
+    #[test]
+    fn labels_of_an_old_checker_version_or_an_unknown_case_are_stale_and_named_the_current_are_not()
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("labels.jsonl");
+        let now = checkers::checker_for("E1").unwrap().version;
+        let label = |case: &str, version: &str| DecidingLabel {
+            case: case.into(),
+            variant: "default".into(),
+            checker_version: version.into(),
+            reply_sha256: "53db0edcd54faa8abb20".into(),
+            label: "fail".into(),
+            note: None,
+        };
+        let labels = [
+            label("E1", now),
+            label("E1", "0.0.1"),
+            label("E99", "1.0.0"),
+        ];
+        append(&file, &labels).unwrap();
+        let found: Vec<(usize, String)> = stale(&file)
+            .unwrap()
+            .into_iter()
+            .map(|(at, l, _)| (at, l.checker_version))
+            .collect();
+        assert_eq!(found, [(2, "0.0.1".into()), (3, "1.0.0".into())]);
+        let lines = stale_report(&file).unwrap();
+        assert!(lines[0].starts_with("2 stale labels in "), "{lines:?}");
+        assert_eq!(
+            lines[1],
+            format!("  label 2: E1/default checker 0.0.1 (now {now}), reply 53db0edcd54f, fail")
+        );
+        assert!(lines[2].contains("E99/default checker 1.0.0 (no such case)"));
+        // A file of current labels, or none at all, names nothing.
+        let current = dir.path().join("current.jsonl");
+        append(&current, &labels[..1]).unwrap();
+        assert!(stale_report(&current).unwrap().is_empty());
+        assert!(stale_report(&dir.path().join("absent.jsonl"))
+            .unwrap()
+            .is_empty());
     }
 }

@@ -198,3 +198,16 @@ pub fn chromium_dom(page: &Path) -> Option<String> {
         .unwrap();
     Some(String::from_utf8_lossy(&o.stdout).into_owned())
 }
+
+/// A copy of the folder `from` at `to`, files and folders alike.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if src.is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}

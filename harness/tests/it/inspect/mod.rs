@@ -1,5 +1,8 @@
-//! Commands over stored runs: labels and calibration.
+//! Commands over stored runs: labels and calibration, the unsure path end to end, and
+//! reasoning shown apart from the reply.
 
 mod calibrate;
 mod label_writer;
 mod comment;
+mod reasoning_shown;
+mod unsure_path;

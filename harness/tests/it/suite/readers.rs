@@ -3,7 +3,7 @@
 //! cap through every command that takes a file. A test whose failure would allocate gigabytes
 //! runs the harness under a memory limit (setrlimit in pre_exec) and a timeout.
 
-use crate::common::{self, offline_run, repo_root, stderr};
+use crate::common::{self, copy_tree, offline_run, repo_root, stderr};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -409,18 +409,6 @@ fn a_value_echoed_in_an_error_is_cut_to_one_line() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{}", &err[..err.len().min(500)]);
     assert!(err.len() < 2000, "echoed whole: {} bytes", err.len());
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        if src.is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
 }
 
 /// The kinds the commands reach through a folder: a suite's case file and scripted reply, a run
