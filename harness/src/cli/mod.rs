@@ -30,6 +30,10 @@ use std::path::{Path, PathBuf};
     about = "Replay a charter's conformance cases against a pinned model matrix and decide its change gate"
 )]
 struct Cli {
+    /// Diagnostic logs on stderr: error, warn (the default), info, debug, trace, or a RUST_LOG
+    /// filter (`harness=debug,reqwest=info`). Wins over RUST_LOG; keys are masked.
+    #[arg(long, global = true, value_name = "LEVEL")]
+    log_level: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -158,6 +162,7 @@ pub fn run() -> Result<u8> {
             });
         }
     };
+    crate::output::log::init(cli.log_level.as_deref()).map_err(Error::input)?;
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Cases(args) => cases::run(args),

@@ -1,6 +1,7 @@
 //! What the harness writes for people: every printed line made inert (no key value, no control
 //! character), and the register of key values to mask.
 
+pub mod log;
 pub mod secrets;
 
 /// Text made safe to print or to put in a Markdown report — the one function for it: every

@@ -6,4 +6,5 @@ mod defaults;
 mod first_hour;
 mod help;
 mod input_errors;
+mod logs;
 mod messages;
