@@ -64,7 +64,8 @@ impl Error {
         }
     }
     pub fn report(&self) -> ExitCode {
-        errln!("error: {self}");
+        // Shown under `-q` too: quiet silences notes, never the reason a command stopped.
+        crate::output::err_always(&format!("error: {self}\n"));
         ExitCode::from(self.exit_code())
     }
 }

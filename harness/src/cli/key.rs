@@ -11,14 +11,20 @@ pub(super) struct KeyArgs {
     /// The manifest, as for `run`.
     #[arg(long)]
     matrix: PathBuf,
+    /// Print `{"key": …, "matrix": …}` instead of the bare key.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     suite: SuiteArgs,
 }
 
 pub(super) fn run(args: KeyArgs) -> Result<u8> {
-    outln!(
-        "{}",
-        crate::run::key::inputs_key(&args.matrix, args.suite.suite.as_deref())?
-    );
+    let key = crate::run::key::inputs_key(&args.matrix, args.suite.suite.as_deref())?;
+    if args.json {
+        let v = serde_json::json!({"key": key, "matrix": args.matrix.to_string_lossy()});
+        crate::output::out_json(&v.to_string());
+    } else {
+        outln!("{key}");
+    }
     Ok(exit::OK)
 }

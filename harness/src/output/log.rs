@@ -1,6 +1,6 @@
 //! Diagnostic logs: `tracing` events, and the `log` records of reqwest and git2 bridged into
 //! them, to stderr, filtered by `--log-level` or `RUST_LOG` (default: warnings), every line
-//! through the key-masking printer ([`crate::output::err`]): no key value and no control
+//! through the key-masking printer ([`crate::output::err_always`]): no key value and no control
 //! character reaches a log.
 
 use tracing_subscriber::fmt::MakeWriter;
@@ -45,7 +45,7 @@ struct Masked;
 
 impl std::io::Write for Masked {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        crate::output::err(&String::from_utf8_lossy(buf));
+        crate::output::err_always(&String::from_utf8_lossy(buf));
         Ok(buf.len())
     }
     // One event is one `write_all`: it reaches `write` whole, as `write` takes every byte.

@@ -65,10 +65,30 @@ pub fn out(text: &str) {
     let _ = std::io::stdout().lock().write_all(inert(text).as_bytes());
 }
 
-/// Write `text` to stderr, inert, in one write (the `errln!` and `err!` macros).
+/// Write `text` to stderr, inert, in one write (the `errln!` and `err!` macros); nothing
+/// under `-q` (see [`set_quiet`]).
 pub fn err(text: &str) {
+    if !QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+        err_always(text);
+    }
+}
+
+/// [`err`] even under `-q`: the error that stops a command, and the logs the user asked for.
+pub fn err_always(text: &str) {
     use std::io::Write;
     let _ = std::io::stderr().lock().write_all(inert(text).as_bytes());
+}
+
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `-q`: stderr holds only errors and the logs asked for; stdout (the result) is unchanged.
+pub fn set_quiet(yes: bool) {
+    QUIET.store(yes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `-q` was given.
+pub fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 #[cfg(test)]

@@ -8,3 +8,4 @@ mod help;
 mod input_errors;
 mod logs;
 mod messages;
+mod run_flags;
