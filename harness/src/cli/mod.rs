@@ -194,11 +194,13 @@ pub fn run() -> Result<u8> {
     // Commands without a manifest (`check`, `runs`, `calibrate`) still mask the keys the
     // environment holds under the usual names; a manifest's own key names add to these.
     crate::output::secrets::register_from_env();
-    // A closed stdout (`harness check --json | head -1`) ends the program quietly, as it does
-    // every Unix tool, instead of a panic on the broken pipe.
+    // A closed stdout (`harness run | head -1`) must not end a run: SIGPIPE would kill it
+    // (exit 141) before the reports and the gate are written, and the verdict's exit code
+    // would be lost. Ignored, a write to it fails with EPIPE, which every printer drops
+    // (they write with `let _ =`, never `println!`); the run finishes and exits as it decides.
     #[cfg(unix)]
     unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
     let cli = match Cli::try_parse() {
         Ok(c) => c,

@@ -53,3 +53,48 @@ async fn max_concurrency_bounds_the_requests_in_flight_below_the_manifest_s() {
     // Never a raise: 64 over the manifest's 4 still holds 4.
     assert!(most_in_flight(&["--max-concurrency", "64"]).await <= 4);
 }
+
+#[test]
+fn a_stdout_closed_early_does_not_stop_the_run_nor_lose_its_gate_or_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let (open, closed) = (dir.path().join("open"), dir.path().join("closed"));
+    let argv = |out: &std::path::Path| {
+        format!(
+            "{} run --matrix offline --case E1 --trials 1 --out {}",
+            env!("CARGO_BIN_EXE_harness"),
+            out.display()
+        )
+    };
+    let sh = |script: String| {
+        std::process::Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(crate::common::repo_root())
+            .output()
+            .unwrap()
+    };
+    let want = sh(format!("{} >/dev/null; echo $?", argv(&open)));
+    // `exec 1>&-` is not enough (the shell reopens nothing): a reader that exits at once.
+    let got = sh(format!(
+        "{{ {} ; echo $? >&2; }} | head -c 1 >/dev/null",
+        argv(&closed)
+    ));
+    let code = |o: &std::process::Output, from_stderr: bool| {
+        let text = String::from_utf8_lossy(if from_stderr { &o.stderr } else { &o.stdout });
+        text.lines().last().unwrap_or("").trim().to_string()
+    };
+    assert_eq!(
+        code(&got, true),
+        code(&want, false),
+        "{}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    assert_ne!(code(&got, true), "141", "killed by SIGPIPE");
+    assert!(
+        closed.join("summary.json").is_file(),
+        "the gate was written"
+    );
+    assert!(
+        closed.join("report.md").is_file(),
+        "the reports were written"
+    );
+}
