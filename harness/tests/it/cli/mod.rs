@@ -8,4 +8,5 @@ mod help;
 mod input_errors;
 mod logs;
 mod messages;
+mod noise;
 mod run_flags;
