@@ -81,7 +81,7 @@ pub fn rows(results: &Path) -> Result<Vec<RunRow>> {
         rows.push(row(&dir, e.file_name().to_string_lossy().into_owned()));
     }
     // Run ids start with their time: the reversed name order is newest first.
-    rows.sort_by(|a, b| b.line().cmp(&a.line()));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.line()));
     if rows.is_empty() {
         return Err(Error::input(format!(
             "{}: no run folders here",

@@ -201,7 +201,7 @@ fn runs_cases_and_key_json_are_json_lines_jq_reads() {
     )
     .unwrap();
     assert_eq!(row["run"], "r1");
-    assert_eq!(row["narrowed"].is_string(), true, "{row}");
+    assert!(row["narrowed"].is_string(), "{row}");
 }
 
 #[test]
