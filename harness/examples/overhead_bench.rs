@@ -145,6 +145,8 @@ fn run_once(harness: &Path, root: &Path, url: &str, dir: &Path, work: Workload) 
         args.push(n.to_string());
     }
     let t0 = Instant::now();
+    // Reaped by wait4 below (for its rusage), not by Child::wait.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(harness)
         .args(&args)
         .env("BENCH_KEY", "bench")

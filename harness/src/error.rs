@@ -64,7 +64,8 @@ impl Error {
         }
     }
     pub fn report(&self) -> ExitCode {
-        errln!("error: {self}");
+        // Shown under `-q` too: quiet silences notes, never the reason a command stopped.
+        crate::output::err_always(&format!("error: {self}\n"));
         ExitCode::from(self.exit_code())
     }
 }
@@ -167,11 +168,40 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Re
             }
             m => one_line(m),
         };
+        // A wrong type or value names the key it is under ("expected u32" alone does not).
+        let key = match e.span() {
+            Some(s) if e.message().starts_with("invalid ") => {
+                key_at(text, s.start).map_or(String::new(), |k| format!(" (key `{k}`)"))
+            }
+            _ => String::new(),
+        };
         Error::input(format!(
-            "{}{at}: {message}{}",
+            "{}{at}: {message}{key}{}",
             path.display(),
             unknown_key_hint(e.message())
         ))
+    })
+}
+
+/// The dotted key whose value stands at `offset`: the `key =` on its line, under the last
+/// `[table]` or `[[array]]` header above it (`run.trials`, `models.max_concurrency`).
+fn key_at(text: &str, offset: usize) -> Option<String> {
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let (key, _) = text[line_start..].split_once('=')?;
+    let key = key.trim().trim_matches('"');
+    if key.is_empty() || key.contains(['[', '{', '#']) {
+        return None;
+    }
+    let table = text[..line_start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('['))
+        .map(|h| h.trim_matches(['[', ']']).trim().to_string());
+    Some(match table {
+        Some(t) if !t.is_empty() => format!("{t}.{key}"),
+        _ => key.to_string(),
     })
 }
 

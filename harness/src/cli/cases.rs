@@ -4,11 +4,25 @@ use super::SuiteArgs;
 use crate::error::Result;
 use crate::exit;
 use crate::suite::{self, Suite};
+use clap::Args;
 
-pub(super) fn run(args: SuiteArgs) -> Result<u8> {
-    let suite = Suite::load(&suite::locate(args.suite.as_deref())?)?;
+#[derive(Args)]
+pub(super) struct CasesArgs {
+    /// One JSON object a line per case (id, title, checker, variants, rules, passes_when).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+pub(super) fn run(args: CasesArgs) -> Result<u8> {
+    let suite = Suite::load(&suite::locate(args.suite.suite.as_deref())?)?;
     for c in &suite.cases {
-        out!("{}", c.listing());
+        if args.json {
+            crate::output::out_json(&c.listing_json().to_string());
+        } else {
+            out!("{}", c.listing());
+        }
     }
     Ok(exit::OK)
 }

@@ -16,6 +16,9 @@ pub(super) struct KeyArgs {
     /// stored under one policy is never reused under another.
     #[arg(long, value_name = "REV")]
     charter_base: Option<String>,
+    /// Print `{"key": …, "matrix": …}` instead of the bare key.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     suite: SuiteArgs,
 }
@@ -30,6 +33,11 @@ pub(super) fn run(args: KeyArgs) -> Result<u8> {
         }
         None => key,
     };
-    outln!("{key}");
+    if args.json {
+        let v = serde_json::json!({"key": key, "matrix": args.matrix.to_string_lossy()});
+        crate::output::out_json(&v.to_string());
+    } else {
+        outln!("{key}");
+    }
     Ok(exit::OK)
 }

@@ -37,9 +37,6 @@ pub(super) struct RunArgs {
     /// In stories, unfold the seeded turns (the system prompt, the scripted history, the prompt).
     #[arg(long)]
     seeded: bool,
-    /// Colour the stories: auto (a terminal, unless NO_COLOR is set), always, never.
-    #[arg(long, value_enum, default_value_t)]
-    color: super::Color,
     /// Run only shard K of N (units split deterministically, e.g. 1/2 and 2/2 on two CI
     /// jobs); combine the shards' folders with `harness merge`.
     #[arg(long, value_name = "K/N")]
@@ -48,6 +45,10 @@ pub(super) struct RunArgs {
     /// without the charter and report each case's lift (pass rate with the charter minus without).
     #[arg(long, value_delimiter = ',')]
     arms: Vec<String>,
+    /// At most N requests in flight per model entry: an upper bound over the manifest's
+    /// `max_concurrency` (never raises it).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    max_concurrency: Option<u16>,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
     fail_fast: bool,
@@ -89,7 +90,7 @@ fn default_matrix() -> Result<PathBuf> {
 pub(super) fn run(args: RunArgs) -> Result<u8> {
     let story = (args.verbose || args.seeded || args.cases.len() == 1).then(|| {
         crate::report::story::StoryOptions {
-            color: args.color.resolve(),
+            color: super::coloured(),
             seeded: args.seeded,
             ..Default::default()
         }
@@ -126,5 +127,6 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
         only_units: None,
         no_sandbox: args.no_sandbox,
         all: args.all,
+        max_concurrency: args.max_concurrency.map(usize::from),
     })
 }

@@ -9,10 +9,20 @@ use std::path::PathBuf;
 pub(super) struct RunsArgs {
     #[arg(default_value = "results")]
     dir: PathBuf,
+    /// One JSON object a line per run (run, started, charter_version, verdict, models,
+    /// charter, narrowed), newest first.
+    #[arg(long)]
+    json: bool,
 }
 
 pub(super) fn run(args: RunsArgs) -> Result<u8> {
     // run.json files are as untrusted as the transcripts beside them.
+    if args.json {
+        for row in crate::store::runs::rows(&args.dir)? {
+            crate::output::out_json(&serde_json::to_string(&row).unwrap_or_default());
+        }
+        return Ok(exit::OK);
+    }
     out!("{}", crate::store::runs::list(&args.dir)?);
     Ok(exit::OK)
 }

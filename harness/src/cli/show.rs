@@ -27,9 +27,6 @@ pub(super) struct ShowArgs {
     /// Print only the verdicts, one JSON object per line.
     #[arg(long)]
     json: bool,
-    /// Colour: auto (a terminal, unless NO_COLOR is set), always, never.
-    #[arg(long, value_enum, default_value_t)]
-    color: super::Color,
     #[command(flatten)]
     suite: SuiteArgs,
 }
@@ -55,7 +52,7 @@ pub(super) fn run(mut args: ShowArgs) -> Result<u8> {
     };
     existing_or_latest_hint(&args.paths)?;
     show::run(&ShowOptions {
-        color: !args.json && args.color.resolve(),
+        color: !args.json && super::coloured(),
         cases: args.cases,
         models: args.models,
         failed: args.failed,

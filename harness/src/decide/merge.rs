@@ -64,7 +64,7 @@ pub fn merge(opts: &MergeOptions) -> Result<u8> {
 fn copy_transcripts(dirs: &[PathBuf], staging: &Path) -> Result<()> {
     for dir in dirs {
         let base = dir.join("transcripts");
-        for f in store::transcript_files(&[base.clone()])? {
+        for f in store::transcript_files(std::slice::from_ref(&base))? {
             let rel = f.strip_prefix(&base).unwrap_or(&f);
             let to = staging.join("transcripts").join(rel);
             if to.exists() {

@@ -90,6 +90,14 @@ pub fn read_text(path: &Path, kind: Kind) -> Result<String> {
 
 /// Read an input file of `kind` as bytes, bounded by its cap.
 pub fn read_bytes(path: &Path, kind: Kind) -> Result<Vec<u8>> {
+    let bytes = read_capped(path, kind).inspect_err(|e| {
+        tracing::debug!(path = %path.display(), kind = kind.name(), "refused: {e}");
+    })?;
+    tracing::debug!(path = %path.display(), kind = kind.name(), bytes = bytes.len(), "read");
+    Ok(bytes)
+}
+
+fn read_capped(path: &Path, kind: Kind) -> Result<Vec<u8>> {
     let file = open_regular(path, kind)?;
     let cap = kind.limit();
     let mut bytes = Vec::new();

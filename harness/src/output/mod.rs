@@ -1,6 +1,7 @@
 //! What the harness writes for people: every printed line made inert (no key value, no control
 //! character), and the register of key values to mask.
 
+pub mod log;
 pub mod secrets;
 
 /// Text made safe to print or to put in a Markdown report — the one function for it: every
@@ -76,10 +77,30 @@ pub fn out(text: &str) {
     let _ = std::io::stdout().lock().write_all(inert(text).as_bytes());
 }
 
-/// Write `text` to stderr, inert, in one write (the `errln!` and `err!` macros).
+/// Write `text` to stderr, inert, in one write (the `errln!` and `err!` macros); nothing
+/// under `-q` (see [`set_quiet`]).
 pub fn err(text: &str) {
+    if !QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+        err_always(text);
+    }
+}
+
+/// [`err`] even under `-q`: the error that stops a command, and the logs the user asked for.
+pub fn err_always(text: &str) {
     use std::io::Write;
     let _ = std::io::stderr().lock().write_all(inert(text).as_bytes());
+}
+
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `-q`: stderr holds only errors and the logs asked for; stdout (the result) is unchanged.
+pub fn set_quiet(yes: bool) {
+    QUIET.store(yes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `-q` was given.
+pub fn quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 #[cfg(test)]

@@ -10,6 +10,9 @@ use std::io::Write;
 /// One line to stderr in one write: stderr is unbuffered, and `eprintln!` with arguments would
 /// make a system call per formatted piece. Inert: a failed criterion's evidence quotes the model.
 fn line(text: String) {
+    if crate::output::quiet() {
+        return;
+    }
     let _ = std::io::stderr()
         .lock()
         .write_all(format!("{}\n", crate::output::inert(&text)).as_bytes());

@@ -26,7 +26,8 @@ impl Console {
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
         Console {
             stdout_terminal: std::io::stdout().is_terminal(),
-            stderr_terminal: std::io::stderr().is_terminal(),
+            // Under -q no progress is drawn on stderr.
+            stderr_terminal: std::io::stderr().is_terminal() && !crate::output::quiet(),
             ci: var("CI").is_some_and(|v| v != "false" && v != "0")
                 || var("GITHUB_ACTIONS").is_some_and(|v| v == "true"),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),

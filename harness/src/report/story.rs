@@ -38,6 +38,13 @@ impl ColorChoice {
     }
 }
 
+/// Whether stdout is coloured: the one decision, anstream's, which `--color` sets for the
+/// process (auto: a terminal, NO_COLOR unset; CLICOLOR_FORCE forces). Stories and the verdict
+/// line both ask it, so they never disagree.
+pub fn stdout_coloured() -> bool {
+    anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+}
+
 fn decide(choice: ColorChoice, terminal: bool, no_color: bool) -> bool {
     match choice {
         ColorChoice::Always => true,

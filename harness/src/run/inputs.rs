@@ -60,7 +60,12 @@ impl Inputs {
             std::time::Duration::from_secs(loaded.manifest.run.test_timeout_secs),
         )?;
         let suite = prepared.suite.clone();
-        let models = loaded.select_models(&opts.models)?;
+        let mut models = loaded.select_models(&opts.models)?;
+        for m in &mut models {
+            m.max_concurrency = m
+                .max_concurrency
+                .min(opts.max_concurrency.unwrap_or(usize::MAX));
+        }
         manifest::check_api_keys(&loaded.path, &models)?;
         let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
         let mut providers = Vec::new();

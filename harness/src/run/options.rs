@@ -30,6 +30,8 @@ pub struct RunOptions {
     /// (`--resume DIR --all`: every unit; a base rerun: the units it needs). Completed trials
     /// are kept either way.
     pub all: bool,
+    /// `--max-concurrency N`: an upper bound on every model entry's `max_concurrency`.
+    pub max_concurrency: Option<usize>,
 }
 
 /// The arms a run asked for (`charter` unless told).

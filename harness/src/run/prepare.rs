@@ -147,7 +147,7 @@ fn replay_cached(
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    let mut files = crate::files::files_under(&[rendered.clone()], |_| true)?;
+    let mut files = crate::files::files_under(std::slice::from_ref(&rendered), |_| true)?;
     files.sort();
     for f in &files {
         h.update(

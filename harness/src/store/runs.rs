@@ -23,8 +23,48 @@ pub fn mark_latest(run_dir: &Path) {
     }
 }
 
-/// One line a run under `results`: when, charter version, models, verdict.
+/// One run of a results folder, as `harness runs` lists it (`--json`: one object a line).
+#[derive(Debug, serde::Serialize)]
+pub struct RunRow {
+    /// The run folder's name (its run id).
+    pub run: String,
+    pub started: Option<String>,
+    pub charter_version: Option<String>,
+    /// The gate's verdict; null when the run has no gate (yet).
+    pub verdict: Option<String>,
+    pub models: Vec<String>,
+    /// The charter's path as the run recorded it; null when unreadable.
+    pub charter: Option<String>,
+    /// What narrowed the run (`--case`, `--model`, …); null for a whole run.
+    pub narrowed: Option<String>,
+}
+
+impl RunRow {
+    fn line(&self) -> String {
+        let narrowed = self
+            .narrowed
+            .as_ref()
+            .map_or(String::new(), |n| format!("  narrowed: {n}"));
+        format!(
+            "{:<22} {:<22} charter {:<8} {:<12} {}  ({}){narrowed}",
+            self.run,
+            self.started.as_deref().unwrap_or("?"),
+            self.charter_version.as_deref().unwrap_or("?"),
+            self.verdict.as_deref().unwrap_or("(no gate)"),
+            self.models.join(", "),
+            self.charter.as_deref().unwrap_or("?"),
+        )
+    }
+}
+
+/// One line a run under `results`: when, charter version, models, verdict; newest first.
 pub fn list(results: &Path) -> Result<String> {
+    let rows: Vec<String> = rows(results)?.iter().map(RunRow::line).collect();
+    Ok(rows.join("\n") + "\n")
+}
+
+/// The runs under `results`, newest first; an error when there are none.
+pub fn rows(results: &Path) -> Result<Vec<RunRow>> {
     let mut rows = Vec::new();
     let entries = std::fs::read_dir(results).map_err(|e| {
         Error::input(format!(
@@ -38,39 +78,41 @@ pub fn list(results: &Path) -> Result<String> {
         if e.file_name() == "latest" || !dir.join("run.json").is_file() {
             continue;
         }
-        // A listing shows what it can read: an unreadable file is a row of "?".
-        let run = RunRecord::read(&dir.join("run.json")).unwrap_or_default();
-        let summary = dir.join("summary.json");
-        let verdict = (summary.is_file())
-            .then(|| Summary::read(&summary).ok())
-            .flatten()
-            .map(|s| s.verdict)
-            .filter(|v| !v.is_empty());
-        // Two charters may carry the same version: the path tells them apart.
-        let charter = match run.charter.source.as_str() {
-            "" => "?".to_string(),
-            s => crate::suite::embedded::shown(Path::new(s)),
-        };
-        // A narrowed run names what narrowed it and only the models it ran.
-        let narrowed = run
-            .narrowed()
-            .map_or(String::new(), |n| format!("  narrowed: {n}"));
-        rows.push(format!(
-            "{:<22} {:<22} charter {:<8} {:<12} {}  ({charter}){narrowed}",
-            e.file_name().to_string_lossy(),
-            run.started.as_deref().unwrap_or("?"),
-            run.charter.version.as_deref().unwrap_or("?"),
-            verdict.as_deref().unwrap_or("(no gate)"),
-            run.models_run().join(", ")
-        ));
+        rows.push(row(&dir, e.file_name().to_string_lossy().into_owned()));
     }
-    rows.sort();
-    rows.reverse();
+    // Run ids start with their time: the reversed name order is newest first.
+    rows.sort_by_key(|r| std::cmp::Reverse(r.line()));
     if rows.is_empty() {
         return Err(Error::input(format!(
             "{}: no run folders here",
             results.display()
         )));
     }
-    Ok(rows.join("\n") + "\n")
+    Ok(rows)
+}
+
+fn row(dir: &Path, name: String) -> RunRow {
+    // A listing shows what it can read: an unreadable file is a row of "?".
+    let run = RunRecord::read(&dir.join("run.json")).unwrap_or_default();
+    let summary = dir.join("summary.json");
+    let verdict = (summary.is_file())
+        .then(|| Summary::read(&summary).ok())
+        .flatten()
+        .map(|s| s.verdict)
+        .filter(|v| !v.is_empty());
+    // Two charters may carry the same version: the path tells them apart.
+    let charter = match run.charter.source.as_str() {
+        "" => None,
+        s => Some(crate::suite::embedded::shown(Path::new(s))),
+    };
+    RunRow {
+        run: name,
+        started: run.started.clone(),
+        charter_version: run.charter.version.clone(),
+        verdict,
+        models: run.models_run(),
+        charter,
+        // A narrowed run names what narrowed it and only the models it ran.
+        narrowed: run.narrowed(),
+    }
 }

@@ -157,6 +157,33 @@ impl Case {
     }
 }
 
+impl Case {
+    /// What [`Case::listing`] says, as one JSON object (`harness cases --json`).
+    pub fn listing_json(&self) -> serde_json::Value {
+        let variants: Vec<serde_json::Value> = self
+            .variants
+            .iter()
+            .map(|v| {
+                serde_json::json!({
+                    "id": v.id,
+                    "workspace": v.fixture.as_deref().and_then(std::path::Path::file_name)
+                        .map(|n| n.to_string_lossy().into_owned()),
+                    "seeded_turns": v.seed.len() + 1,
+                    "tools": v.tools,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "id": self.id,
+            "title": self.title,
+            "checker": checkers::checker_for(&self.id).ok().map(|k| k.version),
+            "variants": variants,
+            "rules": self.rules,
+            "passes_when": self.passes_when,
+        })
+    }
+}
+
 /// Re-check a stored transcript against its case: the Core Invariants come from `core`, else
 /// from the transcript's own system prompt. `source` names it in an error.
 pub fn recheck(

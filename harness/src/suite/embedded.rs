@@ -117,6 +117,15 @@ pub fn manifest(name: &str) -> Option<PathBuf> {
     root().ok().map(|r| r.join("manifests").join(file))
 }
 
+/// The names of the manifests built into the binary (`offline`, …), for `--matrix NAME`.
+pub fn manifest_names() -> Vec<String> {
+    MANIFESTS
+        .files()
+        .filter_map(|f| f.path().file_stem())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect()
+}
+
 /// Whether `p` is inside the embedded suite's cache folder.
 pub fn is_embedded(p: &Path) -> bool {
     root().is_ok_and(|r| p.starts_with(r))

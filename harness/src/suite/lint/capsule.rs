@@ -318,7 +318,8 @@ fn required_fields(cx: &mut Ctx) {
 /// Check 1: each present field of the type §2 gives it.
 fn typed_fields(cx: &mut Ctx) {
     let front = &cx.doc.front;
-    let typed: [(&str, fn(&Yaml) -> bool, &str); 9] = [
+    type Typed = (&'static str, fn(&Yaml) -> bool, &'static str);
+    let typed: [Typed; 9] = [
         (
             "uid",
             |y| matches!(y, Yaml::String(s) if UID.is_match(s)),

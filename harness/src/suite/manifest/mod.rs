@@ -432,13 +432,25 @@ pub const MAX_CONCURRENCY: usize = 1024;
 /// model is called; the message names the variable, never its value.
 pub fn check_api_keys(manifest_path: &Path, models: &[ModelEntry]) -> Result<()> {
     // Every missing variable at once: fixing them one run at a time wastes a maintainer's hour.
-    let missing: Vec<String> = models
+    // A variable two models share is named once, with both models.
+    let mut by_var: Vec<(&str, Vec<&str>)> = Vec::new();
+    for m in models {
+        let Some(var) = m.api_key_env.as_deref() else {
+            continue;
+        };
+        if !std::env::var(var).map_or(true, |v| v.trim().is_empty()) {
+            continue;
+        }
+        match by_var.iter_mut().find(|(v, _)| *v == var) {
+            Some((_, names)) => names.push(m.name()),
+            None => by_var.push((var, vec![m.name()])),
+        }
+    }
+    let missing: Vec<String> = by_var
         .iter()
-        .filter_map(|m| {
-            let var = m.api_key_env.as_ref()?;
-            std::env::var(var)
-                .map_or(true, |v| v.trim().is_empty())
-                .then(|| format!("${var} (model {})", m.name()))
+        .map(|(var, names)| match names.as_slice() {
+            [one] => format!("${var} (model {one})"),
+            many => format!("${var} (models {})", many.join(", ")),
         })
         .collect();
     if missing.is_empty() {

@@ -22,7 +22,7 @@ static PINNED_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Parse and validate a manifest. Every problem names the file and the line or key.
 pub fn load(path: &Path) -> Result<LoadedManifest> {
-    let text = read_text(path, Kind::Manifest)?;
+    let text = read_text(path, Kind::Manifest).map_err(|e| builtin_hint(path, e))?;
     let manifest: Manifest = crate::error::parse_toml(path, &text)?;
     let mut warnings = Vec::new();
 
@@ -306,7 +306,8 @@ fn check_run(path: &Path, text: &str, manifest: &Manifest) -> Result<()> {
         }
     }
     if let Some(b) = manifest.run.budget_usd {
-        if !(b > 0.0) {
+        // Written so NaN is refused too.
+        if b.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return Err(Error::input(format!(
                 "{}: [run] budget_usd must be above 0",
                 path.display()
@@ -340,6 +341,26 @@ fn check_decoding(d: &Decoding) -> std::result::Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A bare name that is no file and no built-in manifest (`--matrix ofline`): the nearest
+/// built-in name, as other typos get.
+fn builtin_hint(path: &Path, e: Error) -> Error {
+    let bare = path.components().count() == 1 && path.extension().is_none() && !path.exists();
+    let names = crate::suite::embedded::manifest_names();
+    let hint = path
+        .to_str()
+        .filter(|_| bare)
+        .map(|p| crate::error::did_you_mean(p, names.iter().map(String::as_str)))
+        .unwrap_or_default();
+    if hint.is_empty() {
+        return e;
+    }
+    Error::input(format!(
+        "{}: no such file, and no manifest built in by that name{hint} (built in: {})",
+        path.display(),
+        names.join(", ")
+    ))
 }
 
 #[cfg(test)]

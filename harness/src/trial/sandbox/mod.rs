@@ -171,7 +171,8 @@ pub async fn run(
         Mode::Confined => {
             let (id, held) = command_id().await;
             lease = held;
-            prepare_box(workspace, boxdir.path(), id)?;
+            prepare_box(workspace, boxdir.path(), id)
+                .inspect_err(|e| tracing::warn!(error = %e, "sandbox set-up failed"))?;
             let c = helper_command(workspace, boxdir.path(), id, limits, program, args)?;
             (c, PathBuf::from("/tmp"))
         }
@@ -202,6 +203,23 @@ pub async fn run(
         // The workspace is the harness's again (git refuses a tree another user owns).
         chown_tree(workspace, unsafe { libc::geteuid() })?;
     }
+    drop(lease);
+    finish(out, mode, program, max)
+}
+
+type Finished = (
+    (Vec<u8>, usize),
+    (Vec<u8>, usize),
+    std::io::Result<std::process::ExitStatus>,
+);
+
+/// The command's output, each stream cut at `max` bytes (saying so), or the timeout.
+fn finish(
+    out: Result<Finished, tokio::time::error::Elapsed>,
+    mode: Mode,
+    program: &str,
+    max: usize,
+) -> Result<Output, String> {
     let cut = |(kept, total): (Vec<u8>, usize)| {
         let text = String::from_utf8_lossy(&kept).into_owned();
         if total > max {
@@ -210,7 +228,6 @@ pub async fn run(
             text
         }
     };
-    drop(lease);
     match out {
         Err(_) => Ok(Output {
             stdout: String::new(),
@@ -219,6 +236,17 @@ pub async fn run(
             timed_out: true,
         }),
         Ok((_, _, Err(e))) => Err(format!("{program}: {e}")),
+        // The helper exits 125 when it could not confine the command (namespaces, Landlock).
+        Ok((o, e, Ok(status))) if mode == Mode::Confined && status.code() == Some(125) => {
+            let stderr = cut(e);
+            tracing::warn!(program, stderr = %stderr.trim_end(), "sandbox set-up failed");
+            Ok(Output {
+                stdout: cut(o),
+                stderr,
+                code: status.code(),
+                timed_out: false,
+            })
+        }
         Ok((o, e, Ok(status))) => Ok(Output {
             stdout: cut(o),
             stderr: cut(e),

@@ -101,3 +101,166 @@ fn a_path_that_is_not_utf8_gets_a_clear_error_or_the_right_result_from_every_com
         assert!(!o.stdout.is_empty(), "{cmd} printed nothing");
     }
 }
+
+/// What bash completes for the words `line` (the last one being completed), with the script
+/// `harness completions bash` prints sourced.
+fn bash_completes(script: &std::path::Path, line: &[&str]) -> String {
+    let words = line
+        .iter()
+        .map(|w| format!("'{w}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let program = format!(
+        "source '{}'; COMP_WORDS=({words}); COMP_CWORD={}; COMP_LINE='{}'; COMP_POINT=${{#COMP_LINE}}; _harness harness '{}' '{}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        line.len() - 1,
+        line.join(" "),
+        line[line.len() - 1],
+        line[line.len() - 2],
+    );
+    let o = std::process::Command::new("bash")
+        .args(["--norc", "-c", &program])
+        .output()
+        .expect("bash runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn completions_bash_sourced_in_bash_completes_subcommands_and_flags() {
+    let o = harness(&repo_root(), &["completions", "bash"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("harness.bash");
+    std::fs::write(&script, &o.stdout).unwrap();
+    let subs = bash_completes(&script, &["harness", "ru"]);
+    let subs: Vec<&str> = subs.lines().collect();
+    assert!(subs.contains(&"run") && subs.contains(&"runs"), "{subs:?}");
+    assert!(
+        !subs.contains(&"show"),
+        "only what starts with ru: {subs:?}"
+    );
+    let flags = bash_completes(&script, &["harness", "run", "--ma"]);
+    assert!(flags.lines().any(|l| l == "--matrix"), "{flags}");
+    // The manual page is roff naming the command.
+    let man = harness(&repo_root(), &["man", "run"], &[]);
+    let man = String::from_utf8_lossy(&man.stdout).into_owned();
+    assert!(man.contains(".TH harness-run 1"), "{man}");
+}
+
+/// `jq .` over `text` when jq is installed (CI installs it), else None.
+fn jq(text: &str) -> Option<bool> {
+    use std::io::Write;
+    let mut child = std::process::Command::new("jq")
+        .args(["-e", "."])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(text.as_bytes()).ok()?;
+    Some(child.wait().ok()?.success())
+}
+
+#[test]
+fn runs_cases_and_key_json_are_json_lines_jq_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let out = results.join("r1");
+    let run = crate::common::offline_run(&out, &["--case", "E1", "--trials", "1"]);
+    assert!(run.status.code().is_some(), "{}", stderr(&run));
+    for args in [
+        vec!["runs", "--json", results.to_str().unwrap()],
+        vec!["cases", "--json"],
+        vec!["key", "--matrix", "offline", "--json"],
+    ] {
+        let o = harness(&repo_root(), &args, &[]);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(!text.trim().is_empty(), "{args:?}");
+        for line in text.lines() {
+            let v: serde_json::Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{args:?}: {e}: {line}"));
+            assert!(v.is_object(), "{args:?}: {line}");
+        }
+        if let Some(ok) = jq(&text) {
+            assert!(ok, "{args:?}: jq refused:\n{text}");
+        } else if std::env::var_os("CI").is_some() {
+            panic!("jq is not installed (.ci/run installs it)");
+        }
+    }
+    let runs = harness(
+        &repo_root(),
+        &["runs", "--json", results.to_str().unwrap()],
+        &[],
+    );
+    let row: serde_json::Value = serde_json::from_str(
+        String::from_utf8_lossy(&runs.stdout)
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(row["run"], "r1");
+    assert!(row["narrowed"].is_string(), "{row}");
+}
+
+#[test]
+fn color_never_leaves_no_escape_in_any_output_and_always_colours_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = crate::common::offline_run(
+        &out,
+        &["--case", "E1", "--trials", "1", "--color", "never", "-v"],
+    );
+    assert!(o.status.code().is_some(), "{}", stderr(&o));
+    let mut outputs = vec![("run", o)];
+    for cmd in ["show", "check", "gate"] {
+        let o = harness(
+            &repo_root(),
+            &["--color", "never", cmd, out.to_str().unwrap()],
+            &[("CLICOLOR_FORCE", "1")],
+        );
+        outputs.push((cmd, o));
+    }
+    for (cmd, o) in &outputs {
+        assert!(!o.stdout.contains(&0x1b), "{cmd}: an escape on stdout");
+        assert!(!o.stderr.contains(&0x1b), "{cmd}: an escape on stderr");
+    }
+    // The same run, coloured: the escape is there, so the check above can fail.
+    let coloured = harness(
+        &repo_root(),
+        &["--color", "always", "gate", out.to_str().unwrap()],
+        &[],
+    );
+    assert!(
+        coloured.stdout.contains(&0x1b),
+        "{}",
+        String::from_utf8_lossy(&coloured.stdout)
+    );
+}
+
+#[test]
+fn quiet_leaves_stderr_empty_on_success_keeps_the_result_and_still_says_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = crate::common::offline_run(&out, &["--case", "E1", "--trials", "1", "-q"]);
+    assert!(o.status.code().is_some());
+    assert_eq!(stderr(&o), "", "-q: nothing on stderr");
+    assert!(
+        crate::common::stdout(&o).contains("Gate:"),
+        "the result stays"
+    );
+    let loud =
+        crate::common::offline_run(&dir.path().join("loud"), &["--case", "E1", "--trials", "1"]);
+    assert!(
+        !stderr(&loud).is_empty(),
+        "without -q there is progress to silence"
+    );
+    let bad = harness(
+        &repo_root(),
+        &["-q", "key", "--matrix", "nowhere.toml"],
+        &[],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("error: "), "{}", stderr(&bad));
+}

@@ -619,7 +619,7 @@ fn the_missing_key_message_says_where_env_is_looked_up_and_a_parents_env_is_read
     let o = harness(&sub, &args, &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("these API key variables are not set: $CH_KEY_ONE (model f), $CH_KEY_ONE (model w) — set them in the environment, or in a .env file (this folder's, else the nearest parent folder's; keep it out of git — see the README's \"API keys and .env\")"),
+        stderr(&o).contains("this API key variable is not set: $CH_KEY_ONE (models f, w) — set it in the environment, or in a .env file (this folder's, else the nearest parent folder's; keep it out of git — see the README's \"API keys and .env\")"),
         "{}",
         stderr(&o)
     );

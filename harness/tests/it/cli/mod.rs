@@ -6,5 +6,8 @@ mod defaults;
 mod first_hour;
 mod help;
 mod input_errors;
+mod logs;
 mod messages;
 mod readme;
+mod noise;
+mod run_flags;

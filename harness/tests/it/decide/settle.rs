@@ -35,14 +35,14 @@ fn seed_of(text: &str, seed: u64) -> u64 {
 /// A model that passes with the probability `rate(model, head)` gives it, `head` when the
 /// system prompt is the edited charter's: the n-th request of each (model, arm) draws the n-th
 /// number of its own seeded stream, so every round's passes are the same run after run.
+/// Requests counted by (model, with the charter).
+type Counts = Arc<Mutex<HashMap<(String, bool), u64>>>;
+
 fn coin_model(
     seed: u64,
     rate: impl Fn(&str, bool) -> f64 + Send + Sync + 'static,
-) -> (
-    loopback::Responder,
-    Arc<Mutex<HashMap<(String, bool), u64>>>,
-) {
-    let counts: Arc<Mutex<HashMap<(String, bool), u64>>> = Default::default();
+) -> (loopback::Responder, Counts) {
+    let counts: Counts = Default::default();
     let seen = counts.clone();
     let r = responder(move |req: &RecordedRequest, _| {
         let body = req.json();

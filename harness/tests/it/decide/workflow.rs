@@ -1753,6 +1753,9 @@ fn actionlint_and_shellcheck_find_nothing_in_the_workflow_the_action_and_the_rel
         std::fs::read_to_string(repo_root().join(".github/workflows/release.yml")).unwrap();
     findings.extend(actionlint(&al, &sc, "release.yml", &release));
     findings.extend(shellcheck_runs(&sc, "release.yml", &release));
+    let audit = std::fs::read_to_string(repo_root().join(".github/workflows/audit.yml")).unwrap();
+    findings.extend(actionlint(&al, &sc, "audit.yml", &audit));
+    findings.extend(shellcheck_runs(&sc, "audit.yml", &audit));
     let action = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
     findings.extend(actionlint(
         &al,

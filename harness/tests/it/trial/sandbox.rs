@@ -297,8 +297,7 @@ fn the_workspace_and_tmp_are_mounted_nosuid_and_nodev_inside_the_sandbox() {
         let line = o
             .stdout
             .lines()
-            .filter(|l| l.split(' ').nth(1) == Some(at))
-            .next_back()
+            .rfind(|l| l.split(' ').nth(1) == Some(at))
             .unwrap_or_else(|| panic!("{at} is not a mount: {}", o.stdout));
         let opts: Vec<&str> = line.split(' ').nth(3).unwrap().split(',').collect();
         assert!(

@@ -1,0 +1,63 @@
+//! Errors and noise (issue 42, item 5): what a message names, and what it leaves out.
+
+use crate::common::{harness, repo_root, stderr};
+
+#[test]
+fn a_manifest_value_of_the_wrong_type_names_its_key_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo_root().join("manifests/offline.toml")).unwrap();
+    let bad = text.replacen("trials = 3", "trials = \"three\"", 1);
+    assert_ne!(bad, text, "the offline manifest sets trials = 3");
+    let m = dir.path().join("m.toml");
+    std::fs::write(&m, &bad).unwrap();
+    let o = harness(&repo_root(), &["key", "--matrix", m.to_str().unwrap()], &[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("expected u32"), "{err}");
+    assert!(err.contains("(key `run.trials`)"), "names the key:\n{err}");
+    assert!(err.contains(&format!("{}, line ", m.display())), "{err}");
+    // In an array of tables: the table's name and the key.
+    let bad = text.replacen("max_concurrency = 8", "max_concurrency = -2", 1);
+    assert_ne!(bad, text);
+    std::fs::write(&m, &bad).unwrap();
+    let err = stderr(&harness(
+        &repo_root(),
+        &["key", "--matrix", m.to_str().unwrap()],
+        &[],
+    ));
+    assert!(err.contains("(key `models.max_concurrency`)"), "{err}");
+}
+
+#[test]
+fn matrix_ofline_is_asked_whether_it_meant_the_built_in_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = harness(dir.path(), &["run", "--matrix", "ofline"], &[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("did you mean \"offline\"?"), "{err}");
+    // A name far from every built-in one keeps the plain file error.
+    let o = harness(dir.path(), &["run", "--matrix", "zzzzzzzz"], &[]);
+    assert!(!stderr(&o).contains("did you mean"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("zzzzzzzz"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_missing_key_two_models_share_is_named_once_with_both_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.toml");
+    let manifest = crate::common::loopback_run::two_api_manifest(
+        &crate::common::example_charter(),
+        "http://127.0.0.1:9",
+        "pinned-1",
+        "",
+        "",
+        "",
+    );
+    std::fs::write(&m, manifest).unwrap();
+    let o = harness(dir.path(), &["run", "--matrix", m.to_str().unwrap()], &[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.matches("$CH_TEST_KEY").count(), 1, "named once:\n{err}");
+    assert!(err.contains("$CH_TEST_KEY (models oa, an)"), "{err}");
+    assert!(err.contains("this API key variable is not set"), "{err}");
+}

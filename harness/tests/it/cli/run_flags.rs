@@ -1,0 +1,100 @@
+//! `harness run`'s scripting flags (issue 42, item 3): `--max-concurrency` as an upper bound.
+
+use crate::common::example_charter;
+use crate::common::loopback_run::{run_harness, two_api_manifest};
+use crate::common::model_server::{encode, generic_turn};
+use loopback::{LoopbackServer, OnSent, Reply};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+const PINNED: &str = "test-model-2026-01-01";
+
+/// A server that answers after 150 ms and records the most requests it held at once.
+async fn counting_server() -> (LoopbackServer, Arc<AtomicUsize>) {
+    let now = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let (n, m) = (now.clone(), most.clone());
+    let server = LoopbackServer::start(Arc::new(move |r, _| {
+        let inflight = n.fetch_add(1, Ordering::SeqCst) + 1;
+        m.fetch_max(inflight, Ordering::SeqCst);
+        let n = n.clone();
+        let done = OnSent(Arc::new(move |_| {
+            n.fetch_sub(1, Ordering::SeqCst);
+        }));
+        let reply = encode(r, &generic_turn(r), PINNED);
+        Reply::Delay(
+            Duration::from_millis(150),
+            Box::new(Reply::Notify(Box::new(reply), done)),
+        )
+    }))
+    .await;
+    (server, most)
+}
+
+async fn most_in_flight(extra: &[&str]) -> usize {
+    let (server, most) = counting_server().await;
+    let m = two_api_manifest(&example_charter(), &server.url(), PINNED, "", "", "");
+    let mut args = vec!["--case", "E2", "--model", "oa", "--trials", "4"];
+    args.extend(extra);
+    let run = run_harness(m, &args).await;
+    assert!(matches!(run.code, 0 | 1), "{}\n{}", run.stdout, run.stderr);
+    most.load(Ordering::SeqCst)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn max_concurrency_bounds_the_requests_in_flight_below_the_manifest_s() {
+    let unbounded = most_in_flight(&[]).await;
+    assert!(
+        unbounded > 1,
+        "the manifest's 4 lets trials overlap: {unbounded}"
+    );
+    assert_eq!(most_in_flight(&["--max-concurrency", "1"]).await, 1);
+    // Never a raise: 64 over the manifest's 4 still holds 4.
+    assert!(most_in_flight(&["--max-concurrency", "64"]).await <= 4);
+}
+
+#[test]
+fn a_stdout_closed_early_does_not_stop_the_run_nor_lose_its_gate_or_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let (open, closed) = (dir.path().join("open"), dir.path().join("closed"));
+    let argv = |out: &std::path::Path| {
+        format!(
+            "{} run --matrix offline --case E1 --trials 1 --out {}",
+            env!("CARGO_BIN_EXE_harness"),
+            out.display()
+        )
+    };
+    let sh = |script: String| {
+        std::process::Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(crate::common::repo_root())
+            .output()
+            .unwrap()
+    };
+    let want = sh(format!("{} >/dev/null; echo $?", argv(&open)));
+    // `exec 1>&-` is not enough (the shell reopens nothing): a reader that exits at once.
+    let got = sh(format!(
+        "{{ {} ; echo $? >&2; }} | head -c 1 >/dev/null",
+        argv(&closed)
+    ));
+    let code = |o: &std::process::Output, from_stderr: bool| {
+        let text = String::from_utf8_lossy(if from_stderr { &o.stderr } else { &o.stdout });
+        text.lines().last().unwrap_or("").trim().to_string()
+    };
+    assert_eq!(
+        code(&got, true),
+        code(&want, false),
+        "{}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    assert_ne!(code(&got, true), "141", "killed by SIGPIPE");
+    assert!(
+        closed.join("summary.json").is_file(),
+        "the gate was written"
+    );
+    assert!(
+        closed.join("report.md").is_file(),
+        "the reports were written"
+    );
+}
