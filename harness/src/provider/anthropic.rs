@@ -26,14 +26,19 @@ pub struct AnthropicProvider {
 }
 
 impl AnthropicProvider {
-    pub fn new(entry: &ModelEntry, key: String) -> crate::error::Result<AnthropicProvider> {
+    /// `max_reply_bytes` bounds what an answer's body may hold ([`super::http::body_cap`]).
+    pub fn new(
+        entry: &ModelEntry,
+        key: String,
+        max_reply_bytes: u64,
+    ) -> crate::error::Result<AnthropicProvider> {
         let base = entry
             .base_url
             .as_deref()
             .unwrap_or(DEFAULT_BASE_URL)
             .trim_end_matches('/');
         Ok(AnthropicProvider {
-            http: HttpCaller::new(entry, key)?,
+            http: HttpCaller::new(entry, key, max_reply_bytes)?,
             url: format!("{base}/v1/messages"),
             model: entry.model.clone(),
             version: entry

@@ -157,10 +157,12 @@ pub trait Provider: Send + Sync {
 }
 
 /// Build the provider for a model entry. Scripts and keys are read here, so a missing one
-/// stops the run before any model is called.
+/// stops the run before any model is called. `max_reply_bytes` (`[run]`) bounds the bodies
+/// read from an API.
 pub fn build(
     model: &ModelEntry,
     suite: &crate::suite::Suite,
+    max_reply_bytes: u64,
 ) -> crate::error::Result<Arc<dyn Provider>> {
     let key = || -> crate::error::Result<String> {
         let var = model.api_key_env.as_deref().unwrap_or_default();
@@ -172,8 +174,16 @@ pub fn build(
     };
     match model.provider {
         ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(model, suite)?)),
-        ProviderKind::Openai => Ok(Arc::new(openai::OpenAiProvider::new(model, key()?)?)),
-        ProviderKind::Anthropic => Ok(Arc::new(anthropic::AnthropicProvider::new(model, key()?)?)),
+        ProviderKind::Openai => Ok(Arc::new(openai::OpenAiProvider::new(
+            model,
+            key()?,
+            max_reply_bytes,
+        )?)),
+        ProviderKind::Anthropic => Ok(Arc::new(anthropic::AnthropicProvider::new(
+            model,
+            key()?,
+            max_reply_bytes,
+        )?)),
     }
 }
 

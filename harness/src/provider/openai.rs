@@ -21,14 +21,19 @@ pub struct OpenAiProvider {
 }
 
 impl OpenAiProvider {
-    pub fn new(entry: &ModelEntry, key: String) -> crate::error::Result<OpenAiProvider> {
+    /// `max_reply_bytes` bounds what an answer's body may hold ([`super::http::body_cap`]).
+    pub fn new(
+        entry: &ModelEntry,
+        key: String,
+        max_reply_bytes: u64,
+    ) -> crate::error::Result<OpenAiProvider> {
         let base = entry
             .base_url
             .as_deref()
             .unwrap_or(DEFAULT_BASE_URL)
             .trim_end_matches('/');
         Ok(OpenAiProvider {
-            http: HttpCaller::new(entry, key)?,
+            http: HttpCaller::new(entry, key, max_reply_bytes)?,
             url: format!("{base}/chat/completions"),
             model: entry.model.clone(),
             temperature_supported: entry.temperature_supported,

@@ -44,25 +44,10 @@ pub fn go_duration(d: Duration) -> String {
 /// headers give; rounded up to the next whole second so the bucket is full by then.
 pub fn rfc3339(t: SystemTime) -> String {
     let since = t.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_nanos().div_ceil(1_000_000_000) as u64;
-    let (days, day_secs) = (secs / 86_400, secs % 86_400);
-    let (y, mo, d) = civil_from_days(days as i64);
-    let (h, mi, s) = (day_secs / 3_600, day_secs / 60 % 60, day_secs % 60);
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's civil_from_days).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    let secs = since.as_nanos().div_ceil(1_000_000_000) as i64;
+    jiff::Timestamp::from_second(secs)
+        .unwrap_or(jiff::Timestamp::MAX)
+        .to_string()
 }
 
 /// The API's rate-limit headers for buckets standing so.

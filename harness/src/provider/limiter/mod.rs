@@ -12,6 +12,7 @@
 
 use crate::suite::manifest::ModelEntry;
 use reqwest::header::HeaderMap;
+use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -61,7 +62,7 @@ impl Bucket {
         if self.rate <= 0.0 {
             return Duration::from_secs(60);
         }
-        Duration::from_secs_f64(((cost - self.level) / self.rate).min(3600.0))
+        capped_secs((cost - self.level) / self.rate, 3600.0)
     }
 }
 
@@ -430,18 +431,15 @@ impl Limiter {
     /// of other kinds (more tools, more code) may run dearer, and an estimate that
     /// undercounts them would send requests to be refused.
     pub fn learn_usage(&self, cost: u64, request: &serde_json::Value, answer: &serde_json::Value) {
-        let usage = &answer["usage"];
-        let prompt = match usage["prompt_tokens"].as_u64() {
-            Some(p) => p,
+        let usage = Answered::deserialize(answer).unwrap_or_default().usage;
+        let prompt = match (usage.prompt_tokens, usage.input_tokens) {
+            (Some(p), _) => p,
             // Anthropic's input limit counts uncached input and cache writes.
-            None => match usage["input_tokens"].as_u64() {
-                Some(i) => i + usage["cache_creation_input_tokens"].as_u64().unwrap_or(0),
-                None => return,
-            },
+            (None, Some(i)) => i.saturating_add(usage.cache_creation_input_tokens.unwrap_or(0)),
+            (None, None) => return,
         };
-        let max = request["max_completion_tokens"]
-            .as_u64()
-            .or(request["max_tokens"].as_u64())
+        let max = CostFields::deserialize(request)
+            .map(|f| f.max_tokens())
             .unwrap_or(0);
         if cost == 0 {
             return;
@@ -556,7 +554,9 @@ fn correct(bucket: &mut Option<Bucket>, a: Announced, sent: (f64, f64), t: &Tick
     b.announced = true;
     if let Some(reset) = a.reset.filter(|r| !r.is_zero()) {
         if remaining < limit {
-            let rate = (limit - remaining) / reset.as_secs_f64();
+            // A bucket refills in no less than a second: a reset of a few nanoseconds is
+            // not read as a refill fast enough to send everything at once.
+            let rate = ((limit - remaining) / reset.as_secs_f64()).min(limit);
             if rate.is_finite() && rate > 0.0 {
                 b.rate = if b.rate > 0.0 { b.rate.max(rate) } else { rate };
             }
@@ -582,23 +582,118 @@ fn default_host(model: &ModelEntry) -> &'static str {
 /// Conservative prompt tokens of a request body (a token per 4 bytes of every string in
 /// `system` and `messages`, the tool definitions included) plus its max tokens.
 pub fn estimate_cost(body: &serde_json::Value) -> u64 {
-    fn bytes(v: &serde_json::Value) -> u64 {
-        match v {
-            serde_json::Value::String(s) => s.len() as u64,
-            serde_json::Value::Array(a) => a.iter().map(bytes).sum(),
-            serde_json::Value::Object(o) => o.values().map(bytes).sum(),
-            _ => 0,
-        }
-    }
-    let prompt = bytes(&body["system"]) + bytes(&body["messages"]) + bytes(&body["tools"]);
-    let max = body["max_completion_tokens"]
-        .as_u64()
-        .or(body["max_tokens"].as_u64())
-        .unwrap_or(0);
-    prompt.div_ceil(4) + max
+    let Ok(f) = CostFields::deserialize(body) else {
+        return 0;
+    };
+    let prompt = f.system.0 + f.messages.0 + f.tools.0;
+    prompt.div_ceil(4).saturating_add(f.max_tokens())
 }
 
-mod headers;
+/// What the limiter reads of a request body it sends.
+#[derive(Deserialize)]
+struct CostFields {
+    #[serde(default)]
+    system: TextBytes,
+    #[serde(default)]
+    messages: TextBytes,
+    #[serde(default)]
+    tools: TextBytes,
+    #[serde(default, deserialize_with = "super::lenient")]
+    max_tokens: Option<u64>,
+    #[serde(default, deserialize_with = "super::lenient")]
+    max_completion_tokens: Option<u64>,
+}
+
+impl CostFields {
+    /// OpenAI's `max_completion_tokens` (which replaced `max_tokens`), else `max_tokens`.
+    fn max_tokens(&self) -> u64 {
+        self.max_completion_tokens.or(self.max_tokens).unwrap_or(0)
+    }
+}
+
+/// The bytes of every string value in a JSON tree (object keys aside), counted as it is read,
+/// nothing copied.
+#[derive(Default)]
+struct TextBytes(u64);
+
+impl<'de> Deserialize<'de> for TextBytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(TextBytesVisitor)
+    }
+}
+
+struct TextBytesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TextBytesVisitor {
+    type Value = TextBytes;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<TextBytes, E> {
+        Ok(TextBytes(v.len() as u64))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<TextBytes, A::Error> {
+        let mut n = 0u64;
+        while let Some(TextBytes(b)) = a.next_element()? {
+            n = n.saturating_add(b);
+        }
+        Ok(TextBytes(n))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<TextBytes, A::Error> {
+        let mut n = 0u64;
+        while let Some((_, TextBytes(b))) = a.next_entry::<serde::de::IgnoredAny, TextBytes>()? {
+            n = n.saturating_add(b);
+        }
+        Ok(TextBytes(n))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<TextBytes, E> {
+        Ok(TextBytes(0))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<TextBytes, E> {
+        Ok(TextBytes(0))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<TextBytes, E> {
+        Ok(TextBytes(0))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<TextBytes, E> {
+        Ok(TextBytes(0))
+    }
+    fn visit_unit<E>(self) -> Result<TextBytes, E> {
+        Ok(TextBytes(0))
+    }
+    fn visit_none<E>(self) -> Result<TextBytes, E> {
+        Ok(TextBytes(0))
+    }
+}
+
+/// What the limiter reads of an answer: its usage, each field read leniently.
+#[derive(Deserialize, Default)]
+struct Answered {
+    #[serde(default, deserialize_with = "super::lenient")]
+    usage: AnsweredUsage,
+}
+
+#[derive(Deserialize, Default)]
+struct AnsweredUsage {
+    #[serde(default, deserialize_with = "super::lenient")]
+    prompt_tokens: Option<u64>,
+    #[serde(default, deserialize_with = "super::lenient")]
+    input_tokens: Option<u64>,
+    #[serde(default, deserialize_with = "super::lenient")]
+    cache_creation_input_tokens: Option<u64>,
+}
+
+/// `secs` as a wait, at most `max` seconds; one that is not a number waits the most.
+fn capped_secs(secs: f64, max: f64) -> Duration {
+    let secs = if secs.is_nan() {
+        max
+    } else {
+        secs.clamp(0.0, max)
+    };
+    Duration::from_secs_f64(secs)
+}
+
+pub mod headers;
 pub use headers::{parse_go_duration, parse_rfc3339, read_headers, Announced};
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! prompt was dearer than estimated, and the headers' time formats.
 
 use super::*;
-use std::time::SystemTime;
 
 fn openai_headers(limit: u64, remaining: u64, reset: &str) -> HeaderMap {
     let mut h = HeaderMap::new();
@@ -12,6 +11,14 @@ fn openai_headers(limit: u64, remaining: u64, reset: &str) -> HeaderMap {
         ("x-ratelimit-reset-tokens", reset.to_string()),
     ] {
         h.insert(k, v.parse().unwrap());
+    }
+    h
+}
+
+fn map(pairs: &[(&'static str, &str)]) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    for (k, v) in pairs {
+        h.insert(*k, v.parse().unwrap());
     }
     h
 }
@@ -177,13 +184,131 @@ fn go_durations_and_rfc3339_times_read_as_the_apis_write_them() {
     assert_eq!(parse_go_duration("6m0s"), ms(360_000));
     assert_eq!(parse_go_duration("1h2m3.5s"), ms(3_723_500));
     assert_eq!(parse_go_duration("soon"), None);
+    assert_eq!(parse_go_duration("1m30.5s"), ms(90_500));
+    assert_eq!(parse_go_duration("17.142s"), ms(17_142));
+    assert_eq!(parse_go_duration("0s"), ms(0));
     let t = parse_rfc3339("2026-12-01T15:32:00Z").unwrap();
-    assert_eq!(
-        t.duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs(),
-        1_796_139_120
-    );
+    assert_eq!(t.as_second(), 1_796_139_120);
     let off = parse_rfc3339("2026-12-01T16:32:00.5+01:00").unwrap();
-    assert_eq!(off.duration_since(t).unwrap(), Duration::from_millis(500));
+    assert_eq!(
+        off.duration_since(t),
+        jiff::SignedDuration::from_millis(500)
+    );
+}
+
+#[test]
+fn every_retry_after_value_is_data_none_panics_and_waits_are_capped() {
+    use headers::{parse_retry_after, retry_after, MAX_RETRY_AFTER};
+    // Absurd seconds are capped; negative, NaN and infinite ones are ignored.
+    assert_eq!(parse_retry_after("1e30"), Some(MAX_RETRY_AFTER));
+    assert_eq!(parse_retry_after("1e300"), Some(MAX_RETRY_AFTER));
+    for ignored in ["-5", "NaN", "nan", "inf", "-inf", "soon", ""] {
+        assert_eq!(parse_retry_after(ignored), None, "{ignored}");
+    }
+    assert_eq!(parse_retry_after("0"), Some(Duration::ZERO));
+    assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
+    // HTTP dates: one passed is no wait, one in 9999 the cap, one 30 s ahead about 30 s.
+    assert_eq!(
+        parse_retry_after("Thu, 01 Jan 1970 00:00:00 GMT"),
+        Some(Duration::ZERO)
+    );
+    assert_eq!(
+        parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+        Some(Duration::ZERO)
+    );
+    assert_eq!(
+        parse_retry_after("Tue, 01 Jun 9999 00:00:00 GMT"),
+        Some(MAX_RETRY_AFTER)
+    );
+    assert_eq!(
+        parse_retry_after("Fri, 31 Dec 9999 23:59:59 GMT"),
+        Some(MAX_RETRY_AFTER)
+    );
+    assert_eq!(parse_retry_after("Fri, 32 Dec 9999 23:59:59 GMT"), None);
+    let soon = jiff::fmt::rfc2822::DateTimePrinter::new()
+        .timestamp_to_rfc9110_string(
+            &(jiff::Timestamp::now() + jiff::SignedDuration::from_secs(30)),
+        )
+        .unwrap();
+    let d = parse_retry_after(&soon).unwrap();
+    assert!(
+        d > Duration::from_secs(28) && d <= Duration::from_secs(30),
+        "{soon}: {d:?}"
+    );
+    // retry-after-ms first, to the millisecond; an unreadable one falls back to retry-after.
+    let ms = |v: &str, s: &str| retry_after(&map(&[("retry-after-ms", v), ("retry-after", s)]));
+    assert_eq!(ms("107", "1"), Some(Duration::from_millis(107)));
+    assert_eq!(ms("1e300", "1"), Some(MAX_RETRY_AFTER));
+    assert_eq!(ms("-5", "2"), Some(Duration::from_secs(2)));
+    assert_eq!(ms("NaN", "inf"), None);
+    assert_eq!(ms("inf", "1e30"), Some(MAX_RETRY_AFTER));
+    assert_eq!(retry_after(&map(&[])), None);
+}
+
+#[test]
+fn every_rate_limit_header_value_is_data_counts_and_resets_out_of_bounds_are_ignored_or_capped() {
+    // Counts that are negative, not finite or absurd are ignored; so are resets that do
+    // not parse, are negative, or are a NaN or a bad date; a huge one is capped at a day.
+    let sent = Instant::now();
+    for bad in ["-5", "NaN", "inf", "1e30", "1e300", "lots"] {
+        let h = map(&[
+            ("x-ratelimit-limit-tokens", bad),
+            ("x-ratelimit-remaining-tokens", bad),
+            ("x-ratelimit-reset-tokens", bad),
+        ]);
+        let (t, _) = read_headers(&h, sent);
+        assert!(
+            t.limit.is_none() && t.remaining.is_none() && t.reset.is_none(),
+            "{bad}"
+        );
+    }
+    assert_eq!(parse_go_duration("-5s"), None);
+    assert_eq!(
+        parse_go_duration("99999999h"),
+        Some(Duration::from_secs(86_400))
+    );
+    for reset in [
+        "NaN",
+        "2026-13-45T99:99:99Z",
+        "-5",
+        "tomorrow",
+        "9999-12-31T23:59:59Z",
+    ] {
+        let h = map(&[
+            ("anthropic-ratelimit-tokens-limit", "1000"),
+            ("anthropic-ratelimit-tokens-remaining", "10"),
+            ("anthropic-ratelimit-tokens-reset", reset),
+        ]);
+        let (t, _) = read_headers(&h, sent);
+        assert_eq!(
+            (t.limit, t.remaining, t.reset),
+            (Some(1000.0), Some(10.0), None),
+            "{reset}"
+        );
+    }
+    let far = map(&[
+        ("anthropic-ratelimit-tokens-limit", "1000"),
+        ("anthropic-ratelimit-tokens-remaining", "10"),
+        ("anthropic-ratelimit-tokens-reset", "9999-06-01T00:00:00Z"),
+    ]);
+    assert_eq!(
+        read_headers(&far, sent).0.reset,
+        Some(Duration::from_secs(86_400))
+    );
+}
+
+#[test]
+fn a_reset_of_a_nanosecond_is_not_read_as_a_refill_faster_than_a_second() {
+    let l = Arc::new(Limiter::new("m at host ($K)".into()));
+    let t = l.try_admit(100.0, Instant::now()).ok().unwrap();
+    l.answered(
+        t,
+        &openai_headers(10_000, 5_000, "1ns"),
+        false,
+        Duration::ZERO,
+    );
+    let rate = l.lock().tokens.as_ref().unwrap().rate;
+    assert!(rate <= 10_000.0, "{rate}");
 }
 
 #[test]

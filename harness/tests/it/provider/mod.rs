@@ -1,4 +1,5 @@
 //! The real providers against loopback servers.
 
+mod bounds;
 mod limits;
 mod providers;
