@@ -72,6 +72,9 @@ pub struct HttpCaller {
     key_var: String,
     /// The most bytes of an answer's body read ([`body_cap`]).
     body_cap: u64,
+    /// The latest rate-limit answer of this model, named by a request that waited its whole
+    /// deadline without being sent.
+    last_limit: std::sync::Mutex<Option<Transient>>,
 }
 
 impl HttpCaller {
@@ -124,6 +127,7 @@ impl HttpCaller {
             model_name: model.name().to_string(),
             key_var: model.api_key_env.clone().unwrap_or_default(),
             body_cap: body_cap(max_reply_bytes),
+            last_limit: std::sync::Mutex::new(None),
         })
     }
 
@@ -240,6 +244,7 @@ impl HttpCaller {
                 Attempt::Fatal(e) => return Err(e),
                 Attempt::Limited(why) => {
                     limited += 1;
+                    *self.last_limit.lock().unwrap_or_else(|p| p.into_inner()) = Some(why.clone());
                     last_limit = Some(why);
                     continue;
                 }
@@ -313,7 +318,9 @@ impl HttpCaller {
                 account: self.limiter.account.clone(),
                 waited_secs: started.elapsed().as_secs(),
                 deadline_secs: self.deadline.as_secs(),
-                last: last.map(|l| l.to_string()),
+                last: last
+                    .or_else(|| self.last_limit.lock().ok().and_then(|l| l.clone()))
+                    .map(|l| l.to_string()),
             },
         }
     }

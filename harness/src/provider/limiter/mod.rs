@@ -35,6 +35,11 @@ struct Bucket {
     at: Instant,
     /// Set from an answer's headers (not only a seed).
     announced: bool,
+    /// An answer showed at least half the announced limit left: the limit is the bucket's
+    /// depth, and a reset tells its refill. Until then the limit is a minute's, refilled at
+    /// a sixtieth a second as the APIs document (a bucket shallower than its limit makes a
+    /// reset time say a much faster refill than it has).
+    deep: bool,
 }
 
 impl Bucket {
@@ -47,6 +52,7 @@ impl Bucket {
             level: capacity,
             at: now,
             announced: false,
+            deep: false,
         }
     }
     fn refill(&mut self, now: Instant) {
@@ -70,10 +76,16 @@ impl Bucket {
 struct State {
     tokens: Option<Bucket>,
     requests: Option<Bucket>,
-    /// Server charge per estimated token: learnt from the first answer, raised by any answer
-    /// whose usage shows a dearer prompt ([`Limiter::learn_usage`]).
+    /// Server charge per estimated token: learnt from successive answers' remaining counts
+    /// ([`learn::Learner`]); without them, raised by any answer whose usage shows a dearer
+    /// prompt ([`Limiter::learn_usage`]).
     scale: f64,
+    learner: learn::Learner,
+    /// Answers that said the token count: until two have, one request at a time.
+    counted: u32,
     learnt: bool,
+    /// Estimated tokens sent so far, before any scale.
+    estimated: f64,
     /// Estimated tokens admitted so far (what was sent after a request, when its answer comes).
     sent_tokens: f64,
     sent_requests: f64,
@@ -105,6 +117,9 @@ pub struct Figures {
     pub rpm: Option<f64>,
     /// The token bucket's burst as last known.
     pub token_burst: Option<f64>,
+    /// What the provider charged a request on average, learnt from its answers' counts, and
+    /// the harness's estimate of it: (charged, estimated) tokens.
+    pub charged: Option<(f64, f64)>,
 }
 
 pub struct Limiter {
@@ -124,11 +139,12 @@ pub struct Ticket {
     sent_at: Instant,
     sent_tokens: f64,
     sent_requests: f64,
+    /// Estimated tokens sent up to and with this request, before any scale.
+    estimated: f64,
     /// Tokens and requests in flight when this one was sent: the server may admit any of them
     /// after this one, so its answer's remaining count need not include them.
     open_before: (f64, f64),
     charged: f64,
-    first: bool,
     open: bool,
 }
 
@@ -186,7 +202,10 @@ impl Limiter {
                 tokens: None,
                 requests: None,
                 scale: 1.0,
+                learner: learn::Learner::default(),
+                counted: 0,
                 learnt: false,
+                estimated: 0.0,
                 sent_tokens: 0.0,
                 sent_requests: 0.0,
                 in_flight: 0,
@@ -336,6 +355,7 @@ impl Limiter {
         let open_before = (s.open_tokens, s.in_flight as f64);
         s.sent_tokens += charged;
         s.sent_requests += 1.0;
+        s.estimated += cost;
         s.in_flight += 1;
         s.open_tokens += charged;
         Ok(Ticket {
@@ -344,9 +364,9 @@ impl Limiter {
             sent_at: now,
             sent_tokens: s.sent_tokens,
             sent_requests: s.sent_requests,
+            estimated: s.estimated,
             open_before,
             charged,
-            first: !s.learnt && s.in_flight == 1,
             open: true,
         })
     }
@@ -381,16 +401,6 @@ impl Limiter {
         {
             let mut s = self.lock();
             let s = &mut *s;
-            if ticket.first && !limited && !s.learnt {
-                // Sent alone into a bucket assumed full: what it cost the server is what the
-                // bucket lost, which calibrates every later estimate.
-                if let (Some(l), Some(r)) = (tokens.limit, tokens.remaining) {
-                    if l > r && ticket.cost > 0.0 {
-                        s.scale = ((l - r) / ticket.cost).clamp(0.05, 50.0);
-                    }
-                }
-                s.learnt = true;
-            }
             let scale = s.scale;
             let after = (
                 s.sent_tokens - ticket.sent_tokens,
@@ -410,6 +420,11 @@ impl Limiter {
                 &ticket,
                 now,
             );
+            if limited {
+                s.learner.refused(ticket.estimated, ticket.cost);
+            } else {
+                s.learn(&ticket, tokens);
+            }
             if limited {
                 s.throttled += 1;
                 s.window = (s.window / 2).max(1);
@@ -446,7 +461,7 @@ impl Limiter {
         }
         let ratio = (prompt.saturating_add(max)) as f64 / cost as f64;
         let mut s = self.lock();
-        if s.learnt && ratio.is_finite() && ratio > s.scale {
+        if s.learner.scale().is_none() && ratio.is_finite() && ratio > s.scale {
             s.scale = ratio.min(50.0);
         }
     }
@@ -461,6 +476,14 @@ impl Limiter {
             tpm: s.tokens.as_ref().map(|b| b.rate * 60.0),
             rpm: s.requests.as_ref().map(|b| b.rate * 60.0),
             token_burst: s.tokens.as_ref().map(|b| b.capacity),
+            charged: s
+                .learner
+                .scale()
+                .filter(|_| s.sent_requests > 0.0)
+                .map(|k| {
+                    let estimated = s.estimated / s.sent_requests;
+                    (k * estimated, estimated)
+                }),
         }
     }
 
@@ -477,6 +500,29 @@ impl Limiter {
     /// Whether some request is waiting on this account's limits now.
     pub fn waiting(&self) -> bool {
         self.lock().waiters > 0
+    }
+}
+
+impl State {
+    /// A clean answer: its token count teaches the learner what the provider charges per
+    /// estimated token, and two such answers end the one-at-a-time start (the first pair gives
+    /// the first estimate). An answer without a token count ends the start at once: there is
+    /// nothing to learn, and 429s teach the backoff.
+    fn learn(&mut self, t: &Ticket, tokens: Announced) {
+        let (Some(limit), Some(remaining)) = (tokens.limit, tokens.remaining) else {
+            self.learnt = true;
+            return;
+        };
+        self.counted += 1;
+        self.learnt |= self.counted >= 2;
+        let rate = self.tokens.as_ref().map_or(limit / 60.0, |b| b.rate);
+        let remaining = remaining.min(limit);
+        if let Some(k) = self
+            .learner
+            .observe(t.sent_at, t.estimated, remaining, rate)
+        {
+            self.scale = k;
+        }
     }
 }
 
@@ -545,6 +591,7 @@ fn correct(bucket: &mut Option<Bucket>, a: Announced, sent: (f64, f64), t: &Tick
         level: lowest,
         at: now,
         announced: true,
+        deep: false,
     });
     b.refill(now);
     // A bucket only seeded from the manifest was counted at a guessed burst and cost: the
@@ -552,7 +599,10 @@ fn correct(bucket: &mut Option<Bucket>, a: Announced, sent: (f64, f64), t: &Tick
     let seeded = !b.announced;
     b.capacity = limit;
     b.announced = true;
-    if let Some(reset) = a.reset.filter(|r| !r.is_zero()) {
+    b.deep |= remaining >= limit / 2.0;
+    if !b.deep {
+        b.rate = limit / 60.0;
+    } else if let Some(reset) = a.reset.filter(|r| !r.is_zero()) {
         if remaining < limit {
             // A bucket refills in no less than a second: a reset of a few nanoseconds is
             // not read as a refill fast enough to send everything at once.
@@ -694,6 +744,7 @@ fn capped_secs(secs: f64, max: f64) -> Duration {
 }
 
 pub mod headers;
+mod learn;
 pub use headers::{parse_go_duration, parse_rfc3339, read_headers, Announced};
 
 #[cfg(test)]
