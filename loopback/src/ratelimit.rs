@@ -146,6 +146,11 @@ pub struct RateLimits {
     pub per_model: bool,
     /// The text of each admitted request's completion (default "ok").
     pub reply: ReplyText,
+    /// Answers carry reasoning (Anthropic `thinking` blocks with signatures, OpenAI-compatible
+    /// `reasoning_content`), and, as the Messages API does with thinking on, a request whose
+    /// last assistant turn (before a tool result) does not start with that turn's thinking
+    /// block, unchanged, is refused with a 400 (default false).
+    pub thinking: bool,
     /// Answer some admitted requests with a tool call instead (default none: always text),
     /// so episodes run several turns as a model's do.
     pub calls: Option<ToolCalls>,
@@ -169,6 +174,7 @@ impl RateLimits {
             mode: Mode::Limited,
             per_model: false,
             reply: Arc::new(|_| "ok".to_string()),
+            thinking: false,
             calls: None,
         }
     }
@@ -489,6 +495,14 @@ impl RateLimiter {
             return self.logged(Reply::raw(404, body));
         };
         let body = req.json();
+        if self.config.thinking && api == Api::Anthropic {
+            if let Some(why) = wire::missing_thinking(&body) {
+                return self.logged(Reply::json(
+                    400,
+                    serde_json::json!({"type": "error", "error": {"type": "invalid_request_error", "message": why}}),
+                ));
+            }
+        }
         let model = body["model"].as_str().unwrap_or("loopback").to_string();
         let max = max_tokens(&body, api).unwrap_or(self.config.default_max_tokens);
         let cost = match &self.config.charge {
@@ -508,8 +522,16 @@ impl RateLimiter {
                 };
                 let call = self.config.calls.as_ref().and_then(|c| c(req));
                 let mut ok = match call {
-                    Some((name, args)) => wire::tool_call(api, &model, &name, &args, prompt),
-                    None => wire::completion(api, &model, &(self.config.reply)(req), prompt),
+                    Some((name, args)) => {
+                        wire::tool_call(api, &model, &name, &args, prompt, self.config.thinking)
+                    }
+                    None => wire::completion(
+                        api,
+                        &model,
+                        &(self.config.reply)(req),
+                        prompt,
+                        self.config.thinking,
+                    ),
                 };
                 if self.config.mode != Mode::Headerless {
                     ok = wire::with_headers(ok, wire::limit_headers(api, &standing));

@@ -106,6 +106,12 @@ impl<'a> std::iter::Sum<&'a Usage> for Usage {
 pub struct ModelReply {
     pub content: String,
     pub tool_calls: Vec<ToolCall>,
+    /// The provider's separate reasoning text (OpenAI-compatible `reasoning_content` or
+    /// `reasoning`, Anthropic `thinking` blocks' text), apart from `content`.
+    pub reasoning: Option<String>,
+    /// Blocks to send back unchanged on the next turn (Anthropic `thinking` and
+    /// `redacted_thinking`, signatures included), as the API sent them.
+    pub reasoning_blocks: Vec<serde_json::Value>,
     pub finish_reason: Option<FinishReason>,
     pub usage: Usage,
     /// The model id the API says answered.

@@ -3,3 +3,4 @@
 mod bounds;
 mod limits;
 mod providers;
+mod reasoning;
