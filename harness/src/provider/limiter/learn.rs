@@ -128,8 +128,9 @@ mod tests {
         let mut l = Learner::default();
         let mut level = 100_000.0;
         let mut sent = 0.0;
-        // 100 estimated tokens a request, charged 500 for a while, then 50.
-        for (i, cost) in [500.0; 40].iter().chain([50.0; 40].iter()).enumerate() {
+        // 100 estimated tokens a request, charged 500 for a while, then 50 for longer than
+        // the window.
+        for (i, cost) in [500.0; 40].iter().chain([50.0; 120].iter()).enumerate() {
             level -= cost;
             sent += 100.0;
             let _ = l.observe(t0 + Duration::from_millis(i as u64), sent, level, 0.0);
