@@ -233,6 +233,7 @@ impl HttpCaller {
                 return Err(refused.clone());
             }
             sent += 1;
+            tracing::debug!(account = %self.limiter.account, attempt = sent, cost, "sending");
             let (why, retry_after) = match self
                 .attempt(url, headers, body, sent, ticket, limited)
                 .await
@@ -275,14 +276,10 @@ impl HttpCaller {
     ) -> Attempt {
         let mut req = self.client.post(url).json(body);
         for (k, v) in headers {
-            req = match reqwest::header::HeaderValue::from_str(v) {
-                Ok(mut value) => {
-                    // Kept out of reqwest's and any log's Debug output.
-                    value.set_sensitive(matches!(*k, "authorization" | "x-api-key"));
-                    req.header(*k, value)
-                }
+            req = match header_value(k, v) {
+                Some(value) => req.header(*k, value),
                 // reqwest refuses it when the request is built: a transport failure.
-                Err(_) => req.header(*k, v.as_str()),
+                None => req.header(*k, v.as_str()),
             };
         }
         match req.send().await {
@@ -354,6 +351,7 @@ impl HttpCaller {
         limited: u32,
     ) -> Attempt {
         let status = resp.status().as_u16();
+        tracing::debug!(account = %self.limiter.account, attempt, status, "provider answered");
         let header = |name: &str| resp.headers().get(name);
         let request_id = ["x-request-id", "request-id"]
             .iter()
@@ -363,7 +361,7 @@ impl HttpCaller {
         let retry_after = headers::retry_after(resp.headers());
         let rate_limited = matches!(status, 429 | 529);
         let pause = if rate_limited {
-            self.limited_pause(retry_after, limited + 1)
+            self.traced_pause(attempt, status, retry_after, limited + 1)
         } else {
             Duration::ZERO
         };
@@ -424,6 +422,30 @@ impl HttpCaller {
         Attempt::Fatal(fatal)
     }
 
+    /// [`Self::limited_pause`], said as an event: the account, the attempt, the wait and why.
+    fn traced_pause(
+        &self,
+        attempt: u32,
+        status: u16,
+        asked: Option<Duration>,
+        repeats: u32,
+    ) -> Duration {
+        let pause = self.limited_pause(asked, repeats);
+        let why = match asked {
+            Some(_) => "retry-after, at least the floor",
+            None => "no retry-after: jittered backoff",
+        };
+        tracing::info!(
+            account = %self.limiter.account,
+            attempt,
+            status,
+            wait_ms = pause.as_millis() as u64,
+            why,
+            "rate limited: the account pauses"
+        );
+        pause
+    }
+
     /// An answer's body, read as a stream up to the cap: past it (or announced past it) the
     /// attempt fails without reading more, so memory stays flat whatever the server sends.
     async fn read_body(&self, mut resp: reqwest::Response) -> Result<String, Transient> {
@@ -476,6 +498,14 @@ impl HttpCaller {
         on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
     ) -> Result<(), ProviderError> {
         let wait = retry_after.map_or_else(|| self.backoff(attempt), |r| r.min(MAX_RETRY_AFTER));
+        tracing::info!(
+            account = %self.limiter.account,
+            attempt,
+            wait_ms = wait.as_millis() as u64,
+            why = if retry_after.is_some() { "retry-after" } else { "exponential backoff" },
+            failure = %why,
+            "attempt failed; retrying"
+        );
         if Instant::now() + wait > deadline {
             return Err(ProviderError::RetryDeadline {
                 attempts: attempt,
@@ -588,6 +618,14 @@ fn public_only(
     }
 }
 
+/// A request header's value; the key's headers (`authorization`, `x-api-key`) marked
+/// sensitive, so reqwest's and any log's Debug output never shows them.
+fn header_value(name: &str, v: &str) -> Option<reqwest::header::HeaderValue> {
+    let mut value = reqwest::header::HeaderValue::from_str(v).ok()?;
+    value.set_sensitive(matches!(name, "authorization" | "x-api-key"));
+    Some(value)
+}
+
 /// `full` doubled per attempt after the first (at most 30 s), with "equal jitter": half
 /// fixed, half random, so retries spread out but never hammer.
 fn jittered(base: Duration, attempt: u32) -> Duration {
@@ -600,6 +638,18 @@ fn jittered(base: Duration, attempt: u32) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_key_headers_are_sensitive_so_no_debug_output_shows_the_key() {
+        for name in ["authorization", "x-api-key"] {
+            let v = header_value(name, "Bearer sk-test-secret-123").unwrap();
+            assert!(v.is_sensitive());
+            assert!(!format!("{v:?}").contains("sk-test"), "{v:?}");
+        }
+        assert!(!header_value("anthropic-version", "2023-06-01")
+            .unwrap()
+            .is_sensitive());
+    }
 
     #[test]
     fn a_name_resolving_only_to_metadata_or_private_addresses_is_refused() {

@@ -82,11 +82,11 @@ impl Learner {
     }
 
     /// The estimate with room for its uncertainty: a quarter more on one pair, a sixteenth on
-    /// two, and always one part in as many answers as it spans, for the one request on
-    /// either side whose order the server may have swapped with the newest.
+    /// two, and always half a part in as many answers as it spans, for the request on either
+    /// side whose order the server may have swapped with the newest.
     pub fn padded(&self) -> Option<f64> {
         let n = f64::from(self.pairs.max(1));
-        let spread = 1.0 / self.marks.len().max(1) as f64;
+        let spread = 0.5 / self.marks.len().max(1) as f64;
         self.scale.map(|k| k * (1.0 + 0.25 / (n * n) + spread))
     }
 

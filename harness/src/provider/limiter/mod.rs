@@ -277,8 +277,16 @@ impl Limiter {
                 Err(Ok(wait)) => wait,
             };
             if now + wait.unwrap_or_default() > deadline {
+                tracing::debug!(account = %self.account, cost, "limiter: the wait would pass the deadline");
                 return Err(Refusal::Deadline);
             }
+            tracing::debug!(
+                account = %self.account,
+                cost,
+                wait_ms = wait.map(|w| w.as_millis() as u64),
+                why = if wait.is_some() { "buckets or pause" } else { "concurrency or the one-at-a-time start" },
+                "limiter: waiting"
+            );
             waiting.start();
             if !told {
                 told = true;
@@ -428,6 +436,7 @@ impl Limiter {
             if limited {
                 s.throttled += 1;
                 s.window = (s.window / 2).max(1);
+                tracing::debug!(account = %self.account, window = s.window, pause_ms = pause.as_millis() as u64, "limiter: 429 halves the window and pauses");
                 s.clean = 0;
                 let until = now + pause;
                 s.paused_until = Some(s.paused_until.map_or(until, |p| p.max(until)));
@@ -629,110 +638,6 @@ fn default_host(model: &ModelEntry) -> &'static str {
     }
 }
 
-/// Conservative prompt tokens of a request body (a token per 4 bytes of every string in
-/// `system` and `messages`, the tool definitions included) plus its max tokens.
-pub fn estimate_cost(body: &serde_json::Value) -> u64 {
-    let Ok(f) = CostFields::deserialize(body) else {
-        return 0;
-    };
-    let prompt = f.system.0 + f.messages.0 + f.tools.0;
-    prompt.div_ceil(4).saturating_add(f.max_tokens())
-}
-
-/// What the limiter reads of a request body it sends.
-#[derive(Deserialize)]
-struct CostFields {
-    #[serde(default)]
-    system: TextBytes,
-    #[serde(default)]
-    messages: TextBytes,
-    #[serde(default)]
-    tools: TextBytes,
-    #[serde(default, deserialize_with = "super::lenient")]
-    max_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "super::lenient")]
-    max_completion_tokens: Option<u64>,
-}
-
-impl CostFields {
-    /// OpenAI's `max_completion_tokens` (which replaced `max_tokens`), else `max_tokens`.
-    fn max_tokens(&self) -> u64 {
-        self.max_completion_tokens.or(self.max_tokens).unwrap_or(0)
-    }
-}
-
-/// The bytes of every string value in a JSON tree (object keys aside), counted as it is read,
-/// nothing copied.
-#[derive(Default)]
-struct TextBytes(u64);
-
-impl<'de> Deserialize<'de> for TextBytes {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(TextBytesVisitor)
-    }
-}
-
-struct TextBytesVisitor;
-
-impl<'de> serde::de::Visitor<'de> for TextBytesVisitor {
-    type Value = TextBytes;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_str<E>(self, v: &str) -> Result<TextBytes, E> {
-        Ok(TextBytes(v.len() as u64))
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<TextBytes, A::Error> {
-        let mut n = 0u64;
-        while let Some(TextBytes(b)) = a.next_element()? {
-            n = n.saturating_add(b);
-        }
-        Ok(TextBytes(n))
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<TextBytes, A::Error> {
-        let mut n = 0u64;
-        while let Some((_, TextBytes(b))) = a.next_entry::<serde::de::IgnoredAny, TextBytes>()? {
-            n = n.saturating_add(b);
-        }
-        Ok(TextBytes(n))
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<TextBytes, E> {
-        Ok(TextBytes(0))
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<TextBytes, E> {
-        Ok(TextBytes(0))
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<TextBytes, E> {
-        Ok(TextBytes(0))
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<TextBytes, E> {
-        Ok(TextBytes(0))
-    }
-    fn visit_unit<E>(self) -> Result<TextBytes, E> {
-        Ok(TextBytes(0))
-    }
-    fn visit_none<E>(self) -> Result<TextBytes, E> {
-        Ok(TextBytes(0))
-    }
-}
-
-/// What the limiter reads of an answer: its usage, each field read leniently.
-#[derive(Deserialize, Default)]
-struct Answered {
-    #[serde(default, deserialize_with = "super::lenient")]
-    usage: AnsweredUsage,
-}
-
-#[derive(Deserialize, Default)]
-struct AnsweredUsage {
-    #[serde(default, deserialize_with = "super::lenient")]
-    prompt_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "super::lenient")]
-    input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "super::lenient")]
-    cache_creation_input_tokens: Option<u64>,
-}
-
 /// `secs` as a wait, at most `max` seconds; one that is not a number waits the most.
 fn capped_secs(secs: f64, max: f64) -> Duration {
     let secs = if secs.is_nan() {
@@ -743,8 +648,11 @@ fn capped_secs(secs: f64, max: f64) -> Duration {
     Duration::from_secs_f64(secs)
 }
 
+mod cost;
 pub mod headers;
 mod learn;
+pub use cost::estimate_cost;
+use cost::{Answered, CostFields};
 pub use headers::{parse_go_duration, parse_rfc3339, read_headers, Announced};
 
 #[cfg(test)]
