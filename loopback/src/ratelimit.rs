@@ -63,8 +63,8 @@ pub enum Charge {
     /// (the benchmarks' "every request costs 5,300 tokens"). The completion's usage still
     /// reports the [`estimate_prompt_tokens`] estimate.
     Fixed(u64),
-    /// [`Charge::Estimate`] times this factor (a provider whose tokens are shorter or longer
-    /// than four bytes); usage reports the factored prompt.
+    /// [`estimate_prompt_tokens`] times this factor, plus max tokens (a provider whose tokens
+    /// are shorter or longer than four bytes); usage reports the factored prompt.
     Factor(f64),
     /// The prompt's characters counted after JSON escaping (quotes, backslashes, newlines
     /// and control characters count double or more), by four, plus max tokens.

@@ -196,6 +196,7 @@ async fn a_provider_always_answering_429_with_retry_after_0_ends_inconclusive_at
         let took = started.elapsed();
         assert_eq!(run.code, 3, "{header}: {value}: {}", run.stderr);
         let sent = server.requests().len();
+        eprintln!("{header}: {value}: {sent} requests, ended after {took:?}");
         assert!(
             sent <= 20,
             "{header}: {value}: {sent} requests in a 3 s deadline"
