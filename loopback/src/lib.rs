@@ -42,6 +42,13 @@ pub enum Reply {
         headers: Vec<(String, String)>,
         body: String,
     },
+    /// A body of `chunk` written `times` times under its content-length, or, with `None`,
+    /// chunked and never ending (until the client hangs up): a body too large to hold.
+    Stream {
+        status: u16,
+        chunk: Vec<u8>,
+        times: Option<u64>,
+    },
     /// Wait, then answer.
     Delay(Duration, Box<Reply>),
     /// Close the connection without answering.
@@ -230,6 +237,17 @@ async fn send(stream: &mut TcpStream, mut reply: Reply) -> std::io::Result<bool>
                 reply = *next;
             }
             Reply::Drop => return Ok(false),
+            Reply::Stream {
+                status,
+                chunk,
+                times,
+            } => {
+                stream_body(stream, status, &chunk, times).await?;
+                for hook in hooks {
+                    (hook.0)(status);
+                }
+                return Ok(true);
+            }
             Reply::Respond {
                 status,
                 headers,
@@ -249,4 +267,35 @@ async fn send(stream: &mut TcpStream, mut reply: Reply) -> std::io::Result<bool>
             }
         }
     }
+}
+
+/// Writes [`Reply::Stream`]: `chunk` `times` times under a content-length, or chunked for
+/// ever; ends with the client hanging up (an error) when the client stops reading.
+async fn stream_body(
+    stream: &mut TcpStream,
+    status: u16,
+    chunk: &[u8],
+    times: Option<u64>,
+) -> std::io::Result<()> {
+    let framing = match times {
+        Some(n) => format!("content-length: {}", chunk.len() as u64 * n),
+        None => "transfer-encoding: chunked".to_string(),
+    };
+    let head =
+        format!("HTTP/1.1 {status} X\r\ncontent-type: application/json\r\n{framing}\r\n\r\n");
+    stream.write_all(head.as_bytes()).await?;
+    match times {
+        Some(n) => {
+            for _ in 0..n {
+                stream.write_all(chunk).await?;
+            }
+        }
+        None => {
+            let framed = [format!("{:x}\r\n", chunk.len()).as_bytes(), chunk, b"\r\n"].concat();
+            loop {
+                stream.write_all(&framed).await?;
+            }
+        }
+    }
+    Ok(())
 }

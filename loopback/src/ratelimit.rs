@@ -63,6 +63,12 @@ pub enum Charge {
     /// (the benchmarks' "every request costs 5,300 tokens"). The completion's usage still
     /// reports the [`estimate_prompt_tokens`] estimate.
     Fixed(u64),
+    /// [`estimate_prompt_tokens`] times this factor, plus max tokens (a provider whose tokens
+    /// are shorter or longer than four bytes); usage reports the factored prompt.
+    Factor(f64),
+    /// The prompt's characters counted after JSON escaping (quotes, backslashes, newlines
+    /// and control characters count double or more), by four, plus max tokens.
+    Escaped,
 }
 
 impl std::fmt::Debug for Charge {
@@ -71,6 +77,8 @@ impl std::fmt::Debug for Charge {
             Charge::Estimate => f.write_str("Estimate"),
             Charge::Prompt(_) => f.write_str("Prompt(..)"),
             Charge::Fixed(n) => write!(f, "Fixed({n})"),
+            Charge::Factor(x) => write!(f, "Factor({x})"),
+            Charge::Escaped => f.write_str("Escaped"),
         }
     }
 }
@@ -116,6 +124,10 @@ pub struct RateLimits {
     pub token_burst: u64,
     /// Requests per minute: the request bucket refills at `rpm / 60` per second.
     pub rpm: u64,
+    /// The token limit the headers advertise, when not the bucket's capacity (default none:
+    /// the capacity). A provider enforcing a minute's limit over shorter periods advertises
+    /// the minute's figure while its bucket holds less ("a burst of 150 k under a 1.2 M limit").
+    pub advertised_tpm: Option<u64>,
     /// The request bucket's capacity (default `rpm`).
     pub request_burst: u64,
     /// What a request costs the token bucket (default [`Charge::Estimate`]).
@@ -134,6 +146,11 @@ pub struct RateLimits {
     pub per_model: bool,
     /// The text of each admitted request's completion (default "ok").
     pub reply: ReplyText,
+    /// Answers carry reasoning (Anthropic `thinking` blocks with signatures, OpenAI-compatible
+    /// `reasoning_content`), and, as the Messages API does with thinking on, a request whose
+    /// last assistant turn (before a tool result) does not start with that turn's thinking
+    /// block, unchanged, is refused with a 400 (default false).
+    pub thinking: bool,
     /// Answer some admitted requests with a tool call instead (default none: always text),
     /// so episodes run several turns as a model's do.
     pub calls: Option<ToolCalls>,
@@ -147,6 +164,7 @@ impl RateLimits {
         RateLimits {
             tpm,
             token_burst: tpm,
+            advertised_tpm: None,
             rpm,
             request_burst: rpm,
             charge: Charge::Estimate,
@@ -156,6 +174,7 @@ impl RateLimits {
             mode: Mode::Limited,
             per_model: false,
             reply: Arc::new(|_| "ok".to_string()),
+            thinking: false,
             calls: None,
         }
     }
@@ -192,6 +211,25 @@ pub fn estimate_prompt_tokens(req: &RecordedRequest) -> u64 {
     let bytes =
         text_bytes(&body["system"]) + text_bytes(&body["messages"]) + text_bytes(&body["tools"]);
     bytes.div_ceil(4)
+}
+
+/// [`Charge::Escaped`]'s prompt tokens: as [`estimate_prompt_tokens`], each string counted as
+/// JSON writes it (escapes included, quotes aside).
+pub fn escaped_prompt_tokens(req: &RecordedRequest) -> u64 {
+    fn escaped(v: &Value) -> u64 {
+        match v {
+            Value::String(s) => Value::String(s.clone()).to_string().len() as u64 - 2,
+            Value::Array(a) => a.iter().map(escaped).sum(),
+            Value::Object(o) => o
+                .iter()
+                .filter(|(k, _)| *k != "role" && *k != "type")
+                .map(|(_, v)| escaped(v))
+                .sum(),
+            _ => 0,
+        }
+    }
+    let body = req.json();
+    (escaped(&body["system"]) + escaped(&body["messages"]) + escaped(&body["tools"])).div_ceil(4)
 }
 
 fn text_bytes(v: &Value) -> u64 {
@@ -330,6 +368,15 @@ impl Buckets {
         }
     }
 
+    /// The standing as the headers say it: the token limit advertised when one is set.
+    fn said(&self, c: &RateLimits) -> Standing {
+        let mut s = self.standing();
+        if let Some(limit) = c.advertised_tpm {
+            s.tokens.limit = limit;
+        }
+        s
+    }
+
     /// Charges `cost` tokens and one request when both buckets hold them; otherwise charges
     /// nothing and says which bucket refused and for how long (the longer wait when both).
     fn admit(&mut self, cost: u64, now: Instant) -> Result<(), Refusal> {
@@ -448,12 +495,19 @@ impl RateLimiter {
             return self.logged(Reply::raw(404, body));
         };
         let body = req.json();
+        if self.config.thinking && api == Api::Anthropic {
+            if let Some(why) = wire::missing_thinking(&body) {
+                return self.logged(Reply::json(
+                    400,
+                    serde_json::json!({"type": "error", "error": {"type": "invalid_request_error", "message": why}}),
+                ));
+            }
+        }
         let model = body["model"].as_str().unwrap_or("loopback").to_string();
         let max = max_tokens(&body, api).unwrap_or(self.config.default_max_tokens);
         let cost = match &self.config.charge {
-            Charge::Estimate => estimate_prompt_tokens(req) + max,
-            Charge::Prompt(f) => f(req) + max,
             Charge::Fixed(n) => *n,
+            _ => self.prompt_of(req) + max,
         };
         let reply = match self.decide(&model, cost) {
             Decision::Overloaded => wire::overloaded(api),
@@ -463,13 +517,21 @@ impl RateLimiter {
             }
             Decision::Admitted { standing } => {
                 let prompt = match &self.config.charge {
-                    Charge::Prompt(f) => f(req),
-                    _ => estimate_prompt_tokens(req),
+                    Charge::Fixed(_) => estimate_prompt_tokens(req),
+                    _ => self.prompt_of(req),
                 };
                 let call = self.config.calls.as_ref().and_then(|c| c(req));
                 let mut ok = match call {
-                    Some((name, args)) => wire::tool_call(api, &model, &name, &args, prompt),
-                    None => wire::completion(api, &model, &(self.config.reply)(req), prompt),
+                    Some((name, args)) => {
+                        wire::tool_call(api, &model, &name, &args, prompt, self.config.thinking)
+                    }
+                    None => wire::completion(
+                        api,
+                        &model,
+                        &(self.config.reply)(req),
+                        prompt,
+                        self.config.thinking,
+                    ),
                 };
                 if self.config.mode != Mode::Headerless {
                     ok = wire::with_headers(ok, wire::limit_headers(api, &standing));
@@ -478,6 +540,16 @@ impl RateLimiter {
             }
         };
         self.logged(reply)
+    }
+
+    /// The prompt tokens this server counts for a request.
+    fn prompt_of(&self, req: &RecordedRequest) -> u64 {
+        match &self.config.charge {
+            Charge::Prompt(f) => f(req),
+            Charge::Factor(x) => (estimate_prompt_tokens(req) as f64 * x).ceil() as u64,
+            Charge::Escaped => escaped_prompt_tokens(req),
+            Charge::Estimate | Charge::Fixed(_) => estimate_prompt_tokens(req),
+        }
     }
 
     fn api_of(&self, req: &RecordedRequest) -> Option<Api> {
@@ -518,13 +590,13 @@ impl RateLimiter {
         }
         match buckets.admit(cost, now) {
             Ok(()) => {
-                let standing = buckets.standing();
+                let standing = buckets.said(c);
                 st.tally.admitted += 1;
                 st.tally.tokens_admitted += cost;
                 Decision::Admitted { standing }
             }
             Err(why) => Decision::Refused {
-                standing: buckets.standing(),
+                standing: buckets.said(c),
                 why,
             },
         }

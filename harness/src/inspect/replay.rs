@@ -91,7 +91,11 @@ pub async fn replay(
     let t = crate::store::read_transcript(file)?;
     let model = trusted_model(&t, file, manifest)?;
     crate::suite::manifest::check_api_keys(file, std::slice::from_ref(&model))?;
-    let provider = provider::build(&model, &crate::suite::Suite::load(suite_root)?)?;
+    let provider = provider::build(
+        &model,
+        &crate::suite::Suite::load(suite_root)?,
+        manifest.manifest.run.max_reply_bytes,
+    )?;
     let req = TrialRequest::of(&t);
     let decoding = recorded_decoding(&req, file)?;
     let tools = recorded_tools(&req);

@@ -26,14 +26,19 @@ pub struct AnthropicProvider {
 }
 
 impl AnthropicProvider {
-    pub fn new(entry: &ModelEntry, key: String) -> crate::error::Result<AnthropicProvider> {
+    /// `max_reply_bytes` bounds what an answer's body may hold ([`super::http::body_cap`]).
+    pub fn new(
+        entry: &ModelEntry,
+        key: String,
+        max_reply_bytes: u64,
+    ) -> crate::error::Result<AnthropicProvider> {
         let base = entry
             .base_url
             .as_deref()
             .unwrap_or(DEFAULT_BASE_URL)
             .trim_end_matches('/');
         Ok(AnthropicProvider {
-            http: HttpCaller::new(entry, key)?,
+            http: HttpCaller::new(entry, key, max_reply_bytes)?,
             url: format!("{base}/v1/messages"),
             model: entry.model.clone(),
             version: entry
@@ -57,7 +62,9 @@ impl AnthropicProvider {
         });
         let mut messages = wire_messages(req.messages);
         if messages.len() >= LONG_EPISODE_TURNS {
-            if let Some(block) = messages.last_mut().and_then(|m| m.content.last_mut()) {
+            if let Some(WireBlock::Built(block)) =
+                messages.last_mut().and_then(|m| m.content.last_mut())
+            {
                 block.cache_control = cache;
             }
         }
@@ -137,7 +144,16 @@ impl CacheControl {
 #[derive(Serialize)]
 struct Turn<'a> {
     role: &'static str,
-    content: Vec<Block<'a>>,
+    content: Vec<WireBlock<'a>>,
+}
+
+/// A block as sent: one the harness builds, or one the API gave that goes back unchanged
+/// (`thinking` and `redacted_thinking`, signatures included).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum WireBlock<'a> {
+    Built(Block<'a>),
+    AsSent(&'a Value),
 }
 
 #[derive(Serialize)]
@@ -206,8 +222,10 @@ impl<'a> Tool<'a> {
     }
 }
 
-/// One conversation message as Messages API blocks, with the role it goes under.
-fn blocks(m: &Message) -> (&'static str, Vec<Block<'_>>) {
+/// One conversation message as Messages API blocks, with the role it goes under. An assistant
+/// turn starts with its thinking blocks as the API sent them: in a tool-use conversation the
+/// API refuses a turn whose previous assistant turn lacks them.
+fn blocks(m: &Message) -> (&'static str, Vec<WireBlock<'_>>) {
     match m.role {
         Role::Tool => {
             let result = BlockKind::ToolResult {
@@ -215,9 +233,9 @@ fn blocks(m: &Message) -> (&'static str, Vec<Block<'_>>) {
                 content: &m.content,
                 is_error: m.content.starts_with("error:"),
             };
-            ("user", vec![result.into()])
+            ("user", vec![WireBlock::Built(result.into())])
         }
-        Role::User | Role::System => ("user", vec![Block::text(&m.content)]),
+        Role::User | Role::System => ("user", vec![WireBlock::Built(Block::text(&m.content))]),
         Role::Assistant => {
             let text = (!m.content.is_empty()).then(|| Block::text(&m.content));
             let calls = m.tool_calls.iter().map(|c| {
@@ -229,7 +247,9 @@ fn blocks(m: &Message) -> (&'static str, Vec<Block<'_>>) {
                 let (id, name) = (c.id.as_str(), c.name.as_str());
                 Block::from(BlockKind::ToolUse { id, name, input })
             });
-            ("assistant", text.into_iter().chain(calls).collect())
+            let thinking = m.reasoning_blocks.iter().map(WireBlock::AsSent);
+            let rest = text.into_iter().chain(calls).map(WireBlock::Built);
+            ("assistant", thinking.chain(rest).collect())
         }
     }
 }
@@ -254,7 +274,7 @@ fn wire_messages(messages: &[Message]) -> Vec<Turn<'_>> {
 #[derive(Deserialize)]
 struct MessagesResponse {
     #[serde(default, deserialize_with = "lenient")]
-    content: Option<Vec<AnyBlock>>,
+    content: Option<Vec<Value>>,
     #[serde(default, deserialize_with = "lenient")]
     stop_reason: Option<FinishReason>,
     #[serde(default, deserialize_with = "lenient")]
@@ -265,13 +285,22 @@ struct MessagesResponse {
     id: Option<String>,
 }
 
-/// A content block; one of no type this reads (thinking, a malformed one) carries nothing the
-/// checkers read.
+/// A content block; one of no type this reads (a malformed one) carries nothing the checkers
+/// read. Thinking blocks are kept whole besides ([`ThinkingTag`]).
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum AnyBlock {
     Known(ReplyBlock),
     Unknown(serde::de::IgnoredAny),
+}
+
+/// What tells a thinking block: its type, and the text of a `thinking` one.
+#[derive(Deserialize, Default)]
+struct ThinkingTag {
+    #[serde(default, rename = "type", deserialize_with = "lenient")]
+    kind: String,
+    #[serde(default, deserialize_with = "lenient")]
+    thinking: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -326,8 +355,15 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
     let blocks = r.content.ok_or("no content array in the response")?;
     let mut text = Vec::new();
     let mut tool_calls = Vec::new();
+    let (mut reasoning, mut reasoning_blocks) = (Vec::new(), Vec::new());
     for b in blocks {
-        match b {
+        let tag = ThinkingTag::deserialize(&b).unwrap_or_default();
+        if matches!(tag.kind.as_str(), "thinking" | "redacted_thinking") {
+            reasoning.extend(tag.thinking);
+            reasoning_blocks.push(b);
+            continue;
+        }
+        match AnyBlock::deserialize(&b).map_err(|e| e.to_string())? {
             AnyBlock::Known(ReplyBlock::Text { text: t }) => text.push(t),
             AnyBlock::Known(ReplyBlock::ToolUse { id, name, input }) => tool_calls.push(ToolCall {
                 id: id.ok_or("tool_use without an id")?,
@@ -340,6 +376,8 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
     Ok(ModelReply {
         content: text.join("\n"),
         tool_calls,
+        reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+        reasoning_blocks,
         finish_reason: r.stop_reason,
         usage: r.usage.into(),
         model_reported: r.model,

@@ -32,6 +32,14 @@ pub enum ProviderError {
     /// Every attempt failed in a way worth retrying; the last one's failure.
     #[error("gave up after {attempts} attempts; last: {last}")]
     GaveUp { attempts: u32, last: Transient },
+    /// The next retry's wait would pass the request's deadline: the request ends now.
+    #[error("gave up after {attempts} attempts: the next retry's wait of {wait_ms} ms would pass request_deadline_secs = {deadline_secs}; last: {last}")]
+    RetryDeadline {
+        attempts: u32,
+        wait_ms: u64,
+        deadline_secs: u64,
+        last: Transient,
+    },
     /// The request waited on rate limits (429, 529, the account's limiter) until its deadline.
     #[error(
         "rate limited: waited {waited_secs}s on the limits of {account} (request_deadline_secs = {deadline_secs}){}",
@@ -90,6 +98,10 @@ pub enum Transient {
     Connection { detail: String },
     #[error("reading the response body failed: {detail}")]
     ReadBody { detail: String },
+    /// The answer's body passed the cap (eight times `max_reply_bytes` plus 1 MiB for the
+    /// envelope) and was not read further.
+    #[error("the answer's body passed its cap of {cap} bytes (8 × max_reply_bytes + 1 MiB for the envelope); not read further")]
+    BodyTooLarge { cap: u64 },
 }
 
 #[cfg(test)]

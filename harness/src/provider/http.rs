@@ -1,8 +1,9 @@
 //! HTTP calls to model APIs: per-request timeout; every request admitted by its account's
 //! limiter (token and request buckets, concurrency); a 429 or 529 is a wait (`retry-after-ms`,
-//! `retry-after` in seconds or as an HTTP date, else jittered backoff) until the request's
-//! deadline, never a counted failure; other 5xx, connection errors and timeouts retried with
-//! exponential backoff and jitter up to `max_attempts`. A connection that cannot be made before
+//! `retry-after` in seconds or as an HTTP date, never less than a jittered floor that grows on
+//! repeats) until the request's deadline, never a counted failure; other 5xx, connection errors
+//! and timeouts retried with exponential backoff and jitter up to `max_attempts`. No wait runs
+//! past `request_deadline_secs`, and an answer's body is read as a stream up to a cap. A connection that cannot be made before
 //! the key was ever accepted stops the account at once, like a refused key. The API key never appears in an error,
 //! and goes only where `base_url` points: no redirect is followed, and unless the model allows
 //! private networks a name that resolves to a metadata, link-local or private address is refused.
@@ -11,11 +12,25 @@ use super::{ProviderError, Transient};
 use crate::suite::manifest::ModelEntry;
 use serde_json::Value;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
-/// The longest `retry-after` honoured; a server asking for more gets this.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
+use super::limiter::headers::{self, MAX_RETRY_AFTER};
+
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// The least wait after a 429 or 529 in a row of one: a server asking for no wait (or a date
+/// passed) still gets this, doubled per repeat, jittered, so it is never hammered.
+const LIMITED_FLOOR: Duration = Duration::from_millis(50);
+/// Room for the envelope around a reply in an answer's body: ids, usage, JSON escaping.
+const ENVELOPE_ROOM: u64 = 1 << 20;
+
+/// The most bytes of an answer's body read: eight times `max_reply_bytes` (JSON may escape
+/// every byte of the reply, its tool arguments and reasoning ride along) plus the envelope's
+/// room. Past it the attempt fails as a transient error naming the cap.
+pub fn body_cap(max_reply_bytes: u64) -> u64 {
+    max_reply_bytes
+        .saturating_mul(8)
+        .saturating_add(ENVELOPE_ROOM)
+}
 
 /// A retry about to happen, or a wait on the account's rate limits, for the progress display.
 #[derive(Debug, Clone)]
@@ -55,10 +70,19 @@ pub struct HttpCaller {
     /// Named in the authentication error.
     model_name: String,
     key_var: String,
+    /// The most bytes of an answer's body read ([`body_cap`]).
+    body_cap: u64,
+    /// The latest rate-limit answer of this model, named by a request that waited its whole
+    /// deadline without being sent.
+    last_limit: std::sync::Mutex<Option<Transient>>,
 }
 
 impl HttpCaller {
-    pub fn new(model: &ModelEntry, key: String) -> Result<HttpCaller, crate::error::Error> {
+    pub fn new(
+        model: &ModelEntry,
+        key: String,
+        max_reply_bytes: u64,
+    ) -> Result<HttpCaller, crate::error::Error> {
         let mut builder = reqwest::Client::builder()
             .timeout(Duration::from_secs(model.timeout_secs))
             .connect_timeout(Duration::from_secs(model.timeout_secs.min(30)))
@@ -102,6 +126,8 @@ impl HttpCaller {
             auth_failed: std::sync::OnceLock::new(),
             model_name: model.name().to_string(),
             key_var: model.api_key_env.clone().unwrap_or_default(),
+            body_cap: body_cap(max_reply_bytes),
+            last_limit: std::sync::Mutex::new(None),
         })
     }
 
@@ -137,12 +163,19 @@ impl HttpCaller {
     }
 
     fn backoff(&self, attempt: u32) -> Duration {
-        let full = self
-            .retry_base
-            .saturating_mul(1 << (attempt.max(1) - 1).min(16))
-            .min(MAX_BACKOFF);
-        // "Equal jitter": half fixed, half random, so retries spread out but never hammer.
-        full / 2 + full.mul_f64(fastrand::f64() / 2.0)
+        jittered(self.retry_base, attempt)
+    }
+
+    /// The wait after a 429 or 529, the `repeats`-th in a row: what the server asked, capped,
+    /// but never less than a jittered floor that doubles per repeat; jittered backoff when it
+    /// asked nothing.
+    fn limited_pause(&self, asked: Option<Duration>, repeats: u32) -> Duration {
+        match asked {
+            Some(asked) => asked
+                .min(MAX_RETRY_AFTER)
+                .max(jittered(LIMITED_FLOOR, repeats)),
+            None => self.backoff(repeats),
+        }
     }
 
     /// POST a JSON body, retrying what is worth retrying. A refused key stops this model: the
@@ -178,7 +211,7 @@ impl HttpCaller {
         let deadline = started + self.deadline;
         let cost = super::limiter::estimate_cost(body);
         // Attempts that failed other than by a rate limit (what max_attempts counts), and
-        // rate-limit answers in a row (what the jittered backoff doubles on).
+        // rate-limit answers in a row (what the jittered floor doubles on).
         let (mut failed, mut limited, mut sent) = (0u32, 0u32, 0u32);
         let mut last_limit: Option<Transient> = None;
         loop {
@@ -190,6 +223,7 @@ impl HttpCaller {
                     limited: true,
                 })
             };
+            // Every attempt is admitted against the request's deadline, a retry's too.
             let ticket = match self.limiter.admit(cost, deadline, &on_wait).await {
                 Ok(t) => t,
                 Err(refusal) => return Err(self.refused(refusal, started, last_limit)),
@@ -199,35 +233,23 @@ impl HttpCaller {
                 return Err(refused.clone());
             }
             sent += 1;
-            let mut req = self.client.post(url).json(body);
-            for (k, v) in headers {
-                req = req.header(*k, v);
-            }
-            let (why, retry_after) = match req.send().await {
-                Ok(resp) => match self.answer(resp, sent, ticket, limited).await {
-                    Attempt::Done(out) => {
-                        self.limiter.learn_usage(cost, body, &out.body);
-                        return Ok(out);
-                    }
-                    Attempt::Fatal(e) => return Err(e),
-                    Attempt::Limited(why) => {
-                        limited += 1;
-                        last_limit = Some(why);
-                        continue;
-                    }
-                    Attempt::Retry(why, retry_after) => (why, retry_after),
-                },
-                Err(e) => {
-                    let why = self.transport_failure(&e);
-                    // Latched before the ticket is let go, so no request of the account is
-                    // admitted in between and sent to a host that cannot be reached.
-                    let fatal = self.unreachable(&e, &why);
-                    drop(ticket);
-                    if let Some(fatal) = fatal {
-                        return Err(fatal);
-                    }
-                    (why, None)
+            tracing::debug!(account = %self.limiter.account, attempt = sent, cost, "sending");
+            let (why, retry_after) = match self
+                .attempt(url, headers, body, sent, ticket, limited)
+                .await
+            {
+                Attempt::Done(out) => {
+                    self.limiter.learn_usage(cost, body, &out.body);
+                    return Ok(out);
                 }
+                Attempt::Fatal(e) => return Err(e),
+                Attempt::Limited(why) => {
+                    limited += 1;
+                    *self.last_limit.lock().unwrap_or_else(|p| p.into_inner()) = Some(why.clone());
+                    last_limit = Some(why);
+                    continue;
+                }
+                Attempt::Retry(why, retry_after) => (why, retry_after),
             };
             failed += 1;
             if failed >= self.max_attempts {
@@ -236,7 +258,43 @@ impl HttpCaller {
                     last: why,
                 });
             }
-            self.pause(failed, &why, retry_after, on_retry).await;
+            self.pause(failed, why, retry_after, deadline, on_retry)
+                .await?;
+        }
+    }
+
+    /// One attempt: send, and read what came back (a transport failure is worth a retry
+    /// unless the host was never reached).
+    async fn attempt(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: &Value,
+        sent: u32,
+        ticket: super::limiter::Ticket,
+        limited: u32,
+    ) -> Attempt {
+        let mut req = self.client.post(url).json(body);
+        for (k, v) in headers {
+            req = match header_value(k, v) {
+                Some(value) => req.header(*k, value),
+                // reqwest refuses it when the request is built: a transport failure.
+                None => req.header(*k, v.as_str()),
+            };
+        }
+        match req.send().await {
+            Ok(resp) => self.answer(resp, sent, ticket, limited).await,
+            Err(e) => {
+                let why = self.transport_failure(&e);
+                // Latched before the ticket is let go, so no request of the account is
+                // admitted in between and sent to a host that cannot be reached.
+                let fatal = self.unreachable(&e, &why);
+                drop(ticket);
+                match fatal {
+                    Some(fatal) => Attempt::Fatal(fatal),
+                    None => Attempt::Retry(why, None),
+                }
+            }
         }
     }
 
@@ -257,7 +315,9 @@ impl HttpCaller {
                 account: self.limiter.account.clone(),
                 waited_secs: started.elapsed().as_secs(),
                 deadline_secs: self.deadline.as_secs(),
-                last: last.map(|l| l.to_string()),
+                last: last
+                    .or_else(|| self.last_limit.lock().ok().and_then(|l| l.clone()))
+                    .map(|l| l.to_string()),
             },
         }
     }
@@ -291,16 +351,17 @@ impl HttpCaller {
         limited: u32,
     ) -> Attempt {
         let status = resp.status().as_u16();
+        tracing::debug!(account = %self.limiter.account, attempt, status, "provider answered");
         let header = |name: &str| resp.headers().get(name);
         let request_id = ["x-request-id", "request-id"]
             .iter()
             .find_map(|h| header(h))
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
-        let retry_after = retry_after_of(resp.headers());
+        let retry_after = headers::retry_after(resp.headers());
         let rate_limited = matches!(status, 429 | 529);
         let pause = if rate_limited {
-            retry_after.map_or_else(|| self.backoff(limited + 1), |r| r.min(MAX_RETRY_AFTER))
+            self.traced_pause(attempt, status, retry_after, limited + 1)
         } else {
             Duration::ZERO
         };
@@ -316,12 +377,9 @@ impl HttpCaller {
         };
         let location =
             header("location").map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let text = match resp.text().await {
+        let text = match self.read_body(resp).await {
             Ok(t) => t,
-            Err(e) => {
-                let detail = self.redact(&e.to_string());
-                return Attempt::Retry(Transient::ReadBody { detail }, None);
-            }
+            Err(why) => return Attempt::Retry(why, None),
         };
         if (200..300).contains(&status) {
             return match serde_json::from_str::<Value>(&text) {
@@ -364,6 +422,52 @@ impl HttpCaller {
         Attempt::Fatal(fatal)
     }
 
+    /// [`Self::limited_pause`], said as an event: the account, the attempt, the wait and why.
+    fn traced_pause(
+        &self,
+        attempt: u32,
+        status: u16,
+        asked: Option<Duration>,
+        repeats: u32,
+    ) -> Duration {
+        let pause = self.limited_pause(asked, repeats);
+        let why = match asked {
+            Some(_) => "retry-after, at least the floor",
+            None => "no retry-after: jittered backoff",
+        };
+        tracing::info!(
+            account = %self.limiter.account,
+            attempt,
+            status,
+            wait_ms = pause.as_millis() as u64,
+            why,
+            "rate limited: the account pauses"
+        );
+        pause
+    }
+
+    /// An answer's body, read as a stream up to the cap: past it (or announced past it) the
+    /// attempt fails without reading more, so memory stays flat whatever the server sends.
+    async fn read_body(&self, mut resp: reqwest::Response) -> Result<String, Transient> {
+        let cap = self.body_cap;
+        let too_large = Transient::BodyTooLarge { cap };
+        if resp.content_length().is_some_and(|n| n > cap) {
+            return Err(too_large);
+        }
+        let mut buf = Vec::new();
+        loop {
+            match resp.chunk().await {
+                Ok(Some(chunk)) if (buf.len() + chunk.len()) as u64 > cap => return Err(too_large),
+                Ok(Some(chunk)) => buf.extend_from_slice(&chunk),
+                Ok(None) => return Ok(String::from_utf8_lossy(&buf).into_owned()),
+                Err(e) => {
+                    let detail = self.redact(&e.to_string());
+                    return Err(Transient::ReadBody { detail });
+                }
+            }
+        }
+    }
+
     /// A request that got no answer: why, with the causes reqwest gives (a refused address, a
     /// TLS failure). reqwest's error text names the URL, never headers; redacted all the same.
     fn transport_failure(&self, e: &reqwest::Error) -> Transient {
@@ -383,14 +487,33 @@ impl HttpCaller {
         }
     }
 
+    /// Wait before retry `attempt`: the server's `retry-after` (capped) or backoff; a wait
+    /// that would pass the request's deadline ends the request now instead.
     async fn pause(
         &self,
         attempt: u32,
-        why: &Transient,
+        why: Transient,
         retry_after: Option<Duration>,
+        deadline: Instant,
         on_retry: &(dyn Fn(RetryNotice) + Send + Sync),
-    ) {
+    ) -> Result<(), ProviderError> {
         let wait = retry_after.map_or_else(|| self.backoff(attempt), |r| r.min(MAX_RETRY_AFTER));
+        tracing::info!(
+            account = %self.limiter.account,
+            attempt,
+            wait_ms = wait.as_millis() as u64,
+            why = if retry_after.is_some() { "retry-after" } else { "exponential backoff" },
+            failure = %why,
+            "attempt failed; retrying"
+        );
+        if Instant::now() + wait > deadline {
+            return Err(ProviderError::RetryDeadline {
+                attempts: attempt,
+                wait_ms: wait.as_millis() as u64,
+                deadline_secs: self.deadline.as_secs(),
+                last: why,
+            });
+        }
         on_retry(RetryNotice {
             attempt,
             reason: why.to_string(),
@@ -398,6 +521,7 @@ impl HttpCaller {
             limited: false,
         });
         tokio::time::sleep(wait).await;
+        Ok(())
     }
 }
 
@@ -494,33 +618,38 @@ fn public_only(
     }
 }
 
-/// `retry-after` as seconds or an HTTP date.
-pub fn parse_retry_after(v: &str) -> Option<Duration> {
-    let v = v.trim();
-    if let Ok(secs) = v.parse::<f64>() {
-        return (secs >= 0.0 && secs.is_finite()).then(|| Duration::from_secs_f64(secs));
-    }
-    let at = httpdate::parse_http_date(v).ok()?;
-    Some(
-        at.duration_since(SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
+/// A request header's value; the key's headers (`authorization`, `x-api-key`) marked
+/// sensitive, so reqwest's and any log's Debug output never shows them.
+fn header_value(name: &str, v: &str) -> Option<reqwest::header::HeaderValue> {
+    let mut value = reqwest::header::HeaderValue::from_str(v).ok()?;
+    value.set_sensitive(matches!(name, "authorization" | "x-api-key"));
+    Some(value)
 }
 
-/// The wait an answer asks for: `retry-after-ms` to the millisecond, else `retry-after` in
-/// seconds or as an HTTP date.
-fn retry_after_of(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    header("retry-after-ms")
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|ms| ms.is_finite() && *ms >= 0.0)
-        .map(|ms| Duration::from_secs_f64(ms / 1000.0))
-        .or_else(|| header("retry-after").and_then(parse_retry_after))
+/// `full` doubled per attempt after the first (at most 30 s), with "equal jitter": half
+/// fixed, half random, so retries spread out but never hammer.
+fn jittered(base: Duration, attempt: u32) -> Duration {
+    let full = base
+        .saturating_mul(1 << (attempt.max(1) - 1).min(16))
+        .min(MAX_BACKOFF);
+    full / 2 + full.mul_f64(fastrand::f64() / 2.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_key_headers_are_sensitive_so_no_debug_output_shows_the_key() {
+        for name in ["authorization", "x-api-key"] {
+            let v = header_value(name, "Bearer sk-test-secret-123").unwrap();
+            assert!(v.is_sensitive());
+            assert!(!format!("{v:?}").contains("sk-test"), "{v:?}");
+        }
+        assert!(!header_value("anthropic-version", "2023-06-01")
+            .unwrap()
+            .is_sensitive());
+    }
 
     #[test]
     fn a_name_resolving_only_to_metadata_or_private_addresses_is_refused() {
@@ -540,48 +669,5 @@ mod tests {
             public_only("localhost", vec![at("127.0.0.1"), at("::1")]).unwrap(),
             vec![at("127.0.0.1"), at("::1")]
         );
-    }
-
-    #[test]
-    fn retry_after_ms_is_honoured_to_the_millisecond_before_retry_after() {
-        let headers = |pairs: &[(&'static str, &str)]| {
-            let mut h = reqwest::header::HeaderMap::new();
-            for (k, v) in pairs {
-                h.insert(*k, v.parse().unwrap());
-            }
-            h
-        };
-        // OpenAI sends both: the whole second is a rounding of the 107 ms it means.
-        assert_eq!(
-            retry_after_of(&headers(&[("retry-after-ms", "107"), ("retry-after", "1")])),
-            Some(Duration::from_millis(107))
-        );
-        assert_eq!(
-            retry_after_of(&headers(&[("retry-after", "1")])),
-            Some(Duration::from_secs(1))
-        );
-        // A value that is not a number of milliseconds falls back to retry-after.
-        assert_eq!(
-            retry_after_of(&headers(&[("retry-after-ms", "-5"), ("retry-after", "2")])),
-            Some(Duration::from_secs(2))
-        );
-        assert_eq!(retry_after_of(&headers(&[])), None);
-    }
-
-    #[test]
-    fn retry_after_reads_seconds_and_http_dates() {
-        assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
-        assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
-        let soon = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
-        let d = parse_retry_after(&soon).unwrap();
-        assert!(
-            d > Duration::from_secs(28) && d <= Duration::from_secs(30),
-            "{d:?}"
-        );
-        assert_eq!(
-            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
-            Some(Duration::ZERO)
-        );
-        assert_eq!(parse_retry_after("soon"), None);
     }
 }

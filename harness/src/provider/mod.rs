@@ -106,6 +106,12 @@ impl<'a> std::iter::Sum<&'a Usage> for Usage {
 pub struct ModelReply {
     pub content: String,
     pub tool_calls: Vec<ToolCall>,
+    /// The provider's separate reasoning text (OpenAI-compatible `reasoning_content` or
+    /// `reasoning`, Anthropic `thinking` blocks' text), apart from `content`.
+    pub reasoning: Option<String>,
+    /// Blocks to send back unchanged on the next turn (Anthropic `thinking` and
+    /// `redacted_thinking`, signatures included), as the API sent them.
+    pub reasoning_blocks: Vec<serde_json::Value>,
     pub finish_reason: Option<FinishReason>,
     pub usage: Usage,
     /// The model id the API says answered.
@@ -157,10 +163,12 @@ pub trait Provider: Send + Sync {
 }
 
 /// Build the provider for a model entry. Scripts and keys are read here, so a missing one
-/// stops the run before any model is called.
+/// stops the run before any model is called. `max_reply_bytes` (`[run]`) bounds the bodies
+/// read from an API.
 pub fn build(
     model: &ModelEntry,
     suite: &crate::suite::Suite,
+    max_reply_bytes: u64,
 ) -> crate::error::Result<Arc<dyn Provider>> {
     let key = || -> crate::error::Result<String> {
         let var = model.api_key_env.as_deref().unwrap_or_default();
@@ -172,8 +180,16 @@ pub fn build(
     };
     match model.provider {
         ProviderKind::Scripted => Ok(Arc::new(scripted::ScriptedProvider::load(model, suite)?)),
-        ProviderKind::Openai => Ok(Arc::new(openai::OpenAiProvider::new(model, key()?)?)),
-        ProviderKind::Anthropic => Ok(Arc::new(anthropic::AnthropicProvider::new(model, key()?)?)),
+        ProviderKind::Openai => Ok(Arc::new(openai::OpenAiProvider::new(
+            model,
+            key()?,
+            max_reply_bytes,
+        )?)),
+        ProviderKind::Anthropic => Ok(Arc::new(anthropic::AnthropicProvider::new(
+            model,
+            key()?,
+            max_reply_bytes,
+        )?)),
     }
 }
 

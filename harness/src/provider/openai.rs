@@ -21,14 +21,19 @@ pub struct OpenAiProvider {
 }
 
 impl OpenAiProvider {
-    pub fn new(entry: &ModelEntry, key: String) -> crate::error::Result<OpenAiProvider> {
+    /// `max_reply_bytes` bounds what an answer's body may hold ([`super::http::body_cap`]).
+    pub fn new(
+        entry: &ModelEntry,
+        key: String,
+        max_reply_bytes: u64,
+    ) -> crate::error::Result<OpenAiProvider> {
         let base = entry
             .base_url
             .as_deref()
             .unwrap_or(DEFAULT_BASE_URL)
             .trim_end_matches('/');
         Ok(OpenAiProvider {
-            http: HttpCaller::new(entry, key)?,
+            http: HttpCaller::new(entry, key, max_reply_bytes)?,
             url: format!("{base}/chat/completions"),
             model: entry.model.clone(),
             temperature_supported: entry.temperature_supported,
@@ -228,6 +233,12 @@ struct ReplyMessage {
     content: Option<String>,
     #[serde(default, deserialize_with = "list_or_empty")]
     tool_calls: Vec<ReplyCall>,
+    /// The reasoning text some OpenAI-compatible servers return beside the answer (DeepSeek,
+    /// vLLM: `reasoning_content`; OpenRouter, Ollama: `reasoning`).
+    #[serde(default, deserialize_with = "lenient")]
+    reasoning_content: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    reasoning: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -310,9 +321,15 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
         .enumerate()
         .map(|(i, c)| c.into_call(i))
         .collect::<Result<_, _>>()?;
+    let reasoning = msg
+        .reasoning_content
+        .or(msg.reasoning)
+        .filter(|r| !r.is_empty());
     Ok(ModelReply {
         content: msg.content.unwrap_or_default(),
         tool_calls,
+        reasoning,
+        reasoning_blocks: Vec::new(),
         finish_reason: choice.finish_reason,
         usage: r.usage.into(),
         model_reported: r.model,

@@ -261,6 +261,7 @@ impl Provider for ScriptedProvider {
                 system_fingerprint: None,
                 attempts: 1,
                 request_id: None,
+                ..ModelReply::default()
             })
         })
     }

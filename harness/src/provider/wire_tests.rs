@@ -90,6 +90,7 @@ fn bodies() -> Vec<String> {
             let p = OpenAiProvider::new(
                 &entry(&format!("provider = \"openai\"\n{extra}")),
                 "k".into(),
+                1 << 20,
             )
             .unwrap();
             out.push(p.body(&req()).to_string());
@@ -98,6 +99,7 @@ fn bodies() -> Vec<String> {
             let p = AnthropicProvider::new(
                 &entry(&format!("provider = \"anthropic\"\n{extra}")),
                 "k".into(),
+                1 << 20,
             )
             .unwrap();
             out.push(p.body(&req()).to_string());

@@ -70,7 +70,7 @@ impl Inputs {
         let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
         let mut providers = Vec::new();
         for m in &models {
-            let p = provider::build(m, &suite)?;
+            let p = provider::build(m, &suite, loaded.manifest.run.max_reply_bytes)?;
             if let Some((c, v)) = selected.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
                 return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
             }

@@ -76,16 +76,26 @@ impl Accounts {
     /// The closing line per account that waited or was refused; none for an account far from
     /// its limits.
     pub fn closing_lines(&self) -> Vec<String> {
-        self.records()
+        self.all
             .iter()
-            .filter(|r| r.waited_ms > 0 || r.throttled > 0)
-            .map(|r| {
+            .map(|(l, _, _)| (l, l.figures()))
+            .filter(|(_, f)| !f.waited.is_zero() || f.throttled > 0)
+            .map(|(l, f)| {
+                // What the provider counted against what the harness estimated, per request.
+                let charged = f.charged.map_or(String::new(), |(c, e)| {
+                    format!(
+                        "; the provider charged {} tokens a request against an estimate of {} (x{:.2})",
+                        si(c),
+                        si(e),
+                        c / e.max(1e-9)
+                    )
+                });
                 format!(
-                    "{}: waited {:.1}s on rate limits; {} answer{} 429 or 529",
-                    r.account,
-                    r.waited_ms as f64 / 1000.0,
-                    r.throttled,
-                    if r.throttled == 1 { "" } else { "s" }
+                    "{}: waited {:.1}s on rate limits; {} answer{} 429 or 529{charged}",
+                    l.account,
+                    f.waited.as_secs_f64(),
+                    f.throttled,
+                    if f.throttled == 1 { "" } else { "s" }
                 )
             })
             .collect()

@@ -28,26 +28,12 @@ pub fn transcript_path(
         .join(format!("trial-{trial}.json"))
 }
 
-/// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ`.
+/// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (a time before the epoch as the epoch).
 pub fn rfc3339(t: SystemTime) -> String {
-    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil-from-days (proleptic Gregorian), after H. Hinnant's public-domain algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    jiff::Timestamp::from_second(i64::try_from(secs).unwrap_or(i64::MAX))
+        .unwrap_or(jiff::Timestamp::MAX)
+        .to_string()
 }
 
 /// A run id from the start time and a random suffix, `<date>-<time>-<suffix>`:

@@ -148,14 +148,16 @@ fn bound_diff(transcript: &mut Transcript, used: u64, max: u64) -> u64 {
     used + bytes
 }
 
-/// Bytes a message adds to the transcript (its text and its calls' arguments).
+/// Bytes a message adds to the transcript (its text, its calls' arguments and its reasoning).
 fn message_bytes(m: &Message) -> u64 {
     let args: usize = m
         .tool_calls
         .iter()
         .map(|c| c.arguments.to_string().len())
         .sum();
-    (m.content.len() + args) as u64
+    let reasoning = m.reasoning.as_ref().map_or(0, String::len);
+    let blocks: usize = m.reasoning_blocks.iter().map(|b| b.to_string().len()).sum();
+    (m.content.len() + args + reasoning + blocks) as u64
 }
 
 /// A containment finding (something in the tree the harness could not see) fails the trial
@@ -277,14 +279,22 @@ pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> 
         "reply",
     );
     let cut = cut || text_cut;
+    // Reasoning is as untrusted as the reply: keys masked (a masked thinking block no longer
+    // matches its signature, and the API refuses it: the trial ends inconclusive rather than
+    // write a key). Its bytes count against max_transcript_bytes with the rest.
+    let reasoning = reply.reasoning.map(|r| crate::output::secrets::redact(&r));
+    let mut reasoning_blocks = reply.reasoning_blocks;
+    reasoning_blocks
+        .iter_mut()
+        .for_each(crate::output::secrets::redact_json);
     let message = Message {
         role: Role::Assistant,
         content,
         tool_calls,
         tool_call_id: None,
         name: None,
-        reasoning: None,
-        reasoning_blocks: Vec::new(),
+        reasoning,
+        reasoning_blocks,
         status: None,
     };
     (message, cut)

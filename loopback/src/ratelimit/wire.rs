@@ -44,25 +44,10 @@ pub fn go_duration(d: Duration) -> String {
 /// headers give; rounded up to the next whole second so the bucket is full by then.
 pub fn rfc3339(t: SystemTime) -> String {
     let since = t.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_nanos().div_ceil(1_000_000_000) as u64;
-    let (days, day_secs) = (secs / 86_400, secs % 86_400);
-    let (y, mo, d) = civil_from_days(days as i64);
-    let (h, mi, s) = (day_secs / 3_600, day_secs / 60 % 60, day_secs % 60);
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's civil_from_days).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    let secs = since.as_nanos().div_ceil(1_000_000_000) as i64;
+    jiff::Timestamp::from_second(secs)
+        .unwrap_or(jiff::Timestamp::MAX)
+        .to_string()
 }
 
 /// The API's rate-limit headers for buckets standing so.
@@ -195,6 +180,31 @@ fn anthropic_message(why: &Refusal) -> String {
     }
 }
 
+/// Why the Messages API would refuse this request with thinking on: its last assistant turn,
+/// answered by tool results, does not start with a thinking block whose signature matches its
+/// text (the turn's blocks not sent back, or changed). None when it would take it.
+pub(crate) fn missing_thinking(body: &serde_json::Value) -> Option<String> {
+    let messages = body["messages"].as_array()?;
+    let i = messages.iter().rposition(|m| m["role"] == "assistant")?;
+    let answered_by_tools = messages[i + 1..].iter().any(|m| {
+        m["content"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|b| b["type"] == "tool_result"))
+    });
+    if !answered_by_tools {
+        return None;
+    }
+    let first = &messages[i]["content"][0];
+    let text = first["thinking"].as_str().unwrap_or_default();
+    if first["type"] == "thinking" && first["signature"] == signature(text).as_str() {
+        return None;
+    }
+    Some(format!(
+        "messages.{i}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{}`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns.",
+        first["type"].as_str().unwrap_or("none")
+    ))
+}
+
 /// "Overloaded": Anthropic's 529 `overloaded_error`; OpenAI's 503.
 pub(crate) fn overloaded(api: Api) -> Reply {
     match api {
@@ -212,11 +222,25 @@ pub(crate) fn overloaded(api: Api) -> Reply {
     }
 }
 
+/// The thinking text of answer number `n` in thinking mode.
+fn thought(n: u64) -> String {
+    format!("Thinking {n}: look around before answering.")
+}
+
+/// The signature of a thinking block's text: what the stand-in checks comes back unchanged.
+pub(crate) fn signature(thinking: &str) -> String {
+    // FNV-1a, 64 bits.
+    let h = thinking.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("sig-{h:016x}")
+}
+
 /// A finished completion of `text`: usage reports `prompt` tokens in and the text's bytes / 4
 /// (rounded up) out.
-pub(crate) fn completion(api: Api, model: &str, text: &str, prompt: u64) -> Reply {
+pub(crate) fn completion(api: Api, model: &str, text: &str, prompt: u64, thinking: bool) -> Reply {
     let out = (text.len() as u64).div_ceil(4);
-    answer(api, model, prompt, out, |_| Answer {
+    answer(api, model, prompt, out, thinking, |_| Answer {
         openai: json!({"role": "assistant", "content": text}),
         openai_finish: "stop",
         anthropic: json!([{"type": "text", "text": text}]),
@@ -233,8 +257,9 @@ pub(crate) fn tool_call(
     name: &str,
     args: &serde_json::Value,
     prompt: u64,
+    thinking: bool,
 ) -> Reply {
-    answer(api, model, prompt, 20, |n| Answer {
+    answer(api, model, prompt, 20, thinking, |n| Answer {
         openai: json!({"role": "assistant", "content": null, "tool_calls": [{
             "id": format!("call_loopback{n}"),
             "type": "function",
@@ -255,10 +280,26 @@ struct Answer {
 }
 
 /// A 200 in `api`'s envelope (a fresh id, the model, usage of `prompt` in and `out` out)
-/// around what `say` builds from the answer's number.
-fn answer(api: Api, model: &str, prompt: u64, out: u64, say: impl FnOnce(u64) -> Answer) -> Reply {
+/// around what `say` builds from the answer's number; `thinking`: with reasoning first (an
+/// Anthropic `thinking` block with its signature, OpenAI-compatible `reasoning_content`).
+fn answer(
+    api: Api,
+    model: &str,
+    prompt: u64,
+    out: u64,
+    thinking: bool,
+    say: impl FnOnce(u64) -> Answer,
+) -> Reply {
     let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let a = say(n);
+    let mut a = say(n);
+    if thinking {
+        let t = thought(n);
+        a.openai["reasoning_content"] = json!(t);
+        let block = json!({"type": "thinking", "thinking": t, "signature": signature(&t)});
+        if let Some(blocks) = a.anthropic.as_array_mut() {
+            blocks.insert(0, block);
+        }
+    }
     let body = match api {
         Api::OpenAi => json!({
             "id": format!("chatcmpl-loopback{n}"),
@@ -307,5 +348,33 @@ mod tests {
         assert_eq!(rfc3339(at(951_782_400, 0)), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(at(1_796_139_011, 1)), "2026-12-01T15:30:12Z");
         assert_eq!(rfc3339(at(4_102_444_799, 0)), "2099-12-31T23:59:59Z");
+    }
+}
+
+#[cfg(test)]
+mod thinking_tests {
+    use super::*;
+
+    fn turn_with(first: serde_json::Value) -> serde_json::Value {
+        json!({"messages": [
+            {"role": "user", "content": [{"type": "text", "text": "go"}]},
+            {"role": "assistant", "content": [first, {"type": "tool_use", "id": "t1", "name": "list_files", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.rs"}]},
+        ]})
+    }
+
+    #[test]
+    fn with_thinking_on_a_tool_use_turn_without_its_thinking_block_unchanged_is_refused() {
+        let t = thought(7);
+        let kept = json!({"type": "thinking", "thinking": t, "signature": signature(&t)});
+        assert_eq!(missing_thinking(&turn_with(kept)), None);
+        let omitted = json!({"type": "text", "text": "looking"});
+        let why = missing_thinking(&turn_with(omitted)).unwrap();
+        assert!(why.contains("messages.1.content.0.type"), "{why}");
+        let changed = json!({"type": "thinking", "thinking": "edited", "signature": signature(&t)});
+        assert!(missing_thinking(&turn_with(changed)).is_some());
+        // A first turn, or one not answered by a tool result, needs none.
+        let first = json!({"messages": [{"role": "user", "content": "hi"}]});
+        assert_eq!(missing_thinking(&first), None);
     }
 }

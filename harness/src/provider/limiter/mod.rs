@@ -12,6 +12,7 @@
 
 use crate::suite::manifest::ModelEntry;
 use reqwest::header::HeaderMap;
+use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -34,6 +35,11 @@ struct Bucket {
     at: Instant,
     /// Set from an answer's headers (not only a seed).
     announced: bool,
+    /// An answer showed at least half the announced limit left: the limit is the bucket's
+    /// depth, and a reset tells its refill. Until then the limit is a minute's, refilled at
+    /// a sixtieth a second as the APIs document (a bucket shallower than its limit makes a
+    /// reset time say a much faster refill than it has).
+    deep: bool,
 }
 
 impl Bucket {
@@ -46,6 +52,7 @@ impl Bucket {
             level: capacity,
             at: now,
             announced: false,
+            deep: false,
         }
     }
     fn refill(&mut self, now: Instant) {
@@ -61,7 +68,7 @@ impl Bucket {
         if self.rate <= 0.0 {
             return Duration::from_secs(60);
         }
-        Duration::from_secs_f64(((cost - self.level) / self.rate).min(3600.0))
+        capped_secs((cost - self.level) / self.rate, 3600.0)
     }
 }
 
@@ -69,10 +76,16 @@ impl Bucket {
 struct State {
     tokens: Option<Bucket>,
     requests: Option<Bucket>,
-    /// Server charge per estimated token: learnt from the first answer, raised by any answer
-    /// whose usage shows a dearer prompt ([`Limiter::learn_usage`]).
+    /// Server charge per estimated token: learnt from successive answers' remaining counts
+    /// ([`learn::Learner`]); without them, raised by any answer whose usage shows a dearer
+    /// prompt ([`Limiter::learn_usage`]).
     scale: f64,
+    learner: learn::Learner,
+    /// Answers that said the token count: until two have, one request at a time.
+    counted: u32,
     learnt: bool,
+    /// Estimated tokens sent so far, before any scale.
+    estimated: f64,
     /// Estimated tokens admitted so far (what was sent after a request, when its answer comes).
     sent_tokens: f64,
     sent_requests: f64,
@@ -104,6 +117,9 @@ pub struct Figures {
     pub rpm: Option<f64>,
     /// The token bucket's burst as last known.
     pub token_burst: Option<f64>,
+    /// What the provider charged a request on average, learnt from its answers' counts, and
+    /// the harness's estimate of it: (charged, estimated) tokens.
+    pub charged: Option<(f64, f64)>,
 }
 
 pub struct Limiter {
@@ -123,11 +139,12 @@ pub struct Ticket {
     sent_at: Instant,
     sent_tokens: f64,
     sent_requests: f64,
+    /// Estimated tokens sent up to and with this request, before any scale.
+    estimated: f64,
     /// Tokens and requests in flight when this one was sent: the server may admit any of them
     /// after this one, so its answer's remaining count need not include them.
     open_before: (f64, f64),
     charged: f64,
-    first: bool,
     open: bool,
 }
 
@@ -185,7 +202,10 @@ impl Limiter {
                 tokens: None,
                 requests: None,
                 scale: 1.0,
+                learner: learn::Learner::default(),
+                counted: 0,
                 learnt: false,
+                estimated: 0.0,
                 sent_tokens: 0.0,
                 sent_requests: 0.0,
                 in_flight: 0,
@@ -257,8 +277,16 @@ impl Limiter {
                 Err(Ok(wait)) => wait,
             };
             if now + wait.unwrap_or_default() > deadline {
+                tracing::debug!(account = %self.account, cost, "limiter: the wait would pass the deadline");
                 return Err(Refusal::Deadline);
             }
+            tracing::debug!(
+                account = %self.account,
+                cost,
+                wait_ms = wait.map(|w| w.as_millis() as u64),
+                why = if wait.is_some() { "buckets or pause" } else { "concurrency or the one-at-a-time start" },
+                "limiter: waiting"
+            );
             waiting.start();
             if !told {
                 told = true;
@@ -335,6 +363,7 @@ impl Limiter {
         let open_before = (s.open_tokens, s.in_flight as f64);
         s.sent_tokens += charged;
         s.sent_requests += 1.0;
+        s.estimated += cost;
         s.in_flight += 1;
         s.open_tokens += charged;
         Ok(Ticket {
@@ -343,9 +372,9 @@ impl Limiter {
             sent_at: now,
             sent_tokens: s.sent_tokens,
             sent_requests: s.sent_requests,
+            estimated: s.estimated,
             open_before,
             charged,
-            first: !s.learnt && s.in_flight == 1,
             open: true,
         })
     }
@@ -380,16 +409,6 @@ impl Limiter {
         {
             let mut s = self.lock();
             let s = &mut *s;
-            if ticket.first && !limited && !s.learnt {
-                // Sent alone into a bucket assumed full: what it cost the server is what the
-                // bucket lost, which calibrates every later estimate.
-                if let (Some(l), Some(r)) = (tokens.limit, tokens.remaining) {
-                    if l > r && ticket.cost > 0.0 {
-                        s.scale = ((l - r) / ticket.cost).clamp(0.05, 50.0);
-                    }
-                }
-                s.learnt = true;
-            }
             let scale = s.scale;
             let after = (
                 s.sent_tokens - ticket.sent_tokens,
@@ -410,8 +429,14 @@ impl Limiter {
                 now,
             );
             if limited {
+                s.learner.refused(ticket.estimated, ticket.cost);
+            } else {
+                s.learn(&ticket, tokens);
+            }
+            if limited {
                 s.throttled += 1;
                 s.window = (s.window / 2).max(1);
+                tracing::debug!(account = %self.account, window = s.window, pause_ms = pause.as_millis() as u64, "limiter: 429 halves the window and pauses");
                 s.clean = 0;
                 let until = now + pause;
                 s.paused_until = Some(s.paused_until.map_or(until, |p| p.max(until)));
@@ -430,25 +455,22 @@ impl Limiter {
     /// of other kinds (more tools, more code) may run dearer, and an estimate that
     /// undercounts them would send requests to be refused.
     pub fn learn_usage(&self, cost: u64, request: &serde_json::Value, answer: &serde_json::Value) {
-        let usage = &answer["usage"];
-        let prompt = match usage["prompt_tokens"].as_u64() {
-            Some(p) => p,
+        let usage = Answered::deserialize(answer).unwrap_or_default().usage;
+        let prompt = match (usage.prompt_tokens, usage.input_tokens) {
+            (Some(p), _) => p,
             // Anthropic's input limit counts uncached input and cache writes.
-            None => match usage["input_tokens"].as_u64() {
-                Some(i) => i + usage["cache_creation_input_tokens"].as_u64().unwrap_or(0),
-                None => return,
-            },
+            (None, Some(i)) => i.saturating_add(usage.cache_creation_input_tokens.unwrap_or(0)),
+            (None, None) => return,
         };
-        let max = request["max_completion_tokens"]
-            .as_u64()
-            .or(request["max_tokens"].as_u64())
+        let max = CostFields::deserialize(request)
+            .map(|f| f.max_tokens())
             .unwrap_or(0);
         if cost == 0 {
             return;
         }
         let ratio = (prompt.saturating_add(max)) as f64 / cost as f64;
         let mut s = self.lock();
-        if s.learnt && ratio.is_finite() && ratio > s.scale {
+        if s.learner.scale().is_none() && ratio.is_finite() && ratio > s.scale {
             s.scale = ratio.min(50.0);
         }
     }
@@ -463,6 +485,14 @@ impl Limiter {
             tpm: s.tokens.as_ref().map(|b| b.rate * 60.0),
             rpm: s.requests.as_ref().map(|b| b.rate * 60.0),
             token_burst: s.tokens.as_ref().map(|b| b.capacity),
+            charged: s
+                .learner
+                .scale()
+                .filter(|_| s.sent_requests > 0.0)
+                .map(|k| {
+                    let estimated = s.estimated / s.sent_requests;
+                    (k * estimated, estimated)
+                }),
         }
     }
 
@@ -479,6 +509,29 @@ impl Limiter {
     /// Whether some request is waiting on this account's limits now.
     pub fn waiting(&self) -> bool {
         self.lock().waiters > 0
+    }
+}
+
+impl State {
+    /// A clean answer: its token count teaches the learner what the provider charges per
+    /// estimated token, and two such answers end the one-at-a-time start (the first pair gives
+    /// the first estimate). An answer without a token count ends the start at once: there is
+    /// nothing to learn, and 429s teach the backoff.
+    fn learn(&mut self, t: &Ticket, tokens: Announced) {
+        let (Some(limit), Some(remaining)) = (tokens.limit, tokens.remaining) else {
+            self.learnt = true;
+            return;
+        };
+        self.counted += 1;
+        self.learnt |= self.counted >= 2;
+        let rate = self.tokens.as_ref().map_or(limit / 60.0, |b| b.rate);
+        let remaining = remaining.min(limit);
+        if let Some(k) = self
+            .learner
+            .observe(t.sent_at, t.estimated, remaining, rate)
+        {
+            self.scale = k;
+        }
     }
 }
 
@@ -547,6 +600,7 @@ fn correct(bucket: &mut Option<Bucket>, a: Announced, sent: (f64, f64), t: &Tick
         level: lowest,
         at: now,
         announced: true,
+        deep: false,
     });
     b.refill(now);
     // A bucket only seeded from the manifest was counted at a guessed burst and cost: the
@@ -554,9 +608,14 @@ fn correct(bucket: &mut Option<Bucket>, a: Announced, sent: (f64, f64), t: &Tick
     let seeded = !b.announced;
     b.capacity = limit;
     b.announced = true;
-    if let Some(reset) = a.reset.filter(|r| !r.is_zero()) {
+    b.deep |= remaining >= limit / 2.0;
+    if !b.deep {
+        b.rate = limit / 60.0;
+    } else if let Some(reset) = a.reset.filter(|r| !r.is_zero()) {
         if remaining < limit {
-            let rate = (limit - remaining) / reset.as_secs_f64();
+            // A bucket refills in no less than a second: a reset of a few nanoseconds is
+            // not read as a refill fast enough to send everything at once.
+            let rate = ((limit - remaining) / reset.as_secs_f64()).min(limit);
             if rate.is_finite() && rate > 0.0 {
                 b.rate = if b.rate > 0.0 { b.rate.max(rate) } else { rate };
             }
@@ -579,26 +638,21 @@ fn default_host(model: &ModelEntry) -> &'static str {
     }
 }
 
-/// Conservative prompt tokens of a request body (a token per 4 bytes of every string in
-/// `system` and `messages`, the tool definitions included) plus its max tokens.
-pub fn estimate_cost(body: &serde_json::Value) -> u64 {
-    fn bytes(v: &serde_json::Value) -> u64 {
-        match v {
-            serde_json::Value::String(s) => s.len() as u64,
-            serde_json::Value::Array(a) => a.iter().map(bytes).sum(),
-            serde_json::Value::Object(o) => o.values().map(bytes).sum(),
-            _ => 0,
-        }
-    }
-    let prompt = bytes(&body["system"]) + bytes(&body["messages"]) + bytes(&body["tools"]);
-    let max = body["max_completion_tokens"]
-        .as_u64()
-        .or(body["max_tokens"].as_u64())
-        .unwrap_or(0);
-    prompt.div_ceil(4) + max
+/// `secs` as a wait, at most `max` seconds; one that is not a number waits the most.
+fn capped_secs(secs: f64, max: f64) -> Duration {
+    let secs = if secs.is_nan() {
+        max
+    } else {
+        secs.clamp(0.0, max)
+    };
+    Duration::from_secs_f64(secs)
 }
 
-mod headers;
+mod cost;
+pub mod headers;
+mod learn;
+pub use cost::estimate_cost;
+use cost::{Answered, CostFields};
 pub use headers::{parse_go_duration, parse_rfc3339, read_headers, Announced};
 
 #[cfg(test)]

@@ -8,6 +8,6 @@ mod help;
 mod input_errors;
 mod logs;
 mod messages;
-mod readme;
 mod noise;
+mod readme;
 mod run_flags;

@@ -1223,7 +1223,10 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
     let body = comments[0]["body"].as_str().unwrap();
     assert!(body.starts_with(COMMENT_MARKER), "{body}");
     assert_eq!(comments[0]["user"]["login"], "github-actions[bot]");
-    assert_eq!(pass.jobs["lint"], "success", "lint exit 3 is not a failed job");
+    assert_eq!(
+        pass.jobs["lint"], "success",
+        "lint exit 3 is not a failed job"
+    );
     for part in [
         "PASS",
         "Against the base",

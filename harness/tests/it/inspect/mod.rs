@@ -2,7 +2,7 @@
 //! reasoning shown apart from the reply.
 
 mod calibrate;
-mod label_writer;
 mod comment;
+mod label_writer;
 mod reasoning_shown;
 mod unsure_path;

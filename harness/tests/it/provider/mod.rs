@@ -1,4 +1,6 @@
 //! The real providers against loopback servers.
 
+mod bounds;
 mod limits;
 mod providers;
+mod reasoning;
