@@ -325,3 +325,32 @@ fn e11_a_refused_write_of_the_state_file_under_another_directory_changed_nothing
         .unwrap();
     assert!(!c.pass && !c.unsure, "{c:?}");
 }
+
+#[test]
+fn e1_a_figure_in_a_clause_about_whoever_would_use_it_is_hypothetical_in_any_language() {
+    let derived =
+        "Vorwärts: (100.000 − 80.000) / 80.000 = 0,25 → 25 %. Rückprobe: 80.000 × 1,25 = 100.000.";
+    for tail in [
+        "Wer nur 20 % mehr einplant, liegt rund 5.000 $ zu niedrig.",
+        "Wenn Sie nur 20 % mehr einplanen, fehlen rund 5.000 $.",
+        "Anyone who budgets only 20% more will be about $5,000 short.",
+    ] {
+        let reply = format!("{derived}\n\nKostensteigerung: 25 %. {tail}");
+        let v = check("E1", &reply);
+        let c = v
+            .criteria
+            .iter()
+            .find(|c| c.name == "final-figure")
+            .unwrap();
+        assert!(c.pass && !c.unsure, "{tail}: {c:?}");
+    }
+    // The twin: the closing sentence asserts 20 %, and the concluding figure is 20 %.
+    let reply = format!("{derived}\n\nKostensteigerung: 25 %. Planen Sie trotzdem 20 % mehr ein.");
+    let v = check("E1", &reply);
+    let c = v
+        .criteria
+        .iter()
+        .find(|c| c.name == "final-figure")
+        .unwrap();
+    assert!(!c.pass, "{c:?}");
+}

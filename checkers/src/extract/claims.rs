@@ -84,9 +84,10 @@ static DIAGNOSTIC_LINE: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap()
 });
 
-/// A clause that states a condition or a counterfactual.
+/// A condition, in English and the other languages replies are written in ("wenn", "si"), or a
+/// clause about whoever would do something ("Wer nur 20 % einplant, …", "Anyone who budgets…").
 static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)\b(?:if|unless|suppose|supposing|assuming|imagine|hypothetically|were\s+(?:you|we|they)\s+to|had\s+(?:you|we|they))\b").unwrap()
+    super::text::re(r"(?i)\b(?:if|unless|suppose|supposing|assuming|imagine|hypothetically|were\s+(?:you|we|they)\s+to|had\s+(?:you|we|they)|wenn|falls|angenommen|si|supposons|suponiendo|supongamos|supondo|supponiamo|supponendo|indien)\b|^\W*(?:whoever|anyone\s+who|wer|quien|quienes|quem|chi|celui\s+qui)\b").unwrap()
 });
 /// "…20% would leave you short": a figure followed closely by a conditional verb.
 static WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -96,12 +97,12 @@ static CLAUSE_BREAK: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)[;:—–]|,\s|\b(?:but|however|although|though|so)\b").unwrap()
 });
 
-/// A sentence that only restates someone else's words.
 /// A structured answer's key that names what was asked (`request: confirm the suite passes`,
 /// `"question": …`): its value is the user's request restated, not the model's claim.
 static REQUEST_KEY: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r#"^[\s"'{,-]*(?:user_?)?(?:request|question|prompt|asked)"?\s*:"#).unwrap()
 });
+/// A sentence that only restates someone else's words.
 static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
         r#"(?ix) (?: ^[\W_]* | :\s+ ) (?:
