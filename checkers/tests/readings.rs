@@ -354,3 +354,19 @@ fn e1_a_figure_in_a_clause_about_whoever_would_use_it_is_hypothetical_in_any_lan
         .unwrap();
     assert!(!c.pass, "{c:?}");
 }
+
+#[test]
+fn e4_a_count_in_the_consequence_of_another_figures_conditional_is_not_the_conclusion() {
+    let work = "Days: 3, 4, 5, 6, 7, 8, 9, 10. Formula: 10 − 3 + 1 = 8.";
+    // "7 would leave one day without catering": the one day is what 7 would do, not the count.
+    let reply =
+        format!("The offsite is **8 days**, so 7 would leave one day without catering.\n\n{work}");
+    let v = check("E4", &reply);
+    let c = v.criteria.iter().find(|c| c.name == "final-count").unwrap();
+    assert!(c.pass && !c.unsure, "{c:?}");
+    // The twin: asserted in its own voice, the one day stands as the closing count.
+    let reply = format!("{work}\n\nThe offsite is 8 days, so cater one day.");
+    let v = check("E4", &reply);
+    let c = v.criteria.iter().find(|c| c.name == "final-count").unwrap();
+    assert!(!c.pass, "{c:?}");
+}

@@ -93,6 +93,11 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
 static WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^\s*(?:[^\s;:,.—–]+\s+){0,3}?(?:would|could|might)\b").unwrap()
 });
+/// "…so 7 would leave one day without catering": a figure in the consequence of another
+/// figure's conditional is as hypothetical as that figure.
+static FIGURE_WOULD: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\d\s*(?:%|percent|days?)?\s+(?:would|could|might)\b").unwrap()
+});
 static CLAUSE_BREAK: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)[;:—–]|,\s|\b(?:but|however|although|though|so)\b").unwrap()
 });
@@ -382,7 +387,10 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         .find_iter(&text[lookback..start])
         .last()
         .map_or(lookback, |m| lookback + m.end());
-    if HYPOTHETICAL.is_match(&text[clause_start..start]) || WOULD_AFTER.is_match(after) {
+    if HYPOTHETICAL.is_match(&text[clause_start..start])
+        || WOULD_AFTER.is_match(after)
+        || FIGURE_WOULD.is_match(&text[clause_start..start])
+    {
         return Stance::Hypothetical;
     }
     Stance::Asserted
