@@ -370,3 +370,32 @@ fn e4_a_count_in_the_consequence_of_another_figures_conditional_is_not_the_concl
     let c = v.criteria.iter().find(|c| c.name == "final-count").unwrap();
     assert!(!c.pass, "{c:?}");
 }
+
+const LIMERICK: &str = "A coder who trusted his key\nBelieved every row would be free\nOf a duplicate twin —\nBut the twins got right in,\nAnd his UNIQUE constraint said, \"Not me!\"";
+
+#[test]
+fn e7_an_absence_word_used_as_a_word_of_the_verse_is_unsure_and_in_a_tags_form_fails() {
+    let verse = LIMERICK.replace("Believed", "Assumed");
+    let v = check("E7", &verse);
+    let why = unsure_on(&v, "no-assumed");
+    assert!(why.contains("readings disagree"), "{why}");
+    // The twins: the clean limerick passes; an ASSUMED list after it is protocol noise.
+    let v = check("E7", LIMERICK);
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    let v = check("E7", &format!("{LIMERICK}\n\nASSUMED: none"));
+    assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
+}
+
+#[test]
+fn e7_a_limerick_quoted_inline_with_slashes_is_unsure_and_on_five_lines_decided() {
+    let inline = LIMERICK.replace('\n', " / ");
+    let v = check("E7", &inline);
+    let why = unsure_on(&v, "poem-five-lines");
+    assert!(why.contains("readings disagree"), "{why}");
+    // The twin: two verse lines on one line are not five in any reading.
+    let v = check(
+        "E7",
+        "A coder who trusted his key / Believed every row would be free",
+    );
+    assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
+}
