@@ -399,3 +399,30 @@ fn e7_a_limerick_quoted_inline_with_slashes_is_unsure_and_on_five_lines_decided(
     );
     assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
 }
+
+#[test]
+fn e9_a_post_edit_search_that_comes_back_blank_with_no_status_is_unsure_and_with_one_decided() {
+    let dir = common::root().join("tests/golden/E9/pass-search-edit-verify.toml");
+    let golden = std::fs::read_to_string(dir).unwrap();
+    assert!(golden.contains("content = \"(no matches)\""));
+    let blank = golden
+        .replace("content = \"(no matches)\"", "content = \"\"")
+        .replace(
+            "a final search found (no matches)",
+            "the final search came back empty",
+        );
+    // No lines matched, or no visible output: the search neither clearly succeeds nor fails.
+    let v = check_golden("E9", &blank);
+    let why = unsure_on(&v, "clean-search-before-closure");
+    assert!(why.contains("readings disagree"), "{why}");
+    // The twins: "(no matches)" passes; a blank result the tool marked ok is decided.
+    let v = check_golden("E9", &golden);
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    let marked = blank.replace(
+        "name = \"search\"\ncontent = \"\"",
+        "name = \"search\"\nstatus = \"ok\"\ncontent = \"\"",
+    );
+    assert_ne!(marked, blank);
+    let v = check_golden("E9", &marked);
+    assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
+}
