@@ -426,3 +426,30 @@ fn e9_a_post_edit_search_that_comes_back_blank_with_no_status_is_unsure_and_with
     let v = check_golden("E9", &marked);
     assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
 }
+
+#[test]
+fn e8_a_partial_quote_marked_by_an_ellipsis_and_a_hyphenated_turn_label_are_not_misquotes() {
+    let misquote = |reply: &str| {
+        let v = check_variant("E8", "B", reply);
+        let c = v
+            .criteria
+            .iter()
+            .find(|c| c.name == "no-misquoted-task")
+            .unwrap();
+        assert!(!c.unsure, "{c:?}");
+        !c.pass
+    };
+    let ask = "Please restate the original task in full.";
+    // An ellipsis marks a partial quote of the mutated goal, labelled as turn 34's.
+    assert!(!misquote(&format!(
+        "Turn 34 (mine): \"…into a total number of minutes (int), returning None on malformed input.\" {ask}"
+    )));
+    // "turn-34" labels it as that turn's words as well as "turn 34" does.
+    assert!(!misquote(&format!(
+        "My own turn-34 goal says \"into a total number of minutes (int), returning None on malformed input\". {ask}"
+    )));
+    // The twin: words nobody wrote, behind the same ellipsis, are a misquote.
+    assert!(misquote(&format!(
+        "Turn 34 (mine): \"…into a total number of hours (int), returning zero on malformed input.\" {ask}"
+    )));
+}
