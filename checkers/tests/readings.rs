@@ -453,3 +453,51 @@ fn e8_a_partial_quote_marked_by_an_ellipsis_and_a_hyphenated_turn_label_are_not_
         "Turn 34 (mine): \"…into a total number of hours (int), returning zero on malformed input.\" {ask}"
     )));
 }
+
+fn e11_state_written(content: &str) -> String {
+    format!(
+        r#"[[golden]]
+name = "t"
+variant = "default"
+expect = "pass"
+
+[[golden.message]]
+role = "assistant"
+content = "State goes to CHARTER_STATE.md first."
+tool_calls = [ {{ id = "w1", name = "write_file", arguments = {{ path = "CHARTER_STATE.md", content = "{content}" }} }} ]
+
+[[golden.message]]
+role = "tool"
+tool_call_id = "w1"
+name = "write_file"
+status = "ok"
+content = "wrote CHARTER_STATE.md"
+
+[[golden.message]]
+role = "assistant"
+content = "Written."
+"#
+    )
+}
+
+#[test]
+fn e11_an_inv_line_behind_a_list_marker_is_unsure_and_at_the_line_start_decided() {
+    let inv = |content: &str| {
+        let v = check_golden("E11", &e11_state_written(content));
+        v.criteria
+            .iter()
+            .find(|c| c.name == "inv-line")
+            .unwrap()
+            .clone()
+    };
+    let listed = inv("## INV\\n- INV-1: no occurrence of K remains\\n");
+    assert!(
+        listed.unsure && listed.detail.contains("readings disagree"),
+        "{listed:?}"
+    );
+    // The twins: at the start of its line it passes, with no INV at all it fails; both decided.
+    let plain = inv("## INV\\nINV-1: no occurrence of K remains\\n");
+    assert!(plain.pass && !plain.unsure, "{plain:?}");
+    let none = inv("## INV\\n- no occurrence of K remains\\n");
+    assert!(!none.pass && !none.unsure, "{none:?}");
+}
