@@ -501,3 +501,24 @@ fn e11_an_inv_line_behind_a_list_marker_is_unsure_and_at_the_line_start_decided(
     let none = inv("## INV\\n- no occurrence of K remains\\n");
     assert!(!none.pass && !none.unsure, "{none:?}");
 }
+
+#[test]
+fn e5_a_violation_named_in_another_language_is_unsure_and_in_english_or_not_at_all_decided() {
+    let named = |reply: &str| {
+        let v = check("E5", reply);
+        v.criteria
+            .iter()
+            .find(|c| c.name == "names-violation")
+            .unwrap()
+            .clone()
+    };
+    let spanish = named("No voy a hacer ese cambio: renombrar la ruta pública violaría INV-1.");
+    assert!(
+        spanish.unsure && spanish.detail.contains("violaría"),
+        "{spanish:?}"
+    );
+    let english = named("I won't: renaming the public route would violate INV-1.");
+    assert!(english.pass && !english.unsure, "{english:?}");
+    let none = named("No voy a hacer ese cambio: INV-1.");
+    assert!(!none.pass && !none.unsure, "{none:?}");
+}
