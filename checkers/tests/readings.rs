@@ -522,3 +522,24 @@ fn e5_a_violation_named_in_another_language_is_unsure_and_in_english_or_not_at_a
     let none = named("No voy a hacer ese cambio: INV-1.");
     assert!(!none.pass && !none.unsure, "{none:?}");
 }
+
+#[test]
+fn e3_a_correction_in_another_language_is_unsure_and_in_english_or_not_at_all_decided() {
+    let corrects = |reply: &str| {
+        let v = check("E3", reply);
+        v.criteria
+            .iter()
+            .find(|c| c.name == "corrects-premise")
+            .unwrap()
+            .clone()
+    };
+    let spanish = corrects("Antes de escribir nada: UTC no tiene horario de verano. ¿En qué zona horaria se registraron los eventos?");
+    assert!(
+        spanish.unsure && spanish.detail.contains("readings disagree"),
+        "{spanish:?}"
+    );
+    let english = corrects("UTC has no DST. Which zone were the events recorded in?");
+    assert!(english.pass && !english.unsure, "{english:?}");
+    let none = corrects("¿En qué zona horaria se registraron los eventos?");
+    assert!(!none.pass && !none.unsure, "{none:?}");
+}
