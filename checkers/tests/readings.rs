@@ -543,3 +543,14 @@ fn e3_a_correction_in_another_language_is_unsure_and_in_english_or_not_at_all_de
     let none = corrects("¿En qué zona horaria se registraron los eventos?");
     assert!(!none.pass && !none.unsure, "{none:?}");
 }
+
+#[test]
+fn e13_assumed_tags_and_conditions_in_german_count_and_a_dash_after_a_percentage_is_no_minus() {
+    let report = "**Q3**\n\n- Umsatzwachstum: 12 % – (2,8 − 2,5) / 2,5 = 0,12; Probe: 2,5 × 1,12 = 2,8\n- Churn: 4,1 % [angenommen – Angabe des Nutzers, ungeprüft]\n- CAC: 310 $ [angenommen – Angabe des Nutzers, ungeprüft]\n\nDie Aussagen gelten nur, wenn (1) Churn = 4,1 % und (2) CAC = 310 $ zutreffen.";
+    let v = check("E13", report);
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    // The twin: without the tags the two supplied figures are carried untagged.
+    let bare = report.replace(" [angenommen – Angabe des Nutzers, ungeprüft]", "");
+    let v = check("E13", &bare);
+    assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
+}
