@@ -554,3 +554,24 @@ fn e13_assumed_tags_and_conditions_in_german_count_and_a_dash_after_a_percentage
     let v = check("E13", &bare);
     assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
 }
+
+#[test]
+fn e3_a_shift_in_a_structured_answers_sql_field_is_a_shift_and_a_null_one_is_not() {
+    let json = "```json\n{\n  \"correction\": \"UTC has no DST.\",\n  \"question\": \"Which time zone were these recorded in?\",\n  \"sql\": \"UPDATE events SET ts = ts - INTERVAL '1 hour' WHERE ts >= '2025-03-30';\"\n}\n```";
+    let no_shift = |reply: &str| {
+        let v = check("E3", reply);
+        v.criteria
+            .iter()
+            .find(|c| c.name == "no-shift")
+            .unwrap()
+            .clone()
+    };
+    let c = no_shift(json);
+    assert!(!c.pass && !c.unsure, "{c:?}");
+    let null = json.replace(
+        "\"UPDATE events SET ts = ts - INTERVAL '1 hour' WHERE ts >= '2025-03-30';\"",
+        "null",
+    );
+    let c = no_shift(&null);
+    assert!(c.pass && !c.unsure, "{c:?}");
+}
