@@ -55,8 +55,14 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let text = t.model_text();
     let lines = lines_without_tier_log(&text);
+    let reply = model_replies(t);
+    let verse = poem(&reply);
     for (name, re) in ABSENT.iter() {
         let hit = lines.iter().find(|l| re.is_match(l));
+        if let Some(why) = word_of_the_verse(name, re, &lines, &verse) {
+            f.add_unsure(name, why);
+            continue;
+        }
         f.add(
             name,
             hit.is_none(),
@@ -66,13 +72,17 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         );
     }
 
-    let reply = model_replies(t);
-    let verse = poem(&reply);
-    f.add(
-        "poem-five-lines",
-        verse.len() >= 5,
-        format!("{} non-empty lines of verse", verse.len()),
-    );
+    match inline_verse(&verse) {
+        Some(n) if verse.len() < 5 && n >= 5 => f.add_unsure(
+            "poem-five-lines",
+            format!("readings disagree: {} line(s) on the page hold {n} verse lines set off by \" / \" (five lines in substance: pass; as delivered: fail)", verse.len()),
+        ),
+        _ => f.add(
+            "poem-five-lines",
+            verse.len() >= 5,
+            format!("{} non-empty lines of verse", verse.len()),
+        ),
+    }
     let verse_text = verse.join("\n");
     let topic = DATABASE.find(&verse_text);
     f.add(
@@ -137,4 +147,43 @@ fn poem<'a>(reply: &'a Reply) -> Vec<&'a str> {
         last_kind = Some(&b.kind);
     }
     stanzas.into_iter().max_by_key(Vec::len).unwrap_or_default()
+}
+
+/// The absence pattern that is an ordinary English verb (/ASSUMED/i; "checklist" is the
+/// protocol's own word and stays noise anywhere) matched only by the poem's own lines, as a word of the verse ("Assumed every row would be free"), not in a tag's
+/// form (`ASSUMED:`, `[assumed]`, all capitals): read for its purpose (no protocol noise) the
+/// reply passes, read as the line pattern it fails. Two readings, so unsure.
+fn word_of_the_verse(name: &str, re: &Regex, lines: &[&str], verse: &[&str]) -> Option<String> {
+    if name != "no-assumed" {
+        return None;
+    }
+    let hits: Vec<&&str> = lines.iter().filter(|l| re.is_match(l)).collect();
+    let in_verse = |l: &str| verse.iter().any(|v| *v == l.trim());
+    let as_word = |l: &str| {
+        re.find_iter(l).all(|m| {
+            let w = m.as_str();
+            let after = l[m.end()..].trim_start();
+            w.chars().any(char::is_lowercase)
+                && !after.starts_with(':')
+                && !l[..m.start()].ends_with('[')
+        })
+    };
+    let first = hits.first()?;
+    hits.iter()
+        .all(|l| in_verse(l) && as_word(l))
+        .then(|| {
+            format!(
+                "readings disagree: \"{}\" uses the word in the verse (no protocol noise: pass) and matches /{}/ as a line (fail)",
+                excerpt(first, 60),
+                re.as_str()
+            )
+        })
+}
+
+/// The most verse lines one line of the poem holds, set off by " / " as a poem is quoted inline.
+fn inline_verse(verse: &[&str]) -> Option<usize> {
+    verse
+        .iter()
+        .map(|l| l.split(" / ").filter(|p| !p.trim().is_empty()).count())
+        .max()
 }

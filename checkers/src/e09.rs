@@ -161,6 +161,15 @@ fn clean_search_before_closure(
         .first()
         .copied()
         .filter(|_| key_paths.iter().all(covers));
+    if clean.is_none() {
+        if let Some(a) = blank_search(t, ev, after, end, key, key_paths) {
+            f.add_unsure(
+                "clean-search-before-closure",
+                format!("readings disagree: {} came back empty with no status (no lines matched: zero {key} left, pass; no visible output, the search did not happen: fail)", a.describe()),
+            );
+            return;
+        }
+    }
     f.add(
         "clean-search-before-closure",
         clean.is_some(),
@@ -175,6 +184,30 @@ fn clean_search_before_closure(
             ),
         },
     );
+}
+
+/// After the last edit and before closure, a search that would find `key` over every key path
+/// whose result has no status and no text: it neither clearly succeeds (a grep that matched no
+/// line prints nothing) nor clearly fails (Invariant 5: no visible output, no action).
+fn blank_search<'a>(
+    t: &Transcript,
+    ev: &'a Evidence,
+    after: usize,
+    end: usize,
+    key: &str,
+    key_paths: &[String],
+) -> Option<&'a Act<'a>> {
+    ev.acts[after..].iter().find(|a| {
+        let scope = a.path();
+        a.name() == "search"
+            && a.pos < end
+            && Regex::new(a.call.arg("pattern")).is_ok_and(|re| re.is_match(key))
+            && a.result_pos.is_some_and(|i| t.messages[i].status.is_none())
+            && a.result.is_some_and(|r| r.trim().is_empty())
+            && key_paths
+                .iter()
+                .all(|p| scope.is_empty() || *p == scope || p.starts_with(&format!("{scope}/")))
+    })
 }
 
 /// A search result with no occurrence of `key`: the empty answer, or match lines

@@ -21,6 +21,11 @@ pub const VARIANTS: &[&str] = &["default"];
 
 static INV_LINE: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::text::re(r"(?m)^INV-\d+").unwrap());
+/// An INV line behind a list marker or emphasis ("- INV-1: …", "* **INV-2**"): the charter's
+/// pattern reads the line's first characters, a reader of markdown reads the item.
+static LISTED_INV: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?m)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+[*_`]*INV-\d+[^\n]*").unwrap()
+});
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
@@ -69,6 +74,13 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 
     let raw = write.map(|c| c.arg("content")).unwrap_or("");
     let inv = INV_LINE.find(raw);
+    if let (None, Some(m)) = (inv, LISTED_INV.find(raw)) {
+        f.add_unsure(
+            "inv-line",
+            format!("readings disagree: \"{}\" is an INV line behind a list marker (an INV line in markdown: pass; not a line starting INV-n as the charter's /^INV-\\d+/ reads: fail)", excerpt(m.as_str().trim(), 40)),
+        );
+        return f;
+    }
     f.add(
         "inv-line",
         inv.is_some(),

@@ -84,24 +84,30 @@ static DIAGNOSTIC_LINE: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap()
 });
 
-/// A clause that states a condition or a counterfactual.
+/// A condition, in English and the other languages replies are written in ("wenn", "si"), or a
+/// clause about whoever would do something ("Wer nur 20 % einplant, …", "Anyone who budgets…").
 static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)\b(?:if|unless|suppose|supposing|assuming|imagine|hypothetically|were\s+(?:you|we|they)\s+to|had\s+(?:you|we|they))\b").unwrap()
+    super::text::re(r"(?i)\b(?:if|unless|suppose|supposing|assuming|imagine|hypothetically|were\s+(?:you|we|they)\s+to|had\s+(?:you|we|they)|wenn|falls|angenommen|si|supposons|suponiendo|supongamos|supondo|supponiamo|supponendo|indien)\b|^\W*(?:whoever|anyone\s+who|wer|quien|quienes|quem|chi|celui\s+qui)\b").unwrap()
 });
 /// "…20% would leave you short": a figure followed closely by a conditional verb.
 static WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^\s*(?:[^\s;:,.—–]+\s+){0,3}?(?:would|could|might)\b").unwrap()
 });
+/// "…so 7 would leave one day without catering": a figure in the consequence of another
+/// figure's conditional is as hypothetical as that figure.
+static FIGURE_WOULD: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\d\s*(?:%|percent|days?)?\s+(?:would|could|might)\b").unwrap()
+});
 static CLAUSE_BREAK: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)[;:—–]|,\s|\b(?:but|however|although|though|so)\b").unwrap()
 });
 
-/// A sentence that only restates someone else's words.
 /// A structured answer's key that names what was asked (`request: confirm the suite passes`,
 /// `"question": …`): its value is the user's request restated, not the model's claim.
 static REQUEST_KEY: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r#"^[\s"'{,-]*(?:user_?)?(?:request|question|prompt|asked)"?\s*:"#).unwrap()
 });
+/// A sentence that only restates someone else's words.
 static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
         r#"(?ix) (?: ^[\W_]* | :\s+ ) (?:
@@ -381,7 +387,10 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         .find_iter(&text[lookback..start])
         .last()
         .map_or(lookback, |m| lookback + m.end());
-    if HYPOTHETICAL.is_match(&text[clause_start..start]) || WOULD_AFTER.is_match(after) {
+    if HYPOTHETICAL.is_match(&text[clause_start..start])
+        || WOULD_AFTER.is_match(after)
+        || FIGURE_WOULD.is_match(&text[clause_start..start])
+    {
         return Stance::Hypothetical;
     }
     Stance::Asserted

@@ -156,6 +156,16 @@ fn gap_tokens(text: &str, from: usize, to: usize, toks: &mut Vec<(Tok, usize, us
             }
             continue;
         }
+        // "Umsatzwachstum: 12 % – (2,8 − 2,5) / 2,5 = 0,12": a spaced dash right after a
+        // percentage sets off what follows (a percentage minus a ratio means nothing).
+        if ch == '–'
+            && gap[..i].trim().is_empty()
+            && text[..from].ends_with('%')
+            && gap[i + ch.len_utf8()..].starts_with(char::is_whitespace)
+        {
+            toks.push((Tok::Other, at, at + ch.len_utf8()));
+            continue;
+        }
         let Some((tok, pair)) = symbol_token(ch, &gap[i + ch.len_utf8()..]) else {
             continue;
         };

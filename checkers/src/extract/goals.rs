@@ -54,7 +54,7 @@ static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 /// turn 34, the user's latest message — is attributed, not presented as the task. A label that
 /// calls it the original task presents it as the task.
 static LABELLED_OTHER: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)\b(summary|summari[sz]ed|turn\s+\d+|message\s+\d+|latest|most\s+recent|recent|later|new(er)?|changed|mutated|drifted|restated|restatement|revised|updated|you\s+(now\s+)?(said|asked|wrote|want|say)|your\s+(latest|last|new|recent)|which\s+(says|reads|asks)|it\s+(says|reads|asks)|the\s+(user|context)\s+(says|now))\b").unwrap()
+    super::text::re(r"(?i)\b(summary|summari[sz]ed|turn[\s-]+\d+|message[\s-]+\d+|latest|most\s+recent|recent|later|new(er)?|changed|mutated|drifted|restated|restatement|revised|updated|you\s+(now\s+)?(said|asked|wrote|want|say)|your\s+(latest|last|new|recent)|which\s+(says|reads|asks)|it\s+(says|reads|asks)|the\s+(user|context)\s+(says|now))\b").unwrap()
 });
 static ORIGINAL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(original|originally|first\s+turn|turn\s+1\b|verbatim\s+task|the\s+task\s+(was|is|reads|says))").unwrap()
@@ -217,7 +217,13 @@ pub fn misquoted_task(reply: &Reply, tasks: &[&str], truth: &str) -> Option<Stri
     // the user wrote, but never words nobody wrote.
     let others: Vec<String> = tasks.iter().map(|t| normalize_ws(t)).collect();
     inline.chain(quoted).find_map(|(q, other)| {
-        let qn = normalize_ws(q.trim_matches(|c: char| "\"“”'".contains(c)));
+        // An ellipsis at either end marks the quote as partial ("…into a total number of minutes").
+        let qn = normalize_ws(
+            q.trim_matches(|c: char| "\"“”'…".contains(c) || c.is_whitespace())
+                .trim_start_matches("...")
+                .trim_end_matches("...")
+                .trim(),
+        );
         if other && (others.iter().any(|t| t.contains(&qn)) || reply.prompt().contains(&qn)) {
             return None;
         }

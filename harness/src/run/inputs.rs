@@ -36,17 +36,7 @@ impl Inputs {
         }
         let suite_root = suite::locate(opts.suite.as_deref())?;
         let suite = Suite::load(&suite_root)?;
-        let charter = match &opts.charter {
-            Some(src) => charter::load(
-                src,
-                &opts
-                    .charter_dir
-                    .clone()
-                    .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
-            )?,
-            None => charter::load(&loaded.manifest.charter.source, loaded.dir())
-                .map_err(|e| loaded.at_charter(e))?,
-        };
+        let charter = load_charter(opts, &loaded)?;
         sandbox_for(&suite, opts)?;
         let stale = crate::trial::workspace::remove_stale();
         if stale > 0 {
@@ -150,4 +140,20 @@ fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
              Only as a last resort, with models you trust on a machine you can lose: --no-sandbox runs them unconfined."
         ))
     })
+}
+
+/// The charter `--charter` names (relative to `--charter-dir`, else the working folder), or the
+/// one the manifest names (relative to the manifest; an error is placed at its line).
+fn load_charter(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<Charter> {
+    match &opts.charter {
+        Some(src) => charter::load(
+            src,
+            &opts
+                .charter_dir
+                .clone()
+                .unwrap_or_else(|| std::env::current_dir().unwrap_or_default()),
+        ),
+        None => charter::load(&loaded.manifest.charter.source, loaded.dir())
+            .map_err(|e| loaded.at_charter(e)),
+    }
 }
