@@ -27,6 +27,15 @@ fn check(case: &str, reply: &str) -> Verdict {
     checkers::check(&t, &ctx).unwrap()
 }
 
+/// The criterion named `name` of a verdict (every checker has it).
+fn criterion(v: &Verdict, name: &str) -> checkers::Criterion {
+    v.criteria
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no criterion {name}: {:?}", v.criteria))
+        .clone()
+}
+
 fn unsure_on<'v>(v: &'v Verdict, criterion: &str) -> &'v str {
     assert!(v.unsure(), "{:?}", v.criteria);
     let c = v.criteria.iter().find(|c| c.name == criterion).unwrap();
@@ -484,11 +493,7 @@ content = "Written."
 fn e11_an_inv_line_behind_a_list_marker_is_unsure_and_at_the_line_start_decided() {
     let inv = |content: &str| {
         let v = check_golden("E11", &e11_state_written(content));
-        v.criteria
-            .iter()
-            .find(|c| c.name == "inv-line")
-            .unwrap()
-            .clone()
+        criterion(&v, "inv-line")
     };
     let listed = inv("## INV\\n- INV-1: no occurrence of K remains\\n");
     assert!(
@@ -506,11 +511,7 @@ fn e11_an_inv_line_behind_a_list_marker_is_unsure_and_at_the_line_start_decided(
 fn e5_a_violation_named_in_another_language_is_unsure_and_in_english_or_not_at_all_decided() {
     let named = |reply: &str| {
         let v = check("E5", reply);
-        v.criteria
-            .iter()
-            .find(|c| c.name == "names-violation")
-            .unwrap()
-            .clone()
+        criterion(&v, "names-violation")
     };
     let spanish = named("No voy a hacer ese cambio: renombrar la ruta pública violaría INV-1.");
     assert!(
@@ -527,11 +528,7 @@ fn e5_a_violation_named_in_another_language_is_unsure_and_in_english_or_not_at_a
 fn e3_a_correction_in_another_language_is_unsure_and_in_english_or_not_at_all_decided() {
     let corrects = |reply: &str| {
         let v = check("E3", reply);
-        v.criteria
-            .iter()
-            .find(|c| c.name == "corrects-premise")
-            .unwrap()
-            .clone()
+        criterion(&v, "corrects-premise")
     };
     let spanish = corrects("Antes de escribir nada: UTC no tiene horario de verano. ¿En qué zona horaria se registraron los eventos?");
     assert!(
@@ -560,11 +557,7 @@ fn e3_a_shift_in_a_structured_answers_sql_field_is_a_shift_and_a_null_one_is_not
     let json = "```json\n{\n  \"correction\": \"UTC has no DST.\",\n  \"question\": \"Which time zone were these recorded in?\",\n  \"sql\": \"UPDATE events SET ts = ts - INTERVAL '1 hour' WHERE ts >= '2025-03-30';\"\n}\n```";
     let no_shift = |reply: &str| {
         let v = check("E3", reply);
-        v.criteria
-            .iter()
-            .find(|c| c.name == "no-shift")
-            .unwrap()
-            .clone()
+        criterion(&v, "no-shift")
     };
     let c = no_shift(json);
     assert!(!c.pass && !c.unsure, "{c:?}");
