@@ -77,9 +77,9 @@ pub(super) struct RunArgs {
 /// The charter repository's pinned manifest when there is one (said on stderr), else an error
 /// naming `--matrix offline` and `--matrix FILE`.
 fn default_matrix() -> Result<PathBuf> {
-    let pinned = PathBuf::from("manifests/pinned.toml");
+    let pinned = super::at_root(std::path::Path::new("manifests/pinned.toml"));
     if pinned.is_file() {
-        errln!("matrix: manifests/pinned.toml (no --matrix given; --matrix offline runs the built-in scripted models, no key)");
+        errln!("matrix: {} (no --matrix given; --matrix offline runs the built-in scripted models, no key)", pinned.display());
         return Ok(pinned);
     }
     Err(crate::error::Error::input(
@@ -95,6 +95,10 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
             ..Default::default()
         }
     });
+    // From a subfolder, results/ and the repository's files are the root's (as git finds it).
+    if let Some(root) = crate::files::root::subfolder_root() {
+        super::say_root(&root);
+    }
     let matrix = match (args.matrix, &args.resume) {
         (Some(m), _) => m,
         (None, Some(dir)) => crate::store::run_folder::recorded_manifest(dir)?,
@@ -103,8 +107,7 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
     // In a charter repository the built-in offline matrix tests the repository's charter.
     let mut charter = args.charter;
     if charter.is_none() && crate::run::banner::is_builtin_offline(&matrix) {
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        if let Some((file, note)) = crate::run::banner::repo_charter(&cwd) {
+        if let Some((file, note)) = crate::run::banner::repo_charter(&crate::files::root::base()) {
             errln!("{note}");
             charter = Some(file.display().to_string());
         }

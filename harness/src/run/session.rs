@@ -276,8 +276,8 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
     let run_dir = match (&opts.resume, &opts.out) {
         (Some(dir), _) => dir.clone(),
         (None, Some(out)) => out.clone(),
-        (None, None) => std::env::current_dir()
-            .map_err(|e| Error::io(Path::new("."), e))?
+        // The repository's results/ (its root, as git finds it), else this folder's.
+        (None, None) => crate::files::root::base()
             .join("results")
             .join(store::run_id(started)),
     };

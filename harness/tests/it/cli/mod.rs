@@ -11,3 +11,4 @@ mod messages;
 mod noise;
 mod readme;
 mod run_flags;
+mod subfolder;
