@@ -4,7 +4,7 @@
 use super::SuiteArgs;
 use crate::error::Result;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub(super) struct RunArgs {
@@ -87,6 +87,30 @@ fn default_matrix() -> Result<PathBuf> {
     ))
 }
 
+/// `--matrix pinned` (a built-in name other than `offline`) tests the built-in example charter,
+/// with the built-in models: in a charter repository that is rarely what was meant, so stderr
+/// points at the repository's own manifest. The name keeps its one meaning (a script or CI job
+/// that says `pinned` gets the same matrix in every folder); the note says what to give instead.
+fn note_builtin_name(given: &Path) {
+    let resolved = crate::suite::manifest::resolve(given);
+    if resolved == given
+        || !crate::suite::embedded::is_embedded(&resolved)
+        || crate::run::banner::is_builtin_offline(given)
+    {
+        return;
+    }
+    let name = given.display();
+    let base = crate::files::root::base();
+    let own = base.join("manifests").join(format!("{name}.toml"));
+    let head = format!("matrix: `{name}` is the manifest built into harness, which tests the built-in example charter, not this repository's");
+    if own.is_file() {
+        let own = crate::suite::embedded::shown(&own);
+        errln!("{head}; this repository has {own}: give --matrix {own} to test your charter");
+    } else if base.join("CHARTER.md").is_file() {
+        errln!("{head} (CHARTER.md); `harness init` writes manifests/pinned.toml naming it, then give --matrix manifests/pinned.toml");
+    }
+}
+
 pub(super) fn run(args: RunArgs) -> Result<u8> {
     let story = (args.verbose || args.seeded || args.cases.len() == 1).then(|| {
         crate::report::story::StoryOptions {
@@ -100,7 +124,10 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
         super::say_root(&root);
     }
     let matrix = match (args.matrix, &args.resume) {
-        (Some(m), _) => m,
+        (Some(m), _) => {
+            note_builtin_name(&m);
+            m
+        }
         (None, Some(dir)) => crate::store::run_folder::recorded_manifest(dir)?,
         (None, None) => default_matrix()?,
     };

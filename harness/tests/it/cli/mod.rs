@@ -1,5 +1,6 @@
 //! The command line as a user meets it: the first hour, messages, bad input, help texts, debugging.
 
+mod builtin_names;
 mod conventions;
 mod debugging;
 mod defaults;
