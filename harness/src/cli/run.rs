@@ -49,6 +49,11 @@ pub(super) struct RunArgs {
     /// `max_concurrency` (never raises it).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     max_concurrency: Option<u16>,
+    /// Check everything a run checks before its first call (manifest, charter, suite, keys,
+    /// endpoints) and print the plan and its price; send nothing, write nothing. Exit 0, or 2
+    /// on bad input as a run would.
+    #[arg(long)]
+    dry_run: bool,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
     fail_fast: bool,
@@ -158,5 +163,6 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
         no_sandbox: args.no_sandbox,
         all: args.all,
         max_concurrency: args.max_concurrency.map(usize::from),
+        dry_run: args.dry_run,
     })
 }

@@ -116,6 +116,37 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     })
 }
 
+/// `run --dry-run`: everything a run checks before its first call (manifest, charter, suite,
+/// keys, endpoints, a resumed folder), then the plan, its price and the accounts' limits
+/// printed; nothing sent, no run folder made or written.
+pub fn dry_run(opts: &RunOptions) -> Result<u8> {
+    let (opts, inputs, previous) = resolve(opts)?;
+    let trials = trials_of(&opts, &inputs.loaded)?;
+    announce(&inputs);
+    // Where the run would write; only a resumed folder is read (its completed trials).
+    let run_dir = match (&opts.resume, &opts.out) {
+        (Some(dir), _) | (None, Some(dir)) => dir.clone(),
+        (None, None) => crate::files::root::base().join("results"),
+    };
+    let (plan, _, selected) = charter_plan(&opts, &inputs, trials, &run_dir)?;
+    let control = match inputs.with_control {
+        true => Some(control_plan(
+            &plan,
+            selected,
+            &run_dir,
+            opts.resume.is_some(),
+        )?),
+        false => None,
+    };
+    if let Some(prev) = previous.as_ref() {
+        err!("{}", resume_note(&opts, prev, &plan));
+    }
+    planned(&inputs, &plan, control.as_ref());
+    accounts_of(&inputs, &plan, control.as_ref());
+    errln!("dry run: everything checked, nothing sent, nothing written");
+    Ok(crate::exit::OK)
+}
+
 /// The accounts the run's models call, each once, with its limits printed as the plan knows
 /// them (before the first call).
 fn accounts_of(
