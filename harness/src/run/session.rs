@@ -278,8 +278,33 @@ fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32
     Ok(trials)
 }
 
+/// A proxy variable the process environment sets, which the providers do not use (a CI step
+/// could point it anywhere, and the key's header would go there): named with the models that
+/// connect directly, so a user behind a proxy learns why a connection fails and what to set.
+fn proxy_note(inputs: &Inputs) -> Option<String> {
+    const VARS: [&str; 6] = [
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ];
+    let var = VARS.iter().find(|v| std::env::var_os(v).is_some())?;
+    let direct: Vec<&str> = (inputs.providers.iter().map(|(m, _)| m))
+        .filter(|m| m.provider != manifest::ProviderKind::Scripted && m.proxy.is_none())
+        .map(|m| m.name())
+        .collect();
+    (!direct.is_empty()).then(|| {
+        format!(
+            "proxy: {var} is set in the environment but not used (it would receive the key's header); {} connect directly — to go through a proxy, give the model `proxy = \"http://…\"` in the manifest",
+            direct.join(", ")
+        )
+    })
+}
+
 /// What the run tests, before anything else: the charter, matrix and suite, then which models
-/// read the charter and which are fixed scripts.
+/// read the charter and which are fixed scripts, and a proxy variable left unused.
 fn announce(inputs: &Inputs) {
     err!(
         "{}",
@@ -299,6 +324,9 @@ fn announce(inputs: &Inputs) {
         "{}",
         crate::run::banner::models(&shown, &inputs.suite, &inputs.charter.runtime)
     );
+    if let Some(note) = proxy_note(inputs) {
+        errln!("{note}");
+    }
 }
 
 /// The run folder: the resumed one, `--out`, or a new `results/<run-id>` (then also
