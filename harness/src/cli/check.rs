@@ -25,9 +25,8 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn run(args: CheckArgs) -> Result<u8> {
-    existing_or_latest_hint(&args.paths)?;
     check::run(&CheckOptions {
-        paths: args.paths,
+        paths: existing_or_latest_hint(args.paths)?,
         json: args.json,
         verbose: args.verbose,
         charter: args.charter,

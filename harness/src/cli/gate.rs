@@ -35,9 +35,9 @@ pub(super) struct GateArgs {
 }
 
 pub(super) fn run(args: GateArgs) -> Result<u8> {
-    existing_or_latest_hint(std::slice::from_ref(&args.run_dir))?;
+    let run_dir = existing_or_latest_hint(vec![args.run_dir])?.remove(0);
     decide::gate(&GateOptions {
-        run_dir: args.run_dir,
+        run_dir,
         suite: args.suite.suite,
         // clap requires --charter-base for the options that go with it.
         base: args.charter_base.map(|rev| BaseOptions {

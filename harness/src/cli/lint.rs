@@ -57,6 +57,14 @@ pub(super) enum LintCommand {
     },
 }
 
+/// The default vault/files is the repository's, read at its root from a subfolder.
+fn capsule_paths(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    match paths.as_slice() {
+        [one] if one == std::path::Path::new("vault/files") => vec![super::at_root(one)],
+        _ => paths,
+    }
+}
+
 pub(super) fn run(args: LintArgs) -> Result<u8> {
     let what = match args.what {
         LintCommand::Charter { file, base } => LintOptions::Charter { file, base },
@@ -65,7 +73,7 @@ pub(super) fn run(args: LintArgs) -> Result<u8> {
             strict,
             base,
         } => LintOptions::Capsule {
-            paths,
+            paths: capsule_paths(paths),
             strict,
             base,
         },

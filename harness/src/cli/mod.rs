@@ -180,14 +180,44 @@ fn coloured() -> bool {
 /// when no path is given.
 const LATEST: &str = "results/latest";
 
-/// `paths`, or an error saying what to give when the default `results/latest` is not there.
-fn existing_or_latest_hint(paths: &[PathBuf]) -> Result<()> {
-    if paths.len() == 1 && paths[0] == Path::new(LATEST) && !paths[0].exists() {
+/// A default path that names a repository file (`results/latest`, `manifests/pinned.toml`),
+/// read at the repository's root when the command started in a subfolder of one (as git finds
+/// its root), which stderr says once; else as given.
+fn at_root(default: &Path) -> PathBuf {
+    match crate::files::root::subfolder_root() {
+        Some(root) => {
+            say_root(&root);
+            root.join(default)
+        }
+        None => default.to_path_buf(),
+    }
+}
+
+/// "repository root: …", once a process.
+fn say_root(root: &Path) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        errln!(
+            "repository root: {} (started in a subfolder; repository defaults are read there)",
+            root.display()
+        )
+    });
+}
+
+/// `paths`, with the default `results/latest` read at the repository's root; an error saying
+/// what to give when it is not there.
+fn existing_or_latest_hint(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
+    if !(paths.len() == 1 && paths[0] == Path::new(LATEST)) {
+        return Ok(paths);
+    }
+    let latest = at_root(Path::new(LATEST));
+    if !latest.exists() {
         return Err(Error::input(format!(
-            "{LATEST}: no run here (it points at the newest run `harness run` wrote in this folder) — give a run folder or transcript files, e.g. `harness runs` lists them"
+            "{}: no run here (it points at the newest run `harness run` wrote in this folder) — give a run folder or transcript files, e.g. `harness runs` lists them",
+            latest.display()
         )));
     }
-    Ok(())
+    Ok(vec![latest])
 }
 
 /// Run the command line; the number is the process exit code.

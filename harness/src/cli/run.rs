@@ -4,7 +4,7 @@
 use super::SuiteArgs;
 use crate::error::Result;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub(super) struct RunArgs {
@@ -49,6 +49,11 @@ pub(super) struct RunArgs {
     /// `max_concurrency` (never raises it).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     max_concurrency: Option<u16>,
+    /// Check everything a run checks before its first call (manifest, charter, suite, keys,
+    /// endpoints) and print the plan and its price; send nothing, write nothing. Exit 0, or 2
+    /// on bad input as a run would.
+    #[arg(long)]
+    dry_run: bool,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
     fail_fast: bool,
@@ -77,14 +82,38 @@ pub(super) struct RunArgs {
 /// The charter repository's pinned manifest when there is one (said on stderr), else an error
 /// naming `--matrix offline` and `--matrix FILE`.
 fn default_matrix() -> Result<PathBuf> {
-    let pinned = PathBuf::from("manifests/pinned.toml");
+    let pinned = super::at_root(std::path::Path::new("manifests/pinned.toml"));
     if pinned.is_file() {
-        errln!("matrix: manifests/pinned.toml (no --matrix given; --matrix offline runs the built-in scripted models, no key)");
+        errln!("matrix: {} (no --matrix given; --matrix offline runs the built-in scripted models, no key)", pinned.display());
         return Ok(pinned);
     }
     Err(crate::error::Error::input(
         "no --matrix, and no manifests/pinned.toml here (`harness init` writes one): give --matrix offline (the built-in scripted models, no key, no network) or --matrix FILE",
     ))
+}
+
+/// `--matrix pinned` (a built-in name other than `offline`) tests the built-in example charter,
+/// with the built-in models: in a charter repository that is rarely what was meant, so stderr
+/// points at the repository's own manifest. The name keeps its one meaning (a script or CI job
+/// that says `pinned` gets the same matrix in every folder); the note says what to give instead.
+fn note_builtin_name(given: &Path) {
+    let resolved = crate::suite::manifest::resolve(given);
+    if resolved == given
+        || !crate::suite::embedded::is_embedded(&resolved)
+        || crate::run::banner::is_builtin_offline(given)
+    {
+        return;
+    }
+    let name = given.display();
+    let base = crate::files::root::base();
+    let own = base.join("manifests").join(format!("{name}.toml"));
+    let head = format!("matrix: `{name}` is the manifest built into harness, which tests the built-in example charter, not this repository's");
+    if own.is_file() {
+        let own = crate::suite::embedded::shown(&own);
+        errln!("{head}; this repository has {own}: give --matrix {own} to test your charter");
+    } else if base.join("CHARTER.md").is_file() {
+        errln!("{head} (CHARTER.md); `harness init` writes manifests/pinned.toml naming it, then give --matrix manifests/pinned.toml");
+    }
 }
 
 pub(super) fn run(args: RunArgs) -> Result<u8> {
@@ -95,16 +124,22 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
             ..Default::default()
         }
     });
+    // From a subfolder, results/ and the repository's files are the root's (as git finds it).
+    if let Some(root) = crate::files::root::subfolder_root() {
+        super::say_root(&root);
+    }
     let matrix = match (args.matrix, &args.resume) {
-        (Some(m), _) => m,
+        (Some(m), _) => {
+            note_builtin_name(&m);
+            m
+        }
         (None, Some(dir)) => crate::store::run_folder::recorded_manifest(dir)?,
         (None, None) => default_matrix()?,
     };
     // In a charter repository the built-in offline matrix tests the repository's charter.
     let mut charter = args.charter;
     if charter.is_none() && crate::run::banner::is_builtin_offline(&matrix) {
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        if let Some((file, note)) = crate::run::banner::repo_charter(&cwd) {
+        if let Some((file, note)) = crate::run::banner::repo_charter(&crate::files::root::base()) {
             errln!("{note}");
             charter = Some(file.display().to_string());
         }
@@ -128,5 +163,6 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
         no_sandbox: args.no_sandbox,
         all: args.all,
         max_concurrency: args.max_concurrency.map(usize::from),
+        dry_run: args.dry_run,
     })
 }

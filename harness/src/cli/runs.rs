@@ -15,7 +15,10 @@ pub(super) struct RunsArgs {
     json: bool,
 }
 
-pub(super) fn run(args: RunsArgs) -> Result<u8> {
+pub(super) fn run(mut args: RunsArgs) -> Result<u8> {
+    if args.dir == std::path::Path::new("results") {
+        args.dir = super::at_root(&args.dir);
+    }
     // run.json files are as untrusted as the transcripts beside them.
     if args.json {
         for row in crate::store::runs::rows(&args.dir)? {

@@ -50,7 +50,7 @@ pub(super) fn run(mut args: ShowArgs) -> Result<u8> {
     } else {
         paths
     };
-    existing_or_latest_hint(&args.paths)?;
+    args.paths = existing_or_latest_hint(args.paths)?;
     show::run(&ShowOptions {
         color: !args.json && super::coloured(),
         cases: args.cases,

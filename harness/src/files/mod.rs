@@ -4,6 +4,7 @@
 
 pub mod limits;
 pub mod read;
+pub mod root;
 pub mod settings;
 
 use crate::error::{Error, Result};

@@ -32,6 +32,8 @@ pub struct RunOptions {
     pub all: bool,
     /// `--max-concurrency N`: an upper bound on every model entry's `max_concurrency`.
     pub max_concurrency: Option<usize>,
+    /// `--dry-run`: check and plan, send nothing, write nothing.
+    pub dry_run: bool,
 }
 
 /// The arms a run asked for (`charter` unless told).

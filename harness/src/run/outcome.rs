@@ -13,6 +13,9 @@ use std::path::Path;
 
 /// `harness run`: run the trials, print the gate, write the reports; the gate's exit code.
 pub fn run(opts: &RunOptions) -> Result<u8> {
+    if opts.dry_run {
+        return crate::run::session::dry_run(opts);
+    }
     let done = crate::run::session::run(opts)?;
     let facts = RunFacts {
         charter_source: &done.charter.source,

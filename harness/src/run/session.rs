@@ -116,6 +116,37 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     })
 }
 
+/// `run --dry-run`: everything a run checks before its first call (manifest, charter, suite,
+/// keys, endpoints, a resumed folder), then the plan, its price and the accounts' limits
+/// printed; nothing sent, no run folder made or written.
+pub fn dry_run(opts: &RunOptions) -> Result<u8> {
+    let (opts, inputs, previous) = resolve(opts)?;
+    let trials = trials_of(&opts, &inputs.loaded)?;
+    announce(&inputs);
+    // Where the run would write; only a resumed folder is read (its completed trials).
+    let run_dir = match (&opts.resume, &opts.out) {
+        (Some(dir), _) | (None, Some(dir)) => dir.clone(),
+        (None, None) => crate::files::root::base().join("results"),
+    };
+    let (plan, _, selected) = charter_plan(&opts, &inputs, trials, &run_dir)?;
+    let control = match inputs.with_control {
+        true => Some(control_plan(
+            &plan,
+            selected,
+            &run_dir,
+            opts.resume.is_some(),
+        )?),
+        false => None,
+    };
+    if let Some(prev) = previous.as_ref() {
+        err!("{}", resume_note(&opts, prev, &plan));
+    }
+    planned(&inputs, &plan, control.as_ref());
+    accounts_of(&inputs, &plan, control.as_ref());
+    errln!("dry run: everything checked, nothing sent, nothing written");
+    Ok(crate::exit::OK)
+}
+
 /// The accounts the run's models call, each once, with its limits printed as the plan knows
 /// them (before the first call).
 fn accounts_of(
@@ -247,8 +278,33 @@ fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32
     Ok(trials)
 }
 
+/// A proxy variable the process environment sets, which the providers do not use (a CI step
+/// could point it anywhere, and the key's header would go there): named with the models that
+/// connect directly, so a user behind a proxy learns why a connection fails and what to set.
+fn proxy_note(inputs: &Inputs) -> Option<String> {
+    const VARS: [&str; 6] = [
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ];
+    let var = VARS.iter().find(|v| std::env::var_os(v).is_some())?;
+    let direct: Vec<&str> = (inputs.providers.iter().map(|(m, _)| m))
+        .filter(|m| m.provider != manifest::ProviderKind::Scripted && m.proxy.is_none())
+        .map(|m| m.name())
+        .collect();
+    (!direct.is_empty()).then(|| {
+        format!(
+            "proxy: {var} is set in the environment but not used (it would receive the key's header); {} connect directly — to go through a proxy, give the model `proxy = \"http://…\"` in the manifest",
+            direct.join(", ")
+        )
+    })
+}
+
 /// What the run tests, before anything else: the charter, matrix and suite, then which models
-/// read the charter and which are fixed scripts.
+/// read the charter and which are fixed scripts, and a proxy variable left unused.
 fn announce(inputs: &Inputs) {
     err!(
         "{}",
@@ -268,6 +324,9 @@ fn announce(inputs: &Inputs) {
         "{}",
         crate::run::banner::models(&shown, &inputs.suite, &inputs.charter.runtime)
     );
+    if let Some(note) = proxy_note(inputs) {
+        errln!("{note}");
+    }
 }
 
 /// The run folder: the resumed one, `--out`, or a new `results/<run-id>` (then also
@@ -276,8 +335,8 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
     let run_dir = match (&opts.resume, &opts.out) {
         (Some(dir), _) => dir.clone(),
         (None, Some(out)) => out.clone(),
-        (None, None) => std::env::current_dir()
-            .map_err(|e| Error::io(Path::new("."), e))?
+        // The repository's results/ (its root, as git finds it), else this folder's.
+        (None, None) => crate::files::root::base()
             .join("results")
             .join(store::run_id(started)),
     };

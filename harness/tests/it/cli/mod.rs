@@ -1,5 +1,6 @@
 //! The command line as a user meets it: the first hour, messages, bad input, help texts, debugging.
 
+mod builtin_names;
 mod conventions;
 mod debugging;
 mod defaults;
@@ -11,3 +12,4 @@ mod messages;
 mod noise;
 mod readme;
 mod run_flags;
+mod subfolder;

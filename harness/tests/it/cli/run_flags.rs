@@ -1,4 +1,5 @@
-//! `harness run`'s scripting flags (issue 42, item 3): `--max-concurrency` as an upper bound.
+//! `harness run`'s scripting flags (issue 42, item 3): `--max-concurrency` as an upper bound,
+//! a closed stdout, `--dry-run` (checked and planned, nothing sent).
 
 use crate::common::example_charter;
 use crate::common::loopback_run::{run_harness, two_api_manifest};
@@ -96,5 +97,94 @@ fn a_stdout_closed_early_does_not_stop_the_run_nor_lose_its_gate_or_exit_code() 
     assert!(
         closed.join("report.md").is_file(),
         "the reports were written"
+    );
+}
+
+/// A server that counts every request it is sent.
+async fn tallying_server() -> (LoopbackServer, Arc<AtomicUsize>) {
+    let seen = Arc::new(AtomicUsize::new(0));
+    let s = seen.clone();
+    let server = LoopbackServer::start(Arc::new(move |r, _| {
+        s.fetch_add(1, Ordering::SeqCst);
+        encode(r, &generic_turn(r), PINNED)
+    }))
+    .await;
+    (server, seen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_checks_and_prints_the_priced_plan_sends_nothing_and_writes_nothing() {
+    let (server, seen) = tallying_server().await;
+    let m = two_api_manifest(&example_charter(), &server.url(), PINNED, "", "", "");
+    let run = run_harness(m.clone(), &["--case", "E2", "--trials", "2", "--dry-run"]).await;
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        seen.load(Ordering::SeqCst),
+        0,
+        "nothing sent: {}",
+        run.stderr
+    );
+    assert!(!run.dir.path().join("out").exists(), "no run folder");
+    assert!(
+        run.stderr
+            .contains("dry run: everything checked, nothing sent, nothing written"),
+        "{}",
+        run.stderr
+    );
+    // The plan a real run prints before its first call, word for word.
+    let real = run_harness(m, &["--case", "E2", "--trials", "2"]).await;
+    assert!(seen.load(Ordering::SeqCst) > 0, "the real run sends");
+    let plan = |s: &str| {
+        s.lines()
+            .filter(|l| l.starts_with("plan") || l.contains("episodes"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert!(!plan(&real.stderr).is_empty(), "{}", real.stderr);
+    assert_eq!(plan(&run.stderr), plan(&real.stderr), "{}", run.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_on_bad_input_exits_2_like_a_run() {
+    let (server, seen) = tallying_server().await;
+    let m = two_api_manifest(&example_charter(), &server.url(), PINNED, "", "", "")
+        .replace("CH_TEST_KEY", "CH_TEST_KEY_THAT_IS_NOT_SET");
+    let run = run_harness(m, &["--case", "E2", "--dry-run"]).await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("CH_TEST_KEY_THAT_IS_NOT_SET"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(seen.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn a_proxy_variable_in_the_environment_is_named_unused_before_the_plan() {
+    let m = crate::common::unreachable_models(&example_charter(), ["CH_A", "CH_B"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.toml");
+    std::fs::write(&path, m).unwrap();
+    let argv = crate::common::loopback_run::run_argv(&path, &["--case", "E2", "--dry-run"]);
+    let a: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let keys = [("CH_A", "k-a"), ("CH_B", "k-b")];
+    let with = [keys.as_slice(), &[("HTTPS_PROXY", "http://127.0.0.1:9")]].concat();
+    let o = crate::common::harness(dir.path(), &a, &with);
+    let err = crate::common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let note = err
+        .lines()
+        .find(|l| l.starts_with("proxy: HTTPS_PROXY is set in the environment but not used"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(note.contains("proxy = \"http://…\""), "{note}");
+    assert!(
+        err.find(note).unwrap() < err.find("plan:").unwrap(),
+        "before the plan: {err}"
+    );
+    let o = crate::common::harness(dir.path(), &a, &keys);
+    assert!(
+        !crate::common::stderr(&o).contains("proxy:"),
+        "{}",
+        crate::common::stderr(&o)
     );
 }
