@@ -19,6 +19,10 @@ static BARE_DOT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[^\\])[A-Za-z0-9_]\.(?:md|toml|json|ya?ml|py|txt|rs|\d)").unwrap()
 });
 
+/// A `.` between two parts of a name, for the escaped form the fix suggests.
+static DOT_BETWEEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"([A-Za-z0-9_])\.([A-Za-z0-9])").unwrap());
+
 /// One pattern a case's criterion states.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pattern {
@@ -126,9 +130,7 @@ fn mistakes(p: &Pattern) -> Vec<(String, String)> {
         }
     }
     if BARE_DOT.is_match(&p.body) {
-        let fixed = Regex::new(r"([A-Za-z0-9_])\.([A-Za-z0-9])")
-            .unwrap()
-            .replace_all(&p.body, r"$1\.$2");
+        let fixed = DOT_BETWEEN.replace_all(&p.body, r"$1\.$2");
         out.push((
             "a `.` in a path or version matches any character".into(),
             format!("/{fixed}/{}", p.flags),
