@@ -5,8 +5,8 @@
 //! decided verdict disagrees with its label, at most 3 % of the replies labelled pass or fail are
 //! unsure, and every `either` reply is unsure.
 //!
-//! Not yet held: the corpora of issue 39 (`blind39a`, `blind39b`), written after the checkers
-//! they measure, do not meet the rule yet. Until they do, [`NOT_YET_HELD`] bounds them by what
+//! Not yet held: the corpora of issue 39 (`blind39a`, `blind39b`, `blind39c`), written after
+//! the checkers they measure, do not meet the rule yet. Until they do, [`NOT_YET_HELD`] bounds them by what
 //! the checkers read today (a ratchet: more wrong verdicts or fewer unsure `either` replies
 //! fail; fewer must lower the bound), and the 3 % bound on unsure holds for them as for every
 //! corpus.
@@ -57,13 +57,20 @@ fn at_least(name: &str) -> usize {
     match name {
         "blind31" => 200,
         "blind31b" => 90,
+        "blind39c" => 159,
         _ => 1,
     }
 }
 
 /// Corpora not yet held to the rule, with the most wrong decided verdicts on pass/fail replies
 /// and the most decided `either` replies allowed today (issue 39's closing figures).
-const NOT_YET_HELD: &[(&str, usize, usize)] = &[("blind39a", 1, 4), ("blind39b", 1, 4)];
+const NOT_YET_HELD: &[(&str, usize, usize)] = &[
+    ("blind39a", 1, 4),
+    ("blind39b", 1, 4),
+    // Measured on e35faf7 before any checker change: 131 right, 17 wrong decided, 1 unsure of 149
+    // pass/fail-labelled; 2 of 10 `either` unsure.
+    ("blind39c", 17, 8),
+];
 
 /// One corpus read: right, wrong decided (with why) and unsure, by label.
 #[derive(Default)]
