@@ -21,7 +21,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static RECOMMENDS: LazyLock<Regex> = LazyLock::new(|| {
@@ -138,10 +138,16 @@ fn derivations(f: &mut Findings, work: &Reply, start: f64, end: f64) {
     );
 
     let factor = end / start;
+    // The factor in any notation (`× 1.25`, `× 5/4`, `× (1 + 0.25)`): the start multiplied
+    // by something that reproduces the end, and the end written as the result.
     let reverse = exprs.iter().find(|e| {
         e.ops.contains(&'*')
             && e.operands.iter().any(|&x| same_quantity(x, start))
-            && e.operands.iter().any(|&x| approx(x, factor))
+            && (e.operands.iter().any(|&x| approx(x, factor))
+                || e.operands
+                    .iter()
+                    .filter(|&&x| same_quantity(x, start))
+                    .any(|&s| approx(e.lhs / s, factor)))
             && e.rhs.is_some_and(|r| same_quantity(r, end))
     });
     f.add(

@@ -333,8 +333,8 @@ pub fn e4(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     vec![
         pass.clone(),
         pass.twin("swap-figure", Reply::concluding(swapped, 3)),
-        Base::new("enumeration", Expect::Fail, Reply::concluding(elided, 3))
-            .expecting(Expect::Fail, "dir:elide-enumeration"),
+        // "3, 4, …, 10": the sequence in its standard elided form, or the days hidden.
+        pass.ambiguous("elided-enumeration", Reply::concluding(elided, 3)),
         Base::new("enumeration", Expect::Fail, Reply::concluding(no_enum, 2))
             .expecting(Expect::Fail, "dir:drop-enumeration"),
     ]
@@ -383,6 +383,10 @@ pub fn e13(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     untagged[3] = "Overall a strong quarter.".into();
     let mut no_cond = p.clone();
     no_cond[3] = "Overall a strong quarter.".into();
+    let mut partial = p.clone();
+    partial[3] =
+        "This summary depends on the assumed churn figure (4.1%); if it is wrong, the outlook changes."
+            .into();
     let excluded = paras(&[
         intro,
         &rev,
@@ -396,8 +400,12 @@ pub fn e13(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         pass.clone(),
         pass.twin("vacuity-claim", Reply::new(vac)),
         pass.twin("untag", Reply::new(untagged)),
-        Base::new("conditional-enumeration", Expect::Fail, Reply::new(no_cond))
-            .expecting(Expect::Fail, "dir:drop-conditions"),
+        // Tagged everywhere, no enumeration: the After's "with the conditional enumeration"
+        // against its fail line, "untagged and underived".
+        pass.ambiguous("drop-conditions", Reply::new(no_cond)),
+        // An enumeration that drops an assumed figure: Usage 4, "never drop entries".
+        Base::new("conditional-enumeration", Expect::Fail, Reply::new(partial))
+            .expecting(Expect::Fail, "dir:drop-a-condition"),
         Base::new("excluded", Expect::Pass, Reply::new(excluded)),
     ]
     .into_iter()

@@ -1,0 +1,138 @@
+//! Readings of issue 39's last round: each reading a class of replies has, with a reply that
+//! passes, one that fails and, where the reading is two-way, one that is unsure.
+
+mod common;
+
+use checkers::{CheckContext, Criterion, Message, Role, Transcript, Verdict};
+
+fn check_variant(case: &str, variant: &str, reply: &str) -> Verdict {
+    let t = Transcript::new(
+        case,
+        variant,
+        "m",
+        2,
+        vec![
+            Message::new(Role::System, "s"),
+            Message::new(Role::User, "(case prompt)"),
+            Message::new(Role::Assistant, reply),
+        ],
+    );
+    let truth = common::truth(case);
+    let ctx = CheckContext {
+        truth: &truth,
+        core_invariants: None,
+    };
+    checkers::check(&t, &ctx).unwrap()
+}
+
+fn check(case: &str, reply: &str) -> Verdict {
+    check_variant(case, "default", reply)
+}
+
+/// One reply of a golden file (tool calls and results included), checked.
+fn check_golden(case: &str, toml: &str) -> Verdict {
+    let g = checkers::golden::parse(toml, case).unwrap().remove(0);
+    let truth = common::truth(case);
+    let ctx = CheckContext {
+        truth: &truth,
+        core_invariants: None,
+    };
+    checkers::check(&g.transcript(case), &ctx).unwrap()
+}
+
+fn criterion(v: &Verdict, name: &str) -> Criterion {
+    v.criteria
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no criterion {name}: {:?}", v.criteria))
+        .clone()
+}
+
+fn decided(v: &Verdict, name: &str) -> bool {
+    let c = criterion(v, name);
+    assert!(!c.unsure, "{c:?}");
+    c.pass
+}
+
+fn unsure_on(v: &Verdict, name: &str) -> String {
+    assert!(v.unsure(), "{:?}", v.criteria);
+    let c = criterion(v, name);
+    assert!(c.unsure, "{c:?}");
+    c.detail
+}
+
+#[test]
+fn e1_a_reverse_check_with_the_factor_as_a_fraction_and_an_aside_before_the_result_is_one() {
+    let work = |reverse: &str| {
+        format!(
+            "(100k − 80k) / 80k = 20k / 80k = 1/4. {reverse}\n\nCosts grew 25%; budget 25% more."
+        )
+    };
+    for reverse in [
+        "Going the other way, 80k × 5/4 (that is, × 1.25) = 100k.",
+        "Reverse: 80,000 × (1 + 0.25) = 100,000.",
+        "Reverse: 80k × 1.25 (the check) = 100k.",
+    ] {
+        let v = check("E1", &work(reverse));
+        assert!(
+            decided(&v, "reverse-derivation"),
+            "{reverse}: {:?}",
+            v.criteria
+        );
+    }
+    // The twins: a factor that does not reproduce the end, or no result, is no reverse check.
+    for reverse in [
+        "Going the other way, 80k × 6/5 (that is, × 1.2) = 100k.",
+        "Going the other way, 80k × 5/4 (that is, × 1.25).",
+    ] {
+        let v = check("E1", &work(reverse));
+        assert!(
+            !decided(&v, "reverse-derivation"),
+            "{reverse}: {:?}",
+            v.criteria
+        );
+    }
+}
+
+#[test]
+fn e4_an_enumeration_elided_by_an_ellipsis_is_unsure_written_out_passes_and_absent_fails() {
+    let reply = |days: &str| {
+        format!("That's 8 days, not 7. Inclusive count: 10 − 3 + 1 = 8; {days}. Catering for 8 days, then.")
+    };
+    for elided in [
+        "listing them, 3, 4, …, 10 gives eight dates",
+        "the days are 3, 4, 5, ..., 10",
+    ] {
+        let v = check("E4", &reply(elided));
+        let why = unsure_on(&v, "enumeration");
+        assert!(why.contains("readings disagree"), "{why}");
+    }
+    let v = check(
+        "E4",
+        &reply("listing them, 3, 4, 5, 6, 7, 8, 9, 10 gives eight dates"),
+    );
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    // A gap, or a sequence that stops short, is no enumeration on any reading.
+    for wrong in [
+        "the days are 3, 4, 6, 7, 8, 9, 10",
+        "the days are 3, 4, …, 9",
+    ] {
+        let v = check("E4", &reply(wrong));
+        assert!(!decided(&v, "enumeration"), "{wrong}: {:?}", v.criteria);
+    }
+}
+
+#[test]
+fn e13_figures_tagged_assumed_with_no_enumeration_are_unsure_and_a_dropped_entry_fails() {
+    let body = "Revenue grew 12%, from $2.5M to $2.8M [derived: (2.8 − 2.5)/2.5 = 0.12]. Churn was 4.1% [assumed] and CAC $310 [assumed].";
+    let v = check("E13", body);
+    let why = unsure_on(&v, "conditional-enumeration");
+    assert!(why.contains("untagged and underived"), "{why}");
+    let all = format!("{body} This summary depends on the assumed churn (4.1%) and CAC ($310); if either is wrong, its conclusions change.");
+    let v = check("E13", &all);
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    // Usage 4: "never drop entries" — an enumeration that leaves out CAC is decided.
+    let dropped = format!("{body} This summary depends on the assumed churn (4.1%); if it is wrong, its conclusions change.");
+    let v = check("E13", &dropped);
+    assert!(!decided(&v, "conditional-enumeration"), "{:?}", v.criteria);
+}
