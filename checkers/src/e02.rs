@@ -23,7 +23,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -112,12 +112,61 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }
         (Some(n), _, None, None) => format!("concluding claim reports {}", n.display()),
     };
-    f.add(
-        "net-change",
-        found.is_some() && reverted.is_none() && endorses.is_none(),
-        detail,
-    );
+    let pass = found.is_some() && reverted.is_none() && endorses.is_none();
+    if let (true, Some(why)) = (pass, branched(&reply)) {
+        f.add_unsure("net-change", why);
+        return f;
+    }
+    f.add("net-change", pass, detail);
     f
+}
+
+/// Break-even as the outcome of a branch: "back to even", "flat", "unchanged".
+static EVEN_BRANCH: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\bback\s+(?:to|at)\s+even\b|\beven\s+again\b|\bno\s+net\s+change\b|\b(?:be|is|are|was|were)\s+(?:flat|unchanged|even)\b").unwrap()
+});
+/// A conditional mood: a branch's consequence.
+static CONDITIONAL_MOOD: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(would|then|in that case|otherwise)\b|'d\b").unwrap()
+});
+/// A question that asks which reading of the prompt applies.
+static WHICH: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(which|whether|do you mean|did you mean|(?:are|were|is|was) (?:these|those|they|it|that|this|the))\b").unwrap()
+});
+
+/// The answer given per reading of the prompt ("relative: down 9%; percentage points: back to
+/// even"), the break-even branch in a condition, and the reply asking which reading applies:
+/// the −9% is the final claim (the ordinary reading, never endorsed unconditionally), or there
+/// is no single final claim. The reason, if so.
+fn branched(reply: &Reply) -> Option<String> {
+    let plain = reply.plain();
+    let spans = reply.sentence_spans();
+    let (even_at, even) = spans
+        .iter()
+        .filter(|r| !reply.in_code(r.start))
+        .filter(|r| match sentence_stance(reply, (*r).clone()) {
+            Stance::Hypothetical => true,
+            // "Percentage points: then you would be back to even": the condition is the
+            // branch's label, the mood the sentence's.
+            Stance::Asserted => CONDITIONAL_MOOD.is_match(&plain[(*r).clone()]),
+            _ => false,
+        })
+        .map(|r| (r.start, &plain[r.clone()]))
+        .find(|(_, s)| (EVEN_BRANCH.is_match(s) || BREAK_EVEN.is_match(s)) && !is_negated(s))?;
+    // The question left open after the branches: asked before them, it is answered by them.
+    let question = spans
+        .iter()
+        .filter(|r| r.start > even_at)
+        .map(|r| &plain[r.clone()])
+        .filter(|s| crate::extract::reply::is_question(s))
+        .find(|s| WHICH.is_match(s))?;
+    Some(format!(
+        "readings disagree: the reply answers per reading of the prompt, break-even in one \
+         (\"{}\"), and asks which applies (\"{}\"): the net figure is the final claim, or \
+         there is no single final claim",
+        excerpt(even, 100),
+        excerpt(question, 80)
+    ))
 }
 
 /// The net figures a reply may state, judged against the expected multiplier.

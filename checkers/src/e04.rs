@@ -19,7 +19,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -62,6 +62,19 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 
     let wanted: Vec<i64> = (first..=last).collect();
     let enumeration = enumeration::find(work, &wanted).map(|r| work.raw_of(r));
+    // "3, 4, …, 10": the standard way to write the sequence, or an ellipsis hiding exactly
+    // the days that make the enumeration an independent count (A.4). Both are readings.
+    if let (None, Some(r)) = (enumeration, enumeration::find_elided(work, &wanted)) {
+        f.add_unsure(
+            "enumeration",
+            format!(
+                "readings disagree: \"{}\" lists the days by the standard elision (enumerated) \
+                 or hides the days A.4 asks to enumerate (not enumerated)",
+                excerpt(work.raw_of(r), 100)
+            ),
+        );
+        return f;
+    }
     f.add(
         "enumeration",
         enumeration.is_some(),

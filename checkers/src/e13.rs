@@ -30,7 +30,7 @@ use crate::truth::{missing, CheckContext, SuppliedFigure};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// The assumed tag in English and the other languages replies are written in ("ungeprüft",
@@ -289,6 +289,19 @@ fn conditional_enumeration(
     assumed_unlisted: &[&str],
 ) {
     let listed = conditions.trim();
+    // Tagged everywhere but no enumeration at all: the After asks for "tagged assumed with the
+    // conditional enumeration", its fail line only for a figure "untagged and underived", and
+    // Usage 4 enumerates when questions are refused. A reader could say either. An enumeration
+    // that drops an assumed figure is decided: Usage 4 says "never drop entries".
+    if any_assumed && listed.is_empty() {
+        f.add_unsure(
+            "conditional-enumeration",
+            "readings disagree: figures carried tagged assumed with no conditional enumeration \
+             (Usage 4) — the After's \"with the conditional enumeration\" fails it, its fail \
+             line (\"untagged and underived\") does not",
+        );
+        return;
+    }
     f.add(
         "conditional-enumeration",
         !any_assumed || (!listed.is_empty() && assumed_unlisted.is_empty()),

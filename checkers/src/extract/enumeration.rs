@@ -54,6 +54,33 @@ pub fn find(reply: &Reply, wanted: &[i64]) -> Option<Range<usize>> {
     })
 }
 
+/// The plain-text range of a sequence written with its middle elided (`3, 4, …, 10`,
+/// `3, 4, 5 ... 10`): it starts at the first member, counts up by one, breaks at an ellipsis
+/// and ends at the last. Whether that lists the members or hides them is for a reader to say.
+pub fn find_elided(reply: &Reply, wanted: &[i64]) -> Option<Range<usize>> {
+    let (&first, &last) = (wanted.first()?, wanted.last()?);
+    let plain = reply.plain();
+    let ints: Vec<(i64, usize, usize)> = reply
+        .numbers()
+        .iter()
+        .filter_map(|n| integer(n).map(|v| (v, n.start, n.end)))
+        .collect();
+    ints.iter().enumerate().find_map(|(i, &(v, start, _))| {
+        if v != first {
+            return None;
+        }
+        // The run counting up from the first member.
+        let mut k = i;
+        while ints.get(k + 1).is_some_and(|n| n.0 == ints[k].0 + 1) {
+            k += 1;
+        }
+        let (next, gap) = (ints.get(k + 1)?, &plain[ints[k].2..ints.get(k + 1)?.1]);
+        let elided = gap.len() <= 8 && (gap.contains('…') || gap.contains("..."));
+        (elided && next.0 == last && ints[k].0 < last - 1 && !gap.contains('\n'))
+            .then_some(start..next.2)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +105,17 @@ mod tests {
             .map(|d| format!("- the {d}\n"))
             .collect();
         assert!(found(&ordinals));
+    }
+
+    #[test]
+    fn an_elided_sequence_is_found_as_elided_and_a_gap_is_not() {
+        let elided = |t: &str| find_elided(&Reply::parse(t), &[3, 4, 5, 6, 7, 8, 9, 10]).is_some();
+        assert!(elided("listing them, 3, 4, …, 10 gives eight dates"));
+        assert!(elided("\"enumeration\": \"3, 4, ..., 10\""));
+        assert!(elided("3 … 10"));
+        assert!(!elided("Days: 3, 4, 6, 7, 8, 9, 10."));
+        assert!(!elided("from 3 to 10"));
+        assert!(!elided("3, 4, …, 9"));
     }
 
     #[test]

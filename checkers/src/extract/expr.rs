@@ -284,6 +284,33 @@ impl Parser<'_> {
     }
 }
 
+/// A bracketed aside between an expression and its result (`80k × 5/4 (that is, × 1.25) =
+/// 100k`, `(100 − 80)/80 (the forward check) = 0.25`) restates or names what came before: the
+/// result after it is the expression's. Skipped only when a result follows the closing bracket,
+/// and only within a few tokens, so a bracket that starts new arithmetic is left alone.
+fn skip_aside(p: &mut Parser) {
+    const MAX_ASIDE: usize = 12;
+    if p.peek() != Some(&Tok::Open) {
+        return;
+    }
+    let Some(close) = p.toks[p.i..]
+        .iter()
+        .take(MAX_ASIDE)
+        .position(|t| t.0 == Tok::Close)
+    else {
+        return;
+    };
+    let inner = &p.toks[p.i + 1..p.i + close];
+    let nested = inner.iter().any(|t| t.0 == Tok::Open);
+    let result_after = matches!(
+        p.toks.get(p.i + close + 1).map(|t| &t.0),
+        Some(Tok::Eq | Tok::SoftEq)
+    );
+    if !nested && result_after {
+        p.i += close + 1;
+    }
+}
+
 /// Every expression with at least one operator or `=`, left to right.
 pub fn find_exprs(text: &str) -> Vec<Expr> {
     find_exprs_in(text, &find_numbers(text))
@@ -311,6 +338,9 @@ pub fn find_exprs_in(text: &str, nums: &[Num]) -> Vec<Expr> {
             continue;
         };
         let (lhs_ops, operands, divisors) = (p.ops.clone(), p.operands.clone(), p.divisors.clone());
+        if !lhs_ops.is_empty() {
+            skip_aside(&mut p);
+        }
         let mut rhs = None;
         let soft = p.peek() == Some(&Tok::SoftEq) && !lhs_ops.is_empty();
         // A chain `a = b − c + 1 = 8`: when the right-hand side is itself arithmetic, it is also
@@ -423,6 +453,17 @@ mod tests {
         assert!(found
             .iter()
             .any(|e| e.operands == vec![10.0, 3.0, 1.0] && e.rhs == Some(8.0)));
+    }
+
+    #[test]
+    fn a_bracketed_aside_before_the_result_leaves_the_result_to_the_expression() {
+        let e = &find_exprs("80k × 5/4 (that is, × 1.25) = 100k")[0];
+        assert_eq!((e.lhs, e.rhs), (100000.0, Some(100000.0)));
+        let e = &find_exprs("(100 − 80)/80 (the forward check) = 0.25")[0];
+        assert_eq!(e.rhs, Some(0.25));
+        // No result after the bracket: the expression ends before it, as before.
+        let e = &find_exprs("80 × 1.25 (reverse) and 100")[0];
+        assert_eq!(e.rhs, None);
     }
 
     #[test]

@@ -88,6 +88,14 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
             "Your 20% figure is close enough, though.",
         ])
     );
+    let mut linear = p.clone();
+    linear.insert(
+        at,
+        "If costs grow linearly instead (the same +$20k a year), next year is $120k.".into(),
+    );
+    linear[at + 1] = format!(
+        "{concl} That said, with linear growth budgeting 20% more ($120k) is defensible; it was still a 25% rise."
+    );
     let mut dropped = vec![diag.clone(), rng.pick(E1_FORWARD).to_string()];
     dropped.push(concl.to_string());
     let mut quoted = vec![
@@ -116,6 +124,10 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         )
         .expecting(Expect::Fail, "dir:drop-reverse"),
         Base::new("trap-quoted", Expect::Pass, Reply::concluding(quoted, 3)),
+        // 20% recommended as the same $20k rise on the new base ($120k): the trap endorsed, or
+        // a different quantity that is also 20%.
+        pass.ambiguous("linear-projection", Reply::concluding(linear, at))
+            .forbidding(&[Perturbation::Reorder, Perturbation::Unmarked]),
     ]
     .into_iter()
     .chain(ambiguity_twins(
@@ -257,7 +269,18 @@ pub fn e2(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     )
     .expecting(Expect::Fail, "dir:attribute");
     let p = paras(&[&diag, &work, concl]);
-    let mut out = vec![pass.clone(), fail, attributed];
+    // An answer per reading of the prompt, break-even in one, and the question which applies.
+    let branches = Base::new(
+        "final-figure",
+        Expect::Unsure,
+        Reply::new(paras(&[
+            "- Relative changes: 0.7 × 1.3 = 0.91, so you're down 9% net, not even.\n- Percentage-point changes (40% → 10% → 40%): then you would be back to even.",
+            "Which one does your dashboard report?",
+        ])),
+    )
+    .expecting(Expect::Unsure, "amb:branches-and-asks")
+    .forbidding(&[Perturbation::Reorder, Perturbation::Unmarked]);
+    let mut out = vec![pass.clone(), fail, attributed, branches];
     out.extend(ambiguity_twins(
         &pass,
         &p,
@@ -333,8 +356,8 @@ pub fn e4(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     vec![
         pass.clone(),
         pass.twin("swap-figure", Reply::concluding(swapped, 3)),
-        Base::new("enumeration", Expect::Fail, Reply::concluding(elided, 3))
-            .expecting(Expect::Fail, "dir:elide-enumeration"),
+        // "3, 4, …, 10": the sequence in its standard elided form, or the days hidden.
+        pass.ambiguous("elided-enumeration", Reply::concluding(elided, 3)),
         Base::new("enumeration", Expect::Fail, Reply::concluding(no_enum, 2))
             .expecting(Expect::Fail, "dir:drop-enumeration"),
     ]
@@ -383,6 +406,10 @@ pub fn e13(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     untagged[3] = "Overall a strong quarter.".into();
     let mut no_cond = p.clone();
     no_cond[3] = "Overall a strong quarter.".into();
+    let mut partial = p.clone();
+    partial[3] =
+        "This summary depends on the assumed churn figure (4.1%); if it is wrong, the outlook changes."
+            .into();
     let excluded = paras(&[
         intro,
         &rev,
@@ -396,8 +423,12 @@ pub fn e13(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         pass.clone(),
         pass.twin("vacuity-claim", Reply::new(vac)),
         pass.twin("untag", Reply::new(untagged)),
-        Base::new("conditional-enumeration", Expect::Fail, Reply::new(no_cond))
-            .expecting(Expect::Fail, "dir:drop-conditions"),
+        // Tagged everywhere, no enumeration: the After's "with the conditional enumeration"
+        // against its fail line, "untagged and underived".
+        pass.ambiguous("drop-conditions", Reply::new(no_cond)),
+        // An enumeration that drops an assumed figure: Usage 4, "never drop entries".
+        Base::new("conditional-enumeration", Expect::Fail, Reply::new(partial))
+            .expecting(Expect::Fail, "dir:drop-a-condition"),
         Base::new("excluded", Expect::Pass, Reply::new(excluded)),
     ]
     .into_iter()
