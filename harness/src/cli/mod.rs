@@ -111,7 +111,7 @@ enum Command {
     /// List the runs of a results folder, newest first
     ///
     /// List the runs of a results folder (default: results): date, charter version, verdict,
-    /// models, charter path; newest first.
+    /// models, charter path; newest first, under a header row (--json: no header).
     Runs(runs::RunsArgs),
     /// Print the key of a gate's inputs
     ///

@@ -57,10 +57,20 @@ impl RunRow {
     }
 }
 
-/// One line a run under `results`: when, charter version, models, verdict; newest first.
+/// The header row of `harness runs`, its columns as wide as [`RunRow::line`]'s.
+pub fn header() -> String {
+    format!(
+        "{:<22} {:<22} {:<16} {:<12} models  (charter file)",
+        "run", "started", "charter version", "verdict"
+    )
+}
+
+/// A header row, then one line a run under `results`: when, charter version, verdict, models;
+/// newest first.
 pub fn list(results: &Path) -> Result<String> {
-    let rows: Vec<String> = rows(results)?.iter().map(RunRow::line).collect();
-    Ok(rows.join("\n") + "\n")
+    let mut lines = vec![header()];
+    lines.extend(rows(results)?.iter().map(RunRow::line));
+    Ok(lines.join("\n") + "\n")
 }
 
 /// The runs under `results`, newest first; an error when there are none.

@@ -68,7 +68,8 @@ fn a_run_names_the_charter_matrix_and_suite_and_offline_tests_the_repositorys_ch
         "--charter wins over CHARTER.md"
     );
     let listed = stdout(&harness(repo.path(), &["runs"], &[]));
-    let lines: Vec<&str> = listed.lines().collect();
+    // Under the header row, one line a run.
+    let lines: Vec<&str> = listed.lines().skip(1).collect();
     assert_eq!(lines.len(), 2, "{listed}");
     assert!(
         lines.iter().all(|l| l.contains("charter 0.1.0")),
@@ -131,7 +132,11 @@ fn a_narrowed_run_is_listed_as_narrowed_with_the_models_it_ran_and_never_becomes
             && !narrowed[0].contains("scripted-compliant"),
         "only the model it ran: {listed}"
     );
-    let other = listed.lines().find(|l| !l.contains("narrowed")).unwrap();
+    let other = listed
+        .lines()
+        .skip(1)
+        .find(|l| !l.contains("narrowed"))
+        .unwrap();
     assert!(
         other.contains("scripted-compliant, scripted-naive, scripted-reader"),
         "{listed}"

@@ -557,7 +557,11 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
     let latest = std::fs::read_link(results.join("latest")).unwrap();
     assert!(runs.iter().any(|r| r.ends_with(&*latest.to_string_lossy())));
     let listed = stdout(&common::harness(cwd.path(), &["runs"], &[]));
-    assert_eq!(listed.lines().count(), 2, "{listed}");
+    assert_eq!(
+        listed.lines().count(),
+        3,
+        "a header row and two runs: {listed}"
+    );
 
     // Two charters: what differs is named; the scripted models behave alike, so no change.
     let o = common::harness(cwd.path(), &["compare", &runs[0], &runs[1]], &[]);
