@@ -61,3 +61,46 @@ fn a_missing_key_two_models_share_is_named_once_with_both_models() {
     assert!(err.contains("$CH_TEST_KEY (models oa, an)"), "{err}");
     assert!(err.contains("this API key variable is not set"), "{err}");
 }
+
+/// `sh -c "harness ARGS 2>&1"` in `cwd`: stdout and stderr in one pipe, in the order written.
+fn combined(cwd: &std::path::Path, args: &str) -> (Option<i32>, String) {
+    let bin = env!("CARGO_BIN_EXE_harness");
+    let o = std::process::Command::new("sh")
+        .args(["-c", &format!("'{bin}' {args} 2>&1")])
+        .current_dir(cwd)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn the_verdict_is_the_last_line_of_run_and_gate_with_stdout_and_stderr_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let (code, text) = combined(
+        &repo_root(),
+        &format!(
+            "run --matrix offline --case E1 --trials 1 --out '{}'",
+            out.display()
+        ),
+    );
+    assert_eq!(code, Some(1), "{text}");
+    let last = |t: &str| {
+        t.lines()
+            .rfind(|l| !l.trim().is_empty())
+            .unwrap()
+            .to_string()
+    };
+    assert!(last(&text).starts_with("Gate: "), "{text}");
+    // What each model was sent is still said, before the gate.
+    let sent = text.find("scripted-naive: sent ").expect("the sent lines");
+    assert!(sent < text.rfind("Gate: ").unwrap(), "{text}");
+    let (code, text) = combined(&repo_root(), &format!("gate '{}'", out.display()));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(last(&text).starts_with("Gate: "), "{text}");
+}
