@@ -104,3 +104,26 @@ fn the_verdict_is_the_last_line_of_run_and_gate_with_stdout_and_stderr_together(
     assert_eq!(code, Some(1), "{text}");
     assert!(last(&text).starts_with("Gate: "), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_with_no_limits_shows_no_waiting_state() {
+    use crate::common::loopback_run::{run_harness, two_api_manifest};
+    use crate::common::model_server::{generic_turn, serve};
+    // No limit in the manifest and none in the answers' headers: until an account's first
+    // answer its requests go one at a time, which is no wait on a limit.
+    let server = serve(generic_turn, "pinned-1").await;
+    let manifest = two_api_manifest(
+        &crate::common::example_charter(),
+        &server.url(),
+        "pinned-1",
+        "[decoding]\nmax_tokens = 100",
+        "max_concurrency = 4",
+        "max_concurrency = 4",
+    );
+    let run = run_harness(manifest, &["--case", "E1,E2", "--trials", "3"]).await;
+    assert!([0, 1].contains(&run.code), "{}", run.stderr);
+    assert!(server.requests().len() >= 12, "{}", run.stderr);
+    assert!(!run.stderr.contains("WAITING"), "{}", run.stderr);
+    assert!(!run.stderr.contains("(~0.0s)"), "{}", run.stderr);
+    assert!(!run.stderr.contains("on rate limits"), "{}", run.stderr);
+}
