@@ -127,3 +127,26 @@ async fn a_server_with_no_limits_shows_no_waiting_state() {
     assert!(!run.stderr.contains("(~0.0s)"), "{}", run.stderr);
     assert!(!run.stderr.contains("on rate limits"), "{}", run.stderr);
 }
+
+#[test]
+fn a_finished_run_folder_holds_no_lock_file_and_resumes_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = crate::common::offline_run(&out, &["--case", "E1", "--trials", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(out.join("run.json").is_file());
+    assert!(
+        !out.join(".lock").exists(),
+        "a .lock left in the run folder"
+    );
+    // Its run.json, not a lock file, marks it now: a resume (nothing left) and a gate still work.
+    let o = harness(
+        &repo_root(),
+        &["run", "--resume", out.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = harness(&repo_root(), &["gate", out.to_str().unwrap()], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!out.join(".lock").exists());
+}
