@@ -365,7 +365,8 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
             stderr(&o)
         );
     }
-    // A narrowed run is not results/latest: check, show and gate still have nothing to read.
+    // A narrowed run is not results/latest: gate still has nothing to read (check and show
+    // read it, saying so: cli::defaults).
     let o = harness(
         cwd.path(),
         &[
@@ -381,7 +382,7 @@ fn check_ends_with_one_line_of_counts_and_show_check_and_gate_default_to_results
         "{}",
         stderr(&o)
     );
-    assert_eq!(harness(cwd.path(), &["check"], &[]).status.code(), Some(2));
+    assert_eq!(harness(cwd.path(), &["gate"], &[]).status.code(), Some(2));
     let o = harness(
         cwd.path(),
         &["run", "--matrix", "offline", "--trials", "1"],
