@@ -1,6 +1,6 @@
 //! `harness check`: stored transcripts re-checked offline with the current checkers.
 
-use super::{existing_or_latest_hint, SuiteArgs, LATEST};
+use super::{run_to_read, SuiteArgs, LATEST};
 use crate::error::Result;
 use crate::inspect::check::{self, CheckOptions};
 use clap::Args;
@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub(super) struct CheckArgs {
-    /// Transcript files, or folders searched for them (a run folder, a unit folder).
+    /// Transcript files, or folders searched for them (a run folder, a unit folder). Without a
+    /// path: results/latest (the newest full run), named on stderr with any newer narrowed run;
+    /// before the first full run, the newest narrowed run.
     #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
     /// Print one JSON verdict per line (format: docs/formats.md).
@@ -26,7 +28,7 @@ pub(super) struct CheckArgs {
 
 pub(super) fn run(args: CheckArgs) -> Result<u8> {
     check::run(&CheckOptions {
-        paths: existing_or_latest_hint(args.paths)?,
+        paths: run_to_read(args.paths)?,
         json: args.json,
         verbose: args.verbose,
         charter: args.charter,

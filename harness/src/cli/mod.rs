@@ -111,7 +111,7 @@ enum Command {
     /// List the runs of a results folder, newest first
     ///
     /// List the runs of a results folder (default: results): date, charter version, verdict,
-    /// models, charter path; newest first.
+    /// models, charter path; newest first, under a header row (--json: no header).
     Runs(runs::RunsArgs),
     /// Print the key of a gate's inputs
     ///
@@ -212,12 +212,55 @@ fn existing_or_latest_hint(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
     }
     let latest = at_root(Path::new(LATEST));
     if !latest.exists() {
-        return Err(Error::input(format!(
-            "{}: no run here (it points at the newest run `harness run` wrote in this folder) — give a run folder or transcript files, e.g. `harness runs` lists them",
-            latest.display()
-        )));
+        return Err(no_run_here(&latest));
     }
     Ok(vec![latest])
+}
+
+fn no_run_here(latest: &Path) -> Error {
+    Error::input(format!(
+        "{}: no run here (it points at the newest run `harness run` wrote in this folder) — give a run folder or transcript files, e.g. `harness runs` lists them",
+        latest.display()
+    ))
+}
+
+/// What `show` and `check` read: `paths`, or with none given the newest full run
+/// (`results/latest`, as issue 34 decided) or, before the first one, the newest narrowed run.
+/// Either is named on stderr, and so is a narrowed run newer than the full one.
+fn run_to_read(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
+    use crate::store::runs::DefaultRun;
+    if !(paths.len() == 1 && paths[0] == Path::new(LATEST)) {
+        return Ok(paths);
+    }
+    let latest = at_root(Path::new(LATEST));
+    let results = latest.parent().unwrap_or(Path::new("results"));
+    let shown = |p: &Path| crate::suite::embedded::shown(p);
+    match crate::store::runs::default_run(results) {
+        None => Err(no_run_here(&latest)),
+        Some(DefaultRun::Latest {
+            dir,
+            newer_narrowed,
+        }) => {
+            errln!(
+                "reading {} (results/latest: the newest full run)",
+                shown(&dir)
+            );
+            if let Some((newer, what)) = newer_narrowed {
+                errln!(
+                    "a newer narrowed run ({what}) is in {}: give its folder to read it",
+                    shown(&newer)
+                );
+            }
+            Ok(vec![dir])
+        }
+        Some(DefaultRun::Narrowed { dir, narrowed }) => {
+            errln!(
+                "no full run yet: reading {}, the newest narrowed run ({narrowed}); a run of every unit becomes results/latest",
+                shown(&dir)
+            );
+            Ok(vec![dir])
+        }
+    }
 }
 
 /// Run the command line; the number is the process exit code.

@@ -1,6 +1,6 @@
 //! `harness show`: stored transcripts as stories, re-checked with the current checkers.
 
-use super::{existing_or_latest_hint, SuiteArgs, LATEST};
+use super::{run_to_read, SuiteArgs, LATEST};
 use crate::error::Result;
 use crate::inspect::show::{self, ShowOptions};
 use clap::Args;
@@ -9,7 +9,8 @@ use std::path::PathBuf;
 #[derive(Args)]
 pub(super) struct ShowArgs {
     /// Transcript files, or folders searched for them; a case id (`E8`) shows that case of
-    /// results/latest.
+    /// results/latest. Without a path: results/latest (the newest full run), named on stderr
+    /// with any newer narrowed run; before the first full run, the newest narrowed run.
     #[arg(default_value = LATEST)]
     paths: Vec<PathBuf>,
     /// Only these cases (E8, e8 and E08 are the same); repeatable, or comma-separated.
@@ -50,7 +51,7 @@ pub(super) fn run(mut args: ShowArgs) -> Result<u8> {
     } else {
         paths
     };
-    args.paths = existing_or_latest_hint(args.paths)?;
+    args.paths = run_to_read(args.paths)?;
     show::run(&ShowOptions {
         color: !args.json && super::coloured(),
         cases: args.cases,

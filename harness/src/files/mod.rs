@@ -1,6 +1,6 @@
 //! Files the harness writes and walks, below every layer that names a file: atomic writes that
-//! mask keys and never write through a planted link (a run folder, marked by its lock file,
-//! holds no links), opens that follow no link at the name, and the sorted walk of a folder.
+//! mask keys and never write through a planted link (a run folder, marked by its lock file or
+//! its run.json, holds no links), opens that follow no link at the name, and the sorted walk of a folder.
 
 pub mod limits;
 pub mod read;
@@ -22,8 +22,19 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     write_atomic(path, &bytes)
 }
 
-/// The lock file a run holds in its folder (see `run_folder::lock_for_run`).
+/// The lock file a run holds in its folder while it runs (see `run_folder::lock_for_run`).
 pub const LOCK_FILE: &str = ".lock";
+
+/// The record every run folder holds from its start (`store::record::RunRecord`): with the lock
+/// file, what marks a folder as a run folder (a finished run keeps no lock file).
+pub const RUN_RECORD: &str = "run.json";
+
+/// Whether `dir` is a run folder: one a run holds (its lock file) or has recorded (run.json).
+fn is_run_folder(dir: &Path) -> bool {
+    [LOCK_FILE, RUN_RECORD]
+        .iter()
+        .any(|f| dir.join(f).symlink_metadata().is_ok())
+}
 
 /// Open a file the harness keeps writing to (a run folder's lock, a labels file) without
 /// following a symlink at its name (`O_NOFOLLOW`), and only if it is a regular file: a link
@@ -124,12 +135,12 @@ fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
 
 /// Folders of a run folder (`transcripts/<model>/<unit>`) must be folders, not links: a link
 /// planted there (in a folder resumed, or copied from elsewhere) would have the harness write a
-/// transcript wherever it points. The run folder is the nearest one holding a `.lock`; its own
-/// path, and any folder outside a run folder, is the user's to choose.
+/// transcript wherever it points. The run folder is the nearest one holding a `.lock` or a
+/// `run.json`; its own path, and any folder outside a run folder, is the user's to choose.
 fn refuse_links_below_run_dir(dir: &Path) -> Result<()> {
     let mut below = Vec::new();
     for a in dir.ancestors().take(4) {
-        if a.join(LOCK_FILE).symlink_metadata().is_ok() {
+        if is_run_folder(a) {
             for d in below {
                 let d: &Path = d;
                 if d.symlink_metadata()
@@ -254,4 +265,28 @@ pub fn files_under(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Ve
     }
     out.sort();
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finished_run_folder_marked_by_its_run_json_refuses_a_planted_folder_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let run = dir.path().join("run");
+        std::fs::create_dir(&run).unwrap();
+        std::os::unix::fs::symlink(outside.path(), run.join("transcripts")).unwrap();
+        // Not (yet) a run folder: the folder and its links are the user's to choose.
+        write_atomic(&run.join("transcripts/a.json"), b"{}").unwrap();
+        std::fs::remove_file(outside.path().join("a.json")).unwrap();
+        // Finished: no lock file, its run.json marks it.
+        std::fs::write(run.join(RUN_RECORD), "{}").unwrap();
+        let e = write_atomic(&run.join("transcripts/m/trial-1.json"), b"{}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is a symlink inside the run folder"), "{e}");
+        assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none());
+    }
 }

@@ -57,6 +57,19 @@ impl Unit {
         names.into_iter().map(str::to_string).collect()
     }
 
+    /// Passed of the trials it needs, `3/3`; when fewer were written (a run interrupted, or
+    /// resumed no further), passed of those written and how many were not run: `0/1 (2 not
+    /// run)`, never `0/3`, which reads as three failures.
+    pub fn tally(&self, required: u32) -> String {
+        let written = self.trials.len();
+        match (required as usize).checked_sub(written) {
+            Some(missing) if missing > 0 => {
+                format!("{}/{written} ({missing} not run)", self.passed())
+            }
+            _ => format!("{}/{required}", self.passed()),
+        }
+    }
+
     pub fn passed(&self) -> usize {
         self.trials
             .iter()
@@ -249,7 +262,7 @@ impl Gate {
                     UnitStatus::Fail => marks[1],
                     UnitStatus::Inconclusive => marks[2],
                 };
-                format!("{}/{}{mark}", u.passed(), self.required)
+                format!("{}{mark}", u.tally(self.required))
             })
     }
 

@@ -170,7 +170,7 @@ fn matrix_cell(h: &mut Html, u: &Unit, required: u32) {
         h.leaf(
             "a",
             &[("href", &href)],
-            &format!("{}/{required} {s}", u.passed()),
+            &format!("{} {s}", u.tally(required)),
         )
         .text(" ")
         .leaf("span", &[("class", "ci"), ("title", &title)], &interval);
@@ -232,7 +232,7 @@ fn unit(
     ];
     h.open("section", &attrs)
         .el("h2", &[], |h| {
-            let verdict = format!("{}/{} {s}", u.passed(), gate.required);
+            let verdict = format!("{} {s}", u.tally(gate.required));
             h.text(&format!(
                 "{}/{} {title} on {} — ",
                 u.case, u.variant, u.model

@@ -130,10 +130,14 @@ impl Progress {
     /// A request of `model` waits on its account's limit: the bar's own state, or (as a retry
     /// is) a line, at most one every few seconds per model.
     fn waiting(&mut self, model: &str, account: &str, wait_ms: u64) {
+        // A window a 429 narrowed has no length to say: until a request in flight ends.
+        let how_long = match wait_ms {
+            0 => "until a request in flight ends".to_string(),
+            ms => format!("~{:.1}s", ms as f64 / 1000.0),
+        };
         let text = format!(
-            "waiting on limit: {} (~{:.1}s)",
-            crate::output::inert(account),
-            wait_ms as f64 / 1000.0
+            "waiting on limit: {} ({how_long})",
+            crate::output::inert(account)
         );
         match self.per_model.get(model) {
             Some((bar, _)) if self.bars.is_some() => bar.set_message(text),

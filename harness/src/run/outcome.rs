@@ -29,12 +29,12 @@ pub fn run(opts: &RunOptions) -> Result<u8> {
         step_summary: true,
         comparison: None,
     };
-    let code = conclude(&done.run_dir, &done.gate, &done.records, &facts)?;
-    // What was sent against the plan printed before the first call.
+    // What was sent against the plan printed before the first call: said before the gate, so
+    // that the verdict stays the last line a terminal shows (stderr and stdout together).
     for line in &done.sent {
         errln!("{line}");
     }
-    Ok(code)
+    conclude(&done.run_dir, &done.gate, &done.records, &facts)
 }
 
 /// Print the gate and write the run folder's reports; the gate's exit code.

@@ -157,6 +157,18 @@ impl Priced<'_> {
     /// The lines printed before the first call.
     pub fn summary(&self) -> String {
         let s = |n: u64| if n == 1 { "" } else { "s" };
+        // Every trial already stored (a base rerun reused whole, a finished run resumed): a
+        // line of 0 episodes a model would only be noise.
+        if self.plan.is_empty() {
+            return match self.plan.completed {
+                0 => "plan: nothing to send\n".to_string(),
+                n => format!(
+                    "plan: nothing to send: the {n} trial{} stored here {} reused\n",
+                    s(n as u64),
+                    if n == 1 { "is" } else { "are" }
+                ),
+            };
+        }
         let mut out = String::from("plan:\n");
         for (mi, (m, _)) in self.models.iter().enumerate() {
             let episodes = self.plan.episodes(mi) as u64;

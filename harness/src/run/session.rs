@@ -222,7 +222,15 @@ impl SentTally {
 
     /// Per model: "sent N requests (plan: at most M)", for the end of the run.
     fn lines(&self, models: &[manifest::ModelEntry]) -> Vec<String> {
-        self.records(models)
+        let records = self.records(models);
+        // Nothing planned and nothing sent: the plan said so ("nothing to send").
+        if records
+            .iter()
+            .all(|s| s.requests == 0 && s.requests_at_most == 0)
+        {
+            return Vec::new();
+        }
+        records
             .iter()
             .map(|s| {
                 crate::run::plan::sent_line(&s.model, s.requests, s.retried, s.requests_at_most)

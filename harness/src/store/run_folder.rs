@@ -198,9 +198,37 @@ pub(crate) fn record(
 }
 
 /// An advisory lock on a run folder, held for the run's life (released when dropped or when the
-/// process dies, however it dies).
+/// process dies, however it dies). A run that ends removes its lock file: a finished run folder
+/// holds none (its run.json marks it as a run folder for the link-safe writes).
 pub struct RunLock {
-    _file: std::fs::File,
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl Drop for RunLock {
+    fn drop(&mut self) {
+        // Only while the name is still this lock's file: removed, then closed (unlocked).
+        if same_file(&self.file, &self.path) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `path` (not followed) names the open `file`.
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), path.symlink_metadata()) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        false
+    }
 }
 
 /// Lock `dir` for one run, creating it; a folder another run holds is refused at once, naming
@@ -208,8 +236,23 @@ pub struct RunLock {
 pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join(crate::files::LOCK_FILE);
+    // A holder that ends removes the file it locked: a lock taken on that removed file would
+    // guard nothing, so the name is opened again (a few times at most).
+    for _ in 0..3 {
+        if let Some(file) = try_lock(dir, &path)? {
+            return Ok(RunLock { file, path });
+        }
+    }
+    Err(Error::input(format!(
+        "{}: its lock file kept changing while it was being locked; another harness is starting or ending in this folder — try again, or choose another --out",
+        dir.display()
+    )))
+}
+
+/// Open and lock the lock file: `None` when the name no longer holds the file locked.
+fn try_lock(dir: &Path, path: &Path) -> Result<Option<std::fs::File>> {
     let mut file = crate::files::open_no_follow(
-        &path,
+        path,
         std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -229,11 +272,14 @@ pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
                 holder.trim()
             )));
         }
+        if !same_file(&file, path) {
+            return Ok(None);
+        }
         let _ = file.set_len(0);
         let _ = file.seek(std::io::SeekFrom::Start(0));
         let _ = std::io::Write::write_fmt(&mut file, format_args!("{}", std::process::id()));
     }
-    Ok(RunLock { _file: file })
+    Ok(Some(file))
 }
 
 /// Lock the run folder for a run; a new run (not `resume`) refuses a folder that already holds
@@ -385,6 +431,10 @@ mod tests {
             "held by the first run"
         );
         drop(lock);
+        assert!(
+            !dir.path().join(crate::files::LOCK_FILE).exists(),
+            "a run that ends leaves no lock file"
+        );
         std::fs::write(dir.path().join("run.json"), "{}").unwrap();
         let e = lock_for_run(dir.path(), false).err().unwrap().to_string();
         assert!(e.contains("already holds files"), "{e}");

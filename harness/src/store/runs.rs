@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::store::record::{RunRecord, Summary};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Point `results/latest` at the newest whole run (a symlink; replaced atomically). A run
 /// narrowed by `--case`, `--variant`, `--model` or `--shard` never calls this.
@@ -57,10 +57,20 @@ impl RunRow {
     }
 }
 
-/// One line a run under `results`: when, charter version, models, verdict; newest first.
+/// The header row of `harness runs`, its columns as wide as [`RunRow::line`]'s.
+pub fn header() -> String {
+    format!(
+        "{:<22} {:<22} {:<16} {:<12} models  (charter file)",
+        "run", "started", "charter version", "verdict"
+    )
+}
+
+/// A header row, then one line a run under `results`: when, charter version, verdict, models;
+/// newest first.
 pub fn list(results: &Path) -> Result<String> {
-    let rows: Vec<String> = rows(results)?.iter().map(RunRow::line).collect();
-    Ok(rows.join("\n") + "\n")
+    let mut lines = vec![header()];
+    lines.extend(rows(results)?.iter().map(RunRow::line));
+    Ok(lines.join("\n") + "\n")
 }
 
 /// The runs under `results`, newest first; an error when there are none.
@@ -115,4 +125,45 @@ fn row(dir: &Path, name: String) -> RunRow {
         // A narrowed run names what narrowed it and only the models it ran.
         narrowed: run.narrowed(),
     }
+}
+
+/// The run `show` and `check` read when given no path, as found under a results folder.
+#[derive(Debug, PartialEq)]
+pub enum DefaultRun {
+    /// `results/latest`: the newest full run (`dir`, resolved), and the newest narrowed run
+    /// made after it, with what narrowed it, if there is one.
+    Latest {
+        dir: PathBuf,
+        newer_narrowed: Option<(PathBuf, String)>,
+    },
+    /// No full run yet: the newest narrowed run, and what narrowed it.
+    Narrowed { dir: PathBuf, narrowed: String },
+}
+
+/// What `show` and `check` read under `results` with no path given; `None` when there is no
+/// run there at all. Newer means a later run id (ids start with their time).
+pub fn default_run(results: &Path) -> Option<DefaultRun> {
+    let rows = rows(results).unwrap_or_default();
+    let latest = results.join("latest");
+    if !latest.exists() {
+        let newest = rows.into_iter().find(|r| r.narrowed.is_some())?;
+        return Some(DefaultRun::Narrowed {
+            dir: results.join(&newest.run),
+            narrowed: newest.narrowed.unwrap_or_default(),
+        });
+    }
+    // A link to its run id (as `mark_latest` writes it); a folder copied there stands for itself.
+    let id = std::fs::read_link(&latest)
+        .ok()
+        .and_then(|l| l.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .filter(|id| results.join(id).is_dir());
+    let newer_narrowed = id.as_ref().and_then(|id| {
+        rows.iter()
+            .take_while(|r| r.run > *id)
+            .find_map(|r| Some((results.join(&r.run), r.narrowed.clone()?)))
+    });
+    Some(DefaultRun::Latest {
+        dir: id.map_or(latest, |id| results.join(id)),
+        newer_narrowed,
+    })
 }

@@ -227,6 +227,12 @@ impl Limiter {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Whether a 429 has narrowed the concurrency window below the entries' ceiling.
+    fn window_halved(&self) -> bool {
+        let s = self.lock();
+        s.window < s.ceiling
+    }
+
     /// An entry joins: its concurrency adds to the ceiling (each entry keeps its own
     /// `max_concurrency` too), and its seeds apply where none is set yet.
     fn join(&self, model: &ModelEntry, first: bool) {
@@ -287,10 +293,15 @@ impl Limiter {
                 why = if wait.is_some() { "buckets or pause" } else { "concurrency or the one-at-a-time start" },
                 "limiter: waiting"
             );
-            waiting.start();
-            if !told {
-                told = true;
-                on_wait(wait.unwrap_or_default());
+            // A wait on a limit is a timed one (buckets, a pause) or a window a 429 halved: it
+            // is counted and told. The one-at-a-time start before the first answer, or the
+            // entries' own `max_concurrency`, is none (a server with no limits showed "~0.0s").
+            if wait.is_some() || self.window_halved() {
+                waiting.start();
+                if !told {
+                    told = true;
+                    on_wait(wait.unwrap_or_default());
+                }
             }
             match wait {
                 Some(d) => {

@@ -264,3 +264,36 @@ fn quiet_leaves_stderr_empty_on_success_keeps_the_result_and_still_says_an_error
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("error: "), "{}", stderr(&bad));
 }
+
+#[test]
+fn runs_prints_a_header_row_over_its_columns_and_json_prints_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let run = crate::common::offline_run(&results.join("r1"), &["--case", "E1", "--trials", "1"]);
+    assert!(run.status.code().is_some(), "{}", stderr(&run));
+    let o = harness(&repo_root(), &["runs", results.to_str().unwrap()], &[]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "a header row, then the one run:\n{text}");
+    let (header, row) = (lines[0], lines[1]);
+    assert!(header.starts_with("run "), "{text}");
+    assert!(row.starts_with("r1 "), "{text}");
+    // Each heading stands over its column: the row's charter version and verdict start there.
+    let at = |s: &str| header.find(s).unwrap();
+    assert_eq!(
+        row.find("charter 0.1.0"),
+        Some(at("charter version")),
+        "{text}"
+    );
+    assert_eq!(row.find("partial"), Some(at("verdict")), "{text}");
+    assert!(header.contains("models  (charter file)"), "{text}");
+    // --json is one object a line: no header among them.
+    let o = harness(
+        &repo_root(),
+        &["runs", "--json", results.to_str().unwrap()],
+        &[],
+    );
+    let json = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(json.lines().count(), 1, "{json}");
+    assert!(json.starts_with("{\"run\":\"r1\""), "{json}");
+}

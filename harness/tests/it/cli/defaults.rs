@@ -139,3 +139,102 @@ fn a_mistyped_base_branch_gets_a_suggestion_and_the_branches_in_one_order() {
         assert_eq!(list(&again), list(&first), "a stable order");
     }
 }
+
+/// `harness run --matrix offline --trials 1` in `dir` with `extra`; the run folder it wrote
+/// (as `results/<id>`), read from its stderr.
+fn offline_once(dir: &Path, extra: &[&str]) -> String {
+    let mut args = vec!["run", "--matrix", "offline", "--trials", "1"];
+    args.extend_from_slice(extra);
+    let o = harness(dir, &args, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let after = stdout(&o);
+    let at = after.find("reports: ").expect("reports line") + "reports: ".len();
+    let dir_shown = &after[at..after[at..].find("/{").unwrap() + at];
+    let id = Path::new(dir_shown).file_name().unwrap().to_str().unwrap();
+    format!("results/{id}")
+}
+
+#[test]
+fn with_no_path_show_and_check_name_the_run_they_read_and_a_newer_narrowed_one() {
+    let repo = charter_repo();
+    // No full run yet: the newest narrowed run is read, and said so (before: nothing found).
+    let first = offline_once(repo.path(), &["--case", "E1,E2"]);
+    for cmd in [&["check"][..], &["show", "--json"]] {
+        let o = harness(repo.path(), cmd, &[]);
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with(&format!(
+                "no full run yet: reading {first}, the newest narrowed run (--case E1,E2); a run of every unit becomes results/latest\n"
+            )),
+            "{cmd:?}: {}",
+            stderr(&o)
+        );
+    }
+    let o = harness(repo.path(), &["check"], &[]);
+    assert!(
+        stdout(&o).ends_with("6 transcripts: 4 pass, 2 fail, 0 inconclusive; 0 verdicts changed\n"),
+        "{}",
+        stdout(&o)
+    );
+    // The gate still reads results/latest only.
+    assert_eq!(harness(repo.path(), &["gate"], &[]).status.code(), Some(2));
+
+    // A full run: it is named, as results/latest.
+    let full = offline_once(repo.path(), &[]);
+    let o = harness(repo.path(), &["check"], &[]);
+    assert_eq!(
+        stderr(&o),
+        format!("reading {full} (results/latest: the newest full run)\n")
+    );
+    assert!(stdout(&o).contains("48 transcripts: "), "{}", stdout(&o));
+    // `gate` keeps each run's own id: read through results/latest, or an older run by path.
+    for (args, run) in [
+        (vec!["gate"], &full),
+        (vec!["gate", first.as_str()], &first),
+    ] {
+        assert_eq!(harness(repo.path(), &args, &[]).status.code(), Some(1));
+        let summary: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(repo.path().join(run).join("summary.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            format!("results/{}", summary["run"]["id"].as_str().unwrap()),
+            *run
+        );
+        let md = std::fs::read_to_string(repo.path().join(run).join("report.md")).unwrap();
+        assert!(!md.contains("latest"), "{md}");
+    }
+
+    // A narrowed run after it: still the full run, and the newer one named with its folder.
+    let newer = offline_once(repo.path(), &["--case", "E8", "--model", "weakest"]);
+    for cmd in [&["check"][..], &["show", "E8", "--json"]] {
+        let o = harness(repo.path(), cmd, &[]);
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "reading {full} (results/latest: the newest full run)\n\
+                 a newer narrowed run (--case E8 --model scripted-naive) is in {newer}: give its folder to read it\n"
+            ),
+            "{cmd:?}"
+        );
+    }
+
+    // `compare` against the narrowed run: the units it compared come first, then those on
+    // one side only.
+    let o = harness(repo.path(), &["compare", &full, &newer], &[]);
+    let out = stdout(&o);
+    let changes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("| E"))
+        .map(|l| l.rsplit(" | ").next().unwrap().trim_end_matches(" |"))
+        .collect();
+    let compared = changes
+        .iter()
+        .take_while(|c| !c.starts_with("only-in"))
+        .count();
+    assert_eq!(compared, 2, "E8/A and E8/B on scripted-naive first:\n{out}");
+    assert!(
+        changes[compared..].iter().all(|c| c.starts_with("only-in")),
+        "{out}"
+    );
+}

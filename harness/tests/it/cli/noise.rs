@@ -61,3 +61,92 @@ fn a_missing_key_two_models_share_is_named_once_with_both_models() {
     assert!(err.contains("$CH_TEST_KEY (models oa, an)"), "{err}");
     assert!(err.contains("this API key variable is not set"), "{err}");
 }
+
+/// `sh -c "harness ARGS 2>&1"` in `cwd`: stdout and stderr in one pipe, in the order written.
+fn combined(cwd: &std::path::Path, args: &str) -> (Option<i32>, String) {
+    let bin = env!("CARGO_BIN_EXE_harness");
+    let o = std::process::Command::new("sh")
+        .args(["-c", &format!("'{bin}' {args} 2>&1")])
+        .current_dir(cwd)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn the_verdict_is_the_last_line_of_run_and_gate_with_stdout_and_stderr_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let (code, text) = combined(
+        &repo_root(),
+        &format!(
+            "run --matrix offline --case E1 --trials 1 --out '{}'",
+            out.display()
+        ),
+    );
+    assert_eq!(code, Some(1), "{text}");
+    let last = |t: &str| {
+        t.lines()
+            .rfind(|l| !l.trim().is_empty())
+            .unwrap()
+            .to_string()
+    };
+    assert!(last(&text).starts_with("Gate: "), "{text}");
+    // What each model was sent is still said, before the gate.
+    let sent = text.find("scripted-naive: sent ").expect("the sent lines");
+    assert!(sent < text.rfind("Gate: ").unwrap(), "{text}");
+    let (code, text) = combined(&repo_root(), &format!("gate '{}'", out.display()));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(last(&text).starts_with("Gate: "), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_with_no_limits_shows_no_waiting_state() {
+    use crate::common::loopback_run::{run_harness, two_api_manifest};
+    use crate::common::model_server::{generic_turn, serve};
+    // No limit in the manifest and none in the answers' headers: until an account's first
+    // answer its requests go one at a time, which is no wait on a limit.
+    let server = serve(generic_turn, "pinned-1").await;
+    let manifest = two_api_manifest(
+        &crate::common::example_charter(),
+        &server.url(),
+        "pinned-1",
+        "[decoding]\nmax_tokens = 100",
+        "max_concurrency = 4",
+        "max_concurrency = 4",
+    );
+    let run = run_harness(manifest, &["--case", "E1,E2", "--trials", "3"]).await;
+    assert!([0, 1].contains(&run.code), "{}", run.stderr);
+    assert!(server.requests().len() >= 12, "{}", run.stderr);
+    assert!(!run.stderr.contains("WAITING"), "{}", run.stderr);
+    assert!(!run.stderr.contains("(~0.0s)"), "{}", run.stderr);
+    assert!(!run.stderr.contains("on rate limits"), "{}", run.stderr);
+}
+
+#[test]
+fn a_finished_run_folder_holds_no_lock_file_and_resumes_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = crate::common::offline_run(&out, &["--case", "E1", "--trials", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(out.join("run.json").is_file());
+    assert!(
+        !out.join(".lock").exists(),
+        "a .lock left in the run folder"
+    );
+    // Its run.json, not a lock file, marks it now: a resume (nothing left) and a gate still work.
+    let o = harness(
+        &repo_root(),
+        &["run", "--resume", out.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = harness(&repo_root(), &["gate", out.to_str().unwrap()], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!out.join(".lock").exists());
+}

@@ -413,3 +413,42 @@ fn the_comment_says_what_the_gate_said(repo: &Path) {
         serde_json::from_str(&std::fs::read_to_string(repo.join("status.json")).unwrap()).unwrap();
     assert_eq!(status["state"], "failure", "{status}");
 }
+
+/// The last line a terminal shows (stdout and stderr together, as written): blank lines aside.
+fn last_line(combined: &str) -> &str {
+    combined
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_base_rerun_reused_whole_plans_nothing_quietly_and_the_verdict_stays_the_last_line() {
+    let repo = repo_failing_e3_on_main();
+    let reword = "sed -i 's/Write raw values; name the base./Write raw values and name the base./' CHARTER.md";
+    let first = gate_edit_against_main(repo.path(), "reword", reword);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    // Again: every base trial is stored, so nothing is planned, sent or priced.
+    let o = shell(repo.path(), "harness gate --charter-base main 2>&1");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains(
+            "base rerun: 3 of 3 needed trials stored with the same inputs and reused; sending 0"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("plan: nothing to send: the 3 trials stored here are reused\n"),
+        "{out}"
+    );
+    for noise in ["0 episodes", "sent 0 requests", "0 input + 0 output tokens"] {
+        assert!(!out.contains(noise), "{noise:?} in:\n{out}");
+    }
+    assert!(out.contains("Base rerun: no model called."), "{out}");
+    assert_eq!(
+        last_line(&out),
+        "Gate: no regression; the charter's gate is not met: 1 unit still fails",
+        "{out}"
+    );
+}

@@ -343,7 +343,12 @@ fn fail_fast_skips_trials_of_decided_units_and_still_fails_the_gate() {
         naive < 3,
         "{naive} naive trials ran; the decided unit stops early"
     );
-    assert!(stdout(&o).contains("0/3 ✗"), "{}", stdout(&o));
+    // Counted as written: the trials fail-fast skipped are named as not run, not as failures.
+    assert!(
+        stdout(&o).contains(&format!("0/{naive} ({} not run) ✗", 3 - naive)),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -557,7 +562,11 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
     let latest = std::fs::read_link(results.join("latest")).unwrap();
     assert!(runs.iter().any(|r| r.ends_with(&*latest.to_string_lossy())));
     let listed = stdout(&common::harness(cwd.path(), &["runs"], &[]));
-    assert_eq!(listed.lines().count(), 2, "{listed}");
+    assert_eq!(
+        listed.lines().count(),
+        3,
+        "a header row and two runs: {listed}"
+    );
 
     // Two charters: what differs is named; the scripted models behave alike, so no change.
     let o = common::harness(cwd.path(), &["compare", &runs[0], &runs[1]], &[]);
@@ -690,4 +699,31 @@ fn compare_html_shows_each_regressions_failing_trial_with_its_criteria_and_calls
     );
     // Only the regression's failing side: the passing model's trials are not shown.
     assert_eq!(html.matches("<section class=\"unit\">").count(), 1);
+}
+
+/// An interrupted run, as it is left: trial 1 of a unit written, trials 2 and 3 never run.
+#[test]
+fn an_interrupted_runs_gate_counts_the_trials_written_not_the_trials_needed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let o = offline_run(&out, &["--case", "E1", "--trials", "3"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    for t in [2, 3] {
+        std::fs::remove_file(out.join(format!(
+            "transcripts/scripted-naive/E1-default/trial-{t}.json"
+        )))
+        .unwrap();
+    }
+    let o = common::harness(&repo_root(), &["gate", out.to_str().unwrap()], &[]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    let row = text.lines().find(|l| l.starts_with("E1/default")).unwrap();
+    assert!(row.contains("0/1 (2 not run) ✗"), "{text}");
+    assert!(row.contains("3/3"), "the whole units as before: {text}");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("| 0/1 (2 not run) ❌ [0–0.97] |"), "{md}");
+    assert!(!md.contains("0/3"), "{md}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("0/1 (2 not run) fail"), "{html}");
+    assert!(!html.contains("0/3"), "{html}");
 }
