@@ -461,6 +461,9 @@ fn hostile_toolchain(dir: &Path) -> PathBuf {
 /// `sudo` records what it was asked and does nothing: a test never changes this machine.
 const FAKE_SUDO: &str = "#!/usr/bin/env bash\necho \"$*\" >> \"$STANDIN_SUDO_LOG\"\n";
 
+/// A job's name, and what happens on GitHub once it finishes.
+type AfterJob = (String, Box<dyn Fn()>);
+
 struct Actions {
     /// actions/cache: `cache/<scope>/<key>`, kept across the test's workflow runs.
     cache: PathBuf,
@@ -482,6 +485,8 @@ struct Actions {
     prs: std::cell::RefCell<Vec<String>>,
     /// Whether the pull requests come from a fork (`head.repo.full_name` is not this repository).
     fork: std::cell::Cell<bool>,
+    /// What happens on GitHub after the named job finishes (an author pushing mid-run).
+    after_job: std::cell::RefCell<Option<AfterJob>>,
 }
 
 struct JobResult {
@@ -500,6 +505,8 @@ struct RunOutcome {
     summaries: String,
     /// The `::error::` lines every step printed.
     errors: String,
+    /// Every line every `run:` step printed (stdout and stderr), as the log holds them.
+    log: Vec<String>,
     jobs: HashMap<String, &'static str>,
     /// The event GitHub would name (pull_request_target when the base's workflow asks for it).
     event: String,
@@ -547,6 +554,7 @@ impl Actions {
             next_run: std::cell::Cell::new(1),
             prs: Default::default(),
             fork: Default::default(),
+            after_job: Default::default(),
         };
         std::fs::create_dir_all(&a.cache).unwrap();
         std::fs::create_dir_all(&a.runs).unwrap();
@@ -796,6 +804,7 @@ impl Actions {
         let (event_name, workflow, checkout_at, pr) = self.start(repo, event);
         let doc = &YamlLoader::load_from_str(&workflow).unwrap()[0];
         let id = self.next_run.get();
+        let run_id = id.to_string();
         self.next_run.set(id + 1);
         let run_dir = self.runs.join(id.to_string());
         let artifacts = run_dir.join("artifacts");
@@ -822,6 +831,7 @@ impl Actions {
         let mut decide_code = 0;
         let mut summaries = String::new();
         let mut errors = String::new();
+        let mut log = Vec::new();
         let Yaml::Hash(jobs) = &doc["jobs"] else {
             panic!("no jobs")
         };
@@ -1004,6 +1014,10 @@ impl Actions {
                             .env("GITHUB_OUTPUT", &out_file)
                             .env("GITHUB_STEP_SUMMARY", &summary_file)
                             .env("GITHUB_ACTIONS", "true")
+                            .env("GITHUB_REPOSITORY", "org/charter")
+                            .env("GITHUB_SERVER_URL", "https://github.com")
+                            .env("GITHUB_RUN_ID", &run_id)
+                            .env("GITHUB_EVENT_NAME", &event_name)
                             .env("RUNNER_TEMP", &temp)
                             .env("STANDIN_RUNS", &self.runs)
                             .env("STANDIN_GITHUB", &self.github)
@@ -1019,6 +1033,9 @@ impl Actions {
                             }
                         }
                         let o = cmd.output().unwrap();
+                        for out in [&o.stdout, &o.stderr] {
+                            log.extend(String::from_utf8_lossy(out).lines().map(str::to_string));
+                        }
                         for line in String::from_utf8_lossy(&o.stdout).lines() {
                             if line.starts_with("::error") {
                                 errors.push_str(&format!("[{name}] {line}\n"));
@@ -1057,6 +1074,11 @@ impl Actions {
                 }
             }
             summaries.push_str(&std::fs::read_to_string(&summary_file).unwrap_or_default());
+            if let Some((after, push)) = &*self.after_job.borrow() {
+                if *after == name {
+                    push();
+                }
+            }
             results.insert(name, JobResult { result, outputs });
         }
         RunOutcome {
@@ -1066,6 +1088,7 @@ impl Actions {
                 .unwrap_or_default(),
             summaries,
             errors,
+            log,
             jobs: results.iter().map(|(k, v)| (k.clone(), v.result)).collect(),
             event: event_name,
         }
@@ -1386,7 +1409,7 @@ async fn the_workflow_runs_as_init_wrote_it(branch: &str, init_args: &[&str], ac
     )));
     assert_eq!(
         text.matches(&format!("uses: {action}")).count(),
-        4,
+        5,
         "{text}"
     );
     let base = setup.run(Event::Push);
@@ -1525,7 +1548,7 @@ async fn an_undecided_gate_fails_the_decide_job_with_its_exit_code_and_a_message
     assert_eq!(run.decide_code, 3, "{}\n{}", run.errors, run.summaries);
     assert!(
         run.errors
-            .contains("[decide] ::error::harness merge: provider errors: run again (exit 3: some unit could not be decided)"),
+            .contains("[decide] ::error::harness gate: provider errors: run again (exit 3: some unit could not be decided)"),
         "{}",
         run.errors
     );
@@ -1541,6 +1564,7 @@ fn default_workflow() -> Yaml {
     let opts = harness::suite::init::Options {
         action: harness::suite::init::ActionRef::home(),
         branch: "main".into(),
+        charter: "CHARTER.md".into(),
     };
     YamlLoader::load_from_str(&harness::suite::init::workflow(&opts))
         .unwrap()
@@ -1558,12 +1582,9 @@ fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
         .collect();
     let sysctl = runs
         .iter()
-        .position(|r| r.contains("sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"))
-        .expect("the sysctl step");
-    let run = runs
-        .iter()
-        .position(|r| r.contains("harness run --matrix"))
-        .unwrap();
+        .position(|r| r == "harness ci userns")
+        .expect("the userns step");
+    let run = runs.iter().position(|r| r == "harness ci shard").unwrap();
     assert!(sysctl < run);
     // The step itself, with the kernel's setting read from a file of the test's: `sudo sysctl`
     // only where the restriction is on.
@@ -1576,17 +1597,16 @@ fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&sudo, std::fs::Permissions::from_mode(0o755)).unwrap();
         let log = dir.path().join("sudo.log");
-        let script = runs[sysctl].replace(
-            "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
-            file.to_str().unwrap(),
-        );
+        let script = format!("{} --setting '{}'", runs[sysctl], file.display());
+        let bin = Path::new(env!("CARGO_BIN_EXE_harness")).parent().unwrap();
         let o = std::process::Command::new("bash")
             .args(["-e", "-c", &script])
             .env(
                 "PATH",
                 format!(
-                    "{}:{}",
+                    "{}:{}:{}",
                     dir.path().display(),
+                    bin.display(),
                     std::env::var("PATH").unwrap()
                 ),
             )
@@ -1732,23 +1752,43 @@ fn actionlint_and_shellcheck_find_nothing_in_the_workflow_the_action_and_the_rel
     };
     let mut findings = Vec::new();
     let sha = "0123456789abcdef0123456789abcdef01234567";
-    for (branch, action) in [
-        ("main", harness::suite::init::ActionRef::home()),
+    for (branch, action, charter) in [
+        (
+            "main",
+            harness::suite::init::ActionRef::home(),
+            "CHARTER.md",
+        ),
         (
             "master",
             harness::suite::init::ActionRef::parse("someone/harness-fork@v9.9.9").unwrap(),
+            "docs/charter.md",
         ),
         (
             "release/2.x",
             harness::suite::init::ActionRef::parse(&format!("someone/harness-fork@{sha}")).unwrap(),
+            "CHARTER.md",
         ),
     ] {
         let opts = harness::suite::init::Options {
             action: action.clone(),
             branch: branch.into(),
+            charter: charter.into(),
         };
         let text = harness::suite::init::workflow(&opts);
-        let what = format!("charter-gate.yml (--branch {branch} --action {action})");
+        let what =
+            format!("charter-gate.yml (--branch {branch} --action {action} --charter {charter})");
+        // Short enough to review: under 150 lines, and every `run:` one `harness ci` command
+        // but the fork's wait (`exit 1`).
+        let lines = text.lines().count();
+        assert!(lines < 150, "{what}: {lines} lines");
+        let doc = &YamlLoader::load_from_str(&text).unwrap()[0];
+        for (at, script) in run_blocks(&what, doc) {
+            assert!(
+                script == "exit 1"
+                    || (script.starts_with("harness ci ") && !script.trim_end().contains('\n')),
+                "{at}: shell in the workflow: {script}"
+            );
+        }
         findings.extend(actionlint(&al, &sc, "charter-gate.yml", &text));
         findings.extend(shellcheck_runs(&sc, &what, &text));
     }
@@ -1775,6 +1815,7 @@ fn docs_ci_holds_the_workflow_init_writes_by_default() {
     let opts = harness::suite::init::Options {
         action: harness::suite::init::ActionRef::home(),
         branch: "main".into(),
+        charter: "CHARTER.md".into(),
     };
     let docs = std::fs::read_to_string(repo_root().join("docs/ci/charter-gate.yml")).unwrap();
     assert!(
@@ -2275,133 +2316,178 @@ async fn a_forks_pull_request_waits_for_a_maintainer_whose_run_updates_its_comme
     assert_eq!(setup.status(&setup.head()).unwrap()["state"], "success");
 }
 
-/// `harness`, for the decide step alone: merge writes the gate's folder (and summary.json when
-/// FAKE_SUMMARY is set); gate prints FAKE_PRINTED and exits 3.
-const FAKE_HARNESS: &str = r##"#!/usr/bin/env bash
-case "$1" in
-  merge) mkdir -p results/gate
-         if [ -n "${FAKE_SUMMARY:-}" ]; then printf '%s' "$FAKE_SUMMARY" > results/gate/summary.json; fi
-         echo "# Charter gate" > results/gate/report.md ;;
-  gate) printf '%s' "$FAKE_PRINTED"; exit 3 ;;
-  *) exit 9 ;;
-esac
-"##;
+/// `gh` that answers the status API but refuses every comment (a 403, a rate limit).
+const GH_NO_COMMENTS: &str = r#"#!/usr/bin/env bash
+case "$*" in *comments*) echo "gh: HTTP 403: Resource not accessible by integration" >&2; exit 1 ;; esac
+exec "$REAL_GH" "$@"
+"#;
 
-/// The run: block of the step of `job` whose name starts with `name`.
-fn step_script(doc: &Yaml, job: &str, name: &str) -> String {
-    doc["jobs"][job]["steps"]
-        .as_vec()
-        .unwrap()
-        .iter()
-        .find(|st| s(&st["name"]).starts_with(name))
-        .map(|st| s(&st["run"]))
-        .unwrap_or_else(|| panic!("no step {name} in {job}"))
+/// The comment job's `harness ci post` alone, as the workflow runs it: `gate` files go to
+/// results/gate (what the decide job uploaded), the jobs ended as `results`; with `comments`
+/// false, gh refuses to comment. Returns the status posted, the comment (if any) and the exit.
+fn post(gate: &[(&str, &str)], results: &str, comments: bool) -> (Value, Option<String>, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for (name, text) in [("gh", FAKE_GH), ("gh-no-comments", GH_NO_COMMENTS)] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(bin.join(name), text).unwrap();
+        std::fs::set_permissions(bin.join(name), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    if !comments {
+        std::fs::rename(bin.join("gh"), bin.join("gh-real")).unwrap();
+        std::fs::rename(bin.join("gh-no-comments"), bin.join("gh")).unwrap();
+    }
+    let work = dir.path().join("comment");
+    for (name, text) in gate {
+        let f = work.join("results/gate").join(name);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    }
+    std::fs::create_dir_all(&work).unwrap();
+    let harness_bin = Path::new(env!("CARGO_BIN_EXE_harness")).parent().unwrap();
+    let github = dir.path().join("github");
+    let o = std::process::Command::new("bash")
+        .args([
+            "--noprofile",
+            "--norc",
+            "-eo",
+            "pipefail",
+            "-c",
+            "harness ci post",
+        ])
+        .current_dir(&work)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}:{}",
+                bin.display(),
+                harness_bin.display(),
+                std::env::var("PATH").unwrap()
+            ),
+        )
+        .env("REAL_GH", bin.join("gh-real"))
+        .env("STANDIN_GITHUB", &github)
+        .env("STANDIN_RUNS", dir.path().join("runs"))
+        .env("STANDIN_REPO", "org/charter")
+        .env("GITHUB_REPOSITORY", "org/charter")
+        .env("GITHUB_SERVER_URL", "https://github.com")
+        .env("GITHUB_RUN_ID", "1")
+        .env("GH_TOKEN", "ghs_standin")
+        .env("PR", "7")
+        .env("SHA", "0123456789abcdef0123456789abcdef01234567")
+        .env("HEAD_REPO", "org/charter")
+        .env("RESULTS", results)
+        .output()
+        .unwrap();
+    let statuses = std::fs::read_to_string(github.join("statuses.jsonl")).unwrap_or_default();
+    assert_eq!(
+        statuses.lines().count(),
+        1,
+        "one status: {statuses}\n{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let status: Value = serde_json::from_str(statuses.trim()).unwrap();
+    assert_eq!(
+        (status["context"].as_str(), status["sha"].as_str()),
+        (
+            Some("charter-gate"),
+            Some("0123456789abcdef0123456789abcdef01234567")
+        )
+    );
+    let body = std::fs::read_to_string(github.join("comments/100.json"))
+        .ok()
+        .map(|c| {
+            serde_json::from_str::<Value>(&c).unwrap()["body"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        });
+    (status, body, o.status.code().unwrap_or(-1))
 }
 
-/// Exit 3 is two things: an unsure verdict that needs a label, or provider errors. The decide
-/// step tells them apart by what the harness printed ("harness label") or summary.json's
-/// `needs_labels` (absent in older harnesses: then provider errors), and the comment and the
+/// A gate's report.md and a summary.json of `exit_code` and `extra` fields.
+fn gate_files(summary: &str) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "report.md",
+            "# Charter gate\n\nthe harness's report\n".to_string(),
+        ),
+        ("summary.json", summary.to_string()),
+    ]
+}
+
+/// Whatever fails while building the comment, the status is posted: a summary.json cut short
+/// (a disk full, an upload cut) is an `error` naming it, with the comment saying so; a comment
+/// GitHub refuses still leaves the `error` status with why; a run that ended before any gate
+/// (the shards failed) is an `error` naming the jobs' results.
+#[test]
+fn a_truncated_summary_json_still_posts_error_and_so_does_a_comment_github_refuses() {
+    let whole = r#"{"exit_code": 0, "verdict": "PASS", "usage": []}"#;
+    let files = gate_files(&whole[..20]);
+    let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let (status, body, code) = post(&files, "success success success success", true);
+    assert_eq!(status["state"], "error", "{status}");
+    let why = status["description"].as_str().unwrap();
+    assert!(why.contains("summary.json"), "{status}");
+    let body = body.expect("a comment");
+    assert!(
+        body.starts_with(COMMENT_MARKER) && body.contains("could not be built"),
+        "{body}"
+    );
+    assert_eq!(code, 0);
+
+    let whole = gate_files(whole);
+    let whole: Vec<(&str, &str)> = whole.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let (status, body, code) = post(&whole, "success success success success", false);
+    assert!(body.is_none());
+    assert_eq!(status["state"], "error", "{status}");
+    assert!(
+        status["description"]
+            .as_str()
+            .unwrap()
+            .contains("could not be posted"),
+        "{status}"
+    );
+    assert_eq!(code, 4, "the step fails, after posting the status");
+
+    let (status, body, _) = post(&[], "success success failure skipped", true);
+    assert_eq!(status["state"], "error");
+    assert!(
+        status["description"]
+            .as_str()
+            .unwrap()
+            .contains("lint success, plan success, gate failure, decide skipped"),
+        "{status}"
+    );
+    assert!(body.unwrap().contains("The gate did not finish"));
+}
+
+/// Exit 3 is two things: an unsure verdict that needs a label, or provider errors; summary.json's
+/// `needs_labels` tells, and the comment (`harness comment`'s, the report first) and the
 /// status say which.
 #[test]
-fn the_workflow_tells_a_verdict_needing_a_label_from_provider_errors() {
-    let doc = &default_workflow();
-    let decide = step_script(doc, "decide", "Decide");
-    let post = step_script(doc, "comment", "Post the gate");
-    let label = "needs a label: harness label";
-    let provider = "provider errors: run again";
-    for (printed, summary, expect) in [
+fn the_comment_job_tells_a_verdict_needing_a_label_from_provider_errors() {
+    for (summary, expect) in [
         (
-            "1 verdict is unsure: label it with harness label results/gate\n",
-            "",
-            label,
+            r#"{"exit_code": 3, "verdict": "INCONCLUSIVE", "needs_labels": ["big E1/default"]}"#,
+            "needs a label: 1 unit(s), harness label --decide",
         ),
         (
-            "2 units undecided\n",
-            r#"{"needs_labels": [{"case": "E8"}]}"#,
-            label,
+            r#"{"exit_code": 3, "verdict": "INCONCLUSIVE"}"#,
+            "undecided: provider errors, run again",
         ),
-        ("2 units undecided\n", r#"{"needs_labels": 2}"#, label),
-        ("2 units undecided\n", r#"{"needs_labels": []}"#, provider),
-        (
-            "2 units undecided\n",
-            r#"{"verdict": "inconclusive"}"#,
-            provider,
-        ),
-        ("2 units undecided\n", "", provider),
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        let bin = dir.path().join("bin");
-        std::fs::create_dir_all(&bin).unwrap();
-        for (name, text) in [("harness", FAKE_HARNESS), ("gh", FAKE_GH)] {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::write(bin.join(name), text).unwrap();
-            std::fs::set_permissions(bin.join(name), std::fs::Permissions::from_mode(0o755))
-                .unwrap();
-        }
-        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
-        let work = dir.path().join("decide");
-        std::fs::create_dir_all(&work).unwrap();
-        let o = std::process::Command::new("bash")
-            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &decide])
-            .current_dir(&work)
-            .env("PATH", &path)
-            .env("REUSE", "false")
-            .env("EVENT", "pull_request_target")
-            .env("BASE_REF", "main")
-            .env("GITHUB_STEP_SUMMARY", dir.path().join("summary.md"))
-            .env("FAKE_PRINTED", printed)
-            .env("FAKE_SUMMARY", summary)
-            .output()
-            .unwrap();
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert_eq!(o.status.code(), Some(3), "{out}");
-        assert!(
-            out.contains(&format!("::error::harness gate: {expect}")) && out.contains("(exit 3"),
-            "{printed:?} {summary:?}: {out}"
-        );
-        // The comment job, from what the decide job left.
-        let job = dir.path().join("comment");
-        Actions::copy(&work.join("results/comment"), &job.join("comment"));
-        let github = dir.path().join("github");
-        let o = std::process::Command::new("bash")
-            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &post])
-            .current_dir(&job)
-            .env("PATH", &path)
-            .env("STANDIN_GITHUB", &github)
-            .env("STANDIN_RUNS", dir.path().join("runs"))
-            .env("STANDIN_REPO", "org/charter")
-            .env("GH_TOKEN", "ghs_standin")
-            .env("REPO", "org/charter")
-            .env("PR", "7")
-            .env("HEAD_SHA", "0123abcd")
-            .env("RUN_URL", "https://github.com/org/charter/actions/runs/1")
-            .env("DECIDE", "failure")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let status: Value = serde_json::from_str(
-            std::fs::read_to_string(github.join("statuses.jsonl"))
-                .unwrap()
-                .trim(),
-        )
-        .unwrap();
+        let files = gate_files(summary);
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        let (status, body, code) = post(&files, "success success success failure", true);
+        assert_eq!(code, 0);
         assert_eq!(status["state"], "error");
+        assert_eq!(status["description"], expect);
+        let body = body.unwrap();
         assert!(
-            status["description"].as_str().unwrap().starts_with(expect),
-            "{status}"
-        );
-        let comment: Value = serde_json::from_str(
-            &std::fs::read_to_string(github.join("comments/100.json")).unwrap(),
-        )
-        .unwrap();
-        let body = comment["body"].as_str().unwrap();
-        assert!(
-            body.starts_with(COMMENT_MARKER) && body.contains(expect),
+            body.starts_with(COMMENT_MARKER) && body.contains("# Charter gate"),
             "{body}"
-        );
-        assert!(
-            body.contains("# Charter gate"),
-            "the harness's report.md: {body}"
         );
     }
 }
