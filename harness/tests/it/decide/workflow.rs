@@ -2491,3 +2491,285 @@ fn the_comment_job_tells_a_verdict_needing_a_label_from_provider_errors() {
         );
     }
 }
+
+// ---------------------------------------------------------------- one commit, one gate
+
+/// The artifacts' names of run `id`, sorted.
+fn artifact_names(setup: &Setup, id: u32) -> Vec<String> {
+    let dir = setup.actions.runs.join(id.to_string()).join("artifacts");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every stored gate in the stand-in's cache (`<scope>/charter-gate-<key>`).
+fn cached_gates(setup: &Setup) -> Vec<String> {
+    walk(&setup.actions.cache)
+        .into_iter()
+        .filter_map(|(p, _, _)| {
+            p.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .find(|c| c.starts_with("charter-gate-"))
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// #40: the author pushes during a maintainer's run. The plan job resolved the pull request to
+/// a harmless commit; a harmful one (dropping "derive twice") lands on `refs/pull/N/head` after
+/// the lint job, then — in a second run — after the shards. Each time the next job fetches the
+/// pull request, sees its head is no longer the plan's commit and stops: no shard tests the
+/// harmful charter under the harmless one's name, nothing is cached or uploaded as a stored
+/// gate, and the harmless commit's status is `error`. The run for the harmful head then tests
+/// it and fails it: no pass was ever stored under its key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_request_pushed_between_the_plan_and_a_shard_is_neither_tested_nor_stored() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    setup.branch_off("pr-moving");
+    let n = setup.actions.pr_number("pr-moving");
+    std::fs::write(
+        root.join("CHARTER.md"),
+        charter.replace("Version 0.1.0", "Version 1.0.0").replace(
+            "2. **Derive twice.** A quantity is stated only after two independent derivations agree.\n",
+            "",
+        ),
+    )
+    .unwrap();
+    git(&root, &["commit", "-qam", "harmful"]);
+    let harmful = setup.head();
+    git(&root, &["reset", "-q", "--hard", "HEAD~1"]);
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
+    git(&root, &["commit", "-qam", "harmless"]);
+    let harmless = setup.head();
+
+    for after in ["lint", "gate"] {
+        git(&root, &["reset", "-q", "--hard", &harmless]);
+        let (origin, repo, to) = (setup.actions.origin.clone(), root.clone(), harmful.clone());
+        *setup.actions.after_job.borrow_mut() = Some((
+            after.to_string(),
+            Box::new(move || {
+                let refspec = format!("{to}:refs/pull/{n}/head");
+                git(
+                    &repo,
+                    &["push", "-q", "--force", origin.to_str().unwrap(), &refspec],
+                );
+            }),
+        ));
+        let before = setup.server.requests().len();
+        let run = setup.run(Event::PullRequest("pr-moving"));
+        let stopped = if after == "lint" { "gate" } else { "decide" };
+        assert_eq!(
+            run.jobs[stopped], "failure",
+            "{after}: {:?}\n{}",
+            run.jobs, run.errors
+        );
+        assert!(
+            run.errors.contains(&format!(
+                "[{stopped}] ::error::pull request #{n} moved during this run: its head is now {harmful}, this run tests {harmless}"
+            )),
+            "{}",
+            run.errors
+        );
+        if after == "lint" {
+            assert_eq!(
+                setup.server.requests().len(),
+                before,
+                "no shard called a model"
+            );
+        }
+        assert_eq!(
+            artifact_names(&setup, run.id)
+                .iter()
+                .filter(
+                    |a| !["charter-gate-lint", "charter-gate-results"].contains(&a.as_str())
+                        && a.starts_with("charter-gate-")
+                )
+                .count(),
+            0,
+            "{:?}",
+            artifact_names(&setup, run.id)
+        );
+        assert!(
+            cached_gates(&setup).is_empty(),
+            "{:?}",
+            cached_gates(&setup)
+        );
+        assert_eq!(setup.status(&harmless).unwrap()["state"], "error");
+        assert!(setup.status(&harmful).is_none());
+    }
+
+    // The author's harmful head, gated by its own run: tested, failed, on its own commit.
+    *setup.actions.after_job.borrow_mut() = None;
+    git(&root, &["reset", "-q", "--hard", &harmful]);
+    let run = setup.run(Event::PullRequest("pr-moving"));
+    assert_eq!(run.decide_code, 1, "{}\n{}", run.errors, run.summary);
+    assert_eq!(setup.status(&harmful).unwrap()["state"], "failure");
+    assert!(
+        cached_gates(&setup).is_empty(),
+        "a failed gate is not stored"
+    );
+}
+
+/// #40: names from the pull request reach the log on one line. A capsule named with a line
+/// break followed by `::error::…` (which the lint prints) and a link named with one followed
+/// by `::warning::…` (which the take step names as left out): no line of any step's output
+/// starts a workflow command of the pull request's making; the names are printed, escaped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_capsule_or_link_named_with_a_line_break_starts_no_workflow_command() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    setup.branch_off("pr-names");
+    let files = root.join("vault/files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(
+        files.join("evil\n::error::forged capsule.md"),
+        "---\ntype: charter\n---\n# x\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        "../../CHARTER.md",
+        files.join("link\n::warning::forged link"),
+    )
+    .unwrap();
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "names"]);
+    let run = setup.run(Event::PullRequest("pr-names"));
+    assert_eq!(
+        run.jobs["lint"], "failure",
+        "the capsule has errors: {:?}",
+        run.jobs
+    );
+    let forged: Vec<&String> = run
+        .log
+        .iter()
+        .filter(|l| {
+            l.trim_start().starts_with("::error::forged")
+                || l.trim_start().starts_with("::warning::forged")
+        })
+        .collect();
+    assert!(forged.is_empty(), "{forged:#?}");
+    for shown in [
+        "vault/files/evil\\n::error::forged capsule.md:2: ERROR",
+        "vault/files/link\\n::warning::forged link in the pull request is not a regular file",
+    ] {
+        assert!(
+            run.log.iter().any(|l| l.contains(shown)),
+            "{shown} not in:\n{}",
+            run.log.join("\n")
+        );
+    }
+
+    // `harness lint capsule` itself, off the workflow: one line per finding.
+    let o = common::harness(&root, &["lint", "capsule", "vault/files", "--strict"], &[]);
+    let out = common::stdout(&o);
+    assert!(out.contains("evil\\n::error::forged capsule.md"), "{out}");
+    assert!(
+        !out.lines().any(|l| l.starts_with("::error::forged")),
+        "{out}"
+    );
+}
+
+/// An E1 reply compliant in every respect but one: its JSON block disagrees with its prose,
+/// so the checker is unsure and the gate waits for a person's label (issue 39).
+const TWO_WAYS: &str = "Tier: T1. Trigger: supplied percentage → Protocol A.\nThe change is $100k − $80k = $20k; over the starting cost, (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.\n\nBottom line: budget 25% more.\n\n```json\n{\"answer\": \"20%\", \"base\": \"$80k\"}\n```";
+
+/// #40: an undecided gate is kept. The models' E1 replies can be read two ways: the decide job
+/// exits 3, needs a label, and keeps the gate (cache and artifact, under the key a decided one
+/// has). A maintainer downloads the run, labels the unsure transcripts with
+/// `harness label --decide` and commits labels/labels.jsonl to the base branch; the next run
+/// reuses the kept transcripts and decides them by the label: it passes, and the loopback
+/// server counts no request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undecided_gate_is_kept_and_decided_after_labels_land_without_calling_a_model() {
+    let mut scripts = Scripts::load();
+    scripts.compliant.insert(
+        "E1/default".into(),
+        vec![serde_json::json!({ "content": TWO_WAYS })],
+    );
+    let scripts = Arc::new(scripts);
+    let server = LoopbackServer::start(Arc::new(move |r: &RecordedRequest, _| {
+        encode(r, &scripts.reply(r), "test-model")
+    }))
+    .await;
+    let setup = Setup::with_server(server, "main", &[], &the_default_action());
+    let root = setup.root().to_path_buf();
+    let undecided = setup.run(Event::Push);
+    assert_eq!(
+        undecided.decide_code, 3,
+        "{}\n{}",
+        undecided.errors, undecided.summary
+    );
+    assert!(
+        undecided
+            .errors
+            .contains("[decide] ::error::harness gate: needs a label"),
+        "{}",
+        undecided.errors
+    );
+    let key = common::stdout(&common::harness(
+        &root,
+        &["key", "--matrix", "manifests/pinned.toml"],
+        &[],
+    ));
+    let kept = format!("charter-gate-{}", key.trim());
+    assert!(
+        artifact_names(&setup, undecided.id).contains(&kept),
+        "{:?}",
+        artifact_names(&setup, undecided.id)
+    );
+    assert_eq!(cached_gates(&setup), vec![kept.clone()]);
+
+    // The maintainer's download of the run, labelled, the label committed to main.
+    let download = setup
+        .actions
+        .runs
+        .join(undecided.id.to_string())
+        .join("artifacts")
+        .join(&kept);
+    let unsure: Vec<String> = walk(&download)
+        .into_iter()
+        .map(|(p, _, _)| p)
+        .filter(|p| {
+            p.to_string_lossy().contains("E1-default/trial-")
+                && p.extension().is_some_and(|x| x == "json")
+        })
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !unsure.is_empty(),
+        "no E1 transcript in {}",
+        download.display()
+    );
+    let mut args = vec!["label", "--decide", "--pass"];
+    args.extend(unsure.iter().map(String::as_str));
+    let o = common::harness(&root, &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    git(&root, &["add", "labels/labels.jsonl"]);
+    git(
+        &root,
+        &["commit", "-qm", "labels for the unsure E1 replies"],
+    );
+    git(&root, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+
+    let before = setup.server.requests().len();
+    let decided = setup.run(Event::Push);
+    assert_eq!(
+        decided.decide_code, 0,
+        "{}\n{}",
+        decided.errors, decided.summary
+    );
+    assert_eq!(decided.jobs["gate"], "skipped");
+    assert!(
+        decided.summary.contains("Reusing the stored gate"),
+        "{}",
+        decided.summary
+    );
+    assert_eq!(setup.server.requests().len(), before, "no model was called");
+}
