@@ -258,7 +258,13 @@ fn charter_repo(url: &str, branch: &str, init_args: &[&str]) -> tempfile::TempDi
     let root = dir.path();
     git(root, &["init", "-q", "-b", branch]);
     let charter = std::fs::read_to_string(common::example_charter()).unwrap();
-    std::fs::write(root.join("CHARTER.md"), charter).unwrap();
+    // Where `init --charter PATH` says the charter is, else CHARTER.md.
+    let at = init_args
+        .iter()
+        .position(|a| *a == "--charter")
+        .map_or("CHARTER.md", |i| init_args[i + 1]);
+    std::fs::create_dir_all(root.join(at).parent().unwrap()).unwrap();
+    std::fs::write(root.join(at), charter).unwrap();
     let mut args = vec!["init"];
     args.extend_from_slice(init_args);
     let o = common::harness(root, &args, &[]);
@@ -2772,4 +2778,77 @@ async fn an_undecided_gate_is_kept_and_decided_after_labels_land_without_calling
         decided.summary
     );
     assert_eq!(setup.server.requests().len(), before, "no model was called");
+}
+
+// ---------------------------------------------------------------- init --charter
+
+/// `init --charter docs/charter.md`: the manifest and the workflow's path filters name that
+/// file, every job takes the pull request's copy of it, and an edit there that drops "derive
+/// twice" fails the gate as one of CHARTER.md would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn init_charter_path_gates_the_charter_where_it_lives() {
+    let setup = Setup::new(
+        "main",
+        &["--charter", "docs/charter.md"],
+        &the_default_action(),
+    )
+    .await;
+    let root = setup.root().to_path_buf();
+    let text = setup.workflow_text();
+    assert!(
+        text.contains(r#"paths: ["docs/charter.md", "vault/files/**", "manifests/**"]"#),
+        "{text}"
+    );
+    assert!(!text.contains("CHARTER.md"), "{text}");
+    assert!(std::fs::read_to_string(root.join("manifests/pinned.toml"))
+        .unwrap()
+        .contains(r#"source = "../docs/charter.md""#));
+    let base = setup.run(Event::Push);
+    assert_eq!(base.decide_code, 0, "{}\n{}", base.errors, base.summary);
+    setup.branch_off("pr-elsewhere");
+    let charter = std::fs::read_to_string(root.join("docs/charter.md")).unwrap();
+    let weakened = charter.replace("Version 0.1.0", "Version 1.0.0").replace(
+        "2. **Derive twice.** A quantity is stated only after two independent derivations agree.\n",
+        "",
+    );
+    std::fs::write(root.join("docs/charter.md"), weakened).unwrap();
+    git(&root, &["commit", "-qam", "drop derive twice"]);
+    let regress = setup.run(Event::PullRequest("pr-elsewhere"));
+    assert_eq!(
+        regress.decide_code, 1,
+        "{}\n{}",
+        regress.errors, regress.summary
+    );
+    assert!(regress.summary.contains("E1"), "{}", regress.summary);
+    assert_eq!(setup.status(&setup.head()).unwrap()["state"], "failure");
+}
+
+/// `init` where no charter is says so (and still writes, for a charter still to come); a
+/// `--charter` outside the repository is refused before anything is written.
+#[test]
+fn init_without_a_charter_says_so_and_refuses_a_charter_outside_the_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = common::harness(dir.path(), &["init", "--branch", "main"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("note: no charter at ./CHARTER.md")
+            && common::stderr(&o).contains("--charter PATH"),
+        "{}",
+        common::stderr(&o)
+    );
+    let fresh = tempfile::tempdir().unwrap();
+    for bad in ["../charter.md", "/etc/charter.md", "docs/./c.md", "a b.md"] {
+        let o = common::harness(fresh.path(), &["init", "--charter", bad], &[]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", common::stderr(&o));
+        assert!(
+            common::stderr(&o).contains("--charter"),
+            "{}",
+            common::stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read_dir(fresh.path()).unwrap().count(),
+            0,
+            "{bad}: written"
+        );
+    }
 }
