@@ -5,7 +5,7 @@
 //! base branch the next run decides the kept transcripts and calls no model. A gate kept is
 //! checked to be of the charter this job read: the key names what was tested.
 
-use super::{annotate, gh, harness, output, summary};
+use super::{annotate, gh, harness_quoted, output, summary};
 use crate::error::{Error, Result};
 use crate::exit;
 use std::path::Path;
@@ -47,8 +47,8 @@ pub fn run(d: &Decide) -> Result<u8> {
         }
     }
     let code = match &d.base_ref {
-        Some(b) => harness(&["gate", GATE_DIR, "--charter-base", &format!("origin/{b}")])?,
-        None => harness(&["gate", GATE_DIR])?,
+        Some(b) => harness_quoted(&["gate", GATE_DIR, "--charter-base", &format!("origin/{b}")])?,
+        None => harness_quoted(&["gate", GATE_DIR])?,
     };
     let labels_only = waits_only_on_labels(Path::new(GATE_DIR));
     if code != exit::OK {
@@ -98,7 +98,7 @@ fn merge() -> Result<u8> {
     let mut args = vec!["merge"];
     args.extend(shards.iter().map(String::as_str));
     args.extend(["--out", GATE_DIR, "--quiet-summary"]);
-    harness(&args)
+    harness_quoted(&args)
 }
 
 /// What an exit code means, for the log and the comment.

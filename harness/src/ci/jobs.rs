@@ -1,7 +1,7 @@
 //! `harness ci lint`, `ci stored`, `ci userns` and `ci shard`: the lint job, the plan job's look
 //! for a stored gate among earlier runs, and the gate job's shard with its sandbox's set-up.
 
-use super::{annotate, gh, harness, harness_into, output};
+use super::{annotate, gh, harness, harness_into, harness_quoted, output};
 use crate::error::{Error, Result};
 use crate::exit;
 use std::path::Path;
@@ -113,7 +113,7 @@ pub fn shard(matrix: &str, shard: &str) -> Result<u8> {
     output(&[("dir", &dir), ("name", &format!("shard-{n}"))])?;
     // Nothing of a results/ folder but this shard's own is uploaded; none is left to mix in.
     let _ = std::fs::remove_dir_all("results");
-    let code = harness(&["run", "--matrix", matrix, "--shard", shard, "--out", &dir])?;
+    let code = harness_quoted(&["run", "--matrix", matrix, "--shard", shard, "--out", &dir])?;
     match code {
         exit::OK | exit::GATE_FAILED | exit::INCONCLUSIVE => Ok(exit::OK),
         exit::USAGE => {

@@ -49,6 +49,29 @@ pub fn annotate(level: &str, text: &str) {
     outln!("::{level}::{data}");
 }
 
+/// [`harness`] with the runner's workflow commands stopped while it prints: `run`, `merge` and
+/// `gate` print what models replied and the charter's hunks, and a reply (which a pull
+/// request's charter can ask for) may hold a line break and `::error::…`. The token that
+/// resumes them is random, so nothing printed in between can resume them early.
+pub fn harness_quoted(args: &[&str]) -> Result<u8> {
+    let token = token()?;
+    outln!("::stop-commands::{token}");
+    let code = harness(args);
+    outln!("::{token}::");
+    code
+}
+
+/// 16 random bytes as hex.
+fn token() -> Result<String> {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    let random = Path::new("/dev/urandom");
+    std::fs::File::open(random)
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| Error::io_op("read", random, e))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// This harness, run again with `args` (its output is the step's log); its exit code.
 pub fn harness(args: &[&str]) -> Result<u8> {
     let exe = std::env::current_exe().map_err(|e| Error::io_op("find", Path::new("harness"), e))?;

@@ -527,6 +527,39 @@ fn s(y: &Yaml) -> String {
     }
 }
 
+/// The lines of a step's output the runner reads as workflow commands: those starting with
+/// `::`, except between `::stop-commands::TOKEN` and `::TOKEN::`.
+fn commands(out: &str) -> Vec<&str> {
+    let mut stopped: Option<String> = None;
+    let mut found = Vec::new();
+    for line in out.lines() {
+        match &stopped {
+            Some(token) if line == format!("::{token}::") => stopped = None,
+            Some(_) => {}
+            None => match line.strip_prefix("::stop-commands::") {
+                Some(token) => stopped = Some(token.to_string()),
+                None if line.starts_with("::") => found.push(line),
+                None => {}
+            },
+        }
+    }
+    found
+}
+
+/// The lines of `out` printed while workflow commands were stopped.
+fn stopped_lines(out: &[String]) -> Vec<&String> {
+    let mut stopped: Option<String> = None;
+    let mut found = Vec::new();
+    for line in out {
+        match &stopped {
+            Some(token) if *line == format!("::{token}::") => stopped = None,
+            Some(_) => found.push(line),
+            None => stopped = line.strip_prefix("::stop-commands::").map(str::to_string),
+        }
+    }
+    found
+}
+
 /// Whether a step's or job's `if:` names a status function (else `success()` is implied).
 fn names_status(cond: &str) -> bool {
     ["always()", "success()", "failure()", "cancelled()"]
@@ -1042,7 +1075,7 @@ impl Actions {
                         for out in [&o.stdout, &o.stderr] {
                             log.extend(String::from_utf8_lossy(out).lines().map(str::to_string));
                         }
-                        for line in String::from_utf8_lossy(&o.stdout).lines() {
+                        for line in commands(&String::from_utf8_lossy(&o.stdout)) {
                             if line.starts_with("::error") {
                                 errors.push_str(&format!("[{name}] {line}\n"));
                             }
@@ -2719,6 +2752,16 @@ async fn an_undecided_gate_is_kept_and_decided_after_labels_land_without_calling
         "{}",
         undecided.errors
     );
+    // What `harness run` and `harness gate` print (models' replies among it) is printed with the
+    // runner's workflow commands stopped.
+    let stopped = stopped_lines(&undecided.log);
+    for printed in ["Needs a label", "harness label --decide"] {
+        assert!(
+            stopped.iter().any(|l| l.contains(printed)),
+            "{printed} not printed with workflow commands stopped:\n{}",
+            undecided.log.join("\n")
+        );
+    }
     let key = common::stdout(&common::harness(
         &root,
         &["key", "--matrix", "manifests/pinned.toml"],
