@@ -10,6 +10,7 @@ use crate::exit;
 use crate::inspect::comment::{self, CommentOptions, State, Status, MARKER};
 use std::path::PathBuf;
 
+#[derive(Clone)]
 pub struct Post {
     pub pr: u64,
     pub repo: String,
@@ -26,8 +27,20 @@ pub struct Post {
 }
 
 pub fn run(p: &Post) -> Result<u8> {
+    let head = pr_head(p);
+    let state = match (&p.sha, &head) {
+        (Some(tested), Some(now)) if tested != now => State::Error(format!(
+            "the pull request moved during this run (its head is now {now}, this run tested {tested}): the run for the new head decides"
+        )),
+        _ => state(p),
+    };
+    // The plan job resolved no commit (it failed first): the status goes on the head now.
+    let p = &Post {
+        sha: p.sha.clone().or(head),
+        ..p.clone()
+    };
     let opts = CommentOptions {
-        state: state(p),
+        state,
         run_url: Some(p.run_url.clone()),
         status: None,
         lint: Some(p.lint_dir.join("findings.jsonl")),
@@ -86,6 +99,19 @@ fn state(p: &Post) -> State {
     State::Error(format!(
         "the gate did not finish (lint {lint}, plan {plan}, gate {gate}, decide {decide}): see the run's log"
     ))
+}
+
+/// The pull request's head commit now, as GitHub's API says (none when it cannot be read).
+fn pr_head(p: &Post) -> Option<String> {
+    let sha = gh(&[
+        "api",
+        &format!("repos/{}/pulls/{}", p.repo, p.pr),
+        "--jq",
+        ".head.sha",
+    ])
+    .ok()?;
+    let sha = sha.trim();
+    (sha.len() == 40 && sha.bytes().all(|b| b.is_ascii_hexdigit())).then(|| sha.to_string())
 }
 
 /// Replace the workflow's own comment (the token's, starting with the marker; anyone else's is

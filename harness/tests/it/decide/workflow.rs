@@ -359,6 +359,9 @@ if [ "$1" = api ]; then
         done
         printf ']}'
       } | jq -r "$filter" ;;
+    "GET $repo/pulls/"*)
+      n=${path#"$repo/pulls/"}
+      git -C "$STANDIN_ORIGIN" rev-parse "refs/pull/$n/head" | jq -R '{head: {sha: .}}' | jq -r "$filter" ;;
     "GET $repo/issues/"*/comments)
       n=${path#"$repo/issues/"}; n=${n%/comments}
       files=("$state"/comments/*.json)
@@ -1061,6 +1064,7 @@ impl Actions {
                             .env("STANDIN_RUNS", &self.runs)
                             .env("STANDIN_GITHUB", &self.github)
                             .env("STANDIN_REPO", "org/charter")
+                            .env("STANDIN_ORIGIN", &self.origin)
                             .env("STANDIN_SUDO_LOG", &self.sudo_log)
                             .env("CHARTER_HARNESS_CACHE", self.cache.join("suite"));
                         for (k, v) in &wf_env {
@@ -1567,6 +1571,9 @@ async fn a_pull_request_bringing_the_first_manifest_is_not_gated_with_it() {
         run.errors
     );
     assert!(setup.server.requests().is_empty());
+    // The plan resolved no commit; the status still goes on the pull request's head.
+    let status = setup.status(&setup.head()).expect("a status on the head");
+    assert_eq!(status["state"], "error", "{status}");
 }
 
 /// Exit codes are handled, not hidden: when no unit can be decided (the provider refuses every
@@ -2640,7 +2647,15 @@ async fn a_pull_request_pushed_between_the_plan_and_a_shard_is_neither_tested_no
             "{:?}",
             cached_gates(&setup)
         );
-        assert_eq!(setup.status(&harmless).unwrap()["state"], "error");
+        let status = setup.status(&harmless).unwrap();
+        assert_eq!(status["state"], "error");
+        assert!(
+            status["description"]
+                .as_str()
+                .unwrap()
+                .starts_with("the pull request moved during this run"),
+            "{status}"
+        );
         assert!(setup.status(&harmful).is_none());
     }
 
