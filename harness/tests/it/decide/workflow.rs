@@ -1313,6 +1313,34 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
         (Some("success"), Some("charter-gate")),
         "{status}"
     );
+    // The comment is `harness comment`'s: the same command on the run's artifacts prints it.
+    let artifacts = setup
+        .actions
+        .runs
+        .join(pass.id.to_string())
+        .join("artifacts");
+    let printed = common::harness(
+        &root,
+        &[
+            "comment",
+            artifacts.join("charter-gate-results").to_str().unwrap(),
+            "--with-lint",
+            artifacts
+                .join("charter-gate-lint/findings.jsonl")
+                .to_str()
+                .unwrap(),
+            "--head",
+            &setup.head(),
+            "--run-url",
+            &format!("https://github.com/org/charter/actions/runs/{}", pass.id),
+        ],
+        &[],
+    );
+    assert_eq!(
+        common::stdout(&printed),
+        body,
+        "harness comment prints what was posted"
+    );
 
     // 2. It merges: the push reuses the pull request's gate (its key matches) from that run's
     //    artifact, since a pull request's cache is not visible to the default branch. A newer
