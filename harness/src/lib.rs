@@ -25,6 +25,7 @@ macro_rules! err {
     ($($t:tt)*) => { $crate::output::err(&format!($($t)*)) };
 }
 
+pub mod ci;
 pub mod cli;
 pub mod decide;
 pub mod error;

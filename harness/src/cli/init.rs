@@ -21,9 +21,19 @@ pub(super) struct InitArgs {
     /// from origin/HEAD, else the branch checked out, else main).
     #[arg(long)]
     branch: Option<String>,
+    /// The charter, from the repository root, when it is not CHARTER.md (e.g. docs/charter.md):
+    /// the manifest's [charter] source and the workflow's path filters name it.
+    #[arg(long, value_name = "PATH")]
+    charter: Option<String>,
 }
 
 pub(super) fn run(args: InitArgs) -> Result<u8> {
-    crate::suite::init::run(&args.dir, args.action.as_deref(), args.branch, args.force)?;
+    crate::suite::init::run(
+        &args.dir,
+        args.action.as_deref(),
+        args.branch,
+        args.charter,
+        args.force,
+    )?;
     Ok(exit::OK)
 }

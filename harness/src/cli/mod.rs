@@ -6,6 +6,7 @@
 mod calibrate;
 mod cases;
 mod check;
+mod ci;
 mod comment;
 mod compare;
 mod gate;
@@ -124,6 +125,9 @@ enum Command {
     /// label, what the base already fails), lint findings, lint failed, or a fork waiting;
     /// within GitHub's 65,536 characters.
     Comment(comment::CommentArgs),
+    /// The steps of the workflow `harness init` writes, one command each
+    #[command(hide = true)]
+    Ci(ci::CiArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     ///
     /// Load it in bash with `source <(harness completions bash)`, or save it where your shell
@@ -316,6 +320,7 @@ pub fn run() -> Result<u8> {
         Command::Runs(args) => runs::run(args),
         Command::Key(args) => key::run(args),
         Command::Comment(args) => comment::run(args),
+        Command::Ci(args) => ci::run(args),
         Command::Completions { shell } => completions(shell),
         Command::Man { command } => man(command.as_deref()),
     }

@@ -27,6 +27,8 @@ pub enum State {
     LintFailed(String),
     /// A fork's pull request waits for a maintainer to run the gate.
     ForkWaiting(u64),
+    /// The gate did not finish (a job failed before a gate was written): why.
+    Error(String),
 }
 
 pub struct CommentOptions {
@@ -35,6 +37,11 @@ pub struct CommentOptions {
     pub run_url: Option<String>,
     /// Where to write the status (`{"state", "description"}`), for the step that posts it.
     pub status: Option<PathBuf>,
+    /// With a gate: lint findings (`harness lint … --json`) whose questions for a reviewer
+    /// follow the gate (a finding needing a reviewer let the gate run).
+    pub lint: Option<PathBuf>,
+    /// The commit the gate tested, named at the end.
+    pub head: Option<String>,
 }
 
 /// The `charter-gate` commit status: `success`, `failure`, `error` or `pending`.
@@ -49,23 +56,38 @@ pub fn run(opts: &CommentOptions) -> Result<u8> {
     let (body, status) = build(opts);
     out!("{body}");
     if let Some(path) = &opts.status {
-        let description: String = crate::output::inert(&status.description)
-            .chars()
-            .filter(|c| !c.is_control())
-            .take(MAX_DESCRIPTION)
-            .collect();
         crate::files::write_json_atomic(
             path,
-            &serde_json::json!({"state": status.state, "description": description}),
+            &serde_json::json!({"state": status.state, "description": status.shown()}),
         )?;
     }
     Ok(crate::exit::OK)
 }
 
+impl Status {
+    /// The description as GitHub takes it: inert, on one line, at most 140 characters.
+    pub fn shown(&self) -> String {
+        crate::output::inert(&self.description)
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_DESCRIPTION)
+            .collect()
+    }
+}
+
 /// The comment and its status, for any state; a failure to read becomes the `error` state.
 pub fn build(opts: &CommentOptions) -> (String, Status) {
     let (text, status) = match &opts.state {
-        State::Gate(dir) => gate(dir).unwrap_or_else(|why| failed(&why)),
+        State::Gate(dir) => gate(dir)
+            .map(|(text, st)| (text + &reviewer_findings(opts.lint.as_deref()), st))
+            .unwrap_or_else(|why| failed(&why)),
+        State::Error(why) => (
+            format!("**The gate did not finish**: {}\n", code(why)),
+            Status {
+                state: "error",
+                description: why.clone(),
+            },
+        ),
         State::Lint(file) => lint(file).unwrap_or_else(|why| failed(&why)),
         State::LintFailed(why) => (
             format!("**Lint failed**: {}\n", code(why)),
@@ -82,7 +104,28 @@ pub fn build(opts: &CommentOptions) -> (String, Status) {
             },
         ),
     };
-    (bounded(&text, opts.run_url.as_deref()), status)
+    let head = opts
+        .head
+        .as_deref()
+        .filter(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map_or(String::new(), |h| format!("\nTested commit {h}.\n"));
+    (bounded(&(text + &head), opts.run_url.as_deref()), status)
+}
+
+/// The lint findings that need a reviewer, as the lint comment lists them, after a gate; none
+/// when the file is absent, unreadable or holds no such finding.
+fn reviewer_findings(file: Option<&Path>) -> String {
+    let Some((text, _)) = file.and_then(|f| lint(f).ok()) else {
+        return String::new();
+    };
+    if !text.contains("- **needs-reviewer**") {
+        return String::new();
+    }
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("- **needs-reviewer**") || l.starts_with("**Lint**"))
+        .collect();
+    format!("\n{}\n", kept.join("\n\n"))
 }
 
 fn failed(why: &str) -> (String, Status) {
@@ -171,7 +214,24 @@ fn gate(dir: &Path) -> std::result::Result<(String, Status), String> {
             ));
         }
     }
+    text.push_str(&wait(dir));
     Ok((text, Status { state, description }))
+}
+
+/// When the models ran, from run.json (nothing when it is absent or unreadable).
+fn wait(dir: &Path) -> String {
+    let run = std::fs::read_to_string(dir.join("run.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    let Some(run) = run else {
+        return String::new();
+    };
+    let at = |k: &str| code(run[k].as_str().unwrap_or("?"));
+    format!(
+        "\n**Wait:** the models ran from {} to {}.\n",
+        at("started"),
+        at("ended")
+    )
 }
 
 fn code_name(v: &serde_json::Value) -> String {

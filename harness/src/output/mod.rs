@@ -26,6 +26,13 @@ pub fn inert(text: &str) -> String {
     out
 }
 
+/// [`inert`], and on one line: a path or a text from a pull request (a capsule's name, a
+/// link's) printed where a line break would start a line of its own, which a CI log reads as a
+/// command (`::error::…` on GitHub Actions). Line breaks and tabs are written `\n`, `\r`, `\t`.
+pub fn one_line(text: &str) -> String {
+    inert(text).replace('\n', "\\n").replace('\t', "\\t")
+}
+
 /// A shell word: as is when safe, else in single quotes (a printed command runs as shown).
 pub fn shell_word(a: &str) -> String {
     let safe = !a.is_empty()

@@ -68,6 +68,28 @@ pub struct Options {
     pub action: ActionRef,
     /// The branch whose pushes store the gate (the repository's default branch).
     pub branch: String,
+    /// The charter's path from the repository root (`CHARTER.md` unless `--charter` says).
+    pub charter: String,
+}
+
+/// The charter `init` sets the gate up for unless told: `CHARTER.md` at the root.
+pub const CHARTER: &str = "CHARTER.md";
+
+/// Check a charter path for the manifest and the workflow's path filters: relative, inside the
+/// repository, of the characters that mean nothing in a filter pattern, TOML or YAML.
+pub fn check_charter(path: &str) -> Result<()> {
+    let plain = regex::Regex::new(r"^[A-Za-z0-9_][A-Za-z0-9._/-]*$").expect("valid regex");
+    let inside = path
+        .split('/')
+        .all(|p| !p.is_empty() && p != "." && p != "..");
+    if plain.is_match(path) && inside {
+        Ok(())
+    } else {
+        Err(Error::input(format!(
+            "--charter {path:?}: a path inside the repository, from its root, of letters, digits, \
+             '.', '_', '-' and '/' (e.g. docs/charter.md)"
+        )))
+    }
 }
 
 /// Check a branch name for the workflow's `branches:` filter: a git branch name made of the
@@ -114,7 +136,10 @@ pub fn default_branch(root: &Path) -> (String, &'static str) {
 /// The files `init` writes, relative to the repository root.
 pub fn files(opts: &Options) -> [(&'static str, String); 2] {
     [
-        ("manifests/pinned.toml", PINNED.to_string()),
+        (
+            "manifests/pinned.toml",
+            PINNED.replace("../CHARTER.md", &format!("../{}", opts.charter)),
+        ),
         (".github/workflows/charter-gate.yml", workflow(opts)),
     ]
 }
@@ -127,6 +152,7 @@ const IGNORED: [(&str, &str); 2] = [("results/", "/results/"), (".env", "/.env")
 /// wrote, in order.
 pub fn init(root: &Path, opts: &Options, force: bool) -> Result<Vec<String>> {
     check_branch(&opts.branch)?;
+    check_charter(&opts.charter)?;
     let files = files(opts);
     if !force {
         if let Some((rel, _)) = files.iter().find(|(rel, _)| root.join(rel).exists()) {
@@ -163,8 +189,14 @@ pub fn init(root: &Path, opts: &Options, force: bool) -> Result<Vec<String>> {
 
 /// `harness init`: write the gate's files into `root` and say what they do and what is next.
 /// `action` is `OWNER/REPO@REF` (default: this release's); `branch` defaults to the
-/// repository's default branch.
-pub fn run(root: &Path, action: Option<&str>, branch: Option<String>, force: bool) -> Result<()> {
+/// repository's default branch; `charter` to `CHARTER.md`.
+pub fn run(
+    root: &Path,
+    action: Option<&str>,
+    branch: Option<String>,
+    charter: Option<String>,
+    force: bool,
+) -> Result<()> {
     let action = match action {
         Some(a) => ActionRef::parse(a)?,
         None => ActionRef::home(),
@@ -173,16 +205,30 @@ pub fn run(root: &Path, action: Option<&str>, branch: Option<String>, force: boo
         Some(b) => (b, "--branch"),
         None => default_branch(root),
     };
-    let opts = Options { action, branch };
+    let opts = Options {
+        action,
+        branch,
+        charter: charter.unwrap_or_else(|| CHARTER.to_string()),
+    };
     for f in init(root, &opts, force)? {
         outln!("wrote {f}");
+    }
+    if !root.join(&opts.charter).is_file() {
+        errln!(
+            "note: no charter at {}: the manifest and the workflow gate {}; write the charter there, or run init again with --charter PATH (and --force) for one elsewhere",
+            root.join(&opts.charter).display(),
+            opts.charter
+        );
     }
     outln!(
         "the workflow installs {} and stores the gate on pushes to {} ({how})",
         opts.action,
         opts.branch
     );
-    outln!("next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit CHARTER.md and these files");
+    outln!(
+        "next: add the secrets ANTHROPIC_API_KEY and OPENAI_API_KEY to the repository, and commit {} and these files",
+        opts.charter
+    );
     Ok(())
 }
 
@@ -248,17 +294,23 @@ const DOWNLOAD: &str =
 pub fn workflow(opts: &Options) -> String {
     let a = &opts.action;
     let install = format!(
-        "      - name: Install the harness ({a})\n        uses: {a}{}\n        with:\n          repository: {}\n          ref: {}",
-        if a.is_commit() { " # pinned by commit" } else { "" },
+        "      - uses: {a}{}\n        with: {{ repository: {}, ref: {} }}",
+        if a.is_commit() {
+            " # pinned by commit"
+        } else {
+            ""
+        },
         a.repository,
         a.git_ref
     );
-    let pr_files =
-        |report: bool| PR_FILES.replace("{{REPORT}}", if report { "true" } else { "false" });
+    // Every job but the comment's: the base branch (or the pushed commit) and the harness.
+    let prepare = format!(
+        "      - uses: {CHECKOUT}\n        with: {{ fetch-depth: 0, persist-credentials: false }}\n{install}"
+    );
     WORKFLOW
-        .replace("{{PR_FILES_REPORT}}\n", &pr_files(true))
-        .replace("{{PR_FILES}}\n", &pr_files(false))
+        .replace("{{PREPARE}}", &prepare)
         .replace("{{INSTALL}}", &install)
+        .replace("{{CHARTER}}", &opts.charter)
         .replace("{{BRANCH}}", &opts.branch)
         .replace("{{CHECKOUT}}", CHECKOUT)
         .replace("{{CACHE_RESTORE}}", CACHE_RESTORE)
@@ -266,12 +318,6 @@ pub fn workflow(opts: &Options) -> String {
         .replace("{{UPLOAD}}", UPLOAD)
         .replace("{{DOWNLOAD}}", DOWNLOAD)
 }
-
-/// The step every job takes after checking out the base branch (or the pushed commit): a pull
-/// request (or a maintainer's run of one) gives only its CHARTER.md and the regular files under
-/// vault/files, read from git as blobs; the workflow, manifests/ and the harness stay the
-/// base's, so a `base_url`, `.env`, `rust-toolchain.toml` or workflow it writes is never used.
-const PR_FILES: &str = include_str!("init/pr-files.yml");
 
 /// The workflow, run on `pull_request_target`: see the comment at its top.
 const WORKFLOW: &str = include_str!("init/charter-gate.yml");
@@ -284,6 +330,7 @@ mod tests {
         Options {
             action: ActionRef::home(),
             branch: branch.into(),
+            charter: CHARTER.into(),
         }
     }
 
@@ -379,12 +426,17 @@ mod tests {
         let o = Options {
             action: ActionRef::parse("someone/fork@v9.9.9").unwrap(),
             branch: "trunk".into(),
+            charter: CHARTER.into(),
         };
         let w = workflow(&o);
         assert!(w.contains("    branches: [\"trunk\"]\n"));
         assert!(!w.replace("${{", "").contains("{{"), "a placeholder left");
-        assert_eq!(w.matches("uses: someone/fork@v9.9.9\n").count(), 4);
-        assert_eq!(w.matches("          ref: v9.9.9\n").count(), 4);
+        assert_eq!(w.matches("uses: someone/fork@v9.9.9\n").count(), 5);
+        assert_eq!(
+            w.matches("with: { repository: someone/fork, ref: v9.9.9 }\n")
+                .count(),
+            5
+        );
         let pinned =
             regex::Regex::new(r"^actions/[a-z/-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$").unwrap();
         for line in w.lines().filter_map(|l| l.trim().strip_prefix("uses: ")) {

@@ -127,10 +127,17 @@ impl fmt::Display for Finding {
             Severity::NeedsReviewer => "NEEDS REVIEWER",
             Severity::Error => "ERROR",
         };
+        // One finding, one line: a file named with a line break (a pull request can name its
+        // capsules) must not start a line a CI log reads as a command.
+        let line = crate::output::one_line;
         write!(
             f,
             "{}:{}: {sev} [{}] {} — fix: {}",
-            self.path, self.line, self.rule, self.message, self.fix
+            line(&self.path),
+            self.line,
+            self.rule,
+            line(&self.message),
+            line(&self.fix)
         )
     }
 }

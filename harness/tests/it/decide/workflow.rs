@@ -258,7 +258,13 @@ fn charter_repo(url: &str, branch: &str, init_args: &[&str]) -> tempfile::TempDi
     let root = dir.path();
     git(root, &["init", "-q", "-b", branch]);
     let charter = std::fs::read_to_string(common::example_charter()).unwrap();
-    std::fs::write(root.join("CHARTER.md"), charter).unwrap();
+    // Where `init --charter PATH` says the charter is, else CHARTER.md.
+    let at = init_args
+        .iter()
+        .position(|a| *a == "--charter")
+        .map_or("CHARTER.md", |i| init_args[i + 1]);
+    std::fs::create_dir_all(root.join(at).parent().unwrap()).unwrap();
+    std::fs::write(root.join(at), charter).unwrap();
     let mut args = vec!["init"];
     args.extend_from_slice(init_args);
     let o = common::harness(root, &args, &[]);
@@ -353,6 +359,9 @@ if [ "$1" = api ]; then
         done
         printf ']}'
       } | jq -r "$filter" ;;
+    "GET $repo/pulls/"*)
+      n=${path#"$repo/pulls/"}
+      git -C "$STANDIN_ORIGIN" rev-parse "refs/pull/$n/head" | jq -R '{head: {sha: .}}' | jq -r "$filter" ;;
     "GET $repo/issues/"*/comments)
       n=${path#"$repo/issues/"}; n=${n%/comments}
       files=("$state"/comments/*.json)
@@ -461,6 +470,9 @@ fn hostile_toolchain(dir: &Path) -> PathBuf {
 /// `sudo` records what it was asked and does nothing: a test never changes this machine.
 const FAKE_SUDO: &str = "#!/usr/bin/env bash\necho \"$*\" >> \"$STANDIN_SUDO_LOG\"\n";
 
+/// A job's name, and what happens on GitHub once it finishes.
+type AfterJob = (String, Box<dyn Fn()>);
+
 struct Actions {
     /// actions/cache: `cache/<scope>/<key>`, kept across the test's workflow runs.
     cache: PathBuf,
@@ -482,6 +494,8 @@ struct Actions {
     prs: std::cell::RefCell<Vec<String>>,
     /// Whether the pull requests come from a fork (`head.repo.full_name` is not this repository).
     fork: std::cell::Cell<bool>,
+    /// What happens on GitHub after the named job finishes (an author pushing mid-run).
+    after_job: std::cell::RefCell<Option<AfterJob>>,
 }
 
 struct JobResult {
@@ -500,6 +514,8 @@ struct RunOutcome {
     summaries: String,
     /// The `::error::` lines every step printed.
     errors: String,
+    /// Every line every `run:` step printed (stdout and stderr), as the log holds them.
+    log: Vec<String>,
     jobs: HashMap<String, &'static str>,
     /// The event GitHub would name (pull_request_target when the base's workflow asks for it).
     event: String,
@@ -512,6 +528,39 @@ fn s(y: &Yaml) -> String {
         Yaml::Boolean(b) => b.to_string(),
         _ => String::new(),
     }
+}
+
+/// The lines of a step's output the runner reads as workflow commands: those starting with
+/// `::`, except between `::stop-commands::TOKEN` and `::TOKEN::`.
+fn commands(out: &str) -> Vec<&str> {
+    let mut stopped: Option<String> = None;
+    let mut found = Vec::new();
+    for line in out.lines() {
+        match &stopped {
+            Some(token) if line == format!("::{token}::") => stopped = None,
+            Some(_) => {}
+            None => match line.strip_prefix("::stop-commands::") {
+                Some(token) => stopped = Some(token.to_string()),
+                None if line.starts_with("::") => found.push(line),
+                None => {}
+            },
+        }
+    }
+    found
+}
+
+/// The lines of `out` printed while workflow commands were stopped.
+fn stopped_lines(out: &[String]) -> Vec<&String> {
+    let mut stopped: Option<String> = None;
+    let mut found = Vec::new();
+    for line in out {
+        match &stopped {
+            Some(token) if *line == format!("::{token}::") => stopped = None,
+            Some(_) => found.push(line),
+            None => stopped = line.strip_prefix("::stop-commands::").map(str::to_string),
+        }
+    }
+    found
 }
 
 /// Whether a step's or job's `if:` names a status function (else `success()` is implied).
@@ -547,6 +596,7 @@ impl Actions {
             next_run: std::cell::Cell::new(1),
             prs: Default::default(),
             fork: Default::default(),
+            after_job: Default::default(),
         };
         std::fs::create_dir_all(&a.cache).unwrap();
         std::fs::create_dir_all(&a.runs).unwrap();
@@ -796,6 +846,7 @@ impl Actions {
         let (event_name, workflow, checkout_at, pr) = self.start(repo, event);
         let doc = &YamlLoader::load_from_str(&workflow).unwrap()[0];
         let id = self.next_run.get();
+        let run_id = id.to_string();
         self.next_run.set(id + 1);
         let run_dir = self.runs.join(id.to_string());
         let artifacts = run_dir.join("artifacts");
@@ -822,6 +873,7 @@ impl Actions {
         let mut decide_code = 0;
         let mut summaries = String::new();
         let mut errors = String::new();
+        let mut log = Vec::new();
         let Yaml::Hash(jobs) = &doc["jobs"] else {
             panic!("no jobs")
         };
@@ -1004,10 +1056,15 @@ impl Actions {
                             .env("GITHUB_OUTPUT", &out_file)
                             .env("GITHUB_STEP_SUMMARY", &summary_file)
                             .env("GITHUB_ACTIONS", "true")
+                            .env("GITHUB_REPOSITORY", "org/charter")
+                            .env("GITHUB_SERVER_URL", "https://github.com")
+                            .env("GITHUB_RUN_ID", &run_id)
+                            .env("GITHUB_EVENT_NAME", &event_name)
                             .env("RUNNER_TEMP", &temp)
                             .env("STANDIN_RUNS", &self.runs)
                             .env("STANDIN_GITHUB", &self.github)
                             .env("STANDIN_REPO", "org/charter")
+                            .env("STANDIN_ORIGIN", &self.origin)
                             .env("STANDIN_SUDO_LOG", &self.sudo_log)
                             .env("CHARTER_HARNESS_CACHE", self.cache.join("suite"));
                         for (k, v) in &wf_env {
@@ -1019,7 +1076,10 @@ impl Actions {
                             }
                         }
                         let o = cmd.output().unwrap();
-                        for line in String::from_utf8_lossy(&o.stdout).lines() {
+                        for out in [&o.stdout, &o.stderr] {
+                            log.extend(String::from_utf8_lossy(out).lines().map(str::to_string));
+                        }
+                        for line in commands(&String::from_utf8_lossy(&o.stdout)) {
                             if line.starts_with("::error") {
                                 errors.push_str(&format!("[{name}] {line}\n"));
                             }
@@ -1057,6 +1117,11 @@ impl Actions {
                 }
             }
             summaries.push_str(&std::fs::read_to_string(&summary_file).unwrap_or_default());
+            if let Some((after, push)) = &*self.after_job.borrow() {
+                if *after == name {
+                    push();
+                }
+            }
             results.insert(name, JobResult { result, outputs });
         }
         RunOutcome {
@@ -1066,6 +1131,7 @@ impl Actions {
                 .unwrap_or_default(),
             summaries,
             errors,
+            log,
             jobs: results.iter().map(|(k, v)| (k.clone(), v.result)).collect(),
             event: event_name,
         }
@@ -1247,6 +1313,34 @@ async fn a_charter_repository_goes_from_init_to_a_correct_gate_verdict_on_each_p
         (Some("success"), Some("charter-gate")),
         "{status}"
     );
+    // The comment is `harness comment`'s: the same command on the run's artifacts prints it.
+    let artifacts = setup
+        .actions
+        .runs
+        .join(pass.id.to_string())
+        .join("artifacts");
+    let printed = common::harness(
+        &root,
+        &[
+            "comment",
+            artifacts.join("charter-gate-results").to_str().unwrap(),
+            "--with-lint",
+            artifacts
+                .join("charter-gate-lint/findings.jsonl")
+                .to_str()
+                .unwrap(),
+            "--head",
+            &setup.head(),
+            "--run-url",
+            &format!("https://github.com/org/charter/actions/runs/{}", pass.id),
+        ],
+        &[],
+    );
+    assert_eq!(
+        common::stdout(&printed),
+        body,
+        "harness comment prints what was posted"
+    );
 
     // 2. It merges: the push reuses the pull request's gate (its key matches) from that run's
     //    artifact, since a pull request's cache is not visible to the default branch. A newer
@@ -1386,7 +1480,7 @@ async fn the_workflow_runs_as_init_wrote_it(branch: &str, init_args: &[&str], ac
     )));
     assert_eq!(
         text.matches(&format!("uses: {action}")).count(),
-        4,
+        5,
         "{text}"
     );
     let base = setup.run(Event::Push);
@@ -1505,6 +1599,9 @@ async fn a_pull_request_bringing_the_first_manifest_is_not_gated_with_it() {
         run.errors
     );
     assert!(setup.server.requests().is_empty());
+    // The plan resolved no commit; the status still goes on the pull request's head.
+    let status = setup.status(&setup.head()).expect("a status on the head");
+    assert_eq!(status["state"], "error", "{status}");
 }
 
 /// Exit codes are handled, not hidden: when no unit can be decided (the provider refuses every
@@ -1525,7 +1622,7 @@ async fn an_undecided_gate_fails_the_decide_job_with_its_exit_code_and_a_message
     assert_eq!(run.decide_code, 3, "{}\n{}", run.errors, run.summaries);
     assert!(
         run.errors
-            .contains("[decide] ::error::harness merge: provider errors: run again (exit 3: some unit could not be decided)"),
+            .contains("[decide] ::error::harness gate: provider errors: run again (exit 3: some unit could not be decided)"),
         "{}",
         run.errors
     );
@@ -1541,6 +1638,7 @@ fn default_workflow() -> Yaml {
     let opts = harness::suite::init::Options {
         action: harness::suite::init::ActionRef::home(),
         branch: "main".into(),
+        charter: "CHARTER.md".into(),
     };
     YamlLoader::load_from_str(&harness::suite::init::workflow(&opts))
         .unwrap()
@@ -1558,12 +1656,9 @@ fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
         .collect();
     let sysctl = runs
         .iter()
-        .position(|r| r.contains("sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"))
-        .expect("the sysctl step");
-    let run = runs
-        .iter()
-        .position(|r| r.contains("harness run --matrix"))
-        .unwrap();
+        .position(|r| r == "harness ci userns")
+        .expect("the userns step");
+    let run = runs.iter().position(|r| r == "harness ci shard").unwrap();
     assert!(sysctl < run);
     // The step itself, with the kernel's setting read from a file of the test's: `sudo sysctl`
     // only where the restriction is on.
@@ -1576,17 +1671,16 @@ fn the_gate_job_lets_the_sandbox_have_user_namespaces_before_it_runs() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&sudo, std::fs::Permissions::from_mode(0o755)).unwrap();
         let log = dir.path().join("sudo.log");
-        let script = runs[sysctl].replace(
-            "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
-            file.to_str().unwrap(),
-        );
+        let script = format!("{} --setting '{}'", runs[sysctl], file.display());
+        let bin = Path::new(env!("CARGO_BIN_EXE_harness")).parent().unwrap();
         let o = std::process::Command::new("bash")
             .args(["-e", "-c", &script])
             .env(
                 "PATH",
                 format!(
-                    "{}:{}",
+                    "{}:{}:{}",
                     dir.path().display(),
+                    bin.display(),
                     std::env::var("PATH").unwrap()
                 ),
             )
@@ -1732,23 +1826,43 @@ fn actionlint_and_shellcheck_find_nothing_in_the_workflow_the_action_and_the_rel
     };
     let mut findings = Vec::new();
     let sha = "0123456789abcdef0123456789abcdef01234567";
-    for (branch, action) in [
-        ("main", harness::suite::init::ActionRef::home()),
+    for (branch, action, charter) in [
+        (
+            "main",
+            harness::suite::init::ActionRef::home(),
+            "CHARTER.md",
+        ),
         (
             "master",
             harness::suite::init::ActionRef::parse("someone/harness-fork@v9.9.9").unwrap(),
+            "docs/charter.md",
         ),
         (
             "release/2.x",
             harness::suite::init::ActionRef::parse(&format!("someone/harness-fork@{sha}")).unwrap(),
+            "CHARTER.md",
         ),
     ] {
         let opts = harness::suite::init::Options {
             action: action.clone(),
             branch: branch.into(),
+            charter: charter.into(),
         };
         let text = harness::suite::init::workflow(&opts);
-        let what = format!("charter-gate.yml (--branch {branch} --action {action})");
+        let what =
+            format!("charter-gate.yml (--branch {branch} --action {action} --charter {charter})");
+        // Short enough to review: under 150 lines, and every `run:` one `harness ci` command
+        // but the fork's wait (`exit 1`).
+        let lines = text.lines().count();
+        assert!(lines < 150, "{what}: {lines} lines");
+        let doc = &YamlLoader::load_from_str(&text).unwrap()[0];
+        for (at, script) in run_blocks(&what, doc) {
+            assert!(
+                script == "exit 1"
+                    || (script.starts_with("harness ci ") && !script.trim_end().contains('\n')),
+                "{at}: shell in the workflow: {script}"
+            );
+        }
         findings.extend(actionlint(&al, &sc, "charter-gate.yml", &text));
         findings.extend(shellcheck_runs(&sc, &what, &text));
     }
@@ -1775,6 +1889,7 @@ fn docs_ci_holds_the_workflow_init_writes_by_default() {
     let opts = harness::suite::init::Options {
         action: harness::suite::init::ActionRef::home(),
         branch: "main".into(),
+        charter: "CHARTER.md".into(),
     };
     let docs = std::fs::read_to_string(repo_root().join("docs/ci/charter-gate.yml")).unwrap();
     assert!(
@@ -2275,133 +2390,551 @@ async fn a_forks_pull_request_waits_for_a_maintainer_whose_run_updates_its_comme
     assert_eq!(setup.status(&setup.head()).unwrap()["state"], "success");
 }
 
-/// `harness`, for the decide step alone: merge writes the gate's folder (and summary.json when
-/// FAKE_SUMMARY is set); gate prints FAKE_PRINTED and exits 3.
-const FAKE_HARNESS: &str = r##"#!/usr/bin/env bash
-case "$1" in
-  merge) mkdir -p results/gate
-         if [ -n "${FAKE_SUMMARY:-}" ]; then printf '%s' "$FAKE_SUMMARY" > results/gate/summary.json; fi
-         echo "# Charter gate" > results/gate/report.md ;;
-  gate) printf '%s' "$FAKE_PRINTED"; exit 3 ;;
-  *) exit 9 ;;
-esac
-"##;
+/// `gh` that answers the status API but refuses every comment (a 403, a rate limit).
+const GH_NO_COMMENTS: &str = r#"#!/usr/bin/env bash
+case "$*" in *comments*) echo "gh: HTTP 403: Resource not accessible by integration" >&2; exit 1 ;; esac
+exec "$REAL_GH" "$@"
+"#;
 
-/// The run: block of the step of `job` whose name starts with `name`.
-fn step_script(doc: &Yaml, job: &str, name: &str) -> String {
-    doc["jobs"][job]["steps"]
-        .as_vec()
-        .unwrap()
-        .iter()
-        .find(|st| s(&st["name"]).starts_with(name))
-        .map(|st| s(&st["run"]))
-        .unwrap_or_else(|| panic!("no step {name} in {job}"))
+/// The comment job's `harness ci post` alone, as the workflow runs it: `gate` files go to
+/// results/gate (what the decide job uploaded), the jobs ended as `results`; with `comments`
+/// false, gh refuses to comment. Returns the status posted, the comment (if any) and the exit.
+fn post(gate: &[(&str, &str)], results: &str, comments: bool) -> (Value, Option<String>, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for (name, text) in [("gh", FAKE_GH), ("gh-no-comments", GH_NO_COMMENTS)] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(bin.join(name), text).unwrap();
+        std::fs::set_permissions(bin.join(name), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    if !comments {
+        std::fs::rename(bin.join("gh"), bin.join("gh-real")).unwrap();
+        std::fs::rename(bin.join("gh-no-comments"), bin.join("gh")).unwrap();
+    }
+    let work = dir.path().join("comment");
+    for (name, text) in gate {
+        let f = work.join("results/gate").join(name);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    }
+    std::fs::create_dir_all(&work).unwrap();
+    let harness_bin = Path::new(env!("CARGO_BIN_EXE_harness")).parent().unwrap();
+    let github = dir.path().join("github");
+    let o = std::process::Command::new("bash")
+        .args([
+            "--noprofile",
+            "--norc",
+            "-eo",
+            "pipefail",
+            "-c",
+            "harness ci post",
+        ])
+        .current_dir(&work)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}:{}",
+                bin.display(),
+                harness_bin.display(),
+                std::env::var("PATH").unwrap()
+            ),
+        )
+        .env("REAL_GH", bin.join("gh-real"))
+        .env("STANDIN_GITHUB", &github)
+        .env("STANDIN_RUNS", dir.path().join("runs"))
+        .env("STANDIN_REPO", "org/charter")
+        .env("GITHUB_REPOSITORY", "org/charter")
+        .env("GITHUB_SERVER_URL", "https://github.com")
+        .env("GITHUB_RUN_ID", "1")
+        .env("GH_TOKEN", "ghs_standin")
+        .env("PR", "7")
+        .env("SHA", "0123456789abcdef0123456789abcdef01234567")
+        .env("HEAD_REPO", "org/charter")
+        .env("RESULTS", results)
+        .output()
+        .unwrap();
+    let statuses = std::fs::read_to_string(github.join("statuses.jsonl")).unwrap_or_default();
+    assert_eq!(
+        statuses.lines().count(),
+        1,
+        "one status: {statuses}\n{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let status: Value = serde_json::from_str(statuses.trim()).unwrap();
+    assert_eq!(
+        (status["context"].as_str(), status["sha"].as_str()),
+        (
+            Some("charter-gate"),
+            Some("0123456789abcdef0123456789abcdef01234567")
+        )
+    );
+    let body = std::fs::read_to_string(github.join("comments/100.json"))
+        .ok()
+        .map(|c| {
+            serde_json::from_str::<Value>(&c).unwrap()["body"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        });
+    (status, body, o.status.code().unwrap_or(-1))
 }
 
-/// Exit 3 is two things: an unsure verdict that needs a label, or provider errors. The decide
-/// step tells them apart by what the harness printed ("harness label") or summary.json's
-/// `needs_labels` (absent in older harnesses: then provider errors), and the comment and the
+/// A gate's report.md and a summary.json of `exit_code` and `extra` fields.
+fn gate_files(summary: &str) -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "report.md",
+            "# Charter gate\n\nthe harness's report\n".to_string(),
+        ),
+        ("summary.json", summary.to_string()),
+    ]
+}
+
+/// Whatever fails while building the comment, the status is posted: a summary.json cut short
+/// (a disk full, an upload cut) is an `error` naming it, with the comment saying so; a comment
+/// GitHub refuses still leaves the `error` status with why; a run that ended before any gate
+/// (the shards failed) is an `error` naming the jobs' results.
+#[test]
+fn a_truncated_summary_json_still_posts_error_and_so_does_a_comment_github_refuses() {
+    let whole = r#"{"exit_code": 0, "verdict": "PASS", "usage": []}"#;
+    let files = gate_files(&whole[..20]);
+    let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let (status, body, code) = post(&files, "success success success success", true);
+    assert_eq!(status["state"], "error", "{status}");
+    let why = status["description"].as_str().unwrap();
+    assert!(why.contains("summary.json"), "{status}");
+    let body = body.expect("a comment");
+    assert!(
+        body.starts_with(COMMENT_MARKER) && body.contains("could not be built"),
+        "{body}"
+    );
+    assert_eq!(code, 0);
+
+    let whole = gate_files(whole);
+    let whole: Vec<(&str, &str)> = whole.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let (status, body, code) = post(&whole, "success success success success", false);
+    assert!(body.is_none());
+    assert_eq!(status["state"], "error", "{status}");
+    assert!(
+        status["description"]
+            .as_str()
+            .unwrap()
+            .contains("could not be posted"),
+        "{status}"
+    );
+    assert_eq!(code, 4, "the step fails, after posting the status");
+
+    let (status, body, _) = post(&[], "success success failure skipped", true);
+    assert_eq!(status["state"], "error");
+    assert!(
+        status["description"]
+            .as_str()
+            .unwrap()
+            .contains("lint success, plan success, gate failure, decide skipped"),
+        "{status}"
+    );
+    assert!(body.unwrap().contains("The gate did not finish"));
+}
+
+/// Exit 3 is two things: an unsure verdict that needs a label, or provider errors; summary.json's
+/// `needs_labels` tells, and the comment (`harness comment`'s, the report first) and the
 /// status say which.
 #[test]
-fn the_workflow_tells_a_verdict_needing_a_label_from_provider_errors() {
-    let doc = &default_workflow();
-    let decide = step_script(doc, "decide", "Decide");
-    let post = step_script(doc, "comment", "Post the gate");
-    let label = "needs a label: harness label";
-    let provider = "provider errors: run again";
-    for (printed, summary, expect) in [
+fn the_comment_job_tells_a_verdict_needing_a_label_from_provider_errors() {
+    for (summary, expect) in [
         (
-            "1 verdict is unsure: label it with harness label results/gate\n",
-            "",
-            label,
+            r#"{"exit_code": 3, "verdict": "INCONCLUSIVE", "needs_labels": ["big E1/default"]}"#,
+            "needs a label: 1 unit(s), harness label --decide",
         ),
         (
-            "2 units undecided\n",
-            r#"{"needs_labels": [{"case": "E8"}]}"#,
-            label,
+            r#"{"exit_code": 3, "verdict": "INCONCLUSIVE"}"#,
+            "undecided: provider errors, run again",
         ),
-        ("2 units undecided\n", r#"{"needs_labels": 2}"#, label),
-        ("2 units undecided\n", r#"{"needs_labels": []}"#, provider),
-        (
-            "2 units undecided\n",
-            r#"{"verdict": "inconclusive"}"#,
-            provider,
-        ),
-        ("2 units undecided\n", "", provider),
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        let bin = dir.path().join("bin");
-        std::fs::create_dir_all(&bin).unwrap();
-        for (name, text) in [("harness", FAKE_HARNESS), ("gh", FAKE_GH)] {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::write(bin.join(name), text).unwrap();
-            std::fs::set_permissions(bin.join(name), std::fs::Permissions::from_mode(0o755))
-                .unwrap();
-        }
-        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
-        let work = dir.path().join("decide");
-        std::fs::create_dir_all(&work).unwrap();
-        let o = std::process::Command::new("bash")
-            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &decide])
-            .current_dir(&work)
-            .env("PATH", &path)
-            .env("REUSE", "false")
-            .env("EVENT", "pull_request_target")
-            .env("BASE_REF", "main")
-            .env("GITHUB_STEP_SUMMARY", dir.path().join("summary.md"))
-            .env("FAKE_PRINTED", printed)
-            .env("FAKE_SUMMARY", summary)
-            .output()
-            .unwrap();
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert_eq!(o.status.code(), Some(3), "{out}");
-        assert!(
-            out.contains(&format!("::error::harness gate: {expect}")) && out.contains("(exit 3"),
-            "{printed:?} {summary:?}: {out}"
-        );
-        // The comment job, from what the decide job left.
-        let job = dir.path().join("comment");
-        Actions::copy(&work.join("results/comment"), &job.join("comment"));
-        let github = dir.path().join("github");
-        let o = std::process::Command::new("bash")
-            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &post])
-            .current_dir(&job)
-            .env("PATH", &path)
-            .env("STANDIN_GITHUB", &github)
-            .env("STANDIN_RUNS", dir.path().join("runs"))
-            .env("STANDIN_REPO", "org/charter")
-            .env("GH_TOKEN", "ghs_standin")
-            .env("REPO", "org/charter")
-            .env("PR", "7")
-            .env("HEAD_SHA", "0123abcd")
-            .env("RUN_URL", "https://github.com/org/charter/actions/runs/1")
-            .env("DECIDE", "failure")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let status: Value = serde_json::from_str(
-            std::fs::read_to_string(github.join("statuses.jsonl"))
-                .unwrap()
-                .trim(),
-        )
-        .unwrap();
+        let files = gate_files(summary);
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        let (status, body, code) = post(&files, "success success success failure", true);
+        assert_eq!(code, 0);
         assert_eq!(status["state"], "error");
+        assert_eq!(status["description"], expect);
+        let body = body.unwrap();
         assert!(
-            status["description"].as_str().unwrap().starts_with(expect),
-            "{status}"
-        );
-        let comment: Value = serde_json::from_str(
-            &std::fs::read_to_string(github.join("comments/100.json")).unwrap(),
-        )
-        .unwrap();
-        let body = comment["body"].as_str().unwrap();
-        assert!(
-            body.starts_with(COMMENT_MARKER) && body.contains(expect),
+            body.starts_with(COMMENT_MARKER) && body.contains("# Charter gate"),
             "{body}"
         );
+    }
+}
+
+// ---------------------------------------------------------------- one commit, one gate
+
+/// The artifacts' names of run `id`, sorted.
+fn artifact_names(setup: &Setup, id: u32) -> Vec<String> {
+    let dir = setup.actions.runs.join(id.to_string()).join("artifacts");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every stored gate in the stand-in's cache (`<scope>/charter-gate-<key>`).
+fn cached_gates(setup: &Setup) -> Vec<String> {
+    walk(&setup.actions.cache)
+        .into_iter()
+        .filter_map(|(p, _, _)| {
+            p.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .find(|c| c.starts_with("charter-gate-"))
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// #40: the author pushes during a maintainer's run. The plan job resolved the pull request to
+/// a harmless commit; a harmful one (dropping "derive twice") lands on `refs/pull/N/head` after
+/// the lint job, then — in a second run — after the shards. Each time the next job fetches the
+/// pull request, sees its head is no longer the plan's commit and stops: no shard tests the
+/// harmful charter under the harmless one's name, nothing is cached or uploaded as a stored
+/// gate, and the harmless commit's status is `error`. The run for the harmful head then tests
+/// it and fails it: no pass was ever stored under its key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_request_pushed_between_the_plan_and_a_shard_is_neither_tested_nor_stored() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    setup.branch_off("pr-moving");
+    let n = setup.actions.pr_number("pr-moving");
+    std::fs::write(
+        root.join("CHARTER.md"),
+        charter.replace("Version 0.1.0", "Version 1.0.0").replace(
+            "2. **Derive twice.** A quantity is stated only after two independent derivations agree.\n",
+            "",
+        ),
+    )
+    .unwrap();
+    git(&root, &["commit", "-qam", "harmful"]);
+    let harmful = setup.head();
+    git(&root, &["reset", "-q", "--hard", "HEAD~1"]);
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
+    git(&root, &["commit", "-qam", "harmless"]);
+    let harmless = setup.head();
+
+    for after in ["lint", "gate"] {
+        git(&root, &["reset", "-q", "--hard", &harmless]);
+        let (origin, repo, to) = (setup.actions.origin.clone(), root.clone(), harmful.clone());
+        *setup.actions.after_job.borrow_mut() = Some((
+            after.to_string(),
+            Box::new(move || {
+                let refspec = format!("{to}:refs/pull/{n}/head");
+                git(
+                    &repo,
+                    &["push", "-q", "--force", origin.to_str().unwrap(), &refspec],
+                );
+            }),
+        ));
+        let before = setup.server.requests().len();
+        let run = setup.run(Event::PullRequest("pr-moving"));
+        let stopped = if after == "lint" { "gate" } else { "decide" };
+        assert_eq!(
+            run.jobs[stopped], "failure",
+            "{after}: {:?}\n{}",
+            run.jobs, run.errors
+        );
         assert!(
-            body.contains("# Charter gate"),
-            "the harness's report.md: {body}"
+            run.errors.contains(&format!(
+                "[{stopped}] ::error::pull request #{n} moved during this run: its head is now {harmful}, this run tests {harmless}"
+            )),
+            "{}",
+            run.errors
+        );
+        if after == "lint" {
+            assert_eq!(
+                setup.server.requests().len(),
+                before,
+                "no shard called a model"
+            );
+        }
+        assert_eq!(
+            artifact_names(&setup, run.id)
+                .iter()
+                .filter(
+                    |a| !["charter-gate-lint", "charter-gate-results"].contains(&a.as_str())
+                        && a.starts_with("charter-gate-")
+                )
+                .count(),
+            0,
+            "{:?}",
+            artifact_names(&setup, run.id)
+        );
+        assert!(
+            cached_gates(&setup).is_empty(),
+            "{:?}",
+            cached_gates(&setup)
+        );
+        let status = setup.status(&harmless).unwrap();
+        assert_eq!(status["state"], "error");
+        assert!(
+            status["description"]
+                .as_str()
+                .unwrap()
+                .starts_with("the pull request moved during this run"),
+            "{status}"
+        );
+        assert!(setup.status(&harmful).is_none());
+    }
+
+    // The author's harmful head, gated by its own run: tested, failed, on its own commit.
+    *setup.actions.after_job.borrow_mut() = None;
+    git(&root, &["reset", "-q", "--hard", &harmful]);
+    let run = setup.run(Event::PullRequest("pr-moving"));
+    assert_eq!(run.decide_code, 1, "{}\n{}", run.errors, run.summary);
+    assert_eq!(setup.status(&harmful).unwrap()["state"], "failure");
+    assert!(
+        cached_gates(&setup).is_empty(),
+        "a failed gate is not stored"
+    );
+}
+
+/// #40: names from the pull request reach the log on one line. A capsule named with a line
+/// break followed by `::error::…` (which the lint prints) and a link named with one followed
+/// by `::warning::…` (which the take step names as left out): no line of any step's output
+/// starts a workflow command of the pull request's making; the names are printed, escaped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_capsule_or_link_named_with_a_line_break_starts_no_workflow_command() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    setup.branch_off("pr-names");
+    let files = root.join("vault/files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(
+        files.join("evil\n::error::forged capsule.md"),
+        "---\ntype: charter\n---\n# x\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        "../../CHARTER.md",
+        files.join("link\n::warning::forged link"),
+    )
+    .unwrap();
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "names"]);
+    let run = setup.run(Event::PullRequest("pr-names"));
+    assert_eq!(
+        run.jobs["lint"], "failure",
+        "the capsule has errors: {:?}",
+        run.jobs
+    );
+    let forged: Vec<&String> = run
+        .log
+        .iter()
+        .filter(|l| {
+            l.trim_start().starts_with("::error::forged")
+                || l.trim_start().starts_with("::warning::forged")
+        })
+        .collect();
+    assert!(forged.is_empty(), "{forged:#?}");
+    for shown in [
+        "vault/files/evil\\n::error::forged capsule.md:2: ERROR",
+        "vault/files/link\\n::warning::forged link in the pull request is not a regular file",
+    ] {
+        assert!(
+            run.log.iter().any(|l| l.contains(shown)),
+            "{shown} not in:\n{}",
+            run.log.join("\n")
+        );
+    }
+
+    // `harness lint capsule` itself, off the workflow: one line per finding.
+    let o = common::harness(&root, &["lint", "capsule", "vault/files", "--strict"], &[]);
+    let out = common::stdout(&o);
+    assert!(out.contains("evil\\n::error::forged capsule.md"), "{out}");
+    assert!(
+        !out.lines().any(|l| l.starts_with("::error::forged")),
+        "{out}"
+    );
+}
+
+/// An E1 reply compliant in every respect but one: its JSON block disagrees with its prose,
+/// so the checker is unsure and the gate waits for a person's label (issue 39).
+const TWO_WAYS: &str = "Tier: T1. Trigger: supplied percentage → Protocol A.\nThe change is $100k − $80k = $20k; over the starting cost, (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.\n\nBottom line: budget 25% more.\n\n```json\n{\"answer\": \"20%\", \"base\": \"$80k\"}\n```";
+
+/// #40: an undecided gate is kept. The models' E1 replies can be read two ways: the decide job
+/// exits 3, needs a label, and keeps the gate (cache and artifact, under the key a decided one
+/// has). A maintainer downloads the run, labels the unsure transcripts with
+/// `harness label --decide` and commits labels/labels.jsonl to the base branch; the next run
+/// reuses the kept transcripts and decides them by the label: it passes, and the loopback
+/// server counts no request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undecided_gate_is_kept_and_decided_after_labels_land_without_calling_a_model() {
+    let mut scripts = Scripts::load();
+    scripts.compliant.insert(
+        "E1/default".into(),
+        vec![serde_json::json!({ "content": TWO_WAYS })],
+    );
+    let scripts = Arc::new(scripts);
+    let server = LoopbackServer::start(Arc::new(move |r: &RecordedRequest, _| {
+        encode(r, &scripts.reply(r), "test-model")
+    }))
+    .await;
+    let setup = Setup::with_server(server, "main", &[], &the_default_action());
+    let root = setup.root().to_path_buf();
+    let undecided = setup.run(Event::Push);
+    assert_eq!(
+        undecided.decide_code, 3,
+        "{}\n{}",
+        undecided.errors, undecided.summary
+    );
+    assert!(
+        undecided
+            .errors
+            .contains("[decide] ::error::harness gate: needs a label"),
+        "{}",
+        undecided.errors
+    );
+    // What `harness run` and `harness gate` print (models' replies among it) is printed with the
+    // runner's workflow commands stopped.
+    let stopped = stopped_lines(&undecided.log);
+    for printed in ["Needs a label", "harness label --decide"] {
+        assert!(
+            stopped.iter().any(|l| l.contains(printed)),
+            "{printed} not printed with workflow commands stopped:\n{}",
+            undecided.log.join("\n")
+        );
+    }
+    let key = common::stdout(&common::harness(
+        &root,
+        &["key", "--matrix", "manifests/pinned.toml"],
+        &[],
+    ));
+    let kept = format!("charter-gate-{}", key.trim());
+    assert!(
+        artifact_names(&setup, undecided.id).contains(&kept),
+        "{:?}",
+        artifact_names(&setup, undecided.id)
+    );
+    assert_eq!(cached_gates(&setup), vec![kept.clone()]);
+
+    // The maintainer's download of the run, labelled, the label committed to main.
+    let download = setup
+        .actions
+        .runs
+        .join(undecided.id.to_string())
+        .join("artifacts")
+        .join(&kept);
+    let unsure: Vec<String> = walk(&download)
+        .into_iter()
+        .map(|(p, _, _)| p)
+        .filter(|p| {
+            p.to_string_lossy().contains("E1-default/trial-")
+                && p.extension().is_some_and(|x| x == "json")
+        })
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !unsure.is_empty(),
+        "no E1 transcript in {}",
+        download.display()
+    );
+    let mut args = vec!["label", "--decide", "--pass"];
+    args.extend(unsure.iter().map(String::as_str));
+    let o = common::harness(&root, &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    git(&root, &["add", "labels/labels.jsonl"]);
+    git(
+        &root,
+        &["commit", "-qm", "labels for the unsure E1 replies"],
+    );
+    git(&root, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+
+    let before = setup.server.requests().len();
+    let decided = setup.run(Event::Push);
+    assert_eq!(
+        decided.decide_code, 0,
+        "{}\n{}",
+        decided.errors, decided.summary
+    );
+    assert_eq!(decided.jobs["gate"], "skipped");
+    assert!(
+        decided.summary.contains("Reusing the stored gate"),
+        "{}",
+        decided.summary
+    );
+    assert_eq!(setup.server.requests().len(), before, "no model was called");
+}
+
+// ---------------------------------------------------------------- init --charter
+
+/// `init --charter docs/charter.md`: the manifest and the workflow's path filters name that
+/// file, every job takes the pull request's copy of it, and an edit there that drops "derive
+/// twice" fails the gate as one of CHARTER.md would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn init_charter_path_gates_the_charter_where_it_lives() {
+    let setup = Setup::new(
+        "main",
+        &["--charter", "docs/charter.md"],
+        &the_default_action(),
+    )
+    .await;
+    let root = setup.root().to_path_buf();
+    let text = setup.workflow_text();
+    assert!(
+        text.contains(r#"paths: ["docs/charter.md", "vault/files/**", "manifests/**"]"#),
+        "{text}"
+    );
+    assert!(!text.contains("CHARTER.md"), "{text}");
+    assert!(std::fs::read_to_string(root.join("manifests/pinned.toml"))
+        .unwrap()
+        .contains(r#"source = "../docs/charter.md""#));
+    let base = setup.run(Event::Push);
+    assert_eq!(base.decide_code, 0, "{}\n{}", base.errors, base.summary);
+    setup.branch_off("pr-elsewhere");
+    let charter = std::fs::read_to_string(root.join("docs/charter.md")).unwrap();
+    let weakened = charter.replace("Version 0.1.0", "Version 1.0.0").replace(
+        "2. **Derive twice.** A quantity is stated only after two independent derivations agree.\n",
+        "",
+    );
+    std::fs::write(root.join("docs/charter.md"), weakened).unwrap();
+    git(&root, &["commit", "-qam", "drop derive twice"]);
+    let regress = setup.run(Event::PullRequest("pr-elsewhere"));
+    assert_eq!(
+        regress.decide_code, 1,
+        "{}\n{}",
+        regress.errors, regress.summary
+    );
+    assert!(regress.summary.contains("E1"), "{}", regress.summary);
+    assert_eq!(setup.status(&setup.head()).unwrap()["state"], "failure");
+}
+
+/// `init` where no charter is says so (and still writes, for a charter still to come); a
+/// `--charter` outside the repository is refused before anything is written.
+#[test]
+fn init_without_a_charter_says_so_and_refuses_a_charter_outside_the_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = common::harness(dir.path(), &["init", "--branch", "main"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("note: no charter at ./CHARTER.md")
+            && common::stderr(&o).contains("--charter PATH"),
+        "{}",
+        common::stderr(&o)
+    );
+    let fresh = tempfile::tempdir().unwrap();
+    for bad in ["../charter.md", "/etc/charter.md", "docs/./c.md", "a b.md"] {
+        let o = common::harness(fresh.path(), &["init", "--charter", bad], &[]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", common::stderr(&o));
+        assert!(
+            common::stderr(&o).contains("--charter"),
+            "{}",
+            common::stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read_dir(fresh.path()).unwrap().count(),
+            0,
+            "{bad}: written"
         );
     }
 }

@@ -1,0 +1,171 @@
+//! `harness ci decide`: the decide job. The shards merged (or a stored gate for the same key
+//! restored), the gate decided (against the base on a pull request), and whether to keep it:
+//! a decided gate, and an undecided one whose every undecided unit waits only on a label —
+//! stored under the same key as a decided one, so that once a maintainer commits labels to the
+//! base branch the next run decides the kept transcripts and calls no model. A gate kept is
+//! checked to be of the charter this job read: the key names what was tested.
+
+use super::{annotate, gh, harness_quoted, output, summary};
+use crate::error::{Error, Result};
+use crate::exit;
+use std::path::Path;
+
+/// Where the decided gate goes (the artifact charter-gate-results, the comment job's input).
+pub const GATE_DIR: &str = "results/gate";
+/// The copy that is cached and uploaded as charter-gate-KEY.
+const STORED_DIR: &str = "results/stored";
+
+pub struct Decide {
+    /// The key this job computed from the files it read; the plan's must be the same.
+    pub key: String,
+    pub plan_key: String,
+    /// Reuse a stored gate: from the cache (restored into results/stored) or a run's artifact.
+    pub reuse: bool,
+    pub from: String,
+    pub repo: String,
+    /// The base branch to decide against; none on a push.
+    pub base_ref: Option<String>,
+    pub matrix: String,
+}
+
+pub fn run(d: &Decide) -> Result<u8> {
+    output(&[("keep", "false"), ("key", &d.key)])?;
+    if d.key != d.plan_key {
+        annotate("error", &format!(
+            "the gate's inputs changed during this run (planned key {}, this job read {}): nothing is decided or stored; run it again",
+            d.plan_key, d.key
+        ));
+        return Ok(exit::HARNESS_FAILED);
+    }
+    if d.reuse {
+        restore(d)?;
+    } else {
+        let code = merge()?;
+        if ![exit::OK, exit::GATE_FAILED, exit::INCONCLUSIVE].contains(&code) {
+            annotate("error", &explain("merge", code, false));
+            return Ok(code);
+        }
+    }
+    let code = match &d.base_ref {
+        Some(b) => harness_quoted(&["gate", GATE_DIR, "--charter-base", &format!("origin/{b}")])?,
+        None => harness_quoted(&["gate", GATE_DIR])?,
+    };
+    let labels_only = waits_only_on_labels(Path::new(GATE_DIR));
+    if code != exit::OK {
+        annotate("error", &explain("gate", code, labels_only));
+    }
+    let keep = code == exit::OK || (code == exit::INCONCLUSIVE && labels_only);
+    if keep && tested_here(&d.matrix)? {
+        copy_dir(Path::new(GATE_DIR), Path::new(STORED_DIR))?;
+        output(&[("keep", "true")])?;
+    }
+    Ok(code)
+}
+
+/// The stored gate into results/gate: from the cache (already in results/stored) or
+/// downloaded from the run that decided it.
+fn restore(d: &Decide) -> Result<()> {
+    let origin = if d.from == "cache" {
+        "the cache".to_string()
+    } else {
+        let name = format!("charter-gate-{}", d.key);
+        gh(&[
+            "run", "download", &d.from, "-R", &d.repo, "-n", &name, "-D", STORED_DIR,
+        ])
+        .map_err(|why| Error::input(format!("the stored gate {name} of run {}: {why}", d.from)))?;
+        format!("run {}", d.from)
+    };
+    let note = format!(
+        "Reusing the stored gate for identical inputs (key {}, from {origin}): the runtime text, manifest, suite and harness version are unchanged, so no model was called.\n",
+        d.key
+    );
+    outln!("{}", note.trim_end());
+    summary(&note)?;
+    let _ = std::fs::remove_dir_all(GATE_DIR);
+    copy_dir(Path::new(STORED_DIR), Path::new(GATE_DIR))
+}
+
+/// `harness merge` of every results/shard-* folder into results/gate.
+fn merge() -> Result<u8> {
+    let mut shards: Vec<String> = std::fs::read_dir("results")
+        .map_err(|e| Error::io_op("read", Path::new("results"), e))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("shard-"))
+        .map(|n| format!("results/{n}"))
+        .collect();
+    shards.sort();
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(String::as_str));
+    args.extend(["--out", GATE_DIR, "--quiet-summary"]);
+    harness_quoted(&args)
+}
+
+/// What an exit code means, for the log and the comment.
+fn explain(step: &str, code: u8, labels_only: bool) -> String {
+    match code {
+        exit::GATE_FAILED => "the gate fails: some unit passed fewer than all its trials (the step summary lists them)".into(),
+        exit::USAGE => format!("harness {step}: bad input (exit 2); see the log"),
+        exit::INCONCLUSIVE if labels_only => format!(
+            "harness {step}: needs a label: harness label --decide … (exit 3: a verdict is unsure; label it from the run's artifact and commit labels/labels.jsonl to the base branch; the next run decides it without calling a model)"
+        ),
+        exit::INCONCLUSIVE => format!("harness {step}: provider errors: run again (exit 3: some unit could not be decided)"),
+        other => format!("harness {step} could not finish (exit {other}); see the log"),
+    }
+}
+
+/// Whether every undecided unit of the gate waits only on a label (summary.json's
+/// `needs_labels` covers its inconclusive units): provider errors are never kept.
+fn waits_only_on_labels(dir: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(dir.join("summary.json")) else {
+        return false;
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    let waiting = v["needs_labels"].as_array().map_or(0, Vec::len);
+    waiting > 0 && v["counts"]["inconclusive"].as_u64() == Some(waiting as u64)
+}
+
+/// Whether the gate is of the charter this job read (its runtime text's sha256): only then is
+/// it stored under this job's key.
+fn tested_here(matrix: &str) -> Result<bool> {
+    let loaded = crate::suite::manifest::load(&crate::suite::manifest::resolve(Path::new(matrix)))?;
+    let charter = crate::suite::charter::load(&loaded.manifest.charter.source, loaded.dir())
+        .map_err(|e| loaded.at_charter(e))?;
+    let summary =
+        std::fs::read_to_string(Path::new(GATE_DIR).join("summary.json")).unwrap_or_default();
+    let tested = serde_json::from_str::<serde_json::Value>(&summary)
+        .ok()
+        .and_then(|v| v["charter"]["sha256"].as_str().map(str::to_string));
+    if tested.as_deref() == Some(charter.sha256.as_str()) {
+        return Ok(true);
+    }
+    annotate("error", &format!(
+        "the gate tested a charter whose runtime sha256 is {}, not the {} this job read: it is not stored",
+        tested.as_deref().unwrap_or("unknown"),
+        charter.sha256
+    ));
+    Ok(false)
+}
+
+/// `cp -a FROM/. TO` (a run folder, as written; TO replaced).
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).map_err(|e| Error::io_op("create", to, e))?;
+    let ok = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from.join("."))
+        .arg(to)
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::input(format!(
+            "could not copy {} to {}",
+            from.display(),
+            to.display()
+        )))
+    }
+}
