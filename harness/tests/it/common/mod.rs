@@ -27,6 +27,31 @@ pub fn harness(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("harness runs")
 }
 
+/// `line` run by `sh` in `dir` as a user types it: this build's `harness` first on PATH, nothing
+/// else of the test's environment but a git identity and `HOME` in `dir` (so the commands the
+/// README and the run print work as printed).
+pub fn shell(dir: &Path, line: &str) -> Output {
+    let bin = Path::new(env!("CARGO_BIN_EXE_harness")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("sh")
+        .args(["-c", line])
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", path)
+        .env("GIT_AUTHOR_NAME", "Walkthrough")
+        .env("GIT_AUTHOR_EMAIL", "walkthrough@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Walkthrough")
+        .env("GIT_COMMITTER_EMAIL", "walkthrough@example.invalid")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap()
+}
+
 /// The example charter the loopback manifests test.
 pub fn example_charter() -> PathBuf {
     repo_root().join("fixtures/charters/example-charter.md")

@@ -2,9 +2,8 @@
 //! deleting Protocol A on a branch makes `gate --charter-base main` report the charter-reading
 //! model's regressions on the cases that rule serves (E1, E2, E4), and none elsewhere.
 
-use crate::common::{harness, repo_root, stderr, stdout};
+use crate::common::{harness, repo_root, shell, stderr, stdout};
 use std::path::Path;
-use std::process::Command;
 
 const SEED: &str = "fixtures/charters/reasoning-charter-0.1.0.md";
 
@@ -17,29 +16,6 @@ fn block(readme: &str, marker: &str) -> String {
     let b = &b[b.find("```").unwrap()..];
     let b = &b[b.find('\n').unwrap() + 1..];
     b[..b.find("```").unwrap()].to_string()
-}
-
-/// `line` run by `sh` in `dir`, with this build's `harness` first on PATH.
-fn shell(dir: &Path, line: &str) -> std::process::Output {
-    let bin = Path::new(env!("CARGO_BIN_EXE_harness")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    Command::new("sh")
-        .args(["-c", line])
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", path)
-        .env("GIT_AUTHOR_NAME", "Walkthrough")
-        .env("GIT_AUTHOR_EMAIL", "walkthrough@example.invalid")
-        .env("GIT_COMMITTER_NAME", "Walkthrough")
-        .env("GIT_COMMITTER_EMAIL", "walkthrough@example.invalid")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap()
 }
 
 /// The repository the first walkthrough leaves: the Reasoning Charter as CHARTER.md after

@@ -4,9 +4,9 @@
 //! command commits the label in `labels/labels.jsonl`, and `check` and `gate` on the same run
 //! then decide it as the label says, no model called.
 
-use crate::common::{copy_tree, harness, repo_root, stderr, stdout};
+use crate::common::{copy_tree, harness, repo_root, shell, stderr, stdout};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// An E1 reply compliant in every respect but one: its JSON block disagrees with its prose.
 const TWO_WAYS: &str = r#"[[reply]]
@@ -66,24 +66,6 @@ pub(super) fn run_e1(repo: &Path, suite: &Path) -> Output {
         ],
         &[],
     )
-}
-
-/// `line` run by `sh` in `dir`, this build's `harness` first on PATH: the command exactly as
-/// printed.
-fn shell(dir: &Path, line: &str) -> Output {
-    let bin = Path::new(env!("CARGO_BIN_EXE_harness")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    Command::new("sh")
-        .args(["-c", line])
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", path)
-        .output()
-        .unwrap()
 }
 
 #[test]
