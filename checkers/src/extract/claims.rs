@@ -93,6 +93,13 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
 static WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^\s*(?:[^\s;:,.—–]+\s+){0,3}?(?:would|could|might)\b").unwrap()
 });
+/// The same conditional in the other languages replies come in, where the verb or particle
+/// follows the figure: Italian, Spanish and French conditional verbs ("con +20% arrivereste a
+/// 120k"), Dutch and German ("zou", "würde"), Polish ("-łby"), Turkish conditional suffixes
+/// ("%20 ile planlarsanız"), Japanese ("20% 増で組むと", "…すれば", "なら") and Chinese ("的话").
+static FOREIGN_WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:[^\s;:,.—–。、]+\s+){0,3}?(?:zou|zouden|würde|würden|wäre|wären|[a-zà-ù]+(?:reste|rebbe|rebbero|remmo|rei|resti|rais|rait|riez|rions|raient|ría|rían|ríamos|rías)|[a-zçğıöşü]+(?:rsanız|rsak|rsam|rsa|rseniz|rsek|rsem|rse)|[a-ząćęłńóśźż]+łby[a-ząćęłńóśźż]*)(?:[\s,.;:)!?]|$)|^[^。、，,.;:!?\n]{0,16}?(?:[うくぐすつぬぶむる]と|[えけげせてねべめれ]ば|なら|場合|的话)").unwrap()
+});
 /// "…so 7 would leave one day without catering": a figure in the consequence of another
 /// figure's conditional is as hypothetical as that figure.
 static FIGURE_WOULD: LazyLock<Regex> = LazyLock::new(|| {
@@ -389,6 +396,7 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         .map_or(lookback, |m| lookback + m.end());
     if HYPOTHETICAL.is_match(&text[clause_start..start])
         || WOULD_AFTER.is_match(after)
+        || FOREIGN_WOULD_AFTER.is_match(after)
         || FIGURE_WOULD.is_match(&text[clause_start..start])
     {
         return Stance::Hypothetical;

@@ -8,6 +8,7 @@ pub mod degenerate;
 pub mod enumeration;
 pub mod evidence;
 pub mod expr;
+pub mod fold;
 pub mod goals;
 pub mod latex;
 pub mod notation;

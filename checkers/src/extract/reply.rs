@@ -346,7 +346,7 @@ impl<'r, 'a> Builder<'r, 'a> {
                     });
                     let text = match v.shape {
                         Shape::Code => v.text,
-                        _ => latex::to_plain(&v.text),
+                        _ => super::fold::fold(&latex::to_plain(&v.text)).into_owned(),
                     };
                     self.push(&text, v.raw, false);
                 }
@@ -432,6 +432,7 @@ impl<'r, 'a> Builder<'r, 'a> {
         }
         let exact = self.raw.get(range.clone()) == Some(text);
         let plain = latex::to_plain(text);
+        let plain = super::fold::fold(&plain);
         let exact = exact && plain == text;
         self.push(&plain, range, exact);
     }
