@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod expr;
 pub mod fold;
 pub mod goals;
+pub mod html;
 pub mod latex;
 pub mod notation;
 pub mod num;

@@ -304,6 +304,8 @@ struct Builder<'r, 'a> {
     ordered: Vec<bool>,
     quote_depth: usize,
     in_head: bool,
+    /// An HTML block being read: its text and raw span, read at its end for tables.
+    html: Option<(String, Range<usize>)>,
 }
 
 impl<'r, 'a> Builder<'r, 'a> {
@@ -319,6 +321,7 @@ impl<'r, 'a> Builder<'r, 'a> {
             ordered: Vec::new(),
             quote_depth: 0,
             in_head: false,
+            html: None,
         }
     }
 
@@ -438,6 +441,22 @@ impl<'r, 'a> Builder<'r, 'a> {
     }
 
     fn event(&mut self, ev: Event<'a>, range: Range<usize>) {
+        if let Some((text, span)) = self.html.as_mut() {
+            match ev {
+                Event::Html(h) => {
+                    text.push_str(&h);
+                    span.start = span.start.min(range.start);
+                    span.end = range.end;
+                    return;
+                }
+                Event::End(TagEnd::HtmlBlock) => {
+                    let (text, span) = self.html.take().unwrap_or_default();
+                    self.html_tables(&text, span);
+                    return;
+                }
+                _ => {}
+            }
+        }
         match ev {
             Event::Start(tag) => self.start(tag),
             Event::End(tag) => self.end(tag),
@@ -484,8 +503,29 @@ impl<'r, 'a> Builder<'r, 'a> {
         }
     }
 
+    /// An HTML block's tables, as table rows: each cell folded like prose, its span the block's.
+    fn html_tables(&mut self, html: &str, span: Range<usize>) {
+        let span = span.start.min(span.end)..span.end;
+        for row in super::html::table_rows(html) {
+            self.begin(BlockKind::TableRow { header: row.header });
+            for (i, cell) in row.cells.iter().enumerate() {
+                if i > 0 {
+                    self.push_sep(" | ");
+                }
+                let start = self.r.plain.len();
+                self.push(&super::fold::fold(cell), span.clone(), false);
+                self.cells.push(start..self.r.plain.len());
+            }
+            self.close();
+        }
+    }
+
     fn start(&mut self, tag: Tag<'a>) {
         match tag {
+            Tag::HtmlBlock => {
+                self.close();
+                self.html = Some((String::new(), self.raw.len()..0));
+            }
             Tag::Paragraph
                 // A paragraph inside a list item continues the item's block.
                 if !(self.list_depth > 0 && self.open.is_some()) => {
