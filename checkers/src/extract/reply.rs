@@ -45,6 +45,8 @@ pub struct Block {
     pub cells: Vec<Range<usize>>,
     /// Which message of the reply set the block came from.
     pub message: usize,
+    /// The number an ordered list item carries ("3." is 3).
+    pub number: Option<u64>,
 }
 
 impl Block {
@@ -302,6 +304,8 @@ struct Builder<'r, 'a> {
     cell_start: Option<usize>,
     list_depth: usize,
     ordered: Vec<bool>,
+    /// The number of the current item of each open list.
+    numbers: Vec<u64>,
     quote_depth: usize,
     in_head: bool,
     /// An HTML block being read: its text and raw span, read at its end for tables.
@@ -319,6 +323,7 @@ impl<'r, 'a> Builder<'r, 'a> {
             cell_start: None,
             list_depth: 0,
             ordered: Vec::new(),
+            numbers: Vec::new(),
             quote_depth: 0,
             in_head: false,
             html: None,
@@ -380,7 +385,12 @@ impl<'r, 'a> Builder<'r, 'a> {
         }
         let end = plain.len();
         if end > start {
+            let number = match kind {
+                BlockKind::ListItem { ordered: true, .. } => self.numbers.last().copied(),
+                _ => None,
+            };
             self.r.blocks.push(Block {
+                number,
                 kind,
                 quote_depth: self.quote_depth,
                 plain: start..end,
@@ -543,11 +553,18 @@ impl<'r, 'a> Builder<'r, 'a> {
                 self.close();
                 self.list_depth += 1;
                 self.ordered.push(first.is_some());
+                self.numbers.push(first.unwrap_or(1).saturating_sub(1));
             }
-            Tag::Item => self.begin(BlockKind::ListItem {
+            Tag::Item => {
+                self.close();
+                if let Some(n) = self.numbers.last_mut() {
+                    *n += 1;
+                }
+                self.begin(BlockKind::ListItem {
                 ordered: self.ordered.last().copied().unwrap_or(false),
                 depth: self.list_depth,
-            }),
+                })
+            }
             Tag::BlockQuote(_) => {
                 self.close();
                 self.quote_depth += 1;
@@ -606,6 +623,7 @@ impl<'r, 'a> Builder<'r, 'a> {
                 self.close();
                 self.list_depth -= 1;
                 self.ordered.pop();
+                self.numbers.pop();
             }
             TagEnd::BlockQuote(_) => {
                 self.close();
