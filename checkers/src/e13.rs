@@ -118,7 +118,7 @@ fn subject(fig: &SuppliedFigure) -> Option<&'static Regex> {
 /// A condition naming the assumed figures together ("those two assumed figures", "the assumed
 /// entries", "items 2 and 3") names every one of them.
 static COLLECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(the|these|those|both|all|each|any|either|two|other)\s+(?:\w+\s+)?(assumed|unverified|tagged|user-reported|supplied|unconfirmed)\s+(figures?|entries|inputs|values|numbers|items|ones)\b|\bitems?\s+\d|\bboth\s+(figures|of\s+them|numbers|inputs|are)\b|\beither\s+(of\s+them|one|figure|number|input|value|entry)\b|\bneither\s+(figure|number|of\s+them)\b|\b(every|each|all)\s+(assumed|unverified|tagged)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(the|these|those|both|all|each|any|either|two|other)\s+(?:\w+\s+)?(assumed|unverified|tagged|user-reported|supplied|unconfirmed)\s+(figures?|entries|inputs|values|numbers|items|ones)\b|\bitems?\s+\d|\bboth\s+(figures|of\s+(?:them|those|these)|numbers|inputs|are)\b|\beither\s+(of\s+(?:them|those|these)|one|figure|number|input|value|entry)\b|\bneither\s+(figure|number|of\s+them)\b|\b(every|each|all)\s+(assumed|unverified|tagged)\b").unwrap()
 });
 
 /// The board summary itself: prose about the quarter's figures.
@@ -272,13 +272,22 @@ fn vacuity_claim<'a>(reply: &'a Reply) -> Option<&'a str> {
         })
         .map(|r| &plain[r.clone()]);
     own.into_iter().find(|s| {
-        VACUOUS.find(s).is_some_and(|m| {
+        VACUOUS.find_iter(s).any(|m| {
             let before = &s[..m.start()];
             !(before.ends_with(['"', '“', '‘', '\''])
                 && s[m.end()..].starts_with(['"', '”', '’', '\'']))
+                && !quoted(s, m.start(), m.end())
         }) && !CRITIQUE.is_match(s)
             && !REJECTS_LABEL.is_match(s)
     })
+}
+
+/// Whether `start..end` of a sentence lies inside a quotation it closes later ("\"Placeholders,
+/// don't verify\" doesn't change…"): the user's phrase quoted, not the reply's own claim.
+fn quoted(s: &str, start: usize, end: usize) -> bool {
+    let (before, after) = (&s[..start], &s[end..]);
+    (before.matches('"').count() % 2 == 1 && after.contains('"'))
+        || (before.matches('“').count() > before.matches('”').count() && after.contains('”'))
 }
 
 /// Figures carried as assumed come with the conditional enumeration (Usage 4), naming each.

@@ -310,6 +310,29 @@ struct Builder<'r, 'a> {
     in_head: bool,
     /// An HTML block being read: its text and raw span, read at its end for tables.
     html: Option<(String, Range<usize>)>,
+    /// The message's footnote definitions (`[^a]: assumed — user-reported`), by marker.
+    footnotes: Vec<(String, String)>,
+}
+
+/// A footnote definition line, and a footnote marker in text.
+static FOOTNOTE_DEF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?m)^[ \t]{0,3}(\[\^[^\]\s]{1,32}\]):[ \t]*(\S[^\n]{0,300})").unwrap()
+});
+static FOOTNOTE_REF: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"\[\^[^\]\s]{1,32}\](?::)?").unwrap());
+
+/// Markdown footnotes read where they are referenced: "4.1%[^a]" with "[^a]: assumed — …"
+/// reads "4.1% [assumed — …]", so a tag or a derivation given in a footnote stands by its
+/// figure. At most 64 definitions a message.
+fn footnote_defs(raw: &str) -> Vec<(String, String)> {
+    if !raw.contains("[^") {
+        return Vec::new();
+    }
+    FOOTNOTE_DEF
+        .captures_iter(raw)
+        .take(64)
+        .map(|c| (c[1].to_string(), c[2].trim().to_string()))
+        .collect()
 }
 
 impl<'r, 'a> Builder<'r, 'a> {
@@ -327,6 +350,7 @@ impl<'r, 'a> Builder<'r, 'a> {
             quote_depth: 0,
             in_head: false,
             html: None,
+            footnotes: footnote_defs(raw),
         }
     }
 
@@ -383,6 +407,8 @@ impl<'r, 'a> Builder<'r, 'a> {
         while plain.len() > start && plain.ends_with([' ', '\n']) {
             plain.pop();
         }
+        self.with_footnotes(start);
+        let plain = &mut self.r.plain;
         let end = plain.len();
         if end > start {
             let number = match kind {
@@ -511,6 +537,42 @@ impl<'r, 'a> Builder<'r, 'a> {
             }
             Event::FootnoteReference(_) | Event::Rule => {}
         }
+    }
+
+    /// Footnote markers in the block from `start` replaced by their definitions in brackets
+    /// (CommonMark splits `[^a]` into several text events, so the block is read whole); a
+    /// definition's own marker (`[^a]:`) is left as written. The block's spans then map to its
+    /// raw text as a whole.
+    fn with_footnotes(&mut self, start: usize) {
+        let block = &self.r.plain[start..];
+        if self.footnotes.is_empty() || !block.contains("[^") {
+            return;
+        }
+        let out = FOOTNOTE_REF.replace_all(block, |c: &regex::Captures| {
+            let m = &c[0];
+            match self.footnotes.iter().find(|(k, _)| k.as_str() == m) {
+                Some((_, def)) if !m.ends_with(':') => format!(" [{def}]"),
+                _ => m.to_string(),
+            }
+        });
+        if out == block {
+            return;
+        }
+        let out = out.into_owned();
+        let first = self.r.segments.partition_point(|g| g.plain.start < start);
+        let raw = match (self.r.segments.get(first), self.r.segments.last()) {
+            (Some(a), Some(b)) if a.message == self.message => a.raw.start..b.raw.end,
+            _ => return,
+        };
+        self.r.segments.truncate(first);
+        self.r.plain.truncate(start);
+        self.r.plain.push_str(&out);
+        self.r.segments.push(Segment {
+            plain: start..self.r.plain.len(),
+            raw,
+            message: self.message,
+            exact: false,
+        });
     }
 
     /// An HTML block's tables, as table rows: each cell folded like prose, its span the block's.
