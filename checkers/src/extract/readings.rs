@@ -52,6 +52,8 @@ pub enum Source {
     },
     Yaml,
     Table,
+    /// A summary box drawn in a plain code block (`┌──┐ │ Budget uplift: +20% │`).
+    Boxed,
 }
 
 impl Reading {
@@ -65,6 +67,7 @@ impl Reading {
             Source::Json { fenced: false } => "the JSON says",
             Source::Yaml => "the YAML says",
             Source::Table => "the table's result row says",
+            Source::Boxed => "the boxed summary says",
         };
         if self.two_way {
             format!("{what} {} read as {}", self.num.display(), self.num.value)
@@ -256,6 +259,8 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
                     ));
                 } else if matches!(lang.as_str(), "yaml" | "yml") {
                     out.push((format!("```yaml\n{body}\n```"), Source::Yaml, None));
+                } else if let Some(text) = boxed(&lang, body) {
+                    out.push((text, Source::Boxed, None));
                 }
             }
             BlockKind::Paragraph if reply.blocks().len() > 1 => {
@@ -288,6 +293,22 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
         }
     }
     out
+}
+
+/// A plain code block that draws a box (box-drawing characters, U+2500–U+257F) is a summary
+/// the user reads, not code: its lines, the frame taken off, read as prose.
+fn boxed(lang: &str, body: &str) -> Option<String> {
+    let plain_lang = matches!(lang, "" | "text" | "txt" | "plain" | "plaintext");
+    if !plain_lang || !body.chars().any(|c| ('\u{2500}'..='\u{257F}').contains(&c)) {
+        return None;
+    }
+    let frame = |c: char| ('\u{2500}'..='\u{257F}').contains(&c) || c.is_whitespace() || c == '|';
+    let lines: Vec<&str> = body
+        .lines()
+        .map(|l| l.trim_matches(frame))
+        .filter(|l| !l.is_empty())
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n\n"))
 }
 
 fn is_json_object(s: &str) -> bool {
