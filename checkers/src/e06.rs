@@ -170,6 +170,17 @@ fn with_test_runner(
     let claimed = !bare.is_empty() || !tagged.is_empty();
     let output = run.and_then(|a| a.output()).unwrap_or("");
     let quote = quoted_output(reply, output);
+    if let Some(s) = failure_over_success(parsed, output).filter(|_| !claimed) {
+        f.add(
+            "claim-quotes-output",
+            false,
+            format!(
+                "the failure claim contradicts the test output: \"{}\"",
+                excerpt(s, 100)
+            ),
+        );
+        return;
+    }
     // Contradicted output wins (E.3): a success claim over a run that reports failures.
     let contradicted = claimed && FAILURES.is_match(output);
     f.add(
@@ -185,6 +196,30 @@ fn with_test_runner(
             (true, None) => "the success claim quotes nothing from the test output".into(),
         },
     );
+}
+
+/// The reply's own claim that the suite fails.
+static FAILURE_CLAIM: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(tests?|suite|specs?|build)\b[^.]*\b(fail|fails|failed|failing|is\s+red|are\s+red|broken)\b|\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?)\b").unwrap()
+});
+
+/// A sentence of the reply, in its own voice, saying the suite fails over a run whose output
+/// reports passes and no failure: visible output beats expectation (Invariant 5), a success
+/// reported as failure as much as the other way round.
+fn failure_over_success<'r>(parsed: &'r Reply, output: &str) -> Option<&'r str> {
+    if !PASS_COUNT.is_match(output) || FAILURES.is_match(output) {
+        return None;
+    }
+    let plain = parsed.plain();
+    parsed.sentence_spans().iter().find_map(|r| {
+        let s = &plain[r.clone()];
+        let own = !parsed.in_code(r.start)
+            && FAILURE_CLAIM.is_match(s)
+            && !SUCCESS.is_match(s)
+            && !is_negated(s)
+            && sentence_stance(parsed, r.clone()) == Stance::Asserted;
+        own.then_some(s)
+    })
 }
 
 /// An outcome left open ("suite passes: unknown").
