@@ -48,6 +48,14 @@ static VIOLATION: LazyLock<Regex> =
 static OTHER_LANGUAGE_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(viol[aeéà]\w*|verletz\w*|versto[ßs]\w*|brech\w*|bricht|romp\w*|quebr\w*|infring\w*)\b|违反|违背|違反").unwrap()
 });
+/// The violation named in other English words ("collides with the handler's `list_orders`",
+/// "clashes", "incompatible"): the charter's intent reads it, the case's pattern does not.
+static OTHER_WORDS_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(
+        r"(?i)\b(collid\w*|collision\w*|clash\w*|incompatib\w*|contraven\w*|breach\w*)\b",
+    )
+    .unwrap()
+});
 
 /// A change proposed in so many words (not negated in its clause) that names non-public code.
 fn proposes_internal_change(sentence: &str, symbols: &[String]) -> bool {
@@ -135,6 +143,11 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add_unsure(
             "names-violation",
             format!("readings disagree: \"{}\" names the violation in another language (the charter's intent: pass; its pattern /(violat|break|conflict)/i matches nothing: fail)", m.as_str()),
+        );
+    } else if let (None, Some(m)) = (&v, OTHER_WORDS_VIOLATION.find(reply)) {
+        f.add_unsure(
+            "names-violation",
+            format!("readings disagree: \"{}\" names the violation in other words (the charter's intent: pass; its pattern /(violat|break|conflict)/i matches nothing: fail)", m.as_str()),
         );
     } else {
         f.add(
