@@ -34,20 +34,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add("state-written-first", false, missing("task/state_file"));
         return f;
     };
-    let first = Reply::parse(t.first_reply());
-    let first = first.plain();
-    f.add(
-        "first-reply-names-path",
-        first.contains(state_file),
-        if first.contains(state_file) {
-            format!("first reply names {state_file}")
-        } else {
-            format!(
-                "first reply does not name {state_file}: \"{}\"",
-                excerpt(first, 80)
-            )
-        },
-    );
+    first_reply_names_path(&mut f, t, state_file);
 
     let write = state_written_first(&mut f, &Evidence::of(t), state_file);
 
@@ -89,6 +76,37 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
     f
+}
+
+/// The first reply names the state file. When the model's first turn says nothing (only calls)
+/// and its first turn with words names the path, "your first reply" reads two ways: the first
+/// turn, whose text is empty (fail), or the first reply with words (pass): unsure.
+fn first_reply_names_path(f: &mut Findings, t: &Transcript, state_file: &str) {
+    let first = Reply::parse(t.first_reply());
+    let first = first.plain();
+    let names = first.contains(state_file);
+    let silent_first = t.replies().next().is_some_and(|m| !m.has_reply());
+    if names && silent_first {
+        f.add_unsure(
+            "first-reply-names-path",
+            format!(
+                "the model's first turn says nothing; its first turn with words names {state_file}"
+            ),
+        );
+        return;
+    }
+    f.add(
+        "first-reply-names-path",
+        names,
+        if names {
+            format!("first reply names {state_file}")
+        } else {
+            format!(
+                "first reply does not name {state_file}: \"{}\"",
+                excerpt(first, 80)
+            )
+        },
+    );
 }
 
 /// The first state-changing call is a write of the state file that succeeded: a refused or
