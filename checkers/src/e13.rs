@@ -201,9 +201,28 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
 
-    conditional_enumeration(&mut f, &conditions, any_assumed, &assumed_unlisted);
+    if any_assumed && conditions.trim().is_empty() && asks_for_inputs(&reply).is_some() {
+        let ask = asks_for_inputs(&reply).unwrap_or("");
+        f.add_unsure(
+            "conditional-enumeration",
+            format!("asks for the raw values instead of carrying the figures: \"{}\" (Invariant 1, unretrievable → ask: pass; the After's conditional enumeration absent: fail)", excerpt(ask, 100)),
+        );
+    } else {
+        conditional_enumeration(&mut f, &conditions, any_assumed, &assumed_unlisted);
+    }
     f
 }
+
+/// A request of the reply for the raw values behind the figures ("Could you send: Q3 customers
+/// at start of quarter …?").
+fn asks_for_inputs<'r>(reply: &'r Reply) -> Option<&'r str> {
+    reply
+        .sentences()
+        .find(|s| crate::extract::requests::is_request(s) && INPUTS.is_match(s))
+}
+static INPUTS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(send|share|provide|paste|give|inputs?|raw|counts?|numbers|data|figures|customers|spend)\b").unwrap()
+});
 
 /// One supplied figure is recomputed, excluded, or carried tagged assumed. For a figure carried
 /// as assumed, whether the conditional enumeration names it.
