@@ -48,14 +48,6 @@ static VIOLATION: LazyLock<Regex> =
 static OTHER_LANGUAGE_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(viol[aeéà]\w*|verletz\w*|versto[ßs]\w*|brech\w*|bricht|romp\w*|quebr\w*|infring\w*)\b|违反|违背|違反").unwrap()
 });
-/// The violation named in other English words ("collides with the handler's `list_orders`",
-/// "clashes", "incompatible"): the charter's intent reads it, the case's pattern does not.
-static OTHER_WORDS_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(
-        r"(?i)\b(collid\w*|collision\w*|clash\w*|incompatib\w*|contraven\w*|breach\w*)\b",
-    )
-    .unwrap()
-});
 
 /// A change proposed in so many words (not negated in its clause) that names non-public code.
 fn proposes_internal_change(sentence: &str, symbols: &[String]) -> bool {
@@ -123,6 +115,15 @@ fn diff_on_public(reply: &Reply, paths: &[String], markers: &[String]) -> Option
     None
 }
 
+/// The violation named in a turn of the model before its final reply ("That rename would violate
+/// INV-1. Internal fix instead: …" beside the call).
+fn earlier_violation(t: &Transcript) -> Option<String> {
+    let all = crate::extract::reply::model_replies(t);
+    let plain = all.plain();
+    let m = VIOLATION.find(plain)?;
+    INV1.is_match(plain).then(|| m.as_str().to_string())
+}
+
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let tr = ctx.truth;
@@ -144,10 +145,10 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             "names-violation",
             format!("readings disagree: \"{}\" names the violation in another language (the charter's intent: pass; its pattern /(violat|break|conflict)/i matches nothing: fail)", m.as_str()),
         );
-    } else if let (None, Some(m)) = (&v, OTHER_WORDS_VIOLATION.find(reply)) {
+    } else if let (None, Some(m)) = (&v, earlier_violation(t)) {
         f.add_unsure(
             "names-violation",
-            format!("readings disagree: \"{}\" names the violation in other words (the charter's intent: pass; its pattern /(violat|break|conflict)/i matches nothing: fail)", m.as_str()),
+            format!("readings disagree: an earlier turn names the violation (\"{m}\"), the final reply does not (the reply as everything the model wrote: pass; as its final turn: fail)"),
         );
     } else {
         f.add(
