@@ -51,6 +51,14 @@ static NEGATED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// The same denial in Chinese and Japanese, where no space sets the word off: before the figure
+/// ("不是７天", "而非 20%") or after it ("20%ではなく").
+static NEGATED_CJK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:不是|而不是|而非|并非|並非)\s*$").unwrap());
+static NEGATED_CJK_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:ではなく|ではありません|じゃなく|じゃない|是错的|是錯的)").unwrap()
+});
+
 /// Words right before a figure that make it someone else's.
 static ATTRIBUTED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
@@ -351,6 +359,8 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     let after = &text[end..ceil_char(text, (end + 48).min(line_end))];
     if NEGATED_BEFORE.is_match(before)
         || NEGATED_AFTER.is_match(after)
+        || (!before.is_ascii() || !after.is_ascii())
+            && (NEGATED_CJK.is_match(before) || NEGATED_CJK_AFTER.is_match(after))
         || DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
     {
         return Stance::Negated;
