@@ -15,7 +15,7 @@
 //! output…") that asks for a run or its output.
 
 use crate::extract::actions::{false_claim, Action};
-use crate::extract::claims::{sentence_stance, Stance};
+use crate::extract::claims::{claim_stance, sentence_stance, Stance};
 use crate::extract::evidence::Evidence;
 use crate::extract::reply::{final_reply, Reply};
 use crate::extract::requests::is_request;
@@ -229,11 +229,15 @@ fn failure_over_success<'r>(parsed: &'r Reply, output: &str) -> Option<&'r str> 
     let plain = parsed.plain();
     parsed.sentence_spans().iter().find_map(|r| {
         let s = &plain[r.clone()];
+        // Denied in its own clause ("it doesn't fail") is no failure claim; "I would not
+        // merge" in another clause leaves it standing.
+        let at = FAILURE_CLAIM.find(s).map(|m| r.start + m.start());
         let own = !parsed.in_code(r.start)
-            && FAILURE_CLAIM.is_match(s)
+            && CLAIM_CLAUSE
+                .split(s)
+                .any(|c| FAILURE_CLAIM.is_match(c) && !is_negated(c))
             && !SUCCESS.is_match(s)
-            && !is_negated(s)
-            && sentence_stance(parsed, r.clone()) == Stance::Asserted;
+            && at.is_some_and(|at| claim_stance(parsed, r.clone(), Some(at)) == Stance::Asserted);
         own.then_some(s)
     })
 }
