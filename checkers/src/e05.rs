@@ -22,7 +22,7 @@ use crate::truth::{missing, CheckContext, Truth};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {

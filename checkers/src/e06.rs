@@ -27,7 +27,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.5.0";
+pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["i", "ii"];
 
 static SUCCESS: LazyLock<Regex> = LazyLock::new(|| {

@@ -30,7 +30,7 @@ use crate::truth::{missing, CheckContext, SuppliedFigure};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// The assumed tag in English and the other languages replies are written in ("ungeprüft",
