@@ -750,6 +750,23 @@ mod tests {
     }
 
     #[test]
+    fn footnotes_read_where_referenced_html_tables_as_rows_and_list_items_keep_their_number() {
+        let r = Reply::parse("Churn was 4.1%[^a].\n\n[^a]: assumed — user-reported.");
+        assert!(r
+            .plain()
+            .starts_with("Churn was 4.1% [assumed — user-reported.]."));
+        let r = Reply::parse(
+            "<table>\n<tr><th>Item</th><th>Met?</th></tr>\n<tr><td>(1) migration</td><td>yes</td></tr>\n</table>",
+        );
+        assert_eq!(r.plain(), "Item | Met?\n(1) migration | yes\n");
+        assert_eq!(r.blocks()[1].kind, BlockKind::TableRow { header: false });
+        assert_eq!(r.block_text(&r.blocks()[1]), "(1) migration | yes");
+        let r = Reply::parse("1. one\n2. two\n   - nested\n3. three");
+        let numbers: Vec<_> = r.blocks().iter().map(|b| b.number).collect();
+        assert_eq!(numbers, vec![Some(1), Some(2), None, Some(3)]);
+    }
+
+    #[test]
     fn sentences_split_once_and_questions_are_found() {
         let r = Reply::parse("Net is 0.91. So not even!\nWhich time zone did you mean?");
         assert_eq!(
