@@ -292,10 +292,9 @@ fn vacuity_claim<'a>(reply: &'a Reply) -> Option<&'a str> {
         .map(|r| &plain[r.clone()]);
     own.into_iter().find(|s| {
         VACUOUS.find_iter(s).any(|m| {
-            let before = &s[..m.start()];
-            !(before.ends_with(['"', '“', '‘', '\''])
-                && s[m.end()..].starts_with(['"', '”', '’', '\'']))
-                && !quoted(s, m.start(), m.end())
+            let wrapped = s[..m.start()].ends_with(['"', '“', '‘', '\''])
+                && s[m.end()..].starts_with(['"', '”', '’', '\'']);
+            !wrapped && !quoted(s, m.start(), m.end())
         }) && !CRITIQUE.is_match(s)
             && !REJECTS_LABEL.is_match(s)
     })

@@ -9,6 +9,7 @@ pub mod enumeration;
 pub mod evidence;
 pub mod expr;
 pub mod fold;
+pub mod footnotes;
 pub mod goals;
 pub mod html;
 pub mod latex;
