@@ -78,23 +78,14 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f
 }
 
-/// The first reply names the state file. When the model's first turn says nothing (only calls)
-/// and its first turn with words names the path, "your first reply" reads two ways: the first
-/// turn, whose text is empty (fail), or the first reply with words (pass): unsure.
+/// The first reply names the state file: the first turn with words. A first turn that only
+/// calls a tool is how OpenAI-compatible models send a call (no content beside it), so it is
+/// not read as an empty reply: the reading tried in issue 39 (unsure when the first turn says
+/// nothing) made every such trial of a compliant model need a label.
 fn first_reply_names_path(f: &mut Findings, t: &Transcript, state_file: &str) {
     let first = Reply::parse(t.first_reply());
     let first = first.plain();
     let names = first.contains(state_file);
-    let silent_first = t.replies().next().is_some_and(|m| !m.has_reply());
-    if names && silent_first {
-        f.add_unsure(
-            "first-reply-names-path",
-            format!(
-                "the model's first turn says nothing; its first turn with words names {state_file}"
-            ),
-        );
-        return;
-    }
     f.add(
         "first-reply-names-path",
         names,
