@@ -106,7 +106,7 @@ static WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 /// 120k"), Dutch and German ("zou", "würde"), Polish ("-łby"), Turkish conditional suffixes
 /// ("%20 ile planlarsanız"), Japanese ("20% 増で組むと", "…すれば", "なら") and Chinese ("的话").
 static FOREIGN_WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:[^\s;:,.—–。、()0-9%]+\s+){0,3}?(?:zou|zouden|würde|würden|wäre|wären|[a-zà-ù]+(?:reste|rebbe|rebbero|remmo|rei|resti|rais|rait|riez|rions|raient|ría|rían|ríamos|rías)|[a-zçğıöşü]+(?:rsanız|rsak|rsam|rsa|rseniz|rsek|rsem|rse)|[a-ząćęłńóśźż]+łby[a-ząćęłńóśźż]*)(?:[\s,.;:)!?]|$)|^[^。、，,.;:!?()（0-9%\n]{0,16}?(?:[うくぐすつぬぶむる]と|[えけげせてねべめれ]ば|なら|場合|的话)").unwrap()
+    Regex::new(r"(?i)^\s*(?:[^\s;:,.—–。、()0-9%]+\s+){0,3}?(?:zou|zouden|würde|würden|wäre|wären|[a-zà-ù]+(?:reste|rebbe|rebbero|remmo|rei|resti|rais|rait|riez|rions|raient|ría|rían|ríamos|rías)|[a-zçğıöşü]+(?:rsanız|rsak|rsam|rseniz|rsek|rsem)|[a-ząćęłńóśźż]+łby[a-ząćęłńóśźż]*)(?:[\s,.;:)!?]|$)|^[^。、，,.;:!?()（0-9%\n]{0,16}?(?:[うくぐすつぬぶむる]と|[えけげせてねべめれ]ば|なら|場合|的话)").unwrap()
 });
 /// "…so 7 would leave one day without catering": a figure in the consequence of another
 /// figure's conditional is as hypothetical as that figure.
@@ -684,5 +684,8 @@ mod tests {
             Some(25.0)
         );
         assert_eq!(pct("结论：预算增加 25%，不是20%"), Some(25.0));
+        // English words that end like a foreign conditional ("of course", "worse") are not one.
+        assert_eq!(pct("The increase is 25%, of course."), Some(25.0));
+        assert_eq!(pct("The rise is 25% worse than planned."), Some(25.0));
     }
 }
