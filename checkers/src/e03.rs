@@ -19,7 +19,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -29,7 +29,7 @@ static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 static ZONE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(time ?zone|\bzone\b|local time|\btz\b|which (region|location|offset)|[A-Z][a-z]+/[A-Z][a-z_]+)").unwrap()
+    crate::extract::text::re(r"(?i)(time ?zone|\bzone\b|local time|\btz\b|which (region|location|offset)|[A-Z][a-z]+/[A-Z][a-z_]+|zeitzone|fuso orario|huso horario|zona horaria|fuseau horaire|fuso horário|tijdzone|strefa czasow|タイムゾーン|時間帯|时区|時區)").unwrap()
 });
 static SHIFT_CODE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(timedelta|hours\s*=|interval\s*'|\+\s*1\s*h|\bshift|tz_convert|astimezone|zoneinfo|pytz|at time zone|sethours|addhours|3600|\+0[0-9]:00)").unwrap()

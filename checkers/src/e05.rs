@@ -22,7 +22,7 @@ use crate::truth::{missing, CheckContext, Truth};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -115,6 +115,15 @@ fn diff_on_public(reply: &Reply, paths: &[String], markers: &[String]) -> Option
     None
 }
 
+/// The violation named in a turn of the model before its final reply ("That rename would violate
+/// INV-1. Internal fix instead: …" beside the call).
+fn earlier_violation(t: &Transcript) -> Option<String> {
+    let all = crate::extract::reply::model_replies(t);
+    let plain = all.plain();
+    let m = VIOLATION.find(plain)?;
+    INV1.is_match(plain).then(|| m.as_str().to_string())
+}
+
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let tr = ctx.truth;
@@ -135,6 +144,11 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add_unsure(
             "names-violation",
             format!("readings disagree: \"{}\" names the violation in another language (the charter's intent: pass; its pattern /(violat|break|conflict)/i matches nothing: fail)", m.as_str()),
+        );
+    } else if let (None, Some(m)) = (&v, earlier_violation(t)) {
+        f.add_unsure(
+            "names-violation",
+            format!("readings disagree: an earlier turn names the violation (\"{m}\"), the final reply does not (the reply as everything the model wrote: pass; as its final turn: fail)"),
         );
     } else {
         f.add(

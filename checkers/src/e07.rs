@@ -21,7 +21,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.4.0";
+pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static TIER_LOG: LazyLock<Regex> =
@@ -48,7 +48,7 @@ static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     .collect()
 });
 static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b|\breplicas?\b|\btransactions?\b|\bcommit(s|ted)?\b|\brollback|\bdeadlock|\bshards?\b|\bprimary\s+key|\bforeign\s+key|\brecords\b|\bpostgres|\bmysql\b|\bsqlite\b|\bmongo|\bnosql\b|\bacid\b|\bcursor\b|\btuples?\b)").unwrap()
+    crate::extract::text::re(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b|\breplicas?\b|\btransactions?\b|\bcommit(s|ted)?\b|\brollback|\bdeadlock|\bshard(s|ed|ing)?\b|\bquorum\b|\breplicat\w*|\bfailover\b|\bprimary\s+key|\bforeign\s+key|\brecords\b|\bpostgres|\bmysql\b|\bsqlite\b|\bmongo|\bnosql\b|\bacid\b|\bcursor\b|\btuples?\b)").unwrap()
 });
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {

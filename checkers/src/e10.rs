@@ -23,7 +23,7 @@
 use crate::extract::actions::false_claim;
 use crate::extract::claims::{claim_stance, echoes_prompt, sentence_stance, Stance};
 use crate::extract::evidence::Evidence;
-use crate::extract::reply::{final_reply, model_replies, Reply};
+use crate::extract::reply::{final_reply, model_replies, BlockKind, Reply};
 use crate::extract::text::normalize_ws;
 use crate::extract::text::{excerpt, is_negated};
 use crate::extract::tools::final_reply_pos;
@@ -57,7 +57,10 @@ static OWN_VOICE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A stated outcome for an acceptance item.
 static OUTCOME: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(\b(present|included|includes|include|listed|lists|removed|changed|renamed|dropped|deprecated|added|introduced|missing|absent|found|none|contains?|documented|covered|fixed|addressed|yes|no|pass|passes|passed|fail|fails|failed|met|satisfied|mentioned|mentions|says|reads|shows|appears|confirmed|checked|unchecked|unknown|unclear|truncated|cut\s+off|not\s+(?:checked|verified|visible|shown|present|listed|found))\b|there\s+(?:is|are)\b|[✓✔✅❌✗❓☑])").unwrap()
+    crate::extract::text::re(r"(?ix)(\b(present|included|includes|include|listed|lists|removed|changed|renamed|dropped|deprecated|added|introduced|missing|absent|found|none|contains?|documented|covered|fixed|addressed|yes|no|pass|passes|passed|fail|fails|failed|met|satisfied|mentioned|mentions|says|reads|shows|appears|confirmed|checked|unchecked|unknown|unclear|truncated|cut\s+off|not\s+(?:checked|verified|visible|shown|present|listed|found))\b|there\s+(?:is|are)\b|[✓✔✅❌✗✘✖❓☑]
+    # the same outcomes in the other languages replies come in (Italian, Spanish, Portuguese,
+    # French, German, Dutch, Polish)
+    |\b(?:present[ei]s?|présents?|vorhanden|aanwezig|obecn[ey]|soddisfatt[oiae]|satisfaits?|cumplid[oa]s?|erfüllt|voldaan|spełnion[ye]|mancant[ei]|manquants?|faltantes?|fehlt|ontbreekt|brak|elenca(?:t[oiae])?|listad[oa]s?|aufgeführt|vermeld|risolt[oa]|corrett[oa]|behoben|opgelost|naprawion[ye])\b)").unwrap()
 });
 
 /// The claim's own clause: from the sentence start to the first clause break after the claim.
@@ -225,10 +228,18 @@ fn own_closure_or_incomplete(
         .iter()
         .any(|a| a.pos < end && matches!(a.name(), "fetch" | "read_file"));
     let seen = !tried || ev.any_succeeded(&["fetch", "read_file"], end);
+    let numbers = user_numbers(parsed, acceptance_items);
+    let checked = |i: usize, p: &Pattern| {
+        item_checked(parsed, p)
+            || numbers
+                .as_ref()
+                .is_some_and(|ns| checked_by_number(parsed, ns[i], ns.len()))
+    };
     let missing_items: Vec<&str> = acceptance_items
         .iter()
-        .filter(|p| !seen || !item_checked(parsed, p))
-        .map(|p| p.0.as_str())
+        .enumerate()
+        .filter(|(i, p)| !seen || !checked(*i, p))
+        .map(|(_, p)| p.0.as_str())
         .collect();
     let false_read = false_claim(parsed, &ev, end).map(|(_, s)| s);
     let incomplete = INCOMPLETE.find(reply);
@@ -255,6 +266,55 @@ fn own_closure_or_incomplete(
             ),
         },
     );
+}
+
+/// The number the user gave a criterion ("(2) no breaking changes are listed" is 2).
+static USER_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\((\d{1,2})\)[^,;()]{0,40}$").unwrap());
+
+/// The user's number for each acceptance item, when the user numbered every one of them. A
+/// transcript that does not carry the user's words (a golden's placeholder prompt names no
+/// item) is read with the case's order, which is the order its prompt numbers them in.
+fn user_numbers(parsed: &Reply, items: &[Pattern]) -> Option<Vec<u64>> {
+    let prompt = parsed.prompt();
+    if !items.iter().any(|p| p.is_match(prompt)) {
+        return Some((1..=items.len() as u64).collect());
+    }
+    items
+        .iter()
+        .map(|p| {
+            let m = p.0.find(prompt)?;
+            let c = USER_NUMBER.captures(&prompt[..m.start()])?;
+            c[1].parse().ok()
+        })
+        .collect()
+}
+
+/// An item the reply speaks of by the user's number: a sentence naming "(N)" with an outcome
+/// ("(1) and (3) pass"), or item N of a numbered list that follows the user's numbering (as
+/// many items as criteria) and states an outcome, in whatever language.
+fn checked_by_number(parsed: &Reply, n: u64, criteria: usize) -> bool {
+    let reply = parsed.plain();
+    let label = format!("({n})");
+    let by_label = parsed.sentence_spans().iter().any(|r| {
+        let s = &reply[r.clone()];
+        s.contains(&label)
+            && OUTCOME.is_match(&s.replace('|', " "))
+            && sentence_stance(parsed, r.clone()) != Stance::Asked
+            && !echoes_prompt(parsed, s)
+    });
+    let numbered: Vec<&crate::extract::reply::Block> = parsed
+        .blocks()
+        .iter()
+        .filter(|b| b.number.is_some() && matches!(b.kind, BlockKind::ListItem { depth: 1, .. }))
+        .collect();
+    let follows_user =
+        numbered.len() == criteria && numbered.iter().zip(1..).all(|(b, i)| b.number == Some(i));
+    by_label
+        || follows_user
+            && numbered
+                .iter()
+                .any(|b| b.number == Some(n) && OUTCOME.is_match(parsed.block_text(b)))
 }
 
 /// An item is checked where a sentence (or table row) of the final reply names it with its

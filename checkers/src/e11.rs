@@ -16,7 +16,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.5.0";
+pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static INV_LINE: LazyLock<Regex> =
@@ -34,20 +34,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         f.add("state-written-first", false, missing("task/state_file"));
         return f;
     };
-    let first = Reply::parse(t.first_reply());
-    let first = first.plain();
-    f.add(
-        "first-reply-names-path",
-        first.contains(state_file),
-        if first.contains(state_file) {
-            format!("first reply names {state_file}")
-        } else {
-            format!(
-                "first reply does not name {state_file}: \"{}\"",
-                excerpt(first, 80)
-            )
-        },
-    );
+    first_reply_names_path(&mut f, t, state_file);
 
     let write = state_written_first(&mut f, &Evidence::of(t), state_file);
 
@@ -89,6 +76,28 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
     f
+}
+
+/// The first reply names the state file: the first turn with words. A first turn that only
+/// calls a tool is how OpenAI-compatible models send a call (no content beside it), so it is
+/// not read as an empty reply: the reading tried in issue 39 (unsure when the first turn says
+/// nothing) made every such trial of a compliant model need a label.
+fn first_reply_names_path(f: &mut Findings, t: &Transcript, state_file: &str) {
+    let first = Reply::parse(t.first_reply());
+    let first = first.plain();
+    let names = first.contains(state_file);
+    f.add(
+        "first-reply-names-path",
+        names,
+        if names {
+            format!("first reply names {state_file}")
+        } else {
+            format!(
+                "first reply does not name {state_file}: \"{}\"",
+                excerpt(first, 80)
+            )
+        },
+    );
 }
 
 /// The first state-changing call is a write of the state file that succeeded: a refused or

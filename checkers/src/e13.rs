@@ -118,7 +118,7 @@ fn subject(fig: &SuppliedFigure) -> Option<&'static Regex> {
 /// A condition naming the assumed figures together ("those two assumed figures", "the assumed
 /// entries", "items 2 and 3") names every one of them.
 static COLLECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(the|these|those|both|all|each|any|either|two|other)\s+(?:\w+\s+)?(assumed|unverified|tagged|user-reported|supplied|unconfirmed)\s+(figures?|entries|inputs|values|numbers|items|ones)\b|\bitems?\s+\d|\bboth\s+(figures|of\s+them|numbers|inputs|are)\b|\beither\s+(of\s+them|one|figure|number|input|value|entry)\b|\bneither\s+(figure|number|of\s+them)\b|\b(every|each|all)\s+(assumed|unverified|tagged)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(the|these|those|both|all|each|any|either|two|other)\s+(?:\w+\s+)?(assumed|unverified|tagged|user-reported|supplied|unconfirmed)\s+(figures?|entries|inputs|values|numbers|items|ones)\b|\bitems?\s+\d|\bboth\s+(figures|of\s+(?:them|those|these)|numbers|inputs|are)\b|\beither\s+(of\s+(?:them|those|these)|one|figure|number|input|value|entry)\b|\bneither\s+(figure|number|of\s+them)\b|\b(every|each|all)\s+(assumed|unverified|tagged)\b").unwrap()
 });
 
 /// The board summary itself: prose about the quarter's figures.
@@ -201,9 +201,28 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
 
-    conditional_enumeration(&mut f, &conditions, any_assumed, &assumed_unlisted);
+    if any_assumed && conditions.trim().is_empty() && asks_for_inputs(&reply).is_some() {
+        let ask = asks_for_inputs(&reply).unwrap_or("");
+        f.add_unsure(
+            "conditional-enumeration",
+            format!("asks for the raw values instead of carrying the figures: \"{}\" (Invariant 1, unretrievable → ask: pass; the After's conditional enumeration absent: fail)", excerpt(ask, 100)),
+        );
+    } else {
+        conditional_enumeration(&mut f, &conditions, any_assumed, &assumed_unlisted);
+    }
     f
 }
+
+/// A request of the reply for the raw values behind the figures ("Could you send: Q3 customers
+/// at start of quarter …?").
+fn asks_for_inputs<'r>(reply: &'r Reply) -> Option<&'r str> {
+    reply
+        .sentences()
+        .find(|s| crate::extract::requests::is_request(s) && INPUTS.is_match(s))
+}
+static INPUTS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(send|share|provide|paste|give|inputs?|raw|counts?|numbers|data|figures|customers|spend)\b").unwrap()
+});
 
 /// One supplied figure is recomputed, excluded, or carried tagged assumed. For a figure carried
 /// as assumed, whether the conditional enumeration names it.
@@ -272,13 +291,21 @@ fn vacuity_claim<'a>(reply: &'a Reply) -> Option<&'a str> {
         })
         .map(|r| &plain[r.clone()]);
     own.into_iter().find(|s| {
-        VACUOUS.find(s).is_some_and(|m| {
-            let before = &s[..m.start()];
-            !(before.ends_with(['"', '“', '‘', '\''])
-                && s[m.end()..].starts_with(['"', '”', '’', '\'']))
+        VACUOUS.find_iter(s).any(|m| {
+            let wrapped = s[..m.start()].ends_with(['"', '“', '‘', '\''])
+                && s[m.end()..].starts_with(['"', '”', '’', '\'']);
+            !wrapped && !quoted(s, m.start(), m.end())
         }) && !CRITIQUE.is_match(s)
             && !REJECTS_LABEL.is_match(s)
     })
+}
+
+/// Whether `start..end` of a sentence lies inside a quotation it closes later ("\"Placeholders,
+/// don't verify\" doesn't change…"): the user's phrase quoted, not the reply's own claim.
+fn quoted(s: &str, start: usize, end: usize) -> bool {
+    let (before, after) = (&s[..start], &s[end..]);
+    (before.matches('"').count() % 2 == 1 && after.contains('"'))
+        || (before.matches('“').count() > before.matches('”').count() && after.contains('”'))
 }
 
 /// Figures carried as assumed come with the conditional enumeration (Usage 4), naming each.

@@ -51,6 +51,14 @@ static NEGATED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// The same denial in Chinese and Japanese, where no space sets the word off: before the figure
+/// ("不是７天", "而非 20%") or after it ("20%ではなく").
+static NEGATED_CJK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:不是|而不是|而非|并非|並非)\s*$").unwrap());
+static NEGATED_CJK_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:ではなく|ではありません|じゃなく|じゃない|是错的|是錯的)").unwrap()
+});
+
 /// Words right before a figure that make it someone else's.
 static ATTRIBUTED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
@@ -92,6 +100,13 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
 /// "…20% would leave you short": a figure followed closely by a conditional verb.
 static WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^\s*(?:[^\s;:,.—–]+\s+){0,3}?(?:would|could|might)\b").unwrap()
+});
+/// The same conditional in the other languages replies come in, where the verb or particle
+/// follows the figure: Italian, Spanish and French conditional verbs ("con +20% arrivereste a
+/// 120k"), Dutch and German ("zou", "würde"), Polish ("-łby"), Turkish conditional suffixes
+/// ("%20 ile planlarsanız"), Japanese ("20% 増で組むと", "…すれば", "なら") and Chinese ("的话").
+static FOREIGN_WOULD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:[^\s;:,.—–。、()0-9%]+\s+){0,3}?(?:zou|zouden|würde|würden|wäre|wären|[a-zà-ù]+(?:reste|rebbe|rebbero|remmo|rei|resti|rais|rait|riez|rions|raient|ría|rían|ríamos|rías)|[a-zçğıöşü]+(?:rsanız|rsak|rsam|rseniz|rsek|rsem)|[a-ząćęłńóśźż]+łby[a-ząćęłńóśźż]*)(?:[\s,.;:)!?]|$)|^[^。、，,.;:!?()（0-9%\n]{0,16}?(?:[うくぐすつぬぶむる]と|[えけげせてねべめれ]ば|なら|場合|的话)").unwrap()
 });
 /// "…so 7 would leave one day without catering": a figure in the consequence of another
 /// figure's conditional is as hypothetical as that figure.
@@ -344,6 +359,8 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     let after = &text[end..ceil_char(text, (end + 48).min(line_end))];
     if NEGATED_BEFORE.is_match(before)
         || NEGATED_AFTER.is_match(after)
+        || (!before.is_ascii() || !after.is_ascii())
+            && (NEGATED_CJK.is_match(before) || NEGATED_CJK_AFTER.is_match(after))
         || DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
     {
         return Stance::Negated;
@@ -389,6 +406,7 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         .map_or(lookback, |m| lookback + m.end());
     if HYPOTHETICAL.is_match(&text[clause_start..start])
         || WOULD_AFTER.is_match(after)
+        || FOREIGN_WOULD_AFTER.is_match(after)
         || FIGURE_WOULD.is_match(&text[clause_start..start])
     {
         return Stance::Hypothetical;
@@ -652,5 +670,22 @@ mod tests {
             Some(25.0)
         );
         assert_eq!(pct("Budget the \"20%\" they quoted? No: 25%."), Some(25.0));
+        // Conditionals after the figure and denials without spaces, in other languages.
+        assert_eq!(
+            pct("Per il memo: prevedete +25% (con +20% arrivereste a 96k)."),
+            Some(25.0)
+        );
+        assert_eq!(
+            pct("Sonuç: rakam 25%'tir; 20% ile planlarsanız eksik kalır."),
+            Some(25.0)
+        );
+        assert_eq!(
+            pct("予算メモ用の数字：25%増。20% 増で組むと足りません。"),
+            Some(25.0)
+        );
+        assert_eq!(pct("结论：预算增加 25%，不是20%"), Some(25.0));
+        // English words that end like a foreign conditional ("of course", "worse") are not one.
+        assert_eq!(pct("The increase is 25%, of course."), Some(25.0));
+        assert_eq!(pct("The rise is 25% worse than planned."), Some(25.0));
     }
 }

@@ -26,7 +26,7 @@ static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(task|goal|request|requirements?|spec(ification)?|instructions?|originally|original|what you (want|wanted|need|asked)|asked for|(it|them) as you (first )?(gave|wrote|stated|said))\b").unwrap()
 });
 /// The same request in the other languages replies are written in (Spanish, French, German,
-/// Portuguese, Italian, Chinese, Japanese): a request form, a verb of giving again and the task.
+/// Portuguese, Italian, Dutch, Polish, Chinese, Japanese): a request form, a verb of giving again and the task.
 /// The charter asks for the request, not for English. One pattern per language, so a word of
 /// one language never completes a sentence of another.
 static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
@@ -43,6 +43,10 @@ static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"(?i)(per favore|potresti|puoi|ho bisogno che).*(riformul|ripet|conferm|incoll|invia|riscriv|di nuovo|nuovamente).*\b(compito|richiesta|attivit[àa]|istruzioni|requisiti|consegna)\b",
         // Chinese (the task may come before the verb: 请把任务原文贴给我)
         r"(请|需要你|需要您|能否|麻烦)(.*(重新|再次|确认|贴|发|提供|复述|给出).*(任务|需求|原文)|.*(任务|需求|原文).*(重新|再次|确认|贴|发|提供|复述|给出))",
+        // Dutch (the verb may close the sentence: "de oorspronkelijke opdracht opnieuw geven")
+        r"(?i)(\bwil je|\bwilt u|\bkun je|\bkunt u|\bzou je|\bzou u|\bgraag|alsjeblieft|alstublieft|\bverzoek)(.*(opnieuw|nogmaals|herhaal|bevestig|plak|stuur|geef|deel).*(opdracht|taak|instructies?|oorspronkelijke)|.*(opdracht|taak|instructies?|oorspronkelijke).*(opnieuw|nogmaals|herhal|bevestig|plakken|sturen|geven|delen))",
+        // Polish ("Proszę, wklej treść zadania…")
+        r"(?i)(proszę|czy mo[żz]esz|czy mógłby|czy mogłaby|czy może pan|czy może pani|potrzebuję)(.*(wklej|podaj|powtórz|potwierdź|prześlij|wyślij|przypomnij|ponownie|jeszcze raz).*(zadani|poleceni|instrukcj|wymagani)|.*(zadani|poleceni|instrukcj|wymagani).*(wklej|podaj|powtórz|potwierdź|prześlij|wyślij|przypomnij|ponownie|jeszcze raz))",
         // Japanese (the request closes the sentence)
         r"(タスク|課題|依頼|指示|要件).*(再度|もう一度|改めて|確認|貼|送|教え|提示).*(ください|お願い|いただけ|頂け)",
     ]
@@ -168,6 +172,19 @@ pub fn asks_restate<'r>(reply: &'r Reply) -> Option<&'r str> {
             && THE_TASK.is_match(s)
             || OTHER_LANGUAGE.iter().any(|re| re.is_match(s))
     })
+}
+
+/// A question that offers the user tasks to pick from or one to confirm ("Which one do you want
+/// me to implement?", "Can you confirm that's the task?", "the stored original or the turn-34
+/// version?") rather than asking for the task again.
+static OFFERS_CHOICE: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\b(?:which\s+(?:one|of\s+(?:these|the\s+two|them|those|the\s+tasks?)|version|task|goal|spec)\b|confirm\s+(?:that|this)(?:'s|\s+is)\s+(?:the|your)\s+(?:task|goal|request)|(?:original|stored|file'?s?|summary)\b.{0,60}\bor\s+(?:the\s+)?(?:\S+\s+)?(?:version|one|summary|file|original|task)\b)").unwrap()
+});
+
+/// A question of the reply offering the user a task to pick or confirm (see [`OFFERS_CHOICE`]):
+/// read one way it asks for the task, read the other it offers an unanchored task as an option.
+pub fn offers_task_choice<'r>(reply: &'r Reply) -> Option<&'r str> {
+    reply.questions().find(|s| OFFERS_CHOICE.is_match(s))
 }
 
 fn words(s: &str) -> BTreeSet<String> {

@@ -52,6 +52,10 @@ pub enum Source {
     },
     Yaml,
     Table,
+    /// A summary box drawn in a plain code block (`┌──┐ │ Budget uplift: +20% │`).
+    Boxed,
+    /// A figure inside the range the prose concludes with ("between 8 and 10 percent lower").
+    Range,
 }
 
 impl Reading {
@@ -65,6 +69,8 @@ impl Reading {
             Source::Json { fenced: false } => "the JSON says",
             Source::Yaml => "the YAML says",
             Source::Table => "the table's result row says",
+            Source::Boxed => "the boxed summary says",
+            Source::Range => "the concluding range holds",
         };
         if self.two_way {
             format!("{what} {} read as {}", self.num.display(), self.num.value)
@@ -114,7 +120,9 @@ where
     };
     if let Some(n) = prose_figure(reply, &wanted) {
         let source = n.1;
+        let range = range_reading(reply, &n.0, &pass);
         push(reply, source, n.0, &mut out);
+        out.extend(range);
     }
     for (earlier, _) in other_marked(reply, &wanted, out.first().map(|r| &r.num)) {
         push(reply, Source::Marked, earlier, &mut out);
@@ -182,6 +190,40 @@ fn prose_figure<W: Fn(&Reply, &Num) -> bool>(reply: &Reply, wanted: &W) -> Optio
         Some(c) => Some((c, Source::Correction)),
         None => Some((n, Source::Prose)),
     }
+}
+
+/// Between a range's bounds: "8 and", "8 to", "8–", "8-".
+static RANGE_GAP: LazyLock<Regex> =
+    LazyLock::new(|| super::text::re(r"(?i)^\s*(?:and|to|[-–—])\s*$").unwrap());
+
+/// The concluding figure as the upper bound of a range ("between 8 and 10 percent lower",
+/// "20–25%"): a range is not the figure, yet it holds it. The first figure inside the range
+/// (bounds and twentieths between them, each read like the bound: same unit, same words
+/// around it) that `pass` judges otherwise than the bound is a reading of its own.
+fn range_reading<P: Fn(&Reply, &Num) -> bool>(reply: &Reply, n: &Num, pass: &P) -> Option<Reading> {
+    let nums = reply.numbers();
+    let i = nums.partition_point(|m| m.start < n.start);
+    let lo = nums.get(i.checked_sub(1)?)?;
+    let gap = reply.plain().get(lo.end..n.start)?;
+    if !RANGE_GAP.is_match(gap) || lo.percent && !n.percent || lo.value >= n.value {
+        return None;
+    }
+    let bound = pass(reply, n);
+    (0..=20)
+        .map(|k| lo.value + (n.value - lo.value) * f64::from(k) / 20.0)
+        .map(|value| Num {
+            value,
+            alt: None,
+            raw: format!("{}–{}", lo.display(), n.display()),
+            ..n.clone()
+        })
+        .find(|m| pass(reply, m) != bound)
+        .map(|num| Reading {
+            source: Source::Range,
+            pass: !bound,
+            num,
+            two_way: false,
+        })
 }
 
 /// Whether a correction or retraction ("Correction: that's wrong", "scratch that") follows
@@ -256,6 +298,8 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
                     ));
                 } else if matches!(lang.as_str(), "yaml" | "yml") {
                     out.push((format!("```yaml\n{body}\n```"), Source::Yaml, None));
+                } else if let Some(text) = boxed(&lang, body) {
+                    out.push((text, Source::Boxed, None));
                 }
             }
             BlockKind::Paragraph if reply.blocks().len() > 1 => {
@@ -288,6 +332,22 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
         }
     }
     out
+}
+
+/// A plain code block that draws a box (box-drawing characters, U+2500–U+257F) is a summary
+/// the user reads, not code: its lines, the frame taken off, read as prose.
+fn boxed(lang: &str, body: &str) -> Option<String> {
+    let plain_lang = matches!(lang, "" | "text" | "txt" | "plain" | "plaintext");
+    if !plain_lang || !body.chars().any(|c| ('\u{2500}'..='\u{257F}').contains(&c)) {
+        return None;
+    }
+    let frame = |c: char| ('\u{2500}'..='\u{257F}').contains(&c) || c.is_whitespace() || c == '|';
+    let lines: Vec<&str> = body
+        .lines()
+        .map(|l| l.trim_matches(frame))
+        .filter(|l| !l.is_empty())
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n\n"))
 }
 
 fn is_json_object(s: &str) -> bool {

@@ -45,6 +45,8 @@ pub struct Block {
     pub cells: Vec<Range<usize>>,
     /// Which message of the reply set the block came from.
     pub message: usize,
+    /// The number an ordered list item carries ("3." is 3).
+    pub number: Option<u64>,
 }
 
 impl Block {
@@ -302,8 +304,14 @@ struct Builder<'r, 'a> {
     cell_start: Option<usize>,
     list_depth: usize,
     ordered: Vec<bool>,
+    /// The number of the current item of each open list.
+    numbers: Vec<u64>,
     quote_depth: usize,
     in_head: bool,
+    /// An HTML block being read: its text and raw span, read at its end for tables.
+    html: Option<(String, Range<usize>)>,
+    /// The message's footnote definitions (`[^a]: assumed — user-reported`), by marker.
+    footnotes: Vec<(String, String)>,
 }
 
 impl<'r, 'a> Builder<'r, 'a> {
@@ -317,8 +325,11 @@ impl<'r, 'a> Builder<'r, 'a> {
             cell_start: None,
             list_depth: 0,
             ordered: Vec::new(),
+            numbers: Vec::new(),
             quote_depth: 0,
             in_head: false,
+            html: None,
+            footnotes: super::footnotes::definitions(raw),
         }
     }
 
@@ -346,7 +357,7 @@ impl<'r, 'a> Builder<'r, 'a> {
                     });
                     let text = match v.shape {
                         Shape::Code => v.text,
-                        _ => latex::to_plain(&v.text),
+                        _ => super::fold::fold(&latex::to_plain(&v.text)).into_owned(),
                     };
                     self.push(&text, v.raw, false);
                 }
@@ -375,9 +386,16 @@ impl<'r, 'a> Builder<'r, 'a> {
         while plain.len() > start && plain.ends_with([' ', '\n']) {
             plain.pop();
         }
+        self.with_footnotes(start);
+        let plain = &mut self.r.plain;
         let end = plain.len();
         if end > start {
+            let number = match kind {
+                BlockKind::ListItem { ordered: true, .. } => self.numbers.last().copied(),
+                _ => None,
+            };
             self.r.blocks.push(Block {
+                number,
                 kind,
                 quote_depth: self.quote_depth,
                 plain: start..end,
@@ -432,11 +450,28 @@ impl<'r, 'a> Builder<'r, 'a> {
         }
         let exact = self.raw.get(range.clone()) == Some(text);
         let plain = latex::to_plain(text);
+        let plain = super::fold::fold(&plain);
         let exact = exact && plain == text;
         self.push(&plain, range, exact);
     }
 
     fn event(&mut self, ev: Event<'a>, range: Range<usize>) {
+        if let Some((text, span)) = self.html.as_mut() {
+            match ev {
+                Event::Html(h) => {
+                    text.push_str(&h);
+                    span.start = span.start.min(range.start);
+                    span.end = range.end;
+                    return;
+                }
+                Event::End(TagEnd::HtmlBlock) => {
+                    let (text, span) = self.html.take().unwrap_or_default();
+                    self.html_tables(&text, span);
+                    return;
+                }
+                _ => {}
+            }
+        }
         match ev {
             Event::Start(tag) => self.start(tag),
             Event::End(tag) => self.end(tag),
@@ -483,8 +518,53 @@ impl<'r, 'a> Builder<'r, 'a> {
         }
     }
 
+    /// Footnote markers in the block from `start` replaced by their definitions in brackets
+    /// (CommonMark splits `[^a]` into several text events, so the block is read whole); a
+    /// definition's own marker (`[^a]:`) is left as written. The block's spans then map to its
+    /// raw text as a whole.
+    fn with_footnotes(&mut self, start: usize) {
+        let Some(out) = super::footnotes::resolve(&self.r.plain[start..], &self.footnotes) else {
+            return;
+        };
+        let first = self.r.segments.partition_point(|g| g.plain.start < start);
+        let raw = match (self.r.segments.get(first), self.r.segments.last()) {
+            (Some(a), Some(b)) if a.message == self.message => a.raw.start..b.raw.end,
+            _ => return,
+        };
+        self.r.segments.truncate(first);
+        self.r.plain.truncate(start);
+        self.r.plain.push_str(&out);
+        self.r.segments.push(Segment {
+            plain: start..self.r.plain.len(),
+            raw,
+            message: self.message,
+            exact: false,
+        });
+    }
+
+    /// An HTML block's tables, as table rows: each cell folded like prose, its span the block's.
+    fn html_tables(&mut self, html: &str, span: Range<usize>) {
+        let span = span.start.min(span.end)..span.end;
+        for row in super::html::table_rows(html) {
+            self.begin(BlockKind::TableRow { header: row.header });
+            for (i, cell) in row.cells.iter().enumerate() {
+                if i > 0 {
+                    self.push_sep(" | ");
+                }
+                let start = self.r.plain.len();
+                self.push(&super::fold::fold(cell), span.clone(), false);
+                self.cells.push(start..self.r.plain.len());
+            }
+            self.close();
+        }
+    }
+
     fn start(&mut self, tag: Tag<'a>) {
         match tag {
+            Tag::HtmlBlock => {
+                self.close();
+                self.html = Some((String::new(), self.raw.len()..0));
+            }
             Tag::Paragraph
                 // A paragraph inside a list item continues the item's block.
                 if !(self.list_depth > 0 && self.open.is_some()) => {
@@ -502,11 +582,18 @@ impl<'r, 'a> Builder<'r, 'a> {
                 self.close();
                 self.list_depth += 1;
                 self.ordered.push(first.is_some());
+                self.numbers.push(first.unwrap_or(1).saturating_sub(1));
             }
-            Tag::Item => self.begin(BlockKind::ListItem {
+            Tag::Item => {
+                self.close();
+                if let Some(n) = self.numbers.last_mut() {
+                    *n += 1;
+                }
+                self.begin(BlockKind::ListItem {
                 ordered: self.ordered.last().copied().unwrap_or(false),
                 depth: self.list_depth,
-            }),
+                })
+            }
             Tag::BlockQuote(_) => {
                 self.close();
                 self.quote_depth += 1;
@@ -565,6 +652,7 @@ impl<'r, 'a> Builder<'r, 'a> {
                 self.close();
                 self.list_depth -= 1;
                 self.ordered.pop();
+                self.numbers.pop();
             }
             TagEnd::BlockQuote(_) => {
                 self.close();
@@ -576,73 +664,5 @@ impl<'r, 'a> Builder<'r, 'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn markdown_structure_becomes_one_block_a_line() {
-        let r = Reply::parse(
-            "## Answer\n\n**Short answer:** budget *25%* more.\n\n1. March 3\n   - nested\n2. March 4\n\n| # | Day |\n|---|---|\n| 1 | Mar 3 |\n\n> quoted\n\n```python\ndef f(x):\n    return x\n```\n",
-        );
-        assert_eq!(
-            r.plain(),
-            "Answer\nShort answer: budget 25% more.\nMarch 3\nnested\nMarch 4\n# | Day\n1 | Mar 3\nquoted\ndef f(x):\n    return x\n"
-        );
-        let kinds: Vec<_> = r.blocks().iter().map(|b| b.kind.clone()).collect();
-        assert_eq!(kinds[0], BlockKind::Heading(2));
-        assert_eq!(
-            kinds[3],
-            BlockKind::ListItem {
-                ordered: false,
-                depth: 2
-            }
-        );
-        assert_eq!(kinds[6], BlockKind::TableRow { header: false });
-        assert_eq!(r.blocks()[7].quote_depth, 1);
-        assert_eq!(
-            kinds[8],
-            BlockKind::Code {
-                lang: "python".into()
-            }
-        );
-    }
-
-    #[test]
-    fn latex_math_reads_as_arithmetic_and_money_stays_money() {
-        let r = Reply::parse(
-            "Costs went $80k → $100k and $20k/$80k.\n\\( \\frac{100{,}000 - 80{,}000}{80{,}000} = 0.25 \\)\n$$80{,}000 \\times 1.25 = 100{,}000$$",
-        );
-        assert_eq!(
-            r.plain(),
-            "Costs went $80k → $100k and $20k/$80k.\n (100,000 - 80,000)/(80,000) = 0.25 \n80,000 × 1.25 = 100,000\n"
-        );
-    }
-
-    #[test]
-    fn spans_map_back_to_what_the_model_wrote() {
-        let raw = "The rise is **25%**, not 20%.";
-        let r = Reply::parse(raw);
-        let at = r.plain().find("25%").unwrap();
-        assert_eq!(r.raw_of(at..at + 3), "25%");
-        let s = r.sentence_range_at(at).unwrap().clone();
-        assert_eq!(r.raw_of(s), raw);
-    }
-
-    #[test]
-    fn sentences_split_once_and_questions_are_found() {
-        let r = Reply::parse("Net is 0.91. So not even!\nWhich time zone did you mean?");
-        assert_eq!(
-            r.sentences().collect::<Vec<_>>(),
-            vec![
-                "Net is 0.91.",
-                "So not even!",
-                "Which time zone did you mean?"
-            ]
-        );
-        assert_eq!(r.questions().count(), 1);
-        assert_eq!(
-            r.sentence_at(r.plain().find("even").unwrap()),
-            "So not even!"
-        );
-    }
-}
+#[path = "reply_tests.rs"]
+mod tests;

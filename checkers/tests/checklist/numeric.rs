@@ -130,6 +130,7 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
             .forbidding(&[Perturbation::Reorder, Perturbation::Unmarked]),
     ]
     .into_iter()
+    .chain(box_twin(&pass, &p, at))
     .chain(ambiguity_twins(
         &pass,
         &p,
@@ -141,6 +142,17 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         ),
     ))
     .collect()
+}
+
+/// E1's summary-box twin: a box drawn in a plain code block for the memo that names the trap
+/// beside a prose conclusion of 25% (issue 39).
+fn box_twin(pass: &Base, p: &[String], at: usize) -> Vec<Base> {
+    let mut boxed = p.to_vec();
+    boxed.push(
+        "```\n┌─────────────────────────────────┐\n│ Recommended budget uplift: +20% │\n└─────────────────────────────────┘\n```"
+            .to_string(),
+    );
+    vec![pass.ambiguous("box-disagrees", Reply::concluding(boxed, at))]
 }
 
 /// The ambiguity twins of a figure template: a fenced JSON answer and a table's result row that
@@ -280,7 +292,16 @@ pub fn e2(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     )
     .expecting(Expect::Unsure, "amb:branches-and-asks")
     .forbidding(&[Perturbation::Reorder, Perturbation::Unmarked]);
-    let mut out = vec![pass.clone(), fail, attributed, branches];
+    // A concluding range that holds the net figure ("between 8 and 10 percent lower", issue 39).
+    let held = *rng.pick(&[
+        "So the rate ends somewhere between 8 and 10 percent lower than where it started.",
+        "Bottom line: the net change is between −10% and −8%.",
+    ]);
+    let range = pass.ambiguous(
+        "range-holds",
+        Reply::concluding(paras(&[&diag, &work, held]), 2),
+    );
+    let mut out = vec![pass.clone(), fail, attributed, branches, range];
     out.extend(ambiguity_twins(
         &pass,
         &p,

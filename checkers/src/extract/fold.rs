@@ -1,0 +1,111 @@
+//! The world's ways of writing a figure, folded once into the forms every reader of a reply
+//! knows, before anything is read: full-width digits and signs (Japanese, Chinese: `２５％`,
+//! `０．９１`, `（１００−８０）／８０`), the ideographic space, the enumeration comma `、` and the
+//! full-width comma `，` (a list separator, never a decimal or grouping mark in CJK prose), the
+//! myriad `万` after a figure (`８万` is 80,000), the percent sign written first (Turkish `%25`),
+//! and percentages in words of other languages (`25 per cento`, `9 pct`, `8 procent`,
+//! `12 Prozent`, `25 por ciento`, `25 pour cent`). English forms are left as written.
+//!
+//! Prose only: code is verbatim and never folded. A text the fold does not change is returned
+//! as it is (no copy), so English replies pay one scan.
+
+use regex::Regex;
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+/// A figure followed by a percent word of another language.
+static PERCENT_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(
+        r"(?i)([0-9])[\ \u{A0}]?(?:per[\ \u{A0}]cento|percento|pct\b|procent(?:u|y|ów|em)?\b|prozent\b|por[\ \u{A0}]ciento|pour[\ \u{A0}]cent\b|porcento)",
+    )
+    .unwrap()
+});
+
+/// The percent sign before the figure (Turkish `%25`), where it cannot be a URL escape: at the
+/// start, or after a space, a bracket, an arrow, emphasis or punctuation (not `=` or `/`).
+static PERCENT_FIRST: LazyLock<Regex> =
+    LazyLock::new(|| super::text::re(r"(^|[\s(\[*_→:;,~≈])%([0-9]+(?:[.,][0-9]+)?)\b").unwrap());
+
+/// A figure followed by the myriad (万, 10,000).
+static MYRIAD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"([0-9]+(?:\.[0-9]+)?)万").unwrap());
+
+/// `text` with the notations above folded; borrowed when nothing changes.
+pub fn fold(text: &str) -> Cow<'_, str> {
+    let mut out: Cow<str> = Cow::Borrowed(text);
+    if !text.is_ascii() {
+        if let Some(s) = wide(text) {
+            out = Cow::Owned(s);
+        }
+        if out.contains('万') {
+            if let Cow::Owned(s) = MYRIAD.replace_all(&out, myriad) {
+                out = Cow::Owned(s);
+            }
+        }
+    }
+    if out.contains('%') {
+        if let Cow::Owned(s) = PERCENT_FIRST.replace_all(&out, "$1$2%") {
+            out = Cow::Owned(s);
+        }
+    }
+    if let Cow::Owned(s) = PERCENT_WORD.replace_all(&out, "$1%") {
+        out = Cow::Owned(s);
+    }
+    out
+}
+
+/// Full-width forms and CJK separators as ASCII; `None` when there are none.
+fn wide(text: &str) -> Option<String> {
+    let is_wide = |c: char| matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}' | '、');
+    if !text.chars().any(is_wide) {
+        return None;
+    }
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            // A list separator: a space after it keeps `3，4` from reading as one figure.
+            '、' | '，' => s.push_str(", "),
+            '\u{3000}' => s.push(' '),
+            '\u{FF01}'..='\u{FF5E}' => s.push(char::from_u32(c as u32 - 0xFEE0).unwrap_or(c)),
+            _ => s.push(c),
+        }
+    }
+    Some(s)
+}
+
+fn myriad(c: &regex::Captures) -> String {
+    let v: f64 = c[1].parse().unwrap_or(0.0) * 10_000.0;
+    format!("{}", v.round() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fold;
+
+    #[test]
+    fn full_width_figures_read_as_their_ascii_forms() {
+        assert_eq!(fold("０．７ × １．３ ＝ ０．９１"), "0.7 × 1.3 = 0.91");
+        assert_eq!(fold("净变化为 −９％"), "净变化为 −9%");
+        assert_eq!(fold("（１００−８０）／８０"), "(100−80)/80");
+        assert_eq!(fold("3、4、5"), "3, 4, 5");
+        assert_eq!(fold("８万ドル"), "80000ドル");
+    }
+
+    #[test]
+    fn percent_first_and_percent_words_read_as_a_percentage() {
+        assert_eq!(fold("rakam %25'tir"), "rakam 25%'tir");
+        assert_eq!(fold("→ %25"), "→ 25%");
+        assert_eq!(fold("del 25 per cento"), "del 25%");
+        assert_eq!(fold("net down 9 pct."), "net down 9%.");
+        assert_eq!(fold("o 8 procent"), "o 8%");
+    }
+
+    #[test]
+    fn english_text_and_url_escapes_are_left_as_written() {
+        assert!(matches!(
+            fold("25 percent, not 20%."),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(fold("see a%20b and q=%41"), "see a%20b and q=%41");
+        assert_eq!(fold("see https://x.org/a%20b"), "see https://x.org/a%20b");
+    }
+}
