@@ -12,6 +12,10 @@
 //! stand-in and shape: the trials that ended inconclusive (must be 0), the attempts answered
 //! 429 (must be ≤ 2 %), and wall / (bound + one round trip), where bound = (tokens admitted −
 //! burst) / rate (must be ≤ 1.05), with the harness's closing line on what the provider charged.
+//! For the middle run, where the wall went: the harness's start before its first request, its
+//! exit after the last answer, the tokens the bucket still held after the last admission
+//! (refilled for nothing: the limiter's caution, in time), and the account's start (the first
+//! admission to the third).
 //! `--only NAME` runs one stand-in (flat, x0.5, x1, x3, escaped); `--no-critical-path` skips
 //! the second part.
 //!
@@ -65,7 +69,7 @@ fn critical_path(harness: &Path, root: &Path, limited: bool, shape: Shape) -> bo
         ..limits
     });
     let server = rt.block_on(limiter.serve());
-    let (provider, dir, o, wall) = run_harness(harness, root, &server.url(), shape, &[]);
+    let (provider, dir, o, wall, _) = run_harness(harness, root, &server.url(), shape, &[]);
     let out = dir.path().join("out");
     let code = o.status.code().unwrap_or(-1);
     assert!(
@@ -127,6 +131,15 @@ struct Figures {
     throttled_before_headers: usize,
     wall: Duration,
     bound: Duration,
+    /// Where the wall went beyond the bound: from the harness's start to its first request
+    /// reaching the stand-in, and from the last answer to the harness's exit.
+    startup: Duration,
+    tail: Duration,
+    /// Tokens the bucket held after the last admission (refilled for nothing), and the median
+    /// it held after each admission of the run's second half.
+    unspent: (f64, f64),
+    /// From the first admission to the third: the account's start before requests overlap.
+    start: Duration,
     /// The harness's closing lines about limits and charges.
     closing: Vec<String>,
 }
@@ -157,7 +170,7 @@ fn manifest(root: &Path, url: &str, provider: &str) -> String {
 }
 
 /// `harness run` on the two-entry manifest for `url` in `shape`, results under the returned
-/// folder's `out`: (provider, folder, output, wall time).
+/// folder's `out`: (provider, folder, output, wall time, start).
 fn run_harness(
     harness: &Path,
     root: &Path,
@@ -169,6 +182,7 @@ fn run_harness(
     tempfile::TempDir,
     std::process::Output,
     Duration,
+    Instant,
 ) {
     let provider = match shape {
         Shape::Anthropic => "anthropic",
@@ -189,7 +203,7 @@ fn run_harness(
         .env("BENCH_KEY", "bench")
         .output()
         .unwrap();
-    (provider, dir, o, t0.elapsed())
+    (provider, dir, o, t0.elapsed(), t0)
 }
 
 /// A stand-in's count: its name and charge.
@@ -246,7 +260,7 @@ fn run(harness: &Path, root: &Path, shape: Shape, charge: &Charge, scale: f64) -
     });
     let server = rt.block_on(limiter.serve());
     let trials = TRIALS.to_string();
-    let (_, dir, o, wall) = run_harness(
+    let (_, dir, o, wall, t0) = run_harness(
         harness,
         root,
         &server.url(),
@@ -274,6 +288,13 @@ fn run(harness: &Path, root: &Path, shape: Shape, charge: &Charge, scale: f64) -
         + (2 * TRIALS as usize).saturating_sub(files.len());
     assert!(matches!(code, 0..=3), "harness exited {code}: {stderr}");
     let headers_at = tally.first_answer.unwrap_or_else(Instant::now);
+    // The first request reached the stand-in a round trip before its answer was written.
+    let startup = headers_at
+        .checked_sub(LATENCY)
+        .map_or(Duration::ZERO, |t| t.saturating_duration_since(t0));
+    let tail = tally.log.last().map_or(Duration::ZERO, |(at, _)| {
+        (t0 + wall).saturating_duration_since(*at)
+    });
     let rate = tpm as f64 / 60.0;
     Figures {
         inconclusive,
@@ -282,6 +303,19 @@ fn run(harness: &Path, root: &Path, shape: Shape, charge: &Charge, scale: f64) -
         throttled_before_headers: tally.throttled.iter().filter(|t| **t <= headers_at).count(),
         wall,
         bound: Duration::from_secs_f64((tally.tokens_admitted.saturating_sub(burst)) as f64 / rate),
+        startup,
+        tail,
+        unspent: (
+            tally.admissions.last().map_or(0.0, |a| a.1),
+            match &tally.admissions[tally.admissions.len() / 2..] {
+                [] => 0.0,
+                half => median(half.iter().map(|a| a.1).collect()),
+            },
+        ),
+        start: match (tally.admissions.first(), tally.admissions.get(2)) {
+            (Some(a), Some(c)) => c.0.saturating_duration_since(a.0),
+            _ => Duration::ZERO,
+        },
         closing,
     }
 }
@@ -350,6 +384,21 @@ fn main() {
                 r.throttled_before_headers,
                 r.wall.as_secs_f64(),
                 r.bound.as_secs_f64()
+            );
+            let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+            println!(
+                "    | middle run: {:.0} ms from the harness's start to its first request, {:.0} ms from the last answer to its exit, {:.0} ms between (bound + 1 round trip {:.0} ms)",
+                ms(r.startup),
+                ms(r.tail),
+                ms(r.wall.saturating_sub(r.startup + r.tail)),
+                ms(r.bound + LATENCY)
+            );
+            println!(
+                "    | the bucket held {:.0} tokens after the last admission ({:.0} ms of refill), {:.0} (median) after those of the second half; first to third admission {:.0} ms",
+                r.unspent.0,
+                r.unspent.0 / (TPM as f64 * scale / 60.0) * 1000.0,
+                r.unspent.1,
+                ms(r.start)
             );
             for l in &r.closing {
                 println!("    | {l}");

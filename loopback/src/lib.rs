@@ -1,8 +1,10 @@
 //! A loopback HTTP/1.1 server for tests and benchmarks: it records every request and answers
 //! with whatever its responder says, including faults (delays, dropped connections). It binds
-//! 127.0.0.1 only; nothing it does leaves the machine. [`ratelimit`] builds a rate-limited
+//! 127.0.0.1 only; nothing it does leaves the machine. [`proxy`] is a forward proxy for plain
+//! HTTP, for tests of a client's proxy settings. [`ratelimit`] builds a rate-limited
 //! OpenAI/Anthropic stand-in on top of it.
 
+pub mod proxy;
 pub mod ratelimit;
 
 pub use ratelimit::{Charge, Mode, RateLimiter, RateLimits, ReplyText, Shape, Tally};
@@ -171,7 +173,7 @@ async fn serve(
 
 /// The next request on the connection (head, then a body of its content-length); `None` when
 /// the client closes it. Bytes past the request stay in `buf` for the next one.
-async fn read_request(
+pub(crate) async fn read_request(
     stream: &mut TcpStream,
     buf: &mut Vec<u8>,
 ) -> std::io::Result<Option<RecordedRequest>> {

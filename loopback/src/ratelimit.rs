@@ -194,6 +194,10 @@ pub struct Tally {
     pub first_answer: Option<Instant>,
     /// Every answer written, in order: when, and its status.
     pub log: Vec<(Instant, u16)>,
+    /// Every admission, in order: when, and the tokens the bucket held after charging it (what
+    /// a client left unspent: tokens still there when the last request is admitted were
+    /// refilled for nothing).
+    pub admissions: Vec<(Instant, f64)>,
 }
 
 impl Tally {
@@ -593,6 +597,8 @@ impl RateLimiter {
                 let standing = buckets.said(c);
                 st.tally.admitted += 1;
                 st.tally.tokens_admitted += cost;
+                let level = buckets.tokens.level;
+                st.tally.admissions.push((now, level));
                 Decision::Admitted { standing }
             }
             Err(why) => Decision::Refused {

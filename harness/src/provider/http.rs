@@ -5,8 +5,9 @@
 //! and timeouts retried with exponential backoff and jitter up to `max_attempts`. No wait runs
 //! past `request_deadline_secs`, and an answer's body is read as a stream up to a cap. A connection that cannot be made before
 //! the key was ever accepted stops the account at once, like a refused key. The API key never appears in an error,
-//! and goes only where `base_url` points: no redirect is followed, and unless the model allows
-//! private networks a name that resolves to a metadata, link-local or private address is refused.
+//! and goes only where `base_url` points (through the proxy the plan names, if any): no redirect
+//! is followed, and unless the model allows private networks a name that resolves to a metadata,
+//! link-local or private address is refused when connecting directly.
 
 use super::{ProviderError, Transient};
 use crate::suite::manifest::ModelEntry;
@@ -89,16 +90,19 @@ impl HttpCaller {
             // A redirect would carry the key's header to wherever the server says (reqwest
             // strips `authorization` on a change of host, never `x-api-key`).
             .redirect(reqwest::redirect::Policy::none());
-        // No proxy from the environment (a `.env` or a CI step's HTTP_PROXY would receive the
-        // key's header); only the one the manifest names for this model.
-        builder = match model.proxy.as_deref() {
-            None => builder.no_proxy(),
-            Some(p) => builder
-                .no_proxy()
-                .proxy(reqwest::Proxy::all(p).map_err(|e| {
-                    crate::error::Error::input(format!("model {}: proxy: {e}", model.name()))
-                })?),
-        };
+        // reqwest's own reading of the environment is off: the one decision the plan names
+        // (the model's `proxy` key, else the process environment's variables, never a
+        // `.env`'s) routes the client.
+        builder = builder.no_proxy();
+        let input = |e: String| crate::error::Error::input(format!("model {}: {e}", model.name()));
+        if let super::proxy::Route::Proxy { url, source } =
+            super::proxy::route(model, &super::proxy::process_env).map_err(input)?
+        {
+            let masked = super::proxy::masked(&url);
+            let proxy = reqwest::Proxy::all(&url)
+                .map_err(|_| input(format!("{masked} ({source}) is not a proxy URL")))?;
+            builder = builder.proxy(proxy);
+        }
         let host = model
             .base_url
             .as_deref()

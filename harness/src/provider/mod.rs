@@ -8,6 +8,7 @@ pub mod http;
 pub mod limiter;
 pub mod openai;
 pub mod prices;
+pub mod proxy;
 pub mod scripted;
 
 pub use error::{ProviderError, Transient};

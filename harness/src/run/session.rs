@@ -286,33 +286,36 @@ fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32
     Ok(trials)
 }
 
-/// A proxy variable the process environment sets, which the providers do not use (a CI step
-/// could point it anywhere, and the key's header would go there): named with the models that
-/// connect directly, so a user behind a proxy learns why a connection fails and what to set.
-fn proxy_note(inputs: &Inputs) -> Option<String> {
-    const VARS: [&str; 6] = [
-        "HTTPS_PROXY",
-        "https_proxy",
-        "HTTP_PROXY",
-        "http_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-    ];
-    let var = VARS.iter().find(|v| std::env::var_os(v).is_some())?;
-    let direct: Vec<&str> = (inputs.providers.iter().map(|(m, _)| m))
-        .filter(|m| m.provider != manifest::ProviderKind::Scripted && m.proxy.is_none())
-        .map(|m| m.name())
-        .collect();
-    (!direct.is_empty()).then(|| {
-        format!(
-            "proxy: {var} is set in the environment but not used (it would receive the key's header); {} connect directly — to go through a proxy, give the model `proxy = \"http://…\"` in the manifest",
-            direct.join(", ")
-        )
-    })
+/// Where the models' requests go, when any goes through a proxy or `NO_PROXY` sends one
+/// directly: a line per route, naming the models, the proxy (its credentials masked) and the
+/// variable or key it comes from. The same decision routes each model's client.
+fn proxy_lines(inputs: &Inputs) -> Vec<String> {
+    let mut routes: Vec<(crate::provider::proxy::Route, Vec<&str>)> = Vec::new();
+    for m in (inputs.providers.iter().map(|(m, _)| m))
+        .filter(|m| m.provider != manifest::ProviderKind::Scripted)
+    {
+        let Ok(r) = crate::provider::proxy::route(m, &crate::provider::proxy::process_env) else {
+            continue;
+        };
+        match routes.iter_mut().find(|(seen, _)| *seen == r) {
+            Some((_, names)) => names.push(m.name()),
+            None => routes.push((r, vec![m.name()])),
+        }
+    }
+    if routes
+        .iter()
+        .all(|(r, _)| *r == crate::provider::proxy::Route::Direct)
+    {
+        return Vec::new();
+    }
+    routes
+        .iter()
+        .map(|(r, names)| format!("proxy: {} {}", names.join(", "), r.describe()))
+        .collect()
 }
 
 /// What the run tests, before anything else: the charter, matrix and suite, then which models
-/// read the charter and which are fixed scripts, and a proxy variable left unused.
+/// read the charter and which are fixed scripts, and the proxy each model goes through.
 fn announce(inputs: &Inputs) {
     err!(
         "{}",
@@ -332,8 +335,8 @@ fn announce(inputs: &Inputs) {
         "{}",
         crate::run::banner::models(&shown, &inputs.suite, &inputs.charter.runtime)
     );
-    if let Some(note) = proxy_note(inputs) {
-        errln!("{note}");
+    for line in proxy_lines(inputs) {
+        errln!("{line}");
     }
 }
 

@@ -160,6 +160,35 @@ fn message_bytes(m: &Message) -> u64 {
     (m.content.len() + args + reasoning + blocks) as u64
 }
 
+/// A reply's reasoning held to `room`, the bytes of `max_transcript_bytes` (`max`) the
+/// transcript has left after its text and calls: a model controls how much it thinks, and the
+/// reasoning is written with the transcript. The text is cut (with a line saying so) and the
+/// signed blocks dropped (a cut block no longer matches its signature; the trial ends anyway).
+/// What was cut comes back, for `caps_hit`.
+fn bound_reasoning(m: &mut Message, room: u64, max: u64) -> Option<String> {
+    let total = message_bytes(m);
+    if total <= room {
+        return None;
+    }
+    let (reasoning, blocks) = (m.reasoning.take(), std::mem::take(&mut m.reasoning_blocks));
+    let rest = message_bytes(m);
+    if rest == total {
+        // No reasoning: the text and calls alone pass the bound, which stops the trial.
+        return None;
+    }
+    let (cut, _) = crate::trial::tools::cap_text(
+        reasoning.unwrap_or_default(),
+        room.saturating_sub(rest),
+        "reasoning",
+    );
+    m.reasoning = Some(cut);
+    Some(format!(
+        "reasoning cut: {} bytes of reasoning ({} signed blocks dropped) would pass max_transcript_bytes ({max})",
+        total - rest,
+        blocks.len()
+    ))
+}
+
 /// A containment finding (something in the tree the harness could not see) fails the trial
 /// closed: an error naming it, never a verdict.
 fn fail_closed(caps_hit: &[String], transcript: &mut Transcript) {
@@ -491,9 +520,22 @@ impl Episode {
                 spec.max_reply_bytes
             ));
         }
+        let mut message = message;
+        let max = spec.caps.max_transcript_bytes;
+        let hit = bound_reasoning(&mut message, max.saturating_sub(self.bytes), max);
+        let cut_reasoning = hit.is_some();
+        self.caps_hit
+            .extend(hit.map(|h| format!("turn {}: {h}", turn + 1)));
         let calls = message.tool_calls.clone();
         self.bytes += message_bytes(&message);
         self.messages.push(message);
+        // A final reply is checked too: no later turn would see the bound passed.
+        if cut_reasoning || self.bytes > max {
+            self.stop(format!(
+                "the transcript would pass max_transcript_bytes ({max})"
+            ));
+            return Vec::new();
+        }
         calls
     }
 

@@ -232,9 +232,8 @@ pub struct ModelEntry {
     pub allow_private_network: bool,
     /// Name of the environment variable holding the API key (never the key itself).
     pub api_key_env: Option<String>,
-    /// The proxy this model's requests go through (`http://` or `https://` URL). Without it no
-    /// proxy is used, whatever `HTTP_PROXY`/`HTTPS_PROXY`/`ALL_PROXY` say: a variable set by a
-    /// `.env` or a CI step would otherwise receive the key's header.
+    /// The proxy this model's requests go through (`http://` or `https://` URL), over the
+    /// process environment's proxy variables (`provider::proxy`); a `.env` never sets those.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proxy: Option<String>,
     #[serde(default = "default_concurrency")]
@@ -487,16 +486,32 @@ pub fn mask_dotenv_keys() {
     }
 }
 
+/// The variables that choose a proxy. Only the process environment sets them: a `.env` (which
+/// a pull request can bring) never does, even under a name a manifest gives as a key.
+pub const PROXY_VARIABLES: [&str; 8] = [
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+];
+
 /// The key variables `models` name: from `.env` into the environment only those (never
-/// overriding one that is set; a `.env` that sets `HTTPS_PROXY` or anything else sets nothing),
-/// then every one of them registered as a secret, whether its model runs or not.
+/// overriding one that is set; a `.env` that sets `GITHUB_STEP_SUMMARY` or anything else sets
+/// nothing, and a proxy variable there is named as ignored), then every one of them registered
+/// as a secret, whether its model runs or not.
 pub fn adopt_keys(models: &[ModelEntry]) {
     let named: Vec<&str> = models
         .iter()
         .filter_map(|m| m.api_key_env.as_deref())
         .collect();
     for (name, value) in dotenv_pairs() {
-        if named.contains(&name.as_str()) && std::env::var_os(&name).is_none() {
+        if PROXY_VARIABLES.contains(&name.as_str()) {
+            errln!("note: .env sets {name}: ignored (a proxy comes only from the process environment or a model's `proxy` key, never from .env)");
+        } else if named.contains(&name.as_str()) && std::env::var_os(&name).is_none() {
             std::env::set_var(&name, value);
         }
     }

@@ -2,6 +2,7 @@
 
 mod hostile;
 mod probe;
+mod reasoning;
 mod round3;
 mod round4;
 mod sandbox;

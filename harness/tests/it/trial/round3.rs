@@ -524,56 +524,118 @@ async fn run_in(
     }
 }
 
+/// The process environment's proxy variables are honoured and named in the plan, the proxy's
+/// credentials masked; `NO_PROXY` sends a host directly; a `.env`'s proxy variables (a pull
+/// request can bring one) are ignored with a line saying so, never used.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn proxy_variables_from_env_or_dotenv_never_see_the_key() {
-    let proxy = LoopbackServer::start(responder(|r, _| {
-        encode(
-            r,
-            &Turn {
-                text: "proxied".into(),
-                calls: vec![],
-            },
-            PINNED,
-        )
-    }))
-    .await;
+async fn the_environments_proxy_carries_requests_no_proxy_excludes_a_host_and_dotenv_sets_none() {
+    use loopback::proxy::ForwardProxy;
     let server = model(vec![]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let p = proxy.url();
-    std::fs::write(
-        dir.path().join(".env"),
-        format!(
-            "CH_TEST_KEY={KEY}\nHTTP_PROXY={p}\nHTTPS_PROXY={p}\nALL_PROXY={p}\nhttp_proxy={p}\n"
-        ),
-    )
-    .unwrap();
-    // Once with the key only in .env, once with the proxy in the environment too.
-    for env in [
-        vec![],
-        vec![
-            ("HTTP_PROXY".to_string(), p.clone()),
-            ("http_proxy".to_string(), p.clone()),
-        ],
-    ] {
-        let run = run_in(
-            dir.path().to_path_buf(),
+    let proxy = ForwardProxy::start().await;
+    let planted = ForwardProxy::start().await;
+    let q = planted.url();
+    // The .env's NO_PROXY would send the models past the environment's proxy, if it were read.
+    let dotenv = format!("CH_TEST_KEY={KEY}\nHTTP_PROXY={q}\nHTTPS_PROXY={q}\nALL_PROXY={q}\nhttp_proxy={q}\nNO_PROXY=127.0.0.1\n");
+    let dirs: Vec<tempfile::TempDir> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    for d in &dirs {
+        std::fs::write(d.path().join(".env"), &dotenv).unwrap();
+    }
+    // The proxy's URL carries credentials (the key itself, the worst case): never shown.
+    let with_credentials = proxy
+        .url()
+        .replace("http://", &format!("http://user:{KEY}@"));
+    let env = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let run = |i: usize, env: Vec<(String, String)>| {
+        run_in(
+            dirs[i].path().to_path_buf(),
             manifest(&server, ""),
             &["--case", "E5", "--model", "evil"],
             env,
         )
-        .await;
-        assert!(
-            run.stderr.is_empty() || !run.stderr.contains("not set"),
-            "{}",
-            run.stderr
-        );
-        assert!(
-            proxy.requests().is_empty(),
-            "the proxy saw {} requests",
-            proxy.requests().len()
-        );
-        assert!(!server.requests().is_empty(), "{}", run.stderr);
-    }
+    };
+
+    let before = server.requests().len();
+    let through = run(0, env(&[("HTTP_PROXY", &with_credentials)])).await;
+    let carried = proxy.requests();
+    assert!(
+        !carried.is_empty(),
+        "the proxy saw nothing: {}",
+        through.stderr
+    );
+    assert!(
+        carried.iter().all(|r| r.path.starts_with(&server.url())),
+        "{:?}",
+        carried.iter().map(|r| &r.path).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        server.requests().len() - before,
+        carried.len(),
+        "the origin got what the proxy carried"
+    );
+    let port = proxy.addr.port();
+    let line = format!("proxy: evil through http://***@127.0.0.1:{port} (HTTP_PROXY)");
+    let at = through
+        .stderr
+        .find(&line)
+        .unwrap_or_else(|| panic!("{}", through.stderr));
+    assert!(
+        at < through.stderr.find("plan:").unwrap(),
+        "before the plan: {}",
+        through.stderr
+    );
+    assert!(!through.stderr.contains(KEY) && !through.stdout.contains(KEY));
+    assert!(
+        through
+            .stderr
+            .contains("note: .env sets HTTP_PROXY: ignored")
+            && through.stderr.contains("note: .env sets NO_PROXY: ignored"),
+        "{}",
+        through.stderr
+    );
+
+    let before = (server.requests().len(), proxy.requests().len());
+    let excluded = run(
+        1,
+        env(&[
+            ("HTTP_PROXY", &proxy.url()),
+            ("NO_PROXY", "localhost,127.0.0.1"),
+        ]),
+    )
+    .await;
+    assert_eq!(
+        proxy.requests().len(),
+        before.1,
+        "NO_PROXY names the host: {}",
+        excluded.stderr
+    );
+    assert!(server.requests().len() > before.0, "{}", excluded.stderr);
+    assert!(
+        excluded
+            .stderr
+            .contains("proxy: evil directly (NO_PROXY names the host)"),
+        "{}",
+        excluded.stderr
+    );
+
+    let before = (server.requests().len(), proxy.requests().len());
+    let direct = run(2, Vec::new()).await;
+    assert!(server.requests().len() > before.0, "{}", direct.stderr);
+    assert_eq!(proxy.requests().len(), before.1);
+    assert!(
+        !direct.stderr.lines().any(|l| l.starts_with("proxy: ")),
+        "{}",
+        direct.stderr
+    );
+    assert!(
+        planted.requests().is_empty(),
+        "the .env's proxy saw {} requests",
+        planted.requests().len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
