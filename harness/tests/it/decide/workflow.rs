@@ -2758,6 +2758,55 @@ async fn a_capsule_or_link_named_with_a_line_break_starts_no_workflow_command() 
     );
 }
 
+/// The lines of `out` the runner reads as a workflow command of the older form, `##[cmd]data`,
+/// which it finds anywhere in a line (not only at its start), outside `::stop-commands::`.
+fn v1_commands(out: &[String]) -> Vec<&String> {
+    let stopped = stopped_lines(out);
+    out.iter()
+        .filter(|l| l.contains("##[") && !stopped.iter().any(|s| std::ptr::eq(*s, *l)))
+        .collect()
+}
+
+/// #40 (attack): the runner also reads `##[error]…` — the older form of a workflow command —
+/// anywhere in a line. A capsule named `evil##[error]forged capsule.md` (the lint prints its
+/// name mid-line) and a charter whose first line holds `##[warning]forged charter` (the lint's
+/// preview prints it mid-line) must not forge an annotation in any step's log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_or_charter_line_holding_an_older_form_command_forges_no_annotation() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    setup.branch_off("pr-v1");
+    let files = root.join("vault/files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(
+        files.join("evil##[error]forged capsule.md"),
+        "---\ntype: charter\n---\n# x\n",
+    )
+    .unwrap();
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    let first = charter
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap()
+        .to_string();
+    let forged = charter.replacen(&first, &format!("{first} ##[warning]forged charter"), 1);
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&forged)).unwrap();
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "older-form commands"]);
+    let run = setup.run(Event::PullRequest("pr-v1"));
+    let joined = run.log.join("\n");
+    assert!(
+        joined.contains("forged capsule.md"),
+        "the capsule is not named:\n{joined}"
+    );
+    assert!(
+        joined.contains("forged charter"),
+        "the charter is not previewed:\n{joined}"
+    );
+    let forged = v1_commands(&run.log);
+    assert!(forged.is_empty(), "{forged:#?}");
+}
+
 /// An E1 reply compliant in every respect but one: its JSON block disagrees with its prose,
 /// so the checker is unsure and the gate waits for a person's label (issue 39).
 const TWO_WAYS: &str = "Tier: T1. Trigger: supplied percentage → Protocol A.\nThe change is $100k − $80k = $20k; over the starting cost, (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.\n\nBottom line: budget 25% more.\n\n```json\n{\"answer\": \"20%\", \"base\": \"$80k\"}\n```";
