@@ -2807,6 +2807,56 @@ async fn a_name_or_charter_line_holding_an_older_form_command_forges_no_annotati
     assert!(forged.is_empty(), "{forged:#?}");
 }
 
+/// #40 (attack): the plan job takes the pull request's tree as blobs; its size and shape are
+/// the pull request's. A capsule one byte over the capsule cap, and capsules in folders nested
+/// 40 deep, are refused by the take step before anything is written (the plan job fails with the
+/// file and the cap named), never written for a later step to trip on; no model is called.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_requests_oversized_or_too_deep_capsules_are_refused_before_they_are_written() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    let deep = (0..40)
+        .map(|i| format!("d{i}"))
+        .collect::<Vec<_>>()
+        .join("/");
+    let cases: [(&str, String, Vec<u8>, &str); 2] = [
+        (
+            "pr-big",
+            "big.md".into(),
+            vec![b'a'; 4 * 1024 * 1024 + 1],
+            "CHARTER_HARNESS_MAX_CAPSULE_BYTES",
+        ),
+        (
+            "pr-deep",
+            format!("{deep}/c.md"),
+            b"# c\n".to_vec(),
+            "nested deeper than 32",
+        ),
+    ];
+    for (branch, name, bytes, why) in cases {
+        setup.branch_off(branch);
+        let path = root.join("vault/files").join(&name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-qm", branch]);
+        let before = setup.server.requests().len();
+        let run = setup.run(Event::PullRequest(branch));
+        assert_eq!(run.jobs["plan"], "failure", "{branch}: {:?}", run.jobs);
+        let joined = run.log.join("\n");
+        assert!(
+            joined.contains(&format!("vault/files/{}", name.split('/').next().unwrap()))
+                && joined.contains(why),
+            "{branch}: the refusal names the file and why:\n{joined}"
+        );
+        assert_eq!(
+            setup.server.requests().len(),
+            before,
+            "{branch}: no model call"
+        );
+    }
+}
+
 /// An E1 reply compliant in every respect but one: its JSON block disagrees with its prose,
 /// so the checker is unsure and the gate waits for a person's label (issue 39).
 const TWO_WAYS: &str = "Tier: T1. Trigger: supplied percentage → Protocol A.\nThe change is $100k − $80k = $20k; over the starting cost, (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.\n\nBottom line: budget 25% more.\n\n```json\n{\"answer\": \"20%\", \"base\": \"$80k\"}\n```";
