@@ -2857,6 +2857,97 @@ async fn a_pull_requests_oversized_or_too_deep_capsules_are_refused_before_they_
     }
 }
 
+/// #40 (attack): a stored gate replayed for a different charter. A harmless pull request's
+/// gate passes and is stored (charter-gate-K1). An artifact named for a harmful pull request's
+/// key K2 but holding that passing gate — planted by any run of the repository's own (a branch's
+/// workflow uploads what it likes) — is found by the plan job; the decide job must check that
+/// the restored gate tested the charter it read, and refuse it: no PASS, no success status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_gate_of_another_charter_planted_under_a_pull_requests_key_is_refused() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    setup.branch_off("pr-harmless");
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
+    git(&root, &["commit", "-qam", "harmless"]);
+    let pass = setup.run(Event::PullRequest("pr-harmless"));
+    assert_eq!(pass.decide_code, 0, "{}", pass.summary);
+    let stored = artifact_names(&setup, pass.id)
+        .into_iter()
+        .find(|n| {
+            n.starts_with("charter-gate-")
+                && n != "charter-gate-results"
+                && n != "charter-gate-lint"
+        })
+        .expect("the passing gate is stored");
+
+    setup.branch_off("pr-harmful");
+    let weakened = charter.replace("Version 0.1.0", "Version 1.0.0").replace(
+        "2. **Derive twice.** A quantity is stated only after two independent derivations agree.\n",
+        "",
+    );
+    std::fs::write(root.join("CHARTER.md"), weakened).unwrap();
+    git(&root, &["commit", "-qam", "harmful"]);
+    let key = common::stdout(&common::harness(
+        &root,
+        &[
+            "key",
+            "--matrix",
+            "manifests/pinned.toml",
+            "--charter-base",
+            "main",
+        ],
+        &[],
+    ))
+    .trim()
+    .to_string();
+    let planted = setup.actions.runs.join("998");
+    let to = planted.join(format!("artifacts/charter-gate-{key}"));
+    std::fs::create_dir_all(&to).unwrap();
+    let from = setup
+        .actions
+        .runs
+        .join(pass.id.to_string())
+        .join("artifacts")
+        .join(&stored);
+    assert!(std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from.join("."))
+        .arg(&to)
+        .status()
+        .unwrap()
+        .success());
+    std::fs::write(planted.join("head_repository_id"), "1").unwrap();
+    setup.actions.forget_cache();
+
+    let run = setup.run(Event::PullRequest("pr-harmful"));
+    assert!(
+        run.log.iter().any(|l| l.contains(&key)),
+        "the plan's key is the one planted under:\n{}",
+        run.log.join("\n")
+    );
+    assert_eq!(
+        run.jobs["gate"], "skipped",
+        "the plan found the planted gate"
+    );
+    assert_ne!(
+        run.decide_code, 0,
+        "a gate of another charter decided this one: {}",
+        run.summary
+    );
+    let status = setup.status(&setup.head()).expect("a status on the head");
+    assert_ne!(
+        status["state"], "success",
+        "{status}\n{:?}\n{}",
+        run.jobs, run.errors
+    );
+    assert!(
+        run.errors.contains("not the") && run.errors.contains("this job read"),
+        "the refusal says why: {}",
+        run.errors
+    );
+}
+
 /// An E1 reply compliant in every respect but one: its JSON block disagrees with its prose,
 /// so the checker is unsure and the gate waits for a person's label (issue 39).
 const TWO_WAYS: &str = "Tier: T1. Trigger: supplied percentage → Protocol A.\nThe change is $100k − $80k = $20k; over the starting cost, (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.\n\nBottom line: budget 25% more.\n\n```json\n{\"answer\": \"20%\", \"base\": \"$80k\"}\n```";
