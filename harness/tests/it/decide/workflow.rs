@@ -2699,6 +2699,32 @@ async fn a_pull_request_pushed_between_the_plan_and_a_shard_is_neither_tested_no
     );
 }
 
+/// #40 (attack): the runner reads workflow commands on stdout and stderr, each read on its own,
+/// so a line the quoted `harness run` writes to stderr can be handled after the `::TOKEN::` the
+/// step prints on stdout once it ends: live again. Everything the quoted command prints must be
+/// on stdout, before the token. Here `harness run` fails on a manifest that is not there and says
+/// so on its stderr.
+#[test]
+fn what_a_quoted_command_prints_is_all_inside_the_stopped_stretch_of_one_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = common::harness(
+        dir.path(),
+        &["ci", "shard", "--matrix", "no-such-manifest.toml"],
+        &[("SHARD", "1/2")],
+    );
+    let out: Vec<String> = common::stdout(&o).lines().map(str::to_string).collect();
+    let stopped = stopped_lines(&out);
+    assert!(
+        stopped.iter().any(|l| l.contains("no-such-manifest.toml")),
+        "the quoted command's error is not in the stopped stretch of stdout:\nstdout: {out:#?}\nstderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("no-such-manifest.toml"),
+        "the quoted command wrote to stderr"
+    );
+}
+
 /// #40: names from the pull request reach the log on one line. A capsule named with a line
 /// break followed by `::error::…` (which the lint prints) and a link named with one followed
 /// by `::warning::…` (which the take step names as left out): no line of any step's output
