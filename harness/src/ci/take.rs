@@ -247,8 +247,15 @@ fn take_entry(
             let tree = object.as_tree().ok_or_else(|| bad("an unreadable tree"))?;
             for e in tree.iter() {
                 let name = e.name_bytes();
-                // git never writes these; a crafted tree could, to write outside the folder.
-                if name.is_empty() || name == b"." || name == b".." || name.contains(&b'/') {
+                // git never writes these; a crafted tree could, to write outside the folder,
+                // or (`.git`) to plant a repository of its own, which the lint's `--base`
+                // would read a capsule's base text from.
+                if name.is_empty()
+                    || name == b"."
+                    || name == b".."
+                    || name.contains(&b'/')
+                    || name.eq_ignore_ascii_case(b".git")
+                {
                     return Err(bad("a path git should not hold"));
                 }
                 use std::os::unix::ffi::OsStrExt;

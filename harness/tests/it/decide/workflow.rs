@@ -2974,6 +2974,80 @@ async fn a_stored_gate_of_another_charter_planted_under_a_pull_requests_key_is_r
     );
 }
 
+/// `git mktree` of `entries` (`MODE TYPE ID\tNAME` lines) in `dir`: a tree git's porcelain
+/// would never write.
+fn mktree(dir: &Path, entries: &str) -> String {
+    use std::io::Write;
+    let mut c = std::process::Command::new("git")
+        .arg("mktree")
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin
+        .take()
+        .unwrap()
+        .write_all(entries.as_bytes())
+        .unwrap();
+    let o = c.wait_with_output().unwrap();
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap().trim().to_string()
+}
+
+/// #40 (attack): a crafted tree holding `vault/files/sub/.git/…` (git's porcelain refuses the
+/// name; `git mktree` and a raw push do not). Written out, it is a repository of the pull
+/// request's own inside the capsules: `lint capsule --base` finds the repository around each
+/// capsule, so the capsule's "base" text — which §6 lock semantics compare against — would be
+/// the pull request's to choose. The take step refuses the tree and writes nothing of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crafted_tree_holding_a_git_folder_among_the_capsules_is_refused() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    setup.branch_off("pr-dotgit");
+    setup.add_capsule();
+    let hash = |text: &str| {
+        std::fs::write(root.join(".blob"), text).unwrap();
+        let id = git_out(&root, &["hash-object", "-w", ".blob"])
+            .trim()
+            .to_string();
+        std::fs::remove_file(root.join(".blob")).unwrap();
+        id
+    };
+    let head_file = hash("ref: refs/heads/main\n");
+    let dotgit = mktree(&root, &format!("100644 blob {head_file}\tHEAD\n"));
+    let sub = mktree(&root, &format!("040000 tree {dotgit}\t.git\n"));
+    let files_tree = git_out(&root, &["rev-parse", "HEAD:vault/files"])
+        .trim()
+        .to_string();
+    let listing = git_out(&root, &["ls-tree", &files_tree]);
+    let files = mktree(&root, &format!("{listing}040000 tree {sub}\tsub\n"));
+    let vault = mktree(&root, &format!("040000 tree {files}\tfiles\n"));
+    let top: String = git_out(&root, &["ls-tree", "HEAD"])
+        .lines()
+        .filter(|l| !l.ends_with("\tvault"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let tree = mktree(&root, &format!("{top}040000 tree {vault}\tvault\n"));
+    let commit = git_out(
+        &root,
+        &["commit-tree", &tree, "-p", "HEAD", "-m", "a .git folder"],
+    );
+    // The branch moves; the work tree stays (git would not check the name out).
+    git(
+        &root,
+        &["update-ref", "refs/heads/pr-dotgit", commit.trim()],
+    );
+
+    let run = setup.run(Event::PullRequest("pr-dotgit"));
+    assert_eq!(run.jobs["plan"], "failure", "{:?}", run.jobs);
+    let joined = run.log.join("\n");
+    assert!(
+        joined.contains("a path git should not hold: vault/files/sub"),
+        "the refusal names the folder:\n{joined}"
+    );
+}
+
 /// An E1 reply compliant in every respect but one: its JSON block disagrees with its prose,
 /// so the checker is unsure and the gate waits for a person's label (issue 39).
 const TWO_WAYS: &str = "Tier: T1. Trigger: supplied percentage → Protocol A.\nThe change is $100k − $80k = $20k; over the starting cost, (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.\n\nBottom line: budget 25% more.\n\n```json\n{\"answer\": \"20%\", \"base\": \"$80k\"}\n```";
