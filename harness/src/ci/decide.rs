@@ -2,8 +2,9 @@
 //! restored), the gate decided (against the base on a pull request), and whether to keep it:
 //! a decided gate, and an undecided one whose every undecided unit waits only on a label —
 //! stored under the same key as a decided one, so that once a maintainer commits labels to the
-//! base branch the next run decides the kept transcripts and calls no model. A gate kept is
-//! checked to be of the charter this job read: the key names what was tested.
+//! base branch the next run decides the kept transcripts and calls no model. A gate kept, and a
+//! stored gate restored, is checked to be of the charter this job read: the key names what was
+//! tested, and a gate stored under it by another run is not taken on trust.
 
 use super::{annotate, gh, harness_quoted, output, summary};
 use crate::error::{Error, Result};
@@ -38,7 +39,9 @@ pub fn run(d: &Decide) -> Result<u8> {
         return Ok(exit::HARNESS_FAILED);
     }
     if d.reuse {
-        restore(d)?;
+        if !restore_checked(d)? {
+            return Ok(exit::HARNESS_FAILED);
+        }
     } else {
         let code = merge()?;
         if ![exit::OK, exit::GATE_FAILED, exit::INCONCLUSIVE].contains(&code) {
@@ -55,11 +58,27 @@ pub fn run(d: &Decide) -> Result<u8> {
         annotate("error", &explain("gate", code, labels_only));
     }
     let keep = code == exit::OK || (code == exit::INCONCLUSIVE && labels_only);
-    if keep && tested_here(&d.matrix)? {
+    if keep && tested_here(&d.matrix, "it is not stored")? {
         copy_dir(Path::new(GATE_DIR), Path::new(STORED_DIR))?;
         output(&[("keep", "true")])?;
     }
     Ok(code)
+}
+
+/// [`restore`], then whether the restored gate tested the charter this job read: a gate stored
+/// under this key by any run of the repository (a branch's workflow can upload anything under
+/// the name) decides only its own charter. One of another charter is removed, so the comment
+/// job finds no gate to post.
+fn restore_checked(d: &Decide) -> Result<bool> {
+    restore(d)?;
+    let ok = tested_here(
+        &d.matrix,
+        "the stored gate is not used and nothing is decided; run again",
+    )?;
+    if !ok {
+        let _ = std::fs::remove_dir_all(GATE_DIR);
+    }
+    Ok(ok)
 }
 
 /// The stored gate into results/gate: from the cache (already in results/stored) or
@@ -127,9 +146,10 @@ fn waits_only_on_labels(dir: &Path) -> bool {
     waiting > 0 && v["counts"]["inconclusive"].as_u64() == Some(waiting as u64)
 }
 
-/// Whether the gate is of the charter this job read (its runtime text's sha256): only then is
-/// it stored under this job's key.
-fn tested_here(matrix: &str) -> Result<bool> {
+/// Whether the gate in results/gate is of the charter this job read (its runtime text's
+/// sha256): only then is it stored under this job's key, or a stored one used; else `then` is
+/// said after why.
+fn tested_here(matrix: &str, then: &str) -> Result<bool> {
     let loaded = crate::suite::manifest::load(&crate::suite::manifest::resolve(Path::new(matrix)))?;
     let charter = crate::suite::charter::load(&loaded.manifest.charter.source, loaded.dir())
         .map_err(|e| loaded.at_charter(e))?;
@@ -141,11 +161,14 @@ fn tested_here(matrix: &str) -> Result<bool> {
     if tested.as_deref() == Some(charter.sha256.as_str()) {
         return Ok(true);
     }
-    annotate("error", &format!(
-        "the gate tested a charter whose runtime sha256 is {}, not the {} this job read: it is not stored",
+    annotate(
+        "error",
+        &format!(
+        "the gate tested a charter whose runtime sha256 is {}, not the {} this job read: {then}",
         tested.as_deref().unwrap_or("unknown"),
         charter.sha256
-    ));
+    ),
+    );
     Ok(false)
 }
 

@@ -53,10 +53,20 @@ pub fn annotate(level: &str, text: &str) {
 /// `gate` print what models replied and the charter's hunks, and a reply (which a pull
 /// request's charter can ask for) may hold a line break and `::error::…`. The token that
 /// resumes them is random, so nothing printed in between can resume them early.
+///
+/// The command's stderr goes to this stdout: the runner reads the two streams each on its own,
+/// so a line on stderr could be read after the token that resumes commands, and be one.
 pub fn harness_quoted(args: &[&str]) -> Result<u8> {
+    use std::io::Write;
+    use std::os::fd::AsFd;
     let token = token()?;
     outln!("::stop-commands::{token}");
-    let code = harness(args);
+    let _ = std::io::stdout().flush();
+    let stdout = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map_err(|e| Error::io_op("duplicate", Path::new("stdout"), e))?;
+    let code = run_harness(args, Some(std::process::Stdio::from(stdout)));
     outln!("::{token}::");
     code
 }
@@ -74,11 +84,18 @@ fn token() -> Result<String> {
 
 /// This harness, run again with `args` (its output is the step's log); its exit code.
 pub fn harness(args: &[&str]) -> Result<u8> {
+    run_harness(args, None)
+}
+
+/// [`harness`], its stderr to `stderr` when given.
+fn run_harness(args: &[&str], stderr: Option<std::process::Stdio>) -> Result<u8> {
     let exe = std::env::current_exe().map_err(|e| Error::io_op("find", Path::new("harness"), e))?;
-    let status = std::process::Command::new(&exe)
-        .args(args)
-        .status()
-        .map_err(|e| Error::io_op("run", &exe, e))?;
+    let mut cmd = std::process::Command::new(&exe);
+    cmd.args(args);
+    if let Some(stderr) = stderr {
+        cmd.stderr(stderr);
+    }
+    let status = cmd.status().map_err(|e| Error::io_op("run", &exe, e))?;
     // A signal is no exit code: the harness could not finish.
     Ok(status
         .code()

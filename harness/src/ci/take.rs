@@ -155,6 +155,17 @@ pub fn charter_path(matrix: &Path) -> Result<String> {
     Ok(parts.join("/"))
 }
 
+/// How many files and folders the gate takes from a pull request, and how deep its folders go:
+/// a tree is the pull request's to shape, and it is bounded before anything is written.
+const MAX_ENTRIES: usize = 10_000;
+const MAX_DEPTH: usize = 32;
+
+/// What is left to take: entries, and the folders' depth below the top.
+struct Budget {
+    entries: usize,
+    depth: usize,
+}
+
 /// Replace the charter and vault/files with the pull request's, read from `sha` as blobs.
 fn take_files(sha: &str, charter: &str) -> Result<()> {
     let repo = open()?;
@@ -164,19 +175,71 @@ fn take_files(sha: &str, charter: &str) -> Result<()> {
         .map_err(|e| Error::input(format!("git: {sha}: {}", e.message())))?;
     let _ = std::fs::remove_file(charter);
     let _ = std::fs::remove_dir_all(CAPSULES);
-    for top in [charter, CAPSULES] {
+    let mut budget = Budget {
+        entries: MAX_ENTRIES,
+        depth: 0,
+    };
+    for (top, kind) in [
+        (charter, crate::files::read::Kind::Charter),
+        (CAPSULES, crate::files::read::Kind::Capsule),
+    ] {
         if let Ok(entry) = tree.get_path(Path::new(top)) {
-            take_entry(&repo, PathBuf::from(top), &entry)?;
+            take_entry(&repo, PathBuf::from(top), &entry, kind, &mut budget)?;
         }
     }
     Ok(())
 }
 
+/// One more entry at `path`, within the budget; else why not.
+fn spend(budget: &mut Budget, shown: &str) -> Result<()> {
+    if budget.entries == 0 {
+        return Err(Error::input(format!(
+            "the pull request holds more than {MAX_ENTRIES} files and folders under its charter and {CAPSULES}: \
+             nothing past {shown} is taken, and the gate does not run"
+        )));
+    }
+    budget.entries -= 1;
+    Ok(())
+}
+
+/// The blob's size from its header (the object is not read), within `kind`'s cap.
+fn blob_within_cap(
+    repo: &git2::Repository,
+    id: git2::Oid,
+    kind: crate::files::read::Kind,
+    shown: &str,
+) -> Result<()> {
+    let size = repo
+        .odb()
+        .and_then(|odb| odb.read_header(id))
+        .map_err(|e| Error::input(format!("git: {shown}: {}", e.message())))?
+        .0 as u64;
+    let cap = kind.limit();
+    if size > cap {
+        return Err(Error::input(format!(
+            "the pull request holds {shown} of {size} bytes, over the {} cap of {cap} bytes ({}): not taken, and the gate does not run",
+            kind.name(),
+            kind.setting()
+        )));
+    }
+    Ok(())
+}
+
 /// One tree entry: a folder walked, a regular file written, anything else left out and said.
-fn take_entry(repo: &git2::Repository, path: PathBuf, entry: &git2::TreeEntry) -> Result<()> {
+fn take_entry(
+    repo: &git2::Repository,
+    path: PathBuf,
+    entry: &git2::TreeEntry,
+    kind: crate::files::read::Kind,
+    budget: &mut Budget,
+) -> Result<()> {
     let shown = crate::output::one_line(&path.to_string_lossy());
     let bad = |what: &str| Error::input(format!("the pull request holds {what}: {shown}"));
+    spend(budget, &shown)?;
     match (entry.kind(), entry.filemode()) {
+        (Some(git2::ObjectType::Tree), _) if budget.depth >= MAX_DEPTH => {
+            Err(bad(&format!("folders nested deeper than {MAX_DEPTH}")))
+        }
         (Some(git2::ObjectType::Tree), _) => {
             let object = entry
                 .to_object(repo)
@@ -184,16 +247,33 @@ fn take_entry(repo: &git2::Repository, path: PathBuf, entry: &git2::TreeEntry) -
             let tree = object.as_tree().ok_or_else(|| bad("an unreadable tree"))?;
             for e in tree.iter() {
                 let name = e.name_bytes();
-                // git never writes these; a crafted tree could, to write outside the folder.
-                if name.is_empty() || name == b"." || name == b".." || name.contains(&b'/') {
+                // git never writes these; a crafted tree could, to write outside the folder,
+                // or (`.git`) to plant a repository of its own, which the lint's `--base`
+                // would read a capsule's base text from.
+                if name.is_empty()
+                    || name == b"."
+                    || name == b".."
+                    || name.contains(&b'/')
+                    || name.eq_ignore_ascii_case(b".git")
+                {
                     return Err(bad("a path git should not hold"));
                 }
                 use std::os::unix::ffi::OsStrExt;
-                take_entry(repo, path.join(std::ffi::OsStr::from_bytes(name)), &e)?;
+                budget.depth += 1;
+                let taken = take_entry(
+                    repo,
+                    path.join(std::ffi::OsStr::from_bytes(name)),
+                    &e,
+                    kind,
+                    budget,
+                );
+                budget.depth -= 1;
+                taken?;
             }
             Ok(())
         }
         (Some(git2::ObjectType::Blob), 0o100644 | 0o100755) => {
+            blob_within_cap(repo, entry.id(), kind, &shown)?;
             let blob = repo
                 .find_blob(entry.id())
                 .map_err(|_| bad("an unreadable file"))?;

@@ -10,8 +10,10 @@ pub mod secrets;
 /// CSI), bidi embeddings, overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069,
 /// U+200E/U+200F, U+061C), and the Unicode line and paragraph separators. So a reply cannot
 /// clear a terminal, set its title, paint a fake "Gate: PASS", or show one text and be another.
+/// `##[` is written `##\u{5b}`: a CI runner reads `##[error]…` anywhere in a line of a log as a
+/// workflow command (the older form of `::error::…`), so no printed text may hold it.
 pub fn inert(text: &str) -> String {
-    let masked = crate::output::secrets::redact(text);
+    let masked = older_command_broken(crate::output::secrets::redact(text), "##\\u{5b}");
     if !masked.chars().any(acts) {
         return masked;
     }
@@ -45,6 +47,16 @@ pub fn shell_word(a: &str) -> String {
     }
 }
 
+/// `text` with every `##[` written `escaped` (`[` as an escape the reader decodes): the older
+/// form of a workflow command, which a runner finds anywhere in a line, then starts nowhere.
+fn older_command_broken(text: String, escaped: &str) -> String {
+    if text.contains("##[") {
+        text.replace("##[", escaped)
+    } else {
+        text
+    }
+}
+
 /// A character that changes how the text around it is shown rather than showing itself.
 fn acts(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
@@ -54,7 +66,7 @@ fn acts(c: char) -> bool {
 /// [`inert`] for JSON text: what acts is written as a JSON escape (`\u202e`), so the line
 /// stays the same JSON, shows nothing raw, and holds no key.
 pub fn inert_json(json: &str) -> String {
-    let masked = crate::output::secrets::redact(json);
+    let masked = older_command_broken(crate::output::secrets::redact(json), "##\\u005b");
     if !masked.chars().any(acts) {
         return masked;
     }
@@ -112,6 +124,15 @@ pub fn quiet() -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_older_form_workflow_command_anywhere_in_a_line_is_written_out() {
+        assert_eq!(super::inert("x ##[error]forged"), "x ##\\u{5b}error]forged");
+        let json = super::inert_json(r#"{"path":"a##[error]b"}"#);
+        assert_eq!(json, r#"{"path":"a##\u005berror]b"}"#);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["path"], "a##[error]b", "the JSON is the same JSON");
+    }
+
     #[test]
     fn escapes_print_escaped_and_newlines_stay() {
         let s = super::inert("a\u{1b}]0;pwned\u{7}b\u{1b}[2J\nc\td");

@@ -2699,6 +2699,32 @@ async fn a_pull_request_pushed_between_the_plan_and_a_shard_is_neither_tested_no
     );
 }
 
+/// #40 (attack): the runner reads workflow commands on stdout and stderr, each read on its own,
+/// so a line the quoted `harness run` writes to stderr can be handled after the `::TOKEN::` the
+/// step prints on stdout once it ends: live again. Everything the quoted command prints must be
+/// on stdout, before the token. Here `harness run` fails on a manifest that is not there and says
+/// so on its stderr.
+#[test]
+fn what_a_quoted_command_prints_is_all_inside_the_stopped_stretch_of_one_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = common::harness(
+        dir.path(),
+        &["ci", "shard", "--matrix", "no-such-manifest.toml"],
+        &[("SHARD", "1/2")],
+    );
+    let out: Vec<String> = common::stdout(&o).lines().map(str::to_string).collect();
+    let stopped = stopped_lines(&out);
+    assert!(
+        stopped.iter().any(|l| l.contains("no-such-manifest.toml")),
+        "the quoted command's error is not in the stopped stretch of stdout:\nstdout: {out:#?}\nstderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("no-such-manifest.toml"),
+        "the quoted command wrote to stderr"
+    );
+}
+
 /// #40: names from the pull request reach the log on one line. A capsule named with a line
 /// break followed by `::error::…` (which the lint prints) and a link named with one followed
 /// by `::warning::…` (which the take step names as left out): no line of any step's output
@@ -2755,6 +2781,270 @@ async fn a_capsule_or_link_named_with_a_line_break_starts_no_workflow_command() 
     assert!(
         !out.lines().any(|l| l.starts_with("::error::forged")),
         "{out}"
+    );
+}
+
+/// The lines of `out` the runner reads as a workflow command of the older form, `##[cmd]data`,
+/// which it finds anywhere in a line (not only at its start), outside `::stop-commands::`.
+fn v1_commands(out: &[String]) -> Vec<&String> {
+    let stopped = stopped_lines(out);
+    out.iter()
+        .filter(|l| l.contains("##[") && !stopped.iter().any(|s| std::ptr::eq(*s, *l)))
+        .collect()
+}
+
+/// #40 (attack): the runner also reads `##[error]…` — the older form of a workflow command —
+/// anywhere in a line. A capsule named `evil##[error]forged capsule.md` (the lint prints its
+/// name mid-line) and a charter whose first line holds `##[warning]forged charter` (the lint's
+/// preview prints it mid-line) must not forge an annotation in any step's log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_or_charter_line_holding_an_older_form_command_forges_no_annotation() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    setup.branch_off("pr-v1");
+    let files = root.join("vault/files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(
+        files.join("evil##[error]forged capsule.md"),
+        "---\ntype: charter\n---\n# x\n",
+    )
+    .unwrap();
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    let first = charter
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap()
+        .to_string();
+    let forged = charter.replacen(&first, &format!("{first} ##[warning]forged charter"), 1);
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&forged)).unwrap();
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "older-form commands"]);
+    let run = setup.run(Event::PullRequest("pr-v1"));
+    let joined = run.log.join("\n");
+    assert!(
+        joined.contains("forged capsule.md"),
+        "the capsule is not named:\n{joined}"
+    );
+    assert!(
+        joined.contains("forged charter"),
+        "the charter is not previewed:\n{joined}"
+    );
+    let forged = v1_commands(&run.log);
+    assert!(forged.is_empty(), "{forged:#?}");
+}
+
+/// #40 (attack): the plan job takes the pull request's tree as blobs; its size and shape are
+/// the pull request's. A capsule one byte over the capsule cap, and capsules in folders nested
+/// 40 deep, are refused by the take step before anything is written (the plan job fails with the
+/// file and the cap named), never written for a later step to trip on; no model is called.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_requests_oversized_or_too_deep_capsules_are_refused_before_they_are_written() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    let deep = (0..40)
+        .map(|i| format!("d{i}"))
+        .collect::<Vec<_>>()
+        .join("/");
+    let cases: [(&str, String, Vec<u8>, &str); 2] = [
+        (
+            "pr-big",
+            "big.md".into(),
+            vec![b'a'; 4 * 1024 * 1024 + 1],
+            "CHARTER_HARNESS_MAX_CAPSULE_BYTES",
+        ),
+        (
+            "pr-deep",
+            format!("{deep}/c.md"),
+            b"# c\n".to_vec(),
+            "nested deeper than 32",
+        ),
+    ];
+    for (branch, name, bytes, why) in cases {
+        setup.branch_off(branch);
+        let path = root.join("vault/files").join(&name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-qm", branch]);
+        let before = setup.server.requests().len();
+        let run = setup.run(Event::PullRequest(branch));
+        assert_eq!(run.jobs["plan"], "failure", "{branch}: {:?}", run.jobs);
+        let joined = run.log.join("\n");
+        assert!(
+            joined.contains(&format!("vault/files/{}", name.split('/').next().unwrap()))
+                && joined.contains(why),
+            "{branch}: the refusal names the file and why:\n{joined}"
+        );
+        assert_eq!(
+            setup.server.requests().len(),
+            before,
+            "{branch}: no model call"
+        );
+    }
+}
+
+/// #40 (attack): a stored gate replayed for a different charter. A harmless pull request's
+/// gate passes and is stored (charter-gate-K1). An artifact named for a harmful pull request's
+/// key K2 but holding that passing gate — planted by any run of the repository's own (a branch's
+/// workflow uploads what it likes) — is found by the plan job; the decide job must check that
+/// the restored gate tested the charter it read, and refuse it: no PASS, no success status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_gate_of_another_charter_planted_under_a_pull_requests_key_is_refused() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    setup.branch_off("pr-harmless");
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
+    git(&root, &["commit", "-qam", "harmless"]);
+    let pass = setup.run(Event::PullRequest("pr-harmless"));
+    assert_eq!(pass.decide_code, 0, "{}", pass.summary);
+    let stored = artifact_names(&setup, pass.id)
+        .into_iter()
+        .find(|n| {
+            n.starts_with("charter-gate-")
+                && n != "charter-gate-results"
+                && n != "charter-gate-lint"
+        })
+        .expect("the passing gate is stored");
+
+    setup.branch_off("pr-harmful");
+    let weakened = charter.replace("Version 0.1.0", "Version 1.0.0").replace(
+        "2. **Derive twice.** A quantity is stated only after two independent derivations agree.\n",
+        "",
+    );
+    std::fs::write(root.join("CHARTER.md"), weakened).unwrap();
+    git(&root, &["commit", "-qam", "harmful"]);
+    let key = common::stdout(&common::harness(
+        &root,
+        &[
+            "key",
+            "--matrix",
+            "manifests/pinned.toml",
+            "--charter-base",
+            "main",
+        ],
+        &[],
+    ))
+    .trim()
+    .to_string();
+    let planted = setup.actions.runs.join("998");
+    let to = planted.join(format!("artifacts/charter-gate-{key}"));
+    std::fs::create_dir_all(&to).unwrap();
+    let from = setup
+        .actions
+        .runs
+        .join(pass.id.to_string())
+        .join("artifacts")
+        .join(&stored);
+    assert!(std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from.join("."))
+        .arg(&to)
+        .status()
+        .unwrap()
+        .success());
+    std::fs::write(planted.join("head_repository_id"), "1").unwrap();
+    setup.actions.forget_cache();
+
+    let run = setup.run(Event::PullRequest("pr-harmful"));
+    assert!(
+        run.log.iter().any(|l| l.contains(&key)),
+        "the plan's key is the one planted under:\n{}",
+        run.log.join("\n")
+    );
+    assert_eq!(
+        run.jobs["gate"], "skipped",
+        "the plan found the planted gate"
+    );
+    assert_ne!(
+        run.decide_code, 0,
+        "a gate of another charter decided this one: {}",
+        run.summary
+    );
+    let status = setup.status(&setup.head()).expect("a status on the head");
+    assert_ne!(
+        status["state"], "success",
+        "{status}\n{:?}\n{}",
+        run.jobs, run.errors
+    );
+    assert!(
+        run.errors.contains("not the") && run.errors.contains("this job read"),
+        "the refusal says why: {}",
+        run.errors
+    );
+}
+
+/// `git mktree` of `entries` (`MODE TYPE ID\tNAME` lines) in `dir`: a tree git's porcelain
+/// would never write.
+fn mktree(dir: &Path, entries: &str) -> String {
+    use std::io::Write;
+    let mut c = std::process::Command::new("git")
+        .arg("mktree")
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin
+        .take()
+        .unwrap()
+        .write_all(entries.as_bytes())
+        .unwrap();
+    let o = c.wait_with_output().unwrap();
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap().trim().to_string()
+}
+
+/// #40 (attack): a crafted tree holding `vault/files/sub/.git/…` (git's porcelain refuses the
+/// name; `git mktree` and a raw push do not). Written out, it is a repository of the pull
+/// request's own inside the capsules: `lint capsule --base` finds the repository around each
+/// capsule, so the capsule's "base" text — which §6 lock semantics compare against — would be
+/// the pull request's to choose. The take step refuses the tree and writes nothing of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crafted_tree_holding_a_git_folder_among_the_capsules_is_refused() {
+    let setup = Setup::new("main", &[], &the_default_action()).await;
+    let root = setup.root().to_path_buf();
+    setup.branch_off("pr-dotgit");
+    setup.add_capsule();
+    let hash = |text: &str| {
+        std::fs::write(root.join(".blob"), text).unwrap();
+        let id = git_out(&root, &["hash-object", "-w", ".blob"])
+            .trim()
+            .to_string();
+        std::fs::remove_file(root.join(".blob")).unwrap();
+        id
+    };
+    let head_file = hash("ref: refs/heads/main\n");
+    let dotgit = mktree(&root, &format!("100644 blob {head_file}\tHEAD\n"));
+    let sub = mktree(&root, &format!("040000 tree {dotgit}\t.git\n"));
+    let files_tree = git_out(&root, &["rev-parse", "HEAD:vault/files"])
+        .trim()
+        .to_string();
+    let listing = git_out(&root, &["ls-tree", &files_tree]);
+    let files = mktree(&root, &format!("{listing}040000 tree {sub}\tsub\n"));
+    let vault = mktree(&root, &format!("040000 tree {files}\tfiles\n"));
+    let top: String = git_out(&root, &["ls-tree", "HEAD"])
+        .lines()
+        .filter(|l| !l.ends_with("\tvault"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let tree = mktree(&root, &format!("{top}040000 tree {vault}\tvault\n"));
+    let commit = git_out(
+        &root,
+        &["commit-tree", &tree, "-p", "HEAD", "-m", "a .git folder"],
+    );
+    // The branch moves; the work tree stays (git would not check the name out).
+    git(
+        &root,
+        &["update-ref", "refs/heads/pr-dotgit", commit.trim()],
+    );
+
+    let run = setup.run(Event::PullRequest("pr-dotgit"));
+    assert_eq!(run.jobs["plan"], "failure", "{:?}", run.jobs);
+    let joined = run.log.join("\n");
+    assert!(
+        joined.contains("a path git should not hold: vault/files/sub"),
+        "the refusal names the folder:\n{joined}"
     );
 }
 
