@@ -159,16 +159,42 @@ fn bounded(text: &str, run_url: Option<&str>) -> String {
     );
     let room = MAX_CHARS - head.chars().count() - note.chars().count() - footer.chars().count();
     // Cut at a line: a half line could open a code span or fence that swallows the note.
-    let cut: String = text.chars().take(room).collect();
-    let cut = cut.rsplit_once('\n').map_or("", |(a, _)| a);
-    // A fence left open would hold the note: close it.
-    let fence = if cut.lines().filter(|l| l.starts_with("```")).count() % 2 == 1 {
-        "\n```"
-    } else {
-        ""
-    };
-    let cut: String = cut.chars().take(room - fence.len()).collect();
-    format!("{head}{cut}{fence}{note}{footer}")
+    let first: String = text.chars().take(room).collect();
+    let mut cut = first.rsplit_once('\n').map_or("", |(a, _)| a);
+    loop {
+        // A fence left open would hold the note: close it with its own character and length.
+        let fence = open_fence(cut).map_or(String::new(), |f| format!("\n{f}"));
+        if cut.chars().count() + fence.chars().count() <= room || cut.is_empty() {
+            return format!("{head}{cut}{fence}{note}{footer}");
+        }
+        cut = cut.rsplit_once('\n').map_or("", |(a, _)| a);
+    }
+}
+
+/// The fence a Markdown text leaves open at its end, as the line that closes it: a run of three
+/// or more backticks or tildes indented at most three spaces opens one, and only a line of the
+/// same character, at least as long, closes it (CommonMark).
+fn open_fence(text: &str) -> Option<String> {
+    let mut open: Option<(char, usize)> = None;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if indent > 3 {
+            continue;
+        }
+        let l = line.trim_start_matches(' ');
+        let Some(c) = l.chars().next().filter(|c| *c == '`' || *c == '~') else {
+            continue;
+        };
+        let run = l.chars().take_while(|x| *x == c).count();
+        match open {
+            None if run >= 3 => open = Some((c, run)),
+            Some((oc, on)) if oc == c && run >= on && l.trim_end().chars().all(|x| x == c) => {
+                open = None
+            }
+            _ => {}
+        }
+    }
+    open.map(|(c, n)| c.to_string().repeat(n))
 }
 
 /// The gate's comment: report.md (verdict first, then the comparison, the units, the rows),
@@ -338,6 +364,31 @@ mod tests {
         // The open fence is closed before the note.
         let note = out.find("… cut here").unwrap();
         assert_eq!(out[..note].matches("```").count() % 2, 0);
+    }
+
+    #[test]
+    fn a_body_cut_inside_a_four_backtick_fence_is_closed_by_four_backticks_before_the_note() {
+        // A reply quoted in a four-backtick fence may itself hold ``` lines: only a line of four
+        // or more backticks closes it, so three would leave the note inside the block.
+        let text = "````text\n".to_string() + &"```\na quoted reply line\n".repeat(4000);
+        let out = bounded(&text, Some("https://github.com/o/r/actions/runs/1"));
+        assert!(out.chars().count() <= MAX_CHARS, "{}", out.chars().count());
+        let note = out.find("… cut here").unwrap();
+        assert_eq!(open_fence(&out[..note]), None, "{}", &out[note - 40..note]);
+        assert!(out[..note].trim_end().ends_with("````"));
+    }
+
+    #[test]
+    fn an_open_fence_is_found_by_its_character_and_length() {
+        assert_eq!(open_fence("a\n```rust\nx\n"), Some("```".into()));
+        assert_eq!(open_fence("```\nx\n```\n"), None);
+        assert_eq!(open_fence("~~~~\n```\nx\n~~~\n"), Some("~~~~".into()));
+        assert_eq!(open_fence("   ```\nx\n"), Some("```".into()));
+        assert_eq!(
+            open_fence("    ```\nx\n"),
+            None,
+            "four spaces: indented code, no fence"
+        );
     }
 
     #[test]
