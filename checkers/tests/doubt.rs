@@ -3,26 +3,10 @@
 
 mod common;
 
-use checkers::{CheckContext, Criterion, Message, Role, Transcript, Verdict};
+use checkers::{CheckContext, Criterion, Verdict};
 
 fn check_variant(case: &str, variant: &str, reply: &str) -> Verdict {
-    let t = Transcript::new(
-        case,
-        variant,
-        "m",
-        2,
-        vec![
-            Message::new(Role::System, "s"),
-            Message::new(Role::User, "(case prompt)"),
-            Message::new(Role::Assistant, reply),
-        ],
-    );
-    let truth = common::truth(case);
-    let ctx = CheckContext {
-        truth: &truth,
-        core_invariants: None,
-    };
-    checkers::check(&t, &ctx).unwrap()
+    common::check_reply(case, variant, reply)
 }
 
 fn check(case: &str, reply: &str) -> Verdict {

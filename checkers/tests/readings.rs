@@ -133,23 +133,7 @@ fn e2_a_structured_answer_that_disagrees_with_the_prose_is_unsure() {
 }
 
 fn check_variant(case: &str, variant: &str, reply: &str) -> Verdict {
-    let t = Transcript::new(
-        case,
-        variant,
-        "m",
-        2,
-        vec![
-            Message::new(Role::System, "s"),
-            Message::new(Role::User, "(case prompt)"),
-            Message::new(Role::Assistant, reply),
-        ],
-    );
-    let truth = common::truth(case);
-    let ctx = CheckContext {
-        truth: &truth,
-        core_invariants: None,
-    };
-    checkers::check(&t, &ctx).unwrap()
+    common::check_reply(case, variant, reply)
 }
 
 #[test]

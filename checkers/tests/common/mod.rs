@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use checkers::golden::{self, Golden};
-use checkers::{Transcript, Truth};
+use checkers::{CheckContext, Message, Role, Transcript, Truth, Verdict};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -88,4 +88,26 @@ pub fn labelled() -> Vec<(Label, Transcript)> {
             (l, t)
         })
         .collect()
+}
+
+/// `reply` as the one assistant turn after the case prompt, checked as `case`'s `variant`
+/// against the case's truth.
+pub fn check_reply(case: &str, variant: &str, reply: &str) -> Verdict {
+    let t = Transcript::new(
+        case,
+        variant,
+        "m",
+        2,
+        vec![
+            Message::new(Role::System, "s"),
+            Message::new(Role::User, "(case prompt)"),
+            Message::new(Role::Assistant, reply),
+        ],
+    );
+    let truth = truth(case);
+    let ctx = CheckContext {
+        truth: &truth,
+        core_invariants: None,
+    };
+    checkers::check(&t, &ctx).unwrap()
 }
