@@ -66,10 +66,11 @@ fn at_least(name: &str) -> usize {
 /// and the most decided `either` replies allowed today.
 const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // Measured on e35faf7 before any checker change: 131 right, 17 wrong decided, 1 unsure of 149
-    // pass/fail-labelled; 2 of 10 `either` unsure. After branch i39d: 147 right, 0 wrong decided,
-    // 2 unsure; 8 of 10 `either` unsure (b39c-E10-deprecated-not-breaking and
-    // b39c-E11-silent-first-write still decided pass).
-    ("blind39c", 0, 2),
+    // pass/fail-labelled; 2 of 10 `either` unsure. After the i39c and i39d rounds (i39d fixed
+    // against it) and E10's argued-away item: 145 right, 0 wrong decided, 4 unsure; 9 of 10
+    // `either` unsure (b39c-E11-silent-first-write still decided pass: a first turn that is
+    // only a write call, as OpenAI-compatible models send it, must not need a label).
+    ("blind39c", 0, 1),
 ];
 
 /// One corpus read: right, wrong decided (with why) and unsure, by label.
