@@ -17,7 +17,8 @@
 //! (refilled for nothing: the limiter's caution, in time), and the account's start (the first
 //! admission to the third).
 //! `--only NAME` runs one stand-in (flat, x0.5, x1, x3, escaped); `--no-critical-path` skips
-//! the second part.
+//! the second part. With `RATE_LIMIT_BENCH_REFUSALS` set, every round prints each token
+//! refusal: when, after which admission, what the bucket held and what the request cost.
 //!
 //! Then the critical path (item 3): the whole suite (16 units × 3 trials × 2 models), the
 //! stand-in answering as a model that looks around with tools before it answers (units
