@@ -17,7 +17,8 @@
 //! (refilled for nothing: the limiter's caution, in time), and the account's start (the first
 //! admission to the third).
 //! `--only NAME` runs one stand-in (flat, x0.5, x1, x3, escaped); `--no-critical-path` skips
-//! the second part.
+//! the second part. With `RATE_LIMIT_BENCH_REFUSALS` set, every round prints each token
+//! refusal: when, after which admission, what the bucket held and what the request cost.
 //!
 //! Then the critical path (item 3): the whole suite (16 units × 3 trials × 2 models), the
 //! stand-in answering as a model that looks around with tools before it answers (units
@@ -288,6 +289,9 @@ fn run(harness: &Path, root: &Path, shape: Shape, charge: &Charge, scale: f64) -
         + (2 * TRIALS as usize).saturating_sub(files.len());
     assert!(matches!(code, 0..=3), "harness exited {code}: {stderr}");
     let headers_at = tally.first_answer.unwrap_or_else(Instant::now);
+    if std::env::var_os("RATE_LIMIT_BENCH_REFUSALS").is_some() {
+        print_refusals(&tally, headers_at);
+    }
     // The first request reached the stand-in a round trip before its answer was written.
     let startup = headers_at
         .checked_sub(LATENCY)
@@ -317,6 +321,21 @@ fn run(harness: &Path, root: &Path, shape: Shape, charge: &Charge, scale: f64) -
             _ => Duration::ZERO,
         },
         closing,
+    }
+}
+
+/// Each token refusal: when (after the first answer), the admissions before it, what the
+/// bucket held against what the request cost (the over-commit).
+fn print_refusals(tally: &loopback::ratelimit::Tally, headers_at: Instant) {
+    for (at, level, cost) in &tally.refusals {
+        let before = tally.admissions.iter().filter(|a| a.0 <= *at).count();
+        eprintln!(
+            "  refused at {:+} ms (after admission {before} of {}): held {level:.0}, cost {cost}, short {:.0}",
+            at.saturating_duration_since(headers_at).as_millis() as i64
+                - headers_at.saturating_duration_since(*at).as_millis() as i64,
+            tally.admissions.len(),
+            *cost as f64 - level
+        );
     }
 }
 

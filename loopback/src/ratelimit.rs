@@ -198,6 +198,9 @@ pub struct Tally {
     /// a client left unspent: tokens still there when the last request is admitted were
     /// refilled for nothing).
     pub admissions: Vec<(Instant, f64)>,
+    /// Every token refusal, in order: when it was decided, the tokens the bucket held, and the
+    /// request's cost (by how much a client over-committed the bucket).
+    pub refusals: Vec<(Instant, f64, u64)>,
 }
 
 impl Tally {
@@ -601,10 +604,16 @@ impl RateLimiter {
                 st.tally.admissions.push((now, level));
                 Decision::Admitted { standing }
             }
-            Err(why) => Decision::Refused {
-                standing: buckets.said(c),
-                why,
-            },
+            Err(why) => {
+                if why.kind == Kind::Tokens {
+                    let level = buckets.tokens.level;
+                    st.tally.refusals.push((now, level, cost));
+                }
+                Decision::Refused {
+                    standing: buckets.said(c),
+                    why,
+                }
+            }
         }
     }
 

@@ -2,8 +2,10 @@
 //! between two answers' remaining counts the bucket lost what the server admitted in between
 //! and gained its refill, so (drop + refill) / (estimated tokens sent in between) is the charge
 //! per estimated token. Nothing is assumed about how full the bucket was before the first
-//! answer; the estimate follows the answers down as well as up, and is padded while few pairs
-//! back it.
+//! answer; the estimate follows the answers down as well as up. What is admitted by is an upper
+//! bound: a request reaches the server some time between its sending and its answer, so the
+//! refill in between is credited up to the newer answer's arrival, an uncertainty that shrinks
+//! as the tokens between the pair grow; it is padded while few pairs back it.
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -14,11 +16,12 @@ const WINDOW: usize = 96;
 /// The charge per estimated token believed: a provider's count is never this far from bytes / 4.
 const RANGE: (f64, f64) = (0.02, 200.0);
 
-/// One answer's mark: when its request was sent, the estimated tokens sent up to and with it,
-/// and what the server said remained after admitting it.
+/// One answer's mark: when its request was sent and its answer came, the estimated tokens sent
+/// up to and with it, and what the server said remained after admitting it.
 #[derive(Debug, Clone, Copy)]
 struct Mark {
     at: Instant,
+    answered: Instant,
     sent: f64,
     remaining: f64,
 }
@@ -33,15 +36,26 @@ pub struct Learner {
     pairs: u32,
     /// The charge per estimated token, unpadded, once a pair gave one.
     scale: Option<f64>,
+    /// The most the charge per estimated token can be on the same pair: the newer request
+    /// reached the server as late as its answer came, the older as early as it was sent.
+    upper: Option<f64>,
 }
 
 impl Learner {
-    /// An answer said `remaining` after admitting the request sent at `at`, when `sent`
-    /// estimated tokens had been sent with it; the bucket refills `rate` a second. Returns the
-    /// charge per estimated token to admit by now, padded while few pairs back it.
-    pub fn observe(&mut self, at: Instant, sent: f64, remaining: f64, rate: f64) -> Option<f64> {
+    /// An answer that came at `answered` said `remaining` after admitting the request sent at
+    /// `at`, when `sent` estimated tokens had been sent with it; the bucket refills `rate` a
+    /// second. Returns the charge per estimated token to admit by now: its upper bound, padded
+    /// while few pairs back it.
+    pub fn observe(
+        &mut self,
+        (at, answered): (Instant, Instant),
+        sent: f64,
+        remaining: f64,
+        rate: f64,
+    ) -> Option<f64> {
         let new = Mark {
             at,
+            answered: answered.max(at),
             sent,
             remaining,
         };
@@ -63,11 +77,13 @@ impl Learner {
             .sum();
         let between = last.sent - first.sent - unpaid;
         if between > 0.0 && rate.is_finite() {
-            let secs = last.at.saturating_duration_since(first.at).as_secs_f64();
-            let charged = first.remaining - last.remaining + rate * secs;
-            let k = charged / between;
-            if k.is_finite() && k > 0.0 {
+            let refill = |to: Instant| rate * to.saturating_duration_since(first.at).as_secs_f64();
+            let drop = first.remaining - last.remaining;
+            let k = (drop + refill(last.at)) / between;
+            let hi = (drop + refill(last.answered)) / between;
+            if k.is_finite() && k > 0.0 && hi.is_finite() {
                 self.scale = Some(k.clamp(RANGE.0, RANGE.1));
+                self.upper = Some(hi.max(k).clamp(RANGE.0, RANGE.1));
                 self.pairs += 1;
             }
         }
@@ -81,13 +97,13 @@ impl Learner {
         self.refused.insert(i, (sent, cost));
     }
 
-    /// The estimate with room for its uncertainty: a quarter more on one pair, a sixteenth on
-    /// two, and always half a part in as many answers as it spans, for the request on either
-    /// side whose order the server may have swapped with the newest.
+    /// The upper bound with room for the rest of its uncertainty: a quarter more on one pair, a
+    /// sixteenth on two, and always half a part in as many answers as it spans, for the request
+    /// on either side whose order the server may have swapped with the newest.
     pub fn padded(&self) -> Option<f64> {
         let n = f64::from(self.pairs.max(1));
         let spread = 0.5 / self.marks.len().max(1) as f64;
-        self.scale.map(|k| k * (1.0 + 0.25 / (n * n) + spread))
+        self.upper.map(|k| k * (1.0 + 0.25 / (n * n) + spread))
     }
 
     /// The charge per estimated token as last learnt, unpadded.
@@ -115,11 +131,46 @@ mod tests {
                 level += 100.0; // 0.1 s of refill
             }
             level -= 300.0;
-            k = l.observe(at, 100.0 * f64::from(i + 1), level, 1_000.0);
+            k = l.observe((at, at), 100.0 * f64::from(i + 1), level, 1_000.0);
         }
         let k = k.unwrap();
         assert!((3.0..3.2).contains(&k), "{k}");
         assert!((l.scale().unwrap() - 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn requests_reaching_the_server_late_are_not_learnt_as_cheaper_than_they_are() {
+        // 100 estimated tokens a request, charged 300, sent every 100 ms, the bucket refilling
+        // 1,000 a second. The first request reaches the server at once; every later one 300 ms
+        // after it was sent (a loaded machine), its answer 300 ms after that. Crediting the
+        // refill by send times alone misses 300 tokens of it: 3 - 3 / i per estimated token.
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut l = Learner::default();
+        for i in 0..20u64 {
+            let delay = if i == 0 { 0 } else { 300 };
+            let admitted = 100 * i + delay;
+            let level = 40_000.0 + admitted as f64 - 300.0 * (i + 1) as f64;
+            let k = l.observe(
+                (ms(100 * i), ms(admitted + 300)),
+                100.0 * (i + 1) as f64,
+                level,
+                1_000.0,
+            );
+            // The first pair (i = 1) shows no charge at all by send times, and is let go.
+            if i > 1 {
+                let k = k.unwrap();
+                assert!(
+                    k >= 3.0,
+                    "after {} pairs admitted by {k}, under the charge of 3",
+                    i
+                );
+            }
+        }
+        let central = l.scale().unwrap();
+        assert!((2.8..3.0).contains(&central), "{central}");
+        // The bound falls as the pair spans more: within a quarter of the charge by 20 answers.
+        assert!(l.padded().unwrap() < 3.75, "{:?}", l.padded());
     }
 
     #[test]
@@ -133,7 +184,8 @@ mod tests {
         for (i, cost) in [500.0; 40].iter().chain([50.0; 120].iter()).enumerate() {
             level -= cost;
             sent += 100.0;
-            let _ = l.observe(t0 + Duration::from_millis(i as u64), sent, level, 0.0);
+            let at = t0 + Duration::from_millis(i as u64);
+            let _ = l.observe((at, at), sent, level, 0.0);
         }
         let k = l.scale().unwrap();
         assert!((k - 0.5).abs() < 1e-9, "{k}");

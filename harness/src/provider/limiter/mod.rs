@@ -77,10 +77,16 @@ struct State {
     tokens: Option<Bucket>,
     requests: Option<Bucket>,
     /// Server charge per estimated token: learnt from successive answers' remaining counts
-    /// ([`learn::Learner`]); without them, raised by any answer whose usage shows a dearer
-    /// prompt ([`Limiter::learn_usage`]).
+    /// ([`learn::Learner`], its upper bound), never below the latest answers' usage; without
+    /// counts, raised by any answer whose usage shows a dearer prompt
+    /// ([`Limiter::learn_usage`]).
     scale: f64,
     learner: learn::Learner,
+    /// What the latest answers' usage said their requests were, per estimated token: the
+    /// learnt scale is never below the dearest of them (the remaining counts teach a charge
+    /// over many requests, and while few back it, or their order at the server is unsure, it
+    /// can fall short of what a single request is seen to cost).
+    usage: std::collections::VecDeque<f64>,
     /// Answers that said the token count: until two have, one request at a time.
     counted: u32,
     learnt: bool,
@@ -203,6 +209,7 @@ impl Limiter {
                 requests: None,
                 scale: 1.0,
                 learner: learn::Learner::default(),
+                usage: std::collections::VecDeque::new(),
                 counted: 0,
                 learnt: false,
                 estimated: 0.0,
@@ -442,7 +449,7 @@ impl Limiter {
             if limited {
                 s.learner.refused(ticket.estimated, ticket.cost);
             } else {
-                s.learn(&ticket, tokens);
+                s.learn(&ticket, tokens, now);
             }
             if limited {
                 s.throttled += 1;
@@ -464,7 +471,8 @@ impl Limiter {
     /// request's max tokens, is more than its estimate (`cost`) times the scale, the scale
     /// rises to it. The first answer's calibration holds for requests like the first; prompts
     /// of other kinds (more tools, more code) may run dearer, and an estimate that
-    /// undercounts them would send requests to be refused.
+    /// undercounts them would send requests to be refused. Once remaining counts teach the
+    /// scale, the latest answers' usage floors it ([`State::usage`]).
     pub fn learn_usage(&self, cost: u64, request: &serde_json::Value, answer: &serde_json::Value) {
         let usage = Answered::deserialize(answer).unwrap_or_default().usage;
         let prompt = match (usage.prompt_tokens, usage.input_tokens) {
@@ -480,9 +488,17 @@ impl Limiter {
             return;
         }
         let ratio = (prompt.saturating_add(max)) as f64 / cost as f64;
+        if !(ratio.is_finite() && ratio > 0.0) {
+            return;
+        }
+        let ratio = ratio.min(50.0);
         let mut s = self.lock();
-        if s.learner.scale().is_none() && ratio.is_finite() && ratio > s.scale {
-            s.scale = ratio.min(50.0);
+        s.usage.push_back(ratio);
+        if s.usage.len() > USAGE_KEPT {
+            s.usage.pop_front();
+        }
+        if s.learner.scale().is_none() || ratio > s.scale {
+            s.scale = s.scale.max(ratio);
         }
     }
 
@@ -528,7 +544,7 @@ impl State {
     /// estimated token, and two such answers end the one-at-a-time start (the first pair gives
     /// the first estimate). An answer without a token count ends the start at once: there is
     /// nothing to learn, and 429s teach the backoff.
-    fn learn(&mut self, t: &Ticket, tokens: Announced) {
+    fn learn(&mut self, t: &Ticket, tokens: Announced, now: Instant) {
         let (Some(limit), Some(remaining)) = (tokens.limit, tokens.remaining) else {
             self.learnt = true;
             return;
@@ -539,9 +555,9 @@ impl State {
         let remaining = remaining.min(limit);
         if let Some(k) = self
             .learner
-            .observe(t.sent_at, t.estimated, remaining, rate)
+            .observe((t.sent_at, now), t.estimated, remaining, rate)
         {
-            self.scale = k;
+            self.scale = self.usage.iter().fold(k, |a, b| a.max(*b));
         }
     }
 }
@@ -641,6 +657,10 @@ fn correct(bucket: &mut Option<Bucket>, a: Announced, sent: (f64, f64), t: &Tick
     };
     b.at = now;
 }
+
+/// Answers whose usage floors the learnt scale: the latest few, so the floor falls when the
+/// prompts get cheaper.
+const USAGE_KEPT: usize = 16;
 
 fn default_host(model: &ModelEntry) -> &'static str {
     match model.provider {

@@ -348,3 +348,42 @@ fn a_429_halves_the_concurrency_and_clean_answers_grow_it_back_one_per_window_up
     }
     assert_eq!(window(&l), 8, "never above the entries' max_concurrency");
 }
+
+#[test]
+fn the_learnt_scale_is_never_below_what_the_latest_answers_usage_showed_and_falls_with_it() {
+    // Remaining counts that drop 100 for every 100 estimated tokens teach a charge of 1; the
+    // answers' usage says each request was 110. Admitting by the remaining counts alone
+    // undercharges every request that costs what its usage says.
+    let l = Arc::new(Limiter::new("m at host ($K)".into()));
+    let started = Instant::now();
+    let answer = |i: u64, prompt: u64| {
+        let t = l.try_admit(100.0, started).ok().unwrap();
+        let left = 50_000 - 100 * (i + 1);
+        l.answered(
+            t,
+            &openai_headers(60_000, left, "1s"),
+            false,
+            Duration::ZERO,
+        );
+        l.learn_usage(
+            100,
+            &serde_json::json!({}),
+            &serde_json::json!({"usage": {"prompt_tokens": prompt}}),
+        );
+    };
+    for i in 0..20 {
+        answer(i, 110);
+    }
+    let scale = l.lock().scale;
+    assert!(
+        scale >= 1.1,
+        "admitted by {scale}, under the 1.1 each answer showed"
+    );
+    // The prompts get cheaper: once the dear answers are no longer among the latest, the
+    // scale falls back to what the counts teach.
+    for i in 20..20 + USAGE_KEPT as u64 + 2 {
+        answer(i, 100);
+    }
+    let scale = l.lock().scale;
+    assert!((1.0..1.05).contains(&scale), "{scale}");
+}
