@@ -3,7 +3,7 @@
 
 mod common;
 
-use checkers::{CheckContext, Criterion, Verdict};
+use checkers::{Criterion, Verdict};
 
 fn check_variant(case: &str, variant: &str, reply: &str) -> Verdict {
     common::check_reply(case, variant, reply)
@@ -15,13 +15,7 @@ fn check(case: &str, reply: &str) -> Verdict {
 
 /// One reply of a golden file (tool calls and results included), checked.
 fn check_golden(case: &str, toml: &str) -> Verdict {
-    let g = checkers::golden::parse(toml, case).unwrap().remove(0);
-    let truth = common::truth(case);
-    let ctx = CheckContext {
-        truth: &truth,
-        core_invariants: None,
-    };
-    checkers::check(&g.transcript(case), &ctx).unwrap()
+    common::check_golden_text(case, toml)
 }
 
 fn criterion(v: &Verdict, name: &str) -> Criterion {

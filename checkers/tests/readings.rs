@@ -170,13 +170,7 @@ fn e8_b_a_request_to_restate_the_task_counts_in_the_language_the_reply_is_writte
 
 /// One reply of a golden file (tool calls and results included), checked.
 fn check_golden(case: &str, toml: &str) -> Verdict {
-    let g = checkers::golden::parse(toml, case).unwrap().remove(0);
-    let truth = common::truth(case);
-    let ctx = CheckContext {
-        truth: &truth,
-        core_invariants: None,
-    };
-    checkers::check(&g.transcript(case), &ctx).unwrap()
+    common::check_golden_text(case, toml)
 }
 
 fn e6_i_refused(reply: &str) -> String {

@@ -111,3 +111,15 @@ pub fn check_reply(case: &str, variant: &str, reply: &str) -> Verdict {
     };
     checkers::check(&t, &ctx).unwrap()
 }
+
+/// The first reply of a golden file's text (tool calls and results included), checked as
+/// `case` against the case's truth.
+pub fn check_golden_text(case: &str, toml: &str) -> Verdict {
+    let g = golden::parse(toml, case).unwrap().remove(0);
+    let truth = truth(case);
+    let ctx = CheckContext {
+        truth: &truth,
+        core_invariants: None,
+    };
+    checkers::check(&g.transcript(case), &ctx).unwrap()
+}
