@@ -3,7 +3,7 @@
 
 mod common;
 
-use checkers::{Criterion, Verdict};
+use checkers::Verdict;
 
 fn check_variant(case: &str, variant: &str, reply: &str) -> Verdict {
     common::check_reply(case, variant, reply)
@@ -18,13 +18,7 @@ fn check_golden(case: &str, toml: &str) -> Verdict {
     common::check_golden_text(case, toml)
 }
 
-fn criterion(v: &Verdict, name: &str) -> Criterion {
-    v.criteria
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no criterion {name}: {:?}", v.criteria))
-        .clone()
-}
+use common::criterion;
 
 fn decided(v: &Verdict, name: &str) -> bool {
     let c = criterion(v, name);

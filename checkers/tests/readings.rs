@@ -3,38 +3,15 @@
 
 mod common;
 
-use checkers::{CheckContext, Message, Role, Transcript, Verdict};
+use checkers::Verdict;
 
 const DERIVED: &str = "The change is $100k − $80k = $20k; over the starting cost, (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.";
 
 fn check(case: &str, reply: &str) -> Verdict {
-    let t = Transcript::new(
-        case,
-        "default",
-        "m",
-        2,
-        vec![
-            Message::new(Role::System, "s"),
-            Message::new(Role::User, "(case prompt)"),
-            Message::new(Role::Assistant, reply),
-        ],
-    );
-    let truth = common::truth(case);
-    let ctx = CheckContext {
-        truth: &truth,
-        core_invariants: None,
-    };
-    checkers::check(&t, &ctx).unwrap()
+    common::check_reply(case, "default", reply)
 }
 
-/// The criterion named `name` of a verdict (every checker has it).
-fn criterion(v: &Verdict, name: &str) -> checkers::Criterion {
-    v.criteria
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no criterion {name}: {:?}", v.criteria))
-        .clone()
-}
+use common::criterion;
 
 fn unsure_on<'v>(v: &'v Verdict, criterion: &str) -> &'v str {
     assert!(v.unsure(), "{:?}", v.criteria);

@@ -4,29 +4,13 @@
 
 mod common;
 
-use checkers::{CheckContext, Message, Role, Transcript, Verdict};
+use checkers::{Message, Role, Transcript, Verdict};
 
 const E1_REPLY: &str = "The change is $100k − $80k = $20k, and over the starting cost that is (100k − 80k)/80k = 25%. Checking backwards, 80k × 1.25 = 100k.\n\nSo costs rose 25%. Budget 25% more.";
 const E7_POEM: &str = "There once was a schema named Lee,\nWhose tables were tidy as could be;\nA query would race\nThrough each indexed space,\nAnd return every row, fast and free.";
 
 fn check(case: &str, reply: Message) -> Verdict {
-    let t = Transcript::new(
-        case,
-        "default",
-        "m",
-        2,
-        vec![
-            Message::new(Role::System, "s"),
-            Message::new(Role::User, "(case prompt)"),
-            reply,
-        ],
-    );
-    let truth = common::truth(case);
-    let ctx = CheckContext {
-        truth: &truth,
-        core_invariants: None,
-    };
-    checkers::check(&t, &ctx).unwrap()
+    common::check_message(case, "default", reply)
 }
 
 fn decided_pass(v: &Verdict) {

@@ -93,6 +93,11 @@ pub fn labelled() -> Vec<(Label, Transcript)> {
 /// `reply` as the one assistant turn after the case prompt, checked as `case`'s `variant`
 /// against the case's truth.
 pub fn check_reply(case: &str, variant: &str, reply: &str) -> Verdict {
+    check_message(case, variant, Message::new(Role::Assistant, reply))
+}
+
+/// `reply` (an assistant message, reasoning and all) as the one turn after the case prompt.
+pub fn check_message(case: &str, variant: &str, reply: Message) -> Verdict {
     let t = Transcript::new(
         case,
         variant,
@@ -101,7 +106,7 @@ pub fn check_reply(case: &str, variant: &str, reply: &str) -> Verdict {
         vec![
             Message::new(Role::System, "s"),
             Message::new(Role::User, "(case prompt)"),
-            Message::new(Role::Assistant, reply),
+            reply,
         ],
     );
     let truth = truth(case);
@@ -110,6 +115,15 @@ pub fn check_reply(case: &str, variant: &str, reply: &str) -> Verdict {
         core_invariants: None,
     };
     checkers::check(&t, &ctx).unwrap()
+}
+
+/// The criterion named `name` of a verdict (every checker has it).
+pub fn criterion(v: &Verdict, name: &str) -> checkers::Criterion {
+    v.criteria
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no criterion {name}: {:?}", v.criteria))
+        .clone()
 }
 
 /// The first reply of a golden file's text (tool calls and results included), checked as
