@@ -52,6 +52,24 @@ pub fn shell(dir: &Path, line: &str) -> Output {
         .unwrap()
 }
 
+/// `harness` with `args` started in the background, its output discarded, with only PATH and
+/// the given environment: for tests that watch the process (its memory, its children) as it runs.
+pub fn spawn_quiet<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    env: &[(&str, &str)],
+) -> std::process::Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_harness"));
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.spawn().expect("harness starts")
+}
+
 /// The example charter the loopback manifests test.
 pub fn example_charter() -> PathBuf {
     repo_root().join("fixtures/charters/example-charter.md")

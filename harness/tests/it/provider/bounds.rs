@@ -251,15 +251,7 @@ async fn run_measured(manifest: String, args: &[&str]) -> (i32, u64, tempfile::T
     let mut argv = run_argv(&path, &["--out", dir.path().join("out").to_str().unwrap()]);
     argv.extend(args.iter().map(|s| s.to_string()));
     let (code, kib) = tokio::task::spawn_blocking(move || {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_harness"))
-            .args(&argv)
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("CH_TEST_KEY", KEY)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = crate::common::spawn_quiet(&argv, &[("CH_TEST_KEY", KEY)]);
         let status = format!("/proc/{}/status", child.id());
         let mut peak = 0u64;
         loop {

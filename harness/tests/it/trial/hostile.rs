@@ -1106,15 +1106,7 @@ async fn a_harness_terminated_during_run_tests_leaves_nothing_running() {
         "--model".into(),
         "evil".into(),
     ];
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_harness"))
-        .args(&args)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("CH_TEST_KEY", KEY)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn_quiet(&args, &[("CH_TEST_KEY", KEY)]);
     let started = std::time::Instant::now();
     while processes_holding(&marker).len() < 2 {
         assert!(
