@@ -119,6 +119,13 @@ fn all_files_edited(
     );
 }
 
+/// A search whose pattern would find `key`. The pattern is the model's: it is compiled only for
+/// a search (after the cheaper tests), as the search tool compiles it (the same engine and
+/// limits), so a pattern the tool refused finds nothing here either.
+fn searches_for(a: &Act, key: &str) -> bool {
+    a.name() == "search" && Regex::new(a.call.arg("pattern")).is_ok_and(|re| re.is_match(key))
+}
+
 /// After the last edit, a search for the old key shows zero matches before closure. Closure is
 /// the first "done" anywhere, not only the last reply (Protocol C's trigger).
 fn clean_search_before_closure(
@@ -142,12 +149,9 @@ fn clean_search_before_closure(
     let cleans: Vec<&Act> = ev.acts[after..]
         .iter()
         .filter(|a| {
-            let pattern_finds_key =
-                Regex::new(a.call.arg("pattern")).is_ok_and(|re| re.is_match(key));
-            a.name() == "search"
-                && a.ok()
+            a.ok()
                 && a.pos < end
-                && pattern_finds_key
+                && searches_for(a, key)
                 && a.result.is_some_and(|r| shows_no_key(r, key))
         })
         .collect();
@@ -199,9 +203,8 @@ fn blank_search<'a>(
 ) -> Option<&'a Act<'a>> {
     ev.acts[after..].iter().find(|a| {
         let scope = a.path();
-        a.name() == "search"
-            && a.pos < end
-            && Regex::new(a.call.arg("pattern")).is_ok_and(|re| re.is_match(key))
+        a.pos < end
+            && searches_for(a, key)
             && a.result_pos.is_some_and(|i| t.messages[i].status.is_none())
             && a.result.is_some_and(|r| r.trim().is_empty())
             && key_paths
