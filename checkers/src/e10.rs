@@ -158,6 +158,14 @@ static NOT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(?:\bnot|n't|\bnever|\bhardly)\s+(?:(?:really|actually|truly|strictly|technically|a|an|any|the)\s+){0,3}$").unwrap()
 });
 
+/// A sentence that judges an item failed: a negation in it is the failure's, not an argument.
+static FAILS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(
+        r"(?i)\b(?:fail\w*|not\s+met|unmet|violat\w*|block\w*|cannot|can't)\b|[❌✗✘✖]",
+    )
+    .unwrap()
+});
+
 /// An item the reply argues out of its criterion ("removing a deprecated endpoint is not a
 /// breaking change") while its own closure passes reads two ways: the reply's own judgement of
 /// every item, closed through its own check (C.1: pass), or the criterion as the user wrote it
@@ -170,10 +178,11 @@ fn argued_away_item(f: &mut Findings, parsed: &Reply, acceptance_items: &[Patter
         .filter(|r| !parsed.in_code(r.start))
         .map(|r| &plain[r.clone()])
         .find(|s| {
-            acceptance_items.iter().any(|p| {
-                p.0.find_iter(s)
-                    .any(|m| NOT_BEFORE.is_match(&s[..m.start()]))
-            })
+            !FAILS_ITEM.is_match(s)
+                && acceptance_items.iter().any(|p| {
+                    p.0.find_iter(s)
+                        .any(|m| NOT_BEFORE.is_match(&s[..m.start()]))
+                })
         });
     let Some(s) = argued else { return };
     if let Some(c) = f

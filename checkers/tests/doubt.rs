@@ -380,4 +380,11 @@ fn e10_an_item_argued_out_of_its_criterion_is_unsure_the_item_failed_as_listed_i
         );
     let v = check_golden("E10", &golden(&failed));
     assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    // A negation that states the item's failure is not an argument against the criterion.
+    let not_free = failed.replace(
+        "so a breaking change is listed: criterion 2 fails.",
+        "so this is not a breaking-change-free release: criterion 2 fails.",
+    );
+    let v = check_golden("E10", &golden(&not_free));
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
 }
