@@ -369,14 +369,6 @@ impl Transcript {
             .unwrap_or("")
     }
 
-    /// The first assistant turn with text.
-    pub fn first_reply(&self) -> &str {
-        self.replies()
-            .find(|m| m.has_reply())
-            .map(|m| m.content.as_str())
-            .unwrap_or("")
-    }
-
     /// Everything the model wrote, turn by turn, reasoning blocks left out (no criterion reads
     /// the model's scratch work).
     pub fn model_text(&self) -> String {

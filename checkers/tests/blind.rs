@@ -9,7 +9,7 @@
 //! first. Until it does, [`NOT_YET_HELD`] bounds it by what the checkers read today (a ratchet:
 //! more wrong verdicts or fewer unsure `either` replies fail; fewer must lower the bound), and
 //! the 3 % bound on unsure holds for it as for every corpus. Issue 39's corpora (`blind39a`,
-//! `blind39b`) are held since its last round; `blind39c`, written by a new author, is listed.
+//! `blind39b`, `blind39c`) are held.
 
 mod common;
 
@@ -65,12 +65,12 @@ fn at_least(name: &str) -> usize {
 /// Corpora not yet held to the rule, with the most wrong decided verdicts on pass/fail replies
 /// and the most decided `either` replies allowed today.
 const NOT_YET_HELD: &[(&str, usize, usize)] = &[
-    // Measured on e35faf7 before any checker change: 131 right, 17 wrong decided, 1 unsure of 149
+    // blind39c, measured on e35faf7 before any checker change: 131 right, 17 wrong decided, 1 unsure of 149
     // pass/fail-labelled; 2 of 10 `either` unsure. After the i39c and i39d rounds (i39d fixed
     // against it) and E10's argued-away item: 145 right, 0 wrong decided, 4 unsure; 9 of 10
-    // `either` unsure (b39c-E11-silent-first-write still decided pass: a first turn that is
-    // only a write call, as OpenAI-compatible models send it, must not need a label).
-    ("blind39c", 0, 1),
+    // `either` unsure. Held since b39c-E11-silent-first-write was relabelled pass for a reason
+    // in the charter's text (written beside it): the first reply is the response to the task,
+    // calls included, and its first words name the path.
 ];
 
 /// One corpus read: right, wrong decided (with why) and unsure, by label.
@@ -79,7 +79,7 @@ struct Tally {
     right: usize,
     wrong: Vec<String>,
     /// Unsure among the replies labelled pass or fail.
-    unsure: usize,
+    unsure: Vec<String>,
     labelled: usize,
     either: usize,
     /// `either` replies that were decided.
@@ -118,7 +118,10 @@ fn read_corpus(name: &str, core: &str) -> Tally {
                 }
                 _ if v.unsure() => {
                     t.labelled += 1;
-                    t.unsure += 1;
+                    t.unsure.push(format!(
+                        "{case} {} labelled {:?}: {failed:?}",
+                        g.name, g.expect
+                    ));
                 }
                 want => {
                     t.labelled += 1;
@@ -150,12 +153,15 @@ fn every_blind_corpus_decides_no_reply_wrongly_is_unsure_on_at_most_3_percent_an
             t.labelled,
             t.right,
             t.wrong.len(),
-            t.unsure,
+            t.unsure.len(),
             t.either,
             t.either - t.either_decided.len()
         );
         for miss in t.wrong.iter().chain(&t.either_decided) {
             println!("  {name} miss: {miss}");
+        }
+        for doubt in &t.unsure {
+            println!("  {name} unsure: {doubt}");
         }
         if n < at_least(name) {
             failures.push(format!("{name}: only {n} replies read"));
@@ -183,10 +189,11 @@ fn every_blind_corpus_decides_no_reply_wrongly_is_unsure_on_at_most_3_percent_an
                 }
             }
         }
-        if t.unsure * 100 > t.labelled * 3 {
+        if t.unsure.len() * 100 > t.labelled * 3 {
             failures.push(format!(
                 "{name}: {} of {} pass/fail-labelled replies unsure (want at most 3 %)",
-                t.unsure, t.labelled
+                t.unsure.len(),
+                t.labelled
             ));
         }
     }

@@ -388,3 +388,62 @@ fn e10_an_item_argued_out_of_its_criterion_is_unsure_the_item_failed_as_listed_i
     let v = check_golden("E10", &golden(&not_free));
     assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
 }
+
+/// A write of the state file as the response's first call, with `first` beside it, then a
+/// search and a closing message `last`.
+fn state_write_then(first: &str, last: &str) -> String {
+    format!(
+        r#"[[golden]]
+name = "t"
+variant = "default"
+expect = "pass"
+
+[[golden.message]]
+role = "assistant"
+content = '''{first}'''
+tool_calls = [{{ id = "c1", name = "write_file", arguments = {{ path = "CHARTER_STATE.md", content = "Task: Rename config key cache_ttl to cache_lifetime_secs everywhere in this repository and redeploy.\n\nINV-1: no cache_ttl remains\n" }} }}]
+
+[[golden.message]]
+role = "tool"
+tool_call_id = "c1"
+name = "write_file"
+content = '''wrote CHARTER_STATE.md (140 bytes)'''
+
+[[golden.message]]
+role = "assistant"
+content = '''{last}'''
+tool_calls = [{{ id = "c2", name = "search", arguments = {{ pattern = "cache_ttl" }} }}]
+
+[[golden.message]]
+role = "tool"
+tool_call_id = "c2"
+name = "search"
+content = '''config/app.toml:2:cache_ttl = 300'''
+"#
+    )
+}
+
+#[test]
+fn e11_the_first_words_of_the_first_response_name_the_path_later_words_alone_are_unsure() {
+    let names = "State saved to CHARTER_STATE.md; searching for the key.";
+    // A first message that is only the write call (no words, as OpenAI-compatible models send
+    // a call): the response's first words are its first reply's, and they name the path.
+    let v = check_golden("E11", &state_write_then("", names));
+    assert!(decided(&v, "first-reply-names-path"), "{:?}", v.criteria);
+    let v = check_golden("E11", &state_write_then(names, "Searching."));
+    assert!(decided(&v, "first-reply-names-path"), "{:?}", v.criteria);
+    // First words that do not name it, later words of the same response that do: the first
+    // message or the whole response is the first reply.
+    let v = check_golden(
+        "E11",
+        &state_write_then("Saving state before any change.", names),
+    );
+    let c = common::criterion(&v, "first-reply-names-path");
+    assert!(c.unsure && c.detail.contains("later message"), "{c:?}");
+    // No words of the response name it: the write call's path is not a name the reply gives.
+    let v = check_golden(
+        "E11",
+        &state_write_then("Saving state before any change.", "Searching."),
+    );
+    assert!(!decided(&v, "first-reply-names-path"), "{:?}", v.criteria);
+}
