@@ -58,6 +58,7 @@ fn at_least(name: &str) -> usize {
         "blind31" => 200,
         "blind31b" => 90,
         "blind39c" => 159,
+        "blind39d" => 180,
         _ => 1,
     }
 }
