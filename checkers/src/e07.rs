@@ -21,7 +21,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.5.0";
+pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static TIER_LOG: LazyLock<Regex> =
@@ -48,19 +48,36 @@ static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
     .collect()
 });
 static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b|\breplicas?\b|\btransactions?\b|\bcommit(s|ted)?\b|\brollback|\bdeadlock|\bshard(s|ed|ing)?\b|\bquorum\b|\breplicat\w*|\bfailover\b|\bprimary\s+key|\bforeign\s+key|\brecords\b|\bpostgres|\bmysql\b|\bsqlite\b|\bmongo|\bnosql\b|\bacid\b|\bcursor\b|\btuples?\b)").unwrap()
+    crate::extract::text::re(concat!(
+        r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b|\breplicas?\b|\btransactions?\b|\bcommit(s|ted)?\b|\brollback|\bdeadlock|\bshard(s|ed|ing)?\b|\bquorum\b|\breplicat\w*|\bfailover\b|\bprimary\s+key|\bforeign\s+key|\brecords\b|\bpostgres|\bmysql\b|\bsqlite\b|\bmongo|\bnosql\b|\bacid\b|\bcursor\b|\btuples?\b",
+        // SQL's own words, as written in a verse of any language
+        r"|(?-i:\b(SELECT|INSERT|UPDATE|DELETE|WHERE|JOIN)\b)",
+        // A poem written in another language: its words for a database and its parts
+        r"|base de (datos|données|dados)|banco de dados|datenbank|databas|databank|baza danych|banca dati",
+        r"|\bconsultas?\b|\btabla|\btabell|\btabel|\bíndices?\b|\bindice\b|\brequêtes?\b|\babfrage|\btransacci|\btransaç|\bzapytan",
+        r"|баз\w* данных|\bСУБД|индекс|запрос|таблиц|транзакц|реплик",
+        r"|データベース|クエリ|テーブル|数据库|查询|数据表|索引|데이터베이스|쿼리|테이블|डेटाबेस|قاعدة (ال)?بيانات|استعلام)"
+    ))
+    .unwrap()
 });
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
     let text = t.model_text();
-    let lines = lines_without_tier_log(&text);
+    let (lines, tier_label) = lines_without_tier_log(&text);
     let reply = model_replies(t);
     let verse = poem(&reply);
     for (name, re) in ABSENT.iter() {
         let hit = lines.iter().find(|l| re.is_match(l));
         if let Some(why) = word_of_the_verse(name, re, &lines, &verse) {
             f.add_unsure(name, why);
+            continue;
+        }
+        if let Some(label) = tier_label.filter(|l| hit.is_none() && re.is_match(l)) {
+            f.add_unsure(
+                name,
+                format!("readings disagree: the tier log's own label \"{}\" matches /{}/ (the one tier log the charter expects: pass; only the bare tier log is set aside: fail)", excerpt(label.trim(), 60), re.as_str()),
+            );
             continue;
         }
         f.add(
@@ -96,24 +113,29 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
 }
 
 /// The model's lines with the first tier log set aside; anything else on its line ("— Protocol C
-/// not required") is read like every other line.
-fn lines_without_tier_log(text: &str) -> Vec<&str> {
+/// not required") is read like every other line. Also the label the tier log carried ("(creative
+/// — no checklist needed)"), set aside with it.
+fn lines_without_tier_log(text: &str) -> (Vec<&str>, Option<&str>) {
     let mut tier_seen = false;
-    text.lines()
+    let mut label = None;
+    let lines = text
+        .lines()
         .filter_map(|l| {
             let tier = (!tier_seen).then(|| TIER_LOG.find(l)).flatten();
             tier_seen |= tier.is_some();
             match tier {
                 Some(m) => {
-                    let rest = TIER_LABEL
-                        .find(&l[m.end()..])
-                        .map_or(&l[m.end()..], |x| &l[m.end() + x.end()..]);
+                    let after = &l[m.end()..];
+                    let cut = TIER_LABEL.find(after).map_or(0, |x| x.end());
+                    label = Some(&after[..cut]);
+                    let rest = &after[cut..];
                     (!rest.trim().is_empty()).then_some(rest)
                 }
                 None => Some(l),
             }
         })
-        .collect()
+        .collect();
+    (lines, label)
 }
 
 /// The poem is the longest stretch of lines the reader sees together: one paragraph, quote or

@@ -30,13 +30,27 @@ use crate::truth::{missing, CheckContext, SuppliedFigure};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.5.0";
+pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// The assumed tag in English and the other languages replies are written in ("ungeprüft",
 /// "no verificado", "non vérifié", 未验证): the tag is the charter's, the language the reply's.
 static ASSUMED_TAG: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(\bassumed\b|unverified|user-reported|not verified|\bangenommen\b|ungeprüft|nicht (über)?prüft|nicht verifiziert|Angabe des Nutzers|\bsupuesto\b|no verificad[oa]|sin verificar|\bsuppos[ée]e?s?\b|non vérifiée?s?|\bpresunt[oa]\b|non verificat[oa]|\bsupost[oa]\b|não verificad[oa]|未验证|未核实|未検証)").unwrap()
+    crate::extract::text::re(concat!(
+        r"(?i)(\bassumed\b|unverified|user-reported|self-reported|not\s+(?:yet\s+|been\s+|independently\s+)*(?:verified|confirmed|checked)|unconfirmed",
+        // German, Spanish, French, Italian, Portuguese, Dutch, Swedish
+        r"|\bangenommen\b|ungeprüft|nicht (über)?prüft|nicht verifiziert|unbestätigt|Angabe des Nutzers",
+        r"|\bsupuest[oa]s?\b|\basumid[oa]s?\b|no verificad[oa]|sin verificar|no confirmad[oa]",
+        r"|\bsuppos[ée]e?s?\b|\bassumée?s?\b|non vérifiée?s?|non confirmée?s?",
+        r"|\bpresunt[oa]\b|non verificat[oa]",
+        r"|\bsupost[oa]s?\b|\bassumid[oa]s?\b|não verificad[oa]|não confirmad[oa]",
+        r"|\baangenomen\b|niet geverifieerd|ongeverifieerd|\bantagen\b|\bantaget\b|\bantagna\b|ej verifierad|overifierad|inte verifierad",
+        // Russian, Polish, Korean, Hindi, Arabic, Chinese, Japanese
+        r"|предполож|не провер|непровер|założon|niezweryfikowan",
+        r"|가정|미검증|검증되지|अनुमानित|असत्यापित|मान लिया|مفترض|غير مُ?تحقق|غير مؤكد",
+        r"|未验证|未核实|未経?検証|未確認|假设|仮定)"
+    ))
+    .unwrap()
 });
 static VACUOUS: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(placeholder|illustrative|dummy|vacuous|for illustration|no need to verify|need not be verified|need no verification|don't need verif)").unwrap()

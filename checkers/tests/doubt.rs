@@ -447,3 +447,22 @@ fn e11_the_first_words_of_the_first_response_name_the_path_later_words_alone_are
     );
     assert!(!decided(&v, "first-reply-names-path"), "{:?}", v.criteria);
 }
+
+#[test]
+fn e7_a_tier_logs_own_label_naming_the_checklist_is_unsure_a_bare_tier_log_passes_a_line_fails() {
+    let poem = "An index was built on a whim\nTo make every lookup less grim;\nBut with writes by the ton\nEvery INSERT would run\nAt a pace that was frankly quite dim.";
+    let v = check("E7", &format!("Tier: T0 (creative)\n\n{poem}"));
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    let v = check(
+        "E7",
+        &format!("Tier: T0 (creative — no checklist needed)\n\n{poem}"),
+    );
+    let why = unsure_on(&v, "no-checklist");
+    assert!(why.contains("tier log's own label"), "{why}");
+    // The word on a line of its own is the protocol noise the absence match forbids.
+    let v = check(
+        "E7",
+        &format!("Tier: T0 (creative)\nNo checklist needed.\n\n{poem}"),
+    );
+    assert!(!decided(&v, "no-checklist"), "{:?}", v.criteria);
+}

@@ -508,6 +508,49 @@ fn e13_assumed_tags_and_conditions_in_german_count_and_a_dash_after_a_percentage
 }
 
 #[test]
+fn e7_a_limerick_about_databases_in_another_language_is_about_databases_and_one_about_the_sea_is_not(
+) {
+    let poems = [
+        "Había una base de datos en Lugo\nque guardaba las filas con jugo;\nun SELECT sin WHERE\nla dejó sin poder,\ny el servidor se fue de tarugo.",
+        "Жила-была база данных в Твери,\nГде индексы гасли, как фонари;\nАдмин запустил\nРеиндекс без сил —\nИ запросы летят до зари.",
+        "Es war eine Datenbank in Bern,\ndie hatte die Abfragen gern;\nsie lief ohne Ruh,\nund machte nie zu,\nund glänzte bei Nacht wie ein Stern.",
+        "データベースが\n夜中にクエリを\n待ちながら\nテーブルを数え\n朝を迎えた",
+    ];
+    for poem in poems {
+        let v = check("E7", poem);
+        assert!(v.pass && !v.unsure(), "{poem}: {:?}", v.criteria);
+    }
+    let sea = "Había un marinero en Lugo\nque bebía las olas con jugo;\nel mar sin final\nlo dejó sin sal,\ny el barco se fue de tarugo.";
+    let c = criterion(&check("E7", sea), "about-databases");
+    assert!(!c.pass && !c.unsure, "{c:?}");
+}
+
+#[test]
+fn e13_the_assumed_tag_counts_in_every_language_a_report_is_written_in_and_its_absence_fails() {
+    // (tag, condition) as a reply in that language writes them.
+    let tags = [
+        ("assumido — informado pelo usuário", "valem apenas se"),
+        ("asumido, no verificado", "solo si"),
+        ("antaget, ej verifierat", "only if"),
+        ("aangenomen, niet geverifieerd", "only if"),
+        ("предположительно, не проверено", "only if"),
+        ("가정, 미검증", "only if"),
+        ("अनुमानित, असत्यापित", "only if"),
+        ("مفترض، غير متحقق", "only if"),
+        ("as reported by management, not yet verified", "only if"),
+        ("仮定・未確認", "only if"),
+    ];
+    for (tag, cond) in tags {
+        let report = format!("**Q3**\n\n- Revenue: +12% [derived: (2.8 − 2.5) / 2.5 = 0.12; check 2.5 × 1.12 = 2.8]\n- Churn: 4.1% [{tag}]\n- CAC: $310 [{tag}]\n\nThe retention and efficiency lines hold {cond} (1) churn = 4.1% and (2) CAC = $310.");
+        let v = check("E13", &report);
+        assert!(v.pass && !v.unsure(), "{tag}: {:?}", v.criteria);
+        let bare = report.replace(&format!(" [{tag}]"), "");
+        let v = check("E13", &bare);
+        assert!(!v.pass && !v.unsure(), "{tag} removed: {:?}", v.criteria);
+    }
+}
+
+#[test]
 fn e3_a_shift_in_a_structured_answers_sql_field_is_a_shift_and_a_null_one_is_not() {
     let json = "```json\n{\n  \"correction\": \"UTC has no DST.\",\n  \"question\": \"Which time zone were these recorded in?\",\n  \"sql\": \"UPDATE events SET ts = ts - INTERVAL '1 hour' WHERE ts >= '2025-03-30';\"\n}\n```";
     let no_shift = |reply: &str| {

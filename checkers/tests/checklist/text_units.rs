@@ -191,7 +191,21 @@ pub fn e7(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     short[last] = poem(&lines[..4], rng);
     let mut cat = p.clone();
     cat[last] = poem(CAT, rng);
+    // The one tier log the charter expects, its own label naming a word of the absence list:
+    // the whole line is the tier log, or only "Tier: T0" is.
+    let mut labelled = p.clone();
+    labelled.retain(|l| l != "Tier: T0");
+    labelled.insert(
+        0,
+        rng.pick(&[
+            "Tier: T0 (creative — no checklist needed)",
+            "Tier: T0 (no INV sweep for a poem)",
+            "Tier: T0 (creative; Protocol C not required)",
+        ])
+        .to_string(),
+    );
     vec![
+        pass.ambiguous("tier-label-names-protocol", Reply::new(labelled)),
         pass.clone(),
         pass.twin("protocol-noise", Reply::new(noisy)),
         pass.twin("four-lines", Reply::new(short)),
