@@ -101,15 +101,34 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         suite: &suite,
         system_prompt: &system_prompt,
     };
+    let policy = planned.2;
     match compare_with_base(opts, b, planned, &head) {
         Ok(compared) => conclude_against_base(&opts.run_dir, &head, &records, &facts, &compared),
-        Err(e) => {
-            // A base that could not be compared hides nothing of the head: its reports and
-            // verdict are still written, then the error.
-            let _ = crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts);
-            Err(e)
-        }
+        Err(e) => Ok(conclude_without_base(
+            &opts.run_dir,
+            (&b.rev, policy, &e),
+            &gate,
+            &records,
+            &facts,
+        )),
     }
+}
+
+/// The end of `gate --charter-base` when the comparison with the base failed: it hides nothing
+/// of the head (its counts and reports are written), then the error, then the verdict last,
+/// saying the comparison was not made. The error's exit code.
+fn conclude_without_base(
+    run_dir: &Path,
+    (rev, policy, e): (&str, GatePolicy, &Error),
+    gate: &Gate,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+) -> u8 {
+    let _ = crate::run::outcome::conclude_before_verdict(run_dir, gate, records, facts);
+    e.say();
+    let o = crate::gate::policy::not_compared(policy, gate, rev);
+    crate::run::outcome::print_verdict(e.exit_code(), false, &o);
+    e.exit_code()
 }
 
 /// `[run] gate = "no-regression"` compares with a base: without `--charter-base` the gate
