@@ -250,3 +250,33 @@ async fn an_interrupted_run_folder_holds_no_lock_file_keeps_its_transcripts_and_
         assert!(!out.join(".lock").exists(), "{name}: after the resume");
     }
 }
+
+#[test]
+fn a_results_latest_that_is_a_folder_is_left_as_it_is_with_no_temp_link_beside_it() {
+    // A run folder copied to results/latest stands for itself; a whole run cannot point the
+    // name at itself, and must not leave the link it tried to rename there.
+    let cwd = tempfile::tempdir().unwrap();
+    let latest = cwd.path().join("results/latest");
+    std::fs::create_dir_all(&latest).unwrap();
+    std::fs::write(latest.join("run.json"), "{}").unwrap();
+    let o = harness(
+        cwd.path(),
+        &["run", "--matrix", "offline", "--trials", "1"],
+        &[],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(latest.is_dir() && !latest.is_symlink(), "left as it is");
+    assert_eq!(std::fs::read(latest.join("run.json")).unwrap(), b"{}");
+    let left: Vec<_> = std::fs::read_dir(cwd.path().join("results"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "temp files left in results/: {left:?}");
+    assert!(
+        err.contains("results/latest: a folder, not the link a run moves: left as it is"),
+        "{err}"
+    );
+}
