@@ -168,6 +168,11 @@ fn conclude_against_base(
     crate::run::outcome::needs_labels(records);
     outln!("\n{}", c.text.trim_end());
     let policy = c.policy;
+    let o = &c.outcome;
+    let verdict = || {
+        let pass = o.decided && o.code == crate::exit::OK && o.word == "pass";
+        crate::run::outcome::print_verdict(o.code, pass, &o.sentence);
+    };
     let facts = RunFacts {
         comparison: Some(crate::report::comparison::View {
             rev: &c.rev,
@@ -181,6 +186,8 @@ fn conclude_against_base(
     if let Err(e) = crate::report::files::write_all(run_dir, gate, records, &facts)
         .and_then(|_| write_comparison(run_dir, c))
     {
+        // As without a base: a report that cannot be written must not hide the verdict.
+        verdict();
         errln!("error: the reports could not be written: {e}");
         return Ok(crate::exit::HARNESS_FAILED);
     }
@@ -189,12 +196,7 @@ fn conclude_against_base(
         "reports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md,base-comparison.md}}",
         run_dir.display()
     );
-    let o = &c.outcome;
-    crate::run::outcome::print_verdict(
-        o.code,
-        o.decided && o.code == crate::exit::OK && o.word == "pass",
-        &o.sentence,
-    );
+    verdict();
     Ok(o.code)
 }
 

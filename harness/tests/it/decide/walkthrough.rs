@@ -498,3 +498,28 @@ fn a_base_comparison_that_cannot_be_made_says_so_before_the_verdict_which_stays_
         "{out}"
     );
 }
+
+#[test]
+fn a_base_comparison_whose_reports_cannot_be_written_still_prints_its_verdict_first() {
+    let repo = repo_failing_e3_on_main();
+    let reword = "sed -i 's/Write raw values; name the base./Write raw values and name the base./' CHARTER.md";
+    let first = gate_edit_against_main(repo.path(), "reword", reword);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    // report.html cannot be replaced: a folder holding a file stands at its name.
+    let html = repo.path().join("results/latest/report.html");
+    std::fs::remove_file(&html).unwrap();
+    std::fs::create_dir(&html).unwrap();
+    std::fs::write(html.join("x"), "").unwrap();
+    let o = shell(repo.path(), "harness gate --charter-base main 2>&1");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(4), "{out}");
+    // As for a gate without a base: the verdict, when decided, is printed first, then why the
+    // harness could not finish.
+    let verdict = out
+        .find("Gate: no regression; the charter's gate is not met: 1 unit still fails")
+        .unwrap_or_else(|| panic!("no verdict:\n{out}"));
+    let error = out
+        .find("error: the reports could not be written")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(verdict < error, "{out}");
+}
