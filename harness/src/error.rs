@@ -64,9 +64,13 @@ impl Error {
         }
     }
     pub fn report(&self) -> ExitCode {
+        self.say();
+        ExitCode::from(self.exit_code())
+    }
+    /// `error: …` on stderr, for a command that stops on this error.
+    pub fn say(&self) {
         // Shown under `-q` too: quiet silences notes, never the reason a command stopped.
         crate::output::err_always(&format!("error: {self}\n"));
-        ExitCode::from(self.exit_code())
     }
 }
 

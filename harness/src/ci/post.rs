@@ -117,9 +117,16 @@ fn pr_head(p: &Post) -> Option<String> {
 /// Replace the workflow's own comment (the token's, starting with the marker; anyone else's is
 /// left alone), else add one.
 fn publish(p: &Post, body: &str) -> std::result::Result<(), String> {
-    let file = std::env::temp_dir().join(format!("charter-gate-comment-{}.md", std::process::id()));
-    std::fs::write(&file, body).map_err(|e| format!("{}: {e}", file.display()))?;
-    let field = format!("body=@{}", file.display());
+    // A new file under a random name (never one planted at a name known in advance), removed
+    // when dropped: on every path out of here, GitHub refusing included.
+    let mut file = tempfile::Builder::new()
+        .prefix("charter-gate-comment-")
+        .suffix(".md")
+        .tempfile()
+        .map_err(|e| format!("{}: {e}", std::env::temp_dir().display()))?;
+    std::io::Write::write_all(&mut file, body.as_bytes())
+        .map_err(|e| format!("{}: {e}", file.path().display()))?;
+    let field = format!("body=@{}", file.path().display());
     let filter = format!(
         ".[] | select(.user.login == \"github-actions[bot]\" and (.body | startswith(\"{MARKER}\"))) | .id"
     );
@@ -152,7 +159,6 @@ fn publish(p: &Post, body: &str) -> std::result::Result<(), String> {
             &field,
         ]),
     };
-    let _ = std::fs::remove_file(&file);
     done.map(|_| ())
 }
 

@@ -49,9 +49,10 @@ pub fn merge(opts: &MergeOptions) -> Result<u8> {
         std::fs::remove_dir(&opts.out)
             .map_err(|e| merge_err("replace the empty folder", &opts.out, e))?;
     }
-    let staged = staging.keep();
-    std::fs::rename(&staged, &opts.out)
+    // Kept only once renamed into place: a rename that fails drops the staging folder too.
+    std::fs::rename(staging.path(), &opts.out)
         .map_err(|e| merge_err("move the merged run into", &opts.out, e))?;
+    let _ = staging.keep();
     crate::decide::gate(&GateOptions {
         run_dir: opts.out.clone(),
         suite: opts.suite.clone(),

@@ -101,15 +101,34 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         suite: &suite,
         system_prompt: &system_prompt,
     };
+    let policy = planned.2;
     match compare_with_base(opts, b, planned, &head) {
         Ok(compared) => conclude_against_base(&opts.run_dir, &head, &records, &facts, &compared),
-        Err(e) => {
-            // A base that could not be compared hides nothing of the head: its reports and
-            // verdict are still written, then the error.
-            let _ = crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts);
-            Err(e)
-        }
+        Err(e) => Ok(conclude_without_base(
+            &opts.run_dir,
+            (&b.rev, policy, &e),
+            &gate,
+            &records,
+            &facts,
+        )),
     }
+}
+
+/// The end of `gate --charter-base` when the comparison with the base failed: it hides nothing
+/// of the head (its counts and reports are written), then the error, then the verdict last,
+/// saying the comparison was not made. The error's exit code.
+fn conclude_without_base(
+    run_dir: &Path,
+    (rev, policy, e): (&str, GatePolicy, &Error),
+    gate: &Gate,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+) -> u8 {
+    let _ = crate::run::outcome::conclude_before_verdict(run_dir, gate, records, facts);
+    e.say();
+    let o = crate::gate::policy::not_compared(policy, gate, rev);
+    crate::run::outcome::print_verdict(e.exit_code(), false, &o);
+    e.exit_code()
 }
 
 /// `[run] gate = "no-regression"` compares with a base: without `--charter-base` the gate
@@ -149,6 +168,11 @@ fn conclude_against_base(
     crate::run::outcome::needs_labels(records);
     outln!("\n{}", c.text.trim_end());
     let policy = c.policy;
+    let o = &c.outcome;
+    let verdict = || {
+        let pass = o.decided && o.code == crate::exit::OK && o.word == "pass";
+        crate::run::outcome::print_verdict(o.code, pass, &o.sentence);
+    };
     let facts = RunFacts {
         comparison: Some(crate::report::comparison::View {
             rev: &c.rev,
@@ -162,6 +186,8 @@ fn conclude_against_base(
     if let Err(e) = crate::report::files::write_all(run_dir, gate, records, &facts)
         .and_then(|_| write_comparison(run_dir, c))
     {
+        // As without a base: a report that cannot be written must not hide the verdict.
+        verdict();
         errln!("error: the reports could not be written: {e}");
         return Ok(crate::exit::HARNESS_FAILED);
     }
@@ -170,12 +196,7 @@ fn conclude_against_base(
         "reports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md,base-comparison.md}}",
         run_dir.display()
     );
-    let o = &c.outcome;
-    crate::run::outcome::print_verdict(
-        o.code,
-        o.decided && o.code == crate::exit::OK && o.word == "pass",
-        &o.sentence,
-    );
+    verdict();
     Ok(o.code)
 }
 

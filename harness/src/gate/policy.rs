@@ -29,6 +29,20 @@ pub fn all_pass(gate: &Gate) -> Outcome {
     }
 }
 
+/// The verdict when the comparison with the base at `rev` could not be made (its error printed
+/// just before): under no-regression, which decides by the comparison, no decision; under
+/// all-pass, the run's own verdict, the comparison said missing.
+pub fn not_compared(policy: GatePolicy, head: &Gate, rev: &str) -> String {
+    let own = all_pass(head).sentence;
+    let missing = format!("the comparison with the base at {rev} could not be made");
+    match policy {
+        GatePolicy::NoRegression => format!(
+            "NOT DECIDED: {missing} (the error above), and [run] gate = \"no-regression\" decides by it; this run alone: {own}"
+        ),
+        GatePolicy::AllPass => format!("{own} ({missing}: the error above)"),
+    }
+}
+
 /// The head blocks a unit that fails on it and passed on the base (or that the base lacks).
 pub fn blocks(u: &UnitChange) -> bool {
     u.head == UnitStatus::Fail

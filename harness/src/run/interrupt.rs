@@ -1,13 +1,14 @@
 //! Ctrl-C (SIGINT) or SIGTERM (a CI job's timeout, `kill`) during a run: say how many trials
 //! were written and the command that finishes the run, remove the run's trial folders
-//! (memory-backed /dev/shm would keep them until the next run), and exit 130. Finished
-//! transcripts are whole files (written by rename) and stay. The handlers are the `signal-hook`
+//! (memory-backed /dev/shm would keep them until the next run) and its folder's lock file, and
+//! exit 130. Finished transcripts are whole files (written by rename) and stay. The handlers are the `signal-hook`
 //! crate's (registered once per process, chained safely with any other), not hand-written
 //! `libc::signal` calls: outside a run they act as the default handler would.
 
+use crate::store::run_folder::RunLock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// The pipe's write end the signal handler wakes the watcher thread through.
 static WAKE: AtomicI32 = AtomicI32::new(-1);
@@ -18,6 +19,21 @@ static FIRED: AtomicBool = AtomicBool::new(false);
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// While a run holds a [`Guard`]: the signals end the run as described above.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// The run folders' locks this process's runs hold. A run's end drops its own (removing the
+/// lock file); an interrupt ends the process with `exit`, which runs no destructor, so it drops
+/// them all first: an interrupted run folder keeps no lock file either.
+static HELD: Mutex<Vec<RunLock>> = Mutex::new(Vec::new());
+
+fn held() -> MutexGuard<'static, Vec<RunLock>> {
+    HELD.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Drop every lock held (each removes its file), then exit 130.
+fn exit_interrupted() -> ! {
+    drop(std::mem::take(&mut *held()));
+    std::process::exit(i32::from(crate::exit::INTERRUPTED));
+}
 
 /// The signals a run ends on: Ctrl-C, and SIGTERM handled the same way.
 const SIGNALS: [libc::c_int; 2] = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
@@ -48,12 +64,23 @@ fn install() {
     });
 }
 
-/// While held, Ctrl-C or SIGTERM ends the run in `run_dir` as described above; dropped, they
-/// end the process as usual.
-pub struct Guard(());
+/// While held, Ctrl-C or SIGTERM ends the run in `run_dir` as described above; dropped, the
+/// run folder's lock is released and they end the process as usual.
+pub struct Guard {
+    /// The run folder's lock file: which of [`HELD`] is this run's.
+    lock: PathBuf,
+}
 
 impl Drop for Guard {
     fn drop(&mut self) {
+        // Released while the signals still end the run: a signal from here on finds the lock
+        // file gone, or removes it itself.
+        let mine = {
+            let mut held = held();
+            let at = held.iter().position(|l| l.path() == self.lock);
+            at.map(|i| held.remove(i))
+        };
+        drop(mine);
         ACTIVE.store(false, Ordering::SeqCst);
         // Trials end at once when their folders go, so the run can reach its end before the
         // watcher has said what was kept; it ends the process with 130, not this thread with 1.
@@ -68,15 +95,20 @@ pub fn wait_if_interrupted() {
         // The watcher removes folders for up to about two seconds; should it be gone, the
         // interrupt still ends the run with 130.
         std::thread::sleep(std::time::Duration::from_secs(30));
-        std::process::exit(i32::from(crate::exit::INTERRUPTED));
+        exit_interrupted();
     }
 }
 
-/// Catch Ctrl-C and SIGTERM for the run in `run_dir`.
-pub fn arm(run_dir: &Path) -> Guard {
+/// Catch Ctrl-C and SIGTERM for the run in `run_dir`, holding its folder's `lock` until the
+/// run ends, however it ends.
+pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
+    let guard = Guard {
+        lock: lock.path().to_path_buf(),
+    };
+    held().push(lock);
     let mut fds = [0 as libc::c_int; 2];
     if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-        return Guard(());
+        return guard;
     }
     let before = trials_written(run_dir);
     let command = resume_command(argv(), run_dir);
@@ -105,12 +137,12 @@ pub fn arm(run_dir: &Path) -> Guard {
                 1
             )
         );
-        std::process::exit(i32::from(crate::exit::INTERRUPTED));
+        exit_interrupted();
     });
     WAKE.store(fds[1], Ordering::Relaxed);
     install();
     ACTIVE.store(true, Ordering::SeqCst);
-    Guard(())
+    guard
 }
 
 /// What an interrupted run says.

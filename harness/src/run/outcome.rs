@@ -44,6 +44,22 @@ pub fn conclude(
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> Result<u8> {
+    if let Some(failed) = conclude_before_verdict(run_dir, gate, records, facts) {
+        return Ok(failed);
+    }
+    print_verdict_last(gate);
+    Ok(gate.exit_code())
+}
+
+/// All of [`conclude`] but the verdict's last line, for a caller with more to say before it:
+/// the gate, usage and registry rows printed, the reports written; `Some(4)` (said on stderr)
+/// when they could not be.
+pub fn conclude_before_verdict(
+    run_dir: &Path,
+    gate: &Gate,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+) -> Option<u8> {
     // The verdict is printed first: a report that cannot be written must not hide it.
     {
         use std::io::Write;
@@ -80,11 +96,7 @@ pub fn conclude(
             crate::report::lift::table(l)
         );
     }
-    if let Some(failed) = write_reports(run_dir, gate, records, facts) {
-        return Ok(failed);
-    }
-    print_verdict_last(gate);
-    Ok(gate.exit_code())
+    write_reports(run_dir, gate, records, facts)
 }
 
 /// Write the run folder's reports and name them; `Some(4)` (said on stderr) when they could

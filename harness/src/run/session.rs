@@ -47,9 +47,10 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let trials = trials_of(opts, &inputs.loaded)?;
     announce(&inputs);
     let run_dir = run_dir_of(opts, started)?;
-    // Held until the run ends: a second run, or a resume, in this folder is refused at once.
-    let _lock = run_folder::lock_for_run(&run_dir, opts.resume.is_some())?;
-    let _interrupt = crate::run::interrupt::arm(&run_dir);
+    // Held until the run ends (an interrupt included): a second run, or a resume, in this
+    // folder is refused at once.
+    let lock = run_folder::lock_for_run(&run_dir, opts.resume.is_some())?;
+    let _interrupt = crate::run::interrupt::arm(&run_dir, lock);
 
     let (plan, done, selected) = charter_plan(opts, &inputs, trials, &run_dir)?;
     let control = match inputs.with_control {

@@ -198,11 +198,20 @@ pub(crate) fn record(
 }
 
 /// An advisory lock on a run folder, held for the run's life (released when dropped or when the
-/// process dies, however it dies). A run that ends removes its lock file: a finished run folder
-/// holds none (its run.json marks it as a run folder for the link-safe writes).
+/// process dies, however it dies). A run that ends removes its lock file: a finished or
+/// interrupted run folder holds none (its run.json marks it as a run folder for the link-safe
+/// writes). Only a process killed by a signal a run does not catch (SIGKILL) leaves it, for the
+/// next run to take over.
 pub struct RunLock {
     file: std::fs::File,
     path: PathBuf,
+}
+
+impl RunLock {
+    /// The lock file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 impl Drop for RunLock {

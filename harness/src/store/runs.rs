@@ -5,7 +5,8 @@ use crate::store::record::{RunRecord, Summary};
 use std::path::{Path, PathBuf};
 
 /// Point `results/latest` at the newest whole run (a symlink; replaced atomically). A run
-/// narrowed by `--case`, `--variant`, `--model` or `--shard` never calls this.
+/// narrowed by `--case`, `--variant`, `--model` or `--shard` never calls this. A folder there
+/// (a run copied to it) stands for itself: left as it is, and said.
 pub fn mark_latest(run_dir: &Path) {
     let Some(parent) = run_dir.parent() else {
         return;
@@ -13,12 +14,22 @@ pub fn mark_latest(run_dir: &Path) {
     let Some(name) = run_dir.file_name() else {
         return;
     };
+    let latest = parent.join("latest");
+    if latest.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+        errln!(
+            "{}: a folder, not the link a run moves: left as it is (gate, check and show with no path read it); move it away to follow the newest run",
+            latest.display()
+        );
+        return;
+    }
     let tmp = parent.join(format!(".latest-{}", std::process::id()));
     #[cfg(unix)]
     {
         let _ = std::fs::remove_file(&tmp);
-        if std::os::unix::fs::symlink(name, &tmp).is_ok() {
-            let _ = std::fs::rename(&tmp, parent.join("latest"));
+        // The link is made aside and renamed over the name; one that cannot be is not left.
+        if std::os::unix::fs::symlink(name, &tmp).is_ok() && std::fs::rename(&tmp, &latest).is_err()
+        {
+            let _ = std::fs::remove_file(&tmp);
         }
     }
 }

@@ -92,14 +92,14 @@ fn extract() -> Result<PathBuf> {
             std::fs::write(&path, f.contents()).map_err(|e| cache_err("write", &path, e))?;
         }
     }
-    let kept = tmp.keep();
-    match std::fs::rename(&kept, &dest) {
-        Ok(()) => Ok(dest),
-        // Another process wrote the same suite first: use it.
-        Err(_) if dest.join("cases").is_dir() => {
-            let _ = std::fs::remove_dir_all(&kept);
+    // The unpacked copy is kept only once renamed into place; otherwise dropping it removes it.
+    match std::fs::rename(tmp.path(), &dest) {
+        Ok(()) => {
+            let _ = tmp.keep();
             Ok(dest)
         }
+        // Another process wrote the same suite first: use it.
+        Err(_) if dest.join("cases").is_dir() => Ok(dest),
         Err(e) => Err(cache_err("move the unpacked suite to", &dest, e)),
     }
 }

@@ -150,3 +150,133 @@ fn a_finished_run_folder_holds_no_lock_file_and_resumes_as_before() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(!out.join(".lock").exists());
 }
+
+/// A run folder's trial transcripts (not the temp files a write goes through).
+fn trial_files(run_dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    crate::common::files_under(&run_dir.join("transcripts"))
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("trial-") && n.ends_with(".json"))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interrupted_run_folder_holds_no_lock_file_keeps_its_transcripts_and_resumes() {
+    use crate::common::loopback_run::{harness_off_runtime, responder, run_argv, KEY};
+    use crate::common::model_server::{encode, generic_turn};
+    use loopback::{LoopbackServer, Reply};
+    use std::time::{Duration, Instant};
+    // A slow model: the run is still sending when the signal lands.
+    let server = LoopbackServer::start(responder(|r, _| {
+        Reply::Delay(
+            Duration::from_millis(150),
+            Box::new(encode(r, &generic_turn(r), "pinned-1")),
+        )
+    }))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.toml");
+    std::fs::write(
+        &m,
+        crate::common::loopback_run::two_api_manifest(
+            &crate::common::example_charter(),
+            &server.url(),
+            "pinned-1",
+            "",
+            "",
+            "",
+        ),
+    )
+    .unwrap();
+    let completed = regex::Regex::new(r"resume: (\d+) of 16 trials already completed").unwrap();
+    // Ctrl-C, and SIGTERM (a CI job's timeout), which ends a run the same way.
+    for (name, signal) in [("SIGINT", libc::SIGINT), ("SIGTERM", libc::SIGTERM)] {
+        let out = dir.path().join(format!("out-{name}"));
+        let out_s = out.display().to_string();
+        let argv = run_argv(
+            &m,
+            &[
+                "--case", "E2", "--model", "oa", "--trials", "16", "--out", &out_s,
+            ],
+        );
+        let mut child = crate::common::spawn_quiet(&argv, &[("CH_TEST_KEY", KEY)]);
+        let until = Instant::now() + Duration::from_secs(60);
+        while trial_files(&out).len() < 2 {
+            assert!(Instant::now() < until, "{name}: the run wrote too little");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let seen: Vec<(std::path::PathBuf, Vec<u8>)> = trial_files(&out)
+            .into_iter()
+            .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+            .collect();
+        assert!(
+            out.join(".lock").is_file(),
+            "{name}: the running run's lock"
+        );
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let status = tokio::task::spawn_blocking(move || child.wait().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(status.code(), Some(130), "{name}");
+        let left: Vec<_> = crate::common::files_under(&out)
+            .into_iter()
+            .filter(|p| !trial_files(&out).contains(p))
+            .collect();
+        assert!(
+            !out.join(".lock").exists(),
+            "{name}: a .lock left in the interrupted run folder; besides transcripts: {left:?}"
+        );
+        // Every transcript written before the signal is kept, byte for byte.
+        for (p, bytes) in &seen {
+            assert_eq!(&std::fs::read(p).unwrap(), bytes, "{name}: {}", p.display());
+        }
+        let kept = trial_files(&out).len();
+        assert!(kept < 16, "{name}: interrupted midway, {kept} written");
+
+        // The resume finishes the run from what was kept, and leaves no lock either.
+        let o = harness_off_runtime(run_argv(&m, &["--resume", &out_s])).await;
+        let err = stderr(&o);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{name}: {err}");
+        let resumed: usize = completed
+            .captures(&err)
+            .unwrap_or_else(|| panic!("{name}: {err}"))[1]
+            .parse()
+            .unwrap();
+        assert!(resumed >= seen.len(), "{name}: {resumed} of {}", seen.len());
+        assert_eq!(trial_files(&out).len(), 16, "{name}: {err}");
+        assert!(!out.join(".lock").exists(), "{name}: after the resume");
+    }
+}
+
+#[test]
+fn a_results_latest_that_is_a_folder_is_left_as_it_is_with_no_temp_link_beside_it() {
+    // A run folder copied to results/latest stands for itself; a whole run cannot point the
+    // name at itself, and must not leave the link it tried to rename there.
+    let cwd = tempfile::tempdir().unwrap();
+    let latest = cwd.path().join("results/latest");
+    std::fs::create_dir_all(&latest).unwrap();
+    std::fs::write(latest.join("run.json"), "{}").unwrap();
+    let o = harness(
+        cwd.path(),
+        &["run", "--matrix", "offline", "--trials", "1"],
+        &[],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(latest.is_dir() && !latest.is_symlink(), "left as it is");
+    assert_eq!(std::fs::read(latest.join("run.json")).unwrap(), b"{}");
+    let left: Vec<_> = std::fs::read_dir(cwd.path().join("results"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "temp files left in results/: {left:?}");
+    assert!(
+        err.contains("results/latest: a folder, not the link a run moves: left as it is"),
+        "{err}"
+    );
+}

@@ -428,3 +428,98 @@ fn a_base_rerun_reused_whole_plans_nothing_quietly_and_the_verdict_stays_the_las
         "{out}"
     );
 }
+
+#[test]
+fn a_base_comparison_that_cannot_be_made_says_so_before_the_verdict_which_stays_last() {
+    use std::os::unix::io::AsRawFd;
+    let repo = repo_failing_e3_on_main();
+    let reword = "sed -i 's/Write raw values; name the base./Write raw values and name the base./' CHARTER.md";
+    let first = gate_edit_against_main(repo.path(), "reword", reword);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    // Another gate holds the base rerun's folder: this gate's comparison cannot be made.
+    let latest = repo.path().join("results/latest");
+    let base = std::fs::read_dir(&latest)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("base-")
+        })
+        .expect("the base rerun's folder");
+    std::fs::write(base.join(".lock"), std::process::id().to_string()).unwrap();
+    let held = std::fs::File::open(base.join(".lock")).unwrap();
+    assert_eq!(
+        unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+        0
+    );
+    let o = shell(repo.path(), "harness gate --charter-base main 2>&1");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "the error's exit code:\n{out}");
+    let error = out.find("\nerror: ").expect("the error");
+    assert!(
+        out[error..].contains(&format!("another harness (pid {})", std::process::id()))
+            && out[error..].contains("is running in this folder"),
+        "{out}"
+    );
+    let verdict = out.rfind("Gate: ").unwrap();
+    assert!(error < verdict, "the error before the verdict:\n{out}");
+    // The verdict says the comparison was not made, and what the run alone decides.
+    assert_eq!(
+        last_line(&out),
+        "Gate: NOT DECIDED: the comparison with the base at main could not be made (the error above), and [run] gate = \"no-regression\" decides by it; this run alone: FAIL: the change is blocked",
+        "{out}"
+    );
+    // The head's reports are still written.
+    assert!(latest.join("report.md").is_file());
+
+    // Under all-pass (main's manifest says so from now on) the comparison decides nothing: the
+    // verdict is the run's own, the comparison said missing, after the error.
+    for line in [
+        "git switch -q main",
+        "sed -i '/^gate = /d' manifests/reader.toml",
+        "git commit -qam 'all-pass'",
+        "git switch -q reword",
+    ] {
+        let o = shell(repo.path(), line);
+        assert!(o.status.success(), "{line}: {}", stderr(&o));
+    }
+    let o = shell(repo.path(), "harness gate --charter-base main 2>&1");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    let error = out.find("\nerror: ").expect("the error");
+    assert!(out[error..].contains("another harness (pid"), "{out}");
+    assert!(error < out.rfind("Gate: ").unwrap(), "{out}");
+    assert_eq!(
+        last_line(&out),
+        "Gate: FAIL: the change is blocked (the comparison with the base at main could not be made: the error above)",
+        "{out}"
+    );
+}
+
+#[test]
+fn a_base_comparison_whose_reports_cannot_be_written_still_prints_its_verdict_first() {
+    let repo = repo_failing_e3_on_main();
+    let reword = "sed -i 's/Write raw values; name the base./Write raw values and name the base./' CHARTER.md";
+    let first = gate_edit_against_main(repo.path(), "reword", reword);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    // report.html cannot be replaced: a folder holding a file stands at its name.
+    let html = repo.path().join("results/latest/report.html");
+    std::fs::remove_file(&html).unwrap();
+    std::fs::create_dir(&html).unwrap();
+    std::fs::write(html.join("x"), "").unwrap();
+    let o = shell(repo.path(), "harness gate --charter-base main 2>&1");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(4), "{out}");
+    // As for a gate without a base: the verdict, when decided, is printed first, then why the
+    // harness could not finish.
+    let verdict = out
+        .find("Gate: no regression; the charter's gate is not met: 1 unit still fails")
+        .unwrap_or_else(|| panic!("no verdict:\n{out}"));
+    let error = out
+        .find("error: the reports could not be written")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(verdict < error, "{out}");
+}

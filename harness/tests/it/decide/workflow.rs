@@ -2421,6 +2421,9 @@ fn post(gate: &[(&str, &str)], results: &str, comments: bool) -> (Value, Option<
     std::fs::create_dir_all(&work).unwrap();
     let harness_bin = Path::new(env!("CARGO_BIN_EXE_harness")).parent().unwrap();
     let github = dir.path().join("github");
+    // The runner's temp folder: whatever the step writes there, it removes, GitHub failing or not.
+    let runner_temp = dir.path().join("tmp");
+    std::fs::create_dir_all(&runner_temp).unwrap();
     let o = std::process::Command::new("bash")
         .args([
             "--noprofile",
@@ -2452,8 +2455,15 @@ fn post(gate: &[(&str, &str)], results: &str, comments: bool) -> (Value, Option<
         .env("SHA", "0123456789abcdef0123456789abcdef01234567")
         .env("HEAD_REPO", "org/charter")
         .env("RESULTS", results)
+        .env("TMPDIR", &runner_temp)
         .output()
         .unwrap();
+    let left: Vec<_> = std::fs::read_dir(&runner_temp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "left in the temp folder: {left:?}");
     let statuses = std::fs::read_to_string(github.join("statuses.jsonl")).unwrap_or_default();
     assert_eq!(
         statuses.lines().count(),

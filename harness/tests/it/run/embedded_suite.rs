@@ -51,3 +51,42 @@ fn the_offline_matrix_runs_and_is_checked_from_a_folder_with_no_checkout() {
         );
     }
 }
+
+#[test]
+fn a_suite_cache_folder_that_cannot_be_replaced_leaves_no_unpacked_copy_beside_it() {
+    let cwd = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let env = [("CHARTER_HARNESS_CACHE", cache.path().to_str().unwrap())];
+    let o = harness(cwd.path(), &["cases"], &env);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let suite = std::fs::read_dir(cache.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("suite-")
+        })
+        .expect("the unpacked suite");
+    // Damaged: its cases/ gone, so it is unpacked again, and cannot be renamed over it.
+    std::fs::remove_dir_all(suite.join("cases")).unwrap();
+    let o = harness(cwd.path(), &["cases"], &env);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("could not move the unpacked suite to"),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(cache.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".suite-"))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "unpacked copies left in the cache: {left:?}"
+    );
+}

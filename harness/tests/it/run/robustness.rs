@@ -368,3 +368,31 @@ fn a_reply_of_numbers_four_times_longer_takes_about_four_times_as_long_to_check_
         );
     }
 }
+
+#[test]
+fn a_merge_that_cannot_move_into_place_leaves_no_staging_folder_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s1, s2) = (tmp.path().join("s1"), tmp.path().join("s2"));
+    for (dir, shard) in [(&s1, "1/2"), (&s2, "2/2")] {
+        let o = offline_run(dir, &["--case", "E1", "--trials", "1", "--shard", shard]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    }
+    // --out names a dangling link: no folder there, so the merge is built aside, and the
+    // rename into place fails (a folder cannot replace a link).
+    let out = tmp.path().join("merged");
+    std::os::unix::fs::symlink(tmp.path().join("nowhere"), &out).unwrap();
+    let o = merge(&[&s1, &s2], &out);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("could not move the merged run into"),
+        "{}",
+        stderr(&o)
+    );
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".merge-"))
+        .collect();
+    assert!(left.is_empty(), "staging left beside --out: {left:?}");
+}
