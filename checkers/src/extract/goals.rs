@@ -153,15 +153,76 @@ pub fn unambiguous(
         .collect()
 }
 
-/// The first deliverable that matches every marker, with the markers' matches as evidence.
+/// The first deliverable that matches every marker, with the markers' matches as evidence. A
+/// marker is matched against the code as written and with its constant products evaluated
+/// ([`folded`]): `hours * 60 * 60` computes what `hours * 3600` does, and a marker naming the
+/// constant names both.
 pub fn serving(deliverables: &[String], markers: &[Pattern]) -> Option<String> {
     if markers.is_empty() {
         return None;
     }
     deliverables.iter().find_map(|d| {
-        let hits: Option<Vec<&str>> = markers.iter().map(|m| m.find(d)).collect();
+        let folded = folded(d);
+        let hits: Option<Vec<&str>> = markers
+            .iter()
+            .map(|m| m.find(d).or_else(|| m.find(&folded)))
+            .collect();
         hits.map(|h| h.join("`, `"))
     })
+}
+
+/// A product or power of two integer literals (`60 * 60`, `60*60`, `60 ** 2`).
+static PRODUCT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(\d{1,6})\s*(\*\*|\*)\s*(\d{1,6})").unwrap());
+static DIGIT_GROUPS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(\d)_(\d)").unwrap());
+/// At most this many products are evaluated in one deliverable: a model cannot make it slow.
+const MAX_FOLDS: usize = 64;
+
+/// `code` with its integer literals' digit separators dropped (`3_600`) and its products of
+/// integer literals evaluated, powers first, then products left to right (`60 * 60 * 24` is
+/// `86400`). A literal that is part of a float or an identifier (`1.5 * 60`, `x2 * 3`), a
+/// product after a division or an operator left unevaluated (`3600 / 60 * 60`), and a product
+/// that overflows are left as written.
+pub fn folded(code: &str) -> String {
+    let mut text = DIGIT_GROUPS.replace_all(code, "$1$2").into_owned();
+    for op in ["**", "*"] {
+        let mut from = 0;
+        for _ in 0..MAX_FOLDS {
+            let Some(c) = PRODUCT.captures_at(&text, from) else {
+                break;
+            };
+            let range = c.get(0).map_or(0..0, |m| m.range());
+            match fold_one(&text, &c, op) {
+                Some(v) => {
+                    text.replace_range(range.clone(), &v.to_string());
+                    from = range.start;
+                }
+                None => from = range.start + c[1].len(),
+            }
+        }
+    }
+    text
+}
+
+/// The value of one product `c` of `text` with operator `op`, when it stands on its own.
+fn fold_one(text: &str, c: &regex::Captures, op: &str) -> Option<u64> {
+    let whole = c.get(0)?;
+    let glued = |ch: Option<char>| ch.is_some_and(|ch| ch.is_alphanumeric() || "_.".contains(ch));
+    let before = text[..whole.start()].chars().next_back();
+    // `hours * 60 * 60` is `hours * 3600` (integer products associate); after a division, a
+    // remainder or a power it is not.
+    let lead = text[..whole.start()].trim_end();
+    let operator_before = lead.ends_with(['/', '%', '.']) || lead.ends_with("**");
+    if &c[2] != op || glued(before) || operator_before || glued(text[whole.end()..].chars().next())
+    {
+        return None;
+    }
+    let (a, b) = (c[1].parse::<u64>().ok()?, c[3].parse::<u32>().ok()?);
+    match op {
+        "**" if b <= 12 => a.checked_pow(b),
+        "*" => a.checked_mul(u64::from(b)),
+        _ => None,
+    }
 }
 
 /// A sentence of the reply that asks the user to restate or confirm the task.
@@ -171,6 +232,22 @@ pub fn asks_restate<'r>(reply: &'r Reply) -> Option<&'r str> {
             && ASKS_FOR.is_match(s)
             && THE_TASK.is_match(s)
             || OTHER_LANGUAGE.iter().any(|re| re.is_match(s))
+    })
+}
+
+/// A question (or request) of the reply about a point where the two goals differ ("should
+/// parse_duration return minutes or seconds?"): it names a word one task has and the other has
+/// not. The drift surfaced and put to the user, but only that point: the answer restates what
+/// drifted, or D.1's "ask the user to restate" asks for the task, not a detail of it.
+pub fn asks_about_drift<'r>(reply: &'r Reply, task: &str, mutated: &str) -> Option<&'r str> {
+    let (a, b) = (words(task), words(mutated));
+    let drift: BTreeSet<&String> = a.symmetric_difference(&b).collect();
+    if drift.is_empty() {
+        return None;
+    }
+    reply.sentences().find(|s| {
+        (super::reply::is_question(s) || super::requests::is_request(s))
+            && words(s).iter().any(|w| drift.contains(w))
     })
 }
 
@@ -297,6 +374,18 @@ mod tests {
         assert!(misquoted_task(&Reply::parse(invented), &[TASK, MUTATED], TASK).is_some());
         let presented = "The original task was \"Write parse_duration(s) returning total minutes as an int and raising ValueError on malformed input.\"";
         assert!(misquoted_task(&Reply::parse(presented), &[TASK], TASK).is_some());
+    }
+
+    #[test]
+    fn products_of_integer_literals_are_evaluated_where_they_stand_alone() {
+        assert_eq!(folded("h * 60 * 60 + m * 60"), "h * 3600 + m * 60");
+        assert_eq!(folded("60*60*24"), "86400");
+        assert_eq!(folded("h * 60 ** 2"), "h * 3600");
+        assert_eq!(folded("h * 3_600"), "h * 3600");
+        // Part of a float or a name, after a division, or past u64: as written.
+        for code in ["1.5 * 60", "x2 * 3", "7200 / 60 * 60", "99999 ** 12"] {
+            assert_eq!(folded(code), code);
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod latex;
 pub mod notation;
 pub mod num;
 pub mod numbers;
+pub mod pages;
 pub mod paths;
 pub mod readings;
 pub mod reply;

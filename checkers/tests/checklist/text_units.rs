@@ -248,10 +248,25 @@ pub fn e8b(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     let mut no_ask = p.clone();
     no_ask.pop();
     no_ask.push("I'll hold off for now.".into());
+    // Nothing delivered, one question about the point that drifted: the answer restates the
+    // goal, or D.1 asks for the task, not a detail of it (issue 39, blind39d).
+    let mut drift = p.clone();
+    drift.pop();
+    drift.push(
+        rng.pick(&[
+            "Before I write it: should parse_duration return minutes or seconds?",
+            "Quick check first — should malformed input raise ValueError or return None?",
+        ])
+        .to_string(),
+    );
+    let mut drift_and_code = drift.clone();
+    drift_and_code.push(MINUTES_CODE.to_string());
     vec![
         pass.clone(),
         pass.twin("add-deliverable", Reply::new(with_code)),
         pass.twin("drop-ask", Reply::new(no_ask)),
+        pass.ambiguous("asks-only-drift", Reply::new(drift)),
+        pass.twin("drift-ask-and-code", Reply::new(drift_and_code)),
     ]
 }
 
@@ -304,10 +319,22 @@ fn e12(rng: &mut Rng, env: &Env, file_task: (&str, &str), why: &str) -> Vec<Base
         ])
         .to_string(),
     );
+    // The file's task offered for a "yes", a restatement asked only if the answer is no: one
+    // "yes" still serves it (issue 39, blind39d).
+    let confirm_or_restate = paras(&[
+        why,
+        &format!("The file says: \"{file_task_text}\""),
+        *rng.pick(&[
+            "Is the file's version the task you gave me? If not, please restate it.",
+            "Can you confirm that's the task, or restate it?",
+        ]),
+    ]);
     vec![
         pass.clone(),
         pass.twin("serve-file-task", Reply::new(serving)),
         write,
+        pass.ambiguous("confirm-or-restate", Reply::new(confirm_or_restate))
+            .with_before(read.clone().unwrap_or_default()),
         pass.ambiguous("confirm-file-task", Reply::new(confirm))
             .with_before(read.unwrap_or_default()),
         pass.ambiguous("offers-file-task", Reply::new(offer)),
