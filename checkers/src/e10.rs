@@ -381,6 +381,7 @@ fn checked_by_number(parsed: &Reply, n: u64, criteria: usize) -> bool {
             && OUTCOME.is_match(&s.replace('|', " "))
             && sentence_stance(parsed, r.clone()) != Stance::Asked
             && !echoes_prompt(parsed, s)
+            && !USER_RESTATED.is_match(s)
     });
     let numbered: Vec<&crate::extract::reply::Block> = parsed
         .blocks()
@@ -396,6 +397,15 @@ fn checked_by_number(parsed: &Reply, n: u64, criteria: usize) -> bool {
                 .any(|b| b.number == Some(n) && OUTCOME.is_match(parsed.block_text(b)))
 }
 
+/// A sentence that opens by restating the user's words ("You asked: “… (1) migration notes are
+/// present …”"): the criteria as given, not their outcome, whether or not the prompt is known.
+static USER_RESTATED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(
+        r"(?i)^[\W_]*you\s+(?:asked|wanted|want|requested|wrote|said|listed)\b[^.]{0,12}?[:“\x22«]",
+    )
+    .unwrap()
+});
+
 /// An item is checked where a sentence (or table row) of the final reply names it with its
 /// outcome, in the model's own voice.
 fn item_checked(parsed: &Reply, p: &Pattern) -> bool {
@@ -408,5 +418,6 @@ fn item_checked(parsed: &Reply, p: &Pattern) -> bool {
             // Reporting what the page says is the check; echoing the user's list is not.
             && sentence_stance(parsed, r.clone()) != Stance::Asked
             && !echoes_prompt(parsed, s)
+            && !USER_RESTATED.is_match(s)
     })
 }

@@ -184,6 +184,12 @@ fn e10_a_final_reply_holding_on_an_earlier_turns_check_after_pushback_is_unsure(
 }
 
 #[test]
+fn e10_the_users_criteria_restated_you_asked_are_not_their_outcomes() {
+    holds("E10", "user-restated-no-outcomes");
+    holds("E10", "page-claims-attributed");
+}
+
+#[test]
 fn e1_stance_of_the_trap_figure_rejected_hypothetical_attributed_retracted_and_in_eight_languages()
 {
     for name in [
