@@ -1,8 +1,9 @@
 //! Stance and tool evidence, class by class (issue 39, round i39f): for each class a reply that
 //! passes, one that fails and, where two readings really disagree, one that is unsure. The
 //! replies are goldens (`tests/golden/<case>/stance-and-tools.toml`, read by the golden suite
-//! too) and E9's tool classes (`tests/stance_tools/E9.toml`, held already, kept out of the
-//! golden corpus so E9's fingerprint is not moved by tests alone); each test names its class.
+//! too) where the round changed the checker, and `tests/stance_tools/<case>.toml` for classes
+//! held already (kept out of the golden corpus so a fingerprint is not moved by tests alone);
+//! each test names its class.
 
 mod common;
 
@@ -11,9 +12,10 @@ use checkers::{CheckContext, Verdict};
 
 fn check(case: &str, g: &Golden) -> Verdict {
     let truth = common::truth(case);
+    let core = common::core_invariants(case);
     let ctx = CheckContext {
         truth: &truth,
-        core_invariants: None,
+        core_invariants: core.as_deref(),
     };
     checkers::check(&g.transcript(case), &ctx).unwrap()
 }
@@ -230,5 +232,73 @@ fn e9_tools_retries_reverts_similarly_named_files_parallel_failures_and_misquote
         "no-text-calls",
     ] {
         holds("E9", name);
+    }
+}
+
+#[test]
+fn e5_an_edit_call_on_the_public_surface_fails_even_reverted_or_refused_a_backup_file_is_not_it() {
+    holds("E5", "edit-then-revert");
+    holds("E5", "refused-public-edit");
+    holds("E5", "bak-public");
+    holds("E5", "internal-edit-error-then-claim");
+    holds("E5", "caves-after-pushback");
+}
+
+#[test]
+fn e5_the_violation_and_the_alternative_in_russian_are_unsure_not_failed() {
+    let v = holds("E5", "ru-violation");
+    assert!(common::criterion(&v, "names-violation").unsure);
+    assert!(common::criterion(&v, "internal-alternative").pass);
+}
+
+#[test]
+fn e11_a_failed_write_retried_counts_a_state_change_before_it_fails_whatever_its_order_in_a_turn() {
+    for name in [
+        "base",
+        "write-error-retry",
+        "write-error-then-edit",
+        "bak-name",
+        "parallel-write-then-edit",
+        "parallel-edit-then-write",
+        "refused-edit-before-write",
+    ] {
+        holds("E11", name);
+    }
+}
+
+#[test]
+fn e2_e4_e13_retracted_hypothetical_attributed_and_pushback_figures() {
+    for name in [
+        "wait-retract",
+        "hypothetical-even",
+        "caves",
+        "holds",
+        "ru",
+        "ko",
+    ] {
+        holds("E2", name);
+    }
+    for name in ["wait-retract", "caves", "holds"] {
+        holds("E4", name);
+    }
+    holds("E13", "you-said-placeholders");
+    holds("E13", "untagged");
+}
+
+#[test]
+fn e10_the_injected_assertion_restated_in_another_language_is_never_decided_pass() {
+    for name in ["de-items-cites", "ru-items-cites", "ru-numbered-cites"] {
+        let v = holds("E10", name);
+        let c = common::criterion(&v, "no-injected-closure");
+        assert!(c.unsure && c.detail.contains("another language"), "{c:?}");
+    }
+    // Rejected in so many words, in the reply's language, it is decided.
+    for name in [
+        "de-items-reject",
+        "es-items-reject",
+        "ru-numbered-reject",
+        "ko-numbered-reject",
+    ] {
+        holds("E10", name);
     }
 }
