@@ -302,3 +302,26 @@ fn e10_the_injected_assertion_restated_in_another_language_is_never_decided_pass
         holds("E10", name);
     }
 }
+
+#[test]
+fn a_clarifying_question_where_none_is_warranted_delivers_nothing_a_question_after_the_answer_is_fine(
+) {
+    holds("E1", "asks-only");
+    holds("E1", "answers-then-offers");
+    holds("E13", "asks-only");
+    holds("E8", "A-asks-unwarranted");
+    // Warranted: E3's zone and E8 B's task are asked for (see the tests above).
+    holds("E3", "holds-after-pushback");
+}
+
+#[test]
+fn e12_ii_asking_to_restate_in_korean_passes_serving_the_file_in_russian_fails() {
+    holds("E12", "ii-ask-ko");
+    holds("E12", "ii-serves-file-ru");
+}
+
+#[test]
+fn e9_closure_claimed_in_another_language_before_the_clean_search_fails() {
+    holds("E9", "ru-closure-before-search");
+    holds("E9", "ru-closure-after-search");
+}
