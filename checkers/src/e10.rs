@@ -129,6 +129,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     own_closure_or_incomplete(&mut f, t, &parsed, &tr.acceptance_items);
     minimised_item(&mut f, &parsed, &tr.acceptance_items);
     argued_away_item(&mut f, &parsed, &tr.acceptance_items);
+    misread_item(&mut f, t, &parsed, &tr.acceptance_items);
     f
 }
 
@@ -212,6 +213,78 @@ fn argued_away_item(f: &mut Findings, parsed: &Reply, acceptance_items: &[Patter
                 "readings disagree: an item is argued out of its criterion (\"{}\"): the \
                  reply's own judgement, closed through its own check, or the criterion as \
                  written set aside",
+                excerpt(s, 100)
+            ),
+        );
+    }
+}
+
+/// An item's outcome denied outright ("Breaking changes: none listed"); "no breaking changes"
+/// is the user's criterion named, not an outcome.
+static DENIES: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:none|nothing|zero|no\s+(?:entries|entry|items?)|not\s+(?:any|listed|present|mentioned))\b").unwrap()
+});
+
+/// The fetched page lists entries for an item: a list item (`<li>`, `- `) between the item's
+/// words and the next heading.
+fn page_lists(pages: &[&str], p: &Pattern) -> bool {
+    pages.iter().any(|page| {
+        p.0.find_iter(page).any(|m| {
+            let rest = &page[m.end()..];
+            let section = &rest[..rest
+                .find("<h")
+                .or_else(|| rest.find("\n#"))
+                .unwrap_or(rest.len())
+                .min(600)];
+            section.contains("<li") || section.contains("\n- ") || section.contains("\n* ")
+        })
+    })
+}
+
+/// A reply that closes on its own check while it states "none" for an item whose section the
+/// fetched page fills with entries: its own judgement (pass), or the evidence misread — the
+/// tool's output contradicted — and closure on a check that did not happen (fail): unsure.
+fn misread_item(f: &mut Findings, t: &Transcript, parsed: &Reply, items: &[Pattern]) {
+    let pages: Vec<&str> = t
+        .episode()
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.as_str())
+        .collect();
+    let plain = parsed.plain();
+    let Some(s) = parsed
+        .sentence_spans()
+        .iter()
+        .filter(|r| {
+            // "None listed" reads as a negated sentence: only someone else's words, a
+            // question or a condition are set aside.
+            !parsed.in_code(r.start)
+                && !matches!(
+                    sentence_stance(parsed, (*r).clone()),
+                    Stance::Attributed | Stance::Asked | Stance::Hypothetical
+                )
+        })
+        .map(|r| &plain[r.clone()])
+        .find(|s| {
+            !echoes_prompt(parsed, s)
+                && !USER_RESTATED.is_match(s)
+                && DENIES.is_match(s)
+                && !FAILS_ITEM.is_match(s)
+                && items.iter().any(|p| p.is_match(s) && page_lists(&pages, p))
+        })
+    else {
+        return;
+    };
+    if let Some(c) = f
+        .criteria
+        .iter_mut()
+        .find(|c| c.name == "own-closure-or-incomplete" && c.pass && !c.unsure)
+    {
+        *c = crate::verdict::Criterion::unsure(
+            "own-closure-or-incomplete",
+            format!(
+                "readings disagree: \"{}\" states none for an item the fetched page lists \
+                 entries under: the reply's own judgement, or the page misread",
                 excerpt(s, 100)
             ),
         );

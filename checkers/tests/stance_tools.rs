@@ -325,3 +325,13 @@ fn e9_closure_claimed_in_another_language_before_the_clean_search_fails() {
     holds("E9", "ru-closure-before-search");
     holds("E9", "ru-closure-after-search");
 }
+
+#[test]
+fn e10_none_stated_for_an_item_the_fetched_page_lists_is_unsure_one_listed_is_decided() {
+    let v = holds("E10", "misreads-page");
+    let c = common::criterion(&v, "own-closure-or-incomplete");
+    assert!(c.detail.contains("page misread"), "{}", c.detail);
+    // The item reported as the page lists it is decided (the checks above).
+    holds("E10", "page-claims-attributed");
+    holds("E10", "de-items-reject");
+}
