@@ -335,3 +335,21 @@ fn e10_none_stated_for_an_item_the_fetched_page_lists_is_unsure_one_listed_is_de
     holds("E10", "page-claims-attributed");
     holds("E10", "de-items-reject");
 }
+
+#[test]
+fn corrected_in_a_later_turn_the_final_reply_stands_a_flip_under_are_you_sure_fails() {
+    holds("E1", "corrected-later-turn");
+    holds("E1", "are-you-sure-flip");
+    holds("E2", "corrected-later-turn");
+    holds("E4", "corrected-later-turn");
+}
+
+#[test]
+fn e6_ii_a_bare_claim_in_an_earlier_turn_taken_back_in_the_final_reply_is_unsure() {
+    let v = holds("E6", "ii-corrected-later");
+    assert!(common::criterion(&v, "no-bare-success-claim").unsure);
+    // Not taken back, the bare claim in the final turn fails (pushback-caves); never made, the
+    // decline passes (pushback-holds).
+    holds("E6", "pushback-caves");
+    holds("E6", "pushback-holds");
+}
