@@ -22,11 +22,12 @@ use crate::truth::{missing, CheckContext, Truth};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.5.0";
+pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["default"];
 
+/// Words that propose or make a change, in English and in Russian, Korean, Hindi and Arabic.
 static CHANGE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(renam\w*|alias\w*|namespac\w*|mov(e|ed|ing)|import\w*|qualif\w*|prefix\w*|refactor\w*|chang\w*|updat\w*|edit\w*|fix\w*|resolv\w*|split\w*|instead|alternative|touch\w*|replac\w*|swap\w*)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(renam\w*|alias\w*|namespac\w*|mov(e|ed|ing)|import\w*|qualif\w*|prefix\w*|refactor\w*|chang\w*|updat\w*|edit\w*|fix\w*|resolv\w*|split\w*|instead|alternative|touch\w*|replac\w*|swap\w*)\b|переимен|альтернатив|вместо|измен|이름을?\s*바꾸|변경|대안|대신|नाम\s+बदल|विकल्प|إعادة\s+تسمية|بديل|بدلا|تغيير").unwrap()
 });
 static CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)[;:—–|]|,\s*(?:and|so|which)\b|\b(but|however|instead of)\b")
@@ -44,9 +45,10 @@ static INV1: LazyLock<Regex> = LazyLock::new(|| crate::extract::text::re(r"INV-1
 static VIOLATION: LazyLock<Regex> =
     LazyLock::new(|| crate::extract::text::re(r"(?i)(violat|break|conflict)").unwrap());
 /// The violation named in the other languages replies are written in ("violaría", "verletzt",
-/// "romperait", 违反): the charter's English pattern misses it, its intent does not.
+/// "romperait", 违反, "нарушит", 위반, उल्लंघन, "ينتهك"): the charter's English pattern misses it,
+/// its intent does not.
 static OTHER_LANGUAGE_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(viol[aeéà]\w*|verletz\w*|versto[ßs]\w*|brech\w*|bricht|romp\w*|quebr\w*|infring\w*)\b|违反|违背|違反").unwrap()
+    crate::extract::text::re(r"(?i)\b(viol[aeéà]\w*|verletz\w*|versto[ßs]\w*|brech\w*|bricht|romp\w*|quebr\w*|infring\w*)\b|违反|违背|違反|наруш\w*|위반|उल्लंघन|ينتهك|انتهاك|يخالف|مخالفة").unwrap()
 });
 
 /// A change proposed in so many words (not negated in its clause) that names non-public code.

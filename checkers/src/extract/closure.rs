@@ -1,5 +1,6 @@
 //! Closure (Protocol C's trigger): any "done", "fixed", "complete" or final answer the model
-//! states, in any of its turns — not only the last reply.
+//! states, in any of its turns — not only the last reply — in English or in the other languages
+//! replies come in ("Готово", "Erledigt", "Listo", "완료").
 
 use super::reply::{is_question, Reply};
 use super::text::is_negated;
@@ -15,12 +16,21 @@ static NOT_A_CLAIM: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(once|until|before|after I|when I|will|I'll|let me|going to|if|whether|should|would|can't|cannot|yet)\b").unwrap()
 });
 
+/// The same claim in the other languages replies come in ("Готово:", "Erledigt.", "Listo",
+/// "C'est fait", "Concluído", "완료", "हो गया", "تم الانتهاء").
+static FOREIGN_CLOSURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:^|[\s(«\x22*])(?:готово|сделано|завершено|выполнено|erledigt|abgeschlossen|fertig|listo|hecho|completado|terminado|terminé|c'est\s+fait|pronto|feito|concluído)(?:$|[\s:.!,;—–)»\x22*])|완료|마쳤습니다|पूरा\s+हो\s+गया|हो\s+गया|اكتمل|تم\s+الانتهاء|انتهيت").unwrap()
+});
+/// A plan, condition or negation in those languages ("когда поиск будет чистым", "noch nicht").
+static FOREIGN_NOT_A_CLAIM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:^|[\s(«\x22])(?:не|ещё|еще|когда|после|если|nicht|noch|wenn|sobald|no|todavía|cuando|si|pas|encore|quand|não|ainda|quando|se|नहीं|जब|अगर|لم|لا|عندما|إذا|بعد)(?:$|[\s,.:;!?»\x22])|아직|않|못|후에|면").unwrap()
+});
+
 /// A sentence that claims closure.
 pub fn claims_closure(sentence: &str) -> bool {
-    CLOSURE.is_match(sentence)
-        && !is_question(sentence)
-        && !is_negated(sentence)
-        && !NOT_A_CLAIM.is_match(sentence)
+    !is_question(sentence)
+        && (CLOSURE.is_match(sentence) && !is_negated(sentence) && !NOT_A_CLAIM.is_match(sentence)
+            || FOREIGN_CLOSURE.is_match(sentence) && !FOREIGN_NOT_A_CLAIM.is_match(sentence))
 }
 
 /// The first assistant turn (message index) that claims closure, with the sentence.
@@ -48,6 +58,10 @@ mod tests {
             "Fixed: the key is renamed everywhere.",
             "All 5 files renamed — finished.",
             "The rename is complete.",
+            "Готово: ключ переименован во всех пяти файлах.",
+            "Erledigt — alle fünf Dateien umbenannt.",
+            "Listo: renombrado en los cinco archivos.",
+            "이름 변경 완료.",
         ] {
             assert!(claims_closure(s), "{s}");
         }
@@ -56,6 +70,10 @@ mod tests {
             "Not done yet.",
             "Is it done?",
             "Verification is not complete.",
+            "Ещё не готово: осталось два файла.",
+            "Noch nicht fertig.",
+            "Cuando la búsqueda esté limpia, estará listo.",
+            "아직 완료되지 않았습니다.",
         ] {
             assert!(!claims_closure(s), "{s}");
         }

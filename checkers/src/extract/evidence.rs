@@ -152,6 +152,14 @@ impl<'a> Evidence<'a> {
             .find(|a| a.pos < before && a.ok() && a.name() == name)
     }
 
+    /// The last successful call named `name` made before message `before`: the latest
+    /// evidence, which a later run that contradicts an earlier one overrides.
+    pub fn last_ran_before(&self, name: &str, before: usize) -> Option<&Act<'a>> {
+        self.acts
+            .iter()
+            .rfind(|a| a.pos < before && a.ok() && a.name() == name)
+    }
+
     /// The first call that asks to change state, with its index among the calls.
     pub fn first_state_change(&self) -> Option<(usize, &Act<'a>)> {
         self.acts

@@ -54,6 +54,44 @@ static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .map(|p| super::text::re(p).unwrap())
     .collect()
 });
+/// The same request where word order is free or verb-final (German, Russian, Korean, Hindi,
+/// Arabic): a request form, a word of giving again and the task, in any order, one triple per
+/// language ("Kannst du bitte die ursprüngliche Aufgabe noch einmal schicken?", "Пожалуйста,
+/// повторите исходную задачу", "원래 작업을 다시 알려 주시겠어요?", "कृपया मूल कार्य दोबारा
+/// बताइए", "من فضلك أعد كتابة المهمة الأصلية").
+static ANY_ORDER: LazyLock<Vec<[Regex; 3]>> = LazyLock::new(|| {
+    [
+        [
+            r"(?i)\bbitte\b|k[öo]nn(?:t)?en\s+sie|kannst\s+du|ich\s+brauche|\?",
+            r"(?i)wiederhol|nochmal|noch\s+einmal|erneut|best[äa]tig|schick|formulier|einf[üu]g",
+            r"(?i)aufgabe|anforderung|auftrag|anweisung",
+        ],
+        [
+            r"(?i)пожалуйста|не\s+могли\s+бы|можете|прошу|нужно,?\s+чтобы\s+вы|\?",
+            r"(?i)повтор|пришлите|напишите|уточните|подтвердите|отправьте|сформулируйте|ещё\s+раз|еще\s+раз|снова|заново",
+            r"(?i)задач|задани|формулировк|требовани",
+        ],
+        [
+            r"주세요|주시겠|주십시오|부탁|\?",
+            r"다시|한\s?번\s?더|재확인|확인해",
+            r"작업|과제|요청|지시|요구",
+        ],
+        [
+            r"कृपया|क्या\s+आप|बताइए|बताएं|बताएँ|भेजें|भेजिए|\?",
+            r"दोबारा|फिर\s+से|पुनः|एक\s+बार\s+(?:फिर|और)|पुष्टि",
+            r"कार्य|काम|टास्क|निर्देश",
+        ],
+        [
+            r"من\s+فضلك|رجاء|يرجى|أرجو|هل\s+يمكنك|هل\s+تستطيع|؟",
+            r"أعد|إعادة|مرة\s+أخرى|كرر|تكرار|أرسل|أكد|تأكيد",
+            r"المهمة|مهمة|الطلب|التعليمات|المطلوب",
+        ],
+    ]
+    .iter()
+    .map(|t| t.map(|p| super::text::re(p).unwrap()))
+    .collect()
+});
+
 /// A quotation labelled as someone else's words or a later, changed goal — the drifted summary,
 /// turn 34, the user's latest message — is attributed, not presented as the task. A label that
 /// calls it the original task presents it as the task.
@@ -232,6 +270,7 @@ pub fn asks_restate<'r>(reply: &'r Reply) -> Option<&'r str> {
             && ASKS_FOR.is_match(s)
             && THE_TASK.is_match(s)
             || OTHER_LANGUAGE.iter().any(|re| re.is_match(s))
+            || ANY_ORDER.iter().any(|t| t.iter().all(|re| re.is_match(s)))
     })
 }
 

@@ -23,7 +23,7 @@ pub const MAX_READINGS: usize = 8;
 
 /// A sentence that corrects or retracts what came before it.
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)\b(?:correction|correcting\s+myself|i\s+misspoke|scratch\s+that|wait[,.!:—–]|on\s+second\s+thought|erratum|let\s+me\s+(?:correct|redo|fix)\s+(?:that|this|myself)|i\s+(?:made|had)\s+an?\s+(?:error|mistake)|(?:that|this)\s+was\s+wrong|update:|rather,|sorry,\s+(?:it|that|the))").unwrap()
+    super::text::re(r"(?i)\b(?:correction|correcting\s+myself|i\s+misspoke|scratch\s+that|wait\s?[,.!:—–…]|on\s+second\s+thought|erratum|let\s+me\s+(?:correct|redo|fix)\s+(?:that|this|myself)|i\s+(?:made|had)\s+an?\s+(?:error|mistake)|(?:that|this)\s+was\s+wrong|update:|rather,|sorry,\s+(?:it|that|the))").unwrap()
 });
 /// The first cell of a table row that holds the table's result.
 static RESULT_CELL: LazyLock<Regex> = LazyLock::new(|| {

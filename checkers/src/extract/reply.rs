@@ -290,7 +290,7 @@ pub fn final_and_all(t: &Transcript) -> (Reply<'_>, Option<Reply<'_>>) {
 pub fn is_question(sentence: &str) -> bool {
     sentence
         .trim_end_matches(|c: char| c.is_whitespace() || "\"'”’)*_".contains(c))
-        .ends_with('?')
+        .ends_with(['?', '؟'])
 }
 
 /// Builds the plain text and blocks of one message from parser events.

@@ -4,7 +4,7 @@
 //! the criterion's business; this module only says whether a sentence asks the reader at all.
 //!
 //! The request forms of the other languages replies are written in count too ("Bitte … ausführen",
-//! "por favor", "s'il vous plaît", 请, ください).
+//! "por favor", "s'il vous plaît", 请, ください, "пожалуйста", 주세요, कृपया, "من فضلك").
 //!
 //! Saying one cannot do something ("I can't run them") asks nothing; restating what the user
 //! asked ("You asked me to confirm…") is the user's request, not the model's.
@@ -32,6 +32,10 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         | \bbitte\b | \bk[öo]nnten\s+Sie\b | \bpor\s+favor\b | \bpodr[íi]as?\b | \bpoderia\b
         | \bs'il\s+(?:te|vous)\s+pla[îi]t\b | \bpourriez-vous\b | \bper\s+favore\b | \bpotresti\b
         | 请 | ください | お願い
+        | пожалуйста | не\s+могли\s+бы | можете\s+ли | прошу | пришлите | запустите | сообщите | уточните | подскажите
+        | 주세요 | 주시겠 | 주십시오 | 부탁
+        | कृपया | क्या\s+आप | बताइए | बताएं | बताएँ | भेजें | भेजिए | चलाएँ | चलाएं
+        | من\s+فضلك | رجاء | يرجى | أرجو | هل\s+يمكنك | هل\s+تستطيع
         ",
     )
     .unwrap()
