@@ -27,10 +27,10 @@ pub const VERSION: &str = "1.5.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse)").unwrap()
+    crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse|niedriger|weniger|tiefer|menos|m[aá]s\s+baj[oa]|mais\s+baix[oa]|de\s+moins|inf[ée]rieur|en\s+baisse|en\s+dessous|abaixo|debajo|por\s+debajo|unter|ниже|меньше)").unwrap()
 });
 static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?(?:net\s+)?$").unwrap()
+    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of|minus\s+von|r[üu]ckgang\s+(?:um|von)|(?:gesunken|gefallen)\s+um|(?:baisse|recul|perte|ca[íi]da|p[ée]rdida|queda|perda)\s+(?:(?:nette|net|neta|l[íi]quida)\s+)?d(?:e|el|u)|снижение\s+на|упал[аио]?\s+на|меньше\s+на)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?(?:net\s+)?$").unwrap()
 });
 
 static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {
@@ -54,7 +54,7 @@ static PP_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words before a figure that make it a net change.
 static NET_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(net|overall|in\s+total|total|cumulative|combined|end(ed|s)?\s+(up|at)|altogether|all\s+told|in\s+the\s+end|multiplier|factor|over\s+(the\s+)?(two|both)\s+quarters|across\s+both)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(net|overall|in\s+total|total|cumulative|combined|end(ed|s)?\s+(up|at)|altogether|all\s+told|in\s+the\s+end|multiplier|factor|over\s+(the\s+)?(two|both)\s+quarters|across\s+both|netto|insgesamt|net[ao]?|nette|l[ií]quid[oa]|au\s+total|en\s+total|no\s+total)\b|صافي|خالص|чист(?:ое|ый|ая|ой)|итог").unwrap()
 });
 /// "91% of the original": a share of where it started.
 static OF_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -259,10 +259,13 @@ impl NetFigures<'_> {
         }
         let lead = &self.plain[from..n.start];
         // "Down 9 percentage points": a net change stated in points.
-        let points = PP_AFTER.is_match(self.after(n.end));
-        if points {
+        if let Some(pp) = PP_AFTER.find(self.after(n.end)) {
+            // "9 percentage points lower": the direction after the unit.
+            let down_after = DOWN_AFTER.is_match(&self.after(n.end)[pp.end()..]);
             return !approx(n.value.abs(), 30.0)
-                && (NET_BEFORE.is_match(lead) || DOWN_BEFORE.is_match(self.before(n.start)));
+                && (NET_BEFORE.is_match(lead)
+                    || DOWN_BEFORE.is_match(self.before(n.start))
+                    || down_after);
         }
         let net_value = if n.percent {
             !approx(n.value.abs(), 30.0)

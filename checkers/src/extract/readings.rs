@@ -30,6 +30,11 @@ static RESULT_CELL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:final(?:\s+(?:answer|figure|count|result|number))?|answer|result|conclusion|recommendation|bottom\s+line|verdict)[\W_]*$").unwrap()
 });
 
+/// A line of a plain code block that labels the table's or the reply's result.
+static RESULT_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)^[\s>*#_]*(?:final(?:\s+(?:answer|figure|count|result))?|answer|result|conclusion|bottom\s+line|recommendation)\s*[:=]").unwrap()
+});
+
 /// One reading: where it comes from, the figure it rests on (its span is in that source's
 /// plain text), and the verdict it gives.
 #[derive(Debug, Clone)]
@@ -334,11 +339,13 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
     out
 }
 
-/// A plain code block that draws a box (box-drawing characters, U+2500–U+257F) is a summary
-/// the user reads, not code: its lines, the frame taken off, read as prose.
+/// A plain code block that draws a box (box-drawing characters, U+2500–U+257F), or whose line
+/// labels the result ("RESULT: increase = 25%", "Answer: 8 days"), is a summary the user
+/// reads, not code: its lines, the frame taken off, read as prose.
 fn boxed(lang: &str, body: &str) -> Option<String> {
     let plain_lang = matches!(lang, "" | "text" | "txt" | "plain" | "plaintext");
-    if !plain_lang || !body.chars().any(|c| ('\u{2500}'..='\u{257F}').contains(&c)) {
+    let drawn = body.chars().any(|c| ('\u{2500}'..='\u{257F}').contains(&c));
+    if !plain_lang || !(drawn || body.lines().any(|l| RESULT_LINE.is_match(l))) {
         return None;
     }
     let frame = |c: char| ('\u{2500}'..='\u{257F}').contains(&c) || c.is_whitespace() || c == '|';

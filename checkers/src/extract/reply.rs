@@ -364,9 +364,20 @@ impl<'r, 'a> Builder<'r, 'a> {
                 continue;
             }
             let part = &raw[region.clone()];
+            let mut run: Vec<(pulldown_cmark::CowStr, Range<usize>)> = Vec::new();
             for (ev, range) in Parser::new_ext(part, opts).into_offset_iter() {
-                self.event(ev, range.start + region.start..range.end + region.start);
+                let range = range.start + region.start..range.end + region.start;
+                if let Event::Text(t) = ev {
+                    if !run.last().is_some_and(|(_, r)| self.adjoins(r, &range)) {
+                        self.text_run(&mut run);
+                    }
+                    run.push((t, range));
+                    continue;
+                }
+                self.text_run(&mut run);
+                self.event(ev, range);
             }
+            self.text_run(&mut run);
             self.close();
         }
         self.close();
@@ -438,6 +449,43 @@ impl<'r, 'a> Builder<'r, 'a> {
         if self.open.is_some() && !(sep == "\n" && self.r.plain.ends_with('\n')) {
             self.r.plain.push_str(sep);
         }
+    }
+
+    /// Whether a text event at `next` goes straight on from one at `prev` (or after the
+    /// backslash of an escape: CommonMark starts `\,` `\%` `\(` events after it).
+    fn adjoins(&self, prev: &Range<usize>, next: &Range<usize>) -> bool {
+        next.start == prev.end
+            || next.start == prev.end + 1 && self.raw.as_bytes().get(prev.end) == Some(&b'\\')
+    }
+
+    /// A run of adjoining text events. CommonMark splits LaTeX at its escapes
+    /// (`\frac{20\,000}{80\,000}` is five events), so a run where a command's brace group is
+    /// cut is read as one text; any other run event by event, as it always was (exact spans).
+    fn text_run(&mut self, run: &mut Vec<(pulldown_cmark::CowStr<'a>, Range<usize>)>) {
+        let cut = |t: &str| t.matches('{').count() != t.matches('}').count();
+        let latex = run.len() > 1
+            && run.iter().any(|(t, _)| t.contains('\\'))
+            && run.iter().any(|(t, _)| cut(t))
+            && !matches!(self.open, Some((BlockKind::Code { .. }, _)));
+        if !latex {
+            for (t, range) in run.drain(..) {
+                self.event(Event::Text(t), range);
+            }
+            return;
+        }
+        let mut merged = String::new();
+        for (t, range) in run.iter() {
+            // `\(` `\)` delimit math, as in [`Self::text`].
+            let escaped = range.start > 0 && self.raw.as_bytes()[range.start - 1] == b'\\';
+            match t.strip_prefix(['(', ')', '[', ']']) {
+                Some(rest) if escaped => merged.push_str(rest),
+                _ => merged.push_str(t),
+            }
+        }
+        let span = run[0].1.start..run[run.len() - 1].1.end;
+        run.clear();
+        let plain = latex::to_plain(&merged);
+        self.push(&super::fold::fold(&plain), span, false);
     }
 
     fn text(&mut self, mut text: &str, mut range: Range<usize>) {
