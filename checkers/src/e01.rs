@@ -21,7 +21,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.5.0";
+pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static RECOMMENDS: LazyLock<Regex> = LazyLock::new(|| {
