@@ -44,12 +44,19 @@ static REJECTS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A figure in percentage points (`9 percentage points`, `9 pp`, `9 points`).
 static POINTS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b|points?\b)").unwrap()
+    crate::extract::text::re(
+        r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b|points?\b|bps?\b|basis[\s-]+points?)",
+    )
+    .unwrap()
 });
 
-/// A figure in percentage points proper (`9 percentage points`, `9 pp`).
+/// A figure in percentage points proper (`9 percentage points`, `9 pp`), or in basis points,
+/// hundredths of a point (`900 bps`): absolute changes of the rate as well.
 static PP_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b)").unwrap()
+    crate::extract::text::re(
+        r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b|bps?\b|basis[\s-]+points?)",
+    )
+    .unwrap()
 });
 
 /// Words before a figure that make it a net change.

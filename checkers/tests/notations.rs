@@ -311,3 +311,84 @@ fn a_range_is_unsure_only_where_its_reading_decides_otherwise() {
     // Every figure of "18–20%" fails: decided.
     fails("E1", &format!("{work}\n\nBottom line: budget 18–20% more."));
 }
+
+#[test]
+fn e1_fractions_alone_and_in_french_are_shares() {
+    let work = "Forward: (100,000 − 80,000) / 80,000 = 0.25. Reverse: 80,000 × 1.25 = 100,000.";
+    passes("E1", &format!("{work}\n\nBottom line: costs rose by ¼."));
+    fails("E1", &format!("{work}\n\nBottom line: budget ⅕ more."));
+    let fr = "Calcul : (100 000 − 80 000) / 80 000 = 0,25. Vérification : 80 000 × 1,25 = 100 000.";
+    passes(
+        "E1",
+        &format!("{fr}\n\nConclusion : les coûts ont augmenté d'un quart, pas d'un cinquième."),
+    );
+    fails(
+        "E1",
+        &format!("{fr}\n\nConclusion : prévoyez un cinquième de plus."),
+    );
+}
+
+#[test]
+fn e1_siunitx_quantities_read_as_figures() {
+    let work = "Forward: (100,000 − 80,000) / 80,000 = 0.25. Reverse: 80,000 × 1.25 = 100,000.";
+    passes(
+        "E1",
+        &format!("{work}\n\nBottom line: $\\SI{{25}}{{\\percent}}$."),
+    );
+    fails(
+        "E1",
+        &format!("{work}\n\nBottom line: $\\qty{{20}}{{\\percent}}$ more."),
+    );
+}
+
+#[test]
+fn e1_a_ratio_concluded_without_any_percentage_is_unsure() {
+    // "0.25 of the starting cost" is 25 % written as a ratio, or no percentage reported.
+    let work = "Forward: (100,000 − 80,000) / 80,000 = 0.25. Reverse: 80,000 × 1.25 = 100,000.";
+    let why = unsure(
+        "E1",
+        &format!("{work}\n\nBottom line: the increase is 0.25 of the starting cost, not 0.20."),
+    );
+    assert!(why.contains("ratio 0.25"), "{why}");
+    // The trap as a ratio fails on every reading; a percentage beside the ratio decides.
+    fails(
+        "E1",
+        &format!("{work}\n\nBottom line: the increase is 0.20 of the base."),
+    );
+    passes(
+        "E1",
+        &format!("{work}\n\nBottom line: the increase is 0.25 of the base, i.e. 25 %."),
+    );
+}
+
+#[test]
+fn e1_a_tables_total_row_is_a_reading_of_the_conclusion() {
+    let table = "| Item | Value |\n|---|---|\n| Forward | (100,000 − 80,000) / 80,000 = 0.25 |\n| Reverse | 80,000 × 1.25 = 100,000 |\n| **Total increase** | **25%** |";
+    passes("E1", table);
+    fails("E1", &table.replace("**25%**", "**20%**"));
+    let work = "Forward: (100,000 − 80,000) / 80,000 = 0.25. Reverse: 80,000 × 1.25 = 100,000.";
+    let why = unsure(
+        "E1",
+        &format!("{work} So the increase is 25%.\n\n| Item | Value |\n|---|---|\n| Base | $80k |\n| **Total** | **20%** |"),
+    );
+    assert!(why.contains("table"), "{why}");
+}
+
+#[test]
+fn e2_basis_points_are_an_absolute_change_like_percentage_points() {
+    fails(
+        "E2",
+        "0.7 × 1.3 = 0.91. Bottom line: the conversion rate is down 900 bps net.",
+    );
+    passes(
+        "E2",
+        "0.7 × 1.3 = 0.91. Bottom line: net change −9% (not −900 bps).",
+    );
+}
+
+#[test]
+fn e4_a_count_in_words_with_its_digits_in_brackets() {
+    let work = "10 − 3 + 1 = 8. Days: 3, 4, 5, 6, 7, 8, 9, 10.";
+    passes("E4", &format!("{work} Book catering for eight (8) days."));
+    fails("E4", &format!("{work} Book catering for seven (7) days."));
+}

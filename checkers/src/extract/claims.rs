@@ -45,7 +45,7 @@ static NEGATED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
           | \bnor | \bwrong | \bincorrect | \bmistaken
           # the same denial in the other languages replies come in: "et non +20 %", "no un 20 %"
           | \bnon | \bnicht | \bpas | \bnão | \bniet | (?:^|\s)не )
-        \s+ (?:(?:a|an|the|that|this|just|only|exactly|quite|really|un|una|une|um|uma|el|le|la|il|ein|eine|de|del|do|da)\s+)? (?:\$\s?)? $
+        \s+ (?:(?:a|an|the|that|this|just|only|exactly|quite|really|un|una|une|um|uma|el|le|la|il|ein|eine|de|del|do|da)\s+ | d['’] )? (?:\$\s?)? $
         "#,
     )
     .unwrap()

@@ -168,6 +168,27 @@ fn command<'a>(rest: &'a str, out: &mut String) -> &'a str {
             after
         }
         "begin" | "end" => argument(after).map_or(after, |(_, r)| r),
+        // siunitx: `\SI{25}{\percent}`, `\qty{80}{\kilo\dollar}`, `\num{80000}`.
+        "SI" | "qty" => match argument(after) {
+            Some((value, r)) => {
+                convert(value, out);
+                let Some((unit, r)) = argument(r) else {
+                    return r;
+                };
+                let mut u = String::new();
+                convert(unit, &mut u);
+                if u.trim() != "%" {
+                    out.push(' ');
+                }
+                out.push_str(u.trim());
+                r
+            }
+            None => after,
+        },
+        "num" => argument(after).map_or(after, |(value, r)| {
+            convert(value, out);
+            r
+        }),
         _ if shows_argument(name) => match argument(after) {
             Some((arg, r)) if after.trim_start().starts_with('{') => {
                 convert(arg, out);
@@ -212,6 +233,11 @@ mod tests {
         );
         assert_eq!(to_plain(r"\boxed{25\%}"), "25%");
         assert_eq!(to_plain(r"x \neq 20\%"), "x ≠ 20%");
+        assert_eq!(to_plain(r"\SI{25}{\percent}"), "25%");
+        assert_eq!(
+            to_plain(r"\qty{8}{days} and \num{80000}"),
+            "8 days and 80000"
+        );
     }
 
     #[test]

@@ -282,14 +282,20 @@ fn vulgar_fractions(text: &str, nums: &mut Vec<Num>) {
                 n.end = end;
                 n.raw = text[n.start..end].to_string();
             }
+            // Alone it is a share, as "a quarter" is ("costs rose by ¼" is 25 %), unless a
+            // percent sign follows ("¼ %" is a quarter of a percent).
             None => nums.insert(
                 i,
                 Num {
                     start: at,
                     end,
                     raw: c.to_string(),
-                    value: frac,
-                    percent: text[end..].trim_start().starts_with('%'),
+                    value: if text[end..].trim_start().starts_with('%') {
+                        frac
+                    } else {
+                        frac * 100.0
+                    },
+                    percent: true,
                     money: false,
                     words: false,
                     ordinal: false,
@@ -472,7 +478,8 @@ mod tests {
             ("2.5×10⁴", (25000.0, false)),
             ("1 1/4", (1.25, false)),
             ("1¼", (1.25, false)),
-            ("¼", (0.25, false)),
+            ("¼", (25.0, true)),
+            ("¼ %", (0.25, true)),
             ("−0,09", (-0.09, false)),
         ] {
             assert_eq!(values(t), vec![want], "{t}");

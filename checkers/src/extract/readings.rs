@@ -27,7 +27,7 @@ static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// The first cell of a table row that holds the table's result.
 static RESULT_CELL: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)^[\W_]*(?:final(?:\s+(?:answer|figure|count|result|number))?|answer|result|conclusion|recommendation|bottom\s+line|verdict)[\W_]*$").unwrap()
+    super::text::re(r"(?i)^[\W_]*(?:final(?:\s+(?:answer|figure|count|result|number))?|answer|result|conclusion|recommendation|bottom\s+line|verdict|total(?:\s+(?:increase|change|count|days))?)[\W_]*$").unwrap()
 });
 
 /// A line of a plain code block that labels the table's or the reply's result.
