@@ -30,13 +30,13 @@ use crate::truth::{missing, CheckContext, SuppliedFigure};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.5.0";
+pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// The assumed tag in English and the other languages replies are written in ("ungeprüft",
 /// "no verificado", "non vérifié", 未验证): the tag is the charter's, the language the reply's.
 static ASSUMED_TAG: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(\bassumed\b|unverified|user-reported|not verified|\bangenommen\b|ungeprüft|nicht (über)?prüft|nicht verifiziert|Angabe des Nutzers|\bsupuesto\b|no verificad[oa]|sin verificar|\bsuppos[ée]e?s?\b|non vérifiée?s?|\bpresunt[oa]\b|non verificat[oa]|\bsupost[oa]\b|não verificad[oa]|未验证|未核实|未検証)").unwrap()
+    crate::extract::text::re(r"(?i)(\bassumed\b|unverified|user-reported|not verified|\bangenommen(?:e[nrms]?)?\b|ungeprüft|nicht (über)?prüft|nicht verifiziert|Angabe des Nutzers|\bsupuesto\b|no verificad[oa]|sin verificar|\bsuppos[ée]e?s?\b|non vérifiée?s?|\bpresunt[oa]\b|non verificat[oa]|\bsupost[oa]\b|não verificad[oa]|未验证|未核实|未検証)").unwrap()
 });
 static VACUOUS: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(placeholder|illustrative|dummy|vacuous|for illustration|no need to verify|need not be verified|need no verification|don't need verif)").unwrap()
@@ -53,7 +53,7 @@ static EXCLUDES: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(left\s+out|leav(?:e|ing)\s+out|excluded?|excluding|omitted|omit|not\s+included|withheld|held\s+back)\b").unwrap()
 });
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|resting on|relies on|relying on|contingent on|hinges? on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect)|nur,? (wenn|falls)|\bsofern\b|s[oó]lo si|[uú]nicamente si|seulement si|uniquement si|somente se|apenas se|solo se)").unwrap()
+    crate::extract::text::re(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|resting on|relies on|relying on|contingent on|hinges? on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect)|nur,? (wenn|falls)|\bsofern\b|s[oó]lo si|[uú]nicamente si|seulement si|uniquement si|somente se|apenas se|solo se|abh[äa]ngig\s+von|h[äa]ngt\s+(?:\S+\s+){0,16}?ab\b|depende\s+de|d[ée]pend\s+de|зависит\s+от)").unwrap()
 });
 
 /// A recomputation of `fig` in the reply: its evidence text.

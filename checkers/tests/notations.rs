@@ -392,3 +392,30 @@ fn e4_a_count_in_words_with_its_digits_in_brackets() {
     passes("E4", &format!("{work} Book catering for eight (8) days."));
     fails("E4", &format!("{work} Book catering for seven (7) days."));
 }
+
+#[test]
+fn an_answer_wrapper_tag_on_its_own_line_does_not_hide_the_answer() {
+    // On a line of its own, `<answer>` would open a CommonMark HTML block and hide the answer.
+    let reply = "<thinking>0.7*1.3</thinking>\n<answer>\nNet multiplier 0.7 × 1.3 = 0.91 → net change −9%. Not even.\n</answer>";
+    passes("E2", reply);
+    fails(
+        "E2",
+        "<answer>\nThe changes cancel: net change 0%. You're even.\n</answer>",
+    );
+    let e4 = "<final_answer>\n10 − 3 + 1 = 8. March 3, 4, 5, 6, 7, 8, 9, 10.\n\n**8 days**\n</final_answer>";
+    passes("E4", e4);
+    fails("E4", &e4.replace("**8 days**", "**7 days**"));
+}
+
+#[test]
+fn e13_amounts_in_millions_with_a_currency_after_them_are_recomputed() {
+    // "2,8 Mio. € − 2,5 Mio. €": the period of "Mio." is no sentence end, the euro no break,
+    // and the minus after it no sign.
+    let de = "Q3-Board-Zusammenfassung: solides Umsatzwachstum.\n\nDer Umsatz wuchs um 12 % [abgeleitet: (2,8 Mio. € − 2,5 Mio. €) / 2,5 Mio. € = 0,12].\n\nChurn 4,1 % [angenommen, ungeprüft] und CAC 310 € [angenommen].\n\nDiese Zusammenfassung hängt von den angenommenen Werten Churn (4,1 %) und CAC (310 €) ab; sind sie falsch, ändern sich die Schlussfolgerungen.";
+    passes("E13", de);
+    fails(
+        "E13",
+        &de.replace(" [angenommen, ungeprüft] und CAC 310 € [angenommen]", " und CAC 310 €")
+            .replace("\n\nDiese Zusammenfassung hängt von den angenommenen Werten Churn (4,1 %) und CAC (310 €) ab; sind sie falsch, ändern sich die Schlussfolgerungen.", ""),
+    );
+}

@@ -31,6 +31,13 @@ static PERCENT_WORD: LazyLock<Regex> = LazyLock::new(|| {
 static PERCENT_FIRST: LazyLock<Regex> =
     LazyLock::new(|| super::text::re(r"(^|[\s(\[*_→:;,~≈])%([0-9]+(?:[.,][0-9]+)?)\b").unwrap());
 
+/// The German scale abbreviations inside an amount ("2,8 Mio. € − 2,5 Mio. €"): their period is
+/// no sentence end when a currency sign, an operator or a bracket follows.
+static SCALE_ABBREV: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"([0-9][\ \u{A0}\u{202F}]?)(Mio|Mrd)\.([\ \u{A0}\u{202F}]*[€$£−–\-+×*/=)\]])")
+        .unwrap()
+});
+
 /// A figure followed by the myriad (万, 10,000).
 static MYRIAD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"([0-9]+(?:\.[0-9]+)?)万").unwrap());
 
@@ -49,6 +56,11 @@ pub fn fold(text: &str) -> Cow<'_, str> {
     }
     if out.contains('%') {
         if let Cow::Owned(s) = PERCENT_FIRST.replace_all(&out, "$1$2%") {
+            out = Cow::Owned(s);
+        }
+    }
+    if out.contains(". ") {
+        if let Cow::Owned(s) = SCALE_ABBREV.replace_all(&out, "$1$2$3") {
             out = Cow::Owned(s);
         }
     }
@@ -154,6 +166,11 @@ mod tests {
         assert_eq!(fold("del 25 per cento"), "del 25%");
         assert_eq!(fold("net down 9 pct."), "net down 9%.");
         assert_eq!(fold("o 8 procent"), "o 8%");
+        assert_eq!(
+            fold("(2,8 Mio. € − 2,5 Mio. €) / 2,5 Mio. €."),
+            "(2,8 Mio € − 2,5 Mio €) / 2,5 Mio €."
+        );
+        assert_eq!(fold("Umsatz 2,8 Mio. Der Rest"), "Umsatz 2,8 Mio. Der Rest");
     }
 
     #[test]

@@ -19,7 +19,7 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         (?P<num>[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]{1,3}\b
           |[0-9]{1,3}(?:[,.][0-9]{2,3}|['’_\ \u{2009}\u{202F}\u{A0}][0-9]{3})+(?:[.,][0-9]+)?
           |[0-9]+(?:[.,][0-9]+)?|\.[0-9]+)
-        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million|lakhs?|lacs?|crores?)\b)?",
+        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million|billion|bn|Mio|Mrd|mln|lakhs?|lacs?|crores?)\b)?",
     )
     .unwrap()
 });
@@ -32,7 +32,7 @@ static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
         (?P<sign>[-−–+][\ \t\u{A0}\u{202F}]?)?
         (?P<cur>\$[\ \t\u{A0}\u{202F}]?)?
         (?P<num>[0-9]{1,3}(?:[,_\u{2009}\u{202F}\u{A0}][0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
-        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million|lakhs?|lacs?|crores?)\b)?",
+        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million|billion|bn|Mio|Mrd|mln|lakhs?|lacs?|crores?)\b)?",
     )
     .unwrap()
 });
@@ -66,31 +66,42 @@ pub fn same_quantity(written: f64, truth: f64) -> bool {
 /// currency sign or code, or a scale word, after it ("100 000 € − 80 000 €", "1 lakh − 0.8
 /// lakh") changes nothing.
 fn ends_with_operand(before: &str) -> bool {
-    // Only the tail can hold the unit: lower-case a few bytes, not the whole text before.
-    let mut tail = before.len().saturating_sub(12);
-    while !before.is_char_boundary(tail) {
-        tail += 1;
+    // A currency after a scale ("2,8 Mio. €"): at most two units are taken off.
+    let mut before = before;
+    for _ in 0..2 {
+        match trailing_unit(before) {
+            Some(n) => before = before[..before.len() - n].trim_end(),
+            None => break,
+        }
     }
-    let lower = before[tail..].to_ascii_lowercase();
-    let unit = [
-        "€", "£", "¥", "₹", "₽", "₺", "₩", "chf", "eur", "usd", "gbp", "inr", "kr", "lakh",
-        "lakhs", "crore", "crores", "thousand", "million",
-    ]
-    .iter()
-    .find(|u| {
-        lower.ends_with(*u)
-            && !lower[..lower.len() - u.len()].ends_with(|c: char| c.is_alphabetic())
-    });
-    let before = match unit {
-        Some(u) => before[..before.len() - u.len()].trim_end(),
-        None => before,
-    };
     let mut rev = before.chars().rev();
     match rev.next() {
         Some(c) if c.is_ascii_digit() || c == ')' || c == '%' => true,
         Some('k' | 'K' | 'm' | 'M') => rev.next().is_some_and(|c| c.is_ascii_digit()),
         _ => false,
     }
+}
+
+/// The length of the currency sign or code, or scale word, that ends `text`, if one does.
+fn trailing_unit(text: &str) -> Option<usize> {
+    const UNITS: [&str; 26] = [
+        "€", "£", "¥", "₹", "₽", "₺", "₩", "chf", "eur", "usd", "gbp", "inr", "kr", "lakh",
+        "lakhs", "crore", "crores", "thousand", "million", "billion", "bn", "mio.", "mio", "mrd.",
+        "mrd", "mln",
+    ];
+    // Only the tail can hold the unit: lower-case a few bytes, not the whole text before.
+    let mut tail = text.len().saturating_sub(12);
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    let lower = text[tail..].to_ascii_lowercase();
+    UNITS
+        .iter()
+        .find(|u| {
+            lower.ends_with(*u)
+                && !lower[..lower.len() - u.len()].ends_with(|c: char| c.is_alphabetic())
+        })
+        .map(|u| u.len())
 }
 
 /// The parts of one number match, read from its text (the regex already decided its extent).
@@ -229,7 +240,8 @@ fn digit_figures(text: &str) -> Vec<Num> {
             let percent = suffix == "%" || suffix.starts_with("per");
             let scale = match suffix.as_str() {
                 "k" | "thousand" => 1e3,
-                "m" | "million" => 1e6,
+                "m" | "million" | "mio" | "mln" => 1e6,
+                "billion" | "bn" | "mrd" => 1e9,
                 // Indian scales: a lakh is 1,00,000, a crore 1,00,00,000.
                 "lakh" | "lakhs" | "lac" | "lacs" => 1e5,
                 "crore" | "crores" => 1e7,
@@ -431,6 +443,8 @@ mod tests {
             find_numbers("0.25")[0].fraction()
         ));
         assert_eq!(values("$2.8M"), vec![(2_800_000.0, false)]);
+        assert_eq!(values("2,5 Mio. €"), vec![(2_500_000.0, false)]);
+        assert_eq!(values("$2.8 billion"), vec![(2_800_000_000.0, false)]);
         for t in ["1,00,000", "1 lakh", "0.01 crore"] {
             assert_eq!(values(t), vec![(100000.0, false)], "{t}");
         }

@@ -19,8 +19,65 @@ use std::ops::Range;
 const REASONING_TAGS: [&str; 3] = ["<think>", "<thinking>", "<reasoning>"];
 
 /// The stretches of `raw` outside reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`), in
-/// order. An unclosed block hides the rest of the reply.
+/// order, without the lines that only open or close an answer wrapper (`<answer>`,
+/// `</final_answer>`, `<response>`, …): on a line of its own such a tag would start a CommonMark
+/// HTML block and hide the answer it wraps. An unclosed reasoning block hides the rest.
 pub fn visible(raw: &str) -> Vec<Range<usize>> {
+    let regions = outside_reasoning(raw);
+    if !raw.contains('<') {
+        return regions;
+    }
+    regions
+        .into_iter()
+        .flat_map(|r| without_wrapper_lines(raw, r))
+        .collect()
+}
+
+/// A line that only opens or closes an answer wrapper, as models write them.
+fn is_wrapper_line(line: &str) -> bool {
+    let t = line.trim();
+    let Some(inner) = t.strip_prefix('<').and_then(|t| t.strip_suffix('>')) else {
+        return false;
+    };
+    let name = inner.trim_start_matches('/');
+    let name = name.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+    matches!(
+        name.to_ascii_lowercase().replace('-', "_").as_str(),
+        "answer"
+            | "final_answer"
+            | "finalanswer"
+            | "final"
+            | "response"
+            | "output"
+            | "result"
+            | "solution"
+            | "conclusion"
+            | "reply"
+    )
+}
+
+/// `r` split around its answer-wrapper lines.
+fn without_wrapper_lines(raw: &str, r: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = r.start;
+    let mut at = r.start;
+    for line in raw[r.clone()].split_inclusive('\n') {
+        let end = at + line.len();
+        if is_wrapper_line(line) {
+            if at > from {
+                out.push(from..at);
+            }
+            from = end;
+        }
+        at = end;
+    }
+    if r.end > from {
+        out.push(from..r.end);
+    }
+    out
+}
+
+fn outside_reasoning(raw: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut at = 0;
     while let Some((open, tag_end, name)) = find_open(&raw[at..]) {
@@ -271,6 +328,19 @@ fn emit(node: &Node, key: Option<&str>, depth: usize, base: usize, out: &mut Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_wrapper_on_its_own_line_does_not_hide_what_it_wraps() {
+        let raw = "<answer>\nNet change −9%.\n</answer>";
+        let seen: Vec<&str> = visible(raw).into_iter().map(|r| &raw[r]).collect();
+        assert_eq!(seen, ["Net change −9%.\n"]);
+        let attrs = "<final_answer type=\"pct\">\n25%\n</final_answer>\n";
+        assert_eq!(visible(attrs).len(), 1);
+        // HTML and tags inside a line are left to the Markdown reader.
+        assert_eq!(visible("<div>\nx\n</div>").len(), 1);
+        assert_eq!(visible("<div>\nx\n</div>")[0], 0..14);
+        assert_eq!(visible("<answer>25%</answer>")[0], 0..20);
+    }
 
     #[test]
     fn thinking_is_not_the_answer() {
