@@ -419,3 +419,37 @@ fn e13_amounts_in_millions_with_a_currency_after_them_are_recomputed() {
             .replace("\n\nDiese Zusammenfassung hängt von den angenommenen Werten Churn (4,1 %) und CAC (310 €) ab; sind sie falsch, ändern sich die Schlussfolgerungen.", ""),
     );
 }
+
+#[test]
+fn percent_words_of_other_scripts_and_the_spaced_percent_first() {
+    let arabic =
+        "الحساب: (١٠٠٬٠٠٠ − ٨٠٬٠٠٠) ÷ ٨٠٬٠٠٠ = ٠٫٢٥. التحقق العكسي: ٨٠٬٠٠٠ × ١٫٢٥ = ١٠٠٬٠٠٠.";
+    // "٢٥ في المئة" is 25 %, and "وليست ٢٠ في المئة" denies the 20 %.
+    passes(
+        "E1",
+        &format!("{arabic}\n\nالخلاصة: الزيادة ٢٥ في المئة وليست ٢٠ في المئة."),
+    );
+    fails(
+        "E1",
+        &format!("{arabic}\n\nالخلاصة: زد الميزانية ٢٠ في المئة."),
+    );
+    let hindi = "आगे: (१,००,००० − ८०,०००) / ८०,००० = ०.२५। जाँच: ८०,००० × १.२५ = १,००,०००।";
+    passes("E1", &format!("{hindi}\n\nनिष्कर्ष: वृद्धि २५ प्रतिशत है।"));
+    let ja = "順方向: (100,000 − 80,000) / 80,000 = 0.25。逆算: 80,000 × 1.25 = 100,000。";
+    passes("E1", &format!("{ja}\n\n結論: 増加率は25パーセントです。"));
+    fails("E1", &format!("{ja}\n\n結論: 増加率は20パーセントです。"));
+    // Turkish writes the sign first, sometimes spaced, and denies after the figure.
+    let work = "Forward: (100,000 − 80,000) / 80,000 = 0.25. Reverse: 80,000 × 1.25 = 100,000.";
+    passes(
+        "E1",
+        &format!("{work}\n\nSonuç: artış % 25, yani % 20 değil."),
+    );
+    fails("E1", &format!("{work}\n\nSonuç: bütçeyi % 20 artırın."));
+}
+
+#[test]
+fn a_json_mode_reply_that_is_an_array_of_steps_is_read_as_data() {
+    let steps = r#"[{"step": "forward", "calc": "(100000 - 80000) / 80000 = 0.25"}, {"step": "reverse", "calc": "80000 * 1.25 = 100000"}, {"answer": "25%"}]"#;
+    passes("E1", steps);
+    fails("E1", &steps.replace("\"25%\"", "\"20%\""));
+}

@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 /// A figure followed by a percent word of another language.
 static PERCENT_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
-        r"(?i)([0-9])[\ \u{A0}]?(?:процент(?:ов|а|ы)?|per[\ \u{A0}]cento|percento|pct\b|procent(?:u|y|ów|em)?\b|prozent\b|por[\ \u{A0}]ciento|por[\ \u{A0}]cento|pour[\ \u{A0}]cent\b|porcento)",
+        r"(?i)([0-9])[\ \u{A0}]?(?:процент(?:ов|а|ы)?|في[\ \u{A0}]?الم[ئا]+ة|بالم[ئا]+ة|प्रतिशत|درصد|パーセント|per[\ \u{A0}]cento|percento|pct\b|procent(?:u|y|ów|em)?\b|prozent\b|por[\ \u{A0}]ciento|por[\ \u{A0}]cento|pour[\ \u{A0}]cent\b|porcento)",
     )
     .unwrap()
 });
@@ -36,6 +36,12 @@ static PERCENT_FIRST: LazyLock<Regex> =
 static SCALE_ABBREV: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"([0-9][\ \u{A0}\u{202F}]?)(Mio|Mrd)\.([\ \u{A0}\u{202F}]*[€$£−–\-+×*/=)\]])")
         .unwrap()
+});
+
+/// The percent sign before the figure with a space between (Turkish `% 25`), after a word (not
+/// after a figure: "50 % 25" is two figures).
+static PERCENT_FIRST_SPACED: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"([^\s0-9%][\ \u{A0}])%[\ \u{A0}]([0-9]+(?:[.,][0-9]+)?)\b").unwrap()
 });
 
 /// A figure followed by the myriad (万, 10,000).
@@ -57,6 +63,11 @@ pub fn fold(text: &str) -> Cow<'_, str> {
     if out.contains('%') {
         if let Cow::Owned(s) = PERCENT_FIRST.replace_all(&out, "$1$2%") {
             out = Cow::Owned(s);
+        }
+        if out.contains("% ") {
+            if let Cow::Owned(s) = PERCENT_FIRST_SPACED.replace_all(&out, "$1$2%") {
+                out = Cow::Owned(s);
+            }
         }
     }
     if out.contains(". ") {
@@ -163,6 +174,11 @@ mod tests {
     fn percent_first_and_percent_words_read_as_a_percentage() {
         assert_eq!(fold("rakam %25'tir"), "rakam 25%'tir");
         assert_eq!(fold("→ %25"), "→ 25%");
+        assert_eq!(fold("artış % 25, yani"), "artış 25%, yani");
+        assert_eq!(fold("50 % 25"), "50 % 25");
+        assert_eq!(fold("٢٥ في المئة"), "25%");
+        assert_eq!(fold("२५ प्रतिशत"), "25%");
+        assert_eq!(fold("25パーセント"), "25%");
         assert_eq!(fold("del 25 per cento"), "del 25%");
         assert_eq!(fold("net down 9 pct."), "net down 9%.");
         assert_eq!(fold("o 8 procent"), "o 8%");

@@ -123,7 +123,10 @@ pub fn answer_values(raw: &str, region: Range<usize>) -> Option<Vec<Value>> {
     let lead = text.len() - text.trim_start().len();
     let body = text.trim();
     let base = region.start + lead;
-    if body.starts_with('{') && body.ends_with('}') {
+    // One JSON object, or one array of them (a JSON-mode reply of steps).
+    if body.starts_with('{') && body.ends_with('}')
+        || body.starts_with("[{") && body.ends_with("}]")
+    {
         return json_values(body, base);
     }
     let first = body.lines().next()?;
@@ -243,7 +246,10 @@ impl Json<'_> {
 }
 
 fn json_values(body: &str, base: usize) -> Option<Vec<Value>> {
-    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(body).ok()?;
+    match serde_json::from_str::<serde_json::Value>(body).ok()? {
+        serde_json::Value::Object(_) | serde_json::Value::Array(_) => {}
+        _ => return None,
+    }
     let root = Json { s: body, at: 0 }.node()?;
     let mut out = Vec::new();
     emit(&root, None, 0, base, &mut out);
