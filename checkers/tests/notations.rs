@@ -453,3 +453,54 @@ fn a_json_mode_reply_that_is_an_array_of_steps_is_read_as_data() {
     passes("E1", steps);
     fails("E1", &steps.replace("\"25%\"", "\"20%\""));
 }
+
+/// Notations that were read right before this round, kept so: scientific notation, apostrophe
+/// and space grouping, Indian grouping, approximations.
+#[test]
+fn notations_read_already_stay_read() {
+    use checkers::extract::numbers::find_numbers;
+    let read = |t: &str| {
+        let n = find_numbers(t);
+        assert_eq!(n.len(), 1, "{t}: {n:?}");
+        (n[0].value, n[0].percent)
+    };
+    for t in ["2.5e-1", "2.5E-01", "2.5 × 10⁻¹", "2.5·10^-1", "2,5·10⁻¹"] {
+        let (v, _) = read(t);
+        assert!((v - 0.25).abs() < 1e-9, "{t}: {v}");
+    }
+    for t in [
+        "80'000",
+        "80’000",
+        "80 000",
+        "80\u{202F}000",
+        "80\u{A0}000",
+        "80,000",
+        "80k",
+    ] {
+        assert_eq!(read(t), (80000.0, false), "{t}");
+    }
+    assert_eq!(read("1,00,000"), (100000.0, false));
+    for t in [
+        "≈25 %",
+        "~25%",
+        "25\u{202F}%",
+        "25 per cent",
+        "twenty-five percent",
+    ] {
+        assert_eq!(read(t), (25.0, true), "{t}");
+    }
+}
+
+#[test]
+fn an_answer_tag_holding_its_answer_on_one_line_is_read_as_it_is() {
+    let work = "Forward: (100,000 − 80,000) / 80,000 = 0.25. Reverse: 80,000 × 1.25 = 100,000.";
+    passes(
+        "E1",
+        &format!("{work}\n\n<answer type=\"percent\">25%</answer>"),
+    );
+    fails(
+        "E1",
+        &format!("{work}\n\n<answer type=\"percent\">20%</answer>"),
+    );
+    passes("E1", &format!("{work}\n\n<final_answer>25%</final_answer>"));
+}

@@ -39,6 +39,10 @@ fn is_wrapper_line(line: &str) -> bool {
     let Some(inner) = t.strip_prefix('<').and_then(|t| t.strip_suffix('>')) else {
         return false;
     };
+    // One tag alone: `<answer>25%</answer>` is a paragraph, read as it is.
+    if inner.contains(['<', '>']) {
+        return false;
+    }
     let name = inner.trim_start_matches('/');
     let name = name.split(|c: char| c.is_whitespace()).next().unwrap_or("");
     matches!(
@@ -346,6 +350,8 @@ mod tests {
         assert_eq!(visible("<div>\nx\n</div>").len(), 1);
         assert_eq!(visible("<div>\nx\n</div>")[0], 0..14);
         assert_eq!(visible("<answer>25%</answer>")[0], 0..20);
+        let attr = "x\n<answer type=\"pct\">25%</answer>\n";
+        assert_eq!(visible(attr), [0..attr.len()]);
     }
 
     #[test]

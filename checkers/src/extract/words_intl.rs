@@ -28,8 +28,17 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)(?:\b(?:(?:ein(?:em)?|un|um)\s+(?:viertel|quart|cuarto|quarto)|(?:una|uma)\s+(?:cuarta|quarta)\s+parte)\b|четверт[ьи])|(?P<fifth>\b(?:(?:ein(?:em)?|un|um)\s+(?:fünftel|cinquième|quinto)|(?:una|uma)\s+(?:quinta)\s+parte)\b|(?:одн[ау]\s+)?пят(?:ую|ая)\s+част[ьи]|одн[ау]\s+пят(?:ую|ая))").unwrap()
 });
 
+/// In ASCII text, a word the folds above could start at: without one, none runs (one literal
+/// scan instead of three regexes over every English reply).
+static ASCII_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)punkt|porcentua|pourcentage|percentua|viertel|quart|cuart|quint|prozent|ciento|pour\s+cent|por\s+cento|tage|dias|jours").unwrap()
+});
+
 /// `text` with the figures in words above folded; borrowed when there are none.
 pub fn fold(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() && !ASCII_TRIGGER.is_match(text) {
+        return Cow::Borrowed(text);
+    }
     let mut out: Cow<str> = Cow::Borrowed(text);
     let points = |c: &regex::Captures| {
         let spaced = c[0].starts_with(|c: char| c.is_whitespace() || c == '%');
