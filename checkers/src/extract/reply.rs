@@ -368,7 +368,10 @@ impl<'r, 'a> Builder<'r, 'a> {
             for (ev, range) in Parser::new_ext(part, opts).into_offset_iter() {
                 let range = range.start + region.start..range.end + region.start;
                 if let Event::Text(t) = ev {
-                    if !run.last().is_some_and(|(_, r)| self.adjoins(r, &range)) {
+                    if run
+                        .last()
+                        .is_some_and(|(_, r)| !latex::adjoins(raw, r, &range))
+                    {
                         self.text_run(&mut run);
                     }
                     run.push((t, range));
@@ -451,41 +454,22 @@ impl<'r, 'a> Builder<'r, 'a> {
         }
     }
 
-    /// Whether a text event at `next` goes straight on from one at `prev` (or after the
-    /// backslash of an escape: CommonMark starts `\,` `\%` `\(` events after it).
-    fn adjoins(&self, prev: &Range<usize>, next: &Range<usize>) -> bool {
-        next.start == prev.end
-            || next.start == prev.end + 1 && self.raw.as_bytes().get(prev.end) == Some(&b'\\')
-    }
-
-    /// A run of adjoining text events. CommonMark splits LaTeX at its escapes
-    /// (`\frac{20\,000}{80\,000}` is five events), so a run where a command's brace group is
-    /// cut is read as one text; any other run event by event, as it always was (exact spans).
+    /// A run of adjoining text events: one text where CommonMark's escapes cut a LaTeX
+    /// command ([`latex::cut_run`]), else event by event, as always (exact spans).
     fn text_run(&mut self, run: &mut Vec<(pulldown_cmark::CowStr<'a>, Range<usize>)>) {
-        let cut = |t: &str| t.matches('{').count() != t.matches('}').count();
-        let latex = run.len() > 1
-            && run.iter().any(|(t, _)| t.contains('\\'))
-            && run.iter().any(|(t, _)| cut(t))
-            && !matches!(self.open, Some((BlockKind::Code { .. }, _)));
-        if !latex {
-            for (t, range) in run.drain(..) {
-                self.event(Event::Text(t), range);
+        let in_code = matches!(self.open, Some((BlockKind::Code { .. }, _)));
+        match latex::cut_run(self.raw, run).filter(|_| !in_code) {
+            Some((merged, span)) => {
+                run.clear();
+                let plain = latex::to_plain(&merged);
+                self.push(&super::fold::fold(&plain), span, false);
             }
-            return;
-        }
-        let mut merged = String::new();
-        for (t, range) in run.iter() {
-            // `\(` `\)` delimit math, as in [`Self::text`].
-            let escaped = range.start > 0 && self.raw.as_bytes()[range.start - 1] == b'\\';
-            match t.strip_prefix(['(', ')', '[', ']']) {
-                Some(rest) if escaped => merged.push_str(rest),
-                _ => merged.push_str(t),
+            None => {
+                for (t, range) in run.drain(..) {
+                    self.event(Event::Text(t), range);
+                }
             }
         }
-        let span = run[0].1.start..run[run.len() - 1].1.end;
-        run.clear();
-        let plain = latex::to_plain(&merged);
-        self.push(&super::fold::fold(&plain), span, false);
     }
 
     fn text(&mut self, mut text: &str, mut range: Range<usize>) {
