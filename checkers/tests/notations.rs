@@ -504,3 +504,19 @@ fn an_answer_tag_holding_its_answer_on_one_line_is_read_as_it_is() {
     );
     passes("E1", &format!("{work}\n\n<final_answer>25%</final_answer>"));
 }
+
+#[test]
+fn a_reply_cut_off_inside_its_closing_json_object_reads_what_the_object_holds() {
+    let work = "Forward: (100,000 − 80,000) / 80,000 = 0.25. Reverse: 80,000 × 1.25 = 100,000.";
+    passes(
+        "E1",
+        &format!("{work}\n\n{{\"answer\": \"25%\", \"note\": \"the 20% divides by the new tot"),
+    );
+    fails("E1", &format!("{work}\n\n{{\"answer\": \"20%\", \"note\": \"budget 20% mo"));
+    // Beside a prose conclusion that disagrees, the cut object is a reading of its own.
+    let why = unsure(
+        "E1",
+        &format!("{work} So budget 25% more.\n\n{{\"answer\": \"20%\", \"note\": \"the memo"),
+    );
+    assert!(why.contains("JSON says 20%"), "{why}");
+}

@@ -309,12 +309,11 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
             }
             BlockKind::Paragraph if reply.blocks().len() > 1 => {
                 let raw = reply.raw_of(b.plain.clone()).trim();
-                if is_json_object(raw) {
-                    out.push((
-                        raw.to_string(),
-                        Source::Json { fenced: false },
-                        Some(b.plain.clone()),
-                    ));
+                // The reply's last paragraph may be an object the reply was cut off in.
+                let last = reply.blocks().last().is_some_and(|l| l.plain == b.plain);
+                let cut = || last.then(|| super::structured::closed_json(raw)).flatten();
+                if let Some(json) = is_json_object(raw).then(|| raw.to_string()).or_else(cut) {
+                    out.push((json, Source::Json { fenced: false }, Some(b.plain.clone())));
                 }
             }
             BlockKind::TableRow { header: false } => {

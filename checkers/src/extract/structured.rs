@@ -154,6 +154,38 @@ pub fn answer_values(raw: &str, region: Range<usize>) -> Option<Vec<Value>> {
     }
 }
 
+/// A JSON object the reply was cut off in (`{"answer": "25%", "note": "the 20% div`), closed
+/// where it stops: the open string ended, a dangling key or comma dropped, the open brackets
+/// closed. `None` unless it then parses as an object.
+pub fn closed_json(cut: &str) -> Option<String> {
+    if !cut.starts_with('{') || cut.len() > 100_000 {
+        return None;
+    }
+    let (mut stack, mut in_str, mut escaped) = (Vec::new(), false, false);
+    for c in cut.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_str => escaped = true,
+            '"' => in_str = !in_str,
+            '{' | '[' if !in_str => stack.push(if c == '{' { '}' } else { ']' }),
+            '}' | ']' if !in_str => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    let mut s = cut.to_string();
+    if in_str {
+        s.push('"');
+    }
+    // A key with no value yet, or a trailing comma or colon: drop back to the last whole member.
+    let whole = s.trim_end().trim_end_matches([',', ':']).len();
+    s.truncate(whole);
+    stack.iter().rev().for_each(|c| s.push(*c));
+    let parsed = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&s);
+    parsed.is_ok().then_some(s)
+}
+
 /// A parsed JSON node, in document order, with its span in the body.
 enum Node {
     Scalar(String, Range<usize>, bool),
@@ -353,6 +385,25 @@ mod tests {
         let attr = "x\n<answer type=\"pct\">25%</answer>\n";
         assert_eq!(visible(attr).len(), 1);
         assert_eq!(visible(attr)[0], 0..attr.len());
+    }
+
+    #[test]
+    fn an_object_the_reply_was_cut_off_in_is_closed_where_it_stops() {
+        assert_eq!(
+            closed_json(r#"{"answer": "25%", "note": "the 20% div"#).as_deref(),
+            Some(r#"{"answer": "25%", "note": "the 20% div"}"#)
+        );
+        assert_eq!(
+            closed_json(r#"{"steps": [{"a": 1}, {"b": 2"#).as_deref(),
+            Some(r#"{"steps": [{"a": 1}, {"b": 2}]}"#)
+        );
+        assert_eq!(
+            closed_json(r#"{"answer": "25%","#).as_deref(),
+            Some(r#"{"answer": "25%"}"#)
+        );
+        // A key cut before its value cannot be closed into an object: no reading.
+        assert_eq!(closed_json(r#"{"answer": "25%", "note""#), None);
+        assert_eq!(closed_json("not json"), None);
     }
 
     #[test]
