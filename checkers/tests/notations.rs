@@ -512,7 +512,10 @@ fn a_reply_cut_off_inside_its_closing_json_object_reads_what_the_object_holds() 
         "E1",
         &format!("{work}\n\n{{\"answer\": \"25%\", \"note\": \"the 20% divides by the new tot"),
     );
-    fails("E1", &format!("{work}\n\n{{\"answer\": \"20%\", \"note\": \"budget 20% mo"));
+    fails(
+        "E1",
+        &format!("{work}\n\n{{\"answer\": \"20%\", \"note\": \"budget 20% mo"),
+    );
     // Beside a prose conclusion that disagrees, the cut object is a reading of its own.
     let why = unsure(
         "E1",
