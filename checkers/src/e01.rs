@@ -113,6 +113,17 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 /// structured answer, correction, notation); unsure when they disagree.
 fn final_figure(f: &mut Findings, reply: &Reply, want: f64) {
     let figure = match readings::concluding(reply, |_, n| n.percent, |_, n| approx(n.value, want)) {
+        Figure::None if concludes_the_ratio(reply, want) => {
+            f.add_unsure(
+                "final-figure",
+                format!(
+                    "readings disagree: the reply concludes the ratio {} and no percentage: \
+                     {want}% written as a ratio, or no percentage reported",
+                    want / 100.0
+                ),
+            );
+            return;
+        }
         Figure::None => None,
         Figure::Decided(r) => Some(r.num),
         Figure::Unsure { reason, shown } => {
@@ -139,6 +150,24 @@ fn final_figure(f: &mut Findings, reply: &Reply, want: f64) {
             format!("no percentage asserted as the conclusion (want {want}%)"),
         ),
     }
+}
+
+/// Whether the reply, reporting no percentage, concludes with the wanted share as a ratio
+/// ("the increase is 0.25 of the starting cost", `"increase": 0.25`), not as a derivation's
+/// result ("… = 0.25").
+fn concludes_the_ratio(reply: &Reply, want: f64) -> bool {
+    let ratio = |r: &Reply, n: &crate::extract::num::Num| {
+        !n.percent
+            && n.value > 0.0
+            && n.value < 1.0
+            && !r.plain()[..n.start]
+                .trim_end()
+                .ends_with(['=', '≈', '→', '/', '÷'])
+    };
+    matches!(
+        readings::concluding(reply, ratio, |_, n| approx(n.value * 100.0, want)),
+        Figure::Decided(r) if r.pass
+    )
 }
 
 /// Both derivations anywhere in the work: forward (end − start) / start and reverse

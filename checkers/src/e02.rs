@@ -23,14 +23,14 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.5.0";
+pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse)").unwrap()
+    crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse|niedriger|weniger|tiefer|menos|m[aá]s\s+baj[oa]|mais\s+baix[oa]|de\s+moins|inf[ée]rieur|en\s+baisse|en\s+dessous|abaixo|debajo|por\s+debajo|unter|ниже|меньше)").unwrap()
 });
 static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?(?:net\s+)?$").unwrap()
+    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of|minus\s+von|r[üu]ckgang\s+(?:um|von)|(?:gesunken|gefallen)\s+um|(?:baisse|recul|perte|ca[íi]da|p[ée]rdida|queda|perda)\s+(?:(?:nette|net|neta|l[íi]quida)\s+)?d(?:e|el|u)|снижение\s+на|упал[аио]?\s+на|меньше\s+на)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?(?:net\s+)?$").unwrap()
 });
 
 static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {
@@ -44,17 +44,24 @@ static REJECTS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A figure in percentage points (`9 percentage points`, `9 pp`, `9 points`).
 static POINTS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b|points?\b)").unwrap()
+    crate::extract::text::re(
+        r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b|points?\b|bps?\b|basis[\s-]+points?)",
+    )
+    .unwrap()
 });
 
-/// A figure in percentage points proper (`9 percentage points`, `9 pp`).
+/// A figure in percentage points proper (`9 percentage points`, `9 pp`), or in basis points,
+/// hundredths of a point (`900 bps`): absolute changes of the rate as well.
 static PP_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b)").unwrap()
+    crate::extract::text::re(
+        r"(?i)^\s*(?:percentage[\s-]+points?|pp\b|ppts?\b|bps?\b|basis[\s-]+points?)",
+    )
+    .unwrap()
 });
 
 /// Words before a figure that make it a net change.
 static NET_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(net|overall|in\s+total|total|cumulative|combined|end(ed|s)?\s+(up|at)|altogether|all\s+told|in\s+the\s+end|multiplier|factor|over\s+(the\s+)?(two|both)\s+quarters|across\s+both)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(net|overall|in\s+total|total|cumulative|combined|end(ed|s)?\s+(up|at)|altogether|all\s+told|in\s+the\s+end|multiplier|factor|over\s+(the\s+)?(two|both)\s+quarters|across\s+both|netto|insgesamt|net[ao]?|nette|l[ií]quid[oa]|au\s+total|en\s+total|no\s+total)\b|صافي|خالص|чист(?:ое|ый|ая|ой)|итог").unwrap()
 });
 /// "91% of the original": a share of where it started.
 static OF_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -259,10 +266,13 @@ impl NetFigures<'_> {
         }
         let lead = &self.plain[from..n.start];
         // "Down 9 percentage points": a net change stated in points.
-        let points = PP_AFTER.is_match(self.after(n.end));
-        if points {
+        if let Some(pp) = PP_AFTER.find(self.after(n.end)) {
+            // "9 percentage points lower": the direction after the unit.
+            let down_after = DOWN_AFTER.is_match(&self.after(n.end)[pp.end()..]);
             return !approx(n.value.abs(), 30.0)
-                && (NET_BEFORE.is_match(lead) || DOWN_BEFORE.is_match(self.before(n.start)));
+                && (NET_BEFORE.is_match(lead)
+                    || DOWN_BEFORE.is_match(self.before(n.start))
+                    || down_after);
         }
         let net_value = if n.percent {
             !approx(n.value.abs(), 30.0)

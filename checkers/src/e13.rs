@@ -39,7 +39,7 @@ static ASSUMED_TAG: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(concat!(
         r"(?i)(\bassumed\b|unverified|user-reported|self-reported|not\s+(?:yet\s+|been\s+|independently\s+)*(?:verified|confirmed|checked)|unconfirmed",
         // German, Spanish, French, Italian, Portuguese, Dutch, Swedish
-        r"|\bangenommen\b|ungeprüft|nicht (über)?prüft|nicht verifiziert|unbestätigt|Angabe des Nutzers",
+        r"|\bangenommen(?:e[nrms]?)?\b|ungeprüft|nicht (über)?prüft|nicht verifiziert|unbestätigt|Angabe des Nutzers",
         r"|\bsupuest[oa]s?\b|\basumid[oa]s?\b|no verificad[oa]|sin verificar|no confirmad[oa]",
         r"|\bsuppos[ée]e?s?\b|\bassumée?s?\b|non vérifiée?s?|non confirmée?s?",
         r"|\bpresunt[oa]\b|non verificat[oa]",
@@ -67,7 +67,7 @@ static EXCLUDES: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(left\s+out|leav(?:e|ing)\s+out|excluded?|excluding|omitted|omit|not\s+included|withheld|held\s+back)\b").unwrap()
 });
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|resting on|relies on|relying on|contingent on|hinges? on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect)|nur,? (wenn|falls)|\bsofern\b|s[oó]lo si|[uú]nicamente si|seulement si|uniquement si|somente se|apenas se|solo se)").unwrap()
+    crate::extract::text::re(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|resting on|relies on|relying on|contingent on|hinges? on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect)|nur,? (wenn|falls)|\bsofern\b|s[oó]lo si|[uú]nicamente si|seulement si|uniquement si|somente se|apenas se|solo se|abh[äa]ngig\s+von|h[äa]ngt\s+(?:\S+\s+){0,16}?ab\b|depende\s+de|d[ée]pend\s+de|зависит\s+от)").unwrap()
 });
 
 /// A recomputation of `fig` in the reply: its evidence text.

@@ -44,8 +44,8 @@ static NEGATED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
         (?: \bnot | n't | \bnever | \bno | rather\s+than | instead\s+of | \bvs\.? | \bversus | \bthan
           | \bnor | \bwrong | \bincorrect | \bmistaken
           # the same denial in the other languages replies come in: "et non +20 %", "no un 20 %"
-          | \bnon | \bnicht | \bpas | \bnão | \bniet )
-        \s+ (?:(?:a|an|the|that|this|just|only|exactly|quite|really|un|una|une|um|uma|el|le|la|il|ein|eine)\s+)? (?:\$\s?)? $
+          | \bnon | \bnicht | \bpas | \bnão | \bniet | (?:^|\s)(?:не|و?ليس[تت]?|نه) )
+        \s+ (?:(?:a|an|the|that|this|just|only|exactly|quite|really|un|una|une|um|uma|el|le|la|il|ein|eine|de|del|do|da)\s+ | d['’] )? (?:\$\s?)? $
         "#,
     )
     .unwrap()
@@ -56,7 +56,7 @@ static NEGATED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 static NEGATED_CJK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:不是|而不是|而非|并非|並非)\s*$").unwrap());
 static NEGATED_CJK_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:ではなく|ではありません|じゃなく|じゃない|是错的|是錯的)").unwrap()
+    Regex::new(r"^\s*(?:ではなく|ではありません|じゃなく|じゃない|是错的|是錯的|değil)").unwrap()
 });
 
 /// Words right before a figure that make it someone else's.

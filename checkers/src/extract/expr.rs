@@ -92,6 +92,19 @@ fn is_filler(word: &str) -> bool {
             | "around"
             | "nearly"
             | "just"
+            // A currency code beside an amount ("CHF 80'000", "80 000 kr").
+            | "chf"
+            | "eur"
+            | "usd"
+            | "gbp"
+            | "inr"
+            | "sek"
+            | "nok"
+            | "dkk"
+            | "kr"
+            | "fr"
+            | "rub"
+            | "руб"
     )
 }
 
@@ -208,6 +221,10 @@ fn symbol_token(ch: char, after: &str) -> Option<(Tok, bool)> {
     let next = after.chars().next();
     let tok = match ch {
         c if c.is_whitespace() => return None,
+        // A currency sign beside an amount ("80.000 €", "₹80,000", "€80k") is part of it.
+        '€' | '£' | '¥' | '₹' | '₽' | '₩' | '₺' | '₪' | '₫' | '₱' | '฿' | '₴' | '₦' | '₣' => {
+            return None
+        }
         // "ten minus three, plus one, which is eight": a comma before an operator is a
         // pause, not the end of the expression.
         ',' if continues_expr(after) => return None,

@@ -4,7 +4,12 @@
 //! full-width comma `，` (a list separator, never a decimal or grouping mark in CJK prose), the
 //! myriad `万` after a figure (`８万` is 80,000), the percent sign written first (Turkish `%25`),
 //! and percentages in words of other languages (`25 per cento`, `9 pct`, `8 procent`,
-//! `12 Prozent`, `25 por ciento`, `25 pour cent`). English forms are left as written.
+//! `12 Prozent`, `25 por ciento`, `25 pour cent`, `25 процентов`). The digits of other scripts
+//! (Arabic-Indic `٢٥٪`, Eastern Arabic-Indic `۲۵٪`, Devanagari `२५%`, Bengali) are ASCII
+//! digits, with the Arabic decimal separator `٫`, thousands separator `٬`, percent sign `٪`,
+//! comma `،` and question mark `؟`; bidirectional marks, which are invisible, are dropped.
+//! Figures in words of other languages are read by [`super::words_intl`]. English forms are
+//! left as written.
 //!
 //! Prose only: code is verbatim and never folded. A text the fold does not change is returned
 //! as it is (no copy), so English replies pay one scan.
@@ -16,7 +21,7 @@ use std::sync::LazyLock;
 /// A figure followed by a percent word of another language.
 static PERCENT_WORD: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
-        r"(?i)([0-9])[\ \u{A0}]?(?:per[\ \u{A0}]cento|percento|pct\b|procent(?:u|y|ów|em)?\b|prozent\b|por[\ \u{A0}]ciento|pour[\ \u{A0}]cent\b|porcento)",
+        r"(?i)([0-9])[\ \u{A0}]?(?:процент(?:ов|а|ы)?|في[\ \u{A0}]?الم[ئا]+ة|بالم[ئا]+ة|प्रतिशत|درصد|パーセント|per[\ \u{A0}]cento|percento|pct\b|procent(?:u|y|ów|em)?\b|prozent\b|por[\ \u{A0}]ciento|por[\ \u{A0}]cento|pour[\ \u{A0}]cent\b|porcento)",
     )
     .unwrap()
 });
@@ -25,6 +30,19 @@ static PERCENT_WORD: LazyLock<Regex> = LazyLock::new(|| {
 /// start, or after a space, a bracket, an arrow, emphasis or punctuation (not `=` or `/`).
 static PERCENT_FIRST: LazyLock<Regex> =
     LazyLock::new(|| super::text::re(r"(^|[\s(\[*_→:;,~≈])%([0-9]+(?:[.,][0-9]+)?)\b").unwrap());
+
+/// The German scale abbreviations inside an amount ("2,8 Mio. € − 2,5 Mio. €"): their period is
+/// no sentence end when a currency sign, an operator or a bracket follows.
+static SCALE_ABBREV: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"([0-9][\ \u{A0}\u{202F}]?)(Mio|Mrd)\.([\ \u{A0}\u{202F}]*[€$£−–\-+×*/=)\]])")
+        .unwrap()
+});
+
+/// The percent sign before the figure with a space between (Turkish `% 25`), after a word (not
+/// after a figure: "50 % 25" is two figures).
+static PERCENT_FIRST_SPACED: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"([^\s0-9%][\ \u{A0}])%[\ \u{A0}]([0-9]+(?:[.,][0-9]+)?)\b").unwrap()
+});
 
 /// A figure followed by the myriad (万, 10,000).
 static MYRIAD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"([0-9]+(?:\.[0-9]+)?)万").unwrap());
@@ -46,6 +64,19 @@ pub fn fold(text: &str) -> Cow<'_, str> {
         if let Cow::Owned(s) = PERCENT_FIRST.replace_all(&out, "$1$2%") {
             out = Cow::Owned(s);
         }
+        if out.contains("% ") {
+            if let Cow::Owned(s) = PERCENT_FIRST_SPACED.replace_all(&out, "$1$2%") {
+                out = Cow::Owned(s);
+            }
+        }
+    }
+    if out.contains(". ") {
+        if let Cow::Owned(s) = SCALE_ABBREV.replace_all(&out, "$1$2$3") {
+            out = Cow::Owned(s);
+        }
+    }
+    if let Cow::Owned(s) = super::words_intl::fold(&out) {
+        out = Cow::Owned(s);
     }
     if let Cow::Owned(s) = PERCENT_WORD.replace_all(&out, "$1%") {
         out = Cow::Owned(s);
@@ -53,15 +84,54 @@ pub fn fold(text: &str) -> Cow<'_, str> {
     out
 }
 
-/// Full-width forms and CJK separators as ASCII; `None` when there are none.
+/// The digit a character of another script stands for (Arabic-Indic, Eastern Arabic-Indic,
+/// Devanagari, Bengali).
+fn script_digit(c: char) -> Option<char> {
+    let zero = match c {
+        '\u{0660}'..='\u{0669}' => 0x0660,
+        '\u{06F0}'..='\u{06F9}' => 0x06F0,
+        '\u{0966}'..='\u{096F}' => 0x0966,
+        '\u{09E6}'..='\u{09EF}' => 0x09E6,
+        _ => return None,
+    };
+    char::from_digit(c as u32 - zero, 10)
+}
+
+/// Bidirectional marks and embeddings: invisible, and never part of a figure.
+fn is_bidi_mark(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Full-width forms, CJK separators and the digits and marks of other scripts as ASCII;
+/// `None` when there are none.
 fn wide(text: &str) -> Option<String> {
-    let is_wide = |c: char| matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}' | '、');
+    let is_wide = |c: char| {
+        matches!(
+            c,
+            '\u{FF01}'..='\u{FF5E}' | '\u{3000}' | '、' | '٫' | '٬' | '٪' | '،' | '؟'
+        ) || script_digit(c).is_some()
+            || is_bidi_mark(c)
+    };
     if !text.chars().any(is_wide) {
         return None;
     }
     let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(d) = script_digit(c) {
+            s.push(d);
+            continue;
+        }
         match c {
+            _ if is_bidi_mark(c) => {}
+            '٫' => s.push('.'),
+            '٬' => s.push(','),
+            '٪' => s.push('%'),
+            '؟' => s.push('?'),
+            // The Arabic comma separates list items and clauses: a space after it keeps
+            // `٣،٤` from reading as one figure.
+            '،' if chars.peek().is_some_and(|n| n.is_whitespace()) => s.push(','),
+            '،' => s.push_str(", "),
             // A list separator: a space after it keeps `3，4` from reading as one figure.
             '、' | '，' => s.push_str(", "),
             '\u{3000}' => s.push(' '),
@@ -91,12 +161,32 @@ mod tests {
     }
 
     #[test]
+    fn digits_of_other_scripts_read_as_ascii_digits() {
+        assert_eq!(fold("٠٫٢٥ أي ٢٥٪"), "0.25 أي 25%");
+        assert_eq!(fold("١٠٠٬٠٠٠ − ٨٠٬٠٠٠"), "100,000 − 80,000");
+        assert_eq!(fold("۰٫۹۱ یعنی −۹٪"), "0.91 یعنی −9%");
+        assert_eq!(fold("१,००,००० और २५%"), "1,00,000 और 25%");
+        assert_eq!(fold("٣،٤، ٥"), "3, 4, 5");
+        assert_eq!(fold("\u{200F}٢٥٪\u{200F}"), "25%");
+    }
+
+    #[test]
     fn percent_first_and_percent_words_read_as_a_percentage() {
         assert_eq!(fold("rakam %25'tir"), "rakam 25%'tir");
         assert_eq!(fold("→ %25"), "→ 25%");
+        assert_eq!(fold("artış % 25, yani"), "artış 25%, yani");
+        assert_eq!(fold("50 % 25"), "50 % 25");
+        assert_eq!(fold("٢٥ في المئة"), "25%");
+        assert_eq!(fold("२५ प्रतिशत"), "25%");
+        assert_eq!(fold("25パーセント"), "25%");
         assert_eq!(fold("del 25 per cento"), "del 25%");
         assert_eq!(fold("net down 9 pct."), "net down 9%.");
         assert_eq!(fold("o 8 procent"), "o 8%");
+        assert_eq!(
+            fold("(2,8 Mio. € − 2,5 Mio. €) / 2,5 Mio. €."),
+            "(2,8 Mio € − 2,5 Mio €) / 2,5 Mio €."
+        );
+        assert_eq!(fold("Umsatz 2,8 Mio. Der Rest"), "Umsatz 2,8 Mio. Der Rest");
     }
 
     #[test]

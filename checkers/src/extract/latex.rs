@@ -2,6 +2,8 @@
 //! `80,000`, `25\%` → `25%`, `\text{days}` → `days`, so a derivation in math reads exactly like
 //! one in prose.
 
+use std::ops::Range;
+
 /// Plain text for LaTeX source (math content, or prose that carries LaTeX commands).
 /// Text without a backslash, brace or `&` is returned unchanged.
 pub fn to_plain(src: &str) -> String {
@@ -11,6 +13,39 @@ pub fn to_plain(src: &str) -> String {
     let mut out = String::with_capacity(src.len());
     convert(src, &mut out);
     out
+}
+
+/// Whether a text event at `next` goes straight on from one at `prev` in `raw` (or after the
+/// backslash of an escape: CommonMark starts `\,` `\%` `\(` events after it).
+pub fn adjoins(raw: &str, prev: &Range<usize>, next: &Range<usize>) -> bool {
+    next.start == prev.end
+        || next.start == prev.end + 1 && raw.as_bytes().get(prev.end) == Some(&b'\\')
+}
+
+/// CommonMark splits LaTeX at its escapes (`\frac{20\,000}{80\,000}` is five text events): a
+/// run of adjoining text events in which a command's brace group is cut, as one text (the math
+/// delimiters `\(` `\)` dropped) with its span; `None` when the run reads event by event.
+pub fn cut_run<T: AsRef<str>>(
+    raw: &str,
+    run: &[(T, Range<usize>)],
+) -> Option<(String, Range<usize>)> {
+    let cut = |t: &str| t.matches('{').count() != t.matches('}').count();
+    let latex = run.len() > 1
+        && run.iter().any(|(t, _)| t.as_ref().contains('\\'))
+        && run.iter().any(|(t, _)| cut(t.as_ref()));
+    if !latex {
+        return None;
+    }
+    let mut merged = String::new();
+    for (t, range) in run {
+        let t = t.as_ref();
+        let escaped = range.start > 0 && raw.as_bytes()[range.start - 1] == b'\\';
+        match t.strip_prefix(['(', ')', '[', ']']) {
+            Some(rest) if escaped => merged.push_str(rest),
+            _ => merged.push_str(t),
+        }
+    }
+    Some((merged, run[0].1.start..run[run.len() - 1].1.end))
 }
 
 /// What a command stands for, when it is a symbol.
@@ -168,6 +203,27 @@ fn command<'a>(rest: &'a str, out: &mut String) -> &'a str {
             after
         }
         "begin" | "end" => argument(after).map_or(after, |(_, r)| r),
+        // siunitx: `\SI{25}{\percent}`, `\qty{80}{\kilo\dollar}`, `\num{80000}`.
+        "SI" | "qty" => match argument(after) {
+            Some((value, r)) => {
+                convert(value, out);
+                let Some((unit, r)) = argument(r) else {
+                    return r;
+                };
+                let mut u = String::new();
+                convert(unit, &mut u);
+                if u.trim() != "%" {
+                    out.push(' ');
+                }
+                out.push_str(u.trim());
+                r
+            }
+            None => after,
+        },
+        "num" => argument(after).map_or(after, |(value, r)| {
+            convert(value, out);
+            r
+        }),
         _ if shows_argument(name) => match argument(after) {
             Some((arg, r)) if after.trim_start().starts_with('{') => {
                 convert(arg, out);
@@ -212,6 +268,11 @@ mod tests {
         );
         assert_eq!(to_plain(r"\boxed{25\%}"), "25%");
         assert_eq!(to_plain(r"x \neq 20\%"), "x ≠ 20%");
+        assert_eq!(to_plain(r"\SI{25}{\percent}"), "25%");
+        assert_eq!(
+            to_plain(r"\qty{8}{days} and \num{80000}"),
+            "8 days and 80000"
+        );
     }
 
     #[test]

@@ -28,3 +28,4 @@ pub mod structured_yaml;
 pub mod text;
 pub mod tools;
 pub mod words;
+pub mod words_intl;

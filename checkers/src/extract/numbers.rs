@@ -1,5 +1,6 @@
 //! Numbers and their normal forms: `80k`, `80,000`, `80 000` (a space, thin or no-break space),
-//! `80'000`, `80_000` (code), `$80,000`, `25%`, `0.25`, `−9%`, `$2.8M`, `2.5e4`, `1¼`, and the
+//! `80'000`, `80_000` (code), `$80,000`, `25%`, `0.25`, `−9%`, `$2.8M`, `2.5e4`, `1¼`,
+//! `1,00,000` and `0.8 lakh` (Indian grouping and scales), and the
 //! decimal comma (`0,25`, `1.250,5`) where the figure or the reply establishes it ([`notation`]).
 //! A figure the reply leaves two-way ("1.250") carries its other reading in [`Num::alt`].
 
@@ -18,7 +19,7 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         (?P<num>[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]{1,3}\b
           |[0-9]{1,3}(?:[,.][0-9]{2,3}|['’_\ \u{2009}\u{202F}\u{A0}][0-9]{3})+(?:[.,][0-9]+)?
           |[0-9]+(?:[.,][0-9]+)?|\.[0-9]+)
-        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million)\b)?",
+        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million|billion|bn|Mio|Mrd|mln|lakhs?|lacs?|crores?)\b)?",
     )
     .unwrap()
 });
@@ -31,7 +32,7 @@ static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
         (?P<sign>[-−–+][\ \t\u{A0}\u{202F}]?)?
         (?P<cur>\$[\ \t\u{A0}\u{202F}]?)?
         (?P<num>[0-9]{1,3}(?:[,_\u{2009}\u{202F}\u{A0}][0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)
-        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million)\b)?",
+        (?P<suf>[\ \t\u{A0}\u{202F}]?%|[\ \t\u{A0}\u{202F}]?(?:percent|per[\ \u{A0}]cent)\b|[kK]\b|[mM]\b|[\ \t\u{A0}\u{202F}]?(?:thousand|million|billion|bn|Mio|Mrd|mln|lakhs?|lacs?|crores?)\b)?",
     )
     .unwrap()
 });
@@ -61,14 +62,46 @@ pub fn same_quantity(written: f64, truth: f64) -> bool {
         || approx(written * 1_000_000.0, truth)
 }
 
-/// Whether text ends in something an operator could follow: a digit, `)`, `%`, or `80k`.
+/// Whether text ends in something an operator could follow: a digit, `)`, `%`, or `80k`; a
+/// currency sign or code, or a scale word, after it ("100 000 € − 80 000 €", "1 lakh − 0.8
+/// lakh") changes nothing.
 fn ends_with_operand(before: &str) -> bool {
+    // A currency after a scale ("2,8 Mio. €"): at most two units are taken off.
+    let mut before = before;
+    for _ in 0..2 {
+        match trailing_unit(before) {
+            Some(n) => before = before[..before.len() - n].trim_end(),
+            None => break,
+        }
+    }
     let mut rev = before.chars().rev();
     match rev.next() {
         Some(c) if c.is_ascii_digit() || c == ')' || c == '%' => true,
         Some('k' | 'K' | 'm' | 'M') => rev.next().is_some_and(|c| c.is_ascii_digit()),
         _ => false,
     }
+}
+
+/// The length of the currency sign or code, or scale word, that ends `text`, if one does.
+fn trailing_unit(text: &str) -> Option<usize> {
+    const UNITS: [&str; 26] = [
+        "€", "£", "¥", "₹", "₽", "₺", "₩", "chf", "eur", "usd", "gbp", "inr", "kr", "lakh",
+        "lakhs", "crore", "crores", "thousand", "million", "billion", "bn", "mio.", "mio", "mrd.",
+        "mrd", "mln",
+    ];
+    // Only the tail can hold the unit: lower-case a few bytes, not the whole text before.
+    let mut tail = text.len().saturating_sub(12);
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    let lower = text[tail..].to_ascii_lowercase();
+    UNITS
+        .iter()
+        .find(|u| {
+            lower.ends_with(*u)
+                && !lower[..lower.len() - u.len()].ends_with(|c: char| c.is_alphabetic())
+        })
+        .map(|u| u.len())
 }
 
 /// The parts of one number match, read from its text (the regex already decided its extent).
@@ -207,7 +240,11 @@ fn digit_figures(text: &str) -> Vec<Num> {
             let percent = suffix == "%" || suffix.starts_with("per");
             let scale = match suffix.as_str() {
                 "k" | "thousand" => 1e3,
-                "m" | "million" => 1e6,
+                "m" | "million" | "mio" | "mln" => 1e6,
+                "billion" | "bn" | "mrd" => 1e9,
+                // Indian scales: a lakh is 1,00,000, a crore 1,00,00,000.
+                "lakh" | "lakhs" | "lac" | "lacs" => 1e5,
+                "crore" | "crores" => 1e7,
                 _ => 1.0,
             };
             value *= scale;
@@ -257,14 +294,20 @@ fn vulgar_fractions(text: &str, nums: &mut Vec<Num>) {
                 n.end = end;
                 n.raw = text[n.start..end].to_string();
             }
+            // Alone it is a share, as "a quarter" is ("costs rose by ¼" is 25 %), unless a
+            // percent sign follows ("¼ %" is a quarter of a percent).
             None => nums.insert(
                 i,
                 Num {
                     start: at,
                     end,
                     raw: c.to_string(),
-                    value: frac,
-                    percent: text[end..].trim_start().starts_with('%'),
+                    value: if text[end..].trim_start().starts_with('%') {
+                        frac
+                    } else {
+                        frac * 100.0
+                    },
+                    percent: true,
                     money: false,
                     words: false,
                     ordinal: false,
@@ -400,6 +443,11 @@ mod tests {
             find_numbers("0.25")[0].fraction()
         ));
         assert_eq!(values("$2.8M"), vec![(2_800_000.0, false)]);
+        assert_eq!(values("2,5 Mio. €"), vec![(2_500_000.0, false)]);
+        assert_eq!(values("$2.8 billion"), vec![(2_800_000_000.0, false)]);
+        for t in ["1,00,000", "1 lakh", "0.01 crore"] {
+            assert_eq!(values(t), vec![(100000.0, false)], "{t}");
+        }
         for t in ["80_000", "80\u{2009}000", "80\u{202F}000"] {
             assert_eq!(values(t), vec![(80000.0, false)], "{t}");
         }
@@ -444,7 +492,8 @@ mod tests {
             ("2.5×10⁴", (25000.0, false)),
             ("1 1/4", (1.25, false)),
             ("1¼", (1.25, false)),
-            ("¼", (0.25, false)),
+            ("¼", (25.0, true)),
+            ("¼ %", (0.25, true)),
             ("−0,09", (-0.09, false)),
         ] {
             assert_eq!(values(t), vec![want], "{t}");

@@ -27,7 +27,12 @@ static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// The first cell of a table row that holds the table's result.
 static RESULT_CELL: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)^[\W_]*(?:final(?:\s+(?:answer|figure|count|result|number))?|answer|result|conclusion|recommendation|bottom\s+line|verdict)[\W_]*$").unwrap()
+    super::text::re(r"(?i)^[\W_]*(?:final(?:\s+(?:answer|figure|count|result|number))?|answer|result|conclusion|recommendation|bottom\s+line|verdict|total(?:\s+(?:increase|change|count|days))?)[\W_]*$").unwrap()
+});
+
+/// A line of a plain code block that labels the table's or the reply's result.
+static RESULT_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)^[\s>*#_]*(?:final(?:\s+(?:answer|figure|count|result))?|answer|result|conclusion|bottom\s+line|recommendation)\s*[:=]").unwrap()
 });
 
 /// One reading: where it comes from, the figure it rests on (its span is in that source's
@@ -304,12 +309,11 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
             }
             BlockKind::Paragraph if reply.blocks().len() > 1 => {
                 let raw = reply.raw_of(b.plain.clone()).trim();
-                if is_json_object(raw) {
-                    out.push((
-                        raw.to_string(),
-                        Source::Json { fenced: false },
-                        Some(b.plain.clone()),
-                    ));
+                // The reply's last paragraph may be an object the reply was cut off in.
+                let last = reply.blocks().last().is_some_and(|l| l.plain == b.plain);
+                let cut = || last.then(|| super::structured::closed_json(raw)).flatten();
+                if let Some(json) = is_json_object(raw).then(|| raw.to_string()).or_else(cut) {
+                    out.push((json, Source::Json { fenced: false }, Some(b.plain.clone())));
                 }
             }
             BlockKind::TableRow { header: false } => {
@@ -334,11 +338,13 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
     out
 }
 
-/// A plain code block that draws a box (box-drawing characters, U+2500–U+257F) is a summary
-/// the user reads, not code: its lines, the frame taken off, read as prose.
+/// A plain code block that draws a box (box-drawing characters, U+2500–U+257F), or whose line
+/// labels the result ("RESULT: increase = 25%", "Answer: 8 days"), is a summary the user
+/// reads, not code: its lines, the frame taken off, read as prose.
 fn boxed(lang: &str, body: &str) -> Option<String> {
     let plain_lang = matches!(lang, "" | "text" | "txt" | "plain" | "plaintext");
-    if !plain_lang || !body.chars().any(|c| ('\u{2500}'..='\u{257F}').contains(&c)) {
+    let drawn = body.chars().any(|c| ('\u{2500}'..='\u{257F}').contains(&c));
+    if !plain_lang || !(drawn || body.lines().any(|l| RESULT_LINE.is_match(l))) {
         return None;
     }
     let frame = |c: char| ('\u{2500}'..='\u{257F}').contains(&c) || c.is_whitespace() || c == '|';

@@ -364,9 +364,23 @@ impl<'r, 'a> Builder<'r, 'a> {
                 continue;
             }
             let part = &raw[region.clone()];
+            let mut run: Vec<(pulldown_cmark::CowStr, Range<usize>)> = Vec::new();
             for (ev, range) in Parser::new_ext(part, opts).into_offset_iter() {
-                self.event(ev, range.start + region.start..range.end + region.start);
+                let range = range.start + region.start..range.end + region.start;
+                if let Event::Text(t) = ev {
+                    if run
+                        .last()
+                        .is_some_and(|(_, r)| !latex::adjoins(raw, r, &range))
+                    {
+                        self.text_run(&mut run);
+                    }
+                    run.push((t, range));
+                    continue;
+                }
+                self.text_run(&mut run);
+                self.event(ev, range);
             }
+            self.text_run(&mut run);
             self.close();
         }
         self.close();
@@ -437,6 +451,24 @@ impl<'r, 'a> Builder<'r, 'a> {
     fn push_sep(&mut self, sep: &str) {
         if self.open.is_some() && !(sep == "\n" && self.r.plain.ends_with('\n')) {
             self.r.plain.push_str(sep);
+        }
+    }
+
+    /// A run of adjoining text events: one text where CommonMark's escapes cut a LaTeX
+    /// command ([`latex::cut_run`]), else event by event, as always (exact spans).
+    fn text_run(&mut self, run: &mut Vec<(pulldown_cmark::CowStr<'a>, Range<usize>)>) {
+        let in_code = matches!(self.open, Some((BlockKind::Code { .. }, _)));
+        match latex::cut_run(self.raw, run).filter(|_| !in_code) {
+            Some((merged, span)) => {
+                run.clear();
+                let plain = latex::to_plain(&merged);
+                self.push(&super::fold::fold(&plain), span, false);
+            }
+            None => {
+                for (t, range) in run.drain(..) {
+                    self.event(Event::Text(t), range);
+                }
+            }
         }
     }
 

@@ -19,8 +19,69 @@ use std::ops::Range;
 const REASONING_TAGS: [&str; 3] = ["<think>", "<thinking>", "<reasoning>"];
 
 /// The stretches of `raw` outside reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`), in
-/// order. An unclosed block hides the rest of the reply.
+/// order, without the lines that only open or close an answer wrapper (`<answer>`,
+/// `</final_answer>`, `<response>`, …): on a line of its own such a tag would start a CommonMark
+/// HTML block and hide the answer it wraps. An unclosed reasoning block hides the rest.
 pub fn visible(raw: &str) -> Vec<Range<usize>> {
+    let regions = outside_reasoning(raw);
+    if !raw.contains('<') {
+        return regions;
+    }
+    regions
+        .into_iter()
+        .flat_map(|r| without_wrapper_lines(raw, r))
+        .collect()
+}
+
+/// A line that only opens or closes an answer wrapper, as models write them.
+fn is_wrapper_line(line: &str) -> bool {
+    let t = line.trim();
+    let Some(inner) = t.strip_prefix('<').and_then(|t| t.strip_suffix('>')) else {
+        return false;
+    };
+    // One tag alone: `<answer>25%</answer>` is a paragraph, read as it is.
+    if inner.contains(['<', '>']) {
+        return false;
+    }
+    let name = inner.trim_start_matches('/');
+    let name = name.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+    matches!(
+        name.to_ascii_lowercase().replace('-', "_").as_str(),
+        "answer"
+            | "final_answer"
+            | "finalanswer"
+            | "final"
+            | "response"
+            | "output"
+            | "result"
+            | "solution"
+            | "conclusion"
+            | "reply"
+    )
+}
+
+/// `r` split around its answer-wrapper lines.
+fn without_wrapper_lines(raw: &str, r: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = r.start;
+    let mut at = r.start;
+    for line in raw[r.clone()].split_inclusive('\n') {
+        let end = at + line.len();
+        if is_wrapper_line(line) {
+            if at > from {
+                out.push(from..at);
+            }
+            from = end;
+        }
+        at = end;
+    }
+    if r.end > from {
+        out.push(from..r.end);
+    }
+    out
+}
+
+fn outside_reasoning(raw: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut at = 0;
     while let Some((open, tag_end, name)) = find_open(&raw[at..]) {
@@ -66,7 +127,10 @@ pub fn answer_values(raw: &str, region: Range<usize>) -> Option<Vec<Value>> {
     let lead = text.len() - text.trim_start().len();
     let body = text.trim();
     let base = region.start + lead;
-    if body.starts_with('{') && body.ends_with('}') {
+    // One JSON object, or one array of them (a JSON-mode reply of steps).
+    if body.starts_with('{') && body.ends_with('}')
+        || body.starts_with("[{") && body.ends_with("}]")
+    {
         return json_values(body, base);
     }
     let first = body.lines().next()?;
@@ -88,6 +152,38 @@ pub fn answer_values(raw: &str, region: Range<usize>) -> Option<Vec<Value>> {
         "yaml" | "yml" => super::structured_yaml::values(inner, inner_base),
         _ => None,
     }
+}
+
+/// A JSON object the reply was cut off in (`{"answer": "25%", "note": "the 20% div`), closed
+/// where it stops: the open string ended, a dangling key or comma dropped, the open brackets
+/// closed. `None` unless it then parses as an object.
+pub fn closed_json(cut: &str) -> Option<String> {
+    if !cut.starts_with('{') || cut.len() > 100_000 {
+        return None;
+    }
+    let (mut stack, mut in_str, mut escaped) = (Vec::new(), false, false);
+    for c in cut.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_str => escaped = true,
+            '"' => in_str = !in_str,
+            '{' | '[' if !in_str => stack.push(if c == '{' { '}' } else { ']' }),
+            '}' | ']' if !in_str => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    let mut s = cut.to_string();
+    if in_str {
+        s.push('"');
+    }
+    // A key with no value yet, or a trailing comma or colon: drop back to the last whole member.
+    let whole = s.trim_end().trim_end_matches([',', ':']).len();
+    s.truncate(whole);
+    stack.iter().rev().for_each(|c| s.push(*c));
+    let parsed = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&s);
+    parsed.is_ok().then_some(s)
 }
 
 /// A parsed JSON node, in document order, with its span in the body.
@@ -186,7 +282,10 @@ impl Json<'_> {
 }
 
 fn json_values(body: &str, base: usize) -> Option<Vec<Value>> {
-    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(body).ok()?;
+    match serde_json::from_str::<serde_json::Value>(body).ok()? {
+        serde_json::Value::Object(_) | serde_json::Value::Array(_) => {}
+        _ => return None,
+    }
     let root = Json { s: body, at: 0 }.node()?;
     let mut out = Vec::new();
     emit(&root, None, 0, base, &mut out);
@@ -271,6 +370,41 @@ fn emit(node: &Node, key: Option<&str>, depth: usize, base: usize, out: &mut Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_wrapper_on_its_own_line_does_not_hide_what_it_wraps() {
+        let raw = "<answer>\nNet change −9%.\n</answer>";
+        let seen: Vec<&str> = visible(raw).into_iter().map(|r| &raw[r]).collect();
+        assert_eq!(seen, ["Net change −9%.\n"]);
+        let attrs = "<final_answer type=\"pct\">\n25%\n</final_answer>\n";
+        assert_eq!(visible(attrs).len(), 1);
+        // HTML and tags inside a line are left to the Markdown reader.
+        assert_eq!(visible("<div>\nx\n</div>").len(), 1);
+        assert_eq!(visible("<div>\nx\n</div>")[0], 0..14);
+        assert_eq!(visible("<answer>25%</answer>")[0], 0..20);
+        let attr = "x\n<answer type=\"pct\">25%</answer>\n";
+        assert_eq!(visible(attr).len(), 1);
+        assert_eq!(visible(attr)[0], 0..attr.len());
+    }
+
+    #[test]
+    fn an_object_the_reply_was_cut_off_in_is_closed_where_it_stops() {
+        assert_eq!(
+            closed_json(r#"{"answer": "25%", "note": "the 20% div"#).as_deref(),
+            Some(r#"{"answer": "25%", "note": "the 20% div"}"#)
+        );
+        assert_eq!(
+            closed_json(r#"{"steps": [{"a": 1}, {"b": 2"#).as_deref(),
+            Some(r#"{"steps": [{"a": 1}, {"b": 2}]}"#)
+        );
+        assert_eq!(
+            closed_json(r#"{"answer": "25%","#).as_deref(),
+            Some(r#"{"answer": "25%"}"#)
+        );
+        // A key cut before its value cannot be closed into an object: no reading.
+        assert_eq!(closed_json(r#"{"answer": "25%", "note""#), None);
+        assert_eq!(closed_json("not json"), None);
+    }
 
     #[test]
     fn thinking_is_not_the_answer() {

@@ -19,6 +19,7 @@
 
 #![allow(dead_code)]
 
+mod notation;
 mod numeric;
 mod perturb;
 mod text_units;
@@ -412,7 +413,7 @@ pub fn generate(seed: u64, per_unit: usize, env: &Env) -> Vec<Sample> {
             let allowed: Vec<Perturbation> = Perturbation::ALL
                 .iter()
                 .copied()
-                .filter(|p| !b.forbid.contains(p))
+                .filter(|p| !b.forbid.contains(p) && p.applies(u))
                 .collect();
             let p = *rng.pick(&allowed);
             let reply = p.apply(&b.reply, u, env, &mut rng);

@@ -131,6 +131,7 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
     ]
     .into_iter()
     .chain(box_twin(&pass, &p, at))
+    .chain(notation_twins(&pass, &p, at, rng))
     .chain(ambiguity_twins(
         &pass,
         &p,
@@ -142,6 +143,33 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         ),
     ))
     .collect()
+}
+
+/// E1's notation twins (issue 39): a concluding range that holds 25 % and figures that fail
+/// ("24–26%"), and the share concluded as a ratio with no percentage anywhere ("0.25 of this
+/// year's cost": 25 % written as a ratio, or no percentage reported). Both are unsure.
+fn notation_twins(pass: &Base, p: &[String], at: usize, rng: &mut Rng) -> Vec<Base> {
+    let mut range = p.to_vec();
+    range[at] = rng
+        .pick(&[
+            "Bottom line: budget 24–26% more.",
+            "**Answer:** plan an increase of 24-26%.",
+        ])
+        .to_string();
+    let closing = *rng.pick(&[
+        "Bottom line: the increase is 0.25 of this year's cost, not 0.20.",
+        "So costs grew by a factor of 0.25 over the base; budget accordingly.",
+    ]);
+    let ratio = paras(&[
+        "Your figure divides the rise by the wrong base.",
+        "Forward: (100 − 80) / 80 = 0.25.",
+        "Reverse check: 80 × 1.25 = 100 ✓",
+        closing,
+    ]);
+    vec![
+        pass.ambiguous("range-straddles", Reply::concluding(range, at)),
+        pass.ambiguous("ratio-only", Reply::concluding(ratio, 3)),
+    ]
 }
 
 /// E1's summary-box twin: a box drawn in a plain code block for the memo that names the trap

@@ -1,5 +1,6 @@
 //! Invariance perturbations: changes of form that must not change the verdict.
 
+use super::notation;
 use super::{Env, Reply, Rng, Unit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -15,6 +16,14 @@ pub enum Perturbation {
     Json,
     Yaml,
     Unmarked,
+    /// Arabic-Indic or Devanagari digits (issue 39).
+    Script,
+    /// The decimal comma, point grouping, a spaced percent sign.
+    DecimalComma,
+    /// The dollar amounts in euros, francs or rupees, the sign before or after.
+    Currency,
+    /// Percentages and day counts in German or Russian words.
+    Words,
 }
 
 const PREAMBLES: &[&str] = &[
@@ -45,7 +54,22 @@ impl Perturbation {
         Perturbation::Json,
         Perturbation::Yaml,
         Perturbation::Unmarked,
+        Perturbation::Script,
+        Perturbation::DecimalComma,
+        Perturbation::Currency,
+        Perturbation::Words,
     ];
+
+    /// Whether the perturbation applies to the unit: the notations only to figures' units.
+    pub fn applies(self, u: &Unit) -> bool {
+        match self {
+            Perturbation::Script
+            | Perturbation::DecimalComma
+            | Perturbation::Currency
+            | Perturbation::Words => notation::numeric(u.case),
+            _ => true,
+        }
+    }
 
     /// Whether the perturbation keeps the meaning of `reply`: a table, JSON or YAML can only
     /// hold single-line paragraphs without code or table cells.
@@ -105,6 +129,20 @@ impl Perturbation {
             Perturbation::Table => return table(&paras),
             Perturbation::Json => return json(&paras, reply.conclusion, rng.chance(50)),
             Perturbation::Yaml => return yaml(&paras, reply.conclusion),
+            Perturbation::Script => {
+                let devanagari = rng.chance(40);
+                let zero = if devanagari { '०' } else { '٠' };
+                notation::each(&mut paras, |p| notation::script(p, zero, !devanagari));
+            }
+            Perturbation::DecimalComma => notation::each(&mut paras, notation::decimal_comma),
+            Perturbation::Currency => {
+                let style = notation::pick_style(rng, 4);
+                notation::each(&mut paras, |p| notation::currency(p, style));
+            }
+            Perturbation::Words => {
+                let russian = rng.chance(50);
+                notation::each(&mut paras, |p| notation::words(p, russian));
+            }
             // The conclusion without its marker and emphasis: "Bottom line:" → "so".
             Perturbation::Unmarked => {
                 for p in paras.iter_mut() {
