@@ -526,6 +526,25 @@ fn e7_a_limerick_about_databases_in_another_language_is_about_databases_and_one_
 }
 
 #[test]
+fn e2_a_figure_spelt_out_in_brackets_after_itself_keeps_that_figures_sign() {
+    for (down, up) in [
+        (
+            "Le multiplicateur net est de 0,91, soit une baisse nette de 9 % (neuf pour cent).",
+            "Le multiplicateur net est de 1,09, soit une hausse nette de 9 % (neuf pour cent).",
+        ),
+        (
+            "The net multiplier is 0.91: a net decrease of 9% (nine percent).",
+            "The net multiplier is 1.09: a net increase of 9% (nine percent).",
+        ),
+    ] {
+        let v = check("E2", down);
+        assert!(v.pass && !v.unsure(), "{down}: {:?}", v.criteria);
+        let v = check("E2", up);
+        assert!(!v.pass && !v.unsure(), "{up}: {:?}", v.criteria);
+    }
+}
+
+#[test]
 fn e13_the_assumed_tag_counts_in_every_language_a_report_is_written_in_and_its_absence_fails() {
     // (tag, condition) as a reply in that language writes them.
     let tags = [

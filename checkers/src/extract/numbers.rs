@@ -393,6 +393,19 @@ fn exponent(text: &str, at: usize, next: Option<&Num>) -> (Option<i32>, usize) {
 
 /// Every number in `text`, in digits or in words, left to right.
 pub fn find_numbers(text: &str) -> Vec<Num> {
+    let all = digits_and_words(text);
+    let mut out: Vec<Num> = Vec::with_capacity(all.len());
+    for n in all {
+        // A figure restating the one kept before it is that figure.
+        if !out.last().is_some_and(|p| glosses(text, p, &n)) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Every number in digits and in words, left to right, a scale word after digits joined to them.
+fn digits_and_words(text: &str) -> Vec<Num> {
     let digits = find_digit_numbers(text);
     let words = super::words::find(text);
     if words.is_empty() {
@@ -420,6 +433,17 @@ pub fn find_numbers(text: &str) -> Vec<Num> {
         out.push(next);
     }
     out
+}
+
+/// The same figure in brackets right after itself ("9 % (neuf pour cent)", "9% (9 %)") spells
+/// it out: one figure, the one it stands beside (whose sign and place it shares).
+fn glosses(text: &str, prev: &Num, next: &Num) -> bool {
+    let between = text.get(prev.end..next.start).unwrap_or("x");
+    let after = text.get(next.end..).unwrap_or("");
+    between.trim() == "("
+        && after.trim_start().starts_with(')')
+        && next.percent == prev.percent
+        && (next.value.abs() - prev.value.abs()).abs() < 1e-9
 }
 
 #[cfg(test)]
@@ -451,6 +475,20 @@ mod tests {
         for t in ["80_000", "80\u{2009}000", "80\u{202F}000"] {
             assert_eq!(values(t), vec![(80000.0, false)], "{t}");
         }
+    }
+
+    #[test]
+    fn a_figure_spelt_out_in_brackets_after_itself_is_one_figure() {
+        assert_eq!(
+            values("une baisse de 9 % (neuf pour cent)"),
+            vec![(9.0, true)]
+        );
+        assert_eq!(values("down 9% (nine percent)"), vec![(9.0, true)]);
+        // Another figure in brackets is another figure.
+        assert_eq!(
+            values("down 9% (twenty percent)"),
+            vec![(9.0, true), (20.0, true)]
+        );
     }
 
     #[test]
