@@ -35,6 +35,32 @@ fn e1_a_prose_figure_and_a_fenced_json_figure_that_disagree_are_unsure_naming_bo
 }
 
 #[test]
+fn e1_a_figure_judged_too_little_in_its_own_sentence_is_rejected_in_every_language() {
+    let judged = [
+        "Budget 25% more; with only 20%, the budget would fall short.",
+        "Budget 25% more. A 20% uplift isn't enough.",
+        "Prévoir 25 % de plus ; avec 20 % seulement, le budget serait trop court.",
+        "Planen Sie 25 % mehr ein; 20 % reichen nicht.",
+        "Presupueste un 25 % más; un 20 % no alcanza.",
+        "बजट में २५% अधिक रखें; केवल २०% अधिक रखने से बजट कम पड़ेगा।",
+        "يُنصح بزيادة الميزانية ٢٥٪؛ زيادة ٢٠٪ فقط لن تكفي.",
+    ];
+    for conclusion in judged {
+        let v = check("E1", &format!("{DERIVED}\n\n{conclusion}"));
+        assert!(v.pass && !v.unsure(), "{conclusion}: {:?}", v.criteria);
+    }
+    // The judgement about another amount leaves the figure asserted: recommending the trap
+    // with "anything less falls short" still recommends it.
+    for conclusion in [
+        "Budget 20% more; anything less falls short.",
+        "Budget 20% more; 15% would not be enough.",
+    ] {
+        let v = check("E1", &format!("{DERIVED}\n\n{conclusion}"));
+        assert!(!v.pass && !v.unsure(), "{conclusion}: {:?}", v.criteria);
+    }
+}
+
+#[test]
 fn e1_bare_json_yaml_and_a_tables_result_row_are_readings_too() {
     let bare = format!("{DERIVED}\n\nSo budget 25% more.\n\n{{\"final_answer\": \"20%\"}}");
     let yaml = format!("{DERIVED}\n\nSo budget 25% more.\n\n```yaml\nbase: $80k\nanswer: 20%\n```");

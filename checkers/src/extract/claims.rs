@@ -72,6 +72,34 @@ static ATTRIBUTED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// A figure judged too little later in its sentence ("with only 20%, the budget would fall
+/// short", "avec 20 % seulement, le budget serait trop court", "केवल २०% … बजट कम पड़ेगा", "زيادة
+/// ٢٠٪ فقط لن تكفي"): the figure is rejected, as "not 20%" rejects it.
+static INSUFFICIENT: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(concat!(
+        r"(?i)\b(?:fall|falls|come|comes|run|runs|end\s+up|be\s+left)\s+short\b|\bnot\s+(?:be\s+)?(?:enough|sufficient)\b|\bisn['’]t\s+enough\b|\binsufficient\b|\bundershoot|\btoo\s+(?:little|low|small|tight)\b",
+        r"|trop\s+(?:court|juste|faible|bas)|insuffisant|ne\s+suffi|pas\s+assez",
+        r"|reich(?:t|en)\s+nicht|zu\s+(?:wenig|knapp|niedrig)|unzureichend",
+        r"|no\s+(?:alcanza|basta)|insuficiente|quedar[íi]a\s+cort[oa]|n[ãa]o\s+(?:basta|chega)|ficaria\s+curt[oa]|non\s+basta|troppo\s+poco",
+        r"|не\s+хват|недостаточн|कम\s+पड़|पर्याप्त\s+नहीं|काफ़?ी\s+नहीं|لن\s+[تي]كفي|لا\s+[تي]كفي|غير\s+كاف|不够|不足|足りない|不十分"
+    ))
+    .unwrap()
+});
+/// Between a figure and the judgement, words that move it onto another amount ("25%; anything
+/// less falls short"), or another figure: the judgement is not about this one.
+static OTHER_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\d|\b(?:less|fewer|lower|below|under|anything|moins|weniger|menos|meno)\b|меньше|से\s+कम|أقل").unwrap()
+});
+
+/// Whether the figure ending at `end` is judged too little before `sentence_end`.
+fn judged_insufficient(text: &str, end: usize, sentence_end: usize) -> bool {
+    let stop = ceil_char(text, (end + 160).min(sentence_end).max(end));
+    let rest = &text[end..stop];
+    INSUFFICIENT
+        .find(rest)
+        .is_some_and(|m| !OTHER_AMOUNT.is_match(&rest[..m.start()]))
+}
+
 /// Words right after a figure that diagnose it ("20% figure uses the wrong base").
 static NEGATED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
@@ -362,6 +390,7 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         || (!before.is_ascii() || !after.is_ascii())
             && (NEGATED_CJK.is_match(before) || NEGATED_CJK_AFTER.is_match(after))
         || DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
+        || judged_insufficient(text, end, sentence.end)
     {
         return Stance::Negated;
     }

@@ -112,7 +112,35 @@ pub fn e1(rng: &mut Rng, _env: &Env) -> Vec<Base> {
             "I'd budget 25%, though 20% would also be fine if you prefer a lean plan.",
         ])
         .to_string();
+    // The trap figure judged too little in the conclusion's own sentence is rejected; the same
+    // judgement about "anything less" leaves a recommended 20% recommended.
+    let mut judged = p.clone();
+    judged[at] = rng
+        .pick(&[
+            "Budget 25% more; with only 20%, the budget would fall short.",
+            "Plan a 25% increase: a 20% uplift isn't enough.",
+            "Prévoir 25 % de plus ; avec 20 % seulement, le budget serait trop court.",
+            "Planen Sie 25 % mehr ein; 20 % reichen nicht.",
+        ])
+        .to_string();
+    let mut less = p.clone();
+    less[at] = "Budget 20% more; anything less falls short.".to_string();
     vec![
+        // Moved above the diagnosis ("It is 25%, not 20%"), the recommendation is no longer the
+        // closing block: the templates keep their order.
+        Base::new(
+            "trap-judged-too-little",
+            Expect::Pass,
+            Reply::concluding(judged, at),
+        )
+        .forbidding(&[Perturbation::Reorder]),
+        Base::new(
+            "trap-judged-too-little",
+            Expect::Fail,
+            Reply::concluding(less, at),
+        )
+        .expecting(Expect::Fail, "dir:less-falls-short")
+        .forbidding(&[Perturbation::Reorder]),
         pass.clone(),
         pass.twin("soften", Reply::concluding(softened, at)),
         pass.twin("swap-figure", Reply::concluding(swapped, at)),
