@@ -11,19 +11,12 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
 use std::io::Write;
 
-/// XML 1.0 forbids most control characters even escaped; they become U+FFFD.
+/// XML 1.0 forbids most control characters and U+FFFE/U+FFFF even escaped; they become U+FFFD.
 fn xml_chars(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.chars()
-        .any(|c| (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t'))
-    {
+    use super::xml_forbidden;
+    if s.chars().any(xml_forbidden) {
         s.chars()
-            .map(|c| {
-                if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') {
-                    '\u{FFFD}'
-                } else {
-                    c
-                }
-            })
+            .map(|c| if xml_forbidden(c) { '\u{FFFD}' } else { c })
             .collect::<String>()
             .into()
     } else {

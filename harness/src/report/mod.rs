@@ -19,8 +19,14 @@ pub mod trial;
 
 pub use reporters::{Console, Reporters};
 
-/// Text as XML or HTML character data or attribute value. Control characters XML 1.0 forbids
-/// even escaped become U+FFFD.
+/// A character XML 1.0 forbids even escaped: the controls but tab, newline and carriage
+/// return, and U+FFFE and U+FFFF (a JUnit reader refuses the whole file for one).
+pub fn xml_forbidden(c: char) -> bool {
+    ((c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t')) || matches!(c, '\u{fffe}' | '\u{ffff}')
+}
+
+/// Text as XML or HTML character data or attribute value. Characters XML 1.0 forbids even
+/// escaped ([`xml_forbidden`]) become U+FFFD.
 pub fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -30,7 +36,7 @@ pub fn xml_escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => out.push('\u{FFFD}'),
+            c if xml_forbidden(c) => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
