@@ -137,6 +137,36 @@ fn a_reply_of_one_sum_that_never_ends_is_read_in_linear_time() {
     }
 }
 
+#[test]
+fn a_transcript_of_twenty_thousand_tool_calls_is_paired_with_its_results_in_one_pass() {
+    // A transcript handed to `harness check` (64 MiB allowed): one turn of 20,000 calls, then
+    // their results. Each call scanned every later message for its result: 100,000 calls took
+    // 30 s to 95 s per checker, optimised.
+    for case in ["E5", "E9"] {
+        let g = first_golden(case);
+        let mut t = g.transcript(case);
+        let last = t.messages.pop();
+        let n = 20_000;
+        let mut turn = Message::new(Role::Assistant, "");
+        for i in 0..n {
+            turn.tool_calls.push(checkers::ToolCall {
+                id: format!("c{i}"),
+                name: ["search", "read_file", "edit_file"][i % 3].into(),
+                arguments: serde_json::json!({"path": format!("src/a{i}.py"), "pattern": "x"}),
+            });
+        }
+        t.messages.push(turn);
+        for i in 0..n {
+            let mut result = Message::new(Role::Tool, format!("src/a{i}.py:1:x"));
+            result.tool_call_id = Some(format!("c{i}"));
+            t.messages.push(result);
+        }
+        t.messages.extend(last);
+        let took = timed(&t, case).1;
+        assert!(took < SLOW, "{case}: {took:?}");
+    }
+}
+
 /// Pieces spliced into replies and tool arguments: the shapes of the attacks above and of
 /// the readers' syntax (brackets, LaTeX, reasoning tags, fences, tables, quotes, footnotes,
 /// numbers of every notation), and characters that are not what they look like.
