@@ -120,21 +120,19 @@ impl Html {
     pub fn markdown(&mut self, text: &str) -> &mut Self {
         use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
         let text = &text[..floor_boundary(text, FOLD.min(text.len()))];
-        // The renderer escapes markup but passes controls and U+FFFE/U+FFFF through.
-        let clean: String;
-        let text = if text.chars().any(super::xml_forbidden) {
-            clean = esc_forbidden(text);
-            &clean
-        } else {
-            text
-        };
-        let events = Parser::new_ext(text, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH)
-            .filter_map(|e| match e {
-                Event::Html(h) | Event::InlineHtml(h) => Some(Event::Text(h)),
-                Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => None,
-                Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
-                other => Some(other),
-            });
+        // The renderer escapes markup but passes controls, bidi overrides and U+FFFE/U+FFFF
+        // through: each character goes through the page's own rule first.
+        let text = super::xml_chars(text);
+        let events = Parser::new_ext(
+            &text,
+            Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH,
+        )
+        .filter_map(|e| match e {
+            Event::Html(h) | Event::InlineHtml(h) => Some(Event::Text(h)),
+            Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => None,
+            Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
+            other => Some(other),
+        });
         pulldown_cmark::html::push_html(&mut self.0, events);
         self
     }
@@ -155,19 +153,6 @@ impl Html {
     pub fn take(&mut self) -> String {
         std::mem::take(&mut self.0)
     }
-}
-
-/// `text` with every character XML forbids ([`super::xml_forbidden`]) as U+FFFD.
-fn esc_forbidden(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if super::xml_forbidden(c) {
-                '\u{FFFD}'
-            } else {
-                c
-            }
-        })
-        .collect()
 }
 
 /// The largest char boundary at or below `i`.
