@@ -265,7 +265,11 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
             _ => s.replace_range(a..b, ""),
         }
         if s.len() > REPLY_BYTES / 4 {
-            s.truncate(boundary(&s[..REPLY_BYTES / 4], rng));
+            let mut cut = REPLY_BYTES / 4;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
         }
     }
     s
