@@ -249,7 +249,18 @@ struct Parser<'a> {
     operands: Vec<f64>,
     divisors: Vec<f64>,
     ops: Vec<char>,
+    /// Brackets open around the token being read: bounded by [`MAX_NESTING`].
+    depth: usize,
 }
+
+/// Brackets nested deeper than this end the expression: no derivation a reader follows nests
+/// so deep, and a reply of thousands of `(` must not recurse the parser off its stack.
+const MAX_NESTING: usize = 32;
+
+/// An expression is read from at most this many tokens (64 operands and their operators): a
+/// start that fails is retried one token on, so an unbounded read would make a reply of
+/// `1+1+…+` cost the square of its length.
+const MAX_TOKENS: usize = 128;
 
 impl Parser<'_> {
     fn peek(&self) -> Option<&Tok> {
@@ -285,14 +296,17 @@ impl Parser<'_> {
                 }
                 Some(n)
             }
-            Tok::Open => {
+            Tok::Open if self.depth < MAX_NESTING => {
                 self.i += 1;
                 if divisor {
                     if let Some(Tok::Num(n)) = self.peek() {
                         self.divisors.push(*n);
                     }
                 }
-                let v = self.sum()?;
+                self.depth += 1;
+                let v = self.sum();
+                self.depth -= 1;
+                let v = v?;
                 (self.peek() == Some(&Tok::Close)).then(|| self.i += 1)?;
                 Some(v)
             }
@@ -344,11 +358,12 @@ pub fn find_exprs_in(text: &str, nums: &[Num]) -> Vec<Expr> {
             continue;
         }
         let mut p = Parser {
-            toks: &toks,
+            toks: &toks[..toks.len().min(i + MAX_TOKENS)],
             i,
             operands: Vec::new(),
             divisors: Vec::new(),
             ops: Vec::new(),
+            depth: 0,
         };
         let Some(lhs) = p.sum() else {
             i += 1;

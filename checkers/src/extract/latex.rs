@@ -11,7 +11,7 @@ pub fn to_plain(src: &str) -> String {
         return src.to_string();
     }
     let mut out = String::with_capacity(src.len());
-    convert(src, &mut out);
+    convert(src, &mut out, &Braces::of(src), 0);
     out
 }
 
@@ -47,6 +47,40 @@ pub fn cut_run<T: AsRef<str>>(
     }
     Some((merged, run[0].1.start..run[run.len() - 1].1.end))
 }
+
+/// Where each `{` of a source closes, found in one pass: a brace group is then looked up, not
+/// scanned for, so a reply of thousands of `\text{` left open costs no more than its length.
+struct Braces {
+    /// The address of the source's first byte: a slice of it finds its offset from this.
+    base: usize,
+    /// The offset of every `{` that closes, with the offset of its `}`.
+    close: std::collections::HashMap<usize, usize>,
+}
+
+impl Braces {
+    fn of(src: &str) -> Braces {
+        let (mut open, mut close) = (Vec::new(), std::collections::HashMap::new());
+        for (i, b) in src.bytes().enumerate() {
+            match b {
+                b'{' => open.push(i),
+                b'}' => {
+                    if let Some(o) = open.pop() {
+                        close.insert(o, i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Braces {
+            base: src.as_ptr() as usize,
+            close,
+        }
+    }
+}
+
+/// Groups opened inside one another past this read as text: no formula a reader follows nests
+/// so deep, and a reply of thousands of `\frac{` must not recurse the reader off its stack.
+const MAX_NESTING: usize = 32;
 
 /// What a command stands for, when it is a symbol.
 fn symbol(name: &str) -> Option<&'static str> {
@@ -104,40 +138,30 @@ fn shows_argument(name: &str) -> bool {
     )
 }
 
-/// The brace group starting at `s` (which must start with `{`): its inside and the rest.
-fn group(s: &str) -> Option<(&str, &str)> {
-    let mut depth = 0usize;
-    for (i, c) in s.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some((&s[1..i], &s[i + 1..]));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+/// The brace group starting at `s` (which must start with `{` and be a slice of the source
+/// `braces` was made from): its inside and the rest.
+fn group<'a>(s: &'a str, braces: &Braces) -> Option<(&'a str, &'a str)> {
+    let at = (s.as_ptr() as usize).checked_sub(braces.base)?;
+    let i = braces.close.get(&at)?.checked_sub(at)?;
+    Some((s.get(1..i)?, s.get(i + 1..)?))
 }
 
 /// One argument: a brace group, or a single character (`\frac12`).
-fn argument(s: &str) -> Option<(&str, &str)> {
+fn argument<'a>(s: &'a str, braces: &Braces) -> Option<(&'a str, &'a str)> {
     let s = s.trim_start();
     if s.starts_with('{') {
-        group(s)
+        group(s, braces)
     } else {
         let c = s.chars().next()?;
         Some((&s[..c.len_utf8()], &s[c.len_utf8()..]))
     }
 }
 
-fn convert(mut s: &str, out: &mut String) {
+fn convert(mut s: &str, out: &mut String, braces: &Braces, depth: usize) {
     while let Some(c) = s.chars().next() {
         let rest = &s[c.len_utf8()..];
         match c {
-            '\\' => s = command(rest, out),
+            '\\' => s = command(rest, out, braces, depth),
             // `{,}` is how LaTeX writes a thousands comma.
             '{' if rest.starts_with(",}") => {
                 out.push(',');
@@ -160,8 +184,8 @@ fn convert(mut s: &str, out: &mut String) {
     }
 }
 
-/// Handle the text after a backslash; return what is left to convert.
-fn command<'a>(rest: &'a str, out: &mut String) -> &'a str {
+/// Handle the text after a backslash, `depth` groups deep; return what is left to convert.
+fn command<'a>(rest: &'a str, out: &mut String, braces: &Braces, depth: usize) -> &'a str {
     let name_len = rest
         .char_indices()
         .find(|(_, c)| !c.is_ascii_alphabetic())
@@ -188,30 +212,31 @@ fn command<'a>(rest: &'a str, out: &mut String) -> &'a str {
         return after;
     }
     let (name, after) = rest.split_at(name_len);
+    let nests = depth < MAX_NESTING;
     match name {
-        "frac" | "dfrac" | "tfrac" | "cfrac" => {
-            if let Some((num, r)) = argument(after) {
-                if let Some((den, r)) = argument(r) {
+        "frac" | "dfrac" | "tfrac" | "cfrac" if nests => {
+            if let Some((num, r)) = argument(after, braces) {
+                if let Some((den, r)) = argument(r, braces) {
                     out.push('(');
-                    convert(num, out);
+                    convert(num, out, braces, depth + 1);
                     out.push_str(")/(");
-                    convert(den, out);
+                    convert(den, out, braces, depth + 1);
                     out.push(')');
                     return r;
                 }
             }
             after
         }
-        "begin" | "end" => argument(after).map_or(after, |(_, r)| r),
+        "begin" | "end" => argument(after, braces).map_or(after, |(_, r)| r),
         // siunitx: `\SI{25}{\percent}`, `\qty{80}{\kilo\dollar}`, `\num{80000}`.
-        "SI" | "qty" => match argument(after) {
+        "SI" | "qty" if nests => match argument(after, braces) {
             Some((value, r)) => {
-                convert(value, out);
-                let Some((unit, r)) = argument(r) else {
+                convert(value, out, braces, depth + 1);
+                let Some((unit, r)) = argument(r, braces) else {
                     return r;
                 };
                 let mut u = String::new();
-                convert(unit, &mut u);
+                convert(unit, &mut u, braces, depth + 1);
                 if u.trim() != "%" {
                     out.push(' ');
                 }
@@ -220,13 +245,13 @@ fn command<'a>(rest: &'a str, out: &mut String) -> &'a str {
             }
             None => after,
         },
-        "num" => argument(after).map_or(after, |(value, r)| {
-            convert(value, out);
+        "num" if nests => argument(after, braces).map_or(after, |(value, r)| {
+            convert(value, out, braces, depth + 1);
             r
         }),
-        _ if shows_argument(name) => match argument(after) {
+        _ if nests && shows_argument(name) => match argument(after, braces) {
             Some((arg, r)) if after.trim_start().starts_with('{') => {
-                convert(arg, out);
+                convert(arg, out, braces, depth + 1);
                 r
             }
             _ => after,

@@ -84,8 +84,10 @@ fn without_wrapper_lines(raw: &str, r: Range<usize>) -> Vec<Range<usize>> {
 fn outside_reasoning(raw: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut at = 0;
-    while let Some((open, tag_end, name)) = find_open(&raw[at..]) {
-        let (start, tag_end) = (at + open, at + tag_end);
+    // Where each tag next opens, looked for again only once `at` has passed it: a tag the
+    // reply never holds is not searched for at every block (thousands of blocks, one pass).
+    let mut next = REASONING_TAGS.map(|tag| raw.find(tag));
+    while let Some((start, tag_end, name)) = next_open(raw, at, &mut next) {
         if start > at {
             out.push(at..start);
         }
@@ -99,6 +101,24 @@ fn outside_reasoning(raw: &str) -> Vec<Range<usize>> {
         out.push(at..raw.len());
     }
     out
+}
+
+/// The first reasoning tag opening at or after `at`: its start, its end and its name; `next`
+/// holds where each tag was last found and is brought up to `at`.
+fn next_open(
+    raw: &str,
+    at: usize,
+    next: &mut [Option<usize>; 3],
+) -> Option<(usize, usize, &'static str)> {
+    for (found, tag) in next.iter_mut().zip(REASONING_TAGS) {
+        if found.is_some_and(|i| i < at) {
+            *found = raw[at..].find(tag).map(|i| at + i);
+        }
+    }
+    next.iter()
+        .zip(REASONING_TAGS)
+        .filter_map(|(found, tag)| found.map(|i| (i, i + tag.len(), &tag[1..tag.len() - 1])))
+        .min_by_key(|x| x.0)
 }
 
 fn find_open(s: &str) -> Option<(usize, usize, &'static str)> {

@@ -58,7 +58,7 @@ fn older_command_broken(text: String, escaped: &str) -> String {
 }
 
 /// A character that changes how the text around it is shown rather than showing itself.
-fn acts(c: char) -> bool {
+pub fn acts(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
         || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}' | '\u{2028}' | '\u{2029}')
 }

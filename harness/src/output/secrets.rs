@@ -96,9 +96,11 @@ fn is_escape_start(b: u8) -> bool {
     matches!(b, b'\\' | b'%' | b'&')
 }
 
-/// Characters a reader does not see: a key with them between its letters still reads whole.
+/// Characters a reader does not see (Unicode's default-ignorable code points): a key with them
+/// between its letters still reads whole. Variation selectors and the tag characters
+/// (U+E0000–U+E0FFF) included: a renderer shows nothing for them after a letter.
 fn invisible(c: char) -> bool {
-    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    matches!(c, '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}' | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}' | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
 }
 
 /// The character an escape at `at(0)` spells and how many characters the escape takes.
@@ -295,6 +297,34 @@ mod tests {
         assert!(!cut.contains("sk-test-ABCDEFGHI"), "{cut}");
         assert!(!cut.contains("ABCDEFGH"), "{cut}");
         assert!(redact("key=sk-test-ABCDEFGHIJKLMNOPQRS!").contains(MASK));
+    }
+
+    #[test]
+    fn a_key_with_variation_selectors_or_tag_characters_between_its_letters_is_masked() {
+        // Characters no renderer shows: the key reads whole on the page, so it is masked.
+        register("sk-ignorable-0123456789abc");
+        for mark in [
+            "\u{fe0f}",
+            "\u{e0041}",
+            "\u{e0020}",
+            "\u{34f}",
+            "\u{180e}",
+            "\u{61c}",
+            "\u{2065}",
+            "\u{e0101}",
+        ] {
+            let spelled = "sk-ignorable-0123456789abc"
+                .chars()
+                .map(|c| format!("{c}{mark}"))
+                .collect::<String>();
+            let text = format!("before {spelled} after");
+            assert!(
+                !redact(&text).contains("0{mark}1"),
+                "{mark:?}: {}",
+                redact(&text)
+            );
+            assert!(redact(&text).contains(MASK), "{mark:?}");
+        }
     }
 
     #[test]

@@ -11,25 +11,7 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
 use std::io::Write;
 
-/// XML 1.0 forbids most control characters even escaped; they become U+FFFD.
-fn xml_chars(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.chars()
-        .any(|c| (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t'))
-    {
-        s.chars()
-            .map(|c| {
-                if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') {
-                    '\u{FFFD}'
-                } else {
-                    c
-                }
-            })
-            .collect::<String>()
-            .into()
-    } else {
-        s.into()
-    }
-}
+use super::xml_chars;
 
 fn counts<'a>(records: impl Iterator<Item = &'a &'a TrialRecord>) -> (usize, usize, usize) {
     records.fold((0, 0, 0), |(n, f, e), r| match r.status {

@@ -120,13 +120,19 @@ impl Html {
     pub fn markdown(&mut self, text: &str) -> &mut Self {
         use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
         let text = &text[..floor_boundary(text, FOLD.min(text.len()))];
-        let events = Parser::new_ext(text, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH)
-            .filter_map(|e| match e {
-                Event::Html(h) | Event::InlineHtml(h) => Some(Event::Text(h)),
-                Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => None,
-                Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
-                other => Some(other),
-            });
+        // The renderer escapes markup but passes controls, bidi overrides and U+FFFE/U+FFFF
+        // through: each character goes through the page's own rule first.
+        let text = super::xml_chars(text);
+        let events = Parser::new_ext(
+            &text,
+            Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH,
+        )
+        .filter_map(|e| match e {
+            Event::Html(h) | Event::InlineHtml(h) => Some(Event::Text(h)),
+            Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => None,
+            Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
+            other => Some(other),
+        });
         pulldown_cmark::html::push_html(&mut self.0, events);
         self
     }

@@ -74,3 +74,79 @@ async fn a_reply_with_a_mention_a_reference_an_image_and_html_renders_inert_in_e
         }
     }
 }
+
+/// The same reply with U+FFFE and U+FFFF in its quoted sentence: characters XML 1.0 forbids
+/// outright (as it does most controls), which a JUnit reader refuses the whole file for.
+fn forbidden_in_xml_turn(_: &RecordedRequest) -> Turn {
+    Turn {
+        text: HOSTILE.replace("Confirmed:", "Confirmed:\u{fffe}\u{ffff}\u{1}"),
+        calls: Vec::new(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_with_characters_xml_forbids_leaves_junit_and_the_html_report_well_formed() {
+    let server = serve(forbidden_in_xml_turn, "test-model-2026-01-01").await;
+    let manifest = two_api_manifest(
+        &common::example_charter(),
+        &server.url(),
+        "test-model-2026-01-01",
+        "[decoding]\ntemperature = 0\nmax_tokens = 1000\nseed = 7",
+        "retry_base_ms = 10",
+        "retry_base_ms = 10",
+    );
+    let run = run_harness(manifest, &["--case", "E1", "--trials", "1"]).await;
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let xml = std::fs::read_to_string(run.out().join("junit.xml")).unwrap();
+    assert!(
+        xml.contains("Confirmed:"),
+        "junit.xml quotes the reply: {xml}"
+    );
+    let html = std::fs::read_to_string(run.out().join("report.html")).unwrap();
+    assert!(html.contains("Confirmed:"), "report.html quotes the reply");
+    for (name, text) in [("junit.xml", &xml), ("report.html", &html)] {
+        let bad: Vec<char> = text
+            .chars()
+            .filter(|c| matches!(c, '\u{fffe}' | '\u{ffff}' | '\u{1}'))
+            .collect();
+        assert!(bad.is_empty(), "{name} holds {bad:?}");
+    }
+    roxmltree::Document::parse(&xml).expect("junit.xml is well-formed XML");
+}
+
+/// The same reply with a right-to-left override and a C1 control sequence in its quoted
+/// sentence: on a page, U+202E shows the rest of its paragraph reversed ("20%" as "%02").
+fn bidi_turn(_: &RecordedRequest) -> Turn {
+    Turn {
+        text: HOSTILE.replace("Confirmed:", "Confirmed:\u{202e} 52 si ti\u{202c}\u{9b}31m"),
+        calls: Vec::new(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_with_a_bidi_override_shows_it_written_out_in_the_html_report_and_junit() {
+    let server = serve(bidi_turn, "test-model-2026-01-01").await;
+    let manifest = two_api_manifest(
+        &common::example_charter(),
+        &server.url(),
+        "test-model-2026-01-01",
+        "[decoding]\ntemperature = 0\nmax_tokens = 1000\nseed = 7",
+        "retry_base_ms = 10",
+        "retry_base_ms = 10",
+    );
+    let run = run_harness(manifest, &["--case", "E1", "--trials", "1"]).await;
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    for name in ["report.html", "junit.xml"] {
+        let text = std::fs::read_to_string(run.out().join(name)).unwrap();
+        assert!(text.contains("Confirmed:"), "{name} quotes the reply");
+        let raw: Vec<char> = text
+            .chars()
+            .filter(|c| matches!(c, '\u{202e}' | '\u{202c}' | '\u{9b}'))
+            .collect();
+        assert!(raw.is_empty(), "{name} holds {raw:?}");
+        assert!(
+            text.contains("\\u{202e}"),
+            "{name} shows the override written out"
+        );
+    }
+}
