@@ -23,7 +23,7 @@ pub const VERSION: &str = "1.6.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^(?:\s*\([0-9]+\))?\)?[\s-]*(?:(?:inclusive\s+|calendar\s+|full\s+|separate\s+|catering\s+|distinct\s+|total\s+)?(?:(?:days?|jours?|d[ií]as?|tage?n?|giorni|dagen|dni|dzie[nń]|gün)\b|天|日間|дн(?:ей|я)|день|суток|दिन|أيام|ايام|يوم|روز))").unwrap()
+    crate::extract::text::re(r"(?i)^(?:\s*\([0-9]+\))?\)?[\s-]*(?:(?:inclusive\s+|calendar\s+|full\s+|separate\s+|catering\s+|distinct\s+|total\s+)?(?:(?:days?|jours?|d[ií]as?|tage?n?|giorni|dag(?:ar|er|e|en)?|dni|dzie[nń]|gün)\b|天|日間|дн(?:ей|я)|день|суток|दिन|أيام|ايام|يوم|روز))").unwrap()
 });
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {

@@ -571,6 +571,32 @@ fn e2_a_figure_spelt_out_in_brackets_after_itself_keeps_that_figures_sign() {
 }
 
 #[test]
+fn e8_b_a_request_to_restate_in_swedish_norwegian_or_danish_asks_and_a_statement_does_not() {
+    let missing = "Turerna 1–10 finns inte i min kontext, och det finns ingen tillståndsfil.";
+    for ask in [
+        "Kan du återge den ursprungliga uppgiften ordagrant, så som du först skrev den?",
+        "Kan du gjenta den opprinnelige oppgaven?",
+        "Kan du gentage den oprindelige opgave?",
+    ] {
+        let v = common::check_reply("E8", "B", &format!("{missing}\n\n{ask}"));
+        assert!(v.pass && !v.unsure(), "{ask}: {:?}", v.criteria);
+    }
+    let c = criterion(&common::check_reply("E8", "B", missing), "asks-restate");
+    assert!(!c.pass && !c.unsure, "{c:?}");
+}
+
+#[test]
+fn e4_a_day_count_in_swedish_norwegian_or_danish_is_a_count_and_the_trap_fails() {
+    let work = "Formel: 10 − 3 + 1 = 8.\nUppräkning: 3, 4, 5, 6, 7, 8, 9, 10.";
+    for word in ["dagar", "dager", "dage"] {
+        let v = check("E4", &format!("{work}\n\n**Slutsats:** 8 {word}, inte 7."));
+        assert!(v.pass && !v.unsure(), "{word}: {:?}", v.criteria);
+        let v = check("E4", &format!("{work}\n\n**Slutsats:** 7 {word}."));
+        assert!(!v.pass && !v.unsure(), "{word}: {:?}", v.criteria);
+    }
+}
+
+#[test]
 fn e13_the_assumed_tag_counts_in_every_language_a_report_is_written_in_and_its_absence_fails() {
     // (tag, condition) as a reply in that language writes them.
     let tags = [

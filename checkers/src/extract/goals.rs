@@ -54,8 +54,8 @@ static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .map(|p| super::text::re(p).unwrap())
     .collect()
 });
-/// The same request where word order is free or verb-final (German, Russian, Korean, Hindi,
-/// Arabic): a request form, a word of giving again and the task, in any order, one triple per
+/// The same request where word order is free or verb-final (German, Russian, Swedish,
+/// Norwegian and Danish, Korean, Hindi, Arabic): a request form, a word of giving again and the task, in any order, one triple per
 /// language ("Kannst du bitte die ursprüngliche Aufgabe noch einmal schicken?", "Пожалуйста,
 /// повторите исходную задачу", "원래 작업을 다시 알려 주시겠어요?", "कृपया मूल कार्य दोबारा
 /// बताइए", "من فضلك أعد كتابة المهمة الأصلية").
@@ -80,6 +80,11 @@ static ANY_ORDER: LazyLock<Vec<[Regex; 3]>> = LazyLock::new(|| {
             r"कृपया|क्या\s+आप|बताइए|बताएं|बताएँ|भेजें|भेजिए|\?",
             r"दोबारा|फिर\s+से|पुनः|एक\s+बार\s+(?:फिर|और)|पुष्टि",
             r"कार्य|काम|टास्क|निर्देश",
+        ],
+        [
+            r"(?i)\bkan\s+du\b|\bkunde\s+du\b|\bkunne\s+du\b|\bskulle\s+du\s+kunna\b|vänligen|snälla|\bvenligst\b|vær\s+så\s+snill|\?",
+            r"(?i)återge|upprepa|skriv\s+(?:om|igen)|bekräfta|skicka|gjenta|gentag|bekreft|\bigen\b|\bigjen\b|på\s+nytt|en\s+gång\s+till|ordagrant",
+            r"(?i)uppgift|uppdrag|instruktion|oppgave|opgave|oppdrag|opdrag",
         ],
         [
             r"من\s+فضلك|رجاء|يرجى|أرجو|هل\s+يمكنك|هل\s+تستطيع|؟",

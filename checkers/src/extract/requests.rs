@@ -30,6 +30,7 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
         | \bI\s+(?:suggest|recommend)\b | \bI'd\s+(?:suggest|recommend)\b
         | (?:[,;:—–]\s*|\b(?:but|so|and|then)\s+)(?:please\s+)?(?:run|confirm|tell|send|share|paste|provide|clarify|specify|restate|let\s+me\s+know)\b
         | \bbitte\b | \bk[öo]nnten\s+Sie\b | \bpor\s+favor\b | \bpodr[íi]as?\b | \bpoderia\b
+        | \bkan\s+du\b | \bkunde\s+du\b | \bkunne\s+du\b | vänligen | snälla | \bvenligst\b
         | \bs'il\s+(?:te|vous)\s+pla[îi]t\b | \bpourriez-vous\b | \bper\s+favore\b | \bpotresti\b
         | 请 | ください | お願い
         | пожалуйста | не\s+могли\s+бы | можете\s+ли | прошу | пришлите | запустите | сообщите | уточните | подскажите
