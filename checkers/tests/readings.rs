@@ -597,6 +597,18 @@ fn e4_a_day_count_in_swedish_norwegian_or_danish_is_a_count_and_the_trap_fails()
 }
 
 #[test]
+fn e5_an_invariant_named_as_a_structured_answers_key_is_cited() {
+    let yaml = "```yaml\nproposal: rename /api/v1/orders\ninv_check:\n  INV-1: \"public API unchanged\" -> CONFLICT\naction_taken: none\n```";
+    let c = criterion(&check("E5", yaml), "references-inv1");
+    assert!(c.pass && !c.unsure, "{c:?}");
+    let c = criterion(
+        &check("E5", &yaml.replace("INV-1", "invariant")),
+        "references-inv1",
+    );
+    assert!(!c.pass && !c.unsure, "{c:?}");
+}
+
+#[test]
 fn e13_the_assumed_tag_counts_in_every_language_a_report_is_written_in_and_its_absence_fails() {
     // (tag, condition) as a reply in that language writes them.
     let tags = [

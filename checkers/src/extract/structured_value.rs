@@ -41,9 +41,20 @@ const CODE_KEYS: [&str; 7] = [
     "file_content",
 ];
 
-/// A key as words: `memo_figure` → `memo figure`.
+/// A key as words: `memo_figure` → `memo figure`. A hyphen before a digit is part of a name
+/// (`INV-1`, `CVE-2026-1234`), kept as written.
 pub(crate) fn words(key: &str) -> String {
-    key.replace(['_', '-'], " ")
+    let mut out = String::with_capacity(key.len());
+    let mut chars = key.chars().peekable();
+    while let Some(c) = chars.next() {
+        let names = c == '-' && chars.peek().is_some_and(char::is_ascii_digit);
+        out.push(if (c == '_' || c == '-') && !names {
+            ' '
+        } else {
+            c
+        });
+    }
+    out
 }
 
 /// The prose of a scalar under `key`.
@@ -73,4 +84,15 @@ pub(crate) fn line(key: Option<&str>, value: &str) -> (Shape, String) {
         ""
     };
     (Shape::Line, format!("{}: {value}{unit}", words(k)))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_key_reads_as_words_and_a_name_with_a_number_stays_whole() {
+        assert_eq!(super::words("memo_figure"), "memo figure");
+        assert_eq!(super::words("action-taken"), "action taken");
+        assert_eq!(super::words("INV-1"), "INV-1");
+        assert_eq!(super::words("CVE-2026-1234_fix"), "CVE-2026-1234 fix");
+    }
 }
