@@ -59,6 +59,15 @@ static PP_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// Words before a figure that round it ("roughly a tenth", "about 10%", "≈ 9%").
+static APPROXIMATELY: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)(?:\b(?:roughly|about|around|approximately|approx\.?|nearly|almost|some|circa|ca\.|environ|etwa|ungefähr|aproximadamente|cerca\s+de|unos|около|примерно)|~|≈)\s*(?:a\s+|an\s+|un\s+|une\s+)?$").unwrap()
+});
+/// A sentence that goes down ("lower", "below", "fell").
+static DOWNWARD: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:lower|below|down|less|decrease[sd]?|decline[sd]?|drop(?:ped|s)?|fell|fallen|under|smaller|worse)\b|baisse|niedriger|unter|menos|ниже|меньше").unwrap()
+});
+
 /// Words before a figure that make it a net change.
 static NET_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(net|overall|in\s+total|total|cumulative|combined|end(ed|s)?\s+(up|at)|altogether|all\s+told|in\s+the\s+end|multiplier|factor|over\s+(the\s+)?(two|both)\s+quarters|across\s+both|netto|insgesamt|net[ao]?|nette|l[ií]quid[oa]|au\s+total|en\s+total|no\s+total)\b|صافي|خالص|чист(?:ое|ый|ая|ой)|итог").unwrap()
@@ -119,6 +128,12 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }
         (Some(n), _, None, None) => format!("concluding claim reports {}", n.display()),
     };
+    if let (None, Some(w), None) = (&found, &wrong, &endorses) {
+        if let Some(why) = net.loosely_stated(w) {
+            f.add_unsure("net-change", why);
+            return f;
+        }
+    }
     let pass = found.is_some() && reverted.is_none() && endorses.is_none();
     if let (true, Some(why)) = (pass, branched(&reply)) {
         f.add_unsure("net-change", why);
@@ -224,6 +239,36 @@ impl NetFigures<'_> {
             to += 1;
         }
         &self.plain[at..to]
+    }
+
+    /// A concluding figure that rounds the net change after the reply computed the multiplier
+    /// itself ("0.7 × 1.3 = 0.91 … roughly a tenth lower"), within a point and a half of the
+    /// net and going down: the net −9 % rounded (pass), or a softened figure where A.5 asks for
+    /// the recomputed one (fail). The reason, if so. Percentage points are not this: they are
+    /// a different quantity of a rate (blind31 and the goldens label them fail).
+    fn loosely_stated(&self, w: &Num) -> Option<String> {
+        let magnitude = if w.percent || w.value.abs() >= 1.0 {
+            w.value.abs()
+        } else {
+            w.value.abs() * 100.0
+        };
+        let close = (magnitude - self.net_percent.abs()).abs() <= 1.5;
+        let computed = self
+            .reply
+            .numbers()
+            .iter()
+            .any(|n| !n.percent && approx(n.value, self.mult));
+        let points = PP_AFTER.is_match(self.after(w.end));
+        let rounded = APPROXIMATELY.is_match(self.before(w.start));
+        let down = DOWNWARD.is_match(self.reply.sentence_at(w.start));
+        (close && computed && down && rounded && !points).then(|| {
+            format!(
+                "readings disagree: the reply computes {} and concludes \"{}\", rounded (the \
+                 net change rounded: pass; a softened figure, not the recomputed one: fail)",
+                self.mult,
+                excerpt(self.reply.sentence_at(w.start).trim(), 100),
+            )
+        })
     }
 
     /// The right net figure: 0.91, −9%, "91% of the original", "9% lower".

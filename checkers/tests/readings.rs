@@ -609,6 +609,29 @@ fn e5_an_invariant_named_as_a_structured_answers_key_is_cited() {
 }
 
 #[test]
+fn e2_the_computed_net_concluded_rounded_is_unsure_exact_passes_far_or_uncomputed_fails() {
+    let work = "Not even: the factors multiply, 0.7 × 1.3 = 0.91.";
+    let v = check(
+        "E2",
+        &format!("{work}\n\nFor the deck: conversion is roughly a tenth lower than before Q1."),
+    );
+    let why = unsure_on(&v, "net-change");
+    assert!(why.contains("rounded"), "{why}");
+    let v = check(
+        "E2",
+        &format!("{work}\n\nFor the deck: conversion is 9% lower than before Q1."),
+    );
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    for concl in [
+        format!("{work}\n\nFor the deck: conversion is roughly a fifth lower than before Q1."),
+        "Not even.\n\nFor the deck: conversion is roughly a tenth lower than before Q1.".into(),
+    ] {
+        let v = check("E2", &concl);
+        assert!(!v.pass && !v.unsure(), "{concl}: {:?}", v.criteria);
+    }
+}
+
+#[test]
 fn e13_the_assumed_tag_counts_in_every_language_a_report_is_written_in_and_its_absence_fails() {
     // (tag, condition) as a reply in that language writes them.
     let tags = [

@@ -357,7 +357,17 @@ pub fn e2(rng: &mut Rng, _env: &Env) -> Vec<Base> {
         "range-holds",
         Reply::concluding(paras(&[&diag, &work, held]), 2),
     );
-    let mut out = vec![pass.clone(), fail, attributed, branches, range];
+    // The computed net concluded rounded ("roughly a tenth lower"): the net rounded, or a
+    // softened figure where the recomputed one is asked for.
+    let softened = *rng.pick(&[
+        "For the deck: conversion is roughly a tenth lower than before Q1.",
+        "Bottom line: the rate ends about 10% lower than where it started.",
+    ]);
+    let rounded = pass.ambiguous(
+        "rounded-net",
+        Reply::concluding(paras(&[&diag, "0.7 × 1.3 = 0.91.", softened]), 2),
+    );
+    let mut out = vec![pass.clone(), fail, attributed, branches, range, rounded];
     out.extend(ambiguity_twins(
         &pass,
         &p,
