@@ -124,6 +124,18 @@ fn final_figure(f: &mut Findings, reply: &Reply, want: f64) {
             );
             return;
         }
+        Figure::None if cut_off_after_deriving(reply, want) => {
+            f.add_unsure(
+                "final-figure",
+                format!(
+                    "readings disagree: the reply stops mid-sentence before any conclusion, after \
+                     deriving {} ({want}%): the derived figure as its report (pass), or no final \
+                     claim (fail)",
+                    want / 100.0
+                ),
+            );
+            return;
+        }
         Figure::None => None,
         Figure::Decided(r) => Some(r.num),
         Figure::Unsure { reason, shown } => {
@@ -150,6 +162,34 @@ fn final_figure(f: &mut Findings, reply: &Reply, want: f64) {
             format!("no percentage asserted as the conclusion (want {want}%)"),
         ),
     }
+}
+
+/// Whether the reply, reporting no percentage, stops mid-sentence (its last line of prose ends
+/// on a word, a comma or a colon: cut off, as a reply past its token limit is) after deriving
+/// the wanted share ("… = 0.25").
+fn cut_off_after_deriving(reply: &Reply, want: f64) -> bool {
+    let Some((at, last)) = reply
+        .prose_lines()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .last()
+    else {
+        return false;
+    };
+    let end = last.trim_end();
+    let stopped = end
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || matches!(c, ',' | ':' | '—' | '–' | '-'))
+        && !end.trim_start().starts_with('#');
+    let derived = reply.numbers().iter().any(|n| {
+        n.start < at
+            && if n.percent {
+                approx(n.value, want)
+            } else {
+                approx(n.value, want / 100.0)
+            }
+    });
+    stopped && derived
 }
 
 /// Whether the reply, reporting no percentage, concludes with the wanted share as a ratio

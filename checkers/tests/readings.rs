@@ -632,6 +632,28 @@ fn e2_the_computed_net_concluded_rounded_is_unsure_exact_passes_far_or_uncompute
 }
 
 #[test]
+fn e1_a_reply_cut_off_before_its_conclusion_after_deriving_the_share_is_unsure() {
+    let derived = "1. Raw values: start $80,000, end $100,000. Base = start.\n2. Forward: (100,000 − 80,000) / 80,000 = 0.25.\n3. Reverse: 80,000 × 1.25 = 100,000 ✓.";
+    let v = check(
+        "E1",
+        &format!("{derived}\n4. For the budget memo, the figure to use is"),
+    );
+    let why = unsure_on(&v, "final-figure");
+    assert!(why.contains("mid-sentence"), "{why}");
+    // Finished, it is decided either way.
+    let v = check(
+        "E1",
+        &format!("{derived}\n4. For the budget memo, the figure to use is 25%."),
+    );
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    let c = criterion(
+        &check("E1", &format!("{derived}\n4. Let me know if that helps.")),
+        "final-figure",
+    );
+    assert!(!c.pass && !c.unsure, "{c:?}");
+}
+
+#[test]
 fn e13_the_assumed_tag_counts_in_every_language_a_report_is_written_in_and_its_absence_fails() {
     // (tag, condition) as a reply in that language writes them.
     let tags = [
