@@ -46,14 +46,17 @@ pub fn table_rows(html: &str) -> Vec<Row> {
 /// A cell's text: tags dropped, entities decoded, white space collapsed.
 fn cell_text(inner: &str) -> String {
     let text = TAG.replace_all(inner, " ");
-    let text = text
-        .replace("&nbsp;", " ")
+    super::text::normalize_ws(&decode_entities(&text))
+}
+
+/// The entities HTML writers use for text (`&amp;` last, so `&amp;lt;` stays `&lt;`).
+pub(crate) fn decode_entities(text: &str) -> String {
+    text.replace("&nbsp;", " ")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
         .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    super::text::normalize_ws(&text)
+        .replace("&amp;", "&")
 }
 
 #[cfg(test)]

@@ -30,14 +30,7 @@ pub fn text(page: &str) -> String {
     }
     let page = COMMENT.replace_all(&page[..end], " ");
     let page = TAG.replace_all(&page, " ");
-    let page = page
-        .replace("&nbsp;", " ")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    super::text::normalize_ws(&page)
+    super::text::normalize_ws(&super::html::decode_entities(&page))
 }
 
 /// Whether the page's text names `item` and never states it absent: it lists something for
