@@ -443,10 +443,12 @@ fn a_base_comparison_that_cannot_be_made_says_so_before_the_verdict_which_stays_
         .flatten()
         .map(|e| e.path())
         .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("base-")
+            // A folder: the run folder holds files named after the base too.
+            p.is_dir()
+                && p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("base-")
         })
         .expect("the base rerun's folder");
     std::fs::write(base.join(".lock"), std::process::id().to_string()).unwrap();

@@ -144,9 +144,13 @@ async fn a_reply_with_a_bidi_override_shows_it_written_out_in_the_html_report_an
             .filter(|c| matches!(c, '\u{202e}' | '\u{202c}' | '\u{9b}'))
             .collect();
         assert!(raw.is_empty(), "{name} holds {raw:?}");
-        assert!(
-            text.contains("\\u{202e}"),
-            "{name} shows the override written out"
-        );
+        // junit.xml quotes the checkers' details, read from the reply with bidi marks dropped
+        // (the checkers' notation fold): nothing of the override is left to write out there.
+        if name == "report.html" {
+            assert!(
+                text.contains("\\u{202e}"),
+                "{name} shows the override written out"
+            );
+        }
     }
 }
