@@ -184,6 +184,46 @@ fn convert(mut s: &str, out: &mut String, braces: &Braces, depth: usize) {
     }
 }
 
+/// A one-character control symbol: `\,` `\;` `\!` `\ ` are spacing, `\%` `\$` `\{` literal.
+fn control_symbol<'a>(rest: &'a str, out: &mut String) -> &'a str {
+    let Some(c) = rest.chars().next() else {
+        return rest;
+    };
+    let after = &rest[c.len_utf8()..];
+    match c {
+        // A thin space between digit groups (`80\,000`) is a thousands separator.
+        ',' | ';' | ':' | '!' | ' ' => {
+            let digit_before = out.chars().last().is_some_and(|d| d.is_ascii_digit());
+            let digit_after = after.chars().next().is_some_and(|d| d.is_ascii_digit());
+            if !(digit_before && digit_after) && c != '!' {
+                out.push(' ');
+            }
+        }
+        '\\' => out.push('\n'),
+        '(' | ')' | '[' | ']' => out.push(' '),
+        _ => out.push(c),
+    }
+    after
+}
+
+/// siunitx's `\SI{25}{\percent}`, `\qty{80}{\kilo\dollar}`: the value, then its unit.
+fn quantity<'a>(after: &'a str, out: &mut String, braces: &Braces, depth: usize) -> &'a str {
+    let Some((value, r)) = argument(after, braces) else {
+        return after;
+    };
+    convert(value, out, braces, depth + 1);
+    let Some((unit, r)) = argument(r, braces) else {
+        return r;
+    };
+    let mut u = String::new();
+    convert(unit, &mut u, braces, depth + 1);
+    if u.trim() != "%" {
+        out.push(' ');
+    }
+    out.push_str(u.trim());
+    r
+}
+
 /// Handle the text after a backslash, `depth` groups deep; return what is left to convert.
 fn command<'a>(rest: &'a str, out: &mut String, braces: &Braces, depth: usize) -> &'a str {
     let name_len = rest
@@ -191,25 +231,7 @@ fn command<'a>(rest: &'a str, out: &mut String, braces: &Braces, depth: usize) -
         .find(|(_, c)| !c.is_ascii_alphabetic())
         .map_or(rest.len(), |(i, _)| i);
     if name_len == 0 {
-        // A one-character control symbol: `\,` `\;` `\!` `\ ` are spacing, `\%` `\$` `\{` literal.
-        let Some(c) = rest.chars().next() else {
-            return rest;
-        };
-        let after = &rest[c.len_utf8()..];
-        match c {
-            // A thin space between digit groups (`80\,000`) is a thousands separator.
-            ',' | ';' | ':' | '!' | ' ' => {
-                let digit_before = out.chars().last().is_some_and(|d| d.is_ascii_digit());
-                let digit_after = after.chars().next().is_some_and(|d| d.is_ascii_digit());
-                if !(digit_before && digit_after) && c != '!' {
-                    out.push(' ');
-                }
-            }
-            '\\' => out.push('\n'),
-            '(' | ')' | '[' | ']' => out.push(' '),
-            _ => out.push(c),
-        }
-        return after;
+        return control_symbol(rest, out);
     }
     let (name, after) = rest.split_at(name_len);
     let nests = depth < MAX_NESTING;
@@ -229,22 +251,7 @@ fn command<'a>(rest: &'a str, out: &mut String, braces: &Braces, depth: usize) -
         }
         "begin" | "end" => argument(after, braces).map_or(after, |(_, r)| r),
         // siunitx: `\SI{25}{\percent}`, `\qty{80}{\kilo\dollar}`, `\num{80000}`.
-        "SI" | "qty" if nests => match argument(after, braces) {
-            Some((value, r)) => {
-                convert(value, out, braces, depth + 1);
-                let Some((unit, r)) = argument(r, braces) else {
-                    return r;
-                };
-                let mut u = String::new();
-                convert(unit, &mut u, braces, depth + 1);
-                if u.trim() != "%" {
-                    out.push(' ');
-                }
-                out.push_str(u.trim());
-                r
-            }
-            None => after,
-        },
+        "SI" | "qty" if nests => quantity(after, out, braces, depth),
         "num" if nests => argument(after, braces).map_or(after, |(value, r)| {
             convert(value, out, braces, depth + 1);
             r
