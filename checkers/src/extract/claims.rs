@@ -22,7 +22,7 @@
 //! that the conclusion asserts.
 
 use super::num::Num;
-use super::reply::{is_question, Block, Reply, SentenceMeta};
+use super::reply::{is_question, Block, LineMeta, QuoteMarks, Reply, SentenceMeta};
 use super::text::normalize_ws;
 use regex::Regex;
 use std::ops::Range;
@@ -170,20 +170,43 @@ static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
 static OWN_CLAUSE: LazyLock<Regex> =
     LazyLock::new(|| super::text::re(r"(?i),\s*(?:and|but|so)\b|;|:\s|\s[—–]\s").unwrap());
 
-/// Whether offset `rel` of sentence `s` lies past the clause its opening restatement covers.
-fn beyond_restated(s: &str, rel: usize) -> bool {
-    let Some(m) = RESTATES.find(s) else {
-        return false;
-    };
-    let rel = rel.min(s.len());
-    if m.end() >= rel || !s.is_char_boundary(rel) {
-        return false;
+/// Where sentence `s`, at plain offset `at`, starts to speak in its own voice past the clause
+/// its opening restatement covers: after the first clause break with two words before it and no
+/// quotation mark. One pass over the sentence, read once for all its figures.
+fn own_voice_from(s: &str, at: usize) -> Option<usize> {
+    let m = RESTATES.find(s)?;
+    let between = &s[m.end()..];
+    let quote = between.find(['"', '“', '”']).unwrap_or(between.len());
+    // The start of the second word: a break after it has two words before it.
+    let mut words = 0;
+    let mut in_word = false;
+    let mut second = between.len();
+    for (i, c) in between.char_indices() {
+        if !c.is_whitespace() && !in_word {
+            words += 1;
+            if words == 2 {
+                second = i;
+                break;
+            }
+        }
+        in_word = !c.is_whitespace();
     }
-    let between = &s[m.end()..rel];
-    OWN_CLAUSE.find_iter(between).any(|b| {
-        let words = between[..b.start()].split_whitespace().count();
-        words >= 2 && !between[..b.start()].contains(['"', '“', '”'])
-    })
+    OWN_CLAUSE
+        .find_iter(between)
+        .take_while(|b| b.start() <= quote)
+        .find(|b| b.start() > second)
+        .map(|b| at + m.end() + b.end())
+}
+
+/// Whether offset `rel` of the sentence at `range` lies past the clause its opening restatement
+/// covers.
+fn beyond_restated(reply: &Reply, range: &Range<usize>, rel: usize) -> bool {
+    let s = &reply.plain()[range.clone()];
+    let rel = rel.min(s.len());
+    s.is_char_boundary(rel)
+        && meta(reply, range)
+            .own_from
+            .is_some_and(|from| from <= range.start + rel)
 }
 
 /// The next sentence of a paragraph rejecting what the previous one said or quoted.
@@ -230,44 +253,85 @@ static FOOTNOTE: LazyLock<Regex> = LazyLock::new(|| {
 
 fn meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
     let spans = reply.sentence_spans();
-    let all = reply.sentence_meta.get_or_init(|| {
-        let plain = reply.plain();
-        spans
-            .iter()
-            .map(|r| {
-                let s = &plain[r.clone()];
-                let next = next_sentence(reply, r);
-                SentenceMeta {
-                    question: is_question(s),
-                    attributed: reply.block_at(r.start).is_some_and(|b| b.quote_depth > 0)
-                        || RESTATES.is_match(s)
-                        || REQUEST_KEY.is_match(s)
-                        || echoes_prompt(reply, s),
-                    next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
-                    next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
-                }
-            })
-            .collect()
-    });
+    let all = reply
+        .sentence_meta
+        .get_or_init(|| spans.iter().map(|r| read_meta(reply, r)).collect());
     let i = spans.partition_point(|r| r.start < range.start);
     match spans.get(i) {
         Some(r) if r.start == range.start => all[i],
         // Not one of the reply's sentences (a caller's own range): read it directly.
-        _ => {
-            let s = &reply.plain()[range.clone()];
-            let next = next_sentence(reply, range);
-            SentenceMeta {
-                question: is_question(s),
-                attributed: reply
-                    .block_at(range.start)
-                    .is_some_and(|b| b.quote_depth > 0)
-                    || RESTATES.is_match(s)
-                    || REQUEST_KEY.is_match(s)
-                    || echoes_prompt(reply, s),
-                next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
-                next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
+        _ => read_meta(reply, range),
+    }
+}
+
+/// What the claim model knows of the sentence at `range`.
+fn read_meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
+    let s = &reply.plain()[range.clone()];
+    let next = next_sentence(reply, range);
+    let own_from = own_voice_from(s, range.start);
+    SentenceMeta {
+        question: is_question(s),
+        attributed: reply
+            .block_at(range.start)
+            .is_some_and(|b| b.quote_depth > 0)
+            || RESTATES.is_match(s)
+            || REQUEST_KEY.is_match(s)
+            || echoes_prompt(reply, s),
+        next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
+        next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
+        own_from,
+    }
+}
+
+/// The line holding plain offset `at` (a `\n` ends the line before it).
+fn line_at<'r>(reply: &'r Reply, at: usize) -> &'r LineMeta {
+    let lines = reply.line_meta.get_or_init(|| {
+        let plain = reply.plain();
+        let mut start = 0;
+        plain
+            .split('\n')
+            .map(|l| {
+                let range = start..start + l.len();
+                start = range.end + 1;
+                LineMeta {
+                    diagnostic: DIAGNOSTIC_LINE.is_match(l),
+                    range,
+                }
+            })
+            .collect()
+    });
+    let i = lines.partition_point(|l| l.range.end < at);
+    &lines[i.min(lines.len() - 1)]
+}
+
+/// The plain offset of the quotation left open at `at` in text starting at `from`: an odd `"`,
+/// or more `“` than `”`, counted from the marks' offsets without rereading the text.
+fn open_quote(reply: &Reply, from: usize, at: usize) -> Option<usize> {
+    let marks = reply.quote_marks.get_or_init(|| {
+        let mut q = QuoteMarks::default();
+        for (i, c) in reply.plain().char_indices() {
+            match c {
+                '"' => q.straight.push(i),
+                '“' => q.open.push(i),
+                '”' => q.close.push(i),
+                _ => {}
             }
         }
+        q
+    });
+    let within = |v: &[usize]| {
+        let a = v.partition_point(|&i| i < from);
+        let b = v.partition_point(|&i| i < at);
+        (b - a, v[a..b].last().copied())
+    };
+    let (straight, last_straight) = within(&marks.straight);
+    let (open, last_open) = within(&marks.open);
+    if straight % 2 == 1 {
+        last_straight
+    } else if open > within(&marks.close).0 {
+        last_open
+    } else {
+        None
     }
 }
 
@@ -317,7 +381,7 @@ pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> St
         .is_some_and(|b| b.quote_depth > 0);
     let own = m.attributed
         && !in_quote
-        && at.is_some_and(|at| beyond_restated(s, at.saturating_sub(range.start)));
+        && at.is_some_and(|at| beyond_restated(reply, &range, at.saturating_sub(range.start)));
     if m.attributed && !own {
         return if m.next_rejects {
             Stance::Negated
@@ -372,8 +436,8 @@ fn next_sentence<'r>(reply: &'r Reply, range: &Range<usize>) -> Option<&'r str> 
 /// The stance of the figure at `start..end` of the reply's plain text.
 pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     let text = reply.plain();
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let (line, last_line) = (line_at(reply, start), line_at(reply, end));
+    let (line_start, line_end) = (line.range.start, last_line.range.end);
     let sentence = reply
         .sentence_range_at(start)
         .cloned()
@@ -389,7 +453,11 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         || NEGATED_AFTER.is_match(after)
         || (!before.is_ascii() || !after.is_ascii())
             && (NEGATED_CJK.is_match(before) || NEGATED_CJK_AFTER.is_match(after))
-        || DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
+        || if line.range == last_line.range {
+            line.diagnostic
+        } else {
+            DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
+        }
         || judged_insufficient(text, end, sentence.end)
     {
         return Stance::Negated;
@@ -397,24 +465,19 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     // Inside a quotation someone else is said to have made ("you described it as \"a 20%
     // increase\"") the figure is theirs; a quotation the reply itself offers ("Report: \"25%,
     // not 20%\"", keep \"budget 20% more\"") is not.
-    let lead = &text[sentence.start.min(start)..start];
-    let open_quote = if lead.matches('"').count() % 2 == 1 {
-        lead.rfind('"')
-    } else if lead.matches('“').count() > lead.matches('”').count() {
-        lead.rfind('“')
-    } else {
-        None
-    };
+    // The words before the quotation are read in the 160 bytes before it, so a huge sentence
+    // is not reread per figure.
+    let lead_start = sentence.start.min(start);
     let quoted = before.ends_with(['"', '“', '‘', '\''])
         && after.starts_with(['"', '”', '’', '\''])
-        || open_quote.is_some_and(|q| QUOTE_OF_OTHER.is_match(&lead[..q]));
+        || open_quote(reply, lead_start, start).is_some_and(|q| {
+            QUOTE_OF_OTHER
+                .is_match(&text[floor_char(text, q.saturating_sub(160)).max(lead_start)..q])
+        });
     let in_quote = reply.block_at(start).is_some_and(|b| b.quote_depth > 0);
     let own = m.attributed
         && !in_quote
-        && beyond_restated(
-            &text[sentence.clone()],
-            start.saturating_sub(sentence.start),
-        );
+        && beyond_restated(reply, &sentence, start.saturating_sub(sentence.start));
     if quoted || ATTRIBUTED_BEFORE.is_match(before) || in_quote || (m.attributed && !own) {
         return if m.next_rejects {
             Stance::Negated

@@ -74,6 +74,26 @@ pub(crate) struct SentenceMeta {
     pub(crate) attributed: bool,
     pub(crate) next_rejects: bool,
     pub(crate) next_adopts: bool,
+    /// Where a sentence that opens by restating someone starts to speak in its own voice (a
+    /// plain offset: "You said we're even, and for the deck that works: …").
+    pub(crate) own_from: Option<usize>,
+}
+
+/// What the claim model reads once per line: its plain range, and whether it restates or
+/// diagnoses what was given ("Diagnosis: …", "Claimed: …").
+#[derive(Debug, Clone)]
+pub(crate) struct LineMeta {
+    pub(crate) range: Range<usize>,
+    pub(crate) diagnostic: bool,
+}
+
+/// The plain offsets of the reply's quotation marks, so the quotes open before a figure are
+/// counted without rereading its sentence: `"`, `“` and `”`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct QuoteMarks {
+    pub(crate) straight: Vec<usize>,
+    pub(crate) open: Vec<usize>,
+    pub(crate) close: Vec<usize>,
 }
 
 /// One or more replies of a transcript, read as Markdown.
@@ -90,6 +110,9 @@ pub struct Reply<'a> {
     exprs: std::sync::OnceLock<Vec<super::expr::Expr>>,
     /// What the claim model knows of each sentence, computed once for all of them.
     pub(crate) sentence_meta: std::sync::OnceLock<Vec<SentenceMeta>>,
+    /// What the claim model knows of each line, and where the quotation marks are.
+    pub(crate) line_meta: std::sync::OnceLock<Vec<LineMeta>>,
+    pub(crate) quote_marks: std::sync::OnceLock<QuoteMarks>,
     /// What the user wrote, so a sentence that only echoes it is read as the user's words, not
     /// the model's claim; white space collapsed on first use.
     prompt_raw: Vec<&'a str>,
