@@ -12,6 +12,7 @@
 //! Sentences are computed once per reply (Unicode sentence boundaries, never across a line), so
 //! finding the sentence around a number is a binary search, not a rescan.
 
+use super::claim_cache::{LineMeta, QuoteMarks, SentenceMeta};
 use super::latex;
 use crate::transcript::Transcript;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
@@ -63,37 +64,6 @@ struct Segment {
     raw: Range<usize>,
     message: usize,
     exact: bool,
-}
-
-/// What the claim model (`claims`) reads once per sentence, cached here with the reply it reads, whatever number of figures it holds: a reply of
-/// one enormous sentence full of numbers stays linear.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct SentenceMeta {
-    pub(crate) question: bool,
-    /// In a block quote, restating someone ("You said…", "The page says…"), or echoing the user.
-    pub(crate) attributed: bool,
-    pub(crate) next_rejects: bool,
-    pub(crate) next_adopts: bool,
-    /// Where a sentence that opens by restating someone starts to speak in its own voice (a
-    /// plain offset: "You said we're even, and for the deck that works: …").
-    pub(crate) own_from: Option<usize>,
-}
-
-/// What the claim model reads once per line: its plain range, and whether it restates or
-/// diagnoses what was given ("Diagnosis: …", "Claimed: …").
-#[derive(Debug, Clone)]
-pub(crate) struct LineMeta {
-    pub(crate) range: Range<usize>,
-    pub(crate) diagnostic: bool,
-}
-
-/// The plain offsets of the reply's quotation marks, so the quotes open before a figure are
-/// counted without rereading its sentence: `"`, `“` and `”`.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct QuoteMarks {
-    pub(crate) straight: Vec<usize>,
-    pub(crate) open: Vec<usize>,
-    pub(crate) close: Vec<usize>,
 }
 
 /// One or more replies of a transcript, read as Markdown.
