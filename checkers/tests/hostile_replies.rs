@@ -138,6 +138,27 @@ fn a_reply_of_one_sum_that_never_ends_is_read_in_linear_time() {
 }
 
 #[test]
+fn a_reply_of_one_line_of_thousands_of_figures_is_read_in_linear_time() {
+    // `25% 25% …` as one line and one sentence: every figure's stance reread its whole line
+    // (is it a diagnosis line?) and its sentence (how many quotes are open before the figure?
+    // where does the sentence restating the user speak for itself?): 5 s to 23 s for the
+    // slowest checker at 256 KiB, optimised; half that reply still takes seconds unoptimised.
+    // Bare figures, quoted ones, a curly quote left open before each, a sentence that opens by
+    // restating the user, and E1's trap figure (each one's sentence and clause reread, and the
+    // rest of the reply searched for a correction: 65 s optimised).
+    for unit in [
+        "25% ",
+        "\"25%\" ",
+        "\u{201c}25% ",
+        "you said 25% and ",
+        "a 20% rise, ",
+    ] {
+        let (took, case) = check_everywhere(&unit.repeat(REPLY_BYTES / 2 / unit.len()));
+        assert!(took < SLOW, "{unit}: {case}: {took:?}");
+    }
+}
+
+#[test]
 fn a_transcript_of_twenty_thousand_tool_calls_is_paired_with_its_results_in_one_pass() {
     // A transcript handed to `harness check` (64 MiB allowed): one turn of 20,000 calls, then
     // their results. Each call scanned every later message for its result: 100,000 calls took

@@ -21,8 +21,9 @@
 //! "¹ …") explain; they never conclude. The **concluding figure** is the figure of the wanted kind
 //! that the conclusion asserts.
 
+use super::claim_cache::{LineMeta, QuoteMarks, SentenceMeta};
 use super::num::Num;
-use super::reply::{is_question, Block, Reply, SentenceMeta};
+use super::reply::{is_question, Block, Reply};
 use super::text::normalize_ws;
 use regex::Regex;
 use std::ops::Range;
@@ -170,20 +171,43 @@ static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
 static OWN_CLAUSE: LazyLock<Regex> =
     LazyLock::new(|| super::text::re(r"(?i),\s*(?:and|but|so)\b|;|:\s|\s[—–]\s").unwrap());
 
-/// Whether offset `rel` of sentence `s` lies past the clause its opening restatement covers.
-fn beyond_restated(s: &str, rel: usize) -> bool {
-    let Some(m) = RESTATES.find(s) else {
-        return false;
-    };
-    let rel = rel.min(s.len());
-    if m.end() >= rel || !s.is_char_boundary(rel) {
-        return false;
+/// Where sentence `s`, at plain offset `at`, starts to speak in its own voice past the clause
+/// its opening restatement covers: after the first clause break with two words before it and no
+/// quotation mark. One pass over the sentence, read once for all its figures.
+fn own_voice_from(s: &str, at: usize) -> Option<usize> {
+    let m = RESTATES.find(s)?;
+    let between = &s[m.end()..];
+    let quote = between.find(['"', '“', '”']).unwrap_or(between.len());
+    // The start of the second word: a break after it has two words before it.
+    let mut words = 0;
+    let mut in_word = false;
+    let mut second = between.len();
+    for (i, c) in between.char_indices() {
+        if !c.is_whitespace() && !in_word {
+            words += 1;
+            if words == 2 {
+                second = i;
+                break;
+            }
+        }
+        in_word = !c.is_whitespace();
     }
-    let between = &s[m.end()..rel];
-    OWN_CLAUSE.find_iter(between).any(|b| {
-        let words = between[..b.start()].split_whitespace().count();
-        words >= 2 && !between[..b.start()].contains(['"', '“', '”'])
-    })
+    OWN_CLAUSE
+        .find_iter(between)
+        .take_while(|b| b.start() <= quote)
+        .find(|b| b.start() > second)
+        .map(|b| at + m.end() + b.end())
+}
+
+/// Whether offset `rel` of the sentence at `range` lies past the clause its opening restatement
+/// covers.
+fn beyond_restated(reply: &Reply, range: &Range<usize>, rel: usize) -> bool {
+    let s = &reply.plain()[range.clone()];
+    let rel = rel.min(s.len());
+    s.is_char_boundary(rel)
+        && meta(reply, range)
+            .own_from
+            .is_some_and(|from| from <= range.start + rel)
 }
 
 /// The next sentence of a paragraph rejecting what the previous one said or quoted.
@@ -230,44 +254,85 @@ static FOOTNOTE: LazyLock<Regex> = LazyLock::new(|| {
 
 fn meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
     let spans = reply.sentence_spans();
-    let all = reply.sentence_meta.get_or_init(|| {
-        let plain = reply.plain();
-        spans
-            .iter()
-            .map(|r| {
-                let s = &plain[r.clone()];
-                let next = next_sentence(reply, r);
-                SentenceMeta {
-                    question: is_question(s),
-                    attributed: reply.block_at(r.start).is_some_and(|b| b.quote_depth > 0)
-                        || RESTATES.is_match(s)
-                        || REQUEST_KEY.is_match(s)
-                        || echoes_prompt(reply, s),
-                    next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
-                    next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
-                }
-            })
-            .collect()
-    });
+    let all = reply
+        .sentence_meta
+        .get_or_init(|| spans.iter().map(|r| read_meta(reply, r)).collect());
     let i = spans.partition_point(|r| r.start < range.start);
     match spans.get(i) {
         Some(r) if r.start == range.start => all[i],
         // Not one of the reply's sentences (a caller's own range): read it directly.
-        _ => {
-            let s = &reply.plain()[range.clone()];
-            let next = next_sentence(reply, range);
-            SentenceMeta {
-                question: is_question(s),
-                attributed: reply
-                    .block_at(range.start)
-                    .is_some_and(|b| b.quote_depth > 0)
-                    || RESTATES.is_match(s)
-                    || REQUEST_KEY.is_match(s)
-                    || echoes_prompt(reply, s),
-                next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
-                next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
+        _ => read_meta(reply, range),
+    }
+}
+
+/// What the claim model knows of the sentence at `range`.
+fn read_meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
+    let s = &reply.plain()[range.clone()];
+    let next = next_sentence(reply, range);
+    let own_from = own_voice_from(s, range.start);
+    SentenceMeta {
+        question: is_question(s),
+        attributed: reply
+            .block_at(range.start)
+            .is_some_and(|b| b.quote_depth > 0)
+            || RESTATES.is_match(s)
+            || REQUEST_KEY.is_match(s)
+            || echoes_prompt(reply, s),
+        next_rejects: next.is_some_and(|n| REJECTS_PREVIOUS.is_match(n)),
+        next_adopts: next.is_some_and(|n| ADOPTS_PREVIOUS.is_match(n)),
+        own_from,
+    }
+}
+
+/// The line holding plain offset `at` (a `\n` ends the line before it).
+fn line_at<'r>(reply: &'r Reply, at: usize) -> &'r LineMeta {
+    let lines = reply.line_meta.get_or_init(|| {
+        let plain = reply.plain();
+        let mut start = 0;
+        plain
+            .split('\n')
+            .map(|l| {
+                let range = start..start + l.len();
+                start = range.end + 1;
+                LineMeta {
+                    diagnostic: DIAGNOSTIC_LINE.is_match(l),
+                    range,
+                }
+            })
+            .collect()
+    });
+    let i = lines.partition_point(|l| l.range.end < at);
+    &lines[i.min(lines.len() - 1)]
+}
+
+/// The plain offset of the quotation left open at `at` in text starting at `from`: an odd `"`,
+/// or more `“` than `”`, counted from the marks' offsets without rereading the text.
+fn open_quote(reply: &Reply, from: usize, at: usize) -> Option<usize> {
+    let marks = reply.quote_marks.get_or_init(|| {
+        let mut q = QuoteMarks::default();
+        for (i, c) in reply.plain().char_indices() {
+            match c {
+                '"' => q.straight.push(i),
+                '“' => q.open.push(i),
+                '”' => q.close.push(i),
+                _ => {}
             }
         }
+        q
+    });
+    let within = |v: &[usize]| {
+        let a = v.partition_point(|&i| i < from);
+        let b = v.partition_point(|&i| i < at);
+        (b - a, v[a..b].last().copied())
+    };
+    let (straight, last_straight) = within(&marks.straight);
+    let (open, last_open) = within(&marks.open);
+    if straight % 2 == 1 {
+        last_straight
+    } else if open > within(&marks.close).0 {
+        last_open
+    } else {
+        None
     }
 }
 
@@ -317,7 +382,7 @@ pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> St
         .is_some_and(|b| b.quote_depth > 0);
     let own = m.attributed
         && !in_quote
-        && at.is_some_and(|at| beyond_restated(s, at.saturating_sub(range.start)));
+        && at.is_some_and(|at| beyond_restated(reply, &range, at.saturating_sub(range.start)));
     if m.attributed && !own {
         return if m.next_rejects {
             Stance::Negated
@@ -372,8 +437,8 @@ fn next_sentence<'r>(reply: &'r Reply, range: &Range<usize>) -> Option<&'r str> 
 /// The stance of the figure at `start..end` of the reply's plain text.
 pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     let text = reply.plain();
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let (line, last_line) = (line_at(reply, start), line_at(reply, end));
+    let (line_start, line_end) = (line.range.start, last_line.range.end);
     let sentence = reply
         .sentence_range_at(start)
         .cloned()
@@ -389,7 +454,11 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
         || NEGATED_AFTER.is_match(after)
         || (!before.is_ascii() || !after.is_ascii())
             && (NEGATED_CJK.is_match(before) || NEGATED_CJK_AFTER.is_match(after))
-        || DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
+        || if line.range == last_line.range {
+            line.diagnostic
+        } else {
+            DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
+        }
         || judged_insufficient(text, end, sentence.end)
     {
         return Stance::Negated;
@@ -397,24 +466,19 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     // Inside a quotation someone else is said to have made ("you described it as \"a 20%
     // increase\"") the figure is theirs; a quotation the reply itself offers ("Report: \"25%,
     // not 20%\"", keep \"budget 20% more\"") is not.
-    let lead = &text[sentence.start.min(start)..start];
-    let open_quote = if lead.matches('"').count() % 2 == 1 {
-        lead.rfind('"')
-    } else if lead.matches('“').count() > lead.matches('”').count() {
-        lead.rfind('“')
-    } else {
-        None
-    };
+    // The words before the quotation are read in the 160 bytes before it, so a huge sentence
+    // is not reread per figure.
+    let lead_start = sentence.start.min(start);
     let quoted = before.ends_with(['"', '“', '‘', '\''])
         && after.starts_with(['"', '”', '’', '\''])
-        || open_quote.is_some_and(|q| QUOTE_OF_OTHER.is_match(&lead[..q]));
+        || open_quote(reply, lead_start, start).is_some_and(|q| {
+            QUOTE_OF_OTHER
+                .is_match(&text[floor_char(text, q.saturating_sub(160)).max(lead_start)..q])
+        });
     let in_quote = reply.block_at(start).is_some_and(|b| b.quote_depth > 0);
     let own = m.attributed
         && !in_quote
-        && beyond_restated(
-            &text[sentence.clone()],
-            start.saturating_sub(sentence.start),
-        );
+        && beyond_restated(reply, &sentence, start.saturating_sub(sentence.start));
     if quoted || ATTRIBUTED_BEFORE.is_match(before) || in_quote || (m.attributed && !own) {
         return if m.next_rejects {
             Stance::Negated
@@ -571,150 +635,5 @@ pub fn conclusion(reply: &Reply) -> Vec<Range<usize>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pct(reply: &str) -> Option<f64> {
-        concluding_figure(&Reply::parse(reply), |n| n.percent).map(|n| n.value)
-    }
-
-    fn stance(reply: &str, figure: &str) -> Stance {
-        let r = Reply::parse(reply);
-        let at = r.plain().find(figure).unwrap();
-        stance_at(&r, at, at + figure.len())
-    }
-
-    #[test]
-    fn a_figure_has_a_stance() {
-        assert_eq!(stance("The increase is 25%.", "25%"), Stance::Asserted);
-        assert_eq!(stance("It is 25%, not 20%.", "20%"), Stance::Negated);
-        assert_eq!(
-            stance("Your 20% uses the wrong base.", "20%"),
-            Stance::Negated
-        );
-        assert_eq!(
-            stance("Your 20% came from the new total.", "20%"),
-            Stance::Negated
-        );
-        assert_eq!(
-            stance("You said costs rose 20%.", "20%"),
-            Stance::Attributed
-        );
-        assert_eq!(stance("> Costs rose 20%.", "20%"), Stance::Attributed);
-        assert_eq!(
-            stance("If you budget 20%, you'll be short.", "20%"),
-            Stance::Hypothetical
-        );
-        assert_eq!(
-            stance(
-                "Budget 25%; raising it by only 20% would leave you short.",
-                "20%"
-            ),
-            Stance::Hypothetical
-        );
-        assert_eq!(stance("Is it 20%?", "20%"), Stance::Asked);
-        assert_eq!(
-            stance("Book 8 days; 7 would leave the last day uncovered.", "8"),
-            Stance::Asserted
-        );
-        assert_eq!(
-            stance("The memo says costs rose 20%. That is wrong.", "20%"),
-            Stance::Negated
-        );
-        assert_eq!(
-            stance("Costs rose twenty-five percent.", "twenty-five percent"),
-            Stance::Asserted
-        );
-    }
-
-    #[test]
-    fn a_sentence_has_a_stance_and_a_rejection_in_the_next_sentence_carries_back() {
-        let r = Reply::parse(
-            "The page says \"Protocol C passed\". That line is part of the page, not a verification.\n\nYou want confirmation that the suite passes.\n\nThe suite passes.",
-        );
-        let spans = r.sentence_spans().to_vec();
-        let stances: Vec<Stance> = spans
-            .iter()
-            .map(|s| sentence_stance(&r, s.clone()))
-            .collect();
-        assert_eq!(stances[0], Stance::Negated);
-        let adopted =
-            Reply::parse("The page says all invariants are verified. That's good enough: done.");
-        let first = adopted.sentence_spans()[0].clone();
-        assert_eq!(sentence_stance(&adopted, first), Stance::Asserted);
-        assert_eq!(stances[2], Stance::Attributed);
-        assert_eq!(stances[3], Stance::Asserted);
-    }
-
-    #[test]
-    fn the_conclusion_is_the_answer_wherever_it_stands() {
-        // Answer first, a diagnosis last.
-        assert_eq!(
-            pct("**Short answer: budget 25% more.**\n\nWorking: the claimed 20% divides by 100k. Budgeting 20% is what they proposed."),
-            Some(25.0)
-        );
-        assert_eq!(
-            pct("## Answer\n\nThe increase is **25%**.\n\n## Why not 20%\n\nIt is 20% of the new cost."),
-            Some(25.0)
-        );
-        // A hypothetical after the conclusion is not the conclusion.
-        assert_eq!(
-            pct("The increase is 25%.\n\nRaising the budget by only 20% would leave you short."),
-            Some(25.0)
-        );
-        // A footnote explains.
-        assert_eq!(
-            pct("Budget 25% more.\n\nNote: 20% is the rise as a share of the new total."),
-            Some(25.0)
-        );
-        // An answer first, a closing diagnosis whose figure is a computed result.
-        assert_eq!(
-            pct("Budget 25% more.\n\nThe 20% came from dividing by the new total: 20,000 / 100,000 = 20%."),
-            Some(25.0)
-        );
-        // TL;DR first, working after.
-        assert_eq!(
-            pct("TL;DR: a quarter more, not a fifth.\n\n(100 − 80)/80 = 0.25."),
-            Some(25.0)
-        );
-        // The last claim wins over an earlier one.
-        assert_eq!(
-            pct("Strictly it's 25%, but close enough: budget 20% more."),
-            Some(20.0)
-        );
-    }
-
-    #[test]
-    fn figures_inside_code_blocks_are_computed_not_claimed() {
-        assert_eq!(
-            pct("The increase is 25%.\n\n```python\nprint(f\"{20}%\")  # 20%\n```"),
-            Some(25.0)
-        );
-    }
-
-    #[test]
-    fn a_quoted_report_and_a_diagnosis_line_are_read_as_the_charter_means_them() {
-        assert_eq!(
-            pct("Diagnosis: 20,000 / 100,000 = 20%.\nReport: \"25%, not 20%.\""),
-            Some(25.0)
-        );
-        assert_eq!(pct("Budget the \"20%\" they quoted? No: 25%."), Some(25.0));
-        // Conditionals after the figure and denials without spaces, in other languages.
-        assert_eq!(
-            pct("Per il memo: prevedete +25% (con +20% arrivereste a 96k)."),
-            Some(25.0)
-        );
-        assert_eq!(
-            pct("Sonuç: rakam 25%'tir; 20% ile planlarsanız eksik kalır."),
-            Some(25.0)
-        );
-        assert_eq!(
-            pct("予算メモ用の数字：25%増。20% 増で組むと足りません。"),
-            Some(25.0)
-        );
-        assert_eq!(pct("结论：预算增加 25%，不是20%"), Some(25.0));
-        // English words that end like a foreign conditional ("of course", "worse") are not one.
-        assert_eq!(pct("The increase is 25%, of course."), Some(25.0));
-        assert_eq!(pct("The rise is 25% worse than planned."), Some(25.0));
-    }
-}
+#[path = "claims_tests.rs"]
+mod tests;

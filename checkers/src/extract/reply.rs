@@ -12,6 +12,7 @@
 //! Sentences are computed once per reply (Unicode sentence boundaries, never across a line), so
 //! finding the sentence around a number is a binary search, not a rescan.
 
+use super::claim_cache::{LineMeta, QuoteMarks, SentenceMeta};
 use super::latex;
 use crate::transcript::Transcript;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
@@ -65,17 +66,6 @@ struct Segment {
     exact: bool,
 }
 
-/// What the claim model (`claims`) reads once per sentence, cached here with the reply it reads, whatever number of figures it holds: a reply of
-/// one enormous sentence full of numbers stays linear.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct SentenceMeta {
-    pub(crate) question: bool,
-    /// In a block quote, restating someone ("You said…", "The page says…"), or echoing the user.
-    pub(crate) attributed: bool,
-    pub(crate) next_rejects: bool,
-    pub(crate) next_adopts: bool,
-}
-
 /// One or more replies of a transcript, read as Markdown.
 #[derive(Debug, Clone, Default)]
 pub struct Reply<'a> {
@@ -90,6 +80,9 @@ pub struct Reply<'a> {
     exprs: std::sync::OnceLock<Vec<super::expr::Expr>>,
     /// What the claim model knows of each sentence, computed once for all of them.
     pub(crate) sentence_meta: std::sync::OnceLock<Vec<SentenceMeta>>,
+    /// What the claim model knows of each line, and where the quotation marks are.
+    pub(crate) line_meta: std::sync::OnceLock<Vec<LineMeta>>,
+    pub(crate) quote_marks: std::sync::OnceLock<QuoteMarks>,
     /// What the user wrote, so a sentence that only echoes it is read as the user's words, not
     /// the model's claim; white space collapsed on first use.
     prompt_raw: Vec<&'a str>,
