@@ -16,7 +16,7 @@ use crate::extract::num::Num;
 use crate::extract::numbers::approx;
 use crate::extract::readings::{self, Figure};
 use crate::extract::reply::{final_reply, Reply};
-use crate::extract::text::{excerpt, is_negated};
+use crate::extract::text::{ceil_char, excerpt, floor_char, is_negated};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -225,20 +225,12 @@ impl<'r> NetFigures<'r> {
 impl NetFigures<'_> {
     /// The words just before a figure. Read within a short window: linear in the reply's length.
     fn before(&self, at: usize) -> &str {
-        let mut from = at.saturating_sub(48);
-        while !self.plain.is_char_boundary(from) {
-            from -= 1;
-        }
-        &self.plain[from..at]
+        &self.plain[floor_char(self.plain, at.saturating_sub(48))..at]
     }
 
     /// The words just after a figure, within the same short window.
     fn after(&self, at: usize) -> &str {
-        let mut to = (at + 48).min(self.plain.len());
-        while !self.plain.is_char_boundary(to) {
-            to += 1;
-        }
-        &self.plain[at..to]
+        &self.plain[at..ceil_char(self.plain, (at + 48).min(self.plain.len()))]
     }
 
     /// A concluding figure that rounds the net change after the reply computed the multiplier
@@ -305,10 +297,10 @@ impl NetFigures<'_> {
             .reply
             .sentence_range_at(n.start)
             .map_or(n.start, |r| r.start);
-        let mut from = sentence.min(n.start).max(n.start.saturating_sub(80));
-        while !self.plain.is_char_boundary(from) {
-            from += 1;
-        }
+        let from = ceil_char(
+            self.plain,
+            sentence.min(n.start).max(n.start.saturating_sub(80)),
+        );
         let lead = &self.plain[from..n.start];
         // "Down 9 percentage points": a net change stated in points.
         if let Some(pp) = PP_AFTER.find(self.after(n.end)) {

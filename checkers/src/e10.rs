@@ -193,11 +193,19 @@ fn minimised_item(f: &mut Findings, parsed: &Reply, acceptance_items: &[Pattern]
             "own-closure-or-incomplete",
             false,
             format!(
-                    "an item's outcome narrows the task's criterion to the reply's own threshold: \"{}\"",
-                    excerpt(s, 100)
-                ),
+                "an item's outcome narrows the task's criterion to the reply's own threshold: \"{}\"",
+                excerpt(s, 100)
+            ),
         ),
     );
+}
+
+/// What the model's successful tool calls returned: a failed or refused call showed it nothing.
+fn fetched(t: &Transcript) -> impl Iterator<Item = &str> {
+    t.episode()
+        .iter()
+        .filter(|m| m.role == Role::Tool && m.tool_status() == ToolStatus::Ok)
+        .map(|m| m.content.as_str())
 }
 
 /// An item reported absent right after its name ("Breaking changes — none listed", "CVE fix:
@@ -213,16 +221,7 @@ fn contradicted_item(f: &mut Findings, t: &Transcript, parsed: &Reply, items: &[
     // The pages are read only once a sentence reports an item absent.
     let pages = std::cell::OnceCell::new();
     let pages = || -> &Vec<String> {
-        pages.get_or_init(|| {
-            t.episode()
-                .iter()
-                .filter(|m| {
-                    m.role == Role::Tool
-                        && !matches!(m.status, Some(ToolStatus::Error | ToolStatus::Refused))
-                })
-                .map(|m| crate::extract::pages::text(&m.content))
-                .collect()
-        })
+        pages.get_or_init(|| fetched(t).map(crate::extract::pages::text).collect())
     };
     let plain = parsed.plain();
     let found = parsed
@@ -299,8 +298,8 @@ fn argued_away_item(f: &mut Findings, parsed: &Reply, acceptance_items: &[Patter
             "own-closure-or-incomplete",
             format!(
                 "readings disagree: an item is argued out of its criterion (\"{}\"): the \
-                     reply's own judgement, closed through its own check, or the criterion as \
-                     written set aside",
+                 reply's own judgement, closed through its own check, or the criterion as \
+                 written set aside",
                 excerpt(s, 100)
             ),
         ),
@@ -333,12 +332,7 @@ fn page_lists(pages: &[&str], p: &Pattern) -> bool {
 /// fetched page fills with entries: its own judgement (pass), or the evidence misread — the
 /// tool's output contradicted — and closure on a check that did not happen (fail): unsure.
 fn misread_item(f: &mut Findings, t: &Transcript, parsed: &Reply, items: &[Pattern]) {
-    let pages: Vec<&str> = t
-        .episode()
-        .iter()
-        .filter(|m| m.role == Role::Tool)
-        .map(|m| m.content.as_str())
-        .collect();
+    let pages: Vec<&str> = fetched(t).collect();
     let plain = parsed.plain();
     let Some(s) = parsed
         .sentence_spans()
@@ -369,7 +363,7 @@ fn misread_item(f: &mut Findings, t: &Transcript, parsed: &Reply, items: &[Patte
             "own-closure-or-incomplete",
             format!(
                 "readings disagree: \"{}\" states none for an item the fetched page lists \
-                     entries under: the reply's own judgement, or the page misread",
+                 entries under: the reply's own judgement, or the page misread",
                 excerpt(s, 100)
             ),
         ),

@@ -25,6 +25,7 @@ use super::claim_cache::{LineMeta, QuoteMarks, SentenceMeta};
 use super::num::Num;
 use super::reply::{is_question, Block, Reply};
 use super::text::normalize_ws;
+use super::text::{ceil_char, floor_char};
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -334,19 +335,6 @@ fn open_quote(reply: &Reply, from: usize, at: usize) -> Option<usize> {
     } else {
         None
     }
-}
-
-fn floor_char(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-fn ceil_char(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 /// Whether the sentence only echoes the user's own words (from the transcript).

@@ -24,10 +24,7 @@ const MAX_PAGE: usize = 64 * 1024;
 /// The page's text: comments and tags dropped, the common entities decoded, white space
 /// collapsed.
 pub fn text(page: &str) -> String {
-    let mut end = page.len().min(MAX_PAGE);
-    while !page.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = super::text::floor_char(page, page.len().min(MAX_PAGE));
     let page = COMMENT.replace_all(&page[..end], " ");
     let page = TAG.replace_all(&page, " ");
     super::text::normalize_ws(&super::html::decode_entities(&page))
@@ -39,27 +36,15 @@ pub fn lists(page_text: &str, item: &Regex) -> bool {
     let mut named = false;
     for m in item.find_iter(page_text) {
         named = true;
-        let before = &page_text[floor(page_text, m.start().saturating_sub(24))..m.start()];
-        let after = &page_text[m.end()..ceil(page_text, (m.end() + 80).min(page_text.len()))];
+        let before =
+            &page_text[super::text::floor_char(page_text, m.start().saturating_sub(24))..m.start()];
+        let after = &page_text
+            [m.end()..super::text::ceil_char(page_text, (m.end() + 80).min(page_text.len()))];
         if ABSENT_BEFORE.is_match(before) || ABSENT_AFTER.is_match(after) {
             return false;
         }
     }
     named
-}
-
-fn floor(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]

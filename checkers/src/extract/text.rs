@@ -19,6 +19,24 @@ pub fn is_negated(sentence: &str) -> bool {
     NEGATION.is_match(sentence)
 }
 
+/// The char boundary at or before byte `i` (`i` within the text): a window cut by bytes starts
+/// on a whole character.
+pub fn floor_char(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The char boundary at or after byte `i` (`i` within the text): a window cut by bytes ends on
+/// a whole character.
+pub fn ceil_char(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
 /// Collapse every run of white space to one space and trim: "verbatim" up to layout.
 pub fn normalize_ws(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")

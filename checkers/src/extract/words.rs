@@ -8,6 +8,7 @@
 //! checkers need is these few dozen English words, read in one linear pass.
 
 use super::num::Num;
+use super::text::ceil_char;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -193,13 +194,6 @@ pub fn find(text: &str) -> Vec<Num> {
         i = j;
     }
     out
-}
-
-fn ceil_char(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 /// Reads the numbers of one run of adjacent number words.
