@@ -252,7 +252,7 @@ fn resolve_rev(dir: &Path, rev: &str) -> Result<()> {
         );
     }
     if let Ok(tags) = repo.tag_names(None) {
-        names.extend(tags.iter().flatten().map(str::to_string));
+        names.extend(tags.iter().flatten().flatten().map(str::to_string));
     }
     // A stable order: sorted by name, deduplicated, the nearest first.
     names.sort();

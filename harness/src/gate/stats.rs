@@ -360,32 +360,6 @@ mod tests {
         }
     }
 
-    /// The time of pass^k for k = 1 … n over one unit of n trials, per model (the report's
-    /// statistics) and per unit (summary.json's units), the best of five.
-    fn time_pass_ks(n: u32) -> f64 {
-        let u = many(n);
-        (0..5)
-            .map(|_| {
-                let t = std::time::Instant::now();
-                std::hint::black_box(model_pass_ks(&[&u], n));
-                std::hint::black_box(Rate::of(&u).pass_ks());
-                t.elapsed().as_secs_f64()
-            })
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    #[test]
-    fn pass_ks_grow_linearly_with_the_trials() {
-        // Four times the trials: about four times the time when linear, sixteen when
-        // quadratic (as it was: every k recounted the unit and multiplied k factors).
-        let (small, large) = (time_pass_ks(4_000), time_pass_ks(16_000));
-        let ratio = large / small.max(1e-9);
-        assert!(
-            ratio < 9.0,
-            "pass^k time ×{ratio:.1} for ×4 trials ({small:e}s, {large:e}s)"
-        );
-    }
-
     fn unit(trials: &[(TrialStatus, &[&str])]) -> Unit {
         let spool = crate::store::spool::Spool::new().unwrap();
         let verdict = checkers::Verdict {

@@ -84,6 +84,9 @@ impl HttpCaller {
         key: String,
         max_reply_bytes: u64,
     ) -> Result<HttpCaller, crate::error::Error> {
+        // reqwest 0.13 is built without a default crypto provider (Cargo.toml): rustls takes
+        // the process's, ring, installed here once (an Err means it already is).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let mut builder = reqwest::Client::builder()
             .timeout(Duration::from_secs(model.timeout_secs))
             .connect_timeout(Duration::from_secs(model.timeout_secs.min(30)))

@@ -119,7 +119,7 @@ pub fn default_branch(root: &Path) -> (String, &'static str) {
     let target = |name: &str| {
         repo.find_reference(name)
             .ok()
-            .and_then(|r| r.symbolic_target().map(str::to_string))
+            .and_then(|r| r.symbolic_target().ok().flatten().map(str::to_string))
     };
     if let Some(b) = target("refs/remotes/origin/HEAD")
         .and_then(|t| t.strip_prefix("refs/remotes/origin/").map(str::to_string))

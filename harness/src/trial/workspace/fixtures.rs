@@ -145,6 +145,8 @@ impl FixtureStore {
             .map_err(|e| git_err("HEAD", e))?;
         let branch = head
             .symbolic_target()
+            .ok()
+            .flatten()
             .unwrap_or("refs/heads/main")
             .to_string();
         drop(head);

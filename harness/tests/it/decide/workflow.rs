@@ -5,7 +5,7 @@
 //! artifacts; everything else runs in bash with the built binary on PATH), against a loopback
 //! model server speaking the real APIs. No checkout of this repository, no `--suite`.
 //! Also: actionlint and shellcheck find nothing in the workflow (for each `init` option), in
-//! action.yml or in release.yml.
+//! action.yml or in the project's own workflows (release.yml, audit.yml, ci.yml).
 
 use crate::common;
 
@@ -1870,9 +1870,12 @@ fn actionlint_and_shellcheck_find_nothing_in_the_workflow_the_action_and_the_rel
         std::fs::read_to_string(repo_root().join(".github/workflows/release.yml")).unwrap();
     findings.extend(actionlint(&al, &sc, "release.yml", &release));
     findings.extend(shellcheck_runs(&sc, "release.yml", &release));
-    let audit = std::fs::read_to_string(repo_root().join(".github/workflows/audit.yml")).unwrap();
-    findings.extend(actionlint(&al, &sc, "audit.yml", &audit));
-    findings.extend(shellcheck_runs(&sc, "audit.yml", &audit));
+    for own in ["audit.yml", "ci.yml"] {
+        let text =
+            std::fs::read_to_string(repo_root().join(".github/workflows").join(own)).unwrap();
+        findings.extend(actionlint(&al, &sc, own, &text));
+        findings.extend(shellcheck_runs(&sc, own, &text));
+    }
     let action = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
     findings.extend(actionlint(
         &al,

@@ -129,8 +129,9 @@ async fn retry_after_1e30_1e300_negative_nan_inf_and_dates_in_1970_and_9999_neve
         } else {
             assert_eq!(e, "", "{v}");
         }
+        // Generous for a loaded machine: what it rules out is a wait of 1e30 s or to 9999.
         assert!(
-            started.elapsed() < Duration::from_secs(10),
+            started.elapsed() < Duration::from_secs(60),
             "{v}: {:?}",
             started.elapsed()
         );
@@ -201,10 +202,10 @@ async fn a_provider_always_answering_429_with_retry_after_0_ends_inconclusive_at
             sent <= 20,
             "{header}: {value}: {sent} requests in a 3 s deadline"
         );
-        // The run's own start-up is in `took`; the request's deadline plus one second bounds
-        // the waiting.
+        // The run's own start-up is in `took`, seconds on a loaded machine; what this rules
+        // out is retrying zero-second waits until the default 600 s deadline.
         assert!(
-            took < Duration::from_secs(3 + 1 + 2),
+            took < Duration::from_secs(60),
             "{header}: {value}: {took:?}"
         );
         let e = errors(&run).join("\n");
@@ -228,8 +229,9 @@ async fn a_5xx_asking_a_wait_past_the_deadline_ends_the_request_now() {
     )
     .await;
     assert_eq!(run.code, 3, "{}", run.stderr);
+    // Rules out waiting the 60 s the server asks for (one request, below, says the rest).
     assert!(
-        started.elapsed() < Duration::from_secs(10),
+        started.elapsed() < Duration::from_secs(45),
         "{:?}",
         started.elapsed()
     );

@@ -227,8 +227,9 @@ async fn ctrl_c_while_waiting_on_a_limit_stops_at_once() {
     let status = tokio::task::spawn_blocking(move || child.wait().unwrap())
         .await
         .unwrap();
+    // Generous for a loaded machine; the throttled run would otherwise wait minutes.
     assert!(
-        sent.elapsed() < Duration::from_secs(5),
+        sent.elapsed() < Duration::from_secs(30),
         "Ctrl-C took {:?}",
         sent.elapsed()
     );
@@ -289,11 +290,12 @@ async fn a_host_that_cannot_be_reached_stops_the_account_at_once_naming_it() {
         &["--case", "E1", "--model", "a", "--trials", "4"],
     )
     .await;
-    // Without the latch: 4 trials × 5 attempts with backoff, several seconds.
+    // Without the latch every trial gives up after 5 attempts with backoff (`gave_up`, not
+    // this message); the time bound is only a hang guard.
     all_inconclusive(
         &run,
         started,
-        3,
+        60,
         4,
         &["cannot reach 127.0.0.1 — are you offline? check the network or base_url"],
     );

@@ -156,6 +156,7 @@ fn e5_history_steps_are_commits_and_their_results_are_in_context() {
                 .unwrap()
                 .summary()
                 .unwrap()
+                .unwrap()
                 .to_string()
         })
         .collect();

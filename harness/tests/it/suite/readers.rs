@@ -113,7 +113,8 @@ fn defect_1_a_capsule_of_nested_aliases_is_refused_at_once_not_expanded() {
     let start = Instant::now();
     let o = bounded(dir.path(), &["lint", "capsule", "--strict", "."], &[]);
     assert_refused(o, 1, "anchor", "billion laughs");
-    assert!(start.elapsed() < Duration::from_secs(10));
+    // A hang guard: expanded, the aliases are 10^9 nodes and never finish.
+    assert!(start.elapsed() < Duration::from_secs(60));
 }
 
 #[test]
