@@ -54,10 +54,13 @@ pub fn run(d: &Decide) -> Result<u8> {
         None => harness_quoted(&["gate", GATE_DIR])?,
     };
     let labels_only = waits_only_on_labels(Path::new(GATE_DIR));
+    // A gate whose base could not decide (provider errors there) is never kept: run again.
+    let (base_rerun, base_labels) = base_undecided(Path::new(GATE_DIR));
     if code != exit::OK {
-        annotate("error", &explain("gate", code, labels_only));
+        let labels = (labels_only || base_labels) && !base_rerun;
+        annotate("error", &explain("gate", code, labels));
     }
-    let keep = code == exit::OK || (code == exit::INCONCLUSIVE && labels_only);
+    let keep = !base_rerun && (code == exit::OK || (code == exit::INCONCLUSIVE && labels_only));
     if keep && tested_here(&d.matrix, "it is not stored")? {
         copy_dir(Path::new(GATE_DIR), Path::new(STORED_DIR))?;
         output(&[("keep", "true")])?;
@@ -128,9 +131,21 @@ fn explain(step: &str, code: u8, labels_only: bool) -> String {
         exit::INCONCLUSIVE if labels_only => format!(
             "harness {step}: needs a label: harness label --decide … (exit 3: a verdict is unsure; label it from the run's artifact and commit labels/labels.jsonl to the base branch; the next run decides it without calling a model)"
         ),
-        exit::INCONCLUSIVE => format!("harness {step}: provider errors: run again (exit 3: some unit could not be decided)"),
+        exit::INCONCLUSIVE => format!("harness {step}: provider errors: run again (exit 3: some unit could not be decided, here or on the base; nothing is kept)"),
         other => format!("harness {step} could not finish (exit {other}); see the log"),
     }
+}
+
+/// Whether summary.json's base comparison has head failures the base could not decide for
+/// provider errors or missing trials (`comparison.undecided.rerun`; such a gate is never kept),
+/// and whether some wait on a label of the base's unsure verdicts (`…label`).
+fn base_undecided(dir: &Path) -> (bool, bool) {
+    let v = std::fs::read_to_string(dir.join("summary.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .unwrap_or_default();
+    let n = |k: &str| v["comparison"]["undecided"][k].as_u64().unwrap_or(0);
+    (n("rerun") > 0, n("label") > 0)
 }
 
 /// Whether every undecided unit of the gate waits only on a label (summary.json's

@@ -319,7 +319,13 @@ fn rerun_base(
         Vec::new()
     };
     let base_gate = Gate::from_records(&base_records, head.gate.required);
-    let mut changes = base::compare(head.gate, &base_gate, &base::scripted_models(head.run));
+    let held = base::holds(&base_dir, head.suite);
+    let mut changes = base::compare(
+        head.gate,
+        &base_gate,
+        &base::scripted_models(head.run),
+        &held,
+    );
     let settled = match (b.settle, settle) {
         (Some(n), Some((head_arm, base_arm, matrix))) => {
             let inputs = settle::Inputs {

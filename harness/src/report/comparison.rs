@@ -4,7 +4,7 @@
 //! fails, the rest folded. Text a model or a charter wrote goes in code spans or fenced blocks.
 
 use crate::gate::attribute::WHOLE_CHARTER;
-use crate::gate::change::{Attribution, Change, UnitChange};
+use crate::gate::change::{Attribution, Change, Settles, UnitChange};
 use crate::gate::stats::{self, Rate};
 use crate::gate::UnitStatus;
 use std::fmt::Write;
@@ -29,9 +29,36 @@ impl View<'_> {
             "base_rev": self.rev,
             "gate": self.policy.as_str(),
             "verdict": self.outcome.sentence,
+            "undecided": undecided_counts(self.changes),
             "units": self.changes,
         })
     }
+}
+
+/// How many head failures wait on the base, by what settles them: `{"rerun": n, "label": n}`.
+/// The decide job never keeps a gate with a rerun pending.
+pub fn undecided_counts(changes: &[UnitChange]) -> serde_json::Value {
+    let n = |k: Settles| {
+        changes
+            .iter()
+            .filter(|u| crate::gate::policy::undecided(u) == Some(k))
+            .count()
+    };
+    serde_json::json!({"rerun": n(Settles::Rerun), "label": n(Settles::Label)})
+}
+
+/// The head failures whose base did not decide, a line each with what settles it.
+fn waiting_on_the_base(changes: &[UnitChange]) -> Vec<String> {
+    changes
+        .iter()
+        .filter_map(|u| {
+            let what = match crate::gate::policy::undecided(u)? {
+                Settles::Rerun => "provider errors or trials missing on the base: run again",
+                Settles::Label => "unsure on the base: needs a label",
+            };
+            Some(format!("{} ({what})", unit_line(u)))
+        })
+        .collect()
 }
 
 /// The groups of the comparison, in the order every view shows them.
@@ -144,6 +171,17 @@ pub fn terminal(changes: &[UnitChange], rev: &str) -> String {
             );
         }
     }
+    let waiting = waiting_on_the_base(changes);
+    if !waiting.is_empty() {
+        let _ = writeln!(
+            out,
+            "Failing here, not decided on the base ({}):",
+            waiting.len()
+        );
+        for l in &waiting {
+            let _ = writeln!(out, "  {l}");
+        }
+    }
     let still = group(changes, &[Change::StillFailing]);
     if !still.is_empty() {
         let _ = writeln!(
@@ -246,6 +284,18 @@ pub fn markdown(changes: &[UnitChange], rev: &str, title_of: &dyn Fn(&str) -> St
         for u in units {
             unit_markdown(&mut out, u, title_of);
         }
+    }
+    let waiting = waiting_on_the_base(changes);
+    if !waiting.is_empty() {
+        let _ = writeln!(
+            out,
+            "### Failing here, not decided on the base ({})\n",
+            waiting.len()
+        );
+        for l in &waiting {
+            let _ = writeln!(out, "- {}", code(l));
+        }
+        out.push('\n');
     }
     let still = group(changes, &[Change::StillFailing]);
     if !still.is_empty() {
