@@ -50,9 +50,20 @@ pub struct Status {
     pub description: String,
 }
 
-/// Print the comment (and write the status); exit 0 whatever the state, so the step that
-/// posts goes on to post.
+/// Print the comment (and write the status); exit 0 whatever the state the inputs are in, so
+/// the step that posts goes on to post. A path that is not a run (nor a findings file) is a
+/// usage error, exit 2 naming it: the status, when asked for, is still written (`error`).
 pub fn run(opts: &CommentOptions) -> Result<u8> {
+    if let Err(e) = check_inputs(opts) {
+        if let Some(path) = &opts.status {
+            let why = e.to_string();
+            crate::files::write_json_atomic(
+                path,
+                &serde_json::json!({"state": "error", "description": Status { state: "error", description: why }.shown()}),
+            )?;
+        }
+        return Err(e);
+    }
     let (body, status) = build(opts);
     out!("{body}");
     if let Some(path) = &opts.status {
@@ -62,6 +73,38 @@ pub fn run(opts: &CommentOptions) -> Result<u8> {
         )?;
     }
     Ok(crate::exit::OK)
+}
+
+/// The paths the comment reads exist as what they must be: a run folder (one holding run.json,
+/// summary.json or report.md), a findings file.
+fn check_inputs(opts: &CommentOptions) -> Result<()> {
+    let not =
+        |path: &Path, what: &str| crate::error::Error::input(format!("{}: {what}", path.display()));
+    if let State::Gate(dir) = &opts.state {
+        if !dir.is_dir() {
+            return Err(not(dir, "not a run folder (no such directory)"));
+        }
+        if !["run.json", "summary.json", "report.md"]
+            .iter()
+            .any(|f| dir.join(f).is_file())
+        {
+            return Err(not(
+                dir,
+                "not a run folder (no run.json, summary.json or report.md in it)",
+            ));
+        }
+    }
+    let findings = match &opts.state {
+        State::Lint(f) => Some(f),
+        _ => opts.lint.as_ref(),
+    };
+    if let Some(f) = findings.filter(|f| !f.is_file()) {
+        return Err(not(
+            f,
+            "not a lint findings file (harness lint … --json output)",
+        ));
+    }
+    Ok(())
 }
 
 impl Status {
