@@ -87,6 +87,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
     };
     // The base comparison's inputs (revision, charter, manifest, stored results) are checked
     // before anything is written: bad input leaves the run folder as it was.
+    crate::run::session::untestable(&gate.untestable);
     let base = match &opts.base {
         Some(b) => Some((b, plan(opts, b, &run, &gate)?)),
         None => None,
@@ -212,6 +213,11 @@ fn stored_gate(run_dir: &Path, suite: &Suite, run: &RunRecord) -> Result<(Vec<Tr
     crate::gate::sort_records(&mut records, &run.model_names());
     let trials = run.trials.unwrap_or(3);
     let mut gate = Gate::from_records(&records, trials);
+    // The cases the charter listed that no checker of this harness version tests.
+    gate.untestable = (run.charter.untestable_cases.iter())
+        .filter(|c| checkers::checker_for(c).is_err())
+        .cloned()
+        .collect();
     if let Some(total) = run.units_total {
         gate = gate.scoped(
             total,

@@ -70,7 +70,8 @@ pub fn decide(policy: GatePolicy, head: &Gate, changes: Option<&[UnitChange]>) -
             GatePolicy::AllPass => own,
         };
     };
-    if !own.decided {
+    if !own.decided || !head.untestable.is_empty() {
+        // A case this harness cannot test fails the gate under any policy (its sentence says so).
         return own;
     }
     let blocking = changes.iter().filter(|u| blocks(u)).count();
@@ -184,6 +185,7 @@ mod tests {
             models: vec!["m".into()],
             units,
             partial: None,
+            untestable: Vec::new(),
         }
     }
 

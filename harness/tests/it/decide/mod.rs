@@ -2,5 +2,6 @@
 
 mod settle;
 mod undecided_base;
+mod untestable;
 mod walkthrough;
 mod workflow;
