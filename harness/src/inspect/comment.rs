@@ -122,7 +122,10 @@ impl Status {
 pub fn build(opts: &CommentOptions) -> (String, Status) {
     let (text, status) = match &opts.state {
         State::Gate(dir) => gate(dir)
-            .map(|(text, st)| (text + &reviewer_findings(opts.lint.as_deref()), st))
+            .map(|(text, st)| {
+                let text = link_artifact(&text, opts.run_url.as_deref());
+                (text + &reviewer_findings(opts.lint.as_deref()), st)
+            })
             .unwrap_or_else(|why| failed(&why)),
         State::Error(why) => (
             format!("**The gate did not finish**: {}\n", code(why)),
@@ -153,6 +156,24 @@ pub fn build(opts: &CommentOptions) -> (String, Status) {
         .filter(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()))
         .map_or(String::new(), |h| format!("\nTested commit {h}.\n"));
     (bounded(&(text + &head), opts.run_url.as_deref()), status)
+}
+
+/// Under report.md's unsure verdicts, where their transcripts are: the run's artifact (GitHub
+/// serves it as a zip, with no link to a file in it), with the folder the commands expect.
+fn link_artifact(text: &str, run_url: Option<&str>) -> String {
+    let heading = crate::report::unsure::HEADING;
+    let url = run_url.filter(|u| {
+        u.starts_with("https://")
+            && !u.contains(|c: char| c.is_whitespace() || "()<>[]".contains(c))
+    });
+    match url {
+        Some(u) if text.contains(heading) => text.replacen(
+            heading,
+            &format!("{heading}\n\nThe transcripts: [the run's artifacts]({u}#artifacts), `charter-gate-results` (a zip; `gh run download {} -n charter-gate-results -D results/gate` puts each transcript at the path named below).", u.rsplit('/').next().unwrap_or_default()),
+            1,
+        ),
+        _ => text.to_string(),
+    }
 }
 
 /// The lint findings that need a reviewer, as the lint comment lists them, after a gate; none

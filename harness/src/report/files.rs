@@ -137,6 +137,7 @@ fn write_markdown(
             .map_or(case.to_string(), |c| c.title.clone())
     };
     let mut md = markdown::render(gate, charter_line, table, &title_of);
+    md.push_str(&super::unsure::markdown(gate, run_dir));
     if let Some(c) = &facts.comparison {
         md = lead_with_comparison(&md, c, &title_of);
     }

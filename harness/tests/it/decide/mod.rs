@@ -2,6 +2,7 @@
 
 mod settle;
 mod undecided_base;
+mod unsure_walkthrough;
 mod untestable;
 mod walkthrough;
 mod workflow;
