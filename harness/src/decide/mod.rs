@@ -100,6 +100,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         gate: &gate,
         run: &run,
         suite: &suite,
+        suite_root: &root,
         system_prompt: &system_prompt,
     };
     let policy = planned.2;
@@ -151,6 +152,7 @@ struct Head<'a> {
     gate: &'a Gate,
     run: &'a RunRecord,
     suite: &'a Suite,
+    suite_root: &'a Path,
     /// The charter's runtime text as the transcripts sent it: the head side of the diff.
     system_prompt: &'a str,
 }
@@ -181,6 +183,7 @@ fn conclude_against_base(
             policy,
             outcome: &c.outcome,
             cost: &c.cost,
+            notes: &c.notes,
         }),
         ..facts.clone()
     };
@@ -283,6 +286,7 @@ fn compare_with_base(
             settle: None,
             outcome: crate::gate::policy::all_pass(head.gate),
             policy,
+            notes: Vec::new(),
         },
         Some(base) => rerun_base(opts, b, base, settle, head)?,
     };
@@ -303,6 +307,8 @@ struct Compared {
     /// The base's `[run] gate`, and the gate under it.
     policy: GatePolicy,
     outcome: crate::gate::policy::Outcome,
+    /// What the offline gate cannot see (rules reworded, charter-reading models unmoved).
+    notes: Vec<String>,
 }
 
 /// Rerun (or reuse) the base's failing units, compare unit by unit, settle on request, then
@@ -357,6 +363,14 @@ fn rerun_base(
     };
     crate::gate::attribute::attribute(&mut changes, head.gate, &base_gate, &hunks, &rules_of);
     let mut text = crate::report::comparison::terminal(&changes, &b.rev);
+    let reworded = crate::gate::attribute::reworded_rules(&base.runtime, head.system_prompt);
+    let readers = charter_readers(head.run, head.suite_root);
+    let notes: Vec<String> = crate::gate::attribute::presence_note(&reworded, &readers, &changes)
+        .into_iter()
+        .collect();
+    for n in &notes {
+        text.push_str(&format!("{n}\n"));
+    }
     if let Some(s) = &settled {
         text.push_str(&format!(
             "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
@@ -377,7 +391,32 @@ fn rerun_base(
         settle: settled,
         outcome: crate::gate::policy::all_pass(head.gate),
         policy: GatePolicy::AllPass,
+        notes,
     })
+}
+
+/// The run's charter-reading scripted models: those whose script folder in the suite holds
+/// `reads-charter.toml` (they answer by the presence of a case's rules in the system prompt).
+fn charter_readers(run: &RunRecord, suite_root: &Path) -> Vec<String> {
+    run.manifest
+        .models
+        .iter()
+        .filter(|m| m.rest.get("provider").and_then(|p| p.as_str()) == Some("scripted"))
+        .filter(|m| {
+            m.rest
+                .get("script")
+                .and_then(|s| s.as_str())
+                .is_some_and(|s| {
+                    crate::files::read::present(
+                        &suite_root
+                            .join("fixtures/scripted")
+                            .join(s)
+                            .join(crate::provider::scripted::READS_CHARTER),
+                    )
+                })
+        })
+        .map(|m| m.name.clone())
+        .collect()
 }
 
 /// Write base-comparison.{md,json}, and put the comparison first in report.md and the step

@@ -19,6 +19,8 @@ pub struct View<'a> {
     pub outcome: &'a crate::gate::policy::Outcome,
     /// What the base rerun sent and cost (`Base rerun: …` lines): the decide job's spending.
     pub cost: &'a str,
+    /// What the offline gate cannot see (rules reworded, the charter-reading models unmoved).
+    pub notes: &'a [String],
 }
 
 impl View<'_> {
@@ -30,6 +32,7 @@ impl View<'_> {
             "gate": self.policy.as_str(),
             "verdict": self.outcome.sentence,
             "undecided": undecided_counts(self.changes),
+            "notes": self.notes,
             "units": self.changes,
         })
     }
@@ -298,12 +301,21 @@ fn longest_run(text: &str, ch: char) -> usize {
 /// The comparison as Markdown (report.md's first section, the comment's body): a heading per
 /// group, a sub-heading per changed unit with its title, flipped criteria and hunks as diffs;
 /// what the base already fails as one table.
-pub fn markdown(changes: &[UnitChange], rev: &str, title_of: &dyn Fn(&str) -> String) -> String {
+pub fn markdown(
+    changes: &[UnitChange],
+    rev: &str,
+    notes: &[String],
+    title_of: &dyn Fn(&str) -> String,
+) -> String {
     let mut out = format!(
         "## Against the base ({})\n\n{}\n\n",
         code(rev),
         counts(changes, &code(rev))
     );
+    for n in notes {
+        // A charter's rule labels are its text: in a code span.
+        let _ = writeln!(out, "> {}\n", code(n));
+    }
     for (name, kinds) in &GROUPS[..3] {
         let units = group(changes, kinds);
         if units.is_empty() {
@@ -424,6 +436,9 @@ pub fn html(h: &mut super::markup::Html, view: &View, title_of: &dyn Fn(&str) ->
         )
         .leaf("p", &[], &counts(view.changes, view.rev))
         .nl();
+    for n in view.notes {
+        h.leaf("p", &[("class", "note")], n).nl();
+    }
     for (name, kinds) in &GROUPS[..3] {
         let units = group(view.changes, kinds);
         if units.is_empty() {

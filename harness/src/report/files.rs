@@ -194,7 +194,7 @@ fn lead_with_comparison(
     format!(
         "# Charter gate\n\n{mark} **{head}** — {tail} (gate = `{}`)\n\n{}{cost}\n## The head's own gate\n\n{rest}",
         c.policy.as_str(),
-        super::comparison::markdown(c.changes, c.rev, title_of)
+        super::comparison::markdown(c.changes, c.rev, c.notes, title_of)
     )
 }
 

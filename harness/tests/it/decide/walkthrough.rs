@@ -281,6 +281,19 @@ fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a
         md.contains("no regression; the charter's gate is not met") && !md.contains("PASS"),
         "{md}"
     );
+    // A rule reworded while the charter-reading model answers as before: the offline gate says
+    // what it cannot see, in the terminal, report.md (and so the comment) and summary.json.
+    let presence = "the offline models read rules by presence, not meaning, so only real models can show the effect of this wording";
+    assert!(
+        out.contains("Note: this change rewords 1 rule(s) (Verification Protocols: ")
+            && out.contains(presence),
+        "{out}"
+    );
+    assert!(md.contains(presence), "{md}");
+    assert!(summary["comparison"]["notes"][0]
+        .as_str()
+        .unwrap()
+        .contains(presence));
 
     // Without a base the policy cannot apply: said, and decided as all-pass (E3 fails).
     let o = shell(repo.path(), "harness gate");
@@ -303,6 +316,8 @@ fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a
         out.contains("regression     E1/default on scripted-reader"),
         "{out}"
     );
+    // The reader's units moved: what it shows is no longer only presence, no note.
+    assert!(!out.contains("read rules by presence"), "{out}");
 }
 
 /// After the base comparison, `check` reads the head's 144 transcripts only (the base rerun
