@@ -363,11 +363,7 @@ fn rerun_base(
     };
     crate::gate::attribute::attribute(&mut changes, head.gate, &base_gate, &hunks, &rules_of);
     let mut text = crate::report::comparison::terminal(&changes, &b.rev);
-    let reworded = crate::gate::attribute::reworded_rules(&base.runtime, head.system_prompt);
-    let readers = charter_readers(head.run, head.suite_root);
-    let notes: Vec<String> = crate::gate::attribute::presence_note(&reworded, &readers, &changes)
-        .into_iter()
-        .collect();
+    let notes = presence_notes(&base.runtime, head, &changes);
     for n in &notes {
         text.push_str(&format!("{n}\n"));
     }
@@ -393,6 +389,16 @@ fn rerun_base(
         policy: GatePolicy::AllPass,
         notes,
     })
+}
+
+/// What the offline gate cannot see: rules reworded from `base_runtime` while the
+/// charter-reading models answer as on the base.
+fn presence_notes(base_runtime: &str, head: &Head, changes: &[UnitChange]) -> Vec<String> {
+    let reworded = crate::gate::attribute::reworded_rules(base_runtime, head.system_prompt);
+    let readers = charter_readers(head.run, head.suite_root);
+    crate::gate::attribute::presence_note(&reworded, &readers, changes)
+        .into_iter()
+        .collect()
 }
 
 /// The run's charter-reading scripted models: those whose script folder in the suite holds
