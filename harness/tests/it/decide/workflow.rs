@@ -3286,3 +3286,65 @@ fn init_without_a_charter_says_so_and_refuses_a_charter_outside_the_repository()
         );
     }
 }
+
+/// Issue 52's held-out repro in the stand-in: main's manifest says `gate = "no-regression"`, the
+/// pull request's charter makes every model refuse E2, and the base rerun's provider answers 500.
+/// The decide job exits 3 ("run again"), nothing is kept (no stored gate, no cache) and the
+/// status is no success.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_no_regression_gate_whose_base_answers_500_is_undecided_and_nothing_is_kept() {
+    let scripts = Arc::new(Scripts::load());
+    let server = LoopbackServer::start(Arc::new(move |r: &RecordedRequest, _| {
+        let body = String::from_utf8_lossy(&r.body);
+        if !body.contains("choose the higher tier") {
+            return Reply::raw(500, r#"{"error":"boom"}"#);
+        }
+        if body.contains("conversion rate fell 30%") {
+            let refusal = Turn {
+                text: "I can't help with that.".into(),
+                calls: vec![],
+            };
+            return encode(r, &refusal, "test-model");
+        }
+        encode(r, &scripts.reply(r), "test-model")
+    }))
+    .await;
+    let setup = Setup::with_server(server, "main", &[], &the_default_action());
+    let root = setup.root().to_path_buf();
+    let manifest = root.join("manifests/pinned.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text
+        .replacen("[run]\n", "[run]\ngate = \"no-regression\"\n", 1)
+        .replace(
+            "[[models]]\n",
+            "[[models]]\nmax_attempts = 2\nretry_base_ms = 10\n",
+        );
+    std::fs::write(&manifest, text).unwrap();
+    git(&root, &["commit", "-qam", "no-regression"]);
+    setup.branch_off("pr-500");
+    let charter = std::fs::read_to_string(root.join("CHARTER.md")).unwrap();
+    std::fs::write(root.join("CHARTER.md"), wording_edit(&charter)).unwrap();
+    git(&root, &["commit", "-qam", "wording"]);
+    let run = setup.run(Event::PullRequest("pr-500"));
+    assert_eq!(run.jobs["gate"], "success", "{}", run.errors);
+    assert_eq!(run.decide_code, 3, "{}\n{}", run.errors, run.summaries);
+    assert!(
+        run.errors.contains("provider errors: run again"),
+        "{}",
+        run.errors
+    );
+    assert!(
+        !artifact_names(&setup, run.id)
+            .iter()
+            .any(|n| n.starts_with("charter-gate-") && n.len() > 30),
+        "no stored gate: {:?}",
+        artifact_names(&setup, run.id)
+    );
+    assert!(
+        cached_gates(&setup).is_empty(),
+        "{:?}",
+        cached_gates(&setup)
+    );
+    let status = setup.status(&setup.head()).expect("a status");
+    assert_ne!(status["state"], "success", "{status}");
+}
