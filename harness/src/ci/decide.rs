@@ -43,6 +43,10 @@ pub fn run(d: &Decide) -> Result<u8> {
             return Ok(exit::HARNESS_FAILED);
         }
     } else {
+        if !any_shard() {
+            annotate("error", "no gate shard ran (the gate job was skipped or wrote nothing) and no stored gate is reused: nothing is decided");
+            return Ok(exit::HARNESS_FAILED);
+        }
         let code = merge()?;
         if ![exit::OK, exit::GATE_FAILED, exit::INCONCLUSIVE].contains(&code) {
             annotate("error", &explain("merge", code, false));
@@ -54,15 +58,25 @@ pub fn run(d: &Decide) -> Result<u8> {
         None => harness_quoted(&["gate", GATE_DIR])?,
     };
     let labels_only = waits_only_on_labels(Path::new(GATE_DIR));
+    // A gate whose base could not decide (provider errors there) is never kept: run again.
+    let (base_rerun, base_labels) = base_undecided(Path::new(GATE_DIR));
     if code != exit::OK {
-        annotate("error", &explain("gate", code, labels_only));
+        let labels = (labels_only || base_labels) && !base_rerun;
+        annotate("error", &explain("gate", code, labels));
     }
-    let keep = code == exit::OK || (code == exit::INCONCLUSIVE && labels_only);
+    let keep = keeps(code, labels_only, base_rerun);
     if keep && tested_here(&d.matrix, "it is not stored")? {
         copy_dir(Path::new(GATE_DIR), Path::new(STORED_DIR))?;
         output(&[("keep", "true")])?;
     }
     Ok(code)
+}
+
+/// Whether a gate is kept (cached and uploaded under its key): a decided pass, or an undecided
+/// gate whose every undecided unit waits only on a label; never one with provider errors or
+/// missing trials, here or on the base (`base_rerun`), under any policy.
+fn keeps(code: u8, labels_only: bool, base_rerun: bool) -> bool {
+    !base_rerun && (code == exit::OK || (code == exit::INCONCLUSIVE && labels_only))
 }
 
 /// [`restore`], then whether the restored gate tested the charter this job read: a gate stored
@@ -104,6 +118,14 @@ fn restore(d: &Decide) -> Result<()> {
     copy_dir(Path::new(STORED_DIR), Path::new(GATE_DIR))
 }
 
+/// Whether any results/shard-* folder was downloaded: a skipped gate job leaves none.
+fn any_shard() -> bool {
+    std::fs::read_dir("results").is_ok_and(|d| {
+        d.flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("shard-"))
+    })
+}
+
 /// `harness merge` of every results/shard-* folder into results/gate.
 fn merge() -> Result<u8> {
     let mut shards: Vec<String> = std::fs::read_dir("results")
@@ -128,9 +150,21 @@ fn explain(step: &str, code: u8, labels_only: bool) -> String {
         exit::INCONCLUSIVE if labels_only => format!(
             "harness {step}: needs a label: harness label --decide … (exit 3: a verdict is unsure; label it from the run's artifact and commit labels/labels.jsonl to the base branch; the next run decides it without calling a model)"
         ),
-        exit::INCONCLUSIVE => format!("harness {step}: provider errors: run again (exit 3: some unit could not be decided)"),
+        exit::INCONCLUSIVE => format!("harness {step}: provider errors: run again (exit 3: some unit could not be decided) here or on the base; nothing is kept"),
         other => format!("harness {step} could not finish (exit {other}); see the log"),
     }
+}
+
+/// Whether summary.json's base comparison has head failures the base could not decide for
+/// provider errors or missing trials (`comparison.undecided.rerun`; such a gate is never kept),
+/// and whether some wait on a label of the base's unsure verdicts (`…label`).
+fn base_undecided(dir: &Path) -> (bool, bool) {
+    let v = std::fs::read_to_string(dir.join("summary.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .unwrap_or_default();
+    let n = |k: &str| v["comparison"]["undecided"][k].as_u64().unwrap_or(0);
+    (n("rerun") > 0, n("label") > 0)
 }
 
 /// Whether every undecided unit of the gate waits only on a label (summary.json's
@@ -190,5 +224,36 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
             from.display(),
             to.display()
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gate_whose_base_could_not_decide_is_never_kept() {
+        assert!(keeps(exit::OK, false, false));
+        assert!(keeps(exit::INCONCLUSIVE, true, false));
+        assert!(!keeps(exit::INCONCLUSIVE, false, false), "provider errors");
+        assert!(
+            !keeps(exit::INCONCLUSIVE, true, true),
+            "the base needs a rerun"
+        );
+        assert!(!keeps(exit::OK, false, true));
+        assert!(!keeps(exit::GATE_FAILED, false, false));
+    }
+
+    #[test]
+    fn summary_json_says_what_the_base_could_not_decide() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("summary.json"),
+            r#"{"exit_code": 3, "comparison": {"undecided": {"rerun": 2, "label": 0}}}"#,
+        )
+        .unwrap();
+        assert_eq!(base_undecided(dir.path()), (true, false));
+        std::fs::write(dir.path().join("summary.json"), r#"{"exit_code": 0}"#).unwrap();
+        assert_eq!(base_undecided(dir.path()), (false, false));
     }
 }

@@ -81,7 +81,8 @@ fn state(p: &Post) -> State {
         return State::Gate(p.gate_dir.clone());
     }
     let fork = !p.head_repo.is_empty() && p.head_repo != p.repo;
-    if gate == "failure" && fork && lint == "success" {
+    // A fork's gate job is skipped (its `if:`), never failed: it waits for a maintainer.
+    if gate == "skipped" && fork && lint == "success" {
         return State::ForkWaiting(p.pr);
     }
     let findings = p.lint_dir.join("findings.jsonl");

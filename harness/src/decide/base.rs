@@ -3,9 +3,7 @@
 //! improved or left it as it was.
 
 use crate::error::{Error, Result};
-use crate::gate::change::{self as unit_change, Arm};
-pub use crate::gate::change::{Change, UnitChange};
-use crate::gate::stats;
+pub use crate::gate::change::{compare, Change, Settles, UnitChange};
 use crate::gate::{Gate, UnitStatus};
 use crate::run::options::RunOptions;
 use crate::run::session;
@@ -24,39 +22,39 @@ pub fn scripted_models(run: &RunRecord) -> Vec<String> {
         .collect()
 }
 
-/// Per unit of the head run that the base run also holds, or that fails at head, labelled by
-/// the one comparison `compare` uses too (`gate::change::decide`): exactly on a model in
-/// `scripted` (deterministic), by Fisher's exact test otherwise.
-pub fn compare(head: &Gate, base: &Gate, scripted: &[String]) -> Vec<UnitChange> {
-    head.units
-        .iter()
-        .filter(|u| {
-            base.unit(&u.model, &u.case, &u.variant).is_some()
-                || u.status(head.required) != UnitStatus::Pass
-        })
-        .map(|u| {
-            let h = Arm::of(u, head.required);
-            let b = base
-                .unit(&u.model, &u.case, &u.variant)
-                .map(|bu| Arm::of(bu, base.required));
-            let d = unit_change::decide(b, h, scripted.contains(&u.model), stats::ALPHA);
-            UnitChange {
-                model: u.model.clone(),
-                case: u.case.clone(),
-                variant: u.variant.clone(),
-                head: h.status,
-                base: b.map(|b| b.status),
-                head_rate: h.rate,
-                base_rate: b.map(|b| b.rate),
-                p_value: d.p_value,
-                alpha: stats::ALPHA,
-                change: d.change,
-                settle_trials: None,
-                exact: d.exact,
-                attribution: None,
-            }
-        })
-        .collect()
+/// Whether the base run in `dir` has a unit (model, case, variant): its run.json records the
+/// model and the case, and it was asked for the unit (its `units`, when it lists them). A unit it
+/// has but holds no trial of had its trials go missing (an interrupted or failed base rerun);
+/// one it does not have is new on the head. No run.json: the base has nothing.
+pub fn holds(dir: &Path, suite: &crate::suite::Suite) -> impl Fn(&str, &str, &str) -> bool {
+    let record = RunRecord::read(&dir.join("run.json")).ok();
+    let variants = |case: &str| -> Vec<String> {
+        suite
+            .case(case)
+            .map(|c| c.variants.iter().map(|v| v.id.clone()).collect())
+            .unwrap_or_default()
+    };
+    let units: Vec<(String, String, String)> = match &record {
+        None => Vec::new(),
+        Some(r) => r
+            .manifest
+            .models
+            .iter()
+            .flat_map(|m| {
+                r.case_files.keys().flat_map(move |c| {
+                    variants(c)
+                        .into_iter()
+                        .map(move |v| (m.name.clone(), c.clone(), v))
+                })
+            })
+            .filter(|u| r.units.as_ref().is_none_or(|asked| asked.contains(u)))
+            .collect(),
+    };
+    move |m: &str, c: &str, v: &str| {
+        units
+            .iter()
+            .any(|(um, uc, uv)| um == m && uc == c && uv == v)
+    }
 }
 
 /// A base rerun, checked and planned before anything is written or any model is called.

@@ -87,6 +87,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
     };
     // The base comparison's inputs (revision, charter, manifest, stored results) are checked
     // before anything is written: bad input leaves the run folder as it was.
+    crate::run::session::untestable(&gate.untestable);
     let base = match &opts.base {
         Some(b) => Some((b, plan(opts, b, &run, &gate)?)),
         None => None,
@@ -99,6 +100,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         gate: &gate,
         run: &run,
         suite: &suite,
+        suite_root: &root,
         system_prompt: &system_prompt,
     };
     let policy = planned.2;
@@ -150,6 +152,7 @@ struct Head<'a> {
     gate: &'a Gate,
     run: &'a RunRecord,
     suite: &'a Suite,
+    suite_root: &'a Path,
     /// The charter's runtime text as the transcripts sent it: the head side of the diff.
     system_prompt: &'a str,
 }
@@ -180,6 +183,7 @@ fn conclude_against_base(
             policy,
             outcome: &c.outcome,
             cost: &c.cost,
+            notes: &c.notes,
         }),
         ..facts.clone()
     };
@@ -212,6 +216,11 @@ fn stored_gate(run_dir: &Path, suite: &Suite, run: &RunRecord) -> Result<(Vec<Tr
     crate::gate::sort_records(&mut records, &run.model_names());
     let trials = run.trials.unwrap_or(3);
     let mut gate = Gate::from_records(&records, trials);
+    // The cases the charter listed that no checker of this harness version tests.
+    gate.untestable = (run.charter.untestable_cases.iter())
+        .filter(|c| checkers::checker_for(c).is_err())
+        .cloned()
+        .collect();
     if let Some(total) = run.units_total {
         gate = gate.scoped(
             total,
@@ -277,6 +286,7 @@ fn compare_with_base(
             settle: None,
             outcome: crate::gate::policy::all_pass(head.gate),
             policy,
+            notes: Vec::new(),
         },
         Some(base) => rerun_base(opts, b, base, settle, head)?,
     };
@@ -297,6 +307,8 @@ struct Compared {
     /// The base's `[run] gate`, and the gate under it.
     policy: GatePolicy,
     outcome: crate::gate::policy::Outcome,
+    /// What the offline gate cannot see (rules reworded, charter-reading models unmoved).
+    notes: Vec<String>,
 }
 
 /// Rerun (or reuse) the base's failing units, compare unit by unit, settle on request, then
@@ -319,7 +331,13 @@ fn rerun_base(
         Vec::new()
     };
     let base_gate = Gate::from_records(&base_records, head.gate.required);
-    let mut changes = base::compare(head.gate, &base_gate, &base::scripted_models(head.run));
+    let held = base::holds(&base_dir, head.suite);
+    let mut changes = base::compare(
+        head.gate,
+        &base_gate,
+        &base::scripted_models(head.run),
+        &held,
+    );
     let settled = match (b.settle, settle) {
         (Some(n), Some((head_arm, base_arm, matrix))) => {
             let inputs = settle::Inputs {
@@ -345,6 +363,10 @@ fn rerun_base(
     };
     crate::gate::attribute::attribute(&mut changes, head.gate, &base_gate, &hunks, &rules_of);
     let mut text = crate::report::comparison::terminal(&changes, &b.rev);
+    let notes = presence_notes(&base.runtime, head, &changes);
+    for n in &notes {
+        text.push_str(&format!("{n}\n"));
+    }
     if let Some(s) = &settled {
         text.push_str(&format!(
             "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
@@ -365,7 +387,42 @@ fn rerun_base(
         settle: settled,
         outcome: crate::gate::policy::all_pass(head.gate),
         policy: GatePolicy::AllPass,
+        notes,
     })
+}
+
+/// What the offline gate cannot see: rules reworded from `base_runtime` while the
+/// charter-reading models answer as on the base.
+fn presence_notes(base_runtime: &str, head: &Head, changes: &[UnitChange]) -> Vec<String> {
+    let reworded = crate::gate::attribute::reworded_rules(base_runtime, head.system_prompt);
+    let readers = charter_readers(head.run, head.suite_root);
+    crate::gate::attribute::presence_note(&reworded, &readers, changes)
+        .into_iter()
+        .collect()
+}
+
+/// The run's charter-reading scripted models: those whose script folder in the suite holds
+/// `reads-charter.toml` (they answer by the presence of a case's rules in the system prompt).
+fn charter_readers(run: &RunRecord, suite_root: &Path) -> Vec<String> {
+    run.manifest
+        .models
+        .iter()
+        .filter(|m| m.rest.get("provider").and_then(|p| p.as_str()) == Some("scripted"))
+        .filter(|m| {
+            m.rest
+                .get("script")
+                .and_then(|s| s.as_str())
+                .is_some_and(|s| {
+                    crate::files::read::present(
+                        &suite_root
+                            .join("fixtures/scripted")
+                            .join(s)
+                            .join(crate::provider::scripted::READS_CHARTER),
+                    )
+                })
+        })
+        .map(|m| m.name.clone())
+        .collect()
 }
 
 /// Write base-comparison.{md,json}, and put the comparison first in report.md and the step

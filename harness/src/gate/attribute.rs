@@ -153,6 +153,45 @@ fn excerpt(detail: &str) -> String {
     }
 }
 
+/// The rules present on both sides whose text changed between the base's charter runtime text
+/// and the head's (their labels, `Section: block.n`). Today's lint rule comparison
+/// (`suite::lint::rules::diff`) behind one small function, for the lint rewrite to replace.
+pub fn reworded_rules(base: &str, head: &str) -> Vec<String> {
+    crate::suite::lint::rules::diff(base, head)
+        .into_iter()
+        .filter(|d| d.old.is_some() && d.new.is_some())
+        .map(|d| d.label)
+        .collect()
+}
+
+/// What the offline gate cannot see: rules reworded while every charter-reading scripted model
+/// (`readers`) answers as it did on the base. Those models read a rule by its presence, not its
+/// meaning, so only real models can show the effect of the new wording. None when no rule was
+/// reworded, no reader ran, or a reader's unit changed.
+pub fn presence_note(
+    reworded: &[String],
+    readers: &[String],
+    changes: &[super::change::UnitChange],
+) -> Option<String> {
+    let moved = changes
+        .iter()
+        .any(|u| readers.contains(&u.model) && u.differs());
+    if reworded.is_empty() || readers.is_empty() || moved {
+        return None;
+    }
+    let shown: Vec<&str> = reworded.iter().take(5).map(String::as_str).collect();
+    let more = reworded.len().saturating_sub(shown.len());
+    Some(format!(
+        "Note: this change rewords {} rule(s) ({}{}) and the offline charter-reading model{} ({}) answer{} as on the base: the offline models read rules by presence, not meaning, so only real models can show the effect of this wording.",
+        reworded.len(),
+        shown.join("; "),
+        if more > 0 { format!("; and {more} more") } else { String::new() },
+        if readers.len() == 1 { "" } else { "s" },
+        readers.join(", "),
+        if readers.len() == 1 { "s" } else { "" },
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

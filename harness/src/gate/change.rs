@@ -3,7 +3,7 @@
 //! otherwise, so the two commands say the same thing on the same runs.
 
 use super::stats::{self, Label, Rate};
-use super::{Unit, UnitStatus};
+use super::{Gate, Unit, UnitStatus};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -72,6 +72,47 @@ pub struct UnitChange {
     /// Where the status differs: the criteria that flipped and the charter hunks behind it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attribution: Option<Attribution>,
+    /// The head fails and the base's verdict did not decide: what would settle it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_undecided: Option<Settles>,
+}
+
+/// What settles a unit whose base did not decide: trials run again (provider errors, trials
+/// missing, an inconclusive reply), or a person's label on the base's unsure trials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Settles {
+    Rerun,
+    Label,
+}
+
+impl Settles {
+    /// A head failure's base did not decide: `None` when it did (or the head does not fail).
+    /// `base` is the base's unit; `held`: the base has this unit (asked for and selectable), so
+    /// having no trial of it means its trials are missing, not that it is new.
+    pub fn of(head: UnitStatus, base: Option<&Unit>, required: u32, held: bool) -> Option<Settles> {
+        if head != UnitStatus::Fail {
+            return None;
+        }
+        let Some(base) = base else {
+            return held.then_some(Settles::Rerun);
+        };
+        if base.status(required) != UnitStatus::Inconclusive {
+            return None;
+        }
+        let unsure = base.unsure().count();
+        let others = base
+            .trials
+            .iter()
+            .filter(|t| t.status == crate::store::trial::TrialStatus::Inconclusive)
+            .count();
+        let missing = (required as usize).saturating_sub(base.trials.len());
+        Some(if unsure > 0 && others == 0 && missing == 0 {
+            Settles::Label
+        } else {
+            Settles::Rerun
+        })
+    }
 }
 
 impl UnitChange {
@@ -129,6 +170,59 @@ pub struct Hunk {
     pub rules: Vec<String>,
     /// The hunk as a unified diff (`-`, `+`, ` ` lines), bounded.
     pub diff: String,
+}
+
+/// Per unit of the head run that the base run also holds, or that fails at head, labelled by
+/// the one comparison `compare` uses too (`gate::change::decide`): exactly on a model in
+/// `scripted` (deterministic), by Fisher's exact test otherwise. `held`: whether the base has
+/// a unit (model, case, variant) it holds no trial of: then its trials are missing and a head
+/// failure there is undecided, not new.
+pub fn compare(
+    head: &Gate,
+    base: &Gate,
+    scripted: &[String],
+    held: &dyn Fn(&str, &str, &str) -> bool,
+) -> Vec<UnitChange> {
+    head.units
+        .iter()
+        .filter(|u| {
+            base.unit(&u.model, &u.case, &u.variant).is_some()
+                || u.status(head.required) != UnitStatus::Pass
+        })
+        .map(|u| {
+            let h = Arm::of(u, head.required);
+            let b = base
+                .unit(&u.model, &u.case, &u.variant)
+                .map(|bu| Arm::of(bu, base.required));
+            let bu = base.unit(&u.model, &u.case, &u.variant);
+            let mut d = decide(b, h, scripted.contains(&u.model), stats::ALPHA);
+            let base_undecided = Settles::of(
+                h.status,
+                bu,
+                base.required,
+                bu.is_none() && held(&u.model, &u.case, &u.variant),
+            );
+            if base_undecided.is_some() {
+                d.change = Change::Undecided;
+            }
+            UnitChange {
+                model: u.model.clone(),
+                case: u.case.clone(),
+                variant: u.variant.clone(),
+                head: h.status,
+                base: b.map(|b| b.status),
+                head_rate: h.rate,
+                base_rate: b.map(|b| b.rate),
+                p_value: d.p_value,
+                alpha: stats::ALPHA,
+                change: d.change,
+                settle_trials: None,
+                exact: d.exact,
+                attribution: None,
+                base_undecided,
+            }
+        })
+        .collect()
 }
 
 /// One side of a unit: its status and its pass rate over decided trials.

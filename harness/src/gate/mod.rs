@@ -103,6 +103,9 @@ pub struct Gate {
     pub units: Vec<Unit>,
     /// Set when the run covered less than the manifest's whole gate: never a decision.
     pub partial: Option<Partial>,
+    /// E-cases the charter lists that this harness version has no checker for: the gate fails
+    /// for them, named apart from failing units (a new case needs a new harness release).
+    pub untestable: Vec<String>,
 }
 
 impl Gate {
@@ -142,6 +145,7 @@ impl Gate {
             models,
             units,
             partial: None,
+            untestable: Vec::new(),
         }
     }
 
@@ -171,8 +175,9 @@ impl Gate {
     }
 
     /// Contract §5: 0 passes, 1 fails, 3 inconclusive (some unit inconclusive and none failed).
+    /// A case the charter lists and this harness cannot test fails the gate.
     pub fn exit_code(&self) -> u8 {
-        if self.count(UnitStatus::Fail) > 0 {
+        if self.count(UnitStatus::Fail) > 0 || !self.untestable.is_empty() {
             exit::GATE_FAILED
         } else if self.count(UnitStatus::Inconclusive) > 0 || self.units.is_empty() {
             exit::INCONCLUSIVE
@@ -200,6 +205,15 @@ impl Gate {
                 ),
             );
         }
+        if let Some(why) = self.untestable_sentence() {
+            let failing = self.count(UnitStatus::Fail);
+            let units = match failing {
+                0 => String::new(),
+                1 => "; and 1 unit fails".to_string(),
+                n => format!("; and {n} units fail"),
+            };
+            return ("fail", format!("FAIL: the change is blocked: {why}{units}"));
+        }
         let undecided = self.count(UnitStatus::Inconclusive);
         let need_labels = self.needing_labels().count();
         match self.exit_code() {
@@ -226,6 +240,21 @@ impl Gate {
                 "INCONCLUSIVE: some units could not be decided; re-run them".into(),
             ),
         }
+    }
+
+    /// Why the gate cannot pass whatever its units do: `case E14 cannot be tested by this
+    /// harness version (…)`; None when every listed case has a checker.
+    pub fn untestable_sentence(&self) -> Option<String> {
+        let cases = &self.untestable;
+        (!cases.is_empty()).then(|| {
+            format!(
+                "case{} {} cannot be tested by this harness version (the charter lists {}, this harness has no checker for {}; a new case needs a harness release that ships its checker)",
+                if cases.len() == 1 { "" } else { "s" },
+                cases.join(", "),
+                if cases.len() == 1 { "it" } else { "them" },
+                if cases.len() == 1 { "it" } else { "them" },
+            )
+        })
     }
 
     /// Undecided units with trials that need a person's label.

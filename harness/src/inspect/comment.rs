@@ -50,9 +50,20 @@ pub struct Status {
     pub description: String,
 }
 
-/// Print the comment (and write the status); exit 0 whatever the state, so the step that
-/// posts goes on to post.
+/// Print the comment (and write the status); exit 0 whatever the state the inputs are in, so
+/// the step that posts goes on to post. A path that is not a run (nor a findings file) is a
+/// usage error, exit 2 naming it: the status, when asked for, is still written (`error`).
 pub fn run(opts: &CommentOptions) -> Result<u8> {
+    if let Err(e) = check_inputs(opts) {
+        if let Some(path) = &opts.status {
+            let why = e.to_string();
+            crate::files::write_json_atomic(
+                path,
+                &serde_json::json!({"state": "error", "description": Status { state: "error", description: why }.shown()}),
+            )?;
+        }
+        return Err(e);
+    }
     let (body, status) = build(opts);
     out!("{body}");
     if let Some(path) = &opts.status {
@@ -62,6 +73,38 @@ pub fn run(opts: &CommentOptions) -> Result<u8> {
         )?;
     }
     Ok(crate::exit::OK)
+}
+
+/// The paths the comment reads exist as what they must be: a run folder (one holding run.json,
+/// summary.json or report.md), a findings file.
+fn check_inputs(opts: &CommentOptions) -> Result<()> {
+    let not =
+        |path: &Path, what: &str| crate::error::Error::input(format!("{}: {what}", path.display()));
+    if let State::Gate(dir) = &opts.state {
+        if !dir.is_dir() {
+            return Err(not(dir, "not a run folder (no such directory)"));
+        }
+        if !["run.json", "summary.json", "report.md"]
+            .iter()
+            .any(|f| dir.join(f).is_file())
+        {
+            return Err(not(
+                dir,
+                "not a run folder (no run.json, summary.json or report.md in it)",
+            ));
+        }
+    }
+    let findings = match &opts.state {
+        State::Lint(f) => Some(f),
+        _ => opts.lint.as_ref(),
+    };
+    if let Some(f) = findings.filter(|f| !f.is_file()) {
+        return Err(not(
+            f,
+            "not a lint findings file (harness lint … --json output)",
+        ));
+    }
+    Ok(())
 }
 
 impl Status {
@@ -79,7 +122,10 @@ impl Status {
 pub fn build(opts: &CommentOptions) -> (String, Status) {
     let (text, status) = match &opts.state {
         State::Gate(dir) => gate(dir)
-            .map(|(text, st)| (text + &reviewer_findings(opts.lint.as_deref()), st))
+            .map(|(text, st)| {
+                let text = link_artifact(&text, opts.run_url.as_deref());
+                (text + &reviewer_findings(opts.lint.as_deref()), st)
+            })
             .unwrap_or_else(|why| failed(&why)),
         State::Error(why) => (
             format!("**The gate did not finish**: {}\n", code(why)),
@@ -110,6 +156,24 @@ pub fn build(opts: &CommentOptions) -> (String, Status) {
         .filter(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()))
         .map_or(String::new(), |h| format!("\nTested commit {h}.\n"));
     (bounded(&(text + &head), opts.run_url.as_deref()), status)
+}
+
+/// Under report.md's unsure verdicts, where their transcripts are: the run's artifact (GitHub
+/// serves it as a zip, with no link to a file in it), with the folder the commands expect.
+fn link_artifact(text: &str, run_url: Option<&str>) -> String {
+    let heading = crate::report::unsure::HEADING;
+    let url = run_url.filter(|u| {
+        u.starts_with("https://")
+            && !u.contains(|c: char| c.is_whitespace() || "()<>[]".contains(c))
+    });
+    match url {
+        Some(u) if text.contains(heading) => text.replacen(
+            heading,
+            &format!("{heading}\n\nThe transcripts: [the run's artifacts]({u}#artifacts), `charter-gate-results` (a zip; `gh run download {} -n charter-gate-results -D results/gate` puts each transcript at the path named below).", u.rsplit('/').next().unwrap_or_default()),
+            1,
+        ),
+        _ => text.to_string(),
+    }
 }
 
 /// The lint findings that need a reviewer, as the lint comment lists them, after a gate; none

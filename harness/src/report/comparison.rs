@@ -4,7 +4,7 @@
 //! fails, the rest folded. Text a model or a charter wrote goes in code spans or fenced blocks.
 
 use crate::gate::attribute::WHOLE_CHARTER;
-use crate::gate::change::{Attribution, Change, UnitChange};
+use crate::gate::change::{Attribution, Change, Hunk, Settles, UnitChange};
 use crate::gate::stats::{self, Rate};
 use crate::gate::UnitStatus;
 use std::fmt::Write;
@@ -19,6 +19,8 @@ pub struct View<'a> {
     pub outcome: &'a crate::gate::policy::Outcome,
     /// What the base rerun sent and cost (`Base rerun: …` lines): the decide job's spending.
     pub cost: &'a str,
+    /// What the offline gate cannot see (rules reworded, the charter-reading models unmoved).
+    pub notes: &'a [String],
 }
 
 impl View<'_> {
@@ -29,9 +31,37 @@ impl View<'_> {
             "base_rev": self.rev,
             "gate": self.policy.as_str(),
             "verdict": self.outcome.sentence,
+            "undecided": undecided_counts(self.changes),
+            "notes": self.notes,
             "units": self.changes,
         })
     }
+}
+
+/// How many head failures wait on the base, by what settles them: `{"rerun": n, "label": n}`.
+/// The decide job never keeps a gate with a rerun pending.
+pub fn undecided_counts(changes: &[UnitChange]) -> serde_json::Value {
+    let n = |k: Settles| {
+        changes
+            .iter()
+            .filter(|u| crate::gate::policy::undecided(u) == Some(k))
+            .count()
+    };
+    serde_json::json!({"rerun": n(Settles::Rerun), "label": n(Settles::Label)})
+}
+
+/// The head failures whose base did not decide, a line each with what settles it.
+fn waiting_on_the_base(changes: &[UnitChange]) -> Vec<String> {
+    changes
+        .iter()
+        .filter_map(|u| {
+            let what = match crate::gate::policy::undecided(u)? {
+                Settles::Rerun => "provider errors or trials missing on the base: run again",
+                Settles::Label => "unsure on the base: needs a label",
+            };
+            Some(format!("{} ({what})", unit_line(u)))
+        })
+        .collect()
 }
 
 /// The groups of the comparison, in the order every view shows them.
@@ -122,12 +152,7 @@ pub fn terminal(changes: &[UnitChange], rev: &str) -> String {
             continue;
         }
         let _ = writeln!(out, "{name}:");
-        for u in units {
-            let _ = writeln!(out, "  {}", unit_line(u));
-            if let Some(a) = &u.attribution {
-                attribution_lines(&mut out, a);
-            }
-        }
+        group_lines(&mut out, &units);
         if changes.iter().any(|u| u.change == Change::WithinNoise)
             && kinds.contains(&Change::WithinNoise)
         {
@@ -142,6 +167,17 @@ pub fn terminal(changes: &[UnitChange], rev: &str) -> String {
                     "; more trials on both arms (--settle N) may"
                 }
             );
+        }
+    }
+    let waiting = waiting_on_the_base(changes);
+    if !waiting.is_empty() {
+        let _ = writeln!(
+            out,
+            "Failing here, not decided on the base ({}):",
+            waiting.len()
+        );
+        for l in &waiting {
+            let _ = writeln!(out, "  {l}");
         }
     }
     let still = group(changes, &[Change::StillFailing]);
@@ -165,6 +201,49 @@ pub fn terminal(changes: &[UnitChange], rev: &str) -> String {
     out
 }
 
+/// Units grouped by the charter hunks behind them, in first-seen order: the units the same
+/// hunks caused together, under them once; the units no hunk touches together, with an empty
+/// key (each says why on its own: the charter as a whole changed, or nothing to attribute).
+pub fn by_hunks<'a>(units: &[&'a UnitChange]) -> Vec<(&'a [Hunk], Vec<&'a UnitChange>)> {
+    let mut out: Vec<(&'a [Hunk], Vec<&'a UnitChange>)> = Vec::new();
+    for u in units {
+        let hunks: &'a [Hunk] = u.attribution.as_ref().map_or(&[], |a| &a.hunks[..]);
+        match out.iter_mut().find(|(h, _)| *h == hunks) {
+            Some((_, v)) => v.push(u),
+            None => out.push((hunks, vec![u])),
+        }
+    }
+    out
+}
+
+/// A hunk's heading: the rules it touches, and how many units it caused.
+fn hunk_heading(h: &Hunk, units: usize) -> String {
+    format!(
+        "charter hunk touching {} ({units} unit{} below)",
+        h.rules.join(", "),
+        if units == 1 { "" } else { "s" }
+    )
+}
+
+/// The terminal's lines for one group's units: each hunk once, its units indented under it.
+fn group_lines(out: &mut String, units: &[&UnitChange]) {
+    for (hunks, units) in by_hunks(units) {
+        let indent = if hunks.is_empty() { "  " } else { "    " };
+        for h in hunks {
+            let _ = writeln!(out, "  {}: {}", hunk_heading(h, units.len()), h.header);
+            for l in h.diff.lines() {
+                let _ = writeln!(out, "      {l}");
+            }
+        }
+        for u in units {
+            let _ = writeln!(out, "{indent}{}", unit_line(u));
+            if let Some(a) = &u.attribution {
+                attribution_lines(out, a, indent);
+            }
+        }
+    }
+}
+
 /// Units as `case/variant`, grouped by model in first-seen order.
 fn by_model(units: &[&UnitChange]) -> Vec<(String, Vec<String>)> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
@@ -178,27 +257,18 @@ fn by_model(units: &[&UnitChange]) -> Vec<(String, Vec<String>)> {
     out
 }
 
-fn attribution_lines(out: &mut String, a: &Attribution) {
+/// A unit's flipped criteria, and why no hunk is named when none is (its hunks are printed
+/// once above its group's units).
+fn attribution_lines(out: &mut String, a: &Attribution, indent: &str) {
     for f in &a.flipped {
         let _ = writeln!(
             out,
-            "    flipped: {} (fails on {}, trial {}): {}",
+            "{indent}  flipped: {} (fails on {}, trial {}): {}",
             f.criterion, f.fails_on, f.trial, f.evidence
         );
     }
     if a.whole_charter {
-        let _ = writeln!(out, "    {WHOLE_CHARTER} ({})", a.rules.join(", "));
-    }
-    for h in &a.hunks {
-        let _ = writeln!(
-            out,
-            "    charter hunk touching {}: {}",
-            h.rules.join(", "),
-            h.header
-        );
-        for l in h.diff.lines() {
-            let _ = writeln!(out, "      {l}");
-        }
+        let _ = writeln!(out, "{indent}  {WHOLE_CHARTER} ({})", a.rules.join(", "));
     }
 }
 
@@ -231,21 +301,49 @@ fn longest_run(text: &str, ch: char) -> usize {
 /// The comparison as Markdown (report.md's first section, the comment's body): a heading per
 /// group, a sub-heading per changed unit with its title, flipped criteria and hunks as diffs;
 /// what the base already fails as one table.
-pub fn markdown(changes: &[UnitChange], rev: &str, title_of: &dyn Fn(&str) -> String) -> String {
+pub fn markdown(
+    changes: &[UnitChange],
+    rev: &str,
+    notes: &[String],
+    title_of: &dyn Fn(&str) -> String,
+) -> String {
     let mut out = format!(
         "## Against the base ({})\n\n{}\n\n",
         code(rev),
         counts(changes, &code(rev))
     );
+    for n in notes {
+        // A charter's rule labels are its text: in a code span.
+        let _ = writeln!(out, "> {}\n", code(n));
+    }
     for (name, kinds) in &GROUPS[..3] {
         let units = group(changes, kinds);
         if units.is_empty() {
             continue;
         }
         let _ = writeln!(out, "### {name} ({})\n", units.len());
-        for u in units {
-            unit_markdown(&mut out, u, title_of);
+        for (hunks, units) in by_hunks(&units) {
+            for h in hunks {
+                let _ = writeln!(out, "#### {}\n", upper_first(&hunk_heading(h, units.len())));
+                out.push_str(&fenced(&format!("{}\n{}", h.header, h.diff), "diff"));
+                out.push('\n');
+            }
+            for u in units {
+                unit_markdown(&mut out, u, title_of, !hunks.is_empty());
+            }
         }
+    }
+    let waiting = waiting_on_the_base(changes);
+    if !waiting.is_empty() {
+        let _ = writeln!(
+            out,
+            "### Failing here, not decided on the base ({})\n",
+            waiting.len()
+        );
+        for l in &waiting {
+            let _ = writeln!(out, "- {}", code(l));
+        }
+        out.push('\n');
     }
     let still = group(changes, &[Change::StillFailing]);
     if !still.is_empty() {
@@ -271,10 +369,25 @@ pub fn markdown(changes: &[UnitChange], rev: &str, title_of: &dyn Fn(&str) -> St
     out
 }
 
-fn unit_markdown(out: &mut String, u: &UnitChange, title_of: &dyn Fn(&str) -> String) {
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| {
+        f.to_uppercase().collect::<String>() + c.as_str()
+    })
+}
+
+/// A changed unit: its heading (one level below its hunk's when `under_hunk`), its change, its
+/// flipped criteria.
+fn unit_markdown(
+    out: &mut String,
+    u: &UnitChange,
+    title_of: &dyn Fn(&str) -> String,
+    under_hunk: bool,
+) {
     let _ = writeln!(
         out,
-        "#### {}/{} — {} on {}\n\n{}: base {}, head {}{}\n",
+        "{} {}/{} — {} on {}\n\n{}: base {}, head {}{}\n",
+        if under_hunk { "#####" } else { "####" },
         u.case,
         u.variant,
         title_of(&u.case),
@@ -303,11 +416,6 @@ fn unit_markdown(out: &mut String, u: &UnitChange, title_of: &dyn Fn(&str) -> St
             a.rules.join(", ")
         );
     }
-    for h in &a.hunks {
-        let _ = writeln!(out, "Charter hunk touching {}:\n", h.rules.join(", "));
-        out.push_str(&fenced(&format!("{}\n{}", h.header, h.diff), "diff"));
-        out.push('\n');
-    }
 }
 
 /// The comparison as report.html's first section (id `comparison`): the verdict under the
@@ -328,33 +436,92 @@ pub fn html(h: &mut super::markup::Html, view: &View, title_of: &dyn Fn(&str) ->
         )
         .leaf("p", &[], &counts(view.changes, view.rev))
         .nl();
-    for (name, kinds) in &GROUPS[..4] {
+    for n in view.notes {
+        h.leaf("p", &[("class", "note")], n).nl();
+    }
+    for (name, kinds) in &GROUPS[..3] {
         let units = group(view.changes, kinds);
         if units.is_empty() {
             continue;
         }
         h.leaf("h3", &[], &format!("{name} ({})", units.len())).nl();
-        for u in units {
-            h.open("div", &[("class", "changed-unit")]);
-            h.leaf(
-                "h4",
-                &[],
-                &format!(
-                    "{}/{} — {} on {}",
-                    u.case,
-                    u.variant,
-                    title_of(&u.case),
-                    u.model
-                ),
-            )
-            .leaf("p", &[], &unit_line(u));
-            if let Some(a) = &u.attribution {
-                attribution_html(h, a);
+        for (hunks, units) in by_hunks(&units) {
+            for hunk in hunks {
+                h.leaf(
+                    "p",
+                    &[("class", "hunk-heading")],
+                    &upper_first(&format!("{}:", hunk_heading(hunk, units.len()))),
+                );
+                diff_html(h, hunk);
             }
-            h.close("div").nl();
+            for u in units {
+                changed_unit_html(h, u, title_of);
+            }
         }
     }
+    still_failing_html(h, view.changes);
     h.close("section").nl();
+}
+
+/// A charter hunk as a diff whose long lines wrap (a removed rule stays readable at 390 px).
+fn diff_html(h: &mut super::markup::Html, hunk: &Hunk) {
+    h.el(
+        "pre",
+        &[
+            ("class", "diff"),
+            ("style", "white-space:pre-wrap;overflow-wrap:anywhere"),
+        ],
+        |h| {
+            h.text(&format!("{}\n{}", hunk.header, hunk.diff));
+        },
+    );
+}
+
+fn changed_unit_html(
+    h: &mut super::markup::Html,
+    u: &UnitChange,
+    title_of: &dyn Fn(&str) -> String,
+) {
+    h.open("div", &[("class", "changed-unit")]);
+    h.leaf(
+        "h4",
+        &[],
+        &format!(
+            "{}/{} — {} on {}",
+            u.case,
+            u.variant,
+            title_of(&u.case),
+            u.model
+        ),
+    )
+    .leaf("p", &[], &unit_line(u));
+    if let Some(a) = &u.attribution {
+        attribution_html(h, a);
+    }
+    h.close("div").nl();
+}
+
+/// What the base already fails, folded to one line (expandable), a line per model inside, as
+/// the terminal prints it: not this change's doing.
+fn still_failing_html(h: &mut super::markup::Html, changes: &[UnitChange]) {
+    let still = group(changes, &[Change::StillFailing]);
+    if still.is_empty() {
+        return;
+    }
+    h.details(&[("class", "still-failing")], false).leaf(
+        "summary",
+        &[],
+        &format!(
+            "Already failing on the base ({}): not this change's doing",
+            still.len()
+        ),
+    );
+    h.el("ul", &[], |h| {
+        for (model, units) in by_model(&still) {
+            h.leaf("li", &[], &format!("{model}: {}", units.join(", ")));
+        }
+    });
+    h.close("details").nl();
 }
 
 fn attribution_html(h: &mut super::markup::Html, a: &Attribution) {
@@ -376,15 +543,5 @@ fn attribution_html(h: &mut super::markup::Html, a: &Attribution) {
             &[],
             &format!("{WHOLE_CHARTER} ({})", a.rules.join(", ")),
         );
-    }
-    for hunk in &a.hunks {
-        h.leaf(
-            "p",
-            &[],
-            &format!("Charter hunk touching {}:", hunk.rules.join(", ")),
-        );
-        h.el("pre", &[("class", "diff")], |h| {
-            h.text(&format!("{}\n{}", hunk.header, hunk.diff));
-        });
     }
 }

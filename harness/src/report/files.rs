@@ -137,6 +137,7 @@ fn write_markdown(
             .map_or(case.to_string(), |c| c.title.clone())
     };
     let mut md = markdown::render(gate, charter_line, table, &title_of);
+    md.push_str(&super::unsure::markdown(gate, run_dir));
     if let Some(c) = &facts.comparison {
         md = lead_with_comparison(&md, c, &title_of);
     }
@@ -193,7 +194,7 @@ fn lead_with_comparison(
     format!(
         "# Charter gate\n\n{mark} **{head}** — {tail} (gate = `{}`)\n\n{}{cost}\n## The head's own gate\n\n{rest}",
         c.policy.as_str(),
-        super::comparison::markdown(c.changes, c.rev, title_of)
+        super::comparison::markdown(c.changes, c.rev, c.notes, title_of)
     )
 }
 

@@ -326,11 +326,33 @@ pub fn stored_trial(h: &mut Html, shown: &Shown, verdict: &checkers::Verdict) {
     h.close("details").nl();
 }
 
+/// An unsure criterion: its own mark (`?`, not a fail's ✗), why, and the readings that
+/// disagree, one line each.
+fn unsure_criterion(h: &mut Html, c: &checkers::Criterion) {
+    let (why, readings) = crate::report::unsure::readings(&c.detail);
+    h.el("li", &[("class", "unsure-criterion")], |h| {
+        h.text("? ")
+            .leaf("strong", &[], &c.name)
+            .text(&format!(" — unsure: {why}"));
+        if !readings.is_empty() {
+            h.el("ul", &[("class", "readings")], |h| {
+                for (i, r) in readings.iter().enumerate() {
+                    h.leaf("li", &[], &format!("reading {}: {r}", i + 1));
+                }
+            });
+        }
+    });
+}
+
 /// The criteria (failed first, their evidence marked), the seeded turns, the tool calls, the
 /// final reply and the workspace diff.
 fn trial_view(h: &mut Html, view: &TrialView) {
     h.el("ul", &[("class", "criteria")], |h| {
         for c in view.failed() {
+            if c.unsure {
+                unsure_criterion(h, c);
+                continue;
+            }
             h.el("li", &[("class", "failed-criterion")], |h| {
                 h.text("✗ ").leaf("strong", &[], &c.name).text(" — ");
                 h.leaf("mark", &[], &c.detail);

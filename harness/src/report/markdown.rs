@@ -36,6 +36,17 @@ pub fn render(
         out.push('\n');
     }
     let _ = writeln!(out, "\n{}.", gate.counts_line());
+    if !gate.untestable.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n**Cannot be tested by this harness version: {}.** The charter lists {}, and this harness has no checker for {}: no unit of {} was run, and the gate fails until a harness release ships {} checker. (Not a failing unit: the units above are the cases this harness has.)",
+            gate.untestable.join(", "),
+            if gate.untestable.len() == 1 { "it" } else { "them" },
+            if gate.untestable.len() == 1 { "it" } else { "them" },
+            if gate.untestable.len() == 1 { "it" } else { "them" },
+            if gate.untestable.len() == 1 { "its" } else { "their" },
+        );
+    }
     how_sure(&mut out, gate);
     let inconclusive: Vec<_> = gate.units_with(UnitStatus::Inconclusive).collect();
     if !inconclusive.is_empty() {

@@ -16,6 +16,7 @@ pub mod reporters;
 pub mod story;
 pub mod table;
 pub mod trial;
+pub mod unsure;
 
 pub use reporters::{Console, Reporters};
 

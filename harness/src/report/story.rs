@@ -173,6 +173,21 @@ pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
     reply(&mut out, &view, &p);
     let _ = writeln!(out, "  {}", p.bold("criteria:"));
     for c in &v.criteria {
+        if c.unsure {
+            // Its own mark, not a fail's: the readings that disagree, one line each.
+            let (why, readings) = crate::report::unsure::readings(&c.detail);
+            let _ = writeln!(
+                out,
+                "    {} {} {} unsure: {why}",
+                p.warn("?"),
+                c.name,
+                p.dim("—")
+            );
+            for (i, r) in readings.iter().enumerate() {
+                let _ = writeln!(out, "        reading {}: {r}", i + 1);
+            }
+            continue;
+        }
         let mark = if c.pass { p.good("✓") } else { p.bad("✗") };
         let _ = writeln!(out, "    {mark} {} {} {}", c.name, p.dim("—"), c.detail);
     }

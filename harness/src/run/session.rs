@@ -94,11 +94,12 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
     records.extend(done.into_iter().map(|(_, r)| r));
     let names: Vec<String> = models.iter().map(|m| m.name().to_string()).collect();
     crate::gate::sort_records(&mut records, &names);
-    let gate = Gate::from_records(&records, trials).scoped(
+    let mut gate = Gate::from_records(&records, trials).scoped(
         inputs.units_total,
         inputs.loaded.manifest.run.trials,
         opts.shard.clone(),
     );
+    gate.untestable = record.charter.untestable_cases.clone();
     let lift = control_records
         .as_ref()
         .map(|c| crate::report::lift::lift(&records, c));
@@ -338,6 +339,19 @@ fn announce(inputs: &Inputs) {
     );
     for line in proxy_lines(inputs) {
         errln!("{line}");
+    }
+    untestable(&crate::suite::lint::charter::untestable_cases(
+        &inputs.charter.full_text,
+    ));
+}
+
+/// Said before any model is called: the cases the charter lists that this harness cannot test
+/// (the gate fails for them); the cases it has are run.
+pub fn untestable(cases: &[String]) {
+    for case in cases {
+        errln!(
+            "case {case} cannot be tested by this harness version: the charter lists it, and this harness has no checker for it (a new case needs a harness release that ships one); the cases it has are run, and the gate fails for {case}"
+        );
     }
 }
 

@@ -115,6 +115,10 @@ pub struct RecordedCharter {
     /// The file's path in its git work tree: how another machine finds it at a base revision.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repo_path: Option<String>,
+    /// E-cases the charter lists that this harness version has no checker for: the gate
+    /// (run, merge, gate) fails for them. Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untestable_cases: Vec<String>,
 }
 
 impl From<&crate::suite::charter::Charter> for RecordedCharter {
@@ -125,6 +129,7 @@ impl From<&crate::suite::charter::Charter> for RecordedCharter {
             file_sha256: c.file_sha256.clone(),
             version: c.version.clone(),
             repo_path: c.repo_path.clone(),
+            untestable_cases: crate::suite::lint::charter::untestable_cases(&c.full_text),
         }
     }
 }

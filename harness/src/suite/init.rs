@@ -7,6 +7,14 @@ use std::path::Path;
 /// The release this binary is; the workflow pins the action to it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The commit this release was built from, set at build time by release.yml
+/// (`CHARTER_HARNESS_RELEASE_COMMIT`, the tag's commit): the workflow `init` writes pins the
+/// harness's own action by it. A binary built from source has none (or not a full SHA).
+pub fn release_commit() -> Option<&'static str> {
+    option_env!("CHARTER_HARNESS_RELEASE_COMMIT")
+        .filter(|c| c.len() == 40 && c.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// Where this project's action lives: `harness init` writes it unless `--action` says otherwise.
 pub const HOME: &str = "charter-harness/charter-harness";
 
@@ -16,15 +24,53 @@ pub const HOME: &str = "charter-harness/charter-harness";
 pub struct ActionRef {
     pub repository: String,
     pub git_ref: String,
+    /// The release tag a commit stands for, written in the `uses:` line's comment.
+    pub tag: Option<String>,
 }
 
 impl ActionRef {
-    /// This release of this project's action.
+    /// This release of this project's action: pinned by the commit the release was built from,
+    /// the tag in a comment; by the tag when this binary was built from source.
     pub fn home() -> ActionRef {
-        ActionRef {
-            repository: HOME.to_string(),
-            git_ref: format!("v{VERSION}"),
+        Self::home_at(release_commit())
+    }
+
+    fn home_at(commit: Option<&str>) -> ActionRef {
+        let tag = format!("v{VERSION}");
+        match commit {
+            Some(c) => ActionRef {
+                repository: HOME.to_string(),
+                git_ref: c.to_string(),
+                tag: Some(tag),
+            },
+            None => ActionRef {
+                repository: HOME.to_string(),
+                git_ref: tag,
+                tag: None,
+            },
         }
+    }
+
+    /// The `uses:` line's comment: the tag a commit stands for, or how to pin a tag.
+    fn comment(&self) -> String {
+        match (&self.tag, self.is_commit()) {
+            (Some(t), true) => format!(" # {t}"),
+            (_, true) => " # pinned by commit".to_string(),
+            _ => format!(
+                " # a tag, not a commit: pin it with harness init --force --action {}@<the commit of {}>",
+                self.repository, self.git_ref
+            ),
+        }
+    }
+
+    /// Said when `init` writes a tag: how to pin it by commit.
+    pub fn warning(&self) -> Option<String> {
+        (!self.is_commit()).then(|| {
+            format!(
+                "warning: the workflow uses {self} by tag, not by commit (a release binary pins its own action by the release's commit; this one was built from source, or --action named a tag), and a tag can be moved: pin it with `harness init --force --action {}@SHA`, SHA the commit of {} (git ls-remote https://github.com/{} {})",
+                self.repository, self.git_ref, self.repository, self.git_ref
+            )
+        })
     }
 
     /// Parse `OWNER/REPO@REF`. The parts go into YAML and a shell's arguments, so only the
@@ -48,6 +94,7 @@ impl ActionRef {
         Ok(ActionRef {
             repository: c[1].to_string(),
             git_ref,
+            tag: None,
         })
     }
 
@@ -213,6 +260,9 @@ pub fn run(
     for f in init(root, &opts, force)? {
         outln!("wrote {f}");
     }
+    if let Some(w) = opts.action.warning() {
+        errln!("{w}");
+    }
     if !root.join(&opts.charter).is_file() {
         errln!(
             "note: no charter at {}: the manifest and the workflow gate {}; write the charter there, or run init again with --charter PATH (and --force) for one elsewhere",
@@ -295,11 +345,7 @@ pub fn workflow(opts: &Options) -> String {
     let a = &opts.action;
     let install = format!(
         "      - uses: {a}{}\n        with: {{ repository: {}, ref: {} }}",
-        if a.is_commit() {
-            " # pinned by commit"
-        } else {
-            ""
-        },
+        a.comment(),
         a.repository,
         a.git_ref
     );
@@ -431,7 +477,10 @@ mod tests {
         let w = workflow(&o);
         assert!(w.contains("    branches: [\"trunk\"]\n"));
         assert!(!w.replace("${{", "").contains("{{"), "a placeholder left");
-        assert_eq!(w.matches("uses: someone/fork@v9.9.9\n").count(), 5);
+        assert_eq!(
+            w.matches("uses: someone/fork@v9.9.9 # a tag, not a commit: pin it with harness init --force --action someone/fork@<the commit of v9.9.9>\n").count(),
+            5
+        );
         assert_eq!(
             w.matches("with: { repository: someone/fork, ref: v9.9.9 }\n")
                 .count(),
@@ -439,11 +488,45 @@ mod tests {
         );
         let pinned =
             regex::Regex::new(r"^actions/[a-z/-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$").unwrap();
-        for line in w.lines().filter_map(|l| l.trim().strip_prefix("uses: ")) {
+        for line in w
+            .lines()
+            .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix("uses: "))
+        {
             assert!(
                 line.starts_with("someone/fork@") || pinned.is_match(line),
                 "not pinned by SHA: {line}"
             );
         }
+    }
+
+    #[test]
+    fn a_release_binary_pins_every_action_its_own_included_by_a_commit_with_the_tag_in_a_comment() {
+        let sha = "0123456789abcdef0123456789abcdef01234567";
+        let o = Options {
+            action: ActionRef::home_at(Some(sha)),
+            branch: "main".into(),
+            charter: CHARTER.into(),
+        };
+        let w = workflow(&o);
+        let pinned =
+            regex::Regex::new(r"^[a-z-]+/[a-z/-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$").unwrap();
+        let uses: Vec<&str> = w
+            .lines()
+            .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix("uses: "))
+            .collect();
+        assert!(uses.len() > 10);
+        for line in uses {
+            assert!(pinned.is_match(line), "not pinned by commit: {line}");
+        }
+        assert!(w.contains(&format!("uses: {HOME}@{sha} # v{VERSION}\n")));
+        assert!(w.contains(&format!("with: {{ repository: {HOME}, ref: {sha} }}\n")));
+        assert_eq!(o.action.warning(), None);
+        // Built from source: the tag, a comment and a warning saying how to pin it.
+        let tag = ActionRef::home_at(None);
+        assert_eq!(tag.git_ref, format!("v{VERSION}"));
+        assert!(tag
+            .warning()
+            .unwrap()
+            .contains("--action charter-harness/charter-harness@SHA"));
     }
 }

@@ -117,6 +117,18 @@ pub fn outline(text: &str) -> Outline {
     }
 }
 
+/// The E-cases a charter lists in its Evaluation Harness that this harness version has no
+/// checker for (`E14`), in order: `run` and `gate` say so before any model is called and the gate
+/// fails for them. One small function over the outline, for the lint rewrite to replace.
+pub fn untestable_cases(text: &str) -> Vec<String> {
+    let listed: BTreeSet<u32> = outline(text).cases.into_iter().collect();
+    listed
+        .into_iter()
+        .map(|n| format!("E{n}"))
+        .filter(|case| checkers::checker_for(case).is_err())
+        .collect()
+}
+
 /// The Failure-Mode Registry's rows, in every form the charter uses: a Markdown table, a
 /// rendered page's lines (columns run together, or tab-separated), a list. The table's header
 /// line on a rendered page reads like a heading ("Failure mode Signature Mitigation"); the

@@ -140,21 +140,24 @@ fn gate_output_reads_regressions_first_and_the_verdict_last(out: &str) {
         "{out}"
     );
     assert_eq!(out.matches("Gate: ").count(), 1, "the verdict once:\n{out}");
-    // Each regression with the criteria that flipped and the Protocol A hunk beneath it.
+    // The Protocol A hunk once, the three regressions it caused under it, each with the
+    // criteria that flipped.
+    let hunk = "  charter hunk touching Protocol A (3 units below): @@ ";
+    assert_eq!(out.matches("charter hunk touching").count(), 1, "{out}");
+    assert!(
+        at("Regressions:") < at(hunk) && at(hunk) < at("-A — Arithmetic. Trigger:"),
+        "{out}"
+    );
+    assert!(at("-A — Arithmetic. Trigger:") < at("    regression     E1/default"));
     for case in ["E1", "E2", "E4"] {
-        let from = at(&format!("regression     {case}/default"));
+        let from = at(&format!("    regression     {case}/default"));
         let block = &out[from..];
         let end = block[1..]
-            .find("\n  regression")
+            .find("\n    regression")
             .or_else(|| block.find("Already failing"))
             .unwrap();
         let block = &block[..end];
-        assert!(block.contains("flipped: "), "{case}: {block}");
-        assert!(
-            block.contains("charter hunk touching Protocol A: @@ ")
-                && block.contains("-A — Arithmetic. Trigger:"),
-            "{case}: {block}"
-        );
+        assert!(block.contains("      flipped: "), "{case}: {block}");
     }
 }
 
@@ -278,6 +281,19 @@ fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a
         md.contains("no regression; the charter's gate is not met") && !md.contains("PASS"),
         "{md}"
     );
+    // A rule reworded while the charter-reading model answers as before: the offline gate says
+    // what it cannot see, in the terminal, report.md (and so the comment) and summary.json.
+    let presence = "the offline models read rules by presence, not meaning, so only real models can show the effect of this wording";
+    assert!(
+        out.contains("Note: this change rewords 1 rule(s) (Verification Protocols: ")
+            && out.contains(presence),
+        "{out}"
+    );
+    assert!(md.contains(presence), "{md}");
+    assert!(summary["comparison"]["notes"][0]
+        .as_str()
+        .unwrap()
+        .contains(presence));
 
     // Without a base the policy cannot apply: said, and decided as all-pass (E3 fails).
     let o = shell(repo.path(), "harness gate");
@@ -300,6 +316,8 @@ fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a
         out.contains("regression     E1/default on scripted-reader"),
         "{out}"
     );
+    // The reader's units moved: what it shows is no longer only presence, no note.
+    assert!(!out.contains("read rules by presence"), "{out}");
 }
 
 /// After the base comparison, `check` reads the head's 144 transcripts only (the base rerun
@@ -331,9 +349,19 @@ fn reading_commands_stay_on_the_head_run(repo: &Path) {
             "the DOM leads with the comparison"
         );
         assert!(
-            dom.contains("<pre class=\"diff\">@@ ") && dom.contains("-A — Arithmetic. Trigger:")
+            dom.contains("<pre class=\"diff\" style=") && dom.contains("-A — Arithmetic. Trigger:")
         );
         assert!(dom.contains("Regressions (3)"));
+        // The hunk once (wrapping, not cut off, on a narrow screen), the 16 units the base
+        // already fails folded into one closed line.
+        assert_eq!(
+            dom.matches(
+                "<pre class=\"diff\" style=\"white-space:pre-wrap;overflow-wrap:anywhere\">@@ "
+            )
+            .count(),
+            1
+        );
+        assert!(dom.contains("<details class=\"still-failing\"><summary>Already failing on the base (16): not this change's doing</summary>"));
     }
     assert!(
         !md.contains("Run `latest`") && md.contains(&format!("Run `{id}`")),
@@ -354,16 +382,36 @@ fn reports_lead_with_the_comparison(md: &str, html: &str) {
     );
     assert!(at(md, "### Regressions (3)") < at(md, "### Already failing on the base (16)"));
     assert!(at(md, "### Already failing on the base") < at(md, "## The head's own gate"));
+    // The hunk once, its three regressions under it.
+    let hunk = "#### Charter hunk touching Protocol A (3 units below)";
     assert!(
-        at(md, "#### E1/default — ") < at(md, "```diff\n@@ "),
+        at(md, hunk) < at(md, "```diff\n@@ ")
+            && at(md, "```diff\n@@ ") < at(md, "##### E1/default — "),
         "{md}"
     );
-    assert!(md.contains("\n-A — Arithmetic. Trigger:"), "{md}");
+    let comparison = &md[..at(md, "## The head's own gate")];
+    assert_eq!(
+        comparison.matches("\n-A — Arithmetic. Trigger:").count(),
+        1,
+        "{md}"
+    );
     assert!(
         at(html, "id=\"comparison\"") < at(html, "System prompt (the charter"),
         "report.html"
     );
     assert!(html.contains("class=\"diff\"") && html.contains("-A — Arithmetic. Trigger:"));
+    let comparison = &html[at(html, "id=\"comparison\"")..at(html, "System prompt (the charter")];
+    assert_eq!(
+        comparison.matches("-A — Arithmetic. Trigger:").count(),
+        1,
+        "the hunk once"
+    );
+    assert!(comparison.contains("white-space:pre-wrap;overflow-wrap:anywhere"));
+    assert!(
+        comparison.contains("<details class=\"still-failing\"><summary>Already failing on the base (16): not this change&apos;s doing</summary>")
+            && !comparison.contains("E13/default — "),
+        "what the base already fails is folded, no unit of it spelled out"
+    );
 }
 
 /// `harness comment` prints the Markdown the workflow posts: the verdict first, then the three

@@ -76,3 +76,30 @@ fn lint_findings_with_a_line_break_a_mention_and_a_link_in_a_file_name_stay_iner
     assert_eq!(s["state"], "success");
     assert_eq!(s["description"], "lint: 1 finding(s) need a reviewer");
 }
+
+#[test]
+fn a_path_that_is_not_a_run_or_a_findings_file_exits_2_naming_it_in_every_state() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    std::fs::write(dir.path().join("lint.jsonl"), "").unwrap();
+    for args in [
+        vec!["comment", "empty"],
+        vec!["comment", "no-such-run"],
+        vec!["comment", "lint.jsonl"],
+        vec!["comment", "--lint", "no-such.jsonl"],
+        vec!["comment", "--lint", "empty"],
+        vec!["comment", "empty", "--with-lint", "lint.jsonl"],
+    ] {
+        let mut with_status = args.clone();
+        with_status.extend(["--status", "status.json"]);
+        let o = harness(dir.path(), &with_status, &[]);
+        let err = crate::common::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let named = ["empty", "no-such-run", "lint.jsonl", "no-such.jsonl"]
+            .iter()
+            .any(|p| err.contains(&format!("{p}: not a")));
+        assert!(named, "{args:?} names the path: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?}: no comment printed");
+        assert_eq!(status(dir.path())["state"], "error", "{args:?}");
+    }
+}
