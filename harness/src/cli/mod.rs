@@ -1,7 +1,7 @@
-//! The command line: `harness` and its 14 commands (`run`, `cases`, `gate`, `merge`, `show`,
-//! `replay`, `lint`, `check`, `label`, `calibrate`, `init`, `compare`, `runs`, `key`), one file
-//! each holding its arguments and the call into the library that does the work. Here: the
-//! parser, the process set-up every command needs, and the dispatch. No clap type leaves it.
+//! The command line: `harness` and its commands (the variants of [`Command`]; `harness --help`
+//! lists them), one file each holding its arguments and the call into the library that does
+//! the work. Here: the parser, the process set-up every command needs, and the dispatch. No
+//! clap type leaves it.
 
 mod calibrate;
 mod cases;
@@ -33,7 +33,8 @@ use std::path::{Path, PathBuf};
 )]
 struct Cli {
     /// Diagnostic logs on stderr: error, warn (the default), info, debug, trace, or a RUST_LOG
-    /// filter (`harness=debug,reqwest=info`). Wins over RUST_LOG; keys are masked.
+    /// filter (`harness=debug,reqwest=info`; a bare word must be a level or a target the
+    /// harness knows). Wins over RUST_LOG (one it cannot use is a warning); keys are masked.
     #[arg(long, global = true, value_name = "LEVEL")]
     log_level: Option<String>,
     /// Print only the result (stdout) and errors: no progress, notes or warnings on stderr.

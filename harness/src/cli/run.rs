@@ -54,6 +54,11 @@ pub(super) struct RunArgs {
     /// on bad input as a run would.
     #[arg(long)]
     dry_run: bool,
+    /// Print the run's summary on stdout, one JSON object (summary.json's record, with its
+    /// schema_version); the table, stories and verdict line go to stderr. Nothing on stdout
+    /// when the run stops before its gate (exit 2, 130).
+    #[arg(long, conflicts_with = "dry_run")]
+    json: bool,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
     fail_fast: bool,
@@ -117,9 +122,10 @@ fn note_builtin_name(given: &Path) {
 }
 
 pub(super) fn run(args: RunArgs) -> Result<u8> {
+    crate::output::json::set_stdout_json(args.json);
     let story = (args.verbose || args.seeded || args.cases.len() == 1).then(|| {
         crate::report::story::StoryOptions {
-            color: super::coloured(),
+            color: !args.json && super::coloured(),
             seeded: args.seeded,
             ..Default::default()
         }

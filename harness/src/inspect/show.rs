@@ -133,9 +133,8 @@ pub fn run(opts: &ShowOptions) -> Result<u8> {
     while i < checked.len() {
         let c = &checked[i];
         if opts.json {
-            out.push_str(&crate::output::inert_json(
-                &serde_json::to_string(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?,
-            ));
+            let v = crate::output::json::versioned(crate::output::json::VERDICT, &c.verdict);
+            out.push_str(&crate::output::inert_json(&v));
             out.push('\n');
             i += 1;
             continue;

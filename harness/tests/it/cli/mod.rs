@@ -7,6 +7,7 @@ mod defaults;
 mod first_hour;
 mod help;
 mod input_errors;
+mod json;
 mod logs;
 mod messages;
 mod noise;
