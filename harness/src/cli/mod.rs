@@ -144,6 +144,10 @@ enum Command {
     Man {
         /// A command, for its own page.
         command: Option<String>,
+        /// List the commands that have a page of their own, one a line (what the release
+        /// archives ship under man/).
+        #[arg(long, conflicts_with = "command")]
+        list: bool,
     },
 }
 
@@ -323,7 +327,8 @@ pub fn run() -> Result<u8> {
         Command::Comment(args) => comment::run(args),
         Command::Ci(args) => ci::run(args),
         Command::Completions { shell } => completions(shell),
-        Command::Man { command } => man(command.as_deref()),
+        Command::Man { list: true, .. } => man_list(),
+        Command::Man { command, .. } => man(command.as_deref()),
     }
 }
 
@@ -358,6 +363,18 @@ fn man(command: Option<&str>) -> Result<u8> {
         .render(&mut buf)
         .map_err(|e| Error::Internal(format!("man page: {e}")))?;
     write_stdout(&buf)
+}
+
+/// `harness man --list`: every command shown in `--help`, one a line, from the parser itself.
+fn man_list() -> Result<u8> {
+    use clap::CommandFactory;
+    let root = Cli::command();
+    let names: String = root
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| format!("{}\n", c.get_name()))
+        .collect();
+    write_stdout(names.as_bytes())
 }
 
 /// Generated text as is: a completion script or a roff page holds no model text or key, and

@@ -199,26 +199,6 @@ fn every_json_line_holds_the_schema_version_formats_md_lists_for_its_type() {
     );
 }
 
-/// Whether jq can be run: when it is missing, a visible skip, and a failure under CI (where
-/// .ci/run installs it).
-fn jq_here() -> bool {
-    let found = std::process::Command::new("jq")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-        assert!(
-            !ci,
-            "jq is not on PATH: .ci/run installs it (apt-get install jq)"
-        );
-        crate::common::skipped(
-            "the docs' jq examples did not run: no jq on PATH (Debian package `jq`)",
-        );
-    }
-    found
-}
-
 /// The `harness … | jq …` commands of the README and docs/: in code spans (a span may wrap
 /// across lines) and on lines of code blocks.
 fn jq_examples() -> Vec<(String, String)> {
@@ -260,7 +240,8 @@ fn the_docs_jq_examples_run_as_written_and_print_what_they_select() {
             .any(|(_, c)| c.contains("run ") && c.contains("--json")),
         "the docs show jq over `run --json`: {examples:?}"
     );
-    if !jq_here() {
+    // Without jq a visible skip, and a failure under CI (where .ci/run installs it).
+    if crate::common::required_tool("jq", "apt-get install jq").is_none() {
         return;
     }
     // A folder with no charter of its own holding one failing run of the offline matrix (the

@@ -202,6 +202,27 @@ pub fn skipped(reason: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED in {test}: {reason}");
 }
 
+/// A tool a test needs, found on PATH; else None, said as a visible skip, or a failure when CI
+/// is set (`.ci/run` installs it: `install` says how).
+pub fn required_tool(name: &str, install: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|f| f.is_file())
+    });
+    if found.is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !ci,
+            "{name} is not on PATH: .ci/run installs it ({install})"
+        );
+        skipped(&format!(
+            "{name} is not on PATH, so what it checks did not run ({install})"
+        ));
+    }
+    found
+}
+
 /// The DOM headless Chromium builds from the page at `page` (`--dump-dom`), or None, said as a
 /// skip, when no chromium is on PATH and neither CI nor CHARTER_HARNESS_REQUIRE_BROWSER=1
 /// requires one (then a missing browser fails).
