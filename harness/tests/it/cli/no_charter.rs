@@ -74,3 +74,26 @@ fn init_example_never_overwrites_a_charter_and_leaves_nothing_when_init_refuses(
         stderr(&o)
     );
 }
+
+#[test]
+fn the_readme_installs_with_the_script_first_and_shows_the_three_uses_and_init_example() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let at = |s: &str| {
+        readme
+            .find(s)
+            .unwrap_or_else(|| panic!("README lacks {s:?}"))
+    };
+    // The install script before cargo-binstall, building from source last.
+    assert!(at("/scripts/install.sh | sh") < at("cargo binstall --git"));
+    assert!(at("cargo binstall --git") < at("cargo install --locked --git"));
+    assert!(readme.contains("gh attestation verify"));
+    // The three uses, one command each, and a start for a user with no charter.
+    for use_ in [
+        "harness run --matrix manifests/pinned.toml ",
+        "harness gate --charter-base main ",
+        "harness run --matrix manifests/pinned.toml --case E8 --model weakest ",
+        "harness init --example ",
+    ] {
+        assert!(readme.contains(use_), "README lacks {use_:?}");
+    }
+}
