@@ -1,4 +1,4 @@
-//! The command line: `harness` and its commands (the variants of [`Command`]; `harness --help`
+//! The command line: `harness` and its commands (the variants of `Command`; `harness --help`
 //! lists them), one file each holding its arguments and the call into the library that does
 //! the work. Here: the parser, the process set-up every command needs, and the dispatch. No
 //! clap type leaves it.

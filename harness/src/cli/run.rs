@@ -49,9 +49,9 @@ pub(super) struct RunArgs {
     /// `max_concurrency` (never raises it).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     max_concurrency: Option<u16>,
-    /// Check everything a run checks before its first call (manifest, charter, suite, keys,
-    /// endpoints) and print the plan and its price; send nothing, write nothing. Exit 0, or 2
-    /// on bad input as a run would.
+    /// Check everything a run checks before its first call (manifest, charter, suite,
+    /// endpoints; keys not set are named, not needed) and print the plan with its expected cost
+    /// and the worst-case bound apart; send nothing, write nothing. Exit 0, or 2 on bad input.
     #[arg(long)]
     dry_run: bool,
     /// Print the run's summary on stdout, one JSON object (summary.json's record, with its

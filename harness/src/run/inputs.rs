@@ -56,11 +56,24 @@ impl Inputs {
                 .max_concurrency
                 .min(opts.max_concurrency.unwrap_or(usize::MAX));
         }
-        manifest::check_api_keys(&loaded.path, &models)?;
+        // A dry run prices the plan without the keys: it names the missing ones and goes on.
+        match manifest::check_api_keys(&loaded.path, &models) {
+            Err(e) if opts.dry_run => errln!(
+                "note: {e}\n      (a dry run needs no key: the plan below is priced without them; a run stops here)"
+            ),
+            checked => checked?,
+        }
         let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
         let mut providers = Vec::new();
         for m in &models {
-            let p = provider::build(m, &suite, loaded.manifest.run.max_reply_bytes)?;
+            let p = match m.api_key_env.as_deref() {
+                Some(var)
+                    if opts.dry_run && std::env::var(var).map_or(true, |v| v.trim().is_empty()) =>
+                {
+                    Arc::new(Unkeyed) as Arc<dyn provider::Provider>
+                }
+                _ => provider::build(m, &suite, loaded.manifest.run.max_reply_bytes)?,
+            };
             if let Some((c, v)) = selected.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
                 return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
             }
@@ -155,5 +168,24 @@ fn load_charter(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<
         ),
         None => charter::load(&loaded.manifest.charter.source, loaded.dir())
             .map_err(|e| loaded.at_charter(e)),
+    }
+}
+
+/// A dry run's stand-in for a model whose key is not set: the plan is priced from the manifest,
+/// and nothing is ever sent (its account's limits are not known without a key).
+struct Unkeyed;
+
+impl provider::Provider for Unkeyed {
+    fn complete<'a>(
+        &'a self,
+        _req: provider::ModelRequest<'a>,
+    ) -> provider::BoxFuture<'a, std::result::Result<provider::ModelReply, provider::ProviderError>>
+    {
+        Box::pin(async {
+            Err(provider::ProviderError::Rejected {
+                status: 0,
+                body: "a dry run sends nothing".into(),
+            })
+        })
     }
 }

@@ -68,7 +68,7 @@ impl RunRow {
     }
 }
 
-/// The header row of `harness runs`, its columns as wide as [`RunRow::line`]'s.
+/// The header row of `harness runs`, its columns as wide as `RunRow::line`'s.
 pub fn header() -> String {
     format!(
         "{:<22} {:<22} {:<16} {:<12} models  (charter file)",

@@ -202,7 +202,7 @@ async fn a_run_sends_exactly_its_plan_and_says_so_per_model() {
     assert_eq!(transcripts(&out).len(), 8);
     assert!(
         o.stderr
-            .contains("oa (Openai test-model-2026-01-01): 4 episodes"),
+            .contains("oa (openai test-model-2026-01-01): 4 episodes"),
         "{}",
         o.stderr
     );
@@ -365,7 +365,7 @@ async fn after_ctrl_c_a_resume_plans_and_sends_only_what_is_left() {
     );
     assert!(
         o.stderr
-            .contains(&format!("oa (Openai {PINNED}): {} episodes", 16 - kept)),
+            .contains(&format!("oa (openai {PINNED}): {} episodes", 16 - kept)),
         "the plan prices what is left: {}",
         o.stderr
     );
