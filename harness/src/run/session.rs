@@ -339,6 +339,14 @@ fn announce(inputs: &Inputs) {
     for line in proxy_lines(inputs) {
         errln!("{line}");
     }
+    // Page chrome above the title reaches every model as part of the system prompt: said as
+    // `lint charter` says it, before anything is sent.
+    let source = crate::suite::embedded::shown(std::path::Path::new(&inputs.charter.source));
+    if let Some(f) =
+        crate::suite::lint::charter::text_before_title(&source, &inputs.charter.runtime)
+    {
+        errln!("{f}");
+    }
 }
 
 /// The run folder: the resumed one, `--out`, or a new `results/<run-id>` (then also

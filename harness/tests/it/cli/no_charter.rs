@@ -97,3 +97,39 @@ fn the_readme_installs_with_the_script_first_and_shows_the_three_uses_and_init_e
         assert!(readme.contains(use_), "README lacks {use_:?}");
     }
 }
+
+#[test]
+fn run_warns_of_page_chrome_above_the_title_in_the_words_lint_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = repo_root().join("fixtures/charters/reasoning-charter-0.1.0.md");
+    std::fs::copy(seed, dir.path().join("CHARTER.md")).unwrap();
+    let lint = harness(dir.path(), &["lint", "charter", "CHARTER.md"], &[]);
+    let said = stdout(&lint) + &stderr(&lint);
+    let warning = said
+        .lines()
+        .find(|l| l.contains("[charter/text-before-title]"))
+        .unwrap_or_else(|| panic!("{said}"))
+        .to_string();
+    let args = [
+        "run", "--matrix", "offline", "--case", "E1", "--trials", "1",
+    ];
+    let o = harness(dir.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&warning),
+        "run says what lint says:\n{warning}\n{err}"
+    );
+    assert!(
+        err.find(&warning) < err.find("plan:"),
+        "before anything is sent:\n{err}"
+    );
+    // A charter that starts at its title: no such warning.
+    std::fs::write(
+        dir.path().join("CHARTER.md"),
+        std::fs::read_to_string(crate::common::example_charter()).unwrap(),
+    )
+    .unwrap();
+    let o = harness(dir.path(), &args, &[]);
+    assert!(!stderr(&o).contains("text-before-title"), "{}", stderr(&o));
+}
