@@ -50,8 +50,9 @@ fn selected(
     for c in opts.cases.iter().flat_map(|c| c.split(',')) {
         let id = suite.case(c.trim()).map(|k| k.id.clone()).ok_or_else(|| {
             Error::input(format!(
-                "--case {c}: no such case{} (cases are E1 … E13)",
-                crate::error::did_you_mean(c, checkers::CASE_IDS.iter().copied())
+                "--case {c}: no such case{} (cases are {})",
+                crate::error::did_you_mean(c, checkers::CASE_IDS.iter().copied()),
+                checkers::case_range()
             ))
         })?;
         cases.push(id);

@@ -94,13 +94,18 @@ fn bare_word(d: &str) -> Result<(), String> {
     if TARGETS.contains(&root) {
         return Ok(());
     }
-    let known = ["error", "warn", "info", "debug", "trace", "off"]
+    // The nearest level or target, within two edits (output/ sits below error.rs's helper).
+    let lower = d.to_lowercase();
+    let near = ["error", "warn", "info", "debug", "trace", "off"]
         .into_iter()
-        .chain(TARGETS);
+        .chain(TARGETS)
+        .map(|k| (strsim::levenshtein(&lower, k), k))
+        .filter(|(n, _)| *n <= 2)
+        .min();
+    let hint = near.map_or(String::new(), |(_, k)| format!("; did you mean {k:?}?"));
     Err(format!(
-        "{d:?} is neither a level (error, warn, info, debug, trace, off) nor a log target the harness knows ({}){}",
-        TARGETS.join(", "),
-        crate::error::did_you_mean(d, known)
+        "{d:?} is neither a level (error, warn, info, debug, trace, off) nor a log target the harness knows ({}){hint}",
+        TARGETS.join(", ")
     ))
 }
 

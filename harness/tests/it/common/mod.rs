@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests: run the built binary, find the repository root.
 
+pub mod counts;
 pub mod fuzz_readers;
 pub mod loopback_run;
 pub mod model_server;
