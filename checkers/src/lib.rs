@@ -25,7 +25,7 @@ mod e11;
 mod e12;
 mod e13;
 
-pub use registry::{check, checker_for, CheckError, Checker, CASE_IDS};
+pub use registry::{case_range, check, checker_for, CheckError, Checker, CASE_IDS};
 pub use transcript::{
     CommandEffect, FileChange, Message, Outcome, PathDigest, ProbeResult, Role, ToolCall,
     ToolStatus, Transcript, Workspace,

@@ -47,25 +47,37 @@ macro_rules! checker {
 /// extraction as much as its own file, so the digest covers all of it.
 pub const SOURCE_SHA256: &str = env!("CHECKERS_SOURCE_SHA256");
 
-pub static CHECKERS: [Checker; 13] = [
-    checker!("E1", e01),
-    checker!("E2", e02),
-    checker!("E3", e03),
-    checker!("E4", e04),
-    checker!("E5", e05),
-    checker!("E6", e06),
-    checker!("E7", e07),
-    checker!("E8", e08),
-    checker!("E9", e09),
-    checker!("E10", e10),
-    checker!("E11", e11),
-    checker!("E12", e12),
-    checker!("E13", e13),
+/// The one list of cases: each id with its checker's module. [`CHECKERS`] and [`CASE_IDS`]
+/// are made from it, and every count of cases the harness states is their length.
+macro_rules! registry {
+    ($(($id:literal, $module:ident)),* $(,)?) => {
+        /// Every case's checker, in case order.
+        pub static CHECKERS: [Checker; [$($id),*].len()] = [$(checker!($id, $module)),*];
+        /// The case ids this harness checks, in order: its contract with a charter.
+        pub const CASE_IDS: [&str; [$($id),*].len()] = [$($id),*];
+    };
+}
+
+registry![
+    ("E1", e01),
+    ("E2", e02),
+    ("E3", e03),
+    ("E4", e04),
+    ("E5", e05),
+    ("E6", e06),
+    ("E7", e07),
+    ("E8", e08),
+    ("E9", e09),
+    ("E10", e10),
+    ("E11", e11),
+    ("E12", e12),
+    ("E13", e13),
 ];
 
-pub const CASE_IDS: [&str; 13] = [
-    "E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9", "E10", "E11", "E12", "E13",
-];
+/// The cases as messages name their range: `E1 … E13`.
+pub fn case_range() -> String {
+    format!("{} … {}", CASE_IDS[0], CASE_IDS[CASE_IDS.len() - 1])
+}
 
 impl Checker {
     /// The digest of all the checker code this case runs: the crate's sources.
@@ -87,7 +99,9 @@ pub enum CheckError {
 impl std::fmt::Display for CheckError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CheckError::UnknownCase(c) => write!(f, "unknown case {c:?} (cases are E1 … E13)"),
+            CheckError::UnknownCase(c) => {
+                write!(f, "unknown case {c:?} (cases are {})", case_range())
+            }
             CheckError::UnknownVariant {
                 case,
                 variant,

@@ -302,7 +302,7 @@ static OFFERS_CHOICE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(?:which\s+(?:one|of\s+(?:these|the\s+two|them|those|the\s+tasks?)|version|task|goal|spec)\b|confirm\s+(?:that|this)(?:'s|\s+is)\s+(?:the|your)\s+(?:task|goal|request)|(?:original|stored|file'?s?|summary)\b.{0,60}\bor\s+(?:the\s+)?(?:\S+\s+)?(?:version|one|summary|file|original|task)\b)").unwrap()
 });
 
-/// A question of the reply offering the user a task to pick or confirm (see [`OFFERS_CHOICE`]):
+/// A question of the reply offering the user a task to pick or confirm (see `OFFERS_CHOICE`):
 /// read one way it asks for the task, read the other it offers an unanchored task as an option.
 pub fn offers_task_choice<'r>(reply: &'r Reply) -> Option<&'r str> {
     reply.questions().find(|s| OFFERS_CHOICE.is_match(s))

@@ -19,7 +19,7 @@ pub(super) fn run(args: CasesArgs) -> Result<u8> {
     let suite = Suite::load(&suite::locate(args.suite.suite.as_deref())?)?;
     for c in &suite.cases {
         if args.json {
-            crate::output::out_json(&c.listing_json().to_string());
+            crate::output::json::out_doc(crate::output::json::CASES, &c.listing_json());
         } else {
             out!("{}", c.listing());
         }

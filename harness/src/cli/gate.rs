@@ -30,11 +30,17 @@ pub(super) struct GateArgs {
     /// never changes (the trials go to settle/ in the run folder).
     #[arg(long, value_name = "N", requires = "charter_base")]
     settle: Option<u32>,
+    /// Print the run's summary on stdout, one JSON object (summary.json's record, with its
+    /// schema_version); the table and verdict line go to stderr. Nothing on stdout when the
+    /// gate is not computed (exit 2).
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     suite: SuiteArgs,
 }
 
 pub(super) fn run(args: GateArgs) -> Result<u8> {
+    crate::output::json::set_stdout_json(args.json);
     let run_dir = existing_or_latest_hint(vec![args.run_dir])?.remove(0);
     decide::gate(&GateOptions {
         run_dir,

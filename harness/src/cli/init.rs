@@ -25,10 +25,19 @@ pub(super) struct InitArgs {
     /// the manifest's [charter] source and the workflow's path filters name it.
     #[arg(long, value_name = "PATH")]
     charter: Option<String>,
+    /// For a repository with no charter yet: also write the harness's example charter at
+    /// CHARTER.md (or --charter PATH), to try the gate on.
+    #[arg(long)]
+    example: bool,
 }
 
 pub(super) fn run(args: InitArgs) -> Result<u8> {
-    crate::suite::init::run(
+    let init = if args.example {
+        crate::suite::init::run_with_example
+    } else {
+        crate::suite::init::run
+    };
+    init(
         &args.dir,
         args.action.as_deref(),
         args.branch,

@@ -35,7 +35,7 @@ pub(super) fn run(args: KeyArgs) -> Result<u8> {
     };
     if args.json {
         let v = serde_json::json!({"key": key, "matrix": args.matrix.to_string_lossy()});
-        crate::output::out_json(&v.to_string());
+        crate::output::json::out_doc(crate::output::json::KEY, &v);
     } else {
         outln!("{key}");
     }

@@ -1,7 +1,7 @@
-//! The command line: `harness` and its 14 commands (`run`, `cases`, `gate`, `merge`, `show`,
-//! `replay`, `lint`, `check`, `label`, `calibrate`, `init`, `compare`, `runs`, `key`), one file
-//! each holding its arguments and the call into the library that does the work. Here: the
-//! parser, the process set-up every command needs, and the dispatch. No clap type leaves it.
+//! The command line: `harness` and its commands (the variants of `Command`; `harness --help`
+//! lists them), one file each holding its arguments and the call into the library that does
+//! the work. Here: the parser, the process set-up every command needs, and the dispatch. No
+//! clap type leaves it.
 
 mod calibrate;
 mod cases;
@@ -33,7 +33,8 @@ use std::path::{Path, PathBuf};
 )]
 struct Cli {
     /// Diagnostic logs on stderr: error, warn (the default), info, debug, trace, or a RUST_LOG
-    /// filter (`harness=debug,reqwest=info`). Wins over RUST_LOG; keys are masked.
+    /// filter (`harness=debug,reqwest=info`; a bare word must be a level or a target the
+    /// harness knows). Wins over RUST_LOG (one it cannot use is a warning); keys are masked.
     #[arg(long, global = true, value_name = "LEVEL")]
     log_level: Option<String>,
     /// Print only the result (stdout) and errors: no progress, notes or warnings on stderr.
@@ -143,6 +144,10 @@ enum Command {
     Man {
         /// A command, for its own page.
         command: Option<String>,
+        /// List the commands that have a page of their own, one a line (what the release
+        /// archives ship under man/).
+        #[arg(long, conflicts_with = "command")]
+        list: bool,
     },
 }
 
@@ -322,7 +327,8 @@ pub fn run() -> Result<u8> {
         Command::Comment(args) => comment::run(args),
         Command::Ci(args) => ci::run(args),
         Command::Completions { shell } => completions(shell),
-        Command::Man { command } => man(command.as_deref()),
+        Command::Man { list: true, .. } => man_list(),
+        Command::Man { command, .. } => man(command.as_deref()),
     }
 }
 
@@ -357,6 +363,18 @@ fn man(command: Option<&str>) -> Result<u8> {
         .render(&mut buf)
         .map_err(|e| Error::Internal(format!("man page: {e}")))?;
     write_stdout(&buf)
+}
+
+/// `harness man --list`: every command shown in `--help`, one a line, from the parser itself.
+fn man_list() -> Result<u8> {
+    use clap::CommandFactory;
+    let root = Cli::command();
+    let names: String = root
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| format!("{}\n", c.get_name()))
+        .collect();
+    write_stdout(names.as_bytes())
 }
 
 /// Generated text as is: a completion script or a roff page holds no model text or key, and

@@ -49,11 +49,16 @@ pub(super) struct RunArgs {
     /// `max_concurrency` (never raises it).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     max_concurrency: Option<u16>,
-    /// Check everything a run checks before its first call (manifest, charter, suite, keys,
-    /// endpoints) and print the plan and its price; send nothing, write nothing. Exit 0, or 2
-    /// on bad input as a run would.
+    /// Check everything a run checks before its first call (manifest, charter, suite,
+    /// endpoints; keys not set are named, not needed) and print the plan with its expected cost
+    /// and the worst-case bound apart; send nothing, write nothing. Exit 0, or 2 on bad input.
     #[arg(long)]
     dry_run: bool,
+    /// Print the run's summary on stdout, one JSON object (summary.json's record, with its
+    /// schema_version); the table, stories and verdict line go to stderr. Nothing on stdout
+    /// when the run stops before its gate (exit 2, 130).
+    #[arg(long, conflicts_with = "dry_run")]
+    json: bool,
     /// Skip a unit's remaining trials once one fails: the gate is already decided.
     #[arg(long)]
     fail_fast: bool,
@@ -117,9 +122,10 @@ fn note_builtin_name(given: &Path) {
 }
 
 pub(super) fn run(args: RunArgs) -> Result<u8> {
+    crate::output::json::set_stdout_json(args.json);
     let story = (args.verbose || args.seeded || args.cases.len() == 1).then(|| {
         crate::report::story::StoryOptions {
-            color: super::coloured(),
+            color: !args.json && super::coloured(),
             seeded: args.seeded,
             ..Default::default()
         }

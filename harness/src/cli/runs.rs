@@ -9,8 +9,8 @@ use std::path::PathBuf;
 pub(super) struct RunsArgs {
     #[arg(default_value = "results")]
     dir: PathBuf,
-    /// One JSON object a line per run (run, started, charter_version, verdict, models,
-    /// charter, narrowed), newest first.
+    /// One JSON object a line per run (schema_version, run, started, charter_version,
+    /// verdict, models, charter, narrowed), newest first; no line when the folder holds no run.
     #[arg(long)]
     json: bool,
 }
@@ -22,7 +22,7 @@ pub(super) fn run(mut args: RunsArgs) -> Result<u8> {
     // run.json files are as untrusted as the transcripts beside them.
     if args.json {
         for row in crate::store::runs::rows(&args.dir)? {
-            crate::output::out_json(&serde_json::to_string(&row).unwrap_or_default());
+            crate::output::json::out_doc(crate::output::json::RUNS, &row);
         }
         return Ok(exit::OK);
     }

@@ -446,14 +446,16 @@ pub fn run(opts: &CalibrateOptions) -> Result<u8> {
     let judged = calibrate(&opts.dirs, &suite)?;
     if opts.json {
         for j in &judged {
-            let line = serde_json::to_string(j).map_err(|e| Error::Internal(e.to_string()))?;
-            crate::output::out_json(&line);
+            crate::output::json::out_doc(crate::output::json::CALIBRATE, j);
         }
         let summary: Vec<_> = tallies(&judged)
             .into_iter()
             .map(|((case, version), t)| serde_json::json!({"case": case, "checker_version": version, "tally": t}))
             .collect();
-        crate::output::out_json(&serde_json::json!({ "summary": summary }).to_string());
+        crate::output::json::out_doc(
+            crate::output::json::CALIBRATE,
+            &serde_json::json!({ "summary": summary }),
+        );
     } else {
         // Reasons quote model text: no terminal escapes, no key values.
         out!("{}", render(&judged));

@@ -244,7 +244,7 @@ pub fn run(opts: &CheckOptions) -> Result<u8> {
             }
             // JSON escapes control characters, not bidi overrides; keys quoted in reasons
             // need masking.
-            crate::output::out_json(&v.to_string());
+            crate::output::json::out_doc(crate::output::json::VERDICT, &v);
         }
     } else {
         out!("{}", render(&verdicts, opts.verbose));

@@ -571,7 +571,7 @@ pub fn run(opts: &CompareOptions) -> Result<u8> {
                 .collect::<std::collections::BTreeMap<_, _>>(),
             "units": rows,
         });
-        crate::output::out_json(&v.to_string());
+        crate::output::json::out_doc(crate::output::json::COMPARE, &v);
     } else {
         out!("{}", markdown(&a, &b, &rows));
     }

@@ -50,8 +50,9 @@ fn selected(
     for c in opts.cases.iter().flat_map(|c| c.split(',')) {
         let id = suite.case(c.trim()).map(|k| k.id.clone()).ok_or_else(|| {
             Error::input(format!(
-                "--case {c}: no such case{} (cases are E1 … E13)",
-                crate::error::did_you_mean(c, checkers::CASE_IDS.iter().copied())
+                "--case {c}: no such case{} (cases are {})",
+                crate::error::did_you_mean(c, checkers::CASE_IDS.iter().copied()),
+                checkers::case_range()
             ))
         })?;
         cases.push(id);
@@ -133,9 +134,8 @@ pub fn run(opts: &ShowOptions) -> Result<u8> {
     while i < checked.len() {
         let c = &checked[i];
         if opts.json {
-            out.push_str(&crate::output::inert_json(
-                &serde_json::to_string(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?,
-            ));
+            let v = crate::output::json::versioned(crate::output::json::VERDICT, &c.verdict);
+            out.push_str(&crate::output::inert_json(&v));
             out.push('\n');
             i += 1;
             continue;

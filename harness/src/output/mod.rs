@@ -1,6 +1,7 @@
 //! What the harness writes for people: every printed line made inert (no key value, no control
 //! character), and the register of key values to mask.
 
+pub mod json;
 pub mod log;
 pub mod secrets;
 
@@ -90,10 +91,27 @@ pub fn out_json(json: &str) {
         .write_all(format!("{}\n", inert_json(json)).as_bytes());
 }
 
-/// Write `text` to stdout, inert (the `outln!` and `out!` macros).
+/// Write `text` to stdout, inert (the `outln!` and `out!` macros); under `--json` (see
+/// [`json::set_stdout_json`]) to stderr, as [`err`] does, so stdout holds the document alone.
 pub fn out(text: &str) {
     use std::io::Write;
+    if json::stdout_json() {
+        return err(text);
+    }
     let _ = std::io::stdout().lock().write_all(inert(text).as_bytes());
+}
+
+/// Where a command's text result is written as it is made (the gate's table, the stories):
+/// stdout; under `--json`, stderr (nothing under `-q`), so stdout holds the document alone.
+/// What goes through it is inert already.
+pub fn text_writer() -> Box<dyn std::io::Write> {
+    if !json::stdout_json() {
+        Box::new(std::io::stdout().lock())
+    } else if quiet() {
+        Box::new(std::io::sink())
+    } else {
+        Box::new(std::io::stderr().lock())
+    }
 }
 
 /// Write `text` to stderr, inert, in one write (the `errln!` and `err!` macros); nothing

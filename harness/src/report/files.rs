@@ -54,13 +54,20 @@ fn write_text(path: &Path, text: &str) -> Result<()> {
     crate::files::write_atomic(path, text.as_bytes())
 }
 
-/// Every report file of the run folder; summary.json last.
+/// Every report file of the run folder; summary.json last. Under `--json`, the summary is
+/// printed first, as one object on stdout: a report that cannot be written does not lose it.
 pub fn write_all(
     run_dir: &Path,
     gate: &Gate,
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> Result<()> {
+    if crate::output::json::stdout_json() {
+        // The file's keys are sorted; on stdout, as every JSON line, the version comes first.
+        let mut doc = summary(run_dir, gate, records, facts)?;
+        doc.head.remove("schema_version");
+        crate::output::json::out_doc(crate::output::json::SUMMARY, &doc);
+    }
     let title_of = |case: &str| {
         facts
             .suite
@@ -205,6 +212,21 @@ fn write_summary(
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> Result<()> {
+    let doc = summary(run_dir, gate, records, facts)?;
+    crate::files::write_atomic_with(&run_dir.join("summary.json"), |w| {
+        serde::Serialize::serialize(&doc, &mut serde_json::Serializer::pretty(&mut *w))
+            .map_err(std::io::Error::other)?;
+        w.write_all(b"\n")
+    })
+}
+
+/// The summary document: its fixed part (`record::Summary`), then every unit with its trials.
+fn summary<'a>(
+    run_dir: &'a Path,
+    gate: &'a Gate,
+    records: &'a [TrialRecord],
+    facts: &RunFacts,
+) -> Result<Summary<'a>> {
     use crate::gate::UnitStatus;
     use crate::store::record::{CheckerVersion, Counts, Sandbox, SummaryCharter};
     let checker_versions = (checkers::registry::CHECKERS.iter())
@@ -222,6 +244,7 @@ fn write_summary(
     };
     let summary = crate::store::record::Summary {
         format: crate::store::record::SUMMARY_FORMAT.to_string(),
+        schema_version: crate::output::json::SUMMARY.version,
         exit_code,
         verdict: verdict.to_string(),
         partial: gate.partial.clone(),
@@ -256,18 +279,13 @@ fn write_summary(
     if let Some(c) = &facts.comparison {
         head.insert("comparison".into(), c.json());
     }
-    let doc = Summary {
+    Ok(Summary {
         head,
         units: SummaryUnits {
             gate,
             by_unit: crate::gate::records_by_unit(records),
             run_dir,
         },
-    };
-    crate::files::write_atomic_with(&run_dir.join("summary.json"), |w| {
-        serde::Serialize::serialize(&doc, &mut serde_json::Serializer::pretty(&mut *w))
-            .map_err(std::io::Error::other)?;
-        w.write_all(b"\n")
     })
 }
 

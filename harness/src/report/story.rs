@@ -411,7 +411,7 @@ pub fn print_all(records: &[crate::store::trial::TrialRecord], opts: StoryOption
             r.failed.clone(),
         )
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::text_writer();
     let mut i = 0;
     while i < order.len() {
         let r = order[i];

@@ -56,16 +56,16 @@ impl Inputs {
                 .max_concurrency
                 .min(opts.max_concurrency.unwrap_or(usize::MAX));
         }
-        manifest::check_api_keys(&loaded.path, &models)?;
-        let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
-        let mut providers = Vec::new();
-        for m in &models {
-            let p = provider::build(m, &suite, loaded.manifest.run.max_reply_bytes)?;
-            if let Some((c, v)) = selected.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
-                return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
-            }
-            providers.push((m.clone(), p));
+        // A dry run prices the plan without the keys: it names the missing ones and goes on.
+        match manifest::check_api_keys(&loaded.path, &models) {
+            Err(e) if opts.dry_run => errln!(
+                "note: {e}\n      (a dry run needs no key: the plan below is priced without them; a run stops here)"
+            ),
+            checked => checked?,
         }
+        let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
+        let max_reply = loaded.manifest.run.max_reply_bytes;
+        let providers = providers_of(&models, &suite, max_reply, &selected, opts.dry_run)?;
         let units = selected
             .iter()
             .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
@@ -155,5 +155,50 @@ fn load_charter(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<
         ),
         None => charter::load(&loaded.manifest.charter.source, loaded.dir())
             .map_err(|e| loaded.at_charter(e)),
+    }
+}
+
+type Providers = Vec<(manifest::ModelEntry, Arc<dyn provider::Provider>)>;
+
+/// Each model's provider, checked to answer every selected unit; in a dry run, a model whose
+/// key is not set gets [`Unkeyed`].
+fn providers_of(
+    models: &[manifest::ModelEntry],
+    suite: &Suite,
+    max_reply_bytes: u64,
+    selected: &[(&suite::case::Case, &suite::case::Variant)],
+    dry_run: bool,
+) -> Result<Providers> {
+    let mut providers = Vec::new();
+    for m in models {
+        let unset = |var: &str| std::env::var(var).map_or(true, |v| v.trim().is_empty());
+        let p = match m.api_key_env.as_deref() {
+            Some(var) if dry_run && unset(var) => Arc::new(Unkeyed) as Arc<dyn provider::Provider>,
+            _ => provider::build(m, suite, max_reply_bytes)?,
+        };
+        if let Some((c, v)) = selected.iter().find(|(c, v)| !p.covers(&c.id, &v.id)) {
+            return Err(Error::input(format!("model {}: cannot answer {}/{} (for a scripted model: no fixtures/scripted/{}/{}-{}.toml)", m.name(), c.id, v.id, m.script.as_deref().unwrap_or(""), c.id, v.id)));
+        }
+        providers.push((m.clone(), p));
+    }
+    Ok(providers)
+}
+
+/// A dry run's stand-in for a model whose key is not set: the plan is priced from the manifest,
+/// and nothing is ever sent (its account's limits are not known without a key).
+struct Unkeyed;
+
+impl provider::Provider for Unkeyed {
+    fn complete<'a>(
+        &'a self,
+        _req: provider::ModelRequest<'a>,
+    ) -> provider::BoxFuture<'a, std::result::Result<provider::ModelReply, provider::ProviderError>>
+    {
+        Box::pin(async {
+            Err(provider::ProviderError::Rejected {
+                status: 0,
+                body: "a dry run sends nothing".into(),
+            })
+        })
     }
 }

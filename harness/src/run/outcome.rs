@@ -63,7 +63,7 @@ pub fn conclude_before_verdict(
     // The verdict is printed first: a report that cannot be written must not hide it.
     {
         use std::io::Write;
-        let mut stdout = std::io::stdout().lock();
+        let mut stdout = crate::output::text_writer();
         let _ = stdout
             .write_all(b"\n")
             .and_then(|_| {
@@ -172,6 +172,13 @@ pub fn print_verdict(code: u8, decided: bool, verdict: &str) {
     };
     let style = Style::new().fg_color(Some(colour.into())).bold();
     let verdict = crate::output::inert(verdict);
+    if crate::output::json::stdout_json() {
+        // Under --json the verdict line joins the rest of the text on stderr.
+        if !crate::output::quiet() {
+            let _ = writeln!(anstream::stderr(), "\n{style}Gate: {verdict}{style:#}");
+        }
+        return;
+    }
     let mut out = anstream::stdout();
     let _ = writeln!(out, "\n{style}Gate: {verdict}{style:#}");
 }

@@ -173,21 +173,24 @@ impl Priced<'_> {
         for (mi, (m, _)) in self.models.iter().enumerate() {
             let episodes = self.plan.episodes(mi) as u64;
             let most = self.plan.requests_at_most(mi);
+            // Two figures of different kinds, each named: what a run is expected to cost at
+            // least, and the bound no run can pass.
             let cost = self
                 .cost(mi)
                 .map(|c| {
                     format!(
-                        ", at least {} input in first turns ({} with the prompt cache), output at most {}",
-                        usd(c.first_turns_usd),
+                        "; expected: at least {} (the first turns' input with the prompt cache; {} without), plus output; worst-case bound on output: {} (all {most} requests answering max_tokens {})",
                         usd(c.first_turns_cached_usd),
-                        usd(c.output_at_most_usd)
+                        usd(c.first_turns_usd),
+                        usd(c.output_at_most_usd),
+                        self.max_tokens
                     )
                 })
                 .unwrap_or_default();
             out.push_str(&format!(
-                "  {} ({:?} {}): {episodes} episode{}, {episodes} to {most} requests, about {} input tokens in first turns{cost}\n",
+                "  {} ({} {}): {episodes} episode{}, {episodes} to {most} requests, about {} input tokens in first turns{cost}\n",
                 m.name(),
-                m.provider,
+                m.provider.as_str(),
                 m.model,
                 s(episodes),
                 self.first_turn_tokens(mi),

@@ -343,6 +343,14 @@ fn announce(inputs: &Inputs) {
     untestable(&crate::suite::lint::charter::untestable_cases(
         &inputs.charter.full_text,
     ));
+    // Page chrome above the title reaches every model as part of the system prompt: said as
+    // `lint charter` says it, before anything is sent.
+    let source = crate::suite::embedded::shown(std::path::Path::new(&inputs.charter.source));
+    if let Some(f) =
+        crate::suite::lint::charter::text_before_title(&source, &inputs.charter.runtime)
+    {
+        errln!("{f}");
+    }
 }
 
 /// Said before any model is called: the cases the charter lists that this harness cannot test

@@ -370,6 +370,9 @@ impl RunRecord {
 #[serde(default)]
 pub struct Summary {
     pub format: String,
+    /// The summary document's `schema_version` (`output::json::SUMMARY`); 0 in a summary.json
+    /// written before it was recorded.
+    pub schema_version: u32,
     pub exit_code: u8,
     pub verdict: String,
     pub partial: Option<crate::store::record::Partial>,

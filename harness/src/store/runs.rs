@@ -68,7 +68,7 @@ impl RunRow {
     }
 }
 
-/// The header row of `harness runs`, its columns as wide as [`RunRow::line`]'s.
+/// The header row of `harness runs`, its columns as wide as `RunRow::line`'s.
 pub fn header() -> String {
     format!(
         "{:<22} {:<22} {:<16} {:<12} models  (charter file)",
@@ -77,14 +77,22 @@ pub fn header() -> String {
 }
 
 /// A header row, then one line a run under `results`: when, charter version, verdict, models;
-/// newest first.
+/// newest first. An error when there is none: a table of no rows would say nothing.
 pub fn list(results: &Path) -> Result<String> {
+    let rows = rows(results)?;
+    if rows.is_empty() {
+        return Err(Error::input(format!(
+            "{}: no run folders here",
+            results.display()
+        )));
+    }
     let mut lines = vec![header()];
-    lines.extend(rows(results)?.iter().map(RunRow::line));
+    lines.extend(rows.iter().map(RunRow::line));
     Ok(lines.join("\n") + "\n")
 }
 
-/// The runs under `results`, newest first; an error when there are none.
+/// The runs under `results`, newest first (none in a results folder with no run yet); an
+/// error when `results` cannot be read.
 pub fn rows(results: &Path) -> Result<Vec<RunRow>> {
     let mut rows = Vec::new();
     let entries = std::fs::read_dir(results).map_err(|e| {
@@ -103,12 +111,6 @@ pub fn rows(results: &Path) -> Result<Vec<RunRow>> {
     }
     // Run ids start with their time: the reversed name order is newest first.
     rows.sort_by_key(|r| std::cmp::Reverse(r.line()));
-    if rows.is_empty() {
-        return Err(Error::input(format!(
-            "{}: no run folders here",
-            results.display()
-        )));
-    }
     Ok(rows)
 }
 

@@ -368,6 +368,42 @@ pub fn workflow(opts: &Options) -> String {
 /// The workflow, run on `pull_request_target`: see the comment at its top.
 const WORKFLOW: &str = include_str!("init/charter-gate.yml");
 
+/// The harness's own small example charter (fixtures/charters/example-charter.md): what
+/// `harness init --example` writes for a user with no charter yet.
+pub const EXAMPLE_CHARTER: &str = include_str!("../../../fixtures/charters/example-charter.md");
+
+/// `harness init --example`: the example charter written at `charter` (default CHARTER.md),
+/// said on stdout, then [`run`]. Nothing is written when the charter's file exists (without
+/// `force`) or when `init` refuses: the charter written is then removed again.
+pub fn run_with_example(
+    root: &Path,
+    action: Option<&str>,
+    branch: Option<String>,
+    charter: Option<String>,
+    force: bool,
+) -> Result<()> {
+    let rel = charter.clone().unwrap_or_else(|| CHARTER.to_string());
+    check_charter(&rel)?;
+    let file = root.join(&rel);
+    if file.exists() && !force {
+        return Err(Error::input(format!(
+            "{}: already exists; nothing was written (--example writes the example charter there; --force overwrites)",
+            file.display()
+        )));
+    }
+    let existed = file.exists();
+    crate::files::write_atomic(&file, EXAMPLE_CHARTER.as_bytes())?;
+    outln!(
+        "wrote {rel}: the harness's example charter (\"Example Reasoning Charter\", version 0.1.0), to try the gate on before you write your own; `harness run --matrix offline` tests it with no key"
+    );
+    let done = run(root, action, branch, charter, force);
+    if done.is_err() && !existed {
+        let _ = std::fs::remove_file(&file);
+        errln!("removed {rel} again: init wrote nothing");
+    }
+    done
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,8 +56,9 @@ impl Suite {
             let file = root.join("cases").join(format!("{id}.toml"));
             if !file.exists() {
                 return Err(Error::input(format!(
-                    "{}: missing; every case E1–E13 needs a case file",
-                    file.display()
+                    "{}: missing; every case {} needs a case file",
+                    file.display(),
+                    checkers::case_range()
                 )));
             }
             cases.push(load_case(root, &file, id)?);
@@ -78,9 +79,10 @@ impl Suite {
     pub fn case_of(&self, t: &checkers::Transcript, file: &Path) -> Result<&Case> {
         let case = self.case(&t.case).ok_or_else(|| {
             Error::input(format!(
-                "{}: unknown case {:?} (cases are E1 … E13)",
+                "{}: unknown case {:?} (cases are {})",
                 file.display(),
-                t.case
+                t.case,
+                checkers::case_range()
             ))
         })?;
         let variant = case.variant(&t.variant).ok_or_else(|| {
@@ -389,8 +391,9 @@ pub fn select<'a>(
         let case = suite.case(c).ok_or_else(|| {
             let ids = suite.cases.iter().map(|c| c.id.as_str());
             Error::input(format!(
-                "--case {c}: no such case{} (cases are E1 … E13)",
-                crate::error::did_you_mean(c, ids)
+                "--case {c}: no such case{} (cases are {})",
+                crate::error::did_you_mean(c, ids),
+                checkers::case_range()
             ))
         })?;
         // A case named twice (a base rerun names each failing unit's case) runs once.

@@ -472,7 +472,7 @@ impl Limiter {
     /// rises to it. The first answer's calibration holds for requests like the first; prompts
     /// of other kinds (more tools, more code) may run dearer, and an estimate that
     /// undercounts them would send requests to be refused. Once remaining counts teach the
-    /// scale, the latest answers' usage floors it ([`State::usage`]).
+    /// scale, the latest answers' usage floors it (`State::usage`).
     pub fn learn_usage(&self, cost: u64, request: &serde_json::Value, answer: &serde_json::Value) {
         let usage = Answered::deserialize(answer).unwrap_or_default().usage;
         let prompt = match (usage.prompt_tokens, usage.input_tokens) {

@@ -232,8 +232,9 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
 
 /// Lines above the charter's title: a charter copied from a web page brings the page's own
 /// lines ("Skip to content", "Latest commit", "History", "Raw"), and everything above the
-/// runtime marker is sent as the system prompt. A warning: a preamble may be meant.
-fn text_before_title(path: &str, text: &str) -> Option<Finding> {
+/// runtime marker is sent as the system prompt. A warning: a preamble may be meant. `run`
+/// gives the same warning before it sends the charter.
+pub fn text_before_title(path: &str, text: &str) -> Option<Finding> {
     let (at, title) = crate::suite::charter::title(text)?;
     let before: Vec<&str> = text
         .lines()

@@ -81,7 +81,7 @@ impl Finding {
     }
 
     /// One line of `lint --json`: `file`, `line`, `rule`, `kind`, `message`, `fix`.
-    pub fn json(&self) -> String {
+    pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
             "file": self.path,
             "line": self.line,
@@ -90,7 +90,6 @@ impl Finding {
             "message": self.message,
             "fix": self.fix,
         })
-        .to_string()
     }
 }
 
@@ -196,7 +195,8 @@ pub fn run(lint: &Lint) -> Result<u8> {
     let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
     for f in &findings {
         if lint.json {
-            outln!("{}", f.json());
+            // As JSON escapes, never the terminal's escaping: the line stays JSON.
+            crate::output::json::out_doc(crate::output::json::LINT, &f.json());
             continue;
         }
         outln!("{f}");

@@ -1,9 +1,9 @@
 //! The seccomp allow-list every sandboxed command runs under (installed last, just before
 //! exec, after Landlock; inherited by everything it starts): the system calls a shell, a test
-//! runner and an interpreter need ([`ALLOWED`]), nothing else. Every other call fails with
+//! runner and an interpreter need (`ALLOWED`), nothing else. Every other call fails with
 //! EPERM: the key calls (`keyctl`, `add_key`, `request_key`), `bpf`, `perf_event_open`,
 //! `io_uring_*`, `kexec_*`, the mount family, `unshare`/`setns`, `ptrace` and the rest of
-//! [`DENIED`]; `clone` with a namespace flag fails with EPERM and `clone3` (whose flags a filter
+//! `DENIED`; `clone` with a namespace flag fails with EPERM and `clone3` (whose flags a filter
 //! cannot read) with ENOSYS, so the C library falls back to `clone`; `socket` and `socketpair`
 //! open AF_UNIX, AF_INET and AF_INET6 (and route netlink, the namespace's own) and fail with
 //! EAFNOSUPPORT for every other family (AF_VSOCK, AF_PACKET, uevent netlink …). A call made

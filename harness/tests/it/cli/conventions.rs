@@ -295,5 +295,8 @@ fn runs_prints_a_header_row_over_its_columns_and_json_prints_none() {
     );
     let json = String::from_utf8(o.stdout).unwrap();
     assert_eq!(json.lines().count(), 1, "{json}");
-    assert!(json.starts_with("{\"run\":\"r1\""), "{json}");
+    assert!(
+        json.starts_with("{\"schema_version\":1,\"run\":\"r1\""),
+        "{json}"
+    );
 }

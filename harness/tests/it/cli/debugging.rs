@@ -58,7 +58,10 @@ fn show_renders_an_offline_transcript_of_every_unit_with_its_verdict() {
     let run = out.path().join("run");
     offline_run(&run, &["--trials", "1"]);
     let units = files_under(&run.join("transcripts"));
-    assert_eq!(units.len(), 48);
+    assert_eq!(
+        units.len(),
+        crate::common::counts::Counts::get().offline_units()
+    );
     for file in &units {
         let naive = file.to_string_lossy().contains("scripted-naive");
         let o = harness(
@@ -148,8 +151,11 @@ fn show_takes_a_case_id_filters_puts_failures_first_in_natural_order_and_folds_i
     // The verdict is the last line of a run, not 25 lines up (no colour off a terminal).
     let out = stdout(&o);
     let last = out.trim_end().lines().last().unwrap_or_default();
+    let n = crate::common::counts::Counts::get().offline_units();
     assert!(
-        last.starts_with("Gate: PARTIAL: 48 of 48 units, not a gate decision"),
+        last.starts_with(&format!(
+            "Gate: PARTIAL: {n} of {n} units, not a gate decision"
+        )),
         "{out}"
     );
 

@@ -86,3 +86,32 @@ async fn log_level_wins_over_rust_log_and_without_either_no_debug_line_is_printe
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
     assert!(stderr(&bad).contains("--log-level"), "{}", stderr(&bad));
 }
+
+#[test]
+fn a_misspelt_log_level_is_refused_and_a_rust_log_the_harness_cannot_use_is_a_warning() {
+    // `debgu` is valid filter syntax (a target named debgu, which logs nothing): refused.
+    let bad = harness(&repo_root(), &["--log-level", "debgu", "cases"], &[]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("--log-level"), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("did you mean \"debug\"?"),
+        "{}",
+        stderr(&bad)
+    );
+    assert!(bad.stdout.is_empty(), "nothing ran");
+    // A known target alone, and a path under one, are filters the harness can use.
+    for ok in ["harness", "reqwest", "harness::files", "hyper_util=debug"] {
+        let o = harness(&repo_root(), &["--log-level", ok, "cases"], &[]);
+        assert_eq!(o.status.code(), Some(0), "{ok}: {}", stderr(&o));
+    }
+    // RUST_LOG may be set for other programs: the command runs, and says it was not used.
+    let o = harness(&repo_root(), &["cases"], &[("RUST_LOG", "debgu")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("warning: RUST_LOG"), "{err}");
+    assert!(err.contains("the default (warn)"), "{err}");
+    assert!(!o.stdout.is_empty(), "the command still ran");
+    let o = harness(&repo_root(), &["cases"], &[("RUST_LOG", "debug=[")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: RUST_LOG"), "{}", stderr(&o));
+}

@@ -40,7 +40,10 @@ fn filters_and_ids_name_what_exists_and_suggest_the_nearest() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("PARTIAL: 2 of 48 units"),
+        stdout(&o).contains(&format!(
+            "PARTIAL: 2 of {} units",
+            crate::common::counts::Counts::get().offline_units()
+        )),
         "{}",
         stdout(&o)
     );

@@ -15,14 +15,18 @@ const SEED: &str = "fixtures/charters/reasoning-charter-0.1.0.md";
 const DUMMY: &str = "readme-dummy-key-4c1f";
 
 /// Lines never run here, each with the reason. Anything else in a README command block runs.
-const ALLOWED: [(&str, &str); 3] = [
+const ALLOWED: [(&str, &str); 4] = [
+    (
+        "curl -fsSL https://raw.githubusercontent.com/charter-harness/charter-harness/v0.2.0/scripts/install.sh | sh",
+        "downloads from the network; cli::install runs this script against a release served on loopback",
+    ),
+    (
+        "cargo binstall --git https://github.com/charter-harness/charter-harness harness",
+        "downloads from the network; cli::install checks its metadata names release.yml's archive",
+    ),
     (
         "cargo install --locked --git https://github.com/charter-harness/charter-harness --tag v0.2.0 harness",
         "installs from the network (a release tag of this repository's home); no test leaves the machine",
-    ),
-    (
-        "cargo install --locked --path harness",
-        "a release build and install of this very crate (minutes); every test already runs this build",
     ),
     (
         "cargo test --workspace",
@@ -169,7 +173,7 @@ fn run_block(dir: &Path, lines: &[&str]) -> (Vec<i32>, String) {
 }
 
 /// The first walkthrough's repository (the Reasoning Charter after `harness init`), its pinned
-/// models pointed at `server`.
+/// models pointed at `server`, everything committed on `main` (what `--charter-base main` reads).
 fn charter_repository(server: &LoopbackServer) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(repo_root().join(SEED), dir.path().join("CHARTER.md")).unwrap();
@@ -187,7 +191,23 @@ fn charter_repository(server: &LoopbackServer) -> tempfile::TempDir {
         "both models moved:\n{moved}"
     );
     std::fs::write(&pinned, moved).unwrap();
+    commit_on_main(dir.path());
     dir
+}
+
+/// A git repository at `dir` whose branch `main` holds every file there.
+fn commit_on_main(dir: &Path) {
+    let mut opts = git2::RepositoryInitOptions::new();
+    opts.initial_head("main");
+    let repo = git2::Repository::init_opts(dir, &opts).unwrap();
+    let mut index = repo.index().unwrap();
+    index
+        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "the charter", &tree, &[])
+        .unwrap();
 }
 
 /// A folder with what `cargo run -- run --matrix manifests/offline.toml` reads from a clone.

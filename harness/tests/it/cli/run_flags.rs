@@ -145,18 +145,55 @@ async fn dry_run_checks_and_prints_the_priced_plan_sends_nothing_and_writes_noth
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dry_run_on_bad_input_exits_2_like_a_run() {
+async fn dry_run_on_bad_input_exits_2_like_a_run_and_needs_no_key() {
     let (server, seen) = tallying_server().await;
-    let m = two_api_manifest(&example_charter(), &server.url(), PINNED, "", "", "")
-        .replace("CH_TEST_KEY", "CH_TEST_KEY_THAT_IS_NOT_SET");
-    let run = run_harness(m, &["--case", "E2", "--dry-run"]).await;
+    let m = two_api_manifest(&example_charter(), &server.url(), PINNED, "", "", "");
+    let run = run_harness(m.clone(), &["--case", "E99", "--dry-run"]).await;
     assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("E99"), "{}", run.stderr);
+    // A key that is not set is no bad input for a dry run: it is named, and the plan priced.
+    let m = m.replace("CH_TEST_KEY", "CH_TEST_KEY_THAT_IS_NOT_SET");
+    let run = run_harness(m.clone(), &["--case", "E2", "--dry-run"]).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stderr.contains("CH_TEST_KEY_THAT_IS_NOT_SET"),
+        run.stderr.contains("note: ") && run.stderr.contains("CH_TEST_KEY_THAT_IS_NOT_SET"),
         "{}",
         run.stderr
     );
+    assert!(run.stderr.contains("plan:"), "{}", run.stderr);
     assert_eq!(seen.load(Ordering::SeqCst), 0);
+    // A run still stops on it.
+    let run = run_harness(m, &["--case", "E2"]).await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(seen.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn dry_run_prices_the_pinned_matrix_without_keys_labelling_expected_and_worst_case_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = crate::common::harness(dir.path(), &["run", "--matrix", "pinned", "--dry-run"], &[]);
+    let err = crate::common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("$ANTHROPIC_API_KEY") && err.contains("$OPENAI_API_KEY"),
+        "{err}"
+    );
+    let frontier = err
+        .lines()
+        .find(|l| l.trim_start().starts_with("frontier ("))
+        .unwrap_or_else(|| panic!("{err}"));
+    // The provider by its name, as a manifest spells it, not its Rust name.
+    assert!(frontier.contains("(anthropic claude-"), "{frontier}");
+    assert!(
+        !err.contains("Openai") && !err.contains("(Anthropic"),
+        "{err}"
+    );
+    let expected = frontier.find("expected: at least $").expect(frontier);
+    let worst = frontier
+        .find("worst-case bound on output: $")
+        .expect(frontier);
+    assert!(expected < worst, "{frontier}");
+    assert!(frontier.contains("answering max_tokens 4096"), "{frontier}");
 }
 
 #[test]

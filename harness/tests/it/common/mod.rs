@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests: run the built binary, find the repository root.
 
+pub mod counts;
 pub mod fuzz_readers;
 pub mod loopback_run;
 pub mod model_server;
@@ -200,6 +201,27 @@ pub fn skipped(reason: &str) {
         .unwrap_or("a test")
         .to_string();
     let _ = writeln!(std::io::stderr(), "SKIPPED in {test}: {reason}");
+}
+
+/// A tool a test needs, found on PATH; else None, said as a visible skip, or a failure when CI
+/// is set (`.ci/run` installs it: `install` says how).
+pub fn required_tool(name: &str, install: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|f| f.is_file())
+    });
+    if found.is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !ci,
+            "{name} is not on PATH: .ci/run installs it ({install})"
+        );
+        skipped(&format!(
+            "{name} is not on PATH, so what it checks did not run ({install})"
+        ));
+    }
+    found
 }
 
 /// The DOM headless Chromium builds from the page at `page` (`--dump-dom`), or None, said as a

@@ -1,5 +1,6 @@
 //! The house itself: its layers, its size limits and its docs.
 
+mod counts;
 mod docs;
 mod layers;
 mod size;

@@ -225,7 +225,11 @@ async fn both_apis_complete_the_whole_matrix_with_every_transcript_complete() {
     let run = run_harness(manifest(&server, "", ""), &[]).await;
     assert!(run.code == 1 || run.code == 0, "{}", run.stderr);
     let files = files_under(&run.out().join("transcripts"));
-    assert_eq!(files.len(), 96);
+    // Every unit on both models, 3 trials each.
+    assert_eq!(
+        files.len(),
+        crate::common::counts::Counts::get().units * 2 * 3
+    );
     for f in files {
         let t: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
         assert_eq!(t["outcome"], "completed", "{}", f.display());
@@ -369,7 +373,11 @@ async fn a_run_with_30_percent_faults_ends_with_every_trial_completed_or_inconcl
     .await;
     assert!([1, 3].contains(&run.code), "{}", run.stderr);
     let files = files_under(&run.out().join("transcripts"));
-    assert_eq!(files.len(), 96, "no trial lost");
+    assert_eq!(
+        files.len(),
+        crate::common::counts::Counts::get().units * 2 * 3,
+        "no trial lost"
+    );
     for f in files {
         let t: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
         let outcome = t["outcome"].as_str().unwrap();

@@ -48,7 +48,12 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| Failure mode"))
         .collect();
-    assert_eq!(data_rows.len(), 16, "{rows}");
+    // A row per failing unit: scripted-naive fails every one.
+    assert_eq!(
+        data_rows.len(),
+        crate::common::counts::Counts::get().units,
+        "{rows}"
+    );
     assert!(
         data_rows
             .iter()
@@ -66,13 +71,15 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
         .descendants()
         .filter(|n| n.has_tag_name("testcase"))
         .collect();
-    assert_eq!(cases.len(), 144);
+    let c = crate::common::counts::Counts::get();
+    let (episodes, failing) = (c.offline_episodes(), c.units * c.trials);
+    assert_eq!(cases.len(), episodes);
     assert_eq!(
         cases
             .iter()
             .filter(|n| n.children().any(|c| c.has_tag_name("failure")))
             .count(),
-        48
+        failing
     );
     let root = doc.root_element();
     assert_eq!(
@@ -81,7 +88,11 @@ fn the_offline_gate_fails_on_the_naive_model_with_one_registry_row_per_unit_and_
             root.attribute("tests"),
             root.attribute("failures")
         ),
-        ("testsuites", Some("144"), Some("48"))
+        (
+            "testsuites",
+            Some(episodes.to_string().as_str()),
+            Some(failing.to_string().as_str())
+        )
     );
     assert!(cases
         .iter()
@@ -278,7 +289,12 @@ fn two_shards_merged_give_the_same_gate_as_one_unsharded_run() {
         files_under(&s1.join("transcripts")).len(),
         files_under(&s2.join("transcripts")).len(),
     );
-    assert_eq!((n1 + n2, n1 > 0, n2 > 0), (144, true, true), "{n1} + {n2}");
+    let episodes = crate::common::counts::Counts::get().offline_episodes();
+    assert_eq!(
+        (n1 + n2, n1 > 0, n2 > 0),
+        (episodes, true, true),
+        "{n1} + {n2}"
+    );
     let m = merge(&[&s1, &s2], &merged);
     let w = offline_run(&whole, &[]);
     assert_eq!(m.status.code(), w.status.code());
@@ -362,14 +378,18 @@ fn the_control_arm_runs_every_unit_without_the_charter_and_reports_the_lift_per_
         "the gate is decided on the charter arm alone"
     );
     let control = files_under(&run.join("control-arm/transcripts"));
-    assert_eq!(control.len(), 144);
+    let c = crate::common::counts::Counts::get();
+    assert_eq!(control.len(), c.offline_episodes());
     let t: Value = serde_json::from_str(&std::fs::read_to_string(&control[0]).unwrap()).unwrap();
     assert_eq!(t["arm"], "control");
     assert_ne!(
         t["messages"][0]["role"], "system",
         "no charter, no system prompt"
     );
-    assert_eq!(files_under(&run.join("transcripts")).len(), 144);
+    assert_eq!(
+        files_under(&run.join("transcripts")).len(),
+        c.offline_episodes()
+    );
     // The fixed scripts ignore the system prompt, but the charter-reading model answers naively
     // without a charter: every case gains its share, and E11 (whose compliant script copies the
     // Core Invariants from the system prompt) gains the compliant model's too.
@@ -378,7 +398,7 @@ fn the_control_arm_runs_every_unit_without_the_charter_and_reports_the_lift_per_
     assert!(md.contains("| E9 | 67% | 33% | +33 pts |"), "{md}");
     let summary: Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(summary["control_arm"].as_array().unwrap().len(), 13);
+    assert_eq!(summary["control_arm"].as_array().unwrap().len(), c.cases);
     let bad = offline_run(&tmp.path().join("bad"), &["--arms", "control"]);
     assert_eq!(bad.status.code(), Some(2));
 }
@@ -501,8 +521,11 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
     );
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
+    let on_models = crate::common::counts::Counts::get().offline_units();
     assert!(
-        out.contains("PARTIAL: 1 of 48 units, not a gate decision"),
+        out.contains(&format!(
+            "PARTIAL: 1 of {on_models} units, not a gate decision"
+        )),
         "{out}"
     );
     assert!(!out.contains("may land"), "{out}");
@@ -529,15 +552,22 @@ fn a_narrowed_run_or_a_shard_says_partial_and_never_that_the_change_may_land() {
         shards.push(dir);
     }
     let written = std::fs::read_to_string(&step).unwrap();
+    let half = on_models / 2;
     assert_eq!(
         written,
-        "shard 1/2: 24 units run\nshard 2/2: 24 units run\n"
+        format!(
+            "shard 1/2: {half} units run\nshard 2/2: {} units run\n",
+            on_models - half
+        )
     );
     let merged = tmp.path().join("merged");
     let o = merge(&[&shards[0], &shards[1]], &merged);
     let out = stdout(&o);
     // --trials 1 is fewer than the manifest's 3: still partial, even merged.
-    assert!(out.contains("PARTIAL: 48 of 48 units"), "{out}");
+    assert!(
+        out.contains(&format!("PARTIAL: {on_models} of {on_models} units")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -580,7 +610,7 @@ fn compare_lists_regressions_first_across_charters_and_between_two_models_of_one
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let units = v["units"].as_array().unwrap();
-    assert_eq!(units.len(), 16);
+    assert_eq!(units.len(), crate::common::counts::Counts::get().units);
     assert!(units
         .iter()
         .all(|u| u["change"] == "within-noise" && u["p_value"].as_f64() == Some(1.0)));
@@ -644,7 +674,11 @@ fn report_html_puts_failures_first_and_every_failing_cell_names_its_criteria() {
     // Every failing matrix cell names its failed criteria and links to its unit.
     let matrix = &html[html.find("id=\"matrix\"").unwrap()..html.find("</table>").unwrap()];
     let fails: Vec<&str> = matrix.split("<td class=\"fail\"").skip(1).collect();
-    assert_eq!(fails.len(), 16);
+    assert_eq!(
+        fails.len(),
+        crate::common::counts::Counts::get().units,
+        "scripted-naive fails every unit"
+    );
     for cell in fails {
         let cell = &cell[..cell.find("</td>").unwrap()];
         assert!(

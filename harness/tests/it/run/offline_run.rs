@@ -37,7 +37,8 @@ fn seeded_by_unit() -> BTreeMap<String, usize> {
 }
 
 #[test]
-fn offline_matrix_writes_144_valid_transcripts_and_the_gate_fails_on_the_naive_model_only() {
+fn offline_matrix_writes_every_episodes_valid_transcript_and_the_gate_fails_on_the_naive_model_only(
+) {
     let out = tempfile::tempdir().unwrap();
     let run_dir = out.path().join("run");
     let o = offline_run(&run_dir, &[]);
@@ -48,10 +49,12 @@ fn offline_matrix_writes_144_valid_transcripts_and_the_gate_fails_on_the_naive_m
         stdout(&o)
     );
 
+    let c = crate::common::counts::Counts::get();
     let seeded = seeded_by_unit();
-    assert_eq!(seeded.len(), 16);
+    assert_eq!(seeded.len(), c.units);
     let transcripts: Vec<_> = files_under(&run_dir.join("transcripts"));
-    assert_eq!(transcripts.len(), 144);
+    assert_eq!(transcripts.len(), c.offline_episodes());
+    let per = c.units * c.trials;
     let mut per_model: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for path in &transcripts {
         let t: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -112,17 +115,17 @@ fn offline_matrix_writes_144_valid_transcripts_and_the_gate_fails_on_the_naive_m
     }
     assert_eq!(
         per_model["scripted-compliant"],
-        (48, 0),
+        (per, 0),
         "compliant passes every trial"
     );
     assert_eq!(
         per_model["scripted-naive"],
-        (0, 48),
+        (0, per),
         "naive fails every trial"
     );
     assert_eq!(
         per_model["scripted-reader"],
-        (48, 0),
+        (per, 0),
         "the charter-reading model passes every trial while the charter holds every rule"
     );
 

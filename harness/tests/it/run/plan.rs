@@ -202,7 +202,7 @@ async fn a_run_sends_exactly_its_plan_and_says_so_per_model() {
     assert_eq!(transcripts(&out).len(), 8);
     assert!(
         o.stderr
-            .contains("oa (Openai test-model-2026-01-01): 4 episodes"),
+            .contains("oa (openai test-model-2026-01-01): 4 episodes"),
         "{}",
         o.stderr
     );
@@ -254,7 +254,7 @@ async fn resuming_a_narrowed_run_finishes_its_selection_and_widening_is_asked_fo
     assert_eq!(run["arms"], serde_json::json!(["charter"]));
     std::fs::remove_file(out.join("transcripts/oa/E1-default/trial-2.json")).unwrap();
 
-    // --resume alone: the one missing trial of the selection, nothing of the 16-unit matrix.
+    // --resume alone: the one missing trial of the selection, nothing of the rest of the matrix.
     let before = server.requests().len();
     let o = bench.run("", &["--resume", &out_s]).await;
     assert!(matches!(o.code, 0 | 1), "{}", o.stderr);
@@ -299,20 +299,21 @@ async fn resuming_a_narrowed_run_finishes_its_selection_and_widening_is_asked_fo
     assert_eq!(server.requests().len(), before, "nothing left to send");
 
     // --all widens to every unit of the manifest (1 trial each there, 3 kept here) and says what
-    // it adds: 16 units × 2 models × 3 trials, less E1 on oa.
+    // it adds: every unit × 2 models × 3 trials, less E1 on oa.
+    let per_model = crate::common::counts::Counts::get().units * 3;
     let before = server.requests().len();
     let o = bench.run("", &["--resume", &out_s, "--all"]).await;
     assert!(matches!(o.code, 0 | 1 | 3), "{}", o.stderr);
     assert!(
-        o.stderr.contains("resume --all: widening the run (--case E1 --model oa --trials 3) to every unit of the manifest, --trials 3: 96 trials, 3 already completed, 93 added"),
+        o.stderr.contains(&format!("resume --all: widening the run (--case E1 --model oa --trials 3) to every unit of the manifest, --trials 3: {} trials, 3 already completed, {} added", 2 * per_model, 2 * per_model - 3)),
         "{}",
         o.stderr
     );
     let now = server.requests();
     let oa = assert_sent_as_planned(&out, &o, "oa", &now, before);
     let an = assert_sent_as_planned(&out, &o, "an", &now, before);
-    assert_eq!((oa.episodes, an.episodes), (45, 48));
-    assert_eq!(transcripts(&out).len(), 96);
+    assert_eq!((oa.episodes, an.episodes), (per_model - 3, per_model));
+    assert_eq!(transcripts(&out).len(), 2 * per_model);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -365,7 +366,7 @@ async fn after_ctrl_c_a_resume_plans_and_sends_only_what_is_left() {
     );
     assert!(
         o.stderr
-            .contains(&format!("oa (Openai {PINNED}): {} episodes", 16 - kept)),
+            .contains(&format!("oa (openai {PINNED}): {} episodes", 16 - kept)),
         "the plan prices what is left: {}",
         o.stderr
     );

@@ -805,7 +805,15 @@ fn lint_json_gives_one_object_a_line_with_file_line_rule_kind_message_and_fix() 
             keys.sort();
             assert_eq!(
                 keys,
-                ["file", "fix", "kind", "line", "message", "rule"],
+                [
+                    "file",
+                    "fix",
+                    "kind",
+                    "line",
+                    "message",
+                    "rule",
+                    "schema_version"
+                ],
                 "{l}"
             );
             assert!(v["line"].as_u64().unwrap() >= 1);
