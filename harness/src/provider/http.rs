@@ -65,8 +65,9 @@ pub struct HttpCaller {
     host: String,
     /// The key was accepted once: requests need not wait for the first answer any more.
     key_confirmed: std::sync::atomic::AtomicBool,
-    /// The API refused the key (401/403), or its host could not be reached before any answer:
-    /// every later request of this model fails at once.
+    /// The API refused the key (401/403) or said the account cannot be served (no quota, no
+    /// credit), or its host could not be reached before any answer: every later request of
+    /// this model fails at once.
     auth_failed: std::sync::OnceLock<ProviderError>,
     /// Named in the authentication error.
     model_name: String,
@@ -372,11 +373,11 @@ impl HttpCaller {
         } else {
             Duration::ZERO
         };
-        // A refused key holds its ticket until the refusal is latched: released first, the
-        // account's next request could be admitted and sent while this body is still read.
-        let refused_key = matches!(status, 401 | 403);
+        // An error answer holds its ticket until its body says whether it stops the account
+        // (a refused key, an exhausted quota, no credit), and that is latched: released first,
+        // the account's next request could be admitted and sent while this body is still read.
         let headers = resp.headers().clone();
-        let held = if refused_key {
+        let held = if (400..500).contains(&status) {
             Some(ticket)
         } else {
             self.limiter.answered(ticket, &headers, rate_limited, pause);
@@ -384,49 +385,82 @@ impl HttpCaller {
         };
         let location =
             header("location").map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let text = match self.read_body(resp).await {
-            Ok(t) => t,
-            Err(why) => return Attempt::Retry(why, None),
+        let bytes = match self.read_body(resp).await {
+            Ok(b) => b,
+            Err(why) => {
+                if let Some(ticket) = held {
+                    self.limiter.answered(ticket, &headers, rate_limited, pause);
+                }
+                return Attempt::Retry(why, None);
+            }
         };
         if (200..300).contains(&status) {
-            return match serde_json::from_str::<Value>(&text) {
-                Ok(body) => Attempt::Done(CallOutcome {
-                    body,
-                    attempts: attempt,
-                    request_id,
-                }),
-                Err(e) => Attempt::Fatal(ProviderError::MalformedBody {
-                    error: self.redact(&e.to_string()),
-                    body: self.excerpt(&text),
-                }),
-            };
+            return self.success(bytes, attempt, request_id);
         }
+        let text = String::from_utf8_lossy(&bytes);
         let body = self.excerpt(&text);
-        let fatal = match status {
-            401 | 403 => {
-                let refused = ProviderError::Authentication {
-                    model: self.model_name.clone(),
-                    key_env: self.key_var.clone(),
-                    status,
-                    body,
-                };
-                let _ = self.auth_failed.set(refused.clone());
-                if let Some(ticket) = held {
-                    self.limiter
-                        .answered(ticket, &headers, false, Duration::ZERO);
-                }
-                refused
+        let stop = match status {
+            401 | 403 => Some(ProviderError::Authentication {
+                model: self.model_name.clone(),
+                key_env: self.key_var.clone(),
+                status,
+                body: body.clone(),
+            }),
+            _ => super::stops::classify(status, &text).map(|s| ProviderError::AccountStopped {
+                model: self.model_name.clone(),
+                status,
+                code: self.excerpt(&s.code),
+                message: self.excerpt(&s.message),
+                advice: s.advice.to_string(),
+            }),
+        };
+        if let Some(held) = held {
+            if let Some(stop) = &stop {
+                let _ = self.auth_failed.set(stop.clone());
             }
-            300..=399 => ProviderError::Redirect {
+            let limited = rate_limited && stop.is_none();
+            let pause = if limited { pause } else { Duration::ZERO };
+            self.limiter.answered(held, &headers, limited, pause);
+        }
+        let fatal = match (status, stop) {
+            (_, Some(stop)) => stop,
+            (300..=399, None) => ProviderError::Redirect {
                 status,
                 location: location.map(|l| self.excerpt(&l)),
             },
-            429 => return Attempt::Limited(Transient::RateLimited { body }),
-            529 => return Attempt::Limited(Transient::ServerError { status, body }),
-            500.. => return Attempt::Retry(Transient::ServerError { status, body }, retry_after),
-            _ => ProviderError::Rejected { status, body },
+            (429, None) => return Attempt::Limited(Transient::RateLimited { body }),
+            (529, None) => return Attempt::Limited(Transient::ServerError { status, body }),
+            (500.., None) => {
+                return Attempt::Retry(Transient::ServerError { status, body }, retry_after)
+            }
+            (_, None) => ProviderError::Rejected { status, body },
         };
         Attempt::Fatal(fatal)
+    }
+
+    /// A successful answer's body: UTF-8 JSON, or an error naming the model (never decoded
+    /// lossily: a reply's bytes are not guessed at).
+    fn success(&self, bytes: Vec<u8>, attempt: u32, request_id: Option<String>) -> Attempt {
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                return Attempt::Fatal(ProviderError::NotUtf8 {
+                    model: self.model_name.clone(),
+                    at: e.utf8_error().valid_up_to() as u64,
+                })
+            }
+        };
+        match serde_json::from_str::<Value>(&text) {
+            Ok(body) => Attempt::Done(CallOutcome {
+                body,
+                attempts: attempt,
+                request_id,
+            }),
+            Err(e) => Attempt::Fatal(ProviderError::MalformedBody {
+                error: self.redact(&e.to_string()),
+                body: self.excerpt(&text),
+            }),
+        }
     }
 
     /// [`Self::limited_pause`], said as an event: the account, the attempt, the wait and why.
@@ -455,7 +489,7 @@ impl HttpCaller {
 
     /// An answer's body, read as a stream up to the cap: past it (or announced past it) the
     /// attempt fails without reading more, so memory stays flat whatever the server sends.
-    async fn read_body(&self, mut resp: reqwest::Response) -> Result<String, Transient> {
+    async fn read_body(&self, mut resp: reqwest::Response) -> Result<Vec<u8>, Transient> {
         let cap = self.body_cap;
         let too_large = Transient::BodyTooLarge { cap };
         if resp.content_length().is_some_and(|n| n > cap) {
@@ -466,7 +500,7 @@ impl HttpCaller {
             match resp.chunk().await {
                 Ok(Some(chunk)) if (buf.len() + chunk.len()) as u64 > cap => return Err(too_large),
                 Ok(Some(chunk)) => buf.extend_from_slice(&chunk),
-                Ok(None) => return Ok(String::from_utf8_lossy(&buf).into_owned()),
+                Ok(None) => return Ok(buf),
                 Err(e) => {
                     let detail = self.redact(&e.to_string());
                     return Err(Transient::ReadBody { detail });
