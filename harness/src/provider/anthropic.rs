@@ -404,13 +404,12 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
         }
     }
     let content = text.join("\n");
-    let refusal = (r.stop_reason == Some(FinishReason::Refusal)).then(|| {
-        checkers::transcript::Refusal {
+    let refusal =
+        (r.stop_reason == Some(FinishReason::Refusal)).then(|| checkers::transcript::Refusal {
             text: content.clone(),
             reason: Some("refusal".into()),
             details: r.stop_details.filter(|d| !d.is_null()),
-        }
-    });
+        });
     Ok(ModelReply {
         content,
         tool_calls,

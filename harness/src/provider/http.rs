@@ -242,6 +242,9 @@ impl HttpCaller {
             }
             sent += 1;
             tracing::debug!(account = %self.limiter.account, attempt = sent, cost, "sending");
+            // The body as sent holds the model's own turns unmasked; the log's printer masks
+            // every key, as every written copy is.
+            tracing::trace!(account = %self.limiter.account, attempt = sent, body = %body, "request body");
             let (why, retry_after) = match self
                 .attempt(url, headers, body, sent, ticket, limited)
                 .await

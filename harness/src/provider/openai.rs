@@ -126,7 +126,11 @@ impl OpenAiProvider {
             model: &self.model,
             messages: system
                 .into_iter()
-                .chain(req.messages.iter().map(|m| ChatMessage::of(m, &self.replay)))
+                .chain(
+                    req.messages
+                        .iter()
+                        .map(|m| ChatMessage::of(m, &self.replay)),
+                )
                 .collect(),
             tools: req.tools.iter().map(ChatTool::of).collect(),
             decoding: self.decoding(req.decoding),

@@ -40,7 +40,14 @@ pub fn classify(status: u16, body: &str) -> Option<Stop> {
     let lower = message.to_ascii_lowercase();
     match status {
         429 if named("insufficient_quota") => stop("insufficient_quota", QUOTA),
-        402 => stop(if kind.is_empty() { "billing_error" } else { &kind }, BILLING),
+        402 => stop(
+            if kind.is_empty() {
+                "billing_error"
+            } else {
+                &kind
+            },
+            BILLING,
+        ),
         _ if named("billing_error") => stop("billing_error", BILLING),
         400 if lower.contains("credit balance") => stop(&kind, BILLING),
         400 if lower.contains("usage limit") || lower.contains("spend limit") => {

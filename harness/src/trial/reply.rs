@@ -96,11 +96,7 @@ fn shaped(reply: crate::provider::ModelReply, max_bytes: u64, mask: bool) -> (Me
         }
         left = left.saturating_sub(c.arguments.to_string().len() as u64);
     }
-    let (content, text_cut) = crate::trial::tools::cap_text(
-        redact(&reply.content),
-        left,
-        "reply",
-    );
+    let (content, text_cut) = crate::trial::tools::cap_text(redact(&reply.content), left, "reply");
     let cut = cut || text_cut;
     // Reasoning is as untrusted as the reply: keys masked in what is written (the live copy
     // keeps a thinking block whole, so its signature still matches). Its bytes count against
@@ -128,4 +124,3 @@ fn shaped(reply: crate::provider::ModelReply, max_bytes: u64, mask: bool) -> (Me
     };
     (message, cut)
 }
-

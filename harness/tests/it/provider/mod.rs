@@ -4,3 +4,4 @@ mod bounds;
 mod limits;
 mod providers;
 mod reasoning;
+mod vendors;
