@@ -4,4 +4,5 @@ mod bounds;
 mod limits;
 mod providers;
 mod reasoning;
+mod vendor_types;
 mod vendors;
