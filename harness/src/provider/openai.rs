@@ -441,10 +441,10 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
         content: msg.content.unwrap_or_default(),
         tool_calls,
         reasoning,
-        reasoning_blocks: (!sent.is_empty())
-            .then(|| Value::Object(sent))
-            .into_iter()
-            .collect(),
+        reasoning_blocks: match sent.is_empty() {
+            true => Vec::new(),
+            false => vec![Value::Object(sent)],
+        },
         refusal,
         finish_reason: choice.finish_reason,
         usage: r.usage.into(),

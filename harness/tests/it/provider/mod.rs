@@ -2,6 +2,7 @@
 
 mod bounds;
 mod limits;
+mod local_model;
 mod providers;
 mod reasoning;
 mod vendor_types;
