@@ -117,7 +117,8 @@ impl HttpCaller {
             _ => "api.openai.com".into(),
         });
         if let (false, Some(host)) = (model.allow_private_network, host) {
-            builder = builder.dns_resolver(std::sync::Arc::new(PublicOnly { host }));
+            builder =
+                builder.dns_resolver(std::sync::Arc::new(super::resolve::PublicOnly { host }));
         }
         let client = builder
             .build()
@@ -402,21 +403,7 @@ impl HttpCaller {
         }
         let text = String::from_utf8_lossy(&bytes);
         let body = self.excerpt(&text);
-        let stop = match status {
-            401 | 403 => Some(ProviderError::Authentication {
-                model: self.model_name.clone(),
-                key_env: self.key_var.clone(),
-                status,
-                body: body.clone(),
-            }),
-            _ => super::stops::classify(status, &text).map(|s| ProviderError::AccountStopped {
-                model: self.model_name.clone(),
-                status,
-                code: self.excerpt(&s.code),
-                message: self.excerpt(&s.message),
-                advice: s.advice.to_string(),
-            }),
-        };
+        let stop = self.stop_of(status, &text, &body);
         if let Some(held) = held {
             if let Some(stop) = &stop {
                 let _ = self.auth_failed.set(stop.clone());
@@ -439,6 +426,26 @@ impl HttpCaller {
             (_, None) => ProviderError::Rejected { status, body },
         };
         Attempt::Fatal(fatal)
+    }
+
+    /// The error an answer of `status` means for every later request of the model, if any: a
+    /// refused key, or an account that cannot be served ([`super::stops`]).
+    fn stop_of(&self, status: u16, text: &str, body: &str) -> Option<ProviderError> {
+        match status {
+            401 | 403 => Some(ProviderError::Authentication {
+                model: self.model_name.clone(),
+                key_env: self.key_var.clone(),
+                status,
+                body: body.to_string(),
+            }),
+            _ => super::stops::classify(status, text).map(|s| ProviderError::AccountStopped {
+                model: self.model_name.clone(),
+                status,
+                code: self.excerpt(&s.code),
+                message: self.excerpt(&s.message),
+                advice: s.advice.to_string(),
+            }),
+        }
     }
 
     /// A successful answer's body: UTF-8 JSON, or an error naming the model (never decoded
@@ -619,49 +626,6 @@ pub async fn call(
     Ok(reply)
 }
 
-/// Name resolution for a model without `allow_private_network`: `base_url`'s host gets only
-/// public and loopback addresses, so a name that points at a metadata service or a private
-/// network gets no key. Other names (an HTTPS proxy's, set in the environment) resolve as usual.
-struct PublicOnly {
-    host: String,
-}
-
-impl reqwest::dns::Resolve for PublicOnly {
-    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
-        let host = name.as_str().to_string();
-        let guarded = host.eq_ignore_ascii_case(self.host.trim_end_matches('.'))
-            || host.eq_ignore_ascii_case(&self.host);
-        Box::pin(async move {
-            let all: Vec<std::net::SocketAddr> =
-                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            if !guarded {
-                let addrs: reqwest::dns::Addrs = Box::new(all.into_iter());
-                return Ok(addrs);
-            }
-            let addrs: reqwest::dns::Addrs = Box::new(public_only(&host, all)?.into_iter());
-            Ok(addrs)
-        })
-    }
-}
-
-/// The public and loopback addresses among those `host` resolved to; none is an error naming
-/// why, and the fix.
-fn public_only(
-    host: &str,
-    all: Vec<std::net::SocketAddr>,
-) -> Result<Vec<std::net::SocketAddr>, String> {
-    let (public, refused): (Vec<_>, Vec<_>) = all
-        .into_iter()
-        .partition(|a| crate::suite::manifest::private_address(a.ip()).is_none());
-    match refused.first() {
-        Some(a) if public.is_empty() => {
-            let why = crate::suite::manifest::private_address(a.ip()).unwrap_or_default();
-            Err(format!("{host} resolves to {}, {why}; the key is not sent there unless the model's entry sets allow_private_network = true", a.ip()))
-        }
-        _ => Ok(public),
-    }
-}
-
 /// A request header's value; the key's headers (`authorization`, `x-api-key`) marked
 /// sensitive, so reqwest's and any log's Debug output never shows them.
 fn header_value(name: &str, v: &str) -> Option<reqwest::header::HeaderValue> {
@@ -693,25 +657,5 @@ mod tests {
         assert!(!header_value("anthropic-version", "2023-06-01")
             .unwrap()
             .is_sensitive());
-    }
-
-    #[test]
-    fn a_name_resolving_only_to_metadata_or_private_addresses_is_refused() {
-        let at = |ip: &str| std::net::SocketAddr::new(ip.parse().unwrap(), 0);
-        let err = public_only("evil.example", vec![at("169.254.169.254")]).unwrap_err();
-        assert!(
-            err.contains("169.254.169.254") && err.contains("allow_private_network = true"),
-            "{err}"
-        );
-        assert!(public_only("lan.example", vec![at("10.1.2.3"), at("fd00::1")]).is_err());
-        // Mixed answers keep only what may get a key; loopback and public names pass.
-        assert_eq!(
-            public_only("mixed.example", vec![at("10.1.2.3"), at("93.184.216.34")]).unwrap(),
-            vec![at("93.184.216.34")]
-        );
-        assert_eq!(
-            public_only("localhost", vec![at("127.0.0.1"), at("::1")]).unwrap(),
-            vec![at("127.0.0.1"), at("::1")]
-        );
     }
 }

@@ -9,6 +9,7 @@ pub mod limiter;
 pub mod openai;
 pub mod prices;
 pub mod proxy;
+mod resolve;
 pub mod scripted;
 mod stops;
 

@@ -18,7 +18,7 @@ async fn a_local_model_answers_through_the_openai_provider() {
         .unwrap_or_else(|_| "SmolLM2-135M-Instruct".into());
     let entry = |name: &str, role: &str| {
         format!(
-            "[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"openai\"\nmodel = \"{model}\"\nbase_url = \"{url}\"\napi_key_env = \"CH_TEST_KEY\"\nmax_concurrency = 1\ntimeout_secs = 900\nmax_attempts = 2\n"
+            "[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"openai\"\nmodel = \"{model}\"\nbase_url = \"{url}\"\napi_key_env = \"CH_TEST_KEY\"\nmax_concurrency = 1\ntimeout_secs = 900\nmax_attempts = 1\n"
         )
     };
     let manifest = format!(
