@@ -18,11 +18,11 @@ async fn a_local_model_answers_through_the_openai_provider() {
         .unwrap_or_else(|_| "SmolLM2-135M-Instruct".into());
     let entry = |name: &str, role: &str| {
         format!(
-            "[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"openai\"\nmodel = \"{model}\"\nbase_url = \"{url}\"\napi_key_env = \"CH_TEST_KEY\"\nmax_concurrency = 1\ntimeout_secs = 900\nmax_attempts = 1\n"
+            "[[models]]\nname = \"{name}\"\nrole = \"{role}\"\nprovider = \"openai\"\nmodel = \"{model}\"\nbase_url = \"{url}\"\napi_key_env = \"CH_TEST_KEY\"\nmax_concurrency = 1\ntimeout_secs = 1500\nrequest_deadline_secs = 1800\nmax_attempts = 1\n"
         )
     };
     let manifest = format!(
-        "[charter]\nsource = {:?}\n\n[decoding]\ntemperature = 0\nmax_tokens = 200\n\n{}\n{}",
+        "[charter]\nsource = {:?}\n\n[decoding]\ntemperature = 0\nmax_tokens = 64\n\n{}\n{}",
         common::example_charter(),
         entry("local", "frontier"),
         entry("local-weakest", "weakest"),
