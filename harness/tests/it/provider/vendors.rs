@@ -222,6 +222,9 @@ async fn an_openai_refusal_fails_deliverable_naming_it() {
     let shown = run.read_back("show").await;
     let story = String::from_utf8_lossy(&shown.stdout);
     assert!(story.contains("the provider reports a refusal"), "{story}");
+    // And so does the report page.
+    let page = std::fs::read_to_string(run.out().join("report.html")).unwrap();
+    assert!(page.contains("the provider reports a refusal"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
