@@ -372,10 +372,10 @@ impl HttpCaller {
             .map(str::to_string);
         let retry_after = headers::retry_after(resp.headers());
         let rate_limited = matches!(status, 429 | 529);
-        let pause = if rate_limited {
-            self.traced_pause(attempt, status, retry_after, limited + 1)
-        } else {
-            Duration::ZERO
+        // The account pauses on a rate limit; a 429 only once its body showed it is one.
+        let pause = |limited_now: bool| match limited_now {
+            true => self.traced_pause(attempt, status, retry_after, limited + 1),
+            false => Duration::ZERO,
         };
         // An error answer holds its ticket until its body says whether it stops the account
         // (a refused key, an exhausted quota, no credit), and that is latched: released first,
@@ -384,7 +384,8 @@ impl HttpCaller {
         let held = if (400..500).contains(&status) {
             Some(ticket)
         } else {
-            self.limiter.answered(ticket, &headers, rate_limited, pause);
+            self.limiter
+                .answered(ticket, &headers, rate_limited, pause(rate_limited));
             None
         };
         let location =
@@ -393,7 +394,8 @@ impl HttpCaller {
             Ok(b) => b,
             Err(why) => {
                 if let Some(ticket) = held {
-                    self.limiter.answered(ticket, &headers, rate_limited, pause);
+                    self.limiter
+                        .answered(ticket, &headers, rate_limited, pause(rate_limited));
                 }
                 return Attempt::Retry(why, None);
             }
@@ -409,8 +411,8 @@ impl HttpCaller {
                 let _ = self.auth_failed.set(stop.clone());
             }
             let limited = rate_limited && stop.is_none();
-            let pause = if limited { pause } else { Duration::ZERO };
-            self.limiter.answered(held, &headers, limited, pause);
+            self.limiter
+                .answered(held, &headers, limited, pause(limited));
         }
         let fatal = match (status, stop) {
             (_, Some(stop)) => stop,
