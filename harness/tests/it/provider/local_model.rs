@@ -49,10 +49,12 @@ async fn a_local_model_answers_through_the_openai_provider() {
                 .any(|m| m["role"] == "assistant"),
             "{unit}: no reply"
         );
-        assert_eq!(
-            t["checker"]["inconclusive"], false,
-            "{unit}: {}",
-            t["checker"]
+        // A verdict the checker reached: a pass or a fail, not inconclusive (the field is
+        // written only when true).
+        let checker = &t["checker"];
+        assert!(
+            checker["pass"].is_boolean() && checker["inconclusive"] != true,
+            "{unit}: {checker}"
         );
     }
     // Exit 0 (pass), 1 (a unit failed: a 135M model often does) or 3 (a checker unsure), never
