@@ -111,6 +111,7 @@ impl Golden {
             status: m.status,
             reasoning: m.reasoning.clone(),
             reasoning_blocks: Vec::new(),
+            refusal: None,
         }));
         Transcript {
             workspace: (!self.changed.is_empty()).then(|| Workspace {

@@ -170,7 +170,12 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Result<Verdict, CheckError> 
     let findings = (checker.check)(t, ctx);
     // Every case first asks whether the reply does any work at all: a reply that is empty, a
     // bare "Done.", a refusal or the prompt echoed fails whatever else it leaves out.
-    let degenerate = crate::extract::degenerate::why_degenerate(t);
+    // A refusal the provider reported fails it by name, whatever its text says.
+    let refused = t.replies().filter_map(|m| m.refusal.as_ref()).last();
+    let degenerate = match refused {
+        Some(r) => Some(format!("the model refused: {}", r.describe())),
+        None => crate::extract::degenerate::why_degenerate(t),
+    };
     verdict.criteria.push(Criterion::new(
         "deliverable",
         degenerate.is_none(),

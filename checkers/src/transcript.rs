@@ -204,6 +204,52 @@ pub struct Message {
     /// sent. Never read by a criterion.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasoning_blocks: Vec<serde_json::Value>,
+    /// On an assistant message: the provider said the model refused (OpenAI `message.refusal`,
+    /// Anthropic `stop_reason: "refusal"`). Absent when it did not. `deliverable` fails naming
+    /// it; the other criteria read its text as the reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
+}
+
+/// A refusal as the provider reported it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Refusal {
+    /// What the model said in refusing (OpenAI's `refusal` text; Anthropic's text before the
+    /// stop, possibly empty).
+    #[serde(default)]
+    pub text: String,
+    /// The provider's word for it (`refusal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The provider's details as sent (Anthropic `stop_details`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+}
+
+impl Refusal {
+    /// The refusal in one line: the provider's reason, its details' category and explanation
+    /// when given, and the text.
+    pub fn describe(&self) -> String {
+        let mut out = format!("refused ({})", self.reason.as_deref().unwrap_or("refusal"));
+        let detail = |k: &str| {
+            self.details
+                .as_ref()
+                .and_then(|d| d.get(k))
+                .and_then(Value::as_str)
+                .filter(|s| !s.trim().is_empty())
+        };
+        if let Some(c) = detail("category") {
+            out.push_str(&format!(", category {c}"));
+        }
+        if let Some(e) = detail("explanation") {
+            out.push_str(&format!(": {e}"));
+        }
+        if !self.text.trim().is_empty() {
+            let short: String = self.text.trim().chars().take(120).collect();
+            out.push_str(&format!(": \"{short}\""));
+        }
+        out
+    }
 }
 
 /// How a tool call ended: `ok`, `error` (it ran and failed: no such file, no match, HTTP 404)
@@ -231,13 +277,23 @@ impl Message {
             reasoning: None,
             reasoning_blocks: Vec::new(),
             status: None,
+            refusal: None,
+        }
+    }
+
+    /// What the user reads of this message: its content, or a refusal's text when the content
+    /// is empty (OpenAI sends a refusal apart, with no content).
+    pub fn reply(&self) -> &str {
+        match &self.refusal {
+            Some(r) if self.content.trim().is_empty() => &r.text,
+            _ => &self.content,
         }
     }
 
     /// Whether the content holds anything outside reasoning blocks: a turn of scratch work
     /// alone says nothing to the user.
     pub fn has_reply(&self) -> bool {
-        !crate::extract::structured::reply_text(&self.content)
+        !crate::extract::structured::reply_text(self.reply())
             .trim()
             .is_empty()
     }
@@ -365,7 +421,7 @@ impl Transcript {
         self.replies()
             .filter(|m| m.has_reply())
             .last()
-            .map(|m| m.content.as_str())
+            .map(Message::reply)
             .unwrap_or("")
     }
 
@@ -373,7 +429,7 @@ impl Transcript {
     /// the model's scratch work).
     pub fn model_text(&self) -> String {
         self.replies()
-            .map(|m| crate::extract::structured::reply_text(&m.content))
+            .map(|m| crate::extract::structured::reply_text(m.reply()))
             .collect::<Vec<_>>()
             .join("\n")
     }

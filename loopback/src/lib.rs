@@ -6,6 +6,7 @@
 
 pub mod proxy;
 pub mod ratelimit;
+pub mod vendors;
 
 pub use ratelimit::{Charge, Mode, RateLimiter, RateLimits, ReplyText, Shape, Tally};
 

@@ -23,6 +23,9 @@ pub struct AnthropicProvider {
     auth: AuthStyle,
     temperature_supported: bool,
     prompt_cache: bool,
+    /// Thinking blocks go back (the API requires them in a tool-use conversation) unless the
+    /// manifest says `reasoning_replay = "never"`.
+    replay_thinking: bool,
 }
 
 impl AnthropicProvider {
@@ -48,6 +51,8 @@ impl AnthropicProvider {
             auth: entry.auth.unwrap_or(AuthStyle::XApiKey),
             temperature_supported: entry.temperature_supported,
             prompt_cache: entry.prompt_cache,
+            replay_thinking: entry.reasoning_replay
+                != crate::suite::manifest::ReasoningReplay::Never,
         })
     }
 
@@ -60,7 +65,7 @@ impl AnthropicProvider {
             Some(_) => System::Blocks([Block::text(req.system).cached(cache)]),
             None => System::Text(req.system),
         });
-        let mut messages = wire_messages(req.messages);
+        let mut messages = wire_messages(req.messages, self.replay_thinking);
         if messages.len() >= LONG_EPISODE_TURNS {
             if let Some(WireBlock::Built(block)) =
                 messages.last_mut().and_then(|m| m.content.last_mut())
@@ -222,10 +227,22 @@ impl<'a> Tool<'a> {
     }
 }
 
+/// Whether a message's blocks as sent are its whole turn (a `pause_turn`'s: text and
+/// server-tool blocks besides thinking), which goes back alone, exactly as it came.
+fn whole_turn(m: &Message) -> bool {
+    m.reasoning_blocks.iter().any(|b| {
+        !matches!(
+            b.get("type").and_then(Value::as_str),
+            Some("thinking" | "redacted_thinking")
+        )
+    })
+}
+
 /// One conversation message as Messages API blocks, with the role it goes under. An assistant
-/// turn starts with its thinking blocks as the API sent them: in a tool-use conversation the
-/// API refuses a turn whose previous assistant turn lacks them.
-fn blocks(m: &Message) -> (&'static str, Vec<WireBlock<'_>>) {
+/// turn starts with its thinking blocks as the API sent them (unless `thinking` is off): in a
+/// tool-use conversation the API refuses a turn whose previous assistant turn lacks them. A
+/// paused turn goes back whole, every block as sent.
+fn blocks(m: &Message, thinking: bool) -> (&'static str, Vec<WireBlock<'_>>) {
     match m.role {
         Role::Tool => {
             let result = BlockKind::ToolResult {
@@ -236,6 +253,10 @@ fn blocks(m: &Message) -> (&'static str, Vec<WireBlock<'_>>) {
             ("user", vec![WireBlock::Built(result.into())])
         }
         Role::User | Role::System => ("user", vec![WireBlock::Built(Block::text(&m.content))]),
+        Role::Assistant if whole_turn(m) => (
+            "assistant",
+            m.reasoning_blocks.iter().map(WireBlock::AsSent).collect(),
+        ),
         Role::Assistant => {
             let text = (!m.content.is_empty()).then(|| Block::text(&m.content));
             let calls = m.tool_calls.iter().map(|c| {
@@ -247,7 +268,11 @@ fn blocks(m: &Message) -> (&'static str, Vec<WireBlock<'_>>) {
                 let (id, name) = (c.id.as_str(), c.name.as_str());
                 Block::from(BlockKind::ToolUse { id, name, input })
             });
-            let thinking = m.reasoning_blocks.iter().map(WireBlock::AsSent);
+            let thinking = m
+                .reasoning_blocks
+                .iter()
+                .filter(|_| thinking)
+                .map(WireBlock::AsSent);
             let rest = text.into_iter().chain(calls).map(WireBlock::Built);
             ("assistant", thinking.chain(rest).collect())
         }
@@ -256,10 +281,10 @@ fn blocks(m: &Message) -> (&'static str, Vec<WireBlock<'_>>) {
 
 /// Conversation turns as Messages API turns: tool results become `tool_result` blocks of a user
 /// turn, and consecutive turns of one role are merged so roles alternate.
-fn wire_messages(messages: &[Message]) -> Vec<Turn<'_>> {
+fn wire_messages(messages: &[Message], thinking: bool) -> Vec<Turn<'_>> {
     let mut out: Vec<Turn<'_>> = Vec::new();
     for m in messages {
-        let (role, content) = blocks(m);
+        let (role, content) = blocks(m, thinking);
         match out.last_mut() {
             Some(turn) if turn.role == role => turn.content.extend(content),
             _ => out.push(Turn { role, content }),
@@ -277,6 +302,9 @@ struct MessagesResponse {
     content: Option<Vec<Value>>,
     #[serde(default, deserialize_with = "lenient")]
     stop_reason: Option<FinishReason>,
+    /// Beside `stop_reason: "refusal"`: the refusal's category and explanation, as sent.
+    #[serde(default)]
+    stop_details: Option<Value>,
     #[serde(default, deserialize_with = "lenient")]
     usage: MessagesUsage,
     #[serde(default, deserialize_with = "lenient")]
@@ -353,6 +381,8 @@ impl From<MessagesUsage> for Usage {
 pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
     let r = MessagesResponse::deserialize(body).map_err(|e| e.to_string())?;
     let blocks = r.content.ok_or("no content array in the response")?;
+    // A paused turn goes back whole on the next request: every block, as sent.
+    let whole = (r.stop_reason == Some(FinishReason::PauseTurn)).then(|| blocks.clone());
     let mut text = Vec::new();
     let mut tool_calls = Vec::new();
     let (mut reasoning, mut reasoning_blocks) = (Vec::new(), Vec::new());
@@ -373,11 +403,19 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
             AnyBlock::Known(ReplyBlock::Other) | AnyBlock::Unknown(_) => {}
         }
     }
+    let content = text.join("\n");
+    let refusal =
+        (r.stop_reason == Some(FinishReason::Refusal)).then(|| checkers::transcript::Refusal {
+            text: content.clone(),
+            reason: Some("refusal".into()),
+            details: r.stop_details.filter(|d| !d.is_null()),
+        });
     Ok(ModelReply {
-        content: text.join("\n"),
+        content,
         tool_calls,
         reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
-        reasoning_blocks,
+        reasoning_blocks: whole.unwrap_or(reasoning_blocks),
+        refusal,
         finish_reason: r.stop_reason,
         usage: r.usage.into(),
         model_reported: r.model,

@@ -17,6 +17,25 @@ pub enum ProviderError {
         status: u16,
         body: String,
     },
+    /// An answer that waiting cannot clear: an exhausted quota (OpenAI 429 `insufficient_quota`),
+    /// no credit (Anthropic 402 `billing_error`, a 400 about the credit balance or a spend
+    /// limit). Latched like a refused key: every later request of the model fails at once.
+    #[error("model {model} cannot be served: HTTP {status} {code}: {message}; {advice}")]
+    AccountStopped {
+        model: String,
+        status: u16,
+        /// The error's code or type as the provider named it.
+        code: String,
+        message: String,
+        advice: String,
+    },
+    /// The provider's content filter withheld part of the reply (`finish_reason:
+    /// "content_filter"`): the trial is inconclusive, and running it again meets the same filter.
+    #[error("filtered by the provider (finish_reason {finish_reason} on turn {turn}): content was withheld; the same prompt will be filtered again (the charter's text or the case may trip the filter), so running again will not help")]
+    Filtered { finish_reason: String, turn: usize },
+    /// A successful answer whose body is not UTF-8: refused, never decoded lossily.
+    #[error("the answer to model {model} is not UTF-8 (invalid bytes from byte {at}); refused")]
+    NotUtf8 { model: String, at: u64 },
     /// 3xx: redirects are not followed, so the key never goes where a server points.
     #[error(
         "HTTP {status}: the server redirects{}; redirects are not followed, so the key is sent nowhere else (set base_url to the API's own address)",

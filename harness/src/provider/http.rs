@@ -65,8 +65,9 @@ pub struct HttpCaller {
     host: String,
     /// The key was accepted once: requests need not wait for the first answer any more.
     key_confirmed: std::sync::atomic::AtomicBool,
-    /// The API refused the key (401/403), or its host could not be reached before any answer:
-    /// every later request of this model fails at once.
+    /// The API refused the key (401/403) or said the account cannot be served (no quota, no
+    /// credit), or its host could not be reached before any answer: every later request of
+    /// this model fails at once.
     auth_failed: std::sync::OnceLock<ProviderError>,
     /// Named in the authentication error.
     model_name: String,
@@ -116,7 +117,8 @@ impl HttpCaller {
             _ => "api.openai.com".into(),
         });
         if let (false, Some(host)) = (model.allow_private_network, host) {
-            builder = builder.dns_resolver(std::sync::Arc::new(PublicOnly { host }));
+            builder =
+                builder.dns_resolver(std::sync::Arc::new(super::resolve::PublicOnly { host }));
         }
         let client = builder
             .build()
@@ -241,6 +243,9 @@ impl HttpCaller {
             }
             sent += 1;
             tracing::debug!(account = %self.limiter.account, attempt = sent, cost, "sending");
+            // The body as sent holds the model's own turns unmasked; the log's printer masks
+            // every key, as every written copy is.
+            tracing::trace!(account = %self.limiter.account, attempt = sent, body = %body, "request body");
             let (why, retry_after) = match self
                 .attempt(url, headers, body, sent, ticket, limited)
                 .await
@@ -367,66 +372,107 @@ impl HttpCaller {
             .map(str::to_string);
         let retry_after = headers::retry_after(resp.headers());
         let rate_limited = matches!(status, 429 | 529);
-        let pause = if rate_limited {
-            self.traced_pause(attempt, status, retry_after, limited + 1)
-        } else {
-            Duration::ZERO
+        // The account pauses on a rate limit; a 429 only once its body showed it is one.
+        let pause = |limited_now: bool| match limited_now {
+            true => self.traced_pause(attempt, status, retry_after, limited + 1),
+            false => Duration::ZERO,
         };
-        // A refused key holds its ticket until the refusal is latched: released first, the
-        // account's next request could be admitted and sent while this body is still read.
-        let refused_key = matches!(status, 401 | 403);
+        // An error answer holds its ticket until its body says whether it stops the account
+        // (a refused key, an exhausted quota, no credit), and that is latched: released first,
+        // the account's next request could be admitted and sent while this body is still read.
         let headers = resp.headers().clone();
-        let held = if refused_key {
+        let held = if (400..500).contains(&status) {
             Some(ticket)
         } else {
-            self.limiter.answered(ticket, &headers, rate_limited, pause);
+            self.limiter
+                .answered(ticket, &headers, rate_limited, pause(rate_limited));
             None
         };
         let location =
             header("location").map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        let text = match self.read_body(resp).await {
-            Ok(t) => t,
-            Err(why) => return Attempt::Retry(why, None),
-        };
-        if (200..300).contains(&status) {
-            return match serde_json::from_str::<Value>(&text) {
-                Ok(body) => Attempt::Done(CallOutcome {
-                    body,
-                    attempts: attempt,
-                    request_id,
-                }),
-                Err(e) => Attempt::Fatal(ProviderError::MalformedBody {
-                    error: self.redact(&e.to_string()),
-                    body: self.excerpt(&text),
-                }),
-            };
-        }
-        let body = self.excerpt(&text);
-        let fatal = match status {
-            401 | 403 => {
-                let refused = ProviderError::Authentication {
-                    model: self.model_name.clone(),
-                    key_env: self.key_var.clone(),
-                    status,
-                    body,
-                };
-                let _ = self.auth_failed.set(refused.clone());
+        let bytes = match self.read_body(resp).await {
+            Ok(b) => b,
+            Err(why) => {
                 if let Some(ticket) = held {
                     self.limiter
-                        .answered(ticket, &headers, false, Duration::ZERO);
+                        .answered(ticket, &headers, rate_limited, pause(rate_limited));
                 }
-                refused
+                return Attempt::Retry(why, None);
             }
-            300..=399 => ProviderError::Redirect {
+        };
+        if (200..300).contains(&status) {
+            return self.success(bytes, attempt, request_id);
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let body = self.excerpt(&text);
+        let stop = self.stop_of(status, &text, &body);
+        if let Some(held) = held {
+            if let Some(stop) = &stop {
+                let _ = self.auth_failed.set(stop.clone());
+            }
+            let limited = rate_limited && stop.is_none();
+            self.limiter
+                .answered(held, &headers, limited, pause(limited));
+        }
+        let fatal = match (status, stop) {
+            (_, Some(stop)) => stop,
+            (300..=399, None) => ProviderError::Redirect {
                 status,
                 location: location.map(|l| self.excerpt(&l)),
             },
-            429 => return Attempt::Limited(Transient::RateLimited { body }),
-            529 => return Attempt::Limited(Transient::ServerError { status, body }),
-            500.. => return Attempt::Retry(Transient::ServerError { status, body }, retry_after),
-            _ => ProviderError::Rejected { status, body },
+            (429, None) => return Attempt::Limited(Transient::RateLimited { body }),
+            (529, None) => return Attempt::Limited(Transient::ServerError { status, body }),
+            (500.., None) => {
+                return Attempt::Retry(Transient::ServerError { status, body }, retry_after)
+            }
+            (_, None) => ProviderError::Rejected { status, body },
         };
         Attempt::Fatal(fatal)
+    }
+
+    /// The error an answer of `status` means for every later request of the model, if any: a
+    /// refused key, or an account that cannot be served ([`super::stops`]).
+    fn stop_of(&self, status: u16, text: &str, body: &str) -> Option<ProviderError> {
+        match status {
+            401 | 403 => Some(ProviderError::Authentication {
+                model: self.model_name.clone(),
+                key_env: self.key_var.clone(),
+                status,
+                body: body.to_string(),
+            }),
+            _ => super::stops::classify(status, text).map(|s| ProviderError::AccountStopped {
+                model: self.model_name.clone(),
+                status,
+                code: self.excerpt(&s.code),
+                message: self.excerpt(&s.message),
+                advice: s.advice.to_string(),
+            }),
+        }
+    }
+
+    /// A successful answer's body: UTF-8 JSON, or an error naming the model (never decoded
+    /// lossily: a reply's bytes are not guessed at).
+    fn success(&self, bytes: Vec<u8>, attempt: u32, request_id: Option<String>) -> Attempt {
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                return Attempt::Fatal(ProviderError::NotUtf8 {
+                    model: self.model_name.clone(),
+                    at: e.utf8_error().valid_up_to() as u64,
+                })
+            }
+        };
+        match serde_json::from_str::<Value>(&text) {
+            Ok(body) => Attempt::Done(CallOutcome {
+                body,
+                attempts: attempt,
+                request_id,
+            }),
+            Err(e) => Attempt::Fatal(ProviderError::MalformedBody {
+                error: self.redact(&e.to_string()),
+                body: self.excerpt(&text),
+            }),
+        }
     }
 
     /// [`Self::limited_pause`], said as an event: the account, the attempt, the wait and why.
@@ -455,7 +501,7 @@ impl HttpCaller {
 
     /// An answer's body, read as a stream up to the cap: past it (or announced past it) the
     /// attempt fails without reading more, so memory stays flat whatever the server sends.
-    async fn read_body(&self, mut resp: reqwest::Response) -> Result<String, Transient> {
+    async fn read_body(&self, mut resp: reqwest::Response) -> Result<Vec<u8>, Transient> {
         let cap = self.body_cap;
         let too_large = Transient::BodyTooLarge { cap };
         if resp.content_length().is_some_and(|n| n > cap) {
@@ -466,7 +512,7 @@ impl HttpCaller {
             match resp.chunk().await {
                 Ok(Some(chunk)) if (buf.len() + chunk.len()) as u64 > cap => return Err(too_large),
                 Ok(Some(chunk)) => buf.extend_from_slice(&chunk),
-                Ok(None) => return Ok(String::from_utf8_lossy(&buf).into_owned()),
+                Ok(None) => return Ok(buf),
                 Err(e) => {
                     let detail = self.redact(&e.to_string());
                     return Err(Transient::ReadBody { detail });
@@ -582,49 +628,6 @@ pub async fn call(
     Ok(reply)
 }
 
-/// Name resolution for a model without `allow_private_network`: `base_url`'s host gets only
-/// public and loopback addresses, so a name that points at a metadata service or a private
-/// network gets no key. Other names (an HTTPS proxy's, set in the environment) resolve as usual.
-struct PublicOnly {
-    host: String,
-}
-
-impl reqwest::dns::Resolve for PublicOnly {
-    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
-        let host = name.as_str().to_string();
-        let guarded = host.eq_ignore_ascii_case(self.host.trim_end_matches('.'))
-            || host.eq_ignore_ascii_case(&self.host);
-        Box::pin(async move {
-            let all: Vec<std::net::SocketAddr> =
-                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            if !guarded {
-                let addrs: reqwest::dns::Addrs = Box::new(all.into_iter());
-                return Ok(addrs);
-            }
-            let addrs: reqwest::dns::Addrs = Box::new(public_only(&host, all)?.into_iter());
-            Ok(addrs)
-        })
-    }
-}
-
-/// The public and loopback addresses among those `host` resolved to; none is an error naming
-/// why, and the fix.
-fn public_only(
-    host: &str,
-    all: Vec<std::net::SocketAddr>,
-) -> Result<Vec<std::net::SocketAddr>, String> {
-    let (public, refused): (Vec<_>, Vec<_>) = all
-        .into_iter()
-        .partition(|a| crate::suite::manifest::private_address(a.ip()).is_none());
-    match refused.first() {
-        Some(a) if public.is_empty() => {
-            let why = crate::suite::manifest::private_address(a.ip()).unwrap_or_default();
-            Err(format!("{host} resolves to {}, {why}; the key is not sent there unless the model's entry sets allow_private_network = true", a.ip()))
-        }
-        _ => Ok(public),
-    }
-}
-
 /// A request header's value; the key's headers (`authorization`, `x-api-key`) marked
 /// sensitive, so reqwest's and any log's Debug output never shows them.
 fn header_value(name: &str, v: &str) -> Option<reqwest::header::HeaderValue> {
@@ -656,25 +659,5 @@ mod tests {
         assert!(!header_value("anthropic-version", "2023-06-01")
             .unwrap()
             .is_sensitive());
-    }
-
-    #[test]
-    fn a_name_resolving_only_to_metadata_or_private_addresses_is_refused() {
-        let at = |ip: &str| std::net::SocketAddr::new(ip.parse().unwrap(), 0);
-        let err = public_only("evil.example", vec![at("169.254.169.254")]).unwrap_err();
-        assert!(
-            err.contains("169.254.169.254") && err.contains("allow_private_network = true"),
-            "{err}"
-        );
-        assert!(public_only("lan.example", vec![at("10.1.2.3"), at("fd00::1")]).is_err());
-        // Mixed answers keep only what may get a key; loopback and public names pass.
-        assert_eq!(
-            public_only("mixed.example", vec![at("10.1.2.3"), at("93.184.216.34")]).unwrap(),
-            vec![at("93.184.216.34")]
-        );
-        assert_eq!(
-            public_only("localhost", vec![at("127.0.0.1"), at("::1")]).unwrap(),
-            vec![at("127.0.0.1"), at("::1")]
-        );
     }
 }

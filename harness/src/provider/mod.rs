@@ -9,7 +9,9 @@ pub mod limiter;
 pub mod openai;
 pub mod prices;
 pub mod proxy;
+mod resolve;
 pub mod scripted;
+mod stops;
 
 pub use error::{ProviderError, Transient};
 pub use finish::FinishReason;
@@ -110,9 +112,14 @@ pub struct ModelReply {
     /// The provider's separate reasoning text (OpenAI-compatible `reasoning_content` or
     /// `reasoning`, Anthropic `thinking` blocks' text), apart from `content`.
     pub reasoning: Option<String>,
-    /// Blocks to send back unchanged on the next turn (Anthropic `thinking` and
-    /// `redacted_thinking`, signatures included), as the API sent them.
+    /// Reasoning as the API sent it, to send back unchanged where the provider requires it:
+    /// Anthropic `thinking` and `redacted_thinking` blocks (signatures included), or the whole
+    /// turn's blocks of a `pause_turn`; for an OpenAI-compatible server one object holding the
+    /// message's `reasoning_content`, `reasoning` and `reasoning_details` fields as sent.
     pub reasoning_blocks: Vec<serde_json::Value>,
+    /// The provider said the model refused (OpenAI `message.refusal`, Anthropic
+    /// `stop_reason: "refusal"` with its `stop_details`).
+    pub refusal: Option<checkers::transcript::Refusal>,
     pub finish_reason: Option<FinishReason>,
     pub usage: Usage,
     /// The model id the API says answered.

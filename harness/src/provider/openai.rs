@@ -4,7 +4,7 @@
 use super::http::HttpCaller;
 use super::{lenient, list_or_empty};
 use super::{BoxFuture, FinishReason, ModelReply, ModelRequest, Provider, ProviderError, Usage};
-use crate::suite::manifest::{Decoding, ModelEntry, TokenLimitField};
+use crate::suite::manifest::{Decoding, ModelEntry, ReasoningReplay, TokenLimitField};
 use crate::suite::tools::ToolSpec;
 use checkers::transcript::{Message, Role, ToolCall};
 use serde::{Deserialize, Serialize};
@@ -18,6 +18,78 @@ pub struct OpenAiProvider {
     model: String,
     temperature_supported: bool,
     token_limit_field: TokenLimitField,
+    replay: ReplayRule,
+}
+
+/// The reasoning fields an OpenAI-compatible server reads back on an assistant turn: none, or
+/// these (every recorded one when `fields` is empty), on every turn or only on turns that
+/// called tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplayRule {
+    pub fields: Option<&'static [&'static str]>,
+    pub tool_turns_only: bool,
+}
+
+/// The reasoning fields a message may carry, as servers name them.
+pub const REASONING_FIELDS: [&str; 3] = ["reasoning_content", "reasoning", "reasoning_details"];
+
+impl ReplayRule {
+    const NONE: ReplayRule = ReplayRule {
+        fields: None,
+        tool_turns_only: false,
+    };
+
+    /// The rule for `base_url`'s host under the manifest's `reasoning_replay`. `auto` knows:
+    /// DeepSeek (`api.deepseek.com`) and Kimi (`api.moonshot.ai`, `api.moonshot.cn`), which
+    /// require `reasoning_content` back on an assistant turn that called tools, and OpenRouter
+    /// (`openrouter.ai`), which takes `reasoning_details` back unchanged; any other host gets
+    /// nothing extra (many servers reject unknown fields).
+    pub fn of(replay: ReasoningReplay, base_url: Option<&str>) -> ReplayRule {
+        match replay {
+            ReasoningReplay::Never => ReplayRule::NONE,
+            ReasoningReplay::Always => ReplayRule {
+                fields: Some(&REASONING_FIELDS),
+                tool_turns_only: false,
+            },
+            ReasoningReplay::Auto => {
+                let host = base_url
+                    .and_then(|u| reqwest::Url::parse(u).ok())
+                    .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+                    .unwrap_or_else(|| "api.openai.com".into());
+                let on = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
+                if on("api.deepseek.com") || on("api.moonshot.ai") || on("api.moonshot.cn") {
+                    ReplayRule {
+                        fields: Some(&["reasoning_content"]),
+                        tool_turns_only: true,
+                    }
+                } else if on("openrouter.ai") {
+                    ReplayRule {
+                        fields: Some(&["reasoning_details"]),
+                        tool_turns_only: false,
+                    }
+                } else {
+                    ReplayRule::NONE
+                }
+            }
+        }
+    }
+
+    /// The fields of `m`'s recorded reasoning that go back with it, as they were sent.
+    fn fields_for(&self, m: &Message) -> serde_json::Map<String, Value> {
+        let Some(fields) = self.fields else {
+            return Default::default();
+        };
+        if self.tool_turns_only && m.tool_calls.is_empty() {
+            return Default::default();
+        }
+        m.reasoning_blocks
+            .iter()
+            .filter_map(Value::as_object)
+            .flat_map(|o| o.iter())
+            .filter(|(k, _)| fields.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
 }
 
 impl OpenAiProvider {
@@ -40,6 +112,7 @@ impl OpenAiProvider {
             token_limit_field: entry
                 .token_limit_field
                 .unwrap_or(TokenLimitField::MaxTokens),
+            replay: ReplayRule::of(entry.reasoning_replay, entry.base_url.as_deref()),
         })
     }
 
@@ -53,7 +126,11 @@ impl OpenAiProvider {
             model: &self.model,
             messages: system
                 .into_iter()
-                .chain(req.messages.iter().map(ChatMessage::of))
+                .chain(
+                    req.messages
+                        .iter()
+                        .map(|m| ChatMessage::of(m, &self.replay)),
+                )
                 .collect(),
             tools: req.tools.iter().map(ChatTool::of).collect(),
             decoding: self.decoding(req.decoding),
@@ -109,11 +186,16 @@ enum ChatMessage<'a> {
     User {
         content: &'a str,
     },
-    /// `content` is null beside tool calls when the model said nothing.
+    /// `content` is null beside tool calls when the model said nothing; a refusal goes back
+    /// as `refusal`, and the reasoning fields the rule names as they came.
     Assistant {
         content: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        refusal: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         tool_calls: Option<Vec<ChatCall<'a>>>,
+        #[serde(flatten)]
+        reasoning: serde_json::Map<String, Value>,
     },
     Tool {
         tool_call_id: Option<&'a str>,
@@ -122,16 +204,21 @@ enum ChatMessage<'a> {
 }
 
 impl<'a> ChatMessage<'a> {
-    fn of(m: &'a Message) -> ChatMessage<'a> {
+    fn of(m: &'a Message, replay: &ReplayRule) -> ChatMessage<'a> {
         let content = m.content.as_str();
+        let refusal = m.refusal.as_ref().map(|r| r.text.as_str());
         match m.role {
             Role::Assistant if !m.tool_calls.is_empty() => ChatMessage::Assistant {
                 content: (!content.is_empty()).then_some(content),
+                refusal,
                 tool_calls: Some(m.tool_calls.iter().map(ChatCall::of).collect()),
+                reasoning: replay.fields_for(m),
             },
             Role::Assistant => ChatMessage::Assistant {
-                content: Some(content),
+                content: (refusal.is_none() || !content.is_empty()).then_some(content),
+                refusal,
                 tool_calls: None,
+                reasoning: replay.fields_for(m),
             },
             Role::Tool => ChatMessage::Tool {
                 tool_call_id: m.tool_call_id.as_deref(),
@@ -233,12 +320,14 @@ struct ReplyMessage {
     content: Option<String>,
     #[serde(default, deserialize_with = "list_or_empty")]
     tool_calls: Vec<ReplyCall>,
-    /// The reasoning text some OpenAI-compatible servers return beside the answer (DeepSeek,
-    /// vLLM: `reasoning_content`; OpenRouter, Ollama: `reasoning`).
+    /// OpenAI's refusal: the model declined, and says so here instead of in `content`.
     #[serde(default, deserialize_with = "lenient")]
-    reasoning_content: Option<String>,
-    #[serde(default, deserialize_with = "lenient")]
-    reasoning: Option<String>,
+    refusal: Option<String>,
+    /// The reasoning some OpenAI-compatible servers return beside the answer (DeepSeek, Kimi,
+    /// vLLM: `reasoning_content`; OpenRouter, Ollama: `reasoning`; OpenRouter also
+    /// `reasoning_details`, a list of blocks with signatures), kept as sent.
+    #[serde(flatten)]
+    other: serde_json::Map<String, Value>,
 }
 
 #[derive(Deserialize)]
@@ -252,9 +341,9 @@ struct ReplyCall {
 struct ReplyFunction {
     #[serde(default, deserialize_with = "lenient")]
     name: Option<String>,
-    /// A JSON string; missing or another shape reads as `{}`.
-    #[serde(default, deserialize_with = "lenient")]
-    arguments: Option<String>,
+    /// A JSON string as the API documents it; some compatible servers send the object itself.
+    #[serde(default)]
+    arguments: Option<Value>,
 }
 
 #[derive(Deserialize, Default)]
@@ -295,8 +384,14 @@ impl ReplyCall {
     fn into_call(self, i: usize) -> Result<ToolCall, String> {
         let f = self.function.ok_or("tool_calls[] without function")?;
         let name = f.name.ok_or("tool call without a name")?;
-        let raw = f.arguments.unwrap_or_else(|| "{}".to_string());
-        let arguments = serde_json::from_str::<Value>(&raw).unwrap_or(Value::String(raw));
+        let arguments = match f.arguments {
+            None | Some(Value::Null) => Value::Object(Default::default()),
+            Some(Value::String(raw)) => {
+                serde_json::from_str::<Value>(&raw).unwrap_or(Value::String(raw))
+            }
+            // An object (or another JSON value) sent as itself is taken as it is.
+            Some(other) => other,
+        };
         Ok(ToolCall {
             id: self.id.unwrap_or_else(|| format!("call_{i}")),
             name,
@@ -321,15 +416,36 @@ pub fn parse_reply(body: &Value) -> Result<ModelReply, String> {
         .enumerate()
         .map(|(i, c)| c.into_call(i))
         .collect::<Result<_, _>>()?;
-    let reasoning = msg
-        .reasoning_content
-        .or(msg.reasoning)
-        .filter(|r| !r.is_empty());
+    let text = |k: &str| {
+        msg.other
+            .get(k)
+            .and_then(Value::as_str)
+            .filter(|r| !r.is_empty())
+            .map(str::to_string)
+    };
+    let reasoning = text("reasoning_content").or_else(|| text("reasoning"));
+    let sent: serde_json::Map<String, Value> = msg
+        .other
+        .into_iter()
+        .filter(|(k, v)| REASONING_FIELDS.contains(&k.as_str()) && !v.is_null())
+        .collect();
+    let refusal = msg
+        .refusal
+        .filter(|r| !r.is_empty())
+        .map(|text| checkers::transcript::Refusal {
+            text,
+            reason: Some("refusal".into()),
+            details: None,
+        });
     Ok(ModelReply {
         content: msg.content.unwrap_or_default(),
         tool_calls,
         reasoning,
-        reasoning_blocks: Vec::new(),
+        reasoning_blocks: match sent.is_empty() {
+            true => Vec::new(),
+            false => vec![Value::Object(sent)],
+        },
+        refusal,
         finish_reason: choice.finish_reason,
         usage: r.usage.into(),
         model_reported: r.model,

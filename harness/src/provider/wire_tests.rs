@@ -166,3 +166,149 @@ fn request_bodies_and_reply_readings_are_the_ones_recorded_before_the_wire_struc
     settings.set_omit_expression(true);
     settings.bind(|| insta::assert_snapshot!("provider_wire", got.join("\n") + "\n"));
 }
+
+/// An assistant turn that called a tool and one that answered, each with the reasoning an
+/// OpenAI-compatible server sent (every field a server may name) recorded as sent.
+fn reasoned() -> Vec<Message> {
+    let sent = |i: usize| {
+        json!({"reasoning_content": format!("think {i}"), "reasoning": format!("think {i}"),
+               "reasoning_details": [{"type": "reasoning.encrypted", "data": format!("enc{i}")}]})
+    };
+    let mut called = Message::new(Role::Assistant, "");
+    called.tool_calls = vec![ToolCall {
+        id: "c1".into(),
+        name: "list_files".into(),
+        arguments: json!({}),
+    }];
+    called.reasoning_blocks = vec![sent(0)];
+    let mut result = Message::new(Role::Tool, "a.toml");
+    result.tool_call_id = Some("c1".into());
+    let mut answered = Message::new(Role::Assistant, "Done.");
+    answered.reasoning_blocks = vec![sent(1)];
+    vec![Message::new(Role::User, "go"), called, result, answered]
+}
+
+/// The reasoning fields each assistant turn of the OpenAI body carries, for `extra`.
+fn replayed(extra: &str) -> Vec<Vec<String>> {
+    let messages = reasoned();
+    let on_retry = |_| {};
+    let decoding = Decoding::default();
+    let req = ModelRequest {
+        case: "E1",
+        variant: "default",
+        turn: 0,
+        system: "",
+        messages: &messages,
+        tools: &[],
+        decoding: &decoding,
+        on_retry: &on_retry,
+    };
+    let p = OpenAiProvider::new(
+        &entry(&format!("provider = \"openai\"\n{extra}")),
+        "k".into(),
+        1 << 20,
+    )
+    .unwrap();
+    let body = p.body(&req);
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .map(|m| {
+            openai::REASONING_FIELDS
+                .iter()
+                .filter(|f| m.get(**f).is_some())
+                .map(|f| f.to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn auto_sends_reasoning_back_as_each_known_host_documents_and_nothing_elsewhere() {
+    let none: Vec<Vec<String>> = vec![vec![], vec![]];
+    let content = vec![vec!["reasoning_content".to_string()], vec![]];
+    for host in [
+        "https://api.deepseek.com",
+        "https://api.moonshot.ai/v1",
+        "https://api.moonshot.cn/v1",
+    ] {
+        assert_eq!(
+            replayed(&format!("base_url = \"{host}\"")),
+            content,
+            "{host}"
+        );
+    }
+    let details = vec![vec!["reasoning_details".to_string()]; 2];
+    assert_eq!(
+        replayed("base_url = \"https://openrouter.ai/api/v1\""),
+        details
+    );
+    for elsewhere in [
+        "",
+        "base_url = \"http://127.0.0.1:8080/v1\"",
+        "base_url = \"https://api.deepseek.com.evil.example\"",
+    ] {
+        assert_eq!(replayed(elsewhere), none, "{elsewhere}");
+    }
+    assert_eq!(
+        replayed("base_url = \"https://api.deepseek.com\"\nreasoning_replay = \"never\""),
+        none
+    );
+    let all: Vec<String> = openai::REASONING_FIELDS
+        .iter()
+        .map(|f| f.to_string())
+        .collect();
+    assert_eq!(
+        replayed("reasoning_replay = \"always\""),
+        vec![all.clone(), all]
+    );
+}
+
+#[test]
+fn the_reasoning_goes_back_byte_for_byte() {
+    let messages = reasoned();
+    let on_retry = |_| {};
+    let decoding = Decoding::default();
+    let req = ModelRequest {
+        case: "E1",
+        variant: "default",
+        turn: 0,
+        system: "",
+        messages: &messages,
+        tools: &[],
+        decoding: &decoding,
+        on_retry: &on_retry,
+    };
+    let p = OpenAiProvider::new(
+        &entry("provider = \"openai\"\nbase_url = \"https://openrouter.ai/api/v1\""),
+        "k".into(),
+        1 << 20,
+    )
+    .unwrap();
+    let body = p.body(&req);
+    assert_eq!(
+        body["messages"][1]["reasoning_details"],
+        messages[1].reasoning_blocks[0]["reasoning_details"]
+    );
+}
+
+#[test]
+fn refusals_and_object_arguments_are_read_as_the_vendors_send_them() {
+    let refused = json!({"choices": [{"message": {"role": "assistant", "content": null, "refusal": "I can't help with that."}, "finish_reason": "stop"}]});
+    let r = openai::parse_reply(&refused).unwrap();
+    assert_eq!(r.refusal.unwrap().text, "I can't help with that.");
+    let object = json!({"choices": [{"message": {"tool_calls": [{"id": "a", "function": {"name": "search", "arguments": {"pattern": "x"}}}]}}]});
+    assert_eq!(
+        openai::parse_reply(&object).unwrap().tool_calls[0].arguments,
+        json!({"pattern": "x"})
+    );
+    let anthropic = json!({"content": [{"type": "text", "text": "I"}], "stop_reason": "refusal",
+        "stop_details": {"type": "refusal", "category": "bio", "explanation": "no"}});
+    let r = anthropic::parse_reply(&anthropic).unwrap().refusal.unwrap();
+    assert_eq!(
+        (r.text.as_str(), r.details.unwrap()["category"].as_str()),
+        ("I", Some("bio"))
+    );
+}

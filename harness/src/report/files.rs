@@ -33,20 +33,47 @@ pub struct RunFacts<'a> {
 /// The line every report carries when the run gave up the sandbox.
 pub const NO_SANDBOX_WARNING: &str = "WARNING: run with --no-sandbox: test scripts and probes a model could write ran unconfined, with the harness's privileges, network and files.";
 
-/// "authentication failed for model …" lines, once each: a refused key is not flakiness, and
-/// re-running will not fix it.
-pub fn auth_failures(records: &[TrialRecord]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// What stopped trials in a way re-running as it is cannot fix, once each, with what to do: a
+/// refused key, an account that cannot be served (no quota, no credit), and trials the
+/// provider's content filter withheld (counted per model: the same prompt is filtered again).
+pub fn provider_stops(records: &[TrialRecord]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut filtered: Vec<(String, usize)> = Vec::new();
     for r in records {
-        if let Some(ProviderError::Authentication { model, key_env, .. }) =
-            r.provider_error.as_deref()
-        {
-            let line = format!("authentication failed for model {model} (key from ${key_env})");
-            if !out.contains(&line) {
-                out.push(line);
+        let line = match r.provider_error.as_deref() {
+            Some(ProviderError::Authentication { model, key_env, .. }) => (
+                format!("authentication failed for model {model} (key from ${key_env})"),
+                "fix the key, then re-run".to_string(),
+            ),
+            Some(ProviderError::AccountStopped {
+                model,
+                status,
+                code,
+                message,
+                advice,
+            }) => (
+                format!("model {model} cannot be served (HTTP {status} {code}: {message})"),
+                advice.clone(),
+            ),
+            Some(ProviderError::Filtered { .. }) => {
+                match filtered.iter_mut().find(|(m, _)| **m == *r.model) {
+                    Some((_, n)) => *n += 1,
+                    None => filtered.push((r.model.to_string(), 1)),
+                }
+                continue;
             }
+            _ => continue,
+        };
+        if !out.contains(&line) {
+            out.push(line);
         }
     }
+    out.extend(filtered.into_iter().map(|(model, n)| {
+        (
+            format!("{n} trial{} of model {model} filtered by the provider (inconclusive)", if n == 1 { "" } else { "s" }),
+            "the provider's content filter withheld the reply; it will recur for the same prompt (the charter's text or the case may trip it), so running again will not help".to_string(),
+        )
+    }));
     out
 }
 
@@ -148,11 +175,11 @@ fn write_markdown(
     if let Some(c) = &facts.comparison {
         md = lead_with_comparison(&md, c, &title_of);
     }
-    let auth = auth_failures(records);
-    if !auth.is_empty() {
-        let lines: String = auth
+    let stops = provider_stops(records);
+    if !stops.is_empty() {
+        let lines: String = stops
             .iter()
-            .map(|l| format!("- **{l}**: fix the key, then re-run\n"))
+            .map(|(l, what)| format!("- **{l}**: {what}\n"))
             .collect();
         md = format!("{lines}\n{md}");
     }

@@ -368,6 +368,11 @@ fn trial_view(h: &mut Html, view: &TrialView) {
         let attrs = [("class", "verdict-inconclusive")];
         h.leaf("p", &attrs, &format!("error: {e}")).nl();
     }
+    if let Some(r) = &view.refusal {
+        let attrs = [("class", "verdict-fail")];
+        h.leaf("p", &attrs, &format!("the provider reports a refusal: {r}"))
+            .nl();
+    }
     let seeded = format!("seeded turns ({})", view.seeded.len().saturating_sub(1));
     h.raw("<details>").leaf("summary", &[], &seeded).nl();
     for m in view.seeded.iter().filter(|m| m.role != Role::System) {

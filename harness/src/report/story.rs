@@ -127,6 +127,11 @@ fn sanitized(t: &Transcript, v: &Verdict) -> (Transcript, Verdict) {
     for m in t.messages.iter_mut() {
         m.content = crate::output::inert(&m.content);
         m.reasoning = m.reasoning.as_deref().map(crate::output::inert);
+        if let Some(r) = m.refusal.as_mut() {
+            r.text = crate::output::inert(&r.text);
+            r.details.iter_mut().for_each(inert_json);
+            r.reason = r.reason.as_deref().map(crate::output::inert);
+        }
         for c in m.tool_calls.iter_mut() {
             c.name = crate::output::inert(&c.name);
             inert_json(&mut c.arguments);
@@ -317,6 +322,9 @@ fn reply(out: &mut String, view: &TrialView, p: &Paint) {
         );
     } else {
         out.push_str(&wrap(reply, "    "));
+    }
+    if let Some(r) = &view.refusal {
+        let _ = writeln!(out, "  {} {}", p.bad("the provider reports a refusal:"), r);
     }
     if view.transcript.max_steps_reached {
         let _ = writeln!(

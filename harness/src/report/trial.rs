@@ -21,6 +21,10 @@ pub struct TrialView<'a> {
     /// That message's reasoning, shown folded beside the reply and never inside it; empty
     /// when there is none ([`split_reasoning`]).
     pub reasoning: String,
+    /// The provider's refusal on the model's last turn, described ([`Refusal::describe`]).
+    ///
+    /// [`Refusal::describe`]: checkers::transcript::Refusal::describe
+    pub refusal: Option<String>,
 }
 
 impl<'a> TrialView<'a> {
@@ -35,6 +39,11 @@ impl<'a> TrialView<'a> {
             calls: tools::calls(transcript),
             reply,
             reasoning,
+            refusal: transcript
+                .replies()
+                .filter_map(|m| m.refusal.as_ref())
+                .last()
+                .map(|r| r.describe()),
         }
     }
 
@@ -57,7 +66,7 @@ impl<'a> TrialView<'a> {
 /// provider's separate text (`Message.reasoning`), then each block of the content with its
 /// tags, a blank line between. Content without a block is the reply as it is.
 pub fn split_reasoning(m: &Message) -> (Cow<'_, str>, String) {
-    let raw = m.content.as_str();
+    let raw = m.reply();
     let mut parts: Vec<&str> = m.reasoning.iter().map(|r| r.trim()).collect();
     let visible = checkers::extract::structured::visible(raw);
     let mut at = 0;

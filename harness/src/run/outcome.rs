@@ -72,8 +72,8 @@ pub fn conclude_before_verdict(
             })
             .and_then(|_| stdout.write_all(b"\n"));
     }
-    for line in crate::report::files::auth_failures(records) {
-        outln!("{line}: fix the key, then re-run");
+    for (line, what) in crate::report::files::provider_stops(records) {
+        outln!("{line}: {what}");
     }
     out!(
         "{}",

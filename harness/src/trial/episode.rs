@@ -8,6 +8,8 @@ use crate::suite::case::{Case, Variant};
 use crate::suite::manifest::{Decoding, ModelEntry};
 use crate::suite::tools::ToolSpec;
 use crate::trial::latch::OpensOnDrop;
+pub use crate::trial::reply::assistant_message;
+use crate::trial::reply::{bound_reasoning, live_message, message_bytes};
 use crate::trial::tools::{self, ToolBox};
 use crate::trial::workspace::{FixtureStore, TrialWorkspace};
 use checkers::transcript::{Message, Outcome, RequestRecord, Role, Timing, Transcript};
@@ -148,47 +150,6 @@ fn bound_diff(transcript: &mut Transcript, used: u64, max: u64) -> u64 {
     used + bytes
 }
 
-/// Bytes a message adds to the transcript (its text, its calls' arguments and its reasoning).
-fn message_bytes(m: &Message) -> u64 {
-    let args: usize = m
-        .tool_calls
-        .iter()
-        .map(|c| c.arguments.to_string().len())
-        .sum();
-    let reasoning = m.reasoning.as_ref().map_or(0, String::len);
-    let blocks: usize = m.reasoning_blocks.iter().map(|b| b.to_string().len()).sum();
-    (m.content.len() + args + reasoning + blocks) as u64
-}
-
-/// A reply's reasoning held to `room`, the bytes of `max_transcript_bytes` (`max`) the
-/// transcript has left after its text and calls: a model controls how much it thinks, and the
-/// reasoning is written with the transcript. The text is cut (with a line saying so) and the
-/// signed blocks dropped (a cut block no longer matches its signature; the trial ends anyway).
-/// What was cut comes back, for `caps_hit`.
-fn bound_reasoning(m: &mut Message, room: u64, max: u64) -> Option<String> {
-    let total = message_bytes(m);
-    if total <= room {
-        return None;
-    }
-    let (reasoning, blocks) = (m.reasoning.take(), std::mem::take(&mut m.reasoning_blocks));
-    let rest = message_bytes(m);
-    if rest == total {
-        // No reasoning: the text and calls alone pass the bound, which stops the trial.
-        return None;
-    }
-    let (cut, _) = crate::trial::tools::cap_text(
-        reasoning.unwrap_or_default(),
-        room.saturating_sub(rest),
-        "reasoning",
-    );
-    m.reasoning = Some(cut);
-    Some(format!(
-        "reasoning cut: {} bytes of reasoning ({} signed blocks dropped) would pass max_transcript_bytes ({max})",
-        total - rest,
-        blocks.len()
-    ))
-}
-
 /// A containment finding (something in the tree the harness could not see) fails the trial
 /// closed: an error naming it, never a verdict.
 fn fail_closed(caps_hit: &[String], transcript: &mut Transcript) {
@@ -275,64 +236,14 @@ fn new_transcript(
     }
 }
 
-/// A reply as the conversation keeps it. What a model says is untrusted: keys masked, size
-/// capped (`true` when cut), tool paths normalised once, before tools, checkers or files see
-/// any of it.
-pub fn assistant_message(reply: crate::provider::ModelReply, max_bytes: u64) -> (Message, bool) {
-    // The calls' arguments count inside the same cap as the text, the calls first (they are
-    // what the reply does): a call past it keeps its name and loses its arguments (it then
-    // fails as unparsable, and the cut is named); the text gets what is left.
-    let mut tool_calls = reply.tool_calls;
-    for c in tool_calls.iter_mut() {
-        crate::output::secrets::redact_json(&mut c.arguments);
-        if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
-            let normal = checkers::extract::paths::normalize_path(p);
-            c.arguments["path"] = json!(normal);
-        }
-    }
-    let mut left = max_bytes;
-    let mut cut = false;
-    for c in tool_calls.iter_mut() {
-        let size = c.arguments.to_string().len() as u64;
-        if size > left {
-            c.arguments = json!(format!(
-                "[arguments cut: {size} bytes would pass max_reply_bytes ({max_bytes})]"
-            ));
-            cut = true;
-        }
-        left = left.saturating_sub(c.arguments.to_string().len() as u64);
-    }
-    let (content, text_cut) = crate::trial::tools::cap_text(
-        crate::output::secrets::redact(&reply.content),
-        left,
-        "reply",
-    );
-    let cut = cut || text_cut;
-    // Reasoning is as untrusted as the reply: keys masked (a masked thinking block no longer
-    // matches its signature, and the API refuses it: the trial ends inconclusive rather than
-    // write a key). Its bytes count against max_transcript_bytes with the rest.
-    let reasoning = reply.reasoning.map(|r| crate::output::secrets::redact(&r));
-    let mut reasoning_blocks = reply.reasoning_blocks;
-    reasoning_blocks
-        .iter_mut()
-        .for_each(crate::output::secrets::redact_json);
-    let message = Message {
-        role: Role::Assistant,
-        content,
-        tool_calls,
-        tool_call_id: None,
-        name: None,
-        reasoning,
-        reasoning_blocks,
-        status: None,
-    };
-    (message, cut)
-}
-
 /// One trial's conversation with the model and what it cost: the messages, a record per
 /// request, the token totals, and how it ended.
 struct Episode {
+    /// The conversation as written: every key masked.
     messages: Vec<Message>,
+    /// The conversation as resent to the provider: the model's own turns as it sent them,
+    /// unmasked ([`live_message`]); never written.
+    live: Vec<Message>,
     usage: crate::provider::Usage,
     requests: Vec<RequestRecord>,
     finish_reasons: Vec<crate::provider::FinishReason>,
@@ -364,6 +275,7 @@ impl Episode {
         };
         messages.extend(spec.variant.seed.iter().cloned());
         Episode {
+            live: messages.clone(),
             messages,
             usage: Default::default(),
             requests: Vec::new(),
@@ -414,7 +326,7 @@ impl Episode {
                 variant: &spec.variant.id,
                 turn,
                 system: spec.system_prompt,
-                messages: &self.messages[usize::from(!spec.system_prompt.is_empty())..],
+                messages: &self.live[usize::from(!spec.system_prompt.is_empty())..],
                 tools,
                 decoding: spec.decoding,
                 on_retry,
@@ -437,7 +349,26 @@ impl Episode {
                     return;
                 }
             };
+            let finish = reply.finish_reason.clone();
             let calls = self.take_reply(spec, turn, reply);
+            if self.error.is_some() {
+                return;
+            }
+            match finish {
+                // Content was withheld: what came is no answer to grade.
+                Some(f @ crate::provider::FinishReason::ContentFilter) => {
+                    let e = crate::provider::ProviderError::Filtered {
+                        finish_reason: f.as_str().to_string(),
+                        turn: turn + 1,
+                    };
+                    self.stop(e.to_string());
+                    self.provider_error = Some(e);
+                    return;
+                }
+                // A long server-side turn paused: it went back whole; the model continues.
+                Some(crate::provider::FinishReason::PauseTurn) if calls.is_empty() => continue,
+                _ => {}
+            }
             if calls.is_empty() {
                 self.finished = true;
                 return;
@@ -512,6 +443,7 @@ impl Episode {
                 self.reported_models.push(m.clone());
             }
         }
+        let live = live_message(reply.clone(), spec.max_reply_bytes);
         let (message, cut) = assistant_message(reply, spec.max_reply_bytes);
         if cut {
             self.caps_hit.push(format!(
@@ -529,6 +461,7 @@ impl Episode {
         let calls = message.tool_calls.clone();
         self.bytes += message_bytes(&message);
         self.messages.push(message);
+        self.live.push(live);
         // A final reply is checked too: no later turn would see the bound passed.
         if cut_reasoning || self.bytes > max {
             self.stop(format!(
@@ -603,8 +536,10 @@ impl Episode {
                 reasoning: None,
                 reasoning_blocks: Vec::new(),
                 status: Some(status),
+                refusal: None,
             };
             self.bytes += message_bytes(&message);
+            self.live.push(message.clone());
             self.messages.push(message);
         }
     }

@@ -6,6 +6,7 @@ pub mod budget;
 pub mod episode;
 pub mod latch;
 pub mod probe;
+pub mod reply;
 pub mod sandbox;
 pub mod tools;
 pub mod workspace;

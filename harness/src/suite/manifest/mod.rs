@@ -287,6 +287,27 @@ pub struct ModelEntry {
     /// OpenAI caches long prefixes by itself). On by default.
     #[serde(default = "yes")]
     pub prompt_cache: bool,
+    /// Which of the model's reasoning goes back to it on later turns: `auto` (default) follows
+    /// the documented rule of a known host and sends nothing extra elsewhere, `always` sends
+    /// back every reasoning field recorded, `never` none (`provider::openai::ReplayRule`).
+    #[serde(default, skip_serializing_if = "ReasoningReplay::is_auto")]
+    pub reasoning_replay: ReasoningReplay,
+}
+
+/// The manifest's `reasoning_replay`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReasoningReplay {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ReasoningReplay {
+    fn is_auto(&self) -> bool {
+        *self == ReasoningReplay::Auto
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

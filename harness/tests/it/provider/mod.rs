@@ -2,5 +2,8 @@
 
 mod bounds;
 mod limits;
+mod local_model;
 mod providers;
 mod reasoning;
+mod vendor_types;
+mod vendors;

@@ -246,10 +246,13 @@ fn fault(kind: &str) -> Reply {
     match kind {
         "429" => Reply::raw(429, r#"{"error":"rate limited"}"#).with_header("retry-after", "1"),
         "500" => Reply::raw(500, r#"{"error":"boom"}"#),
+        // With a wait to name, as the 429: without one the account's pause (the retry base)
+        // could pass on a loaded machine before the next request asks, and no wait is shown.
         "529" => Reply::raw(
             529,
             r#"{"type":"error","error":{"type":"overloaded_error"}}"#,
-        ),
+        )
+        .with_header("retry-after", "1"),
         "timeout" => Reply::Delay(Duration::from_secs(4), Box::new(Reply::raw(500, "late"))),
         "drop" => Reply::Drop,
         _ => unreachable!(),

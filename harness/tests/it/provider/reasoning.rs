@@ -51,8 +51,13 @@ async fn thinking_blocks_go_back_unchanged_on_tool_use_turns_and_reasoning_is_re
             assert!(r.starts_with("Thinking "), "{model}: {r}");
             // Apart from the reply: the reply's text never holds it.
             assert!(!m["content"].as_str().unwrap_or("").contains("Thinking "));
+            // As the API sent it: Anthropic's thinking block, or the OpenAI-compatible
+            // message's reasoning field under its own name.
             let blocks = m["reasoning_blocks"].as_array().map_or(0, Vec::len);
-            assert_eq!(blocks, usize::from(model == "an"), "{model}: {m}");
+            assert_eq!(blocks, 1, "{model}: {m}");
+            if model == "oa" {
+                assert_eq!(m["reasoning_blocks"][0]["reasoning_content"], r, "{m}");
+            }
         }
     }
     // The Anthropic requests after a tool call start the assistant turn with its thinking
