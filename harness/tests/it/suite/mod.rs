@@ -1,6 +1,7 @@
 //! What a run is made of: case setups, lint, the readers of untrusted files.
 
 mod blind;
+mod blind49a;
 mod case_setup;
 mod fuzz;
 mod lint;
