@@ -57,11 +57,19 @@ pub(super) enum LintCommand {
     },
 }
 
-/// The default vault/files is the repository's, read at its root from a subfolder.
-fn capsule_paths(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+/// The default vault/files is the repository's, read at its root from a subfolder; missing,
+/// it is a repository without capsules yet. A path named on the command line that does not
+/// exist is a usage error (exit 2).
+fn capsule_paths(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
     match paths.as_slice() {
-        [one] if one == std::path::Path::new("vault/files") => vec![super::at_root(one)],
-        _ => paths,
+        [one] if one == std::path::Path::new("vault/files") => Ok(vec![super::at_root(one)]),
+        _ => match paths.iter().find(|p| p.symlink_metadata().is_err()) {
+            Some(p) => Err(crate::error::Error::input(format!(
+                "lint capsule: {}: no such file or folder",
+                p.display()
+            ))),
+            None => Ok(paths),
+        },
     }
 }
 
@@ -73,7 +81,7 @@ pub(super) fn run(args: LintArgs) -> Result<u8> {
             strict,
             base,
         } => LintOptions::Capsule {
-            paths: capsule_paths(paths),
+            paths: capsule_paths(paths)?,
             strict,
             base,
         },

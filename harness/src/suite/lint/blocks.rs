@@ -76,7 +76,7 @@ pub const SECTIONS: [&str; 11] = [
 /// The version line as people write it: `Version 0.2.0 — date`, `**Version:** 0.2.0`,
 /// `**Version 0.2.0**`, `*Version* v0.2.0 (date)`, `version - 0.2.0`.
 pub static VERSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^[#>*\s_]*version[*_]*\s*[:—-]?[*_\s]*v?([^\s*_]\S*?)[*_]*(?:\s|$)").unwrap()
+    Regex::new(r"(?i)^[#>*\s_]*version\b[*_]*\s*[:—-]?[*_\s]*v?([^\s*_]\S*?)[*_]*(?:\s|$)").unwrap()
 });
 
 /// The head of a protocol or procedure block: `A - Arithmetic.`, `P1 - Decompose`.

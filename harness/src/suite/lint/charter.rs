@@ -286,9 +286,9 @@ pub fn prompt_preview(text: &str, lines: usize) -> Option<String> {
 
 const LEVEL: [&str; 3] = ["patch", "minor", "major"];
 const WHY_LEVEL: [&str; 3] = [
-    "patch = wording",
-    "a change to what the charter requires, or a new or deleted rule, protocol or case, is more than wording: at least minor",
-    "major = Core Invariant change",
+    "the charter's semver: patch = wording",
+    "more than wording, so a patch cannot carry it (minor = a new protocol or case, or a change to what a rule requires)",
+    "the charter's semver: major = Core Invariant change",
 ];
 
 /// The worst change and how many others there are, for a finding: which block changed in which
@@ -392,9 +392,10 @@ fn reworded_finding(path: &str, c: &Change, b: &semver::Version, h: &semver::Ver
         c.at.line,
         "charter/reworded-rule",
         format!(
-            "{}: {}. Changed words: {diff}. Read as the same requirement, this is wording (patch, as made: {b} → {h}); read as a changed requirement, it needs a minor bump ({})",
+            "{}: {}. Changed words: {}. Read as the same requirement, this is wording (patch, as made: {b} → {h}); read as a changed requirement, it needs a minor bump ({})",
             c.place(),
             c.what,
+            diff.trim_end_matches('.'),
             bump(b, 1)
         ),
         format!("a reviewer decides: if the rule requires something else now, bump to {}; if not, nothing to do", bump(b, 1)),

@@ -198,7 +198,8 @@ pub fn run(lint: &Lint) -> Result<u8> {
     let annotate = std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true");
     for f in &findings {
         if lint.json {
-            outln!("{}", f.json());
+            // JSON escapes as JSON, never through the terminal's escaping.
+            crate::output::out_json(&f.json());
             continue;
         }
         outln!("{f}");

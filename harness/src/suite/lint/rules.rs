@@ -25,10 +25,11 @@ pub enum Change {
 pub fn compare(old: &str, new: &str) -> Change {
     let (o, n) = (Shape::of(old), Shape::of(new));
     if o.numbers != n.numbers {
+        // Only the numbers that differ: "3 of 3" → "2 of 3" is 3 → 2.
         return Change::Decided(format!(
             "a number changed: {} → {}",
-            list(&o.numbers),
-            list(&n.numbers)
+            list(&without(&o.numbers, &n.numbers)),
+            list(&without(&n.numbers, &o.numbers))
         ));
     }
     for (k, (name, _)) in OPERATORS.iter().enumerate() {
@@ -67,6 +68,21 @@ pub fn compare(old: &str, new: &str) -> Change {
     Change::Question(
         "content words changed; its numbers, operators, terms and orders did not".into(),
     )
+}
+
+/// `a` less each of `b`'s items once.
+fn without(a: &[String], b: &[String]) -> Vec<String> {
+    let mut rest = b.to_vec();
+    let mut out = Vec::new();
+    for x in a {
+        match rest.iter().position(|y| y == x) {
+            Some(k) => {
+                rest.remove(k);
+            }
+            None => out.push(x.clone()),
+        }
+    }
+    out
 }
 
 fn list(ns: &[String]) -> String {

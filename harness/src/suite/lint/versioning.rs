@@ -211,9 +211,19 @@ fn moved(o: &Block, n: &Block, out_of_order: bool) -> Option<Change> {
         } else {
             usize::from(o.runtime != n.runtime)
         };
+        let across = if o.runtime != n.runtime {
+            " (across the runtime marker: it changed when it applies)"
+        } else {
+            ""
+        };
         (
             lvl,
-            format!("{} moved from {} to {}", noun(n), place(o), place(n)),
+            format!(
+                "{} moved from {} to {}{across}",
+                noun(n),
+                place(o),
+                place(n)
+            ),
         )
     } else if o.runtime != n.runtime {
         (

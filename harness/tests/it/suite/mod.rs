@@ -5,5 +5,6 @@ mod blind49a;
 mod case_setup;
 mod fuzz;
 mod lint;
+mod lint_document;
 mod named_files;
 mod readers;
