@@ -7,6 +7,7 @@ pub mod blocks;
 pub mod capsule;
 pub mod charter;
 pub mod frontmatter;
+pub mod identity;
 pub mod markdown;
 pub mod patterns;
 pub mod rules;

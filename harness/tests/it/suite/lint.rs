@@ -522,10 +522,22 @@ fn a_renamed_or_misspelt_field_is_named_with_the_definitions_name_for_it() {
 }
 
 #[test]
-fn an_identity_section_without_a_lineage_word_or_pointer_needs_a_reviewer_not_an_error() {
+fn an_identity_section_with_no_lineage_at_all_is_decided_and_one_in_other_words_needs_a_reviewer() {
     let good = capsule("good");
+    // Nothing in it could say a lineage: §4's "a pointer or summary of lineage" is missing.
     let out =
         capsule_text_out(&good.replace(" See agents/vela/lineage.md for prior generations.", ""));
+    assert!(
+        out.contains("WARN [capsule/identity-lineage] §4: the Identity section neither points to nor sums up the agent's lineage")
+            && out.contains("add a lineage pointer"),
+        "{out}"
+    );
+    // Other words that may sum it up: a reviewer reads them.
+    let other = good.replace(
+        "See agents/vela/lineage.md for prior generations.",
+        "She took the post over from the officers before her.",
+    );
+    let out = capsule_text_out(&other);
     assert!(
         out.contains("NEEDS REVIEWER [capsule/identity-lineage] §4: the Identity section has no lineage word or pointer")
             && out.contains("add a lineage pointer, e.g. \"See agents/vela/lineage.md for prior generations.\""),
