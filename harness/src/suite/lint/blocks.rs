@@ -117,6 +117,26 @@ struct Raw {
     ordinal: Option<usize>,
 }
 
+impl Raw {
+    fn new(kind: Kind, start: usize, ordinal: Option<usize>) -> Raw {
+        Raw {
+            kind,
+            text: String::new(),
+            start,
+            ordinal,
+        }
+    }
+}
+
+/// The open block, done: kept unless it holds no text.
+fn flush(cur: &mut Option<Raw>, out: &mut Vec<Raw>) {
+    if let Some(r) = cur.take() {
+        if !r.text.trim().is_empty() || r.kind == Kind::Code {
+            out.push(r);
+        }
+    }
+}
+
 /// The leaf blocks of a Markdown text in order, inline markup kept as markers (`*`, `**`,
 /// `` ` ``) so a change of emphasis is a change, HTML left out.
 fn leaves(text: &str) -> Vec<Raw> {
@@ -125,21 +145,9 @@ fn leaves(text: &str) -> Vec<Raw> {
     let mut lists: Vec<Option<usize>> = Vec::new();
     let mut in_html = 0usize;
     let mut cells = 0usize;
-    let flush = |cur: &mut Option<Raw>, out: &mut Vec<Raw>| {
-        if let Some(r) = cur.take() {
-            if !r.text.trim().is_empty() || r.kind == Kind::Code {
-                out.push(r);
-            }
-        }
-    };
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     for (ev, range) in Parser::new_ext(text, opts).into_offset_iter() {
-        let open = |kind, ordinal| Raw {
-            kind,
-            text: String::new(),
-            start: range.start,
-            ordinal,
-        };
+        let open = |kind, ordinal| Raw::new(kind, range.start, ordinal);
         match ev {
             Event::Start(Tag::HtmlBlock) => in_html += 1,
             Event::End(TagEnd::HtmlBlock) => in_html = in_html.saturating_sub(1),
@@ -155,20 +163,33 @@ fn leaves(text: &str) -> Vec<Raw> {
             }
             Event::Start(Tag::Item) => {
                 flush(&mut cur, &mut out);
-                let ordinal = match lists.last_mut() {
-                    Some(Some(n)) => {
-                        *n += 1;
-                        Some(*n - 1)
-                    }
-                    _ => None,
-                };
+                // An ordered list's items count from its first number.
+                let ordinal = lists.last_mut().and_then(|n| {
+                    let at = *n;
+                    *n = n.map(|k| k + 1);
+                    at
+                });
                 cur = Some(open(Kind::Item, ordinal));
             }
-            Event::End(TagEnd::Item) => flush(&mut cur, &mut out),
-            Event::Start(Tag::Heading { .. }) => {
+            Event::Start(
+                tag @ (Tag::Heading { .. } | Tag::CodeBlock(_) | Tag::TableHead | Tag::TableRow),
+            ) => {
                 flush(&mut cur, &mut out);
-                cur = Some(open(Kind::Heading, None));
+                cells = 0;
+                let kind = match tag {
+                    Tag::Heading { .. } => Kind::Heading,
+                    Tag::CodeBlock(_) => Kind::Code,
+                    _ => Kind::Row,
+                };
+                cur = Some(open(kind, None));
             }
+            Event::End(
+                TagEnd::Item
+                | TagEnd::Heading(_)
+                | TagEnd::CodeBlock
+                | TagEnd::TableHead
+                | TagEnd::TableRow,
+            ) => flush(&mut cur, &mut out),
             Event::Start(Tag::Paragraph) => match &mut cur {
                 Some(r) if r.kind == Kind::Item => r.text.push('\n'),
                 _ => {
@@ -176,16 +197,7 @@ fn leaves(text: &str) -> Vec<Raw> {
                     cur = Some(open(Kind::Paragraph, None));
                 }
             },
-            Event::End(TagEnd::Heading(_)) => flush(&mut cur, &mut out),
             Event::End(TagEnd::Paragraph) if cur.as_ref().is_some_and(|r| r.kind != Kind::Item) => {
-                flush(&mut cur, &mut out)
-            }
-            Event::Start(Tag::TableHead) | Event::Start(Tag::TableRow) => {
-                flush(&mut cur, &mut out);
-                cells = 0;
-                cur = Some(open(Kind::Row, None));
-            }
-            Event::End(TagEnd::TableHead) | Event::End(TagEnd::TableRow) => {
                 flush(&mut cur, &mut out)
             }
             Event::Start(Tag::TableCell) => {
@@ -196,11 +208,6 @@ fn leaves(text: &str) -> Vec<Raw> {
                 }
                 cells += 1;
             }
-            Event::Start(Tag::CodeBlock(_)) => {
-                flush(&mut cur, &mut out);
-                cur = Some(open(Kind::Code, None));
-            }
-            Event::End(TagEnd::CodeBlock) => flush(&mut cur, &mut out),
             ev => inline(ev, &mut cur),
         }
     }
