@@ -287,23 +287,35 @@ const GRAMMAR_WORDS: [&str; 16] = [
 fn only_added_or_dropped(old: &str, new: &str) -> Option<String> {
     use similar::{capture_diff_slices, Algorithm, DiffOp};
     let (o, n) = (normal_words(old), normal_words(new));
-    let mut moved: Vec<String> = Vec::new();
+    let mut spans: Vec<&[String]> = Vec::new();
     for op in capture_diff_slices(Algorithm::Myers, &o, &n) {
         match op {
             DiffOp::Equal { .. } => {}
             DiffOp::Delete {
                 old_index, old_len, ..
-            } => moved.extend(o[old_index..old_index + old_len].iter().cloned()),
+            } => spans.push(&o[old_index..old_index + old_len]),
             DiffOp::Insert {
                 new_index, new_len, ..
-            } => moved.extend(n[new_index..new_index + new_len].iter().cloned()),
+            } => spans.push(&n[new_index..new_index + new_len]),
             DiffOp::Replace { .. } => return None,
         }
     }
-    moved
-        .iter()
-        .any(|w| !FUNCTION_WORDS.contains(&w.as_str()) && !GRAMMAR_WORDS.contains(&w.as_str()))
-        .then(|| moved.join(" "))
+    // One content word alone ("clearly") may be emphasis; two or more are a member or a
+    // condition.
+    let content = |span: &[String]| {
+        span.iter()
+            .filter(|w| {
+                !FUNCTION_WORDS.contains(&w.as_str()) && !GRAMMAR_WORDS.contains(&w.as_str())
+            })
+            .count()
+    };
+    spans.iter().any(|s| content(s) >= 2).then(|| {
+        spans
+            .iter()
+            .map(|s| s.join(" "))
+            .collect::<Vec<_>>()
+            .join(" … ")
+    })
 }
 
 static COMPOUND: LazyLock<Regex> = LazyLock::new(|| {

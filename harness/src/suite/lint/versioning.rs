@@ -326,6 +326,17 @@ fn reworded(
             }
         }
     }
+    // Left over, one block each in the same place, of the same kind and number: the same
+    // rule rewritten beyond recognition by shared words.
+    for &i in gone.iter() {
+        let here =
+            |b: &Block| same_place(o[i], b) && o[i].kind == b.kind && o[i].ordinal == b.ordinal;
+        let olds = gone.iter().filter(|&&x| here(o[x])).count();
+        let news: Vec<usize> = added.iter().copied().filter(|&j| here(n[j])).collect();
+        if let ([j], 1) = (news.as_slice(), olds) {
+            cands.push((0.0, i, *j));
+        }
+    }
     cands.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
     for (_, i, j) in cands {
         if !gone.contains(&i) || !added.contains(&j) {
@@ -479,6 +490,14 @@ mod tests {
         let c = levels(&head);
         assert_eq!(c.len(), 2, "{c:?}");
         assert!(c.iter().all(|(_, w)| w.contains("moved from")), "{c:?}");
+    }
+
+    #[test]
+    fn a_rule_rewritten_in_its_place_with_few_shared_words_is_a_question_not_a_deletion() {
+        let head = BASE.replace("1. Load it all.", "1. Put all of it into the prompt first.");
+        let c = changes(&read(BASE), &read(&head));
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert!(c[0].question && c[0].level == 0, "{c:?}");
     }
 
     #[test]
