@@ -387,13 +387,17 @@ const FUNCTION_WORDS: [&str; 24] = [
 ];
 
 /// The content words of a text, possessives read as their noun, sorted.
+/// Each word once ("each x and each y" says "each" once), "each" read as "every", and the
+/// words a grammatical rewording adds on its own left out.
 fn content_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = normal_words(text)
         .into_iter()
         .map(|w| w.trim_end_matches("'s").trim_end_matches("’s").to_string())
-        .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()))
+        .map(|w| if w == "each" { "every".to_string() } else { w })
+        .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && !GRAMMAR_WORDS.contains(&w.as_str()))
         .collect();
     words.sort();
+    words.dedup();
     words
 }
 
@@ -465,6 +469,24 @@ mod tests {
             ),
             Change::Question(_)
         ));
+    }
+
+    #[test]
+    fn a_grammatical_and_or_a_distributed_each_is_wording() {
+        assert_eq!(
+            compare(
+                "Tier attaches to the deliverable, re-evaluated at every user message.",
+                "Tier attaches to the deliverable and is re-evaluated at every user message."
+            ),
+            Change::Wording
+        );
+        assert_eq!(
+            compare(
+                "Emit a one-line log for every invariant re-read and INV sweep.",
+                "Emit a one-line log for each invariant re-read and each INV sweep."
+            ),
+            Change::Wording
+        );
     }
 
     #[test]

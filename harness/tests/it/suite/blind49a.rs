@@ -15,7 +15,7 @@ fn corpus() -> PathBuf {
 /// Per kind, today's (decided wrong, handed to a reviewer). A case labelled review counts as
 /// right when handed over and is never "decided wrong" (a careful reader could go either way);
 /// it is counted apart when decided.
-const BOUNDS: [(&str, usize, usize); 2] = [("charter", 0, 3), ("capsule", 0, 0)];
+const BOUNDS: [(&str, usize, usize); 2] = [("charter", 0, 1), ("capsule", 0, 0)];
 
 #[derive(Default)]
 struct Tally {

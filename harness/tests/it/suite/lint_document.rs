@@ -274,3 +274,38 @@ fn lint_capsule_on_a_named_path_that_does_not_exist_is_a_usage_error() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("no capsules to lint"), "{}", stderr(&o));
 }
+
+#[test]
+fn two_version_lines_or_a_version_going_down_is_a_finding_naming_the_lines() {
+    let base = seed();
+    let two = base.replacen(
+        "Version 0.1.0 — 2026-07-09\n",
+        "Version 0.1.0 — 2026-07-09\n\nVersion 0.2.0 — 2026-08-01\n",
+        1,
+    );
+    let (code, out) = lint_edit(&base, &two);
+    assert_eq!(code, 1, "{out}");
+    let f = finding(&out, "charter/version-lines");
+    assert!(f.contains("2 version lines (lines 23, 25)"), "{f}");
+
+    let down = base.replace("Version 0.1.0 —", "Version 0.0.9 —");
+    let (code, out) = lint_edit(&base, &down);
+    assert_eq!(code, 1, "{out}");
+    let f = finding(&out, "charter/version-increase");
+    assert!(
+        f.contains("the version goes down: 0.0.9 (line 23) is below HEAD's 0.1.0 (its line 23)"),
+        "{f}"
+    );
+
+    // Not bumped at all: the finding still names the block, its section and why.
+    let reworded = base.replace("passes 3 of 3 transcripts", "passes 2 of 3 transcripts");
+    let (_, out) = lint_edit(&base, &reworded);
+    let f = finding(&out, "charter/version-increase");
+    assert!(
+        f.contains("(Versioning & Maintenance): the rule \"Change gate.")
+            && f.contains("the version was not bumped")
+            && f.contains("that needs a minor bump")
+            && f.contains("fix: bump to 0.2.0"),
+        "{f}"
+    );
+}
