@@ -23,12 +23,15 @@ pub(super) enum LintCommand {
     /// Checks the runtime marker, the semver version line (Markdown emphasis allowed), Core
     /// Invariants, that every listed E-case has a checker and every checker's case is listed,
     /// and that every regex a case's criteria state compiles and looks like what it evidently
-    /// means. Warns of text above the title (web page chrome copied with the charter) and shows
-    /// the first lines of the system prompt a run would send. With --base, compares rules as
-    /// structure (numbers, ranked orders, never/always/must clauses): a structural change is
-    /// decided; a reworded rule whose structure is unchanged needs a reviewer when the version
-    /// bump would differ between its readings. Exit: 0 clean or warnings only, 1 a decided
-    /// finding, 3 the worst finding needs a reviewer, 2 unreadable input.
+    /// means. Reads the charter as a document, from its title down: page chrome, HTML
+    /// comments, line endings, wrapping and typographic punctuation are not content. Warns of
+    /// text above the title and of E-cases this harness cannot test, and shows the first lines
+    /// of the system prompt a run would send. With --base, pairs every block with its content in
+    /// the base wherever it stands: a change to a number, threshold, negation, quantifier, modal
+    /// or list, a move across the runtime marker, a block added or deleted is decided in every
+    /// section; content words changed with none of these need a reviewer when the version bump
+    /// would differ between its readings. Exit: 0 clean or warnings only, 1 a decided finding,
+    /// 3 the worst finding needs a reviewer, 2 unreadable input.
     Charter {
         file: PathBuf,
         /// Compare with the charter at this git revision (same path, read with git2).
@@ -41,8 +44,9 @@ pub(super) enum LintCommand {
     /// capsule definition's §7 validation checks 1–8, §4 Identity content and §8 forbidden
     /// patterns; with --base, its §6 lock semantics. Each finding cites its section and check.
     /// Findings are WARN (exit 0) unless --strict (exit 1). Whether the Identity narrative
-    /// states the role or the lineage is a question of meaning: the words found pass it, their
-    /// absence needs a reviewer (exit 3 when that is the worst), never an error, --strict or not.
+    /// states the role or the lineage is a question of meaning: the words found pass it, an
+    /// Identity with nothing that could say a lineage is a finding, otherwise their absence
+    /// needs a reviewer (exit 3 when that is the worst). A named path that does not exist: exit 2.
     Capsule {
         /// Files or folders to lint; without one, vault/files (where a charter repository
         /// keeps its capsules).
@@ -57,11 +61,19 @@ pub(super) enum LintCommand {
     },
 }
 
-/// The default vault/files is the repository's, read at its root from a subfolder.
-fn capsule_paths(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+/// The default vault/files is the repository's, read at its root from a subfolder; missing,
+/// it is a repository without capsules yet. A path named on the command line that does not
+/// exist is a usage error (exit 2).
+fn capsule_paths(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
     match paths.as_slice() {
-        [one] if one == std::path::Path::new("vault/files") => vec![super::at_root(one)],
-        _ => paths,
+        [one] if one == std::path::Path::new("vault/files") => Ok(vec![super::at_root(one)]),
+        _ => match paths.iter().find(|p| p.symlink_metadata().is_err()) {
+            Some(p) => Err(crate::error::Error::input(format!(
+                "lint capsule: {}: no such file or folder",
+                p.display()
+            ))),
+            None => Ok(paths),
+        },
     }
 }
 
@@ -73,7 +85,7 @@ pub(super) fn run(args: LintArgs) -> Result<u8> {
             strict,
             base,
         } => LintOptions::Capsule {
-            paths: capsule_paths(paths),
+            paths: capsule_paths(paths)?,
             strict,
             base,
         },

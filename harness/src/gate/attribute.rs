@@ -154,13 +154,14 @@ fn excerpt(detail: &str) -> String {
 }
 
 /// The rules present on both sides whose text changed between the base's charter runtime text
-/// and the head's (their labels, `Section: block.n`). Today's lint rule comparison
-/// (`suite::lint::rules::diff`) behind one small function, for the lint rewrite to replace.
+/// and the head's, where they stand (`line 42 (Usage Rules)`): lint's comparison of the two
+/// documents (`suite::lint::versioning`), the same one `lint charter --base` weighs.
 pub fn reworded_rules(base: &str, head: &str) -> Vec<String> {
-    crate::suite::lint::rules::diff(base, head)
+    use crate::suite::lint::{blocks, versioning};
+    versioning::changes(&blocks::read(base), &blocks::read(head))
         .into_iter()
-        .filter(|d| d.old.is_some() && d.new.is_some())
-        .map(|d| d.label)
+        .filter(|c| matches!((&c.old, &c.new), (Some(o), Some(n)) if o != n))
+        .map(|c| c.place())
         .collect()
 }
 

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::sync::LazyLock;
 
-pub const RUNTIME_MARKER: &str = "Runtime load ends here";
+pub const RUNTIME_MARKER: &str = super::lint::blocks::RUNTIME_MARKER;
 
 static VERSION_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?mi)^[#*\s_]*version\s*:?\s*v?(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)").unwrap()
@@ -213,21 +213,13 @@ pub fn headings(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// The charter's title and its 0-based line: the heading nearest above the version line (text
-/// copied from a web page starts with the page's own lines, "Skip to content" and the like),
-/// else the first heading.
+/// The charter's title and its 0-based line, as lint reads the document: the heading nearest
+/// above the version line (text copied from a web page starts with the page's own lines, "Skip
+/// to content" and the like), else the first heading; either Markdown heading style, a BOM and
+/// HTML comments aside.
 pub fn title(text: &str) -> Option<(usize, String)> {
-    let version_at = text.lines().position(|l| VERSION_LINE.is_match(l));
-    let hs = headings(text);
-    match version_at {
-        Some(v) => hs
-            .iter()
-            .rev()
-            .find(|(i, _)| *i < v)
-            .or_else(|| hs.first())
-            .cloned(),
-        None => hs.first().cloned(),
-    }
+    let t = super::lint::blocks::read(text).title?;
+    Some((t.line - 1, t.text.replace("**", "")))
 }
 
 /// The body of the section titled `title` (case-insensitive), verbatim, trimmed of blank lines.

@@ -11,6 +11,7 @@
 
 use super::frontmatter::{is_date, same};
 use super::frontmatter::{parse, Doc};
+use super::identity::{mentions, no_lineage_at_all, role_stated, LINEAGE};
 use super::{line_where, Finding, Severity};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -522,20 +523,6 @@ fn identity_lines(body: &str) -> Vec<usize> {
 static PATH_TOKEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\S*[/\\]\S*|\S+\.(?:md|jsonl?|ya?ml|toml)\b\S*").unwrap());
 
-/// Whether lower-cased `text` holds `words` as whole words (whitespace runs matched loosely).
-fn mentions(text: &str, words: &str) -> bool {
-    let pattern = words
-        .split_whitespace()
-        .map(regex::escape)
-        .collect::<Vec<_>>()
-        .join(r"\s+");
-    Regex::new(&format!(r"(?:^|[^\w]){pattern}(?:[^\w]|$)")).is_ok_and(|re| re.is_match(text))
-}
-
-static LINEAGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:lineage|generations?|predecessors?|successors?|succeed(?:s|ed)?|commissioned|activation (?:registry|entries|records?))\b").unwrap()
-});
-
 /// §4: the Identity section names the agent in narrative form, and points to or sums up its
 /// lineage.
 fn identity_content(cx: &mut Ctx) {
@@ -579,7 +566,7 @@ fn identity_content(cx: &mut Ctx) {
         .to_lowercase();
     // Whether the narrative states the role or sums up the lineage is a question of meaning:
     // the words found pass it; their absence is for a reviewer, never an error.
-    if !role.trim().is_empty() && !mentions(&lower, role.trim()) {
+    if !role.trim().is_empty() && !role_stated(&lower, role.trim()) {
         cx.ask(
             line,
             "capsule/identity-role",
@@ -590,7 +577,9 @@ fn identity_content(cx: &mut Ctx) {
             "a reviewer decides; to settle it without one, state the role in the front matter's words, e.g. \"You are Argus, the Chief Architect …\"",
         );
     }
-    if !LINEAGE.is_match(&section) {
+    if no_lineage_at_all(&section) {
+        cx.add(line, "capsule/identity-lineage", "§4: the Identity section neither points to nor sums up the agent's lineage (\"a pointer or summary of lineage\" is required)".into(), "add a lineage pointer, e.g. \"See <lineage substrate path> for prior generations.\"");
+    } else if !LINEAGE.is_match(&section) {
         let who = if name.is_empty() { "<name>" } else { &name };
         cx.ask(
             line,

@@ -1,41 +1,37 @@
 //! `harness lint charter`: a reasoning charter's structure (runtime marker, semver version line,
-//! Core Invariants, every listed E-case has a checker and every checker's case is listed, the
-//! criteria's own regexes) and, against a base revision, its own versioning rules, with the
-//! rules compared as structure (`rules`).
+//! Core Invariants, a checker for every listed E-case and a case for every checker, the
+//! criteria's own regexes) and, against a base revision, its own versioning rules. The charter
+//! is read as a document (`blocks`): what a reader sees from the title down, so a re-saved,
+//! re-wrapped or re-formatted charter is the same charter, and its changes are weighed block by
+//! block (`versioning`).
 
-use super::{line_where, Finding};
-use crate::suite::charter::{headings, section, RUNTIME_MARKER};
+use super::blocks::{self, Doc, Kind};
+use super::versioning::{self, Change};
+use super::{line_where, Finding, Severity};
+use crate::suite::charter::RUNTIME_MARKER;
 use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-/// The version line as people write it: `Version 0.2.0 — date`, `**Version:** 0.2.0`,
-/// `**Version 0.2.0**`, `*Version* v0.2.0 (date)`; emphasis around the label or the number is
-/// Markdown, not part of the version.
-static VERSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?mi)^[#>*\s_]*version[*_]*\s*:?[*_\s]*v?([^\s*_]\S*?)[*_]*(?:\s|$)").unwrap()
-});
-/// A numbered or bulleted item: one rule, step or check.
-static ITEM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(?:\d+\.|[-*•])\s+\S").unwrap());
-use super::rules::RULE_SECTIONS;
 static E_CASE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bE(\d{1,3})\s*[—–-]\s*\S").unwrap());
-static PROTOCOL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:[-*]\s+)?\**([A-Z])\**(?:\s*[—–:-]\s*|\s+)\**[A-Z][a-z]").unwrap()
-});
+    LazyLock::new(|| Regex::new(r"\bE(\d{1,3})\**\s*[-:]\s*\S").unwrap());
+static PROTOCOL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\**([A-Z])\**(?:\s*[-:]\s*|\s+)\**[A-Z][a-z]").unwrap());
 
 /// What versioning cares about in a charter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outline {
     pub version: Option<semver::Version>,
     pub version_text: Option<String>,
-    pub core_invariants: Option<String>,
+    /// 1-based lines of every version line below the title.
+    pub version_lines: Vec<usize>,
+    pub has_core_invariants: bool,
     pub protocols: BTreeSet<char>,
     pub cases: BTreeSet<u32>,
     pub registry_rows: Vec<String>,
+    /// The registry's text, all of it: a row re-wrapped over two lines is no new row.
+    pub registry_text: String,
     pub has_marker: bool,
-    /// Per rule section: how many items (rules, steps, checks) it holds.
-    pub rule_items: Vec<(String, usize)>,
 }
 
 /// The version as semver (the `semver` crate: a pre-release sorts before its release).
@@ -43,85 +39,76 @@ fn semver(v: &str) -> Option<semver::Version> {
     semver::Version::parse(v).ok()
 }
 
-/// What versioning cares about, read from the charter with its fenced code blocks blanked: a
-/// version line or a registry row inside a code block is an example, not the charter's own.
-/// A byte-order mark is read as such; line endings are the reader's, not content.
-pub fn outline(text: &str) -> Outline {
-    let text = text
-        .strip_prefix('\u{feff}')
-        .unwrap_or(text)
-        .replace("\r\n", "\n");
-    let text = &super::markdown::without_fences(&text);
-    let version_text = VERSION
-        .captures(text)
-        .map(|c| c[1].trim_end_matches(['—', '-', ',']).to_string());
-    let protocols = section(text, "Verification Protocols")
-        .map(|s| {
-            s.lines()
-                .filter_map(|l| PROTOCOL.captures(l).and_then(|c| c[1].chars().next()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let cases = section(text, "Evaluation Harness")
-        .map(|s| {
+/// What versioning cares about, read from the charter's blocks: a version line or a registry
+/// row inside a code block is an example, and one in page chrome or a comment is not the
+/// charter's.
+pub fn outline(doc: &Doc) -> Outline {
+    let versions = doc.version_lines();
+    let first_version = versions.first().copied().or_else(|| {
+        doc.blocks
+            .iter()
+            .find(|b| blocks::is_version(b) && b.kind != Kind::Heading)
+    });
+    let version_text = first_version.and_then(|b| {
+        blocks::VERSION
+            .captures(&b.text.replace('*', ""))
+            .map(|c| c[1].trim_end_matches(['-', ',', '.']).to_string())
+    });
+    let protocols = doc
+        .section("Verification Protocols")
+        .filter_map(|b| PROTOCOL.captures(&b.text).and_then(|c| c[1].chars().next()))
+        .collect();
+    let cases = doc
+        .section("Evaluation Harness")
+        .flat_map(|b| {
             E_CASE
-                .captures_iter(&s)
+                .captures_iter(&b.text)
                 .filter_map(|c| c[1].parse().ok())
-                .collect()
+                .collect::<Vec<u32>>()
         })
-        .unwrap_or_default();
-    let registry_rows = registry_section(text)
-        .map(|s| {
-            s.lines()
-                .map(str::trim)
-                .filter(|l| {
-                    !l.is_empty()
-                        && !l.starts_with("|---")
-                        && !l.starts_with("| ---")
-                        && !l
-                            .to_ascii_lowercase()
-                            .replace(['|', ' '], "")
-                            .starts_with("failuremodesignature")
-                })
-                .map(|l| {
-                    l.trim_matches('|')
-                        .split('|')
-                        .next()
-                        .unwrap_or(l)
-                        .split('\t')
-                        .next()
-                        .unwrap_or(l)
-                        .trim()
-                        .to_string()
-                })
-                .collect()
+        .collect();
+    // Rows of a table, or lines of a rendered table (one paragraph), header left out.
+    let registry: Vec<&blocks::Block> = doc.section("Failure-Mode Registry").collect();
+    let registry_rows = registry
+        .iter()
+        .flat_map(|b| match b.kind {
+            Kind::Row => vec![b.text.clone()],
+            Kind::Paragraph => b.lines.clone(),
+            _ => Vec::new(),
         })
-        .unwrap_or_default();
+        .filter(|r| {
+            !r.to_ascii_lowercase()
+                .replace(['|', ' ', '*'], "")
+                .starts_with("failuremode")
+        })
+        .map(|r| {
+            let first = r.split(" | ").next().unwrap_or(&r);
+            first.split('\t').next().unwrap_or(first).trim().to_string()
+        })
+        .collect();
+    let registry_text = registry
+        .iter()
+        .map(|b| b.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     Outline {
         version: version_text.as_deref().and_then(semver),
         version_text,
-        core_invariants: section(text, "Core Invariants")
-            .map(|s| checkers::extract::text::normalize_ws(&s)),
+        version_lines: versions.iter().map(|b| b.line).collect(),
+        has_core_invariants: doc.has_section(versioning::CORE),
         protocols,
         cases,
         registry_rows,
-        has_marker: text.lines().any(|l| l.contains(RUNTIME_MARKER)),
-        rule_items: RULE_SECTIONS
-            .iter()
-            .map(|s| {
-                let n =
-                    section(text, s).map_or(0, |b| b.lines().filter(|l| ITEM.is_match(l)).count());
-                (s.to_string(), n)
-            })
-            .collect(),
+        registry_text,
+        has_marker: doc.has_marker(),
     }
 }
 
 /// The E-cases a charter lists in its Evaluation Harness that this harness version has no
 /// checker for (`E14`), in order: `run` and `gate` say so before any model is called and the gate
-/// fails for them. One small function over the outline, for the lint rewrite to replace.
+/// fails for them. Read from the same block model as lint's `charter/case-without-checker`.
 pub fn untestable_cases(text: &str) -> Vec<String> {
-    let listed: BTreeSet<u32> = outline(text).cases.into_iter().collect();
+    let listed: BTreeSet<u32> = outline(&blocks::read(text)).cases.into_iter().collect();
     listed
         .into_iter()
         .map(|n| format!("E{n}"))
@@ -129,35 +116,30 @@ pub fn untestable_cases(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The Failure-Mode Registry's rows, in every form the charter uses: a Markdown table, a
-/// rendered page's lines (columns run together, or tab-separated), a list. The table's header
-/// line on a rendered page reads like a heading ("Failure mode Signature Mitigation"); the
-/// registry runs on through it to the next section.
-fn registry_section(text: &str) -> Option<String> {
-    let hs = headings(text);
-    let pos = hs
-        .iter()
-        .position(|(_, h)| h.eq_ignore_ascii_case("Failure-Mode Registry"))?;
-    let start = hs[pos].0 + 1;
-    let is_header = |h: &str| {
-        h.to_ascii_lowercase()
-            .replace(['|', ' ', '\t'], "")
-            .starts_with("failuremode")
-    };
-    let end = hs[pos + 1..]
-        .iter()
-        .find(|(_, h)| !is_header(h))
-        .map_or(usize::MAX, |(i, _)| *i);
-    crate::suite::charter::lines_between(text, start, end)
-}
-
 /// Structural findings, and versioning findings when `base` (the charter at a revision) is given.
 pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> {
     let mut out = Vec::new();
-    if let Some(f) = text_before_title(path, text) {
+    let doc = blocks::read(text);
+    if let Some(f) = chrome_before_title(path, &doc) {
         out.push(f);
     }
-    let o = outline(text);
+    let o = outline(&doc);
+    out.extend(structure(path, text, &o));
+    out.extend(harness_cases(path, text, &doc, &o));
+    out.extend(super::patterns::lint(path, text));
+    if let Some((rev, base_text)) = base {
+        let base_doc = blocks::read(base_text);
+        let base = outline(&base_doc);
+        let changes = versioning::changes(&base_doc, &doc);
+        out.extend(version_findings(path, rev, &base, &o, &changes));
+        out.extend(registry_finding(path, text, &o, &base));
+    }
+    out
+}
+
+/// The runtime marker, one semver version line, a Core Invariants section.
+fn structure(path: &str, text: &str, o: &Outline) -> Vec<Finding> {
+    let mut out = Vec::new();
     let mut find = |line: usize, rule: &'static str, message: String, fix: String| {
         out.push(Finding::error(path, line, rule, message, fix))
     };
@@ -170,7 +152,7 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
                 .into(),
         );
     }
-    let vline = line_where(text, |l| VERSION.is_match(l));
+    let vline = o.version_lines.first().copied().unwrap_or(1);
     match (&o.version_text, &o.version) {
         (None, _) => find(
             1,
@@ -179,14 +161,27 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
             "add a line \"Version MAJOR.MINOR.PATCH — DATE\" under the title".into(),
         ),
         (Some(v), None) => find(
-            vline,
+            line_where(text, |l| l.contains(v.as_str())),
             "charter/version-semver",
             format!("version {v:?} is not semver"),
             "write the version as MAJOR.MINOR.PATCH, e.g. 0.2.0".into(),
         ),
         _ => {}
     }
-    if o.core_invariants.is_none() {
+    if o.version_lines.len() > 1 {
+        let lines: Vec<String> = o.version_lines.iter().map(usize::to_string).collect();
+        find(
+            o.version_lines[1],
+            "charter/version-lines",
+            format!(
+                "{} version lines (lines {}): a charter has one version",
+                lines.len(),
+                lines.join(", ")
+            ),
+            format!("keep the version line at line {vline} and delete the others"),
+        );
+    }
+    if !o.has_core_invariants {
         find(
             1,
             "charter/core-invariants",
@@ -194,69 +189,93 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
             "add a Core Invariants heading with the invariants under it".into(),
         );
     }
-    let harness_line = headings(text)
-        .into_iter()
-        .find(|(_, h)| h.eq_ignore_ascii_case("Evaluation Harness"))
-        .map_or(1, |(i, _)| i + 1);
+    out
+}
+
+/// Whether this harness can test the charter's cases. A case without a checker is the
+/// harness's limit, not the charter's fault: a warning (run and gate say they cannot test it);
+/// a checker whose case the charter no longer lists is an error.
+fn harness_cases(path: &str, text: &str, doc: &Doc, o: &Outline) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let harness_line = doc
+        .blocks
+        .iter()
+        .find(|b| b.kind == Kind::Heading && b.text.eq_ignore_ascii_case("Evaluation Harness"))
+        .map_or(1, |b| b.line);
     let listed: BTreeSet<String> = o.cases.iter().map(|n| format!("E{n}")).collect();
     for case in &listed {
         if checkers::checker_for(case).is_err() {
-            let line = line_where(text, |l| {
-                l.contains(&format!("{case} —")) || l.contains(&format!("{case} -"))
+            let line = doc
+                .section("Evaluation Harness")
+                .find(|b| {
+                    E_CASE
+                        .captures(&b.text)
+                        .is_some_and(|c| format!("E{}", &c[1]) == *case)
+                })
+                .map_or_else(
+                    || line_where(text, |l| l.contains(case.as_str())),
+                    |b| b.line,
+                );
+            out.push(Finding {
+                severity: Severity::Warn,
+                ..Finding::error(
+                    path,
+                    line,
+                    "charter/case-without-checker",
+                    format!("{case} is listed in the Evaluation Harness, but this harness version has no checker for it: the charter's versioning rules judge the case; run and gate cannot test it"),
+                    "a new case needs a harness release with its checker, case file and golden transcripts; until then the gate fails naming it".into(),
+                )
             });
-            find(line, "charter/case-without-checker", format!("{case} is listed in the Evaluation Harness but this harness has no checker for it"), format!("add checkers/src/e{:02}.rs, cases/{case}.toml and golden transcripts, then register it", case[1..].parse::<u32>().unwrap_or(0)));
         }
     }
     for id in checkers::CASE_IDS {
         if !listed.contains(id) {
-            find(
+            out.push(Finding::error(
+                path,
                 harness_line,
                 "charter/checker-without-case",
                 format!(
                     "the harness checks {id}, but the Evaluation Harness section does not list it"
                 ),
                 format!("list {id} in the Evaluation Harness, or retire its checker"),
-            );
+            ));
         }
-    }
-    out.extend(super::patterns::lint(path, text));
-    if let Some((rev, base_text)) = base {
-        let base = Base {
-            text: base_text,
-            outline: outline(base_text),
-        };
-        out.extend(versioning(path, text, &o, rev, &base));
     }
     out
 }
 
-/// Lines above the charter's title: a charter copied from a web page brings the page's own
+/// Blocks above the charter's title: a charter copied from a web page brings the page's own
 /// lines ("Skip to content", "Latest commit", "History", "Raw"), and everything above the
-/// runtime marker is sent as the system prompt. A warning: a preamble may be meant. `run`
-/// gives the same warning before it sends the charter.
+/// runtime marker is sent as the system prompt. A warning: a preamble may be meant. A
+/// byte-order mark or an HTML comment is no text. `run` gives the same warning before it sends
+/// the charter.
 pub fn text_before_title(path: &str, text: &str) -> Option<Finding> {
-    let (at, title) = crate::suite::charter::title(text)?;
-    let before: Vec<&str> = text
-        .lines()
-        .take(at)
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
+    chrome_before_title(path, &blocks::read(text))
+}
+
+fn chrome_before_title(path: &str, doc: &Doc) -> Option<Finding> {
+    let title = doc.title.as_ref()?;
+    let first = doc.chrome.first()?;
+    let shown: Vec<String> = doc
+        .chrome
+        .iter()
+        .take(4)
+        .map(|b| format!("{:?}", versioning::short(&b.text)))
         .collect();
-    let first = *before.first()?;
-    let shown: Vec<String> = before.iter().take(4).map(|l| format!("{l:?}")).collect();
-    let more = if before.len() > 4 { ", …" } else { "" };
+    let more = if doc.chrome.len() > 4 { ", …" } else { "" };
     Some(Finding {
         path: path.to_string(),
-        line: line_where(text, |l| l.trim() == first),
-        severity: super::Severity::Warn,
+        line: first.line,
+        severity: Severity::Warn,
         rule: "charter/text-before-title",
         message: format!(
-            "{} line(s) precede the title {title:?} (line {}): {}{more} — page chrome copied with the charter? It is sent to every model as part of the system prompt",
-            before.len(),
-            at + 1,
+            "{} block(s) precede the title {:?} (line {}): {}{more} — page chrome copied with the charter? It is sent to every model as part of the system prompt",
+            doc.chrome.len(),
+            title.text,
+            title.line,
             shown.join(", ")
         ),
-        fix: format!("delete everything above the line {title:?}"),
+        fix: format!("delete everything above the line {:?}", title.text),
     })
 }
 
@@ -282,158 +301,122 @@ pub fn prompt_preview(text: &str, lines: usize) -> Option<String> {
     Some(out)
 }
 
-/// The charter's own versioning rules between `base` and `head`: the bump structure decides,
-/// and a question for a reviewer for every reworded rule whose readings need different bumps.
-fn versioning(path: &str, text: &str, head: &Outline, rev: &str, base: &Base) -> Vec<Finding> {
-    let new_cases: Vec<u32> = head
-        .cases
-        .difference(&base.outline.cases)
-        .copied()
-        .collect();
-    let rule_diffs = super::rules::diff(base.text, text);
-    let Some((required, why)) = required_bump(
-        head,
-        &base.outline,
-        &new_cases,
-        &rule_diffs,
-        base.text != text,
-    ) else {
+const LEVEL: [&str; 3] = ["patch", "minor", "major"];
+const WHY_LEVEL: [&str; 3] = [
+    "the charter's semver: patch = wording",
+    "more than wording, so a patch cannot carry it (minor = a new protocol or case, or a change to what a rule requires)",
+    "the charter's semver: major = Core Invariant change",
+];
+
+/// The worst change and how many others there are, for a finding: which block changed in which
+/// section, and why that needs its bump.
+fn worst(changes: &[Change]) -> Option<(usize, String, usize)> {
+    let w = changes.iter().max_by_key(|c| c.level)?;
+    let others = match changes.len() - 1 {
+        0 => String::new(),
+        n => format!(" (and {n} other change(s))"),
+    };
+    Some((
+        w.level,
+        format!("{}: {}{others} — {}", w.place(), w.what, WHY_LEVEL[w.level]),
+        w.at.line,
+    ))
+}
+
+/// The head's version against the base's: never down, and up by at least the bump the changes
+/// need; none needed when the two are the same charter. Reworded rules whose readings need
+/// different bumps go to a reviewer.
+fn version_findings(
+    path: &str,
+    rev: &str,
+    base: &Outline,
+    head: &Outline,
+    changes: &[Change],
+) -> Vec<Finding> {
+    let vline = head.version_lines.first().copied().unwrap_or(1);
+    let err = |rule, message: String, fix: String| Finding::error(path, vline, rule, message, fix);
+    let worst = worst(changes);
+    let (Some(b), Some(h)) = (base.version.clone(), head.version.clone()) else {
+        return match worst {
+            Some(_) => vec![err(
+                "charter/version-increase",
+                format!("cannot compare versions with {rev}"),
+                "give both revisions a semver version line".into(),
+            )],
+            None => Vec::new(),
+        };
+    };
+    let bline = base.version_lines.first().copied().unwrap_or(1);
+    if h.cmp_precedence(&b) == std::cmp::Ordering::Less {
+        return vec![err(
+            "charter/version-increase",
+            format!("the version goes down: {h} (line {vline}) is below {rev}'s {b} (its line {bline}); a version never goes down"),
+            format!("bump from {b} instead, to at least {}", bump(&b, worst.as_ref().map_or(0, |w| w.0))),
+        )];
+    }
+    let Some((required, why, _)) = worst else {
         return Vec::new();
     };
-    let vline = line_where(text, |l| VERSION.is_match(l));
-    let made = made_bump(&base.outline, head);
+    let Some(got) = made_bump(base, head) else {
+        let build = if !h.build.is_empty() {
+            " (build metadata does not change a version's precedence)"
+        } else {
+            ""
+        };
+        return vec![err(
+            "charter/version-increase",
+            format!("{why}; the version was not bumped ({h} at line {vline}, as at {rev}){build}: that needs a {} bump", LEVEL[required]),
+            format!("bump to {}", bump(&b, required)),
+        )];
+    };
     let mut out = Vec::new();
-    out.extend(version_finding(
-        path,
-        vline,
-        rev,
-        &base.outline,
-        head,
-        required,
-        &why,
-    ));
-    // A reworded rule is wording (patch) or a rule change (minor). Only when the bump made
-    // and the decided bump are both below minor do the readings disagree about the version.
-    if required < 1 && made.is_some_and(|m| m < 1) {
-        let b = base
-            .outline
-            .version
-            .as_ref()
-            .map_or(String::new(), |v| v.to_string());
-        let h = head
-            .version
-            .as_ref()
-            .map_or(String::new(), |v| v.to_string());
-        for d in &rule_diffs {
-            if let super::rules::Change::Question(what) = &d.change {
-                out.push(reworded_finding(path, text, d, what, &b, &h));
-            }
+    let unreset = (h.major > b.major && (h.minor, h.patch) != (0, 0))
+        || (h.major == b.major && h.minor > b.minor && h.patch != 0);
+    if unreset {
+        out.push(err(
+            "charter/version-increase",
+            format!("{b} → {h} does not reset the lower numbers: a minor bump resets patch, a major bump minor and patch (semver)"),
+            format!("write {}", bump(&b, got)),
+        ));
+    }
+    if got < required {
+        out.push(err(
+            "charter/version-bump",
+            format!(
+                "{why}: that needs a {} bump, but {b} → {h} is a {}",
+                LEVEL[required], LEVEL[got]
+            ),
+            format!("bump to {}", bump(&b, required)),
+        ));
+    } else if required < 1 && got < 1 {
+        for c in changes.iter().filter(|c| c.question) {
+            out.push(reworded_finding(path, c, &b, &h));
         }
     }
-    out.extend(registry_finding(
-        path,
-        text,
-        head,
-        &base.outline,
-        &new_cases,
-    ));
     out
 }
 
-/// The base revision's charter, as text and as outline.
-struct Base<'a> {
-    text: &'a str,
-    outline: Outline,
-}
-
-/// One reworded rule, for a person: the rule, old and new side by side, the bump each reading
-/// needs and the one the change made; the linter claims neither reading.
-fn reworded_finding(
-    path: &str,
-    text: &str,
-    d: &super::rules::RuleDiff,
-    what: &str,
-    b: &str,
-    h: &str,
-) -> Finding {
-    let shown = |t: &Option<String>| {
-        t.as_deref()
-            .map_or("(none)".to_string(), |t| format!("«{t}»"))
-    };
-    let first = d.new.as_deref().or(d.old.as_deref()).unwrap_or("");
-    let probe: String = first.chars().take(40).collect();
-    let line = line_where(text, |l| l.contains(probe.trim()));
-    let minor = semver::Version::parse(b).map_or("a minor version".to_string(), |v| bump(&v, 1));
+/// One reworded rule, for a person: the rule and its section, a word diff marking only the
+/// changed words, the bump each reading needs and the one the change made; the linter claims
+/// neither reading.
+fn reworded_finding(path: &str, c: &Change, b: &semver::Version, h: &semver::Version) -> Finding {
+    let diff = versioning::word_diff(
+        c.old.as_deref().unwrap_or(""),
+        c.new.as_deref().unwrap_or(""),
+    );
     Finding::needs_reviewer(
         path,
-        line,
+        c.at.line,
         "charter/reworded-rule",
         format!(
-            "{}: {what}. Old {} → new {}. If it still requires the same, this is wording (a patch bump); if it changes what the rule requires, it is a rule change (a minor bump). This change bumps {b} → {h} (patch)",
-            d.label,
-            shown(&d.old),
-            shown(&d.new)
+            "{}: {}. Changed words: {}. Read as the same requirement, this is wording (patch, as made: {b} → {h}); read as a changed requirement, it needs a minor bump ({})",
+            c.place(),
+            c.what,
+            diff.trim_end_matches('.'),
+            bump(b, 1)
         ),
-        format!("a reviewer decides: if the meaning changed, bump to {minor}; if not, nothing to do"),
+        format!("a reviewer decides: if the rule requires something else now, bump to {}; if not, nothing to do", bump(b, 1)),
     )
-}
-
-/// The bump the change needs (0 patch, 1 minor, 2 major) and why; None when nothing changed.
-fn required_bump(
-    head: &Outline,
-    base: &Outline,
-    new_cases: &[u32],
-    rules: &[super::rules::RuleDiff],
-    changed: bool,
-) -> Option<(usize, String)> {
-    let new_protocols: Vec<char> = head
-        .protocols
-        .difference(&base.protocols)
-        .copied()
-        .collect();
-    let gone_protocols: Vec<char> = base
-        .protocols
-        .difference(&head.protocols)
-        .copied()
-        .collect();
-    let gone_cases: Vec<u32> = base.cases.difference(&head.cases).copied().collect();
-    let gone_rules: Vec<String> = base
-        .rule_items
-        .iter()
-        .zip(&head.rule_items)
-        .filter(|((_, b), (_, h))| h < b)
-        .map(|((s, b), (_, h))| format!("{} rule(s) of {s}", b - h))
-        .collect();
-    let decided: Vec<String> = rules
-        .iter()
-        .filter_map(|d| match &d.change {
-            super::rules::Change::Decided(why) => Some(format!("{}: {why}", d.label)),
-            _ => None,
-        })
-        .collect();
-    if head.core_invariants != base.core_invariants {
-        Some((2, "Core Invariants changed".to_string()))
-    } else if !new_cases.is_empty() || !new_protocols.is_empty() {
-        let mut what = Vec::new();
-        what.extend(new_cases.iter().map(|c| format!("E{c}")));
-        what.extend(new_protocols.iter().map(|p| format!("protocol {p}")));
-        Some((1, format!("new {}", what.join(", "))))
-    } else if !gone_cases.is_empty() || !gone_protocols.is_empty() || !gone_rules.is_empty() {
-        let mut what = Vec::new();
-        what.extend(gone_cases.iter().map(|c| format!("E{c}")));
-        what.extend(gone_protocols.iter().map(|p| format!("protocol {p}")));
-        what.extend(gone_rules);
-        Some((
-            1,
-            format!("deleted {} (a rule change, not wording)", what.join(", ")),
-        ))
-    } else if !decided.is_empty() {
-        Some((1, format!("a rule changed ({})", decided.join("; "))))
-    } else if changed {
-        Some((0, "wording changed".to_string()))
-    } else {
-        None
-    }
 }
 
 /// The level of the bump from base to head (0 patch, 1 minor, 2 major), or None when the head
@@ -458,87 +441,33 @@ fn made_bump(base: &Outline, head: &Outline) -> Option<usize> {
     })
 }
 
-/// The head's version must increase on the base's by at least the `required` level.
-fn version_finding(
-    path: &str,
-    vline: usize,
-    rev: &str,
-    base: &Outline,
-    head: &Outline,
-    required: usize,
-    why: &str,
-) -> Option<Finding> {
-    let f =
-        |line, rule, message: String, fix: String| Finding::error(path, line, rule, message, fix);
-    let level = ["patch", "minor", "major"];
-    let (Some(b), Some(h)) = (base.version.clone(), head.version.clone()) else {
-        return Some(f(
-            vline,
-            "charter/version-increase",
-            format!("cannot compare versions with {rev}"),
-            "give both revisions a semver version line".into(),
-        ));
-    };
-    let Some(got) = made_bump(base, head) else {
-        let build = if h.cmp_precedence(&b) == std::cmp::Ordering::Equal && !h.build.is_empty() {
-            " (build metadata does not change a version's precedence)"
-        } else {
-            ""
-        };
-        return Some(f(
-            vline,
-            "charter/version-increase",
-            format!("version {h} does not increase on {rev}'s {b}{build}"),
-            format!("bump to at least {}", bump(&b, required)),
-        ));
-    };
-    (got < required).then(|| {
-        f(
-            vline,
-            "charter/version-bump",
-            format!(
-                "{why}: that needs a {} bump, but {b} → {h} is a {}",
-                level[required], level[got]
-            ),
-            format!("bump to {}", bump(&b, required)),
-        )
-    })
-}
-
 /// New E-cases and new Failure-Mode Registry rows come in pairs, in the same change.
-fn registry_finding(
-    path: &str,
-    text: &str,
-    head: &Outline,
-    base: &Outline,
-    new_cases: &[u32],
-) -> Option<Finding> {
+fn registry_finding(path: &str, text: &str, head: &Outline, base: &Outline) -> Option<Finding> {
     let f =
         |line, rule, message: String, fix: String| Finding::error(path, line, rule, message, fix);
+    let new_cases: Vec<String> = head
+        .cases
+        .difference(&base.cases)
+        .map(|c| format!("E{c}"))
+        .collect();
     let new_rows: Vec<&String> = head
         .registry_rows
         .iter()
-        .filter(|r| !base.registry_rows.contains(r))
+        .filter(|r| !base.registry_rows.contains(r) && !base.registry_text.contains(r.as_str()))
         .collect();
     if new_cases.len() > new_rows.len() {
-        let line = line_where(text, |l| {
-            l.trim() == "Failure-Mode Registry"
-                || l.trim_start_matches('#').trim() == "Failure-Mode Registry"
-        });
-        Some(f(line, "charter/case-needs-registry-row", format!("{} new E-case(s) ({}) but {} new Failure-Mode Registry row(s)", new_cases.len(), new_cases.iter().map(|c| format!("E{c}")).collect::<Vec<_>>().join(", "), new_rows.len()), "add one registry row (failure mode | signature | mitigation) per new E-case in the same change".into()))
+        let line = line_where(text, |l| l.contains("Failure-Mode Registry"));
+        Some(f(line, "charter/case-needs-registry-row", format!("{} new E-case(s) ({}) but {} new Failure-Mode Registry row(s)", new_cases.len(), new_cases.join(", "), new_rows.len()), "add one registry row (failure mode | signature | mitigation) per new E-case in the same change".into()))
     } else if new_rows.len() > new_cases.len() {
         let line = line_where(text, |l| l.contains(new_rows[0].as_str()));
+        let rows: Vec<String> = new_rows.iter().map(|r| format!("{r:?}")).collect();
         Some(f(
             line,
             "charter/registry-row-needs-case",
             format!(
                 "{} new registry row(s) ({}) but {} new E-case(s)",
                 new_rows.len(),
-                new_rows
-                    .iter()
-                    .map(|r| format!("{r:?}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                rows.join(", "),
                 new_cases.len()
             ),
             "add one E-case with its checker per new registry row in the same change".into(),

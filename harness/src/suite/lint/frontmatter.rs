@@ -1,8 +1,8 @@
 //! The one reader of a capsule's YAML front matter (lint and anything else that reads front
-//! matter). The capsule definition uses no anchors or aliases, and an alias can expand without
-//! bound (a 400-byte "billion laughs"), so both are refused in a scan of the parser's events
-//! before any value is built; so is nesting deeper than `MAX_DEPTH` and more than `MAX_EVENTS`
-//! nodes. A byte-order mark is read as one: the text after it is the document.
+//! matter). Anchors and aliases are YAML and read as such, but an alias can expand without
+//! bound (a 400-byte "billion laughs"), so a scan of the parser's events counts every node as it
+//! would expand, before any value is built, and refuses more than `MAX_EVENTS` nodes or nesting
+//! deeper than `MAX_DEPTH`. A byte-order mark is read as one: the text after it is the document.
 
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::{Yaml, YamlLoader};
@@ -63,11 +63,14 @@ pub fn parse(text: &str) -> Result<Option<Doc<'_>>, (usize, String)> {
     }))
 }
 
-/// Load YAML text as one document, refusing anchors, aliases, deep nesting and huge node
-/// counts before building anything. Lines in errors are 1-based within `text`.
+/// Load YAML text as one document, refusing deep nesting and huge node counts, aliases
+/// included as what they expand to, before building anything. Lines in errors are 1-based
+/// within `text`.
 pub fn load(text: &str) -> Result<Yaml, (usize, String)> {
     let mut parser = Parser::new_from_str(text);
-    let (mut depth, mut events) = (0usize, 0usize);
+    // Per open collection: its anchor and its size so far, aliases counted as expanded.
+    let mut open: Vec<(usize, usize)> = vec![(0, 0)];
+    let mut sizes: std::collections::HashMap<usize, usize> = Default::default();
     loop {
         let (event, mark) = parser.next_token().map_err(|e| {
             (
@@ -76,37 +79,43 @@ pub fn load(text: &str) -> Result<Yaml, (usize, String)> {
             )
         })?;
         let line = mark.line();
-        events += 1;
-        if events > MAX_EVENTS {
-            return Err((
-                line,
-                format!("frontmatter holds more than {MAX_EVENTS} YAML nodes"),
-            ));
-        }
-        let anchored = match &event {
-            Event::Alias(_) => {
-                return Err((line, "frontmatter uses a YAML alias (*name); the capsule definition uses none, and aliases can expand without bound — write the value out".into()));
-            }
-            Event::Scalar(_, _, a, _) => *a,
+        let node = match &event {
+            Event::Alias(id) => Some((
+                0,
+                *sizes.get(id).ok_or((
+                    line,
+                    "frontmatter uses a YAML alias (*name) to no anchor before it".to_string(),
+                ))?,
+            )),
+            Event::Scalar(_, _, a, _) => Some((*a, 1)),
             Event::SequenceStart(a, _) | Event::MappingStart(a, _) => {
-                depth += 1;
-                if depth > MAX_DEPTH {
+                open.push((*a, 1));
+                if open.len() > MAX_DEPTH + 1 {
                     return Err((
                         line,
                         format!("frontmatter nests deeper than {MAX_DEPTH} levels"),
                     ));
                 }
-                *a
+                None
             }
-            Event::SequenceEnd | Event::MappingEnd => {
-                depth = depth.saturating_sub(1);
-                0
-            }
+            Event::SequenceEnd | Event::MappingEnd => open.pop(),
             Event::StreamEnd => break,
-            _ => 0,
+            _ => None,
         };
-        if anchored != 0 {
-            return Err((line, "frontmatter uses a YAML anchor (&name); the capsule definition uses none — write the value out".into()));
+        if let Some((anchor, size)) = node {
+            if anchor != 0 {
+                sizes.insert(anchor, size);
+            }
+            let parent = open.last_mut().map_or(0, |p| {
+                p.1 = p.1.saturating_add(size);
+                p.1
+            });
+            if parent > MAX_EVENTS || size > MAX_EVENTS {
+                return Err((
+                    line,
+                    format!("frontmatter holds more than {MAX_EVENTS} YAML nodes (anchors and aliases counted as they expand)"),
+                ));
+            }
         }
     }
     let docs = YamlLoader::load_from_str(text).map_err(|e| {
@@ -163,9 +172,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn aliases_anchors_and_deep_nesting_are_refused_before_anything_is_built() {
-        let laughs = "a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n";
-        assert!(load(laughs).unwrap_err().1.contains("anchor"));
+    fn aliases_expanding_without_bound_and_deep_nesting_are_refused_before_anything_is_built() {
+        let mut laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n".to_string();
+        for k in 1..10 {
+            let refs = vec![format!("*a{}", k - 1); 10].join(", ");
+            laughs.push_str(&format!("a{k}: &a{k} [{refs}]\n"));
+        }
+        assert!(load(&laughs).unwrap_err().1.contains("as they expand"));
+        let small = load("r: &r [x, y]\nw: *r\n").unwrap();
+        assert_eq!(small["w"], small["r"]);
         assert!(load("a: *b\n").is_err());
         let deep = format!("a: {}{}\n", "[".repeat(40), "]".repeat(40));
         assert!(load(&deep).unwrap_err().1.contains("deeper"));

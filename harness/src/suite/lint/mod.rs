@@ -3,12 +3,15 @@
 //! or a warning) when structure decides it, and needs a reviewer when only meaning could: the
 //! linter never guesses what a reworded sentence means.
 
+pub mod blocks;
 pub mod capsule;
 pub mod charter;
 pub mod frontmatter;
+pub mod identity;
 pub mod markdown;
 pub mod patterns;
 pub mod rules;
+pub mod versioning;
 
 use crate::error::Result;
 use std::fmt;

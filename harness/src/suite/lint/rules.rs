@@ -1,278 +1,55 @@
-//! A charter's rules as structure, for `lint charter --base`: each rule section's rules
-//! (numbered items, bullets, protocol and procedure blocks, paragraphs) paired old with new and
-//! compared by what structure can decide: their numbers (in digits or words), their clauses of
-//! obligation (never / must / only / every …), and their ranked orders (`a → b → c`, numbered
-//! steps). A structural difference is decided; a change of form (emphasis, case, punctuation,
-//! a number in words or digits, spelling) is wording; a rule reworded with its structure intact
-//! is a question for a reviewer, and so is a rule that cannot be paired at all.
+//! One rule's two texts compared by what they require: their numbers (in digits or words) and
+//! the units they count, their operators (prohibitions, negations, modals, quantifiers,
+//! comparisons and thresholds, restrictions, halts), the charter's defined terms, their ranked
+//! orders (`a → b → c`), and words added to or dropped from them (a list's members, a
+//! condition). A difference in any of these is decided; a change of form (emphasis, case,
+//! punctuation, a number in words or digits, spelling, function words) is wording; content words
+//! changed with none of the above is a question for a reviewer.
 
-use crate::suite::charter::headings;
 use regex::Regex;
 use std::sync::LazyLock;
-
-/// The sections whose items are the charter's rules (Core Invariants are compared whole: any
-/// change there is a major one).
-pub const RULE_SECTIONS: [&str; 6] = [
-    "Purpose & Scope",
-    "Reasoning Procedures",
-    "Procedures",
-    "Verification Protocols",
-    "Composition",
-    "Usage Rules",
-];
-
-/// One rule as written: its label within its section, and its text (wrapped lines joined).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Rule {
-    pub label: String,
-    /// A numbered item: its position is part of its meaning (a ranked list, an ordered step).
-    pub numbered: bool,
-    pub text: String,
-}
 
 /// What happened to one rule between base and head.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change {
     /// The same rule in another form.
     Wording,
-    /// A difference of structure, named.
+    /// A difference in what it requires, named.
     Decided(String),
-    /// Reworded with its numbers, clauses and orders intact, or not pairable: only a person
-    /// reading both can say whether it still requires the same.
+    /// Reworded with its numbers, operators and orders intact: only a person reading both can
+    /// say whether it still requires the same.
     Question(String),
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct RuleDiff {
-    pub label: String,
-    pub old: Option<String>,
-    pub new: Option<String>,
-    pub change: Change,
-}
-
-static NUMBERED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*(\d+)\.\s+(.*)$").unwrap());
-static BULLET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*[-*•]\s+(.*)$").unwrap());
-/// A protocol or procedure block's head: `A — Arithmetic.`, `**B** Premises:`, `P1 — Decompose`.
-static BLOCK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:[-*•]\s+)?\**((?:P\d+)|[A-Z])\**(?:\s*[—–:-]\s*|\s+)\**[A-Z][a-z]").unwrap()
-});
-/// A bullet's lead term (`Scope:`, `Change gate.`), which names it.
-static LEAD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\**([A-Za-z][\w /&'-]{0,40}?)\**\s*[:.]\**\s").unwrap());
-
-/// The rules of every rule section, in order, labelled `Section: block.n`. A procedure or
-/// protocol set as a heading of its own (`P1 — Decompose` on a rendered page) belongs to the
-/// rule section above it.
-pub fn rules(text: &str) -> Vec<Rule> {
-    let hs = headings(text);
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    let mut current: Option<&str> = None;
-    for (k, (at, title)) in hs.iter().enumerate() {
-        let end = hs.get(k + 1).map_or(lines.len(), |(i, _)| *i);
-        let body = lines[(*at + 1).min(end)..end].join("\n");
-        if let Some(name) = RULE_SECTIONS.iter().find(|s| s.eq_ignore_ascii_case(title)) {
-            current = Some(name);
-            section_rules(name, &body, String::new(), &mut out);
-        } else if let (Some(name), Some(c)) = (current, BLOCK.captures(title)) {
-            out.push(Rule {
-                label: format!("{name}: {}", &c[1]),
-                numbered: false,
-                text: title.trim().to_string(),
-            });
-            section_rules(name, &body, c[1].to_string(), &mut out);
-        } else {
-            current = None;
-        }
-    }
-    out
-}
-
-fn section_rules(name: &str, body: &str, mut block: String, out: &mut Vec<Rule>) {
-    let mut para = 0;
-    let mut open = false;
-    for line in body.lines() {
-        let t = line.trim();
-        if t.is_empty() {
-            open = false;
-            continue;
-        }
-        // A rule's text is its words without its list marker: the label carries the number,
-        // so a renumbered rule is the same text.
-        let label = if let Some(c) = NUMBERED.captures(line) {
-            let at = if block.is_empty() { "" } else { "." };
-            Some((
-                format!("{name}: {block}{at}{}", &c[1]),
-                true,
-                c[2].trim().to_string(),
-            ))
-        } else if let Some(c) = BLOCK.captures(line) {
-            block = c[1].to_string();
-            Some((format!("{name}: {block}"), false, t.to_string()))
-        } else if let Some(c) = BULLET.captures(line) {
-            let lead = LEAD.captures(&c[1]).map(|l| l[1].trim().to_string());
-            para += 1;
-            Some((
-                format!("{name}: {}", lead.unwrap_or_else(|| format!("item {para}"))),
-                false,
-                c[1].trim().to_string(),
-            ))
-        } else if !open {
-            para += 1;
-            Some((format!("{name}: paragraph {para}"), false, t.to_string()))
-        } else {
-            None
-        };
-        match label {
-            Some((label, numbered, text)) => out.push(Rule {
-                label,
-                numbered,
-                text,
-            }),
-            // A wrapped line continues the rule above it.
-            None => {
-                if let Some(r) = out.last_mut() {
-                    r.text.push(' ');
-                    r.text.push_str(t);
-                }
-            }
-        }
-        open = true;
-    }
-}
-
-/// Every rule that differs between `base` and `head`, paired, with what structure says of it.
-pub fn diff(base: &str, head: &str) -> Vec<RuleDiff> {
-    let (old, new) = (rules(base), rules(head));
-    let pairs = pair(&old, &new);
-    let mut out = Vec::new();
-    for &(i, j) in &pairs {
-        let (o, n) = (&old[i], &new[j]);
-        if o.text != n.text {
-            out.push(RuleDiff {
-                label: n.label.clone(),
-                old: Some(o.text.clone()),
-                new: Some(n.text.clone()),
-                change: compare(&o.text, &n.text),
-            });
-        }
-    }
-    out.extend(reordered(&old, &new, &pairs));
-    for (i, o) in old.iter().enumerate() {
-        if !pairs.iter().any(|p| p.0 == i) {
-            // A numbered rule gone is a rule deleted; other text may have moved into another.
-            let change = if o.numbered {
-                Change::Decided("a numbered rule was deleted".into())
-            } else {
-                Change::Question(
-                    "no rule of the head pairs with it: deleted, merged into another or rewritten"
-                        .into(),
-                )
-            };
-            out.push(RuleDiff {
-                label: o.label.clone(),
-                old: Some(o.text.clone()),
-                new: None,
-                change,
-            });
-        }
-    }
-    for (j, n) in new.iter().enumerate() {
-        if !pairs.iter().any(|p| p.1 == j) {
-            out.push(RuleDiff {
-                label: n.label.clone(),
-                old: None,
-                new: Some(n.text.clone()),
-                change: Change::Question(
-                    "no rule of the base pairs with it: new, or rewritten from another".into(),
-                ),
-            });
-        }
-    }
-    out
-}
-
-/// Old and new rules of the same section paired: identical texts first, then the same label,
-/// then the most similar words (at least half shared), each rule at most once.
-fn pair(old: &[Rule], new: &[Rule]) -> Vec<(usize, usize)> {
-    let section = |r: &Rule| r.label.split(':').next().unwrap_or("").to_string();
-    let mut cands: Vec<(u8, f64, usize, usize)> = Vec::new();
-    for (i, o) in old.iter().enumerate() {
-        for (j, n) in new.iter().enumerate() {
-            if section(o) != section(n) {
-                continue;
-            }
-            let sim = similarity(&o.text, &n.text);
-            let rank = if o.text == n.text {
-                0
-            } else if o.label == n.label && sim >= 0.25 {
-                1
-            } else if sim >= 0.5 {
-                2
-            } else {
-                continue;
-            };
-            cands.push((rank, -sim, i, j));
-        }
-    }
-    cands.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    let (mut used_o, mut used_n) = (vec![false; old.len()], vec![false; new.len()]);
-    let mut out = Vec::new();
-    for (_, _, i, j) in cands {
-        if !used_o[i] && !used_n[j] {
-            used_o[i] = true;
-            used_n[j] = true;
-            out.push((i, j));
-        }
-    }
-    out.sort();
-    out
-}
-
-/// Numbered rules of one section whose pairs cross: a ranked list or an ordered procedure whose
-/// order changed. A section moved whole changes no pair's order within it.
-fn reordered(old: &[Rule], new: &[Rule], pairs: &[(usize, usize)]) -> Vec<RuleDiff> {
-    let mut out = Vec::new();
-    for (a, &(i1, j1)) in pairs.iter().enumerate() {
-        for &(i2, j2) in &pairs[a + 1..] {
-            let same_block = block_of(&old[i1].label) == block_of(&old[i2].label);
-            if old[i1].numbered && old[i2].numbered && same_block && (i1 < i2) != (j1 < j2) {
-                out.push(RuleDiff {
-                    label: new[j1].label.clone(),
-                    old: Some(old[i1].text.clone()),
-                    new: Some(new[j1].text.clone()),
-                    change: Change::Decided(format!(
-                        "the order of {} and {} changed (a ranked or ordered list)",
-                        old[i1].label, old[i2].label
-                    )),
-                });
-            }
-        }
-    }
-    out
-}
-
-fn block_of(label: &str) -> &str {
-    label.rsplit_once('.').map_or(label, |(b, _)| b)
-}
-
-/// What structure says of one rule's two texts.
+/// What the texts of one rule say of it.
 pub fn compare(old: &str, new: &str) -> Change {
     let (o, n) = (Shape::of(old), Shape::of(new));
     if o.numbers != n.numbers {
+        // Only the numbers that differ: "3 of 3" → "2 of 3" is 3 → 2.
         return Change::Decided(format!(
-            "its numbers changed: {} → {}",
-            list(&o.numbers),
-            list(&n.numbers)
+            "a number changed: {} → {}",
+            list(&without(&o.numbers, &n.numbers)),
+            list(&without(&n.numbers, &o.numbers))
         ));
     }
-    for (k, name) in CLAUSES.iter().enumerate() {
-        if o.clauses[k] != n.clauses[k] {
+    for (k, (name, _)) in OPERATORS.iter().enumerate() {
+        if o.ops[k] != n.ops[k] {
             return Change::Decided(format!(
-                "its {} clauses changed: {} → {}",
-                name.0, o.clauses[k], n.clauses[k]
+                "its {name} changed: {} → {}",
+                list(&o.ops[k]),
+                list(&n.ops[k])
             ));
         }
+    }
+    if o.terms != n.terms {
+        return Change::Decided(format!(
+            "a defined term changed: {} → {}",
+            list(&o.terms),
+            list(&n.terms)
+        ));
+    }
+    if let Some(unit) = o.units.iter().find(|u| !n.stems.contains(*u)) {
+        return Change::Decided(format!("a number's unit changed: {unit:?} is gone"));
     }
     if o.chains != n.chains {
         return Change::Decided("a ranked order (a → b → c) changed".into());
@@ -283,7 +60,29 @@ pub fn compare(old: &str, new: &str) -> Change {
     {
         return Change::Wording;
     }
-    Change::Question("reworded; its numbers, ranked orders and obligations are unchanged".into())
+    if let Some(words) = only_added_or_dropped(old, new) {
+        return Change::Decided(format!(
+            "words were added or dropped ({words}): a list's members or a condition"
+        ));
+    }
+    Change::Question(
+        "content words changed; its numbers, operators, terms and orders did not".into(),
+    )
+}
+
+/// `a` less each of `b`'s items once.
+fn without(a: &[String], b: &[String]) -> Vec<String> {
+    let mut rest = b.to_vec();
+    let mut out = Vec::new();
+    for x in a {
+        match rest.iter().position(|y| y == x) {
+            Some(k) => {
+                rest.remove(k);
+            }
+            None => out.push(x.clone()),
+        }
+    }
+    out
 }
 
 fn list(ns: &[String]) -> String {
@@ -294,55 +93,166 @@ fn list(ns: &[String]) -> String {
     }
 }
 
-/// The classes of obligation a rule's clauses fall in; a rule keeps its meaning's skeleton
-/// while each class keeps its count.
-const CLAUSES: [(&str, &str); 5] = [
+/// The operators a rule's requirement rests on, by class: each phrase read as its canonical
+/// word, so "must not" is one prohibition and not also a requirement and a negation. Classes
+/// are read in this order, each phrase consumed by the first class that reads it.
+const OPERATORS: [(&str, &[(&str, &str)]); 7] = [
     (
         "prohibition",
-        r"\b(?:never|must not|mustn't|do not|don't|may not|shall not|cannot|forbidden|under no circumstances)\b",
+        &[(
+            r"\b(?:never|must not|mustn't|do not|don't|does not|doesn't|may not|shall not|cannot|can't|forbidden|under no circumstances)\b",
+            "never",
+        )],
     ),
     (
-        "requirement",
-        r"\b(?:must|always|required?|shall|mandatory)\b",
+        "comparison or threshold",
+        &[
+            (
+                r"\b(?:at least|no fewer than|no less than|or more|minimum|min)\b",
+                "at least",
+            ),
+            (
+                r"\b(?:at most|no more than|or fewer|or less|up to|maximum|max|within)\b",
+                "at most",
+            ),
+            (
+                r"\b(?:exceeds?|exceeding|more than|greater than|above|beyond|over)\b",
+                "more than",
+            ),
+            (r"\b(?:less than|fewer than|below|under)\b", "less than"),
+            (r"\b(?:reach(?:es)?|exactly|equals?)\b", "exactly"),
+        ],
     ),
-    ("restriction", r"\b(?:only|solely|exclusively)\b"),
-    ("universal", r"\b(?:every|each|all|any)\b"),
-    ("halt", r"\b(?:stop|stops|halt|halts|block|blocks|none)\b"),
+    (
+        "negation",
+        &[(
+            r"\b(?:not|no longer|no|nor|neither|without|otherwise|unless|except)\b",
+            "not",
+        )],
+    ),
+    (
+        "quantifier",
+        &[
+            (r"\b(?:every|each)\b", "every"),
+            (r"\ball\b", "all"),
+            (r"\bany\b", "any"),
+            (r"\b(?:none|nothing|no one)\b", "none"),
+            (r"\bsome\b", "some"),
+            (r"\bboth\b", "both"),
+            (r"\beither\b", "either"),
+        ],
+    ),
+    (
+        "modal",
+        &[
+            (
+                r"\b(?:must|shall|always|required?|requires|mandatory)\b",
+                "must",
+            ),
+            (r"\b(?:should|ought)\b", "should"),
+            (r"\b(?:may|can|could|optional|optionally)\b", "may"),
+        ],
+    ),
+    (
+        "restriction",
+        &[(r"\b(?:only|solely|exclusively)\b", "only")],
+    ),
+    (
+        "halt",
+        &[(r"\b(?:stops?|halts?|blocks?|aborts?)\b", "stop")],
+    ),
 ];
-static CLAUSE_RES: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    CLAUSES
+static OPERATOR_RES: LazyLock<Vec<Vec<(Regex, &'static str)>>> = LazyLock::new(|| {
+    OPERATORS
         .iter()
-        .map(|(_, p)| Regex::new(p).unwrap())
+        .map(|(_, ps)| {
+            ps.iter()
+                .map(|(p, w)| (Regex::new(p).unwrap(), *w))
+                .collect()
+        })
         .collect()
 });
+
+/// Words the charter defines: evidence classes, tiers' directions, bump levels, verdicts.
+const TERMS: [&str; 16] = [
+    "verified",
+    "plausible",
+    "contradicted",
+    "executed",
+    "derived",
+    "assumed",
+    "up",
+    "down",
+    "patch",
+    "minor",
+    "major",
+    "pass",
+    "fail",
+    "inclusive",
+    "exclusive",
+    "verbatim",
+];
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+(?:[.,]\d+)*").unwrap());
 static ARROW: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s*(?:→|->|⟶)\s*").unwrap());
 
 /// The structure of one rule's text.
 struct Shape {
     numbers: Vec<String>,
-    clauses: Vec<usize>,
+    /// Per operator class, its canonical words, sorted.
+    ops: Vec<Vec<String>>,
+    terms: Vec<String>,
+    /// The word after each number ("ten *messages*"), stemmed.
+    units: Vec<String>,
+    /// Every word, stemmed.
+    stems: Vec<String>,
     /// Ranked orders (three items or more), each item's words.
     chains: Vec<Vec<String>>,
 }
 
+fn stem(w: &str) -> String {
+    w.trim_end_matches("'s").trim_end_matches('s').to_string()
+}
+
 impl Shape {
     fn of(text: &str) -> Shape {
-        let words = normal_words(text).join(" ");
+        let words = normal_words(text);
+        let joined = words.join(" ");
         let mut numbers: Vec<String> = NUMBER
-            .find_iter(&words)
+            .find_iter(&joined)
             .map(|m| m.as_str().replace(',', ""))
             .collect();
         numbers.sort();
-        // "must not" is a prohibition, not also a requirement.
-        let plain = CLAUSE_RES[0].replace_all(&words, " ⊘ ");
-        let clauses = CLAUSE_RES
+        let mut rest = joined.clone();
+        let ops = OPERATOR_RES
             .iter()
-            .enumerate()
-            .map(|(k, re)| {
-                let hay = if k == 0 { &words[..] } else { &plain[..] };
-                re.find_iter(hay).count()
+            .zip(OPERATORS.iter().map(|(name, _)| name))
+            .map(|(class, name)| {
+                let mut found = Vec::new();
+                for (re, word) in class {
+                    found.extend(re.find_iter(&rest).map(|_| word.to_string()));
+                    rest = re.replace_all(&rest, " ⊘ ").into_owned();
+                }
+                found.sort();
+                // A quantifier or modal said twice ("every x and every y") says it once.
+                if !matches!(*name, "prohibition" | "negation") {
+                    found.dedup();
+                }
+                found
             })
+            .collect();
+        let mut terms: Vec<String> = words
+            .iter()
+            .filter(|w| TERMS.contains(&w.as_str()))
+            .cloned()
+            .collect();
+        terms.sort();
+        let units = words
+            .windows(2)
+            .filter(|p| {
+                NUMBER.is_match(&p[0]) && p[0].chars().all(|c| c.is_ascii_digit() || c == '.')
+            })
+            .map(|p| stem(&p[1]))
+            .filter(|u| u.len() > 2 && !FUNCTION_WORDS.contains(&u.as_str()) && !NUMBER.is_match(u))
             .collect();
         let chains = text
             .split(['.', ';'])
@@ -356,10 +266,56 @@ impl Shape {
             .collect();
         Shape {
             numbers,
-            clauses,
+            ops,
+            terms,
+            units,
+            stems: words.iter().map(|w| stem(w)).collect(),
             chains,
         }
     }
+}
+
+/// Words a grammatical rewording adds or drops on its own ("attaches, re-evaluated" →
+/// "attaches and is re-evaluated").
+const GRAMMAR_WORDS: [&str; 16] = [
+    "and", "but", "then", "so", "which", "who", "there", "was", "were", "has", "have", "had",
+    "been", "being", "also", "will",
+];
+
+/// The words added or dropped when nothing was replaced and at least one of them is a content
+/// word: a member of a list, a qualifier, a condition.
+fn only_added_or_dropped(old: &str, new: &str) -> Option<String> {
+    use similar::{capture_diff_slices, Algorithm, DiffOp};
+    let (o, n) = (normal_words(old), normal_words(new));
+    let mut spans: Vec<&[String]> = Vec::new();
+    for op in capture_diff_slices(Algorithm::Myers, &o, &n) {
+        match op {
+            DiffOp::Equal { .. } => {}
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => spans.push(&o[old_index..old_index + old_len]),
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => spans.push(&n[new_index..new_index + new_len]),
+            DiffOp::Replace { .. } => return None,
+        }
+    }
+    // One content word alone ("clearly") may be emphasis; two or more are a member or a
+    // condition.
+    let content = |span: &[String]| {
+        span.iter()
+            .filter(|w| {
+                !FUNCTION_WORDS.contains(&w.as_str()) && !GRAMMAR_WORDS.contains(&w.as_str())
+            })
+            .count()
+    };
+    spans.iter().any(|s| content(s) >= 2).then(|| {
+        spans
+            .iter()
+            .map(|s| s.join(" "))
+            .collect::<Vec<_>>()
+            .join(" … ")
+    })
 }
 
 static COMPOUND: LazyLock<Regex> = LazyLock::new(|| {
@@ -431,18 +387,22 @@ const FUNCTION_WORDS: [&str; 24] = [
 ];
 
 /// The content words of a text, possessives read as their noun, sorted.
+/// Each word once ("each x and each y" says "each" once), "each" read as "every", and the
+/// words a grammatical rewording adds on its own left out.
 fn content_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = normal_words(text)
         .into_iter()
         .map(|w| w.trim_end_matches("'s").trim_end_matches("’s").to_string())
-        .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()))
+        .map(|w| if w == "each" { "every".to_string() } else { w })
+        .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && !GRAMMAR_WORDS.contains(&w.as_str()))
         .collect();
     words.sort();
+    words.dedup();
     words
 }
 
 /// Words shared, over the words of both (0 … 1).
-fn similarity(a: &str, b: &str) -> f64 {
+pub fn similarity(a: &str, b: &str) -> f64 {
     use std::collections::BTreeSet;
     let (a, b): (BTreeSet<String>, BTreeSet<String>) = (
         normal_words(a).into_iter().collect(),
@@ -509,6 +469,24 @@ mod tests {
             ),
             Change::Question(_)
         ));
+    }
+
+    #[test]
+    fn a_grammatical_and_or_a_distributed_each_is_wording() {
+        assert_eq!(
+            compare(
+                "Tier attaches to the deliverable, re-evaluated at every user message.",
+                "Tier attaches to the deliverable and is re-evaluated at every user message."
+            ),
+            Change::Wording
+        );
+        assert_eq!(
+            compare(
+                "Emit a one-line log for every invariant re-read and INV sweep.",
+                "Emit a one-line log for each invariant re-read and each INV sweep."
+            ),
+            Change::Wording
+        );
     }
 
     #[test]

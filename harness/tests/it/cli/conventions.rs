@@ -56,12 +56,12 @@ fn a_path_that_is_not_utf8_gets_a_clear_error_or_the_right_result_from_every_com
     let bad = std::ffi::OsStr::from_bytes(b"a\xffb");
     let os = |s: &'static str| std::ffi::OsStr::new(s);
     // A path that does not exist: each command says so, naming it, and exits 2 (`lint
-    // capsule` notes that a missing folder holds no capsules, as it does for any name).
+    // capsule` too: only its default vault/files may be missing).
     for (args, code) in [
         (vec![os("show"), bad], 2),
         (vec![os("check"), bad], 2),
         (vec![os("lint"), os("charter"), bad], 2),
-        (vec![os("lint"), os("capsule"), bad], 0),
+        (vec![os("lint"), os("capsule"), bad], 2),
     ] {
         let o = harness_os(dir.path(), &args);
         let err = stderr(&o);

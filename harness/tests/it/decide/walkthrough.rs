@@ -285,7 +285,8 @@ fn no_regression_on_a_main_failing_e3_passes_a_head_failing_only_e3_and_blocks_a
     // what it cannot see, in the terminal, report.md (and so the comment) and summary.json.
     let presence = "the offline models read rules by presence, not meaning, so only real models can show the effect of this wording";
     assert!(
-        out.contains("Note: this change rewords 1 rule(s) (Verification Protocols: ")
+        out.contains("Note: this change rewords 1 rule(s) (line ")
+            && out.contains("(Verification Protocols")
             && out.contains(presence),
         "{out}"
     );

@@ -25,15 +25,15 @@ const HARNESS_RULES: [&str; 2] = [
     "charter/checker-without-case",
 ];
 
-struct Case {
-    kind: String,
-    file: String,
+pub(super) struct Case {
+    pub(super) kind: String,
+    pub(super) file: String,
     base: Option<String>,
-    expect: String,
+    pub(super) expect: String,
 }
 
-fn cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(blind_dir().join("labels.toml")).unwrap();
+pub(super) fn cases_in(dir: &Path) -> Vec<Case> {
+    let text = std::fs::read_to_string(dir.join("labels.toml")).unwrap();
     let doc: toml::Value = toml::from_str(&text).unwrap();
     let s = |c: &toml::Value, k: &str| c.get(k).and_then(|v| v.as_str()).map(str::to_string);
     doc["case"]
@@ -49,9 +49,36 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// "pass" or "fail" as the linter judges the case, or the unexpected exit and output.
+fn cases() -> Vec<Case> {
+    cases_in(&blind_dir())
+}
+
 fn judge(case: &Case) -> Result<&'static str, String> {
-    let dir = blind_dir();
+    let o = lint_as_ci(&blind_dir(), case);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let errors = out
+        .lines()
+        .filter(|l| l.contains(": ERROR ["))
+        .filter(|l| !HARNESS_RULES.iter().any(|r| l.contains(&format!("[{r}]"))))
+        .count();
+    match o.status.code() {
+        Some(0) => Ok("pass"),
+        Some(1) if errors == 0 => Ok("pass"),
+        Some(1) => Ok("fail"),
+        // The linter could not judge the meaning and said so: not wrong, but counted.
+        Some(3) => Ok("needs-reviewer"),
+        other => Err(format!(
+            "exit {other:?}\n{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )),
+    }
+}
+
+/// One case of the corpus in `dir` linted as CI lints it: a charter edit over its base (the
+/// seed charter unless it names one) committed in a fresh git repository, `lint charter --base
+/// HEAD`; a capsule with `lint capsule --strict`, over its base when it has one.
+pub(super) fn lint_as_ci(dir: &Path, case: &Case) -> std::process::Output {
     let edited = std::fs::read(dir.join(&case.file)).unwrap();
     let base = match (&case.kind[..], &case.base) {
         (_, Some(b)) => Some(std::fs::read(dir.join(b)).unwrap()),
@@ -85,25 +112,7 @@ fn judge(case: &Case) -> Result<&'static str, String> {
         args.extend(["--base", "HEAD"]);
     }
     args.push(file);
-    let o = harness(tmp.path(), &args, &[]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    let errors = out
-        .lines()
-        .filter(|l| l.contains(": ERROR ["))
-        .filter(|l| !HARNESS_RULES.iter().any(|r| l.contains(&format!("[{r}]"))))
-        .count();
-    match o.status.code() {
-        Some(0) => Ok("pass"),
-        Some(1) if errors == 0 => Ok("pass"),
-        Some(1) => Ok("fail"),
-        // The linter could not judge the meaning and said so: not wrong, but counted.
-        Some(3) => Ok("needs-reviewer"),
-        other => Err(format!(
-            "exit {other:?}\n{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )),
-    }
+    harness(tmp.path(), &args, &[])
 }
 
 #[test]
