@@ -99,6 +99,9 @@ impl<'a> Reply<'a> {
     pub fn parse_all(raws: impl IntoIterator<Item = &'a str>) -> Self {
         let mut r = Reply::default();
         for (i, raw) in raws.into_iter().enumerate() {
+            // Chat-template tokens, a role prefix, an imitated next turn, the reply twice: not
+            // the reply (the transcript keeps them; the reader never sees them).
+            let raw = super::leftovers::reply_text(raw);
             r.raws.push(raw);
             Builder::new(&mut r, raw, i).run();
         }
