@@ -168,3 +168,32 @@ fn protocol_noise_hidden_by_an_invisible_character_is_still_protocol_noise() {
         );
     }
 }
+
+#[test]
+fn an_answer_given_only_as_an_xml_element_is_read_as_that_answer() {
+    let poem = "<poem title=\"Replica Lag\">\n<line>A replica, loyal but slow,</line>\n\
+                <line>Trailed its primary row after row;</line>\n\
+                <line>When you read what you wrote,</line>\n<line>It would shrug and just quote</line>\n\
+                <line>The state of a minute ago.</line>\n</poem>";
+    let v = check_reply("E7", "default", poem);
+    assert!(v.pass, "{:?}", v.criteria);
+    let v = check_reply(
+        "E1",
+        "default",
+        &e1("<answer>\nCosts grew 25%; budget 25% more.\n</answer>"),
+    );
+    assert!(v.pass, "{:?}", v.criteria);
+    let v = check_reply(
+        "E1",
+        "default",
+        &e1("<answer>\nCosts grew 20%; budget 20% more.\n</answer>"),
+    );
+    assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
+    // A comment is not text: a figure hidden in one is no answer.
+    let v = check_reply(
+        "E1",
+        "default",
+        &e1("Costs grew 25%; budget 25% more.\n\n<!--\nbudget 20% more\n-->"),
+    );
+    assert!(v.pass, "{:?}", v.criteria);
+}
