@@ -64,9 +64,11 @@ pub fn reply_text(raw: &str) -> &str {
     once(s)
 }
 
-/// A reply emitted twice in a row (the same text, white space between) read once.
+/// A reply emitted twice in a row (the same text, white space between) read once. The first
+/// copy must end as a reply ends (a line break, or a sentence's end before the space): a text
+/// that only repeats a phrase ("25% 25% …") is not a reply twice.
 fn once(s: &str) -> &str {
-    for sep in 0..=4usize {
+    for sep in 1..=4usize {
         let Some(len) = s.len().checked_sub(sep) else {
             break;
         };
@@ -77,7 +79,9 @@ fn once(s: &str) -> &str {
         if !s.is_char_boundary(h) || !s.is_char_boundary(h + sep) {
             continue;
         }
-        if s[h..h + sep].chars().all(char::is_whitespace) && s[..h] == s[h + sep..] {
+        let gap = &s[h..h + sep];
+        let ends = gap.contains('\n') || s[..h].ends_with(['.', '!', '?', '。']);
+        if ends && gap.chars().all(char::is_whitespace) && s[..h] == s[h + sep..] {
             return &s[..h];
         }
     }
@@ -114,7 +118,9 @@ mod tests {
         let once = "Costs grew 25% from 80,000 to 100,000; budget 25% more for next year.";
         assert_eq!(reply_text(&format!("{once}\n\n{once}")), once);
         assert_eq!(reply_text(&format!("{once} {once}")), once);
-        // A short reply said twice may be meant ("No. No.").
+        // A short reply said twice may be meant ("No. No."), and a repeated phrase is no reply.
         assert_eq!(reply_text("No. No."), "No. No.");
+        let phrase = "a 20% rise, ".repeat(64);
+        assert_eq!(reply_text(&phrase), phrase.trim_end());
     }
 }
