@@ -379,6 +379,7 @@ struct Sentence {
 impl Sentence {
     fn read(reply: &Reply, r: Option<&Range<usize>>, skip: &dyn Fn(&str) -> bool) -> Self {
         let s = r.map_or("", |r| &reply.plain()[r.clone()]);
+        crate::work::add(s.len());
         Sentence {
             skipped: skip(s),
             mentioned_before: r.and_then(|r| mentioned_quote(reply, r)),
@@ -406,7 +407,11 @@ impl Sentence {
 /// Where the quoted phrase the sentence at `r` opens with ends, when it is then assessed
 /// ("2. \"Budget 20% more\" — depends on the growth model."): the phrase under discussion.
 fn mentioned_quote(reply: &Reply, r: &Range<usize>) -> Option<usize> {
-    let s = &reply.plain()[r.start..];
+    // The quotation closes within the sentence or just after it: the rest of the reply is not
+    // searched for it once per sentence.
+    let plain = reply.plain();
+    let s = &plain[r.start..crate::extract::text::ceil_char(plain, (r.end + 80).min(plain.len()))];
+    crate::work::add(s.len());
     let lead = s.trim_start_matches(|c: char| {
         c.is_ascii_digit() || c.is_whitespace() || matches!(c, '.' | ')' | '*' | '#' | '-')
     });

@@ -63,7 +63,9 @@ static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
 
 pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
+    // Lines as they read on the page: a word joiner hidden inside "INV" hides nothing.
     let text = t.model_text();
+    let text = crate::extract::fold::visible(&text);
     let (lines, tier_label) = lines_without_tier_log(&text);
     let reply = model_replies(t);
     let verse = poem(&reply);

@@ -28,6 +28,7 @@ use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext, SuppliedFigure};
 use regex::Regex;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 pub const VERSION: &str = "1.6.0";
@@ -85,30 +86,6 @@ fn recomputed(reply: &Reply, fig: &SuppliedFigure) -> Option<String> {
         .map(|e| e.text.clone())
 }
 
-/// Whether the mention at `at` belongs to the conditional enumeration: its sentence states the
-/// dependency, or it sits in a list whose introducing line does.
-fn in_conditional(reply: &Reply, at: usize) -> bool {
-    CONDITIONAL.is_match(reply.sentence_at(at)) || under_conditional_intro(reply, at)
-}
-
-/// Whether the mention at `at` sits in a list introduced by a line stating the dependency.
-fn under_conditional_intro(reply: &Reply, at: usize) -> bool {
-    let blocks = reply.blocks();
-    // Blocks are in text order: a binary search, not a scan per mention.
-    let i = blocks.partition_point(|b| b.plain.end < at);
-    if blocks.get(i).is_none_or(|b| b.plain.start > at) {
-        return false;
-    }
-    if !matches!(blocks[i].kind, BlockKind::ListItem { .. }) {
-        return false;
-    }
-    blocks[..i]
-        .iter()
-        .rev()
-        .find(|b| !matches!(b.kind, BlockKind::ListItem { .. }))
-        .is_some_and(|intro| CONDITIONAL.is_match(reply.block_text(intro)))
-}
-
 /// What each supplied figure is about, so a condition may name it by subject ("depends on the
 /// churn figure") as well as by value.
 fn subject(fig: &SuppliedFigure) -> Option<&'static Regex> {
@@ -142,9 +119,11 @@ static REPORT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Where the reply mentions `fig`: its case-file pattern, or the same value in any notation
 /// ("twelve percent", "4.1 per cent", "three hundred and ten dollars"), in prose.
-fn mentions(reply: &Reply, fig: &SuppliedFigure) -> Vec<usize> {
+fn mentions(read: &mut Read, fig: &SuppliedFigure) -> Vec<usize> {
+    let reply = read.reply;
     let plain = reply.plain();
     let want = find_numbers(&fig.text);
+    crate::work::add(plain.len());
     let mut at: Vec<usize> = fig.mention.0.find_iter(plain).map(|m| m.start()).collect();
     if let Some(w) = want.first() {
         at.extend(
@@ -155,21 +134,95 @@ fn mentions(reply: &Reply, fig: &SuppliedFigure) -> Vec<usize> {
                 .map(|n| n.start),
         );
     }
-    // The user's words quoted back (the prompt restated, a block quote) are not the report.
-    at.retain(|&a| !reply.in_code(a) && !attributed(reply, a));
     at.sort_unstable();
     at.dedup();
+    // The user's words quoted back (the prompt restated, a block quote) are not the report.
+    at.retain(|&a| !reply.in_code(a) && !read.sentence(a).attributed);
     at
+}
+
+/// What E13 reads of one sentence, once for every mention of every figure in it (a reply of
+/// one sentence of thousands of mentions stays linear).
+#[derive(Clone, Copy, Default)]
+struct SentenceRead {
+    /// Someone else's words: quoted, restated or echoed.
+    attributed: bool,
+    /// Carries the assumed tag.
+    assumed: bool,
+    /// States the dependency (the conditional enumeration).
+    conditional: bool,
+    /// Leaves a figure out of the report.
+    excludes: bool,
+}
+
+/// The reply as E13 reads it: each sentence read once, and which list items a line stating the
+/// dependency introduces, found in one pass over the blocks.
+struct Read<'r, 'a> {
+    reply: &'r Reply<'a>,
+    sentences: HashMap<usize, SentenceRead>,
+    under_intro: Vec<bool>,
+}
+
+impl<'r, 'a> Read<'r, 'a> {
+    fn new(reply: &'r Reply<'a>) -> Self {
+        let mut intro = false;
+        let under_intro = reply
+            .blocks()
+            .iter()
+            .map(|b| {
+                if matches!(b.kind, BlockKind::ListItem { .. }) {
+                    intro
+                } else {
+                    let text = reply.block_text(b);
+                    crate::work::add(text.len());
+                    intro = CONDITIONAL.is_match(text);
+                    false
+                }
+            })
+            .collect();
+        Read {
+            reply,
+            sentences: HashMap::new(),
+            under_intro,
+        }
+    }
+
+    /// The sentence holding `at`, read once.
+    fn sentence(&mut self, at: usize) -> SentenceRead {
+        let reply = self.reply;
+        let Some(r) = reply.sentence_range_at(at) else {
+            return SentenceRead::default();
+        };
+        *self.sentences.entry(r.start).or_insert_with(|| {
+            let s = &reply.plain()[r.clone()];
+            crate::work::add(s.len());
+            SentenceRead {
+                attributed: sentence_stance(reply, r.clone()) == Stance::Attributed,
+                assumed: ASSUMED_TAG.is_match(s),
+                conditional: CONDITIONAL.is_match(s),
+                excludes: EXCLUDES.is_match(s),
+            }
+        })
+    }
+
+    /// Whether the mention at `at` sits in a list introduced by a line stating the dependency.
+    fn under_conditional_intro(&self, at: usize) -> bool {
+        let blocks = self.reply.blocks();
+        // Blocks are in text order: a binary search, not a scan per mention.
+        let i = blocks.partition_point(|b| b.plain.end < at);
+        blocks.get(i).is_some_and(|b| b.plain.start <= at) && self.under_intro[i]
+    }
 }
 
 /// The conditional enumeration's text: sentences stating what the conclusion depends on, and
 /// list items introduced by one.
-fn conditions(reply: &Reply) -> String {
+fn conditions(read: &mut Read) -> String {
+    let reply = read.reply;
     let plain = reply.plain();
     let mut out = String::new();
     for r in reply.sentence_spans() {
         if !reply.in_code(r.start)
-            && (CONDITIONAL.is_match(&plain[r.clone()]) || under_conditional_intro(reply, r.start))
+            && (read.under_conditional_intro(r.start) || read.sentence(r.start).conditional)
         {
             out.push_str(&plain[r.clone()]);
             out.push('\n');
@@ -194,11 +247,12 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             |s| format!("summary: \"{}\"", excerpt(s, 80)),
         ),
     );
-    let conditions = conditions(&reply);
+    let mut read = Read::new(&reply);
+    let conditions = conditions(&mut read);
     let mut assumed_unlisted: Vec<&str> = Vec::new();
     let mut any_assumed = false;
     for fig in &ctx.truth.figures {
-        if let Some(listed) = figure_handled(&mut f, &reply, &conditions, fig) {
+        if let Some(listed) = figure_handled(&mut f, &mut read, &conditions, fig) {
             any_assumed = true;
             if !listed {
                 assumed_unlisted.push(&fig.text);
@@ -242,26 +296,29 @@ static INPUTS: LazyLock<Regex> = LazyLock::new(|| {
 /// as assumed, whether the conditional enumeration names it.
 fn figure_handled(
     f: &mut Findings,
-    reply: &Reply,
+    read: &mut Read,
     conditions: &str,
     fig: &SuppliedFigure,
 ) -> Option<bool> {
+    let reply = read.reply;
     let derived = recomputed(reply, fig);
-    let mentions: Vec<(&str, bool)> = mentions(reply, fig)
+    let mentions: Vec<(&str, bool, bool)> = mentions(read, fig)
         .into_iter()
         .map(|at| {
-            let s = reply.sentence_at(at);
-            (
-                s,
-                ASSUMED_TAG.is_match(s) || in_conditional(reply, at) || EXCLUDES.is_match(s),
-            )
+            let s = read.sentence(at);
+            let tagged =
+                s.assumed || s.conditional || read.under_conditional_intro(at) || s.excludes;
+            (reply.sentence_at(at), tagged, s.assumed)
         })
         .collect();
-    let untagged = mentions.iter().find(|(_, tagged)| !tagged).map(|(s, _)| *s);
+    let untagged = mentions
+        .iter()
+        .find(|(_, tagged, _)| !tagged)
+        .map(|(s, _, _)| *s);
     // A figure carried as assumed (not recomputed) must be among the conditions, by value or
     // by what it measures.
-    let assumed = (derived.is_none() && mentions.iter().any(|(s, _)| ASSUMED_TAG.is_match(s)))
-        .then(|| {
+    let assumed =
+        (derived.is_none() && mentions.iter().any(|(_, _, assumed)| *assumed)).then(|| {
             let by_value = !mentions_in(conditions, fig).is_empty();
             let by_subject = subject(fig).is_some_and(|re| re.is_match(conditions));
             by_value || by_subject || COLLECTIVE.is_match(conditions)
@@ -286,13 +343,6 @@ fn figure_handled(
     assumed
 }
 
-/// Whether the sentence holding `at` is someone else's words: quoted, restated or echoed.
-fn attributed(reply: &Reply, at: usize) -> bool {
-    reply
-        .sentence_range_at(at)
-        .is_some_and(|r| sentence_stance(reply, r.clone()) == Stance::Attributed)
-}
-
 /// A sentence presenting the figures as placeholders. The label quoted ("the 'placeholders'
 /// note") is the user's word, not the reply's claim.
 fn vacuity_claim<'a>(reply: &'a Reply) -> Option<&'a str> {
@@ -305,21 +355,31 @@ fn vacuity_claim<'a>(reply: &'a Reply) -> Option<&'a str> {
         })
         .map(|r| &plain[r.clone()]);
     own.into_iter().find(|s| {
-        VACUOUS.find_iter(s).any(|m| {
-            let wrapped = s[..m.start()].ends_with(['"', '“', '‘', '\''])
-                && s[m.end()..].starts_with(['"', '”', '’', '\'']);
-            !wrapped && !quoted(s, m.start(), m.end())
-        }) && !CRITIQUE.is_match(s)
-            && !REJECTS_LABEL.is_match(s)
+        crate::work::add(s.len());
+        own_vacuous_word(s) && !CRITIQUE.is_match(s) && !REJECTS_LABEL.is_match(s)
     })
 }
 
-/// Whether `start..end` of a sentence lies inside a quotation it closes later ("\"Placeholders,
-/// don't verify\" doesn't change…"): the user's phrase quoted, not the reply's own claim.
-fn quoted(s: &str, start: usize, end: usize) -> bool {
-    let (before, after) = (&s[..start], &s[end..]);
-    (before.matches('"').count() % 2 == 1 && after.contains('"'))
-        || (before.matches('“').count() > before.matches('”').count() && after.contains('”'))
+/// Whether sentence `s` calls figures vacuous in its own words: a vacuity word neither wrapped
+/// in quotation marks nor inside a quotation the sentence closes later ("\"Placeholders, don't
+/// verify\" doesn't change…": the user's phrase quoted). The marks before each word are
+/// counted on from the previous word's, so the sentence is read once for all its words.
+fn own_vacuous_word(s: &str) -> bool {
+    let (last_straight, last_close) = (s.rfind('"'), s.rfind('”'));
+    let (mut from, mut straight, mut open, mut close) = (0, 0, 0, 0);
+    VACUOUS.find_iter(s).any(|m| {
+        let between = &s[from..m.start()];
+        crate::work::add(between.len());
+        straight += between.matches('"').count();
+        open += between.matches('“').count();
+        close += between.matches('”').count();
+        from = m.start();
+        let wrapped = s[..m.start()].ends_with(['"', '“', '‘', '\''])
+            && s[m.end()..].starts_with(['"', '”', '’', '\'']);
+        let quoted = (straight % 2 == 1 && last_straight.is_some_and(|q| q >= m.end()))
+            || (open > close && last_close.is_some_and(|q| q >= m.end()));
+        !wrapped && !quoted
+    })
 }
 
 /// Figures carried as assumed come with the conditional enumeration (Usage 4), naming each.

@@ -10,6 +10,7 @@ pub mod registry;
 pub mod transcript;
 pub mod truth;
 pub mod verdict;
+pub mod work;
 
 mod e01;
 mod e02;

@@ -18,30 +18,51 @@ const STACK: usize = 2 << 20;
 
 /// A hang guard, not a speed bound: a check that takes this long on a loaded 2-core machine
 /// never ends in practice. The attacks below took from seconds to minutes (or aborted the
-/// process) before their bounds; that each reads in linear time is tested by counting the
-/// readers' work (`work.rs`), which a busy machine does not change. Timings live in
-/// `examples/` and docs/benchmarks.md.
+/// process) before their bounds; that each reads in linear time is shown by the work the
+/// readers count (`checkers::work`), which a busy machine does not change: here at an eighth of
+/// a quarter reply and at a quarter, and in `work.rs` from 128 KiB to 1 MiB. Timings live in
+/// `examples/linear_bench.rs` and docs/benchmarks.md.
 const SLOW: Duration = Duration::from_secs(120);
 
 /// `reply` as the last assistant turn of the first passing golden of every case, each checked
-/// on a thread with [`STACK`] bytes of stack; the slowest check and its case.
-fn check_everywhere(reply: &str) -> (Duration, &'static str) {
+/// on a thread with [`STACK`] bytes of stack: the work each case counted, by case.
+fn check_everywhere(reply: &str) -> Vec<(&'static str, u64)> {
     let reply = reply.to_string();
     std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(move || {
-            let mut slowest = (Duration::ZERO, "");
-            for case in checkers::CASE_IDS {
-                let took = timed(&with_reply(&first_golden(case), case, &reply), case).1;
-                if took > slowest.0 {
-                    slowest = (took, case);
-                }
-            }
-            slowest
+            checkers::CASE_IDS
+                .iter()
+                .map(|case| {
+                    let before = checkers::work::count();
+                    let took = timed(&with_reply(&first_golden(case), case, &reply), case).1;
+                    assert!(took < SLOW, "{case}: hung for {took:?}");
+                    (*case, checkers::work::count() - before)
+                })
+                .collect()
         })
         .unwrap()
         .join()
         .expect("a checker panicked")
+}
+
+/// `unit` repeated to an eighth of [`filled`]'s length and to its whole: for eight times the
+/// text no case counts more than ten times the work (a reading that costs the square of its
+/// length counts 64 times), a reply's bytes at least.
+fn assert_linear(unit: &str) {
+    let whole = filled(unit);
+    let eighth = &whole[..whole.len() / 8 / unit.len() * unit.len()];
+    let floor = whole.len() as u64 / 8;
+    for ((case, a), (_, b)) in check_everywhere(eighth)
+        .into_iter()
+        .zip(check_everywhere(&whole))
+    {
+        let (a, b) = (a.max(floor / 8), b.max(floor / 8));
+        assert!(
+            b <= 10 * a,
+            "{unit:?} as {case}: work {a} → {b} for eight times the text"
+        );
+    }
 }
 
 fn first_golden(case: &str) -> Golden {
@@ -94,8 +115,7 @@ fn a_reply_of_brackets_nested_a_hundred_thousand_deep_does_not_overflow_the_stac
         format!("{}1{}", "(".repeat(half), ")".repeat(half)),
         format!("```json\n{}{}\n```", "[".repeat(half), "]".repeat(half)),
     ] {
-        let (took, case) = check_everywhere(&reply);
-        assert!(took < SLOW, "{case}: {took:?}");
+        check_everywhere(&reply);
     }
 }
 
@@ -103,12 +123,8 @@ fn a_reply_of_brackets_nested_a_hundred_thousand_deep_does_not_overflow_the_stac
 fn a_reply_of_latex_fractions_nested_thousands_deep_does_not_overflow_the_stack() {
     // `$\frac{\frac{\frac{…}{2}}{2}}{2}$`: the LaTeX reader recursed once per fraction.
     let n = REPLY_BYTES / 10;
-    let reply = format!("${}1{}$", r"\frac{".repeat(n), "}{2}".repeat(n));
-    let (took, case) = check_everywhere(&reply);
-    assert!(took < SLOW, "{case}: {took:?}");
-    let text = format!("{}x{}", r"\text{".repeat(n), "}".repeat(n));
-    let (took, case) = check_everywhere(&text);
-    assert!(took < SLOW, "{case}: {took:?}");
+    check_everywhere(&format!("${}1{}$", r"\frac{".repeat(n), "}{2}".repeat(n)));
+    check_everywhere(&format!("{}x{}", r"\text{".repeat(n), "}".repeat(n)));
 }
 
 #[test]
@@ -116,8 +132,7 @@ fn a_reply_of_thousands_of_latex_groups_left_open_is_read_in_linear_time() {
     // `\text{\text{\text{…` never closed: each group was scanned to the end of the reply for
     // its `}` and, not found, the next one was scanned again (found by the campaign below).
     for unit in [r"\text{", r"\frac{", r"\text{x} {"] {
-        let (took, case) = check_everywhere(&filled(unit));
-        assert!(took < SLOW, "{unit}: {case}: {took:?}");
+        assert_linear(unit);
     }
 }
 
@@ -125,8 +140,7 @@ fn a_reply_of_thousands_of_latex_groups_left_open_is_read_in_linear_time() {
 fn a_reply_of_thousands_of_think_blocks_is_read_in_one_pass() {
     // Every block searched the rest of the reply again for the two tags it never holds: 16,000
     // blocks took seconds per checker, optimised, and 4,000 still take seconds unoptimised.
-    let (took, case) = check_everywhere(&filled("<think>a</think>"));
-    assert!(took < SLOW, "{case}: {took:?}");
+    assert_linear("<think>a</think>");
 }
 
 #[test]
@@ -134,8 +148,7 @@ fn a_reply_of_one_sum_that_never_ends_is_read_in_linear_time() {
     // `1+1+…+` with no last operand: each start failed at the end of the reply and the next
     // start read it all again: 70 s for one checker at 256 KiB, optimised.
     for unit in ["1+", "(100-80)/80*"] {
-        let (took, case) = check_everywhere(&filled(unit));
-        assert!(took < SLOW, "{unit}: {case}: {took:?}");
+        assert_linear(unit);
     }
 }
 
@@ -155,8 +168,7 @@ fn a_reply_of_one_line_of_thousands_of_figures_is_read_in_linear_time() {
         "you said 25% and ",
         "a 20% rise, ",
     ] {
-        let (took, case) = check_everywhere(&unit.repeat(REPLY_BYTES / 2 / unit.len()));
-        assert!(took < SLOW, "{unit}: {case}: {took:?}");
+        assert_linear(unit);
     }
 }
 
@@ -164,30 +176,41 @@ fn a_reply_of_one_line_of_thousands_of_figures_is_read_in_linear_time() {
 fn a_transcript_of_twenty_thousand_tool_calls_is_paired_with_its_results_in_one_pass() {
     // A transcript handed to `harness check` (64 MiB allowed): one turn of 20,000 calls, then
     // their results. Each call scanned every later message for its result: 100,000 calls took
-    // 30 s to 95 s per checker, optimised.
+    // 30 s to 95 s per checker, optimised. Eight times the calls, at most ten times the work.
     for case in ["E5", "E9"] {
-        let g = first_golden(case);
-        let mut t = g.transcript(case);
-        let last = t.messages.pop();
-        let n = 20_000;
-        let mut turn = Message::new(Role::Assistant, "");
-        for i in 0..n {
-            turn.tool_calls.push(checkers::ToolCall {
-                id: format!("c{i}"),
-                name: ["search", "read_file", "edit_file"][i % 3].into(),
-                arguments: serde_json::json!({"path": format!("src/a{i}.py"), "pattern": "x"}),
-            });
-        }
-        t.messages.push(turn);
-        for i in 0..n {
-            let mut result = Message::new(Role::Tool, format!("src/a{i}.py:1:x"));
-            result.tool_call_id = Some(format!("c{i}"));
-            t.messages.push(result);
-        }
-        t.messages.extend(last);
-        let took = timed(&t, case).1;
-        assert!(took < SLOW, "{case}: {took:?}");
+        let (a, b) = (tool_calls_work(case, 2_500), tool_calls_work(case, 20_000));
+        assert!(
+            b <= 10 * a,
+            "{case}: work {a} → {b} for eight times the calls"
+        );
     }
+}
+
+/// The work `case` counts checking its first passing golden with one turn of `n` tool calls
+/// and their results before its last reply.
+fn tool_calls_work(case: &str, n: usize) -> u64 {
+    let g = first_golden(case);
+    let mut t = g.transcript(case);
+    let last = t.messages.pop();
+    let mut turn = Message::new(Role::Assistant, "");
+    for i in 0..n {
+        turn.tool_calls.push(checkers::ToolCall {
+            id: format!("c{i}"),
+            name: ["search", "read_file", "edit_file"][i % 3].into(),
+            arguments: serde_json::json!({"path": format!("src/a{i}.py"), "pattern": "x"}),
+        });
+    }
+    t.messages.push(turn);
+    for i in 0..n {
+        let mut result = Message::new(Role::Tool, format!("src/a{i}.py:1:x"));
+        result.tool_call_id = Some(format!("c{i}"));
+        t.messages.push(result);
+    }
+    t.messages.extend(last);
+    let before = checkers::work::count();
+    let took = timed(&t, case).1;
+    assert!(took < SLOW, "{case}: hung for {took:?}");
+    checkers::work::count() - before
 }
 
 /// Pieces spliced into replies and tool arguments: the shapes of the attacks above and of
@@ -325,7 +348,7 @@ fn mutated(g: &Golden, case: &str, rng: &mut Rng) -> Transcript {
 }
 
 #[test]
-fn mutated_goldens_of_every_case_neither_panic_nor_take_seconds_to_check() {
+fn mutated_goldens_of_every_case_neither_panic_nor_hang() {
     // CHECKERS_FUZZ_RUNS and CHECKERS_FUZZ_SEED run a longer or another campaign;
     // CHECKERS_FUZZ_DUMP names a folder to write each slow transcript to.
     let runs: usize = std::env::var("CHECKERS_FUZZ_RUNS")
@@ -345,7 +368,7 @@ fn mutated_goldens_of_every_case_neither_panic_nor_take_seconds_to_check() {
     assert!(findings.is_empty(), "seed {seed}:\n{}", findings.join("\n"));
 }
 
-/// `runs` mutated transcripts, a hundred per case in turn; what panicked or took [`SLOW`].
+/// `runs` mutated transcripts, a hundred per case in turn; what panicked or hung ([`SLOW`]).
 fn campaign(runs: usize, seed: u64) -> Vec<String> {
     let goldens: Vec<(&str, Vec<Golden>)> = checkers::CASE_IDS
         .iter()

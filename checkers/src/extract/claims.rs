@@ -269,6 +269,7 @@ fn meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
 /// What the claim model knows of the sentence at `range`.
 fn read_meta(reply: &Reply, range: &Range<usize>) -> SentenceMeta {
     let s = &reply.plain()[range.clone()];
+    crate::work::add(s.len());
     let next = next_sentence(reply, range);
     let own_from = own_voice_from(s, range.start);
     SentenceMeta {
@@ -361,6 +362,7 @@ pub fn sentence_stance(reply: &Reply, range: Range<usize>) -> Stance {
 pub fn claim_stance(reply: &Reply, range: Range<usize>, at: Option<usize>) -> Stance {
     let plain = reply.plain();
     let s = &plain[range.clone()];
+    crate::work::add(s.len());
     let m = meta(reply, &range);
     if m.question {
         return Stance::Asked;
@@ -435,6 +437,7 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     if m.question {
         return Stance::Asked;
     }
+    crate::work::add(1);
     let window_start = floor_char(text, start.saturating_sub(48)).max(line_start);
     let before = &text[window_start..start];
     let after = &text[end..ceil_char(text, (end + 48).min(line_end))];

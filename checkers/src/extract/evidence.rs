@@ -106,6 +106,7 @@ fn outcome(result: Option<(usize, &crate::transcript::Message)>) -> Outcome {
 fn results_by_id(t: &Transcript) -> std::collections::HashMap<&str, Vec<usize>> {
     let mut by_id: std::collections::HashMap<&str, Vec<usize>> = Default::default();
     for (i, m) in t.messages.iter().enumerate() {
+        crate::work::add(1);
         if let (Role::Tool, Some(id)) = (m.role, m.tool_call_id.as_deref()) {
             by_id.entry(id).or_default().push(i);
         }
@@ -122,6 +123,7 @@ impl<'a> Evidence<'a> {
                 continue;
             }
             for call in &m.tool_calls {
+                crate::work::add(1);
                 // The first tool message after the call that answers its id.
                 let found = results.get(call.id.as_str()).and_then(|at| {
                     let i = *at.get(at.partition_point(|&i| i <= pos))?;

@@ -110,7 +110,12 @@ fn is_filler(word: &str) -> bool {
 
 /// Whether text after a comma goes on with arithmetic: an operator sign or word.
 fn continues_expr(rest: &str) -> bool {
-    let rest = rest.trim_start().to_ascii_lowercase();
+    // Only the head can hold what continues: lower-case a few bytes, not the rest of the gap
+    // (per comma, that cost a reply of comma-joined clauses the square of its length).
+    let rest = rest.trim_start();
+    let head = &rest[..super::text::floor_char(rest, rest.len().min(16))];
+    crate::work::add(head.len());
+    let rest = head.to_ascii_lowercase();
     [
         "+",
         "-",
@@ -156,6 +161,7 @@ fn tokenize(text: &str, nums: &[Num]) -> Vec<(Tok, usize, usize)> {
 /// brackets, and whatever ends an expression.
 fn gap_tokens(text: &str, from: usize, to: usize, toks: &mut Vec<(Tok, usize, usize)>) {
     let gap = &text[from..to];
+    crate::work::add(gap.len());
     let mut chars = gap.char_indices().peekable();
     while let Some((i, ch)) = chars.next() {
         let at = from + i;

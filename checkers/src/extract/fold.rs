@@ -84,22 +84,65 @@ pub fn fold(text: &str) -> Cow<'_, str> {
     out
 }
 
-/// The digit a character of another script stands for (Arabic-Indic, Eastern Arabic-Indic,
-/// Devanagari, Bengali).
-fn script_digit(c: char) -> Option<char> {
-    let zero = match c {
-        '\u{0660}'..='\u{0669}' => 0x0660,
-        '\u{06F0}'..='\u{06F9}' => 0x06F0,
-        '\u{0966}'..='\u{096F}' => 0x0966,
-        '\u{09E6}'..='\u{09EF}' => 0x09E6,
-        _ => return None,
-    };
-    char::from_digit(c as u32 - zero, 10)
+/// The zero of every run of ten decimal digits in Unicode (general category Nd, to Unicode
+/// 16.0): Arabic-Indic, Extended Arabic-Indic (Persian, Urdu), N'Ko, Devanagari, Bengali,
+/// Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala, Thai, Lao, Tibetan,
+/// Myanmar, Khmer, Mongolian, Limbu, New Tai Lue, Tai Tham, Balinese, Sundanese, Lepcha, Ol
+/// Chiki, Vai, Saurashtra, Kayah Li, Javanese, Cham, Meetei Mayek, full-width, Osmanya, the
+/// Brahmi-derived scripts of the supplementary planes, mathematical bold, double-struck,
+/// sans-serif and monospace digits (`𝟐𝟓`), Adlam, segmented and outlined digits, and the
+/// scripts Unicode 15 and 16 added. Sorted, for a binary search.
+const DIGIT_ZEROS: [u32; 75] = [
+    0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66,
+    0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90,
+    0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
+    0x104A0, 0x10D30, 0x10D40, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
+    0x11650, 0x116C0, 0x116D0, 0x116DA, 0x11730, 0x118E0, 0x11950, 0x11BF0, 0x11C50, 0x11D50,
+    0x11DA0, 0x11F50, 0x16130, 0x16A60, 0x16AC0, 0x16B50, 0x16D70, 0x1CCF0, 0x1D7CE, 0x1D7D8,
+    0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E5F1, 0x1E950, 0x1FBF0,
+];
+
+/// The ASCII digit a decimal digit of any script stands for (every Unicode Nd character).
+pub fn script_digit(c: char) -> Option<char> {
+    let c = c as u32;
+    if c < 0x0660 {
+        return None;
+    }
+    let i = DIGIT_ZEROS.partition_point(|&z| z <= c);
+    let zero = DIGIT_ZEROS[i.checked_sub(1)?];
+    (c - zero < 10).then(|| char::from(b'0' + (c - zero) as u8))
 }
 
 /// Bidirectional marks and embeddings: invisible, and never part of a figure.
 fn is_bidi_mark(c: char) -> bool {
     matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Format characters that never mean anything a reader reads: the zero-width space, the word
+/// joiner, the byte-order mark, the soft hyphen, the invisible operators. Dropped everywhere,
+/// so a figure split by one (`2\u{200B}5%`) is the figure and a word split by one is the word.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}' | '\u{180E}'
+    )
+}
+
+/// `text` as a reader sees it on the page: the invisible format characters, bidirectional marks
+/// and zero-width joiners dropped (`I\u{2060}NV sweep` is `INV sweep`); borrowed when there are
+/// none. For readers that match patterns against lines as written.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    let hidden = |c: char| is_invisible(c) || is_bidi_mark(c) || is_joiner(c);
+    if text.is_ascii() || !text.contains(hidden) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().filter(|&c| !hidden(c)).collect())
+}
+
+/// The zero-width joiner and non-joiner shape the letters of Persian, the Indic scripts and
+/// emoji: dropped only beside a digit, where they can only split a figure.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200C}' | '\u{200D}')
 }
 
 /// Full-width forms, CJK separators and the digits and marks of other scripts as ASCII;
@@ -111,6 +154,8 @@ fn wide(text: &str) -> Option<String> {
             '\u{FF01}'..='\u{FF5E}' | '\u{3000}' | '、' | '٫' | '٬' | '٪' | '،' | '؟'
         ) || script_digit(c).is_some()
             || is_bidi_mark(c)
+            || is_invisible(c)
+            || is_joiner(c)
     };
     if !text.chars().any(is_wide) {
         return None;
@@ -122,8 +167,12 @@ fn wide(text: &str) -> Option<String> {
             s.push(d);
             continue;
         }
+        let digit =
+            |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit() || script_digit(c).is_some());
         match c {
-            _ if is_bidi_mark(c) => {}
+            _ if is_bidi_mark(c) || is_invisible(c) => {}
+            _ if is_joiner(c)
+                && (s.ends_with(|p: char| p.is_ascii_digit()) || digit(chars.peek().copied())) => {}
             '٫' => s.push('.'),
             '٬' => s.push(','),
             '٪' => s.push('%'),

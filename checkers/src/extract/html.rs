@@ -1,7 +1,8 @@
 //! HTML tables in a reply (`<table><tr><th>…</th><td>…</td></tr></table>`), read as the rows
 //! and cells a Markdown table would give: models write them where a Markdown table would do,
 //! and a reader that drops HTML drops the whole answer. Tags inside a cell are dropped and the
-//! common entities decoded; a cell must be closed (`</td>`). Nothing else of HTML is read.
+//! common entities decoded; a cell must be closed (`</td>`). A block holding no table is read as
+//! its text, line by line ([`element_text`]): an answer given only as XML is still an answer.
 
 use regex::Regex;
 use std::sync::LazyLock;
@@ -47,6 +48,21 @@ pub fn table_rows(html: &str) -> Vec<Row> {
 fn cell_text(inner: &str) -> String {
     let text = TAG.replace_all(inner, " ");
     super::text::normalize_ws(&decode_entities(&text))
+}
+
+static COMMENT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)<!--.*?-->").unwrap());
+
+/// The text of an HTML or XML block that holds no table (`<answer>25%</answer>`, a poem as
+/// `<poem><line>…</line>…</poem>`): each line with its tags dropped and the common entities
+/// decoded, empty lines left out; comments are not text. `None` when no text remains.
+pub fn element_text(html: &str) -> Option<String> {
+    let html = COMMENT.replace_all(html, "");
+    let lines: Vec<String> = html
+        .lines()
+        .map(|l| super::text::normalize_ws(&decode_entities(&TAG.replace_all(l, " "))))
+        .filter(|l| !l.is_empty())
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// The entities HTML writers use for text (`&amp;` last, so `&amp;lt;` stays `&lt;`).

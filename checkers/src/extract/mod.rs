@@ -14,6 +14,7 @@ pub mod footnotes;
 pub mod goals;
 pub mod html;
 pub mod latex;
+pub mod leftovers;
 pub mod notation;
 pub mod num;
 pub mod numbers;

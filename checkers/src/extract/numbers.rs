@@ -217,10 +217,9 @@ fn find_digit_numbers(text: &str) -> Vec<Num> {
     // the figures only it settles.
     let mut nums = digit_figures(text);
     if !text.is_ascii() {
-        vulgar_fractions(text, &mut nums);
+        nums = vulgar_fractions(text, nums);
     }
-    fold_powers_and_mixed(text, &mut nums);
-    nums
+    fold_powers_and_mixed(text, nums)
 }
 
 /// Each figure in digits as its regex match reads it.
@@ -274,97 +273,108 @@ fn digit_figures(text: &str) -> Vec<Num> {
         .collect()
 }
 
-/// `¼` alone, or after a whole number (`1¼`, `1 ¼`): one figure.
-fn vulgar_fractions(text: &str, nums: &mut Vec<Num>) {
+/// `¼` alone, or after a whole number (`1¼`, `1 ¼`): one figure. The figures are collected
+/// into a new vector in one pass (an insert in place per fraction cost the square of them).
+fn vulgar_fractions(text: &str, nums: Vec<Num>) -> Vec<Num> {
+    let mut out: Vec<Num> = Vec::with_capacity(nums.len());
+    let mut rest = nums.into_iter().peekable();
     for (at, c) in text.char_indices() {
         let Some(&(_, frac)) = VULGAR.iter().find(|(v, _)| *v == c) else {
             continue;
         };
+        crate::work::add(1);
+        while let Some(n) = rest.next_if(|n| n.end <= at) {
+            out.push(n);
+        }
         let end = at + c.len_utf8();
-        let i = nums.partition_point(|n| n.end <= at);
-        let whole = i.checked_sub(1).filter(|&j| {
-            let n = &nums[j];
+        let whole = out.last_mut().filter(|n| {
             let gap = &text[n.end..at];
             (gap.is_empty() || gap == " ") && n.value.fract() == 0.0 && !n.percent
         });
         match whole {
-            Some(j) => {
-                let n = &mut nums[j];
+            Some(n) => {
                 n.value += frac.copysign(n.value);
                 n.end = end;
                 n.raw = text[n.start..end].to_string();
             }
             // Alone it is a share, as "a quarter" is ("costs rose by ¼" is 25 %), unless a
             // percent sign follows ("¼ %" is a quarter of a percent).
-            None => nums.insert(
-                i,
-                Num {
-                    start: at,
-                    end,
-                    raw: c.to_string(),
-                    value: if text[end..].trim_start().starts_with('%') {
-                        frac
-                    } else {
-                        frac * 100.0
-                    },
-                    percent: true,
-                    money: false,
-                    words: false,
-                    ordinal: false,
-                    alt: None,
+            None => out.push(Num {
+                start: at,
+                end,
+                raw: c.to_string(),
+                value: if text[end..].trim_start().starts_with('%') {
+                    frac
+                } else {
+                    frac * 100.0
                 },
-            ),
+                percent: true,
+                money: false,
+                words: false,
+                ordinal: false,
+                alt: None,
+            }),
         }
     }
+    out.extend(rest);
+    out
 }
 
-/// `2.5 × 10^4` (or `10⁴`) is one figure, 25000; `1 1/4` is one figure, 1.25.
-fn fold_powers_and_mixed(text: &str, nums: &mut Vec<Num>) {
+/// `2.5 × 10^4` (or `10⁴`) is one figure, 25000; `1 1/4` is one figure, 1.25. The figures are
+/// collected into a new vector in one pass (a drain in place per fold cost the square of them).
+fn fold_powers_and_mixed(text: &str, nums: Vec<Num>) -> Vec<Num> {
+    let mut out: Vec<Num> = Vec::with_capacity(nums.len());
     let mut i = 0;
-    while i + 1 < nums.len() {
-        let (a, b) = (&nums[i], &nums[i + 1]);
-        let between = text[a.end..b.start].trim();
+    while i < nums.len() {
+        crate::work::add(1);
+        let mut n = nums[i].clone();
+        let (Some(b), rest) = (nums.get(i + 1), &nums[i + 1..]) else {
+            out.push(n);
+            break;
+        };
+        let between = text[n.end..b.start].trim();
         let after_b = &text[b.end..];
         let power = b.value == 10.0
             && b.raw == "10"
             && matches!(between, "×" | "x" | "*" | "·")
             && (after_b.starts_with('^') || after_b.starts_with(SUPERSCRIPT));
+        let mut skip = 0;
         if power {
-            let (exp, end) = exponent(text, b.end, nums.get(i + 2));
-            if let Some(exp) = exp {
-                let drop = if after_b.starts_with('^') { 2 } else { 1 };
-                let n = &mut nums[i];
+            if let (Some(exp), end) = exponent(text, b.end, rest.get(1)) {
                 n.value *= 10f64.powi(exp);
                 n.alt = n.alt.map(|x| x * 10f64.powi(exp));
                 n.end = end;
                 n.raw = text[n.start..end].to_string();
-                nums.drain(i + 1..(i + 1 + drop).min(nums.len()));
+                skip = if after_b.starts_with('^') { 2 } else { 1 };
             }
-        } else if let Some(c) = nums.get(i + 2).filter(|c| {
-            let whole = |n: &Num| {
-                n.value.fract() == 0.0
-                    && n.value >= 0.0
-                    && !n.percent
-                    && !n.money
-                    && n.raw.bytes().all(|d| d.is_ascii_digit())
-            };
-            whole(a)
-                && whole(b)
-                && whole(c)
-                && text[a.end..b.start] == *" "
-                && text[b.end..c.start] == *"/"
-                && b.value < c.value
-                && c.value <= 100.0
-        }) {
-            let (value, end) = (a.value + b.value / c.value, c.end);
-            let n = &mut nums[i];
-            n.value = value;
-            n.end = end;
-            n.raw = text[n.start..end].to_string();
-            nums.drain(i + 1..i + 3);
+        } else if let Some(c) = rest.get(1).filter(|c| mixed(text, &n, b, c)) {
+            n.value += b.value / c.value;
+            n.end = c.end;
+            n.raw = text[n.start..c.end].to_string();
+            skip = 2;
         }
-        i += 1;
+        out.push(n);
+        i += 1 + skip;
     }
+    out
+}
+
+/// Whether `a b/c` is one mixed number (`1 1/4`).
+fn mixed(text: &str, a: &Num, b: &Num, c: &Num) -> bool {
+    let whole = |n: &Num| {
+        n.value.fract() == 0.0
+            && n.value >= 0.0
+            && !n.percent
+            && !n.money
+            && n.raw.bytes().all(|d| d.is_ascii_digit())
+    };
+    whole(a)
+        && whole(b)
+        && whole(c)
+        && text[a.end..b.start] == *" "
+        && text[b.end..c.start] == *"/"
+        && b.value < c.value
+        && c.value <= 100.0
 }
 
 const SUPERSCRIPT: [char; 11] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹', '⁻'];
@@ -393,6 +403,7 @@ fn exponent(text: &str, at: usize, next: Option<&Num>) -> (Option<i32>, usize) {
 
 /// Every number in `text`, in digits or in words, left to right.
 pub fn find_numbers(text: &str) -> Vec<Num> {
+    crate::work::add(text.len());
     let all = digits_and_words(text);
     let mut out: Vec<Num> = Vec::with_capacity(all.len());
     for n in all {

@@ -95,10 +95,12 @@ impl<'a> Reply<'a> {
         Self::parse_all([raw])
     }
 
-    /// Read several replies (a model's turns, in order) into one plain text, one after another.
+    /// Read several replies (a model's turns, in order) into one plain text, one after another,
+    /// each without its decoding leftovers (template tokens, role prefix, an imitated turn).
     pub fn parse_all(raws: impl IntoIterator<Item = &'a str>) -> Self {
         let mut r = Reply::default();
         for (i, raw) in raws.into_iter().enumerate() {
+            let raw = super::leftovers::reply_text(raw);
             r.raws.push(raw);
             Builder::new(&mut r, raw, i).run();
         }
@@ -279,12 +281,7 @@ pub fn final_and_all(t: &Transcript) -> (Reply<'_>, Option<Reply<'_>>) {
     }
 }
 
-/// A sentence asks something when it ends in a question mark (closing quotes and brackets aside).
-pub fn is_question(sentence: &str) -> bool {
-    sentence
-        .trim_end_matches(|c: char| c.is_whitespace() || "\"'”’)*_".contains(c))
-        .ends_with(['?', '؟'])
-}
+pub use super::sentences::is_question;
 
 /// Builds the plain text and blocks of one message from parser events.
 struct Builder<'r, 'a> {
@@ -567,10 +564,17 @@ impl<'r, 'a> Builder<'r, 'a> {
         });
     }
 
-    /// An HTML block's tables, as table rows: each cell folded like prose, its span the block's.
+    /// An HTML block's tables, as table rows: each cell folded like prose, its span the block's;
+    /// a block without a table is a paragraph of its text, tags dropped.
     fn html_tables(&mut self, html: &str, span: Range<usize>) {
         let span = span.start.min(span.end)..span.end;
-        for row in super::html::table_rows(html) {
+        let rows = super::html::table_rows(html);
+        if let (true, Some(text)) = (rows.is_empty(), super::html::element_text(html)) {
+            self.begin(BlockKind::Paragraph);
+            self.push(&super::fold::fold(&text), span, false);
+            return self.close();
+        }
+        for row in rows {
             self.begin(BlockKind::TableRow { header: row.header });
             for (i, cell) in row.cells.iter().enumerate() {
                 if i > 0 {

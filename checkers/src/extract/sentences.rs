@@ -77,3 +77,10 @@ fn split_before_figures(t: &str, start: usize, out: &mut Vec<Range<usize>>) {
     }
     out.push(start + from..start + t.len());
 }
+
+/// A sentence asks something when it ends in a question mark (closing quotes and brackets aside).
+pub fn is_question(sentence: &str) -> bool {
+    sentence
+        .trim_end_matches(|c: char| c.is_whitespace() || "\"'”’)*_".contains(c))
+        .ends_with(['?', '؟'])
+}

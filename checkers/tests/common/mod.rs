@@ -137,3 +137,5 @@ pub fn check_golden_text(case: &str, toml: &str) -> Verdict {
     };
     checkers::check(&g.transcript(case), &ctx).unwrap()
 }
+
+pub mod shapes;
