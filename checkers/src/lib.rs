@@ -9,6 +9,7 @@ pub mod golden;
 pub mod registry;
 pub mod transcript;
 pub mod truth;
+mod understood;
 pub mod verdict;
 
 mod e01;

@@ -90,8 +90,23 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // decided, 1 unsure of 108 pass/fail-labelled; 3 of 9 `either` unsure. Its `readings` were
     // written as one string (the brief's mistake) and are split into the format's list, a line
     // a reading (/work/blind/fix_readings.py checks nothing else moved); no label changed.
-    ("blind50a", 23, 6),
+    //
+    // After issue 50's "decided only in a language the readers hold a lexicon for" (i50): 80
+    // right, 15 wrong decided, 13 unsure; 4 of 9 `either` unsure. Its wrong verdicts left are
+    // digits, format characters, leftovers and answer forms (the fold's work), and the Turkish
+    // `%25`.
+    ("blind50a", 15, 5),
 ];
+
+/// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
+/// [`NOT_YET_HELD`] is.
+const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[(
+    "blind50a",
+    13,
+    "written for issue 50 with replies in 20 languages; those in a language the readers hold \
+     no lexicon for (Hebrew, Greek, Ukrainian, Indonesian, Vietnamese, Persian, Khmer, Lao) are \
+     unsure by design, naming the language, rather than decided on words nobody read",
+)];
 
 /// What one unit (case and variant) of a corpus read: right, decided wrong and unsure among the
 /// replies labelled pass or fail, and the `either` replies with how many were left unsure.
@@ -289,7 +304,15 @@ fn every_blind_corpus_decides_no_reply_wrongly_is_unsure_on_at_most_3_percent_an
                 }
             }
         }
-        if t.unsure.len() * 100 > t.labelled * 3 {
+        if let Some((_, most, why)) = UNSURE_ABOVE_3_PERCENT.iter().find(|(n, _, _)| n == name) {
+            println!("{name}: unsure allowed up to {most} ({why})");
+            if t.unsure.len() != *most {
+                failures.push(format!(
+                    "{name}: {} unsure, bound {most}: move the bound to it",
+                    t.unsure.len()
+                ));
+            }
+        } else if t.unsure.len() * 100 > t.labelled * 3 {
             failures.push(format!(
                 "{name}: {} of {} pass/fail-labelled replies unsure (want at most 3 %)",
                 t.unsure.len(),

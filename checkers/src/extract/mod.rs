@@ -13,6 +13,7 @@ pub mod fold;
 pub mod footnotes;
 pub mod goals;
 pub mod html;
+pub mod language;
 pub mod latex;
 pub mod notation;
 pub mod num;
