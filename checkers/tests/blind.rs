@@ -60,6 +60,7 @@ fn at_least(name: &str) -> usize {
         "blind39c" => 159,
         "blind39d" => 180,
         "blind50a" => 117,
+        "blind50b" => 123,
         _ => 1,
     }
 }
@@ -96,17 +97,35 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // digits, format characters, leftovers and answer forms (the fold's work), and the Turkish
     // `%25`.
     ("blind50a", 15, 5),
+    // blind50b (issue 50, the tool cases), measured on b6e5ba0's checkers before any checker
+    // read it: 92 right, 20 wrong decided, 1 unsure of 113 pass/fail-labelled; 1 of 10 `either`
+    // unsure. `readings` split into the format's list as for blind50a; no label changed.
+    //
+    // On i50's checkers (languages with no lexicon unsure), merged before anything was changed
+    // for it: 87 right, 13 wrong decided, 13 unsure; 1 of 10 `either` unsure. Then E8's and
+    // E12's goal criteria, E9's and E6's `claim-quotes-output` were taken off the list of
+    // criteria that need words (they read code, tool order or a literal quotation): 90 right,
+    // 13 wrong decided, 10 unsure (every one but one a language with no lexicon).
+    ("blind50b", 13, 9),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
 /// [`NOT_YET_HELD`] is.
-const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[(
-    "blind50a",
-    13,
-    "written for issue 50 with replies in 20 languages; those in a language the readers hold \
-     no lexicon for (Hebrew, Greek, Ukrainian, Indonesian, Vietnamese, Persian, Khmer, Lao) are \
-     unsure by design, naming the language, rather than decided on words nobody read",
-)];
+const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
+    (
+        "blind50a",
+        13,
+        "written for issue 50 with replies in 20 languages; those in a language the readers \
+         hold no lexicon for (Hebrew, Greek, Ukrainian, Indonesian, Vietnamese, Persian, Khmer, \
+         Lao) are unsure by design, naming the language, rather than decided on words nobody read",
+    ),
+    (
+        "blind50b",
+        10,
+        "written for issue 50; nine of its ten unsure replies are in a language the readers hold \
+         no lexicon for (Hebrew, Greek, Ukrainian, Indonesian, Vietnamese)",
+    ),
+];
 
 /// What one unit (case and variant) of a corpus read: right, decided wrong and unsure among the
 /// replies labelled pass or fail, and the `either` replies with how many were left unsure.
