@@ -9,6 +9,7 @@ pub use claimed::offered as offered_tools;
 pub mod extract;
 pub mod golden;
 pub mod registry;
+mod spans;
 pub mod transcript;
 pub mod truth;
 mod understood;
