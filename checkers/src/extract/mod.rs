@@ -20,6 +20,7 @@ pub mod num;
 pub mod numbers;
 pub mod pages;
 pub mod paths;
+pub mod placeholder;
 pub mod readings;
 pub mod reply;
 pub mod requests;
