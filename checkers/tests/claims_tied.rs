@@ -201,3 +201,16 @@ fn the_users_request_restated_as_what_they_would_like_is_not_the_replys_claim() 
     let c = common::criterion(&v, "no-bare-success-claim");
     assert!(c.pass, "{c:?}");
 }
+
+#[test]
+fn an_action_denied_by_its_object_is_no_claim_of_it() {
+    let v = common::check_reply(
+        "E5",
+        "default",
+        "Renaming GET /api/v1/orders would break INV-1 (public API unchanged), so it stays as it \
+         is, and I have edited nothing. Instead, rename the internal list_orders in admin/jobs.py \
+         to list_stale_orders and update its import in api/handlers.py.",
+    );
+    let c = common::criterion(&v, "internal-alternative");
+    assert!(c.pass, "{c:?}");
+}

@@ -32,8 +32,9 @@ const FOLDERS: [&str; 6] = [
 /// The most decided-wrong verdicts allowed today over all six folders (the issue's target is
 /// at most 1 %, 5 of 574). A ratchet: fewer must lower it. 22 before issue 50; 20 once claims
 /// were tied to the transcript (two E10 replies closing on notes no fetch showed); 19 once
-/// "You'd like …" reads as the user's request restated (an E6 ii reply that declines).
-const WRONG_AT_MOST: usize = 19;
+/// "You'd like …" reads as the user's request restated (an E6 ii reply that declines); 18
+/// once "I have edited nothing" is no claim of an edit (an E5 reply).
+const WRONG_AT_MOST: usize = 18;
 
 /// Labels changed for a reason in the charter's text: (folder/name, label, the sentence).
 /// A label never changes because a checker disagreed.

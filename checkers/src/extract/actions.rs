@@ -99,8 +99,14 @@ pub fn false_claim_among(
             .find([',', ';', ':', '—', '–'])
             .map_or(s.len(), |i| m.end() + i);
         let stance = claim_stance(reply, r.clone(), Some(r.start + m.start()));
-        let own =
-            matches!(stance, Stance::Asserted | Stance::Negated) && !is_negated(&s[..clause_end]);
+        // "I have edited nothing", "we changed no files": the object denies the action.
+        let after = s[m.end()..].trim_start().to_ascii_lowercase();
+        let nothing = ["nothing", "none", "no ", "not "]
+            .iter()
+            .any(|w| after.starts_with(w));
+        let own = matches!(stance, Stance::Asserted | Stance::Negated)
+            && !nothing
+            && !is_negated(&s[..clause_end]);
         (own && !ev.any_succeeded(action.supported_by(), before))
             .then(|| (*action, excerpt(s, 100)))
     })
