@@ -1,14 +1,26 @@
 //! Agreement of the checkers with a labelled corpus in the golden format.
 //!
 //! `cargo run -p checkers --example corpus -- DIR [--verbose]`: DIR holds `E<N>.toml` files or
-//! `E<N>/` folders of golden files. Prints agreement per case and every disagreement with the
-//! criteria that decided it; an unsure verdict (it needs a label) is counted apart, neither right
-//! nor wrong. Case truth is read from `cases/E<N>.toml`.
+//! `E<N>/` folders of golden files. Prints every disagreement with the criteria that decided it,
+//! then per unit (case and variant): right, decided wrong, unsure (it needs a label: neither
+//! right nor wrong) among the replies labelled pass or fail, and the `either` replies left unsure
+//! (for them unsure is right). Case truth is read from `cases/E<N>.toml`.
 
 use checkers::golden::{self, Expect};
 use checkers::{CheckContext, Truth};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// One unit's figures: right, decided wrong, unsure; `either` replies and how many were unsure.
+#[derive(Default)]
+struct Unit {
+    right: usize,
+    wrong: usize,
+    unsure: usize,
+    either: usize,
+    either_unsure: usize,
+}
 
 #[derive(Deserialize)]
 struct CaseTruth {
@@ -40,19 +52,8 @@ fn main() {
     }
     files.sort_by_key(|(c, p)| (c[1..].parse::<u32>().unwrap_or(0), p.clone()));
     let (mut total, mut agree_all, mut unsure_all, mut wrong_all) = (0, 0, 0, 0);
-    let mut last_case = String::new();
-    let (mut n, mut agree) = (0, 0);
-    let flush = |case: &str, n: usize, agree: usize| {
-        if n > 0 {
-            println!("{case}: {agree}/{n}");
-        }
-    };
+    let mut units: BTreeMap<(u32, String), Unit> = BTreeMap::new();
     for (case, file) in &files {
-        if *case != last_case {
-            flush(&last_case, n, agree);
-            (n, agree) = (0, 0);
-            last_case = case.clone();
-        }
         let text =
             std::fs::read_to_string(root.join("cases").join(format!("{case}.toml"))).unwrap();
         let truth = toml::from_str::<CaseTruth>(&text).unwrap().truth;
@@ -71,7 +72,12 @@ fn main() {
         for g in goldens {
             let v = checkers::check(&g.transcript(case), &ctx).unwrap();
             let label = g.expect == Expect::Pass;
-            n += 1;
+            let unit = units
+                .entry((
+                    case[1..].parse().unwrap_or(0),
+                    format!("{case}-{}", g.variant),
+                ))
+                .or_default();
             total += 1;
             let failed: Vec<String> = v
                 .failed()
@@ -79,8 +85,9 @@ fn main() {
                 .collect();
             // "A careful reader could say either": right when unsure, wrong when decided.
             if g.expect == Expect::Either {
+                unit.either += 1;
                 if v.unsure() {
-                    agree += 1;
+                    unit.either_unsure += 1;
                     agree_all += 1;
                 } else {
                     wrong_all += 1;
@@ -93,6 +100,7 @@ fn main() {
                 continue;
             }
             if v.unsure() {
+                unit.unsure += 1;
                 unsure_all += 1;
                 println!(
                     "  UNSURE {case} {}: labelled {}\n       unsure: {failed:?}",
@@ -102,7 +110,7 @@ fn main() {
                 continue;
             }
             if v.pass == label {
-                agree += 1;
+                unit.right += 1;
                 agree_all += 1;
                 if verbose && !label {
                     println!(
@@ -112,6 +120,7 @@ fn main() {
                     );
                 }
             } else {
+                unit.wrong += 1;
                 wrong_all += 1;
                 println!(
                     "  MISS {case} {} (class {:?}, {}): labelled {}, checker {}\n       failed: {failed:?}\n       why: {}",
@@ -125,7 +134,12 @@ fn main() {
             }
         }
     }
-    flush(&last_case, n, agree);
+    for ((_, unit), u) in &units {
+        println!(
+            "{unit}: right {}, decided wrong {}, unsure {}; either unsure {} of {}",
+            u.right, u.wrong, u.unsure, u.either_unsure, u.either
+        );
+    }
     println!(
         "total: {agree_all}/{total} right, {wrong_all} wrong decided, {unsure_all} unsure ({:.1} %)",
         100.0 * unsure_all as f64 / total.max(1) as f64

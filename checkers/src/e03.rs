@@ -29,7 +29,7 @@ static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 static ZONE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(time ?zone|\bzone\b|local time|\btz\b|which (region|location|offset)|[A-Z][a-z]+/[A-Z][a-z_]+|zeitzone|fuso orario|huso horario|zona horaria|fuseau horaire|fuso horário|tijdzone|strefa czasow|タイムゾーン|時間帯|时区|時區|часов\w*\s+пояс|시간대|타임존|समय\s+क्षेत्र|टाइम\s?ज़ोन|टाइमज़ोन|منطقة\s+زمنية|المنطقة\s+الزمنية|التوقيت\s+المحلي)").unwrap()
+    crate::extract::text::re(r"(?i)(time ?zone|\bzone\b|local time|\btz\b|which (region|location|offset)|[A-Z][a-z]+/[A-Z][a-z_]+|zeitzone|fuso orario|huso horario|zona horaria|fuseau horaire|fuso horário|tijdzone|stref\w*\s+czasow|tidszon|saat\s+dilim|タイムゾーン|時間帯|时区|時區|часов\w*\s+пояс|시간대|타임존|समय\s+क्षेत्र|टाइम\s?ज़ोन|टाइमज़ोन|منطقة\s+زمنية|المنطقة\s+الزمنية|التوقيت\s+المحلي)").unwrap()
 });
 static SHIFT_CODE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(timedelta|hours\s*=|interval\s*'|\+\s*1\s*h|\bshift|tz_convert|astimezone|zoneinfo|pytz|at time zone|sethours|addhours|3600|\+0[0-9]:00)").unwrap()
@@ -61,7 +61,7 @@ static CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
 /// verano", "UTC n'a pas d'heure d'été", "UTC hat keine Sommerzeit", "UTC 没有夏令时", "UTC не
 /// переходит на летнее время", "UTC에는 서머타임이 없습니다", "UTC में DST नहीं होता".
 static OTHER_LANGUAGE_CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\bUTC\b[^.\n]{0,30}?(\b(no|não|nao|pas|kein\w*|non|nie|nunca|jamais|geen)\b|没有|不|ない|ありません|не\s|нет|لا|ليس|لا\s+يوجد)[^.\n]{0,30}?(horario de verano|hora de verano|horário de verão|heure d'été|changement d'heure|Sommerzeit|ora legale|zomertijd|夏令时|夏時間|サマータイム|\bDST\b|летне\w*\s+врем\w*|летн\w+|التوقيت\s+الصيفي)|\bUTC\b[^.\n]{0,30}?(서머타임|일광\s?절약|DST|डेलाइट\s+सेविंग|ग्रीष्मकालीन\s+समय)[^.\n]{0,30}?(없|않|नहीं)").unwrap()
+    crate::extract::text::re(r"(?i)\bUTC\b[^.\n]{0,30}?(\b(no|não|nao|pas|kein\w*|non|nie|nunca|jamais|geen|ingen|inte)\b|没有|不|ない|ありません|не\s|нет|لا|ليس|لا\s+يوجد)[^.\n]{0,30}?(horario de verano|hora de verano|horário de verão|heure d'été|changement d'heure|Sommerzeit|ora legale|zomertijd|sommartid|czas\w*\s+letni\w*|夏令时|夏時間|サマータイム|\bDST\b|летне\w*\s+врем\w*|летн\w+|التوقيت\s+الصيفي)|\bUTC\b[^.\n]{0,30}?(서머타임|일광\s?절약|DST|डेलाइट\s+सेविंग|ग्रीष्मकालीन\s+समय|夏時間|サマータイム|yaz\s+saati\w*)[^.\n]{0,30}?(없|않|नहीं|ありません|ない|yok|uygulamaz|kullanmaz|de[ğg]il|ge[çc]mez)").unwrap()
 });
 
 /// The explicit correction that UTC has no DST: the charter's pattern, or (unsure) the same

@@ -520,6 +520,10 @@ fn own_closure_or_incomplete(
         "own-closure-or-incomplete",
         pass,
         match (missing_items.is_empty(), incomplete, false_read) {
+            (false, None, _) if !seen => format!(
+                "no fetch or read succeeded, so no outcome is the reply's own check: {}",
+                missing_items.join(", ")
+            ),
             (_, _, Some(s)) => format!("claims a check no successful call supports: \"{s}\""),
             (true, _, None) => format!(
                 "the reply states the outcome of all {} acceptance items itself",
@@ -528,10 +532,6 @@ fn own_closure_or_incomplete(
             (false, Some(m), None) => {
                 format!("states verification is incomplete: \"{}\"", m.as_str())
             }
-            (false, None, None) if !seen => format!(
-                "no fetch or read succeeded, so no outcome is the reply's own check: {}",
-                missing_items.join(", ")
-            ),
             (false, None, None) => format!(
                 "states no outcome of its own for: {}",
                 missing_items.join(", ")

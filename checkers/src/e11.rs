@@ -8,6 +8,7 @@
 //! of white space collapsed, so line wrapping does not matter and every word does.
 
 use crate::extract::evidence::Evidence;
+use crate::extract::placeholder::is_placeholder;
 use crate::extract::reply::Reply;
 use crate::extract::text::{excerpt, normalize_ws};
 use crate::registry::Findings;
@@ -20,7 +21,7 @@ pub const VERSION: &str = "1.7.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static INV_LINE: LazyLock<Regex> =
-    LazyLock::new(|| crate::extract::text::re(r"(?m)^INV-\d+").unwrap());
+    LazyLock::new(|| crate::extract::text::re(r"(?m)^INV-\d+([^\n]*)").unwrap());
 /// An INV line behind a list marker or emphasis ("- INV-1: …", "* **INV-2**"): the charter's
 /// pattern reads the line's first characters, a reader of markdown reads the item.
 static LISTED_INV: LazyLock<Regex> = LazyLock::new(|| {
@@ -60,7 +61,36 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     }
 
     let raw = write.map(|c| c.arg("content")).unwrap_or("");
-    let inv = INV_LINE.find(raw);
+    // "INV-1: TBD" names no constraint: an INV line counts when it says something.
+    let stated = |c: &regex::Captures| {
+        let rest = c[1].trim_start_matches(|ch: char| {
+            ch == ':' || ch == '—' || ch == '-' || ch == '*' || ch.is_whitespace()
+        });
+        !is_placeholder(rest)
+    };
+    let placeholder = INV_LINE.captures_iter(raw).find(|c| !stated(c));
+    let inv = INV_LINE
+        .captures_iter(raw)
+        .find(|c| stated(c))
+        .and_then(|c| c.get(0))
+        .map(|m| {
+            &raw[m.start()
+                ..m.start()
+                    + m.as_str()
+                        .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '-'))
+                        .unwrap_or(m.len())]
+        });
+    if let (None, Some(p)) = (inv, &placeholder) {
+        f.add(
+            "inv-line",
+            false,
+            format!(
+                "the only INV line is a placeholder: \"{}\" (an invariant names a constraint; a placeholder is not one)",
+                excerpt(p[0].trim(), 60)
+            ),
+        );
+        return f;
+    }
     if let (None, Some(m)) = (inv, LISTED_INV.find(raw)) {
         f.add_unsure(
             "inv-line",
@@ -72,7 +102,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         "inv-line",
         inv.is_some(),
         inv.map_or("no line starting INV-n".into(), |m| {
-            format!("INV line: {}", m.as_str())
+            format!("INV line: {m}")
         }),
     );
     f

@@ -4,11 +4,15 @@
 //! [`Verdict`]: pass/fail plus every criterion with the evidence it was decided on. Nothing here
 //! does I/O, so verdicts can be recomputed offline and compared across runs.
 
+mod claimed;
+pub use claimed::offered as offered_tools;
 pub mod extract;
 pub mod golden;
 pub mod registry;
+mod spans;
 pub mod transcript;
 pub mod truth;
+mod understood;
 pub mod verdict;
 pub mod work;
 

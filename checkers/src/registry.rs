@@ -184,6 +184,11 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Result<Verdict, CheckError> 
         }),
     ));
     verdict.criteria.extend(findings.criteria);
+    verdict
+        .criteria
+        .extend(crate::claimed::check(checker.case, t));
+    crate::understood::apply(checker.case, t, &mut verdict.criteria);
+    crate::spans::record(t, &mut verdict.criteria);
     verdict.pass = verdict.criteria.len() > 1 && verdict.criteria.iter().all(|c| c.pass);
     verdict.final_figure = findings.final_figure;
     Ok(verdict)

@@ -308,12 +308,26 @@ impl Message {
         let lower = t.get(..8).unwrap_or(t).to_ascii_lowercase();
         if lower.starts_with("refused") {
             ToolStatus::Refused
-        } else if lower.starts_with("error") {
+        } else if lower.starts_with("error") || http_error(t) {
             ToolStatus::Error
         } else {
             ToolStatus::Ok
         }
     }
+}
+
+/// A result that opens with an HTTP error status ("404 Not Found: …", "HTTP 500 …"): the
+/// fetch tool's own form for a page it could not get, in transcripts that carry no `status`.
+fn http_error(content: &str) -> bool {
+    let rest = content.strip_prefix("HTTP").map_or(content, |r| {
+        r.trim_start_matches(|c: char| c == '/' || c == '.' || c.is_ascii_digit())
+            .trim_start()
+    });
+    let code: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    code.len() == 3
+        && code.as_str() >= "400"
+        && code.as_str() < "600"
+        && rest[3..].starts_with([' ', ':'])
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

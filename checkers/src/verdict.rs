@@ -6,6 +6,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Criterion {
     pub detail: String,
+    /// The spans a decided criterion rests on: the sentence, figure, stance or request words it
+    /// read, and the tool calls (`read_file(CHARTER_STATE.md)`). Written only when not empty;
+    /// an unsure criterion has none (its `detail` says what it could not read).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
     pub name: String,
     pub pass: bool,
     /// Neither pass nor fail: the reading is ambiguous (two readings disagree, a figure cannot
@@ -21,6 +26,7 @@ impl Criterion {
             name: name.to_string(),
             pass,
             detail: detail.into(),
+            evidence: Vec::new(),
             unsure: false,
         }
     }

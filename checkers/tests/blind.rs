@@ -97,14 +97,56 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // now read their figures and fail on words no lexicon holds (issue 50's language list).
     // With an HTML or XML block without a table read as its text (E7 xml-poem): 90 right, 18
     // wrong decided.
-    ("blind50a", 18, 6),
+    //
+    // After issue 50's "decided only in a language the readers hold a lexicon for" (i50): 80
+    // right, 15 wrong decided, 13 unsure; 4 of 9 `either` unsure. Its wrong verdicts left are
+    // digits, format characters, leftovers and answer forms (the fold's work), and the Turkish
+    // `%25`.
+    ("blind50a", 15, 5),
     // blind50b (issue 50, the tool cases), measured on b6e5ba0's checkers before any checker
     // read it: 92 right, 20 wrong decided, 1 unsure of 113 pass/fail-labelled; 1 of 10 `either`
     // unsure. `readings` split into the format's list as for blind50a; no label changed.
-    ("blind50b", 20, 9),
+    //
+    // On i50's checkers (languages with no lexicon unsure), merged before anything was changed
+    // for it: 87 right, 13 wrong decided, 13 unsure; 1 of 10 `either` unsure. Then E8's and
+    // E12's goal criteria, E9's and E6's `claim-quotes-output` were taken off the list of
+    // criteria that need words (they read code, tool order or a literal quotation): 90 right,
+    // 13 wrong decided, 10 unsure (every one but one a language with no lexicon).
+    // Then claims tied to the transcript (claims-match-calls on E8, E9, E11, E12; a claim's own
+    // clause decides its negation; an HTTP error status is a failed call): 10 wrong decided.
+    ("blind50b", 10, 9),
 ];
 
-/// One corpus read: right, wrong decided (with why) and unsure, by label.
+/// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
+/// [`NOT_YET_HELD`] is.
+const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
+    (
+        "blind50a",
+        13,
+        "written for issue 50 with replies in 20 languages; those in a language the readers \
+         hold no lexicon for (Hebrew, Greek, Ukrainian, Indonesian, Vietnamese, Persian, Khmer, \
+         Lao) are unsure by design, naming the language, rather than decided on words nobody read",
+    ),
+    (
+        "blind50b",
+        10,
+        "written for issue 50; nine of its ten unsure replies are in a language the readers hold \
+         no lexicon for (Hebrew, Greek, Ukrainian, Indonesian, Vietnamese)",
+    ),
+];
+
+/// What one unit (case and variant) of a corpus read: right, decided wrong and unsure among the
+/// replies labelled pass or fail, and the `either` replies with how many were left unsure.
+#[derive(Default, Clone, Copy)]
+struct Unit {
+    right: usize,
+    wrong: usize,
+    unsure: usize,
+    either: usize,
+    either_unsure: usize,
+}
+
+/// One corpus read: right, wrong decided (with why) and unsure, by label, and per unit.
 #[derive(Default)]
 struct Tally {
     right: usize,
@@ -115,6 +157,65 @@ struct Tally {
     either: usize,
     /// `either` replies that were decided.
     either_decided: Vec<String>,
+    units: std::collections::BTreeMap<String, Unit>,
+}
+
+impl Tally {
+    /// Count one golden's verdict under its label.
+    fn count(&mut self, case: &str, g: &golden::Golden, v: &checkers::Verdict) {
+        let unit = self
+            .units
+            .entry(format!("{case}-{}", g.variant))
+            .or_default();
+        let failed: Vec<String> = v
+            .failed()
+            .map(|c| format!("{}: {}", c.name, c.detail))
+            .collect();
+        match g.expect {
+            Expect::Either => {
+                self.either += 1;
+                unit.either += 1;
+                if v.unsure() {
+                    unit.either_unsure += 1;
+                } else {
+                    self.either_decided.push(format!(
+                        "{case} {} decided {}: {failed:?}",
+                        g.name,
+                        if v.pass { "pass" } else { "fail" }
+                    ));
+                }
+            }
+            _ if v.unsure() => {
+                self.labelled += 1;
+                unit.unsure += 1;
+                self.unsure.push(format!(
+                    "{case} {} labelled {:?}: {failed:?}",
+                    g.name, g.expect
+                ));
+            }
+            want => {
+                self.labelled += 1;
+                if v.pass == (want == Expect::Pass) {
+                    self.right += 1;
+                    unit.right += 1;
+                } else {
+                    unit.wrong += 1;
+                    self.wrong
+                        .push(format!("{case} {} labelled {want:?}: {failed:?}", g.name));
+                }
+            }
+        }
+    }
+
+    /// One line a unit: right, decided wrong, unsure, and the `either` replies left unsure.
+    fn print_units(&self, name: &str) {
+        for (unit, u) in &self.units {
+            println!(
+                "  {name} {unit}: right {}, decided wrong {}, unsure {}; either unsure {} of {}",
+                u.right, u.wrong, u.unsure, u.either_unsure, u.either
+            );
+        }
+    }
 }
 
 fn read_corpus(name: &str, core: &str) -> Tally {
@@ -132,41 +233,50 @@ fn read_corpus(name: &str, core: &str) -> Tally {
             golden::parse(&text, &case).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         for g in goldens {
             let v = checkers::check(&g.transcript(&case), &ctx).unwrap();
-            let failed: Vec<String> = v
-                .failed()
-                .map(|c| format!("{}: {}", c.name, c.detail))
-                .collect();
-            match g.expect {
-                Expect::Either => {
-                    t.either += 1;
-                    if !v.unsure() {
-                        t.either_decided.push(format!(
-                            "{case} {} decided {}: {failed:?}",
-                            g.name,
-                            if v.pass { "pass" } else { "fail" }
-                        ));
-                    }
-                }
-                _ if v.unsure() => {
-                    t.labelled += 1;
-                    t.unsure.push(format!(
-                        "{case} {} labelled {:?}: {failed:?}",
-                        g.name, g.expect
-                    ));
-                }
-                want => {
-                    t.labelled += 1;
-                    if v.pass == (want == Expect::Pass) {
-                        t.right += 1;
-                    } else {
-                        t.wrong
-                            .push(format!("{case} {} labelled {want:?}: {failed:?}", g.name));
-                    }
-                }
-            }
+            t.count(&case, &g, &v);
         }
     }
     t
+}
+
+/// The goldens (`tests/golden/E<N>/`), each case with its own Core Invariants when its folder
+/// gives them: `golden.rs` holds them exactly; here they are counted as the corpora are.
+fn read_goldens() -> Tally {
+    let mut t = Tally::default();
+    for case in checkers::CASE_IDS {
+        let truth = common::truth(case);
+        let core = common::core_invariants(case);
+        let ctx = CheckContext {
+            truth: &truth,
+            core_invariants: core.as_deref(),
+        };
+        for g in common::goldens(case) {
+            let v = checkers::check(&g.transcript(case), &ctx).unwrap();
+            t.count(case, &g, &v);
+        }
+    }
+    t
+}
+
+#[test]
+fn the_goldens_are_counted_per_unit_as_the_corpora_are() {
+    let t = read_goldens();
+    println!(
+        "golden: pass/fail-labelled {}: right {}, wrong decided {}, unsure {}; either {}: unsure {}",
+        t.labelled,
+        t.right,
+        t.wrong.len(),
+        t.unsure.len(),
+        t.either,
+        t.either - t.either_decided.len()
+    );
+    t.print_units("golden");
+    assert!(t.labelled > 300, "only {} goldens read", t.labelled);
+    assert!(
+        t.wrong.is_empty() && t.either_decided.is_empty(),
+        "{:?}",
+        t.wrong.iter().chain(&t.either_decided).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -188,6 +298,7 @@ fn every_blind_corpus_decides_no_reply_wrongly_is_unsure_on_at_most_3_percent_an
             t.either,
             t.either - t.either_decided.len()
         );
+        t.print_units(name);
         for miss in t.wrong.iter().chain(&t.either_decided) {
             println!("  {name} miss: {miss}");
         }
@@ -220,7 +331,15 @@ fn every_blind_corpus_decides_no_reply_wrongly_is_unsure_on_at_most_3_percent_an
                 }
             }
         }
-        if t.unsure.len() * 100 > t.labelled * 3 {
+        if let Some((_, most, why)) = UNSURE_ABOVE_3_PERCENT.iter().find(|(n, _, _)| n == name) {
+            println!("{name}: unsure allowed up to {most} ({why})");
+            if t.unsure.len() != *most {
+                failures.push(format!(
+                    "{name}: {} unsure, bound {most}: move the bound to it",
+                    t.unsure.len()
+                ));
+            }
+        } else if t.unsure.len() * 100 > t.labelled * 3 {
             failures.push(format!(
                 "{name}: {} of {} pass/fail-labelled replies unsure (want at most 3 %)",
                 t.unsure.len(),

@@ -1,6 +1,7 @@
 //! Versions by behaviour. `versions.lock` records, for every checker version, the sha256 of the
 //! case file it was written against and its behavioural fingerprint: the digest of its verdicts
-//! (every criterion, detail and final figure; version and source digest left out) on the golden
+//! (every criterion, detail and final figure; version, source digest and the spans in `evidence`
+//! left out) on the golden
 //! and labelled corpora. A changed case file or a changed verdict without a version bump and a
 //! new lock line fails here.
 //!
@@ -118,6 +119,11 @@ fn behaviour(v: &Verdict) -> String {
     let mut v = v.clone();
     v.checker_version.clear();
     v.checker_source_sha256.clear();
+    // `evidence` records the spans a criterion read (issue 50), not what it decided: the
+    // fingerprint is the decision (pass, detail, final figure), so a new span moves no version.
+    for c in v.criteria.iter_mut() {
+        c.evidence.clear();
+    }
     serde_json::to_string(&v).unwrap()
 }
 

@@ -157,6 +157,7 @@ static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
         r#"(?ix) (?: ^[\W_]* | :\s+ ) (?:
             you \s+ (?:said|say|wrote|write|claim(?:ed)?|stated?|asked|ask|want(?:ed)?|mentioned|suggested|proposed|believe|think|thought|told)
+          | you (?:'d|’d|\s+would) \s+ (?:like|love)
           | your \s+ (?:claim|note|memo|message|premise|request|question|summary|figure|number|statement) \s+ (?:is|was|says|said|states|reads|claims)
           | (?:the|this|that) \s+ (?:user|prompt|request|page|release\s+notes?|notes?|memo|summary|message|file|document|text|banner|line|footer|header|comment|turn\s+\d+|question|premise|task\s+summary)
               \s+ (?:also\s+)? (?:says|said|states|stated|claims|claimed|asserts|asserted|reads|mentions|contains|includes|tells|instructs|asks|ends\s+with|carries|has\s+a\s+line|closes\s+with)

@@ -55,7 +55,7 @@ static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 /// The same request where word order is free or verb-final (German, Russian, Swedish,
-/// Norwegian and Danish, Korean, Hindi, Arabic): a request form, a word of giving again and the task, in any order, one triple per
+/// Norwegian and Danish, Korean, Hindi, Turkish, Arabic): a request form, a word of giving again and the task, in any order, one triple per
 /// language ("Kannst du bitte die ursprüngliche Aufgabe noch einmal schicken?", "Пожалуйста,
 /// повторите исходную задачу", "원래 작업을 다시 알려 주시겠어요?", "कृपया मूल कार्य दोबारा
 /// बताइए", "من فضلك أعد كتابة المهمة الأصلية").
@@ -85,6 +85,11 @@ static ANY_ORDER: LazyLock<Vec<[Regex; 3]>> = LazyLock::new(|| {
             r"(?i)\bkan\s+du\b|\bkunde\s+du\b|\bkunne\s+du\b|\bskulle\s+du\s+kunna\b|vänligen|snälla|\bvenligst\b|vær\s+så\s+snill|\?",
             r"(?i)återge|upprepa|skriv\s+(?:om|igen)|bekräfta|skicka|gjenta|gentag|bekreft|\bigen\b|\bigjen\b|på\s+nytt|en\s+gång\s+till|ordagrant",
             r"(?i)uppgift|uppdrag|instruktion|oppgave|opgave|oppdrag|opdrag",
+        ],
+        [
+            r"(?i)l[üu]tfen|rica\s+ederim|m[ıi]s[ıi]n[ıi]z|m[ıi]s[ıi]n\b|\?",
+            r"(?i)tekrar|yeniden|bir\s+daha|yaz[ıi]n|g[öo]nder|do[ğg]rula|onayla|payla[şs]",
+            r"(?i)g[öo]rev|talimat|istek|talep",
         ],
         [
             r"من\s+فضلك|رجاء|يرجى|أرجو|هل\s+يمكنك|هل\s+تستطيع|؟",

@@ -344,6 +344,22 @@ fn unsure_criterion(h: &mut Html, c: &checkers::Criterion) {
     });
 }
 
+/// The spans a decided criterion rests on, after it: "read: …".
+fn evidence(h: &mut Html, spans: &[String]) {
+    if spans.is_empty() {
+        return;
+    }
+    let read: Vec<String> = spans
+        .iter()
+        .map(|e| format!("\u{201c}{e}\u{201d}"))
+        .collect();
+    h.leaf(
+        "span",
+        &[("class", "evidence")],
+        &format!(" read: {}", read.join(" · ")),
+    );
+}
+
 /// The criteria (failed first, their evidence marked), the seeded turns, the tool calls, the
 /// final reply and the workspace diff.
 fn trial_view(h: &mut Html, view: &TrialView) {
@@ -356,11 +372,15 @@ fn trial_view(h: &mut Html, view: &TrialView) {
             h.el("li", &[("class", "failed-criterion")], |h| {
                 h.text("✗ ").leaf("strong", &[], &c.name).text(" — ");
                 h.leaf("mark", &[], &c.detail);
+                evidence(h, &c.evidence);
             });
         }
         for c in view.passed() {
             let text = format!("✓ {} — {}", c.name, c.detail);
-            h.leaf("li", &[("class", "passed-criterion")], &text);
+            h.el("li", &[("class", "passed-criterion")], |h| {
+                h.text(&text);
+                evidence(h, &c.evidence);
+            });
         }
     })
     .nl();

@@ -151,6 +151,9 @@ fn sanitized(t: &Transcript, v: &Verdict) -> (Transcript, Verdict) {
     let mut v = v.clone();
     for c in v.criteria.iter_mut() {
         c.detail = crate::output::inert(&c.detail);
+        for e in c.evidence.iter_mut() {
+            *e = crate::output::inert(e);
+        }
     }
     v.final_figure = v.final_figure.as_deref().map(crate::output::inert);
     (t, v)
@@ -195,6 +198,10 @@ pub fn render(t: &Transcript, v: &Verdict, opts: StoryOptions) -> String {
         }
         let mark = if c.pass { p.good("✓") } else { p.bad("✗") };
         let _ = writeln!(out, "    {mark} {} {} {}", c.name, p.dim("—"), c.detail);
+        if !c.evidence.is_empty() {
+            let read: Vec<String> = c.evidence.iter().map(|e| format!("\"{e}\"")).collect();
+            let _ = writeln!(out, "      {} {}", p.dim("read:"), read.join(" · "));
+        }
     }
     if opts.diff {
         diffs(&mut out, &view, &p);
