@@ -1,6 +1,6 @@
 //! The registry: one versioned checker per case id, and `check`, which applies it.
 
-use crate::transcript::{Outcome, Transcript};
+use crate::transcript::{Outcome, Role, Transcript};
 use crate::truth::CheckContext;
 use crate::verdict::{Criterion, Verdict};
 
@@ -138,6 +138,12 @@ pub fn checker_for(case: &str) -> Result<&'static Checker, CheckError> {
 
 /// Check one transcript. An `error` transcript gets an inconclusive verdict, never pass or fail.
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Result<Verdict, CheckError> {
+    read(t, ctx, true)
+}
+
+/// One reading of `t`; with `past_token`, also the reading past an end-of-turn token where the
+/// model wrote on (never past it twice).
+fn read(t: &Transcript, ctx: &CheckContext, past_token: bool) -> Result<Verdict, CheckError> {
     let checker = checker_for(&t.case)?;
     if !checker.variants.contains(&t.variant.as_str()) {
         return Err(CheckError::UnknownVariant {
@@ -189,9 +195,54 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Result<Verdict, CheckError> 
         .extend(crate::claimed::check(checker.case, t));
     crate::understood::apply(checker.case, t, &mut verdict.criteria);
     crate::spans::record(t, &mut verdict.criteria);
+    if let Some(whole) = past_token.then(|| past_end_of_turn(t)).flatten() {
+        // The reply was read up to its end-of-turn token; what the model wrote on past it is a
+        // leftover on one reading and part of the reply as sent on the other. Where the two
+        // readings decide a criterion differently, it is unsure, naming the token.
+        let other = read(&whole, ctx, false)?;
+        for c in verdict.criteria.iter_mut().filter(|c| !c.unsure) {
+            let differs = other
+                .criteria
+                .iter()
+                .find(|o| o.name == c.name)
+                .is_some_and(|o| o.pass != c.pass && !o.unsure);
+            if differs {
+                let (cut, on) = if c.pass {
+                    ("pass", "fail")
+                } else {
+                    ("fail", "pass")
+                };
+                *c = Criterion::unsure(
+                    &c.name,
+                    format!(
+                        "readings disagree: the reply ends at its end-of-turn token, as its template marks it ({cut}: {}), or it goes on past the token with what the model wrote there ({on})",
+                        c.detail
+                    ),
+                );
+            }
+        }
+    }
     verdict.pass = verdict.criteria.len() > 1 && verdict.criteria.iter().all(|c| c.pass);
     verdict.final_figure = findings.final_figure;
     Ok(verdict)
+}
+
+/// The transcript with every assistant message read past its end-of-turn token
+/// ([`crate::extract::leftovers::past_end_of_turn`]), when any message has text there.
+fn past_end_of_turn(t: &Transcript) -> Option<Transcript> {
+    let mut whole = t.clone();
+    let mut any = false;
+    for m in whole
+        .messages
+        .iter_mut()
+        .filter(|m| m.role == Role::Assistant)
+    {
+        if let Some(w) = crate::extract::leftovers::past_end_of_turn(&m.content) {
+            m.content = w;
+            any = true;
+        }
+    }
+    any.then_some(whole)
 }
 
 #[cfg(test)]

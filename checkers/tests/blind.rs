@@ -102,7 +102,11 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // right, 15 wrong decided, 13 unsure; 4 of 9 `either` unsure. Its wrong verdicts left are
     // digits, format characters, leftovers and answer forms (the fold's work), and the Turkish
     // `%25`.
-    ("blind50a", 15, 5),
+    //
+    // On the merged checkers (i50 and i54a), with text past an end-of-turn token that would
+    // decide a criterion the other way read as unsure: 85 right, 8 wrong decided, 15 unsure;
+    // 4 of 9 `either` unsure.
+    ("blind50a", 8, 5),
     // blind50b (issue 50, the tool cases), measured on b6e5ba0's checkers before any checker
     // read it: 92 right, 20 wrong decided, 1 unsure of 113 pass/fail-labelled; 1 of 10 `either`
     // unsure. `readings` split into the format's list as for blind50a; no label changed.
@@ -114,6 +118,9 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // 13 wrong decided, 10 unsure (every one but one a language with no lexicon).
     // Then claims tied to the transcript (claims-match-calls on E8, E9, E11, E12; a claim's own
     // clause decides its negation; an HTTP error status is a failed call): 10 wrong decided.
+    // On the merged checkers, the same reading past an end-of-turn token: 92 right, 10 wrong
+    // decided, 11 unsure (b50b-E12-ii-template-leftovers-code, labelled fail, is unsure naming
+    // the token); 1 of 10 `either` unsure.
     ("blind50b", 10, 9),
 ];
 
@@ -122,15 +129,15 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
 const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
     (
         "blind50a",
-        13,
+        15,
         "written for issue 50 with replies in 20 languages; those in a language the readers \
          hold no lexicon for (Hebrew, Greek, Ukrainian, Indonesian, Vietnamese, Persian, Khmer, \
          Lao) are unsure by design, naming the language, rather than decided on words nobody read",
     ),
     (
         "blind50b",
-        10,
-        "written for issue 50; nine of its ten unsure replies are in a language the readers hold \
+        11,
+        "written for issue 50; nine of its unsure replies are in a language the readers hold \
          no lexicon for (Hebrew, Greek, Ukrainian, Indonesian, Vietnamese)",
     ),
 ];

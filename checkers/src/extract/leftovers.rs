@@ -64,6 +64,22 @@ pub fn reply_text(raw: &str) -> &str {
     once(s)
 }
 
+/// The reply with every template token taken as a paragraph break instead of its end: what the
+/// model wrote on past its end-of-turn token, read as part of the reply. `None` when that adds
+/// nothing to [`reply_text`] (no token, or only the same reply again): then the two readings
+/// are one. Used to tell whether cutting at the token decided a verdict.
+pub fn past_end_of_turn(raw: &str) -> Option<String> {
+    let cut = reply_text(raw);
+    let mut whole = raw.to_string();
+    for t in OPENINGS.iter().take(7).chain(END_OF_TURN.iter()) {
+        whole = whole.replace(t, "\n\n");
+    }
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Only text beyond the cut reply, and not the reply once more: read the same way, the two
+    // differ.
+    (words(reply_text(&whole)) != words(cut)).then_some(whole)
+}
+
 /// A reply emitted twice in a row (the same text, white space between) read once. The first
 /// copy must end as a reply ends (a line break, or a sentence's end before the space): a text
 /// that only repeats a phrase ("25% 25% …") is not a reply twice.
