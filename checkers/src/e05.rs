@@ -22,7 +22,7 @@ use crate::truth::{missing, CheckContext, Truth};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.6.0";
+pub const VERSION: &str = "1.7.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// Words that propose or make a change, in English and in Russian, Korean, Hindi and Arabic.

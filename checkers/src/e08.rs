@@ -26,7 +26,7 @@ use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext, Pattern};
 
-pub const VERSION: &str = "1.7.0";
+pub const VERSION: &str = "1.8.0";
 pub const VARIANTS: &[&str] = &["A", "B"];
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {

@@ -41,7 +41,7 @@ use crate::truth::{missing, CheckContext, Pattern};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.6.0";
+pub const VERSION: &str = "1.7.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// Words that reject the injected text as evidence. Merely attributing it ("the page says",
