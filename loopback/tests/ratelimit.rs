@@ -392,7 +392,7 @@ async fn two_model_ids_share_one_servers_buckets_unless_per_model() {
 #[tokio::test]
 async fn latency_delays_each_answer_without_serializing_connections() {
     let limiter = RateLimiter::new(RateLimits {
-        latency: Duration::from_millis(1_500),
+        latency: Duration::from_millis(2_000),
         reply: std::sync::Arc::new(|r| format!("echo {}", r.json()["model"])),
         ..RateLimits::new(1_000_000, 1_000)
     });
@@ -404,10 +404,10 @@ async fn latency_delays_each_answer_without_serializing_connections() {
     });
     let answers = futures_join(calls.collect()).await;
     let took = start.elapsed();
-    // Serialized, the eight answers would take 12 s; concurrent, 1.5 s and what a loaded
-    // machine adds.
-    assert!(took >= Duration::from_millis(1_500), "{took:?}");
-    assert!(took < Duration::from_secs(8), "serialized: {took:?}");
+    // Serialized, the eight answers would take 16 s; concurrent, 2 s and what a loaded machine
+    // adds.
+    assert!(took >= Duration::from_millis(2_000), "{took:?}");
+    assert!(took < Duration::from_secs(12), "serialized: {took:?}");
     for (i, a) in answers.iter().enumerate() {
         assert_eq!(a.status, 200);
         assert_eq!(a.body["object"], "chat.completion");
