@@ -1,5 +1,5 @@
 //! Placeholders where the charter asks for substance: "TBD", "to be determined", "TODO",
-//! "pending", "…", a bracketed template ("<invariant>", "[fill in]"). An INV line that says only
+//! "pending", "…", a bracketed template (`<invariant>`, `[fill in]`). An INV line that says only
 //! "INV-1: TBD" names no constraint; a criterion that needs the substance does not count it.
 
 use regex::Regex;
