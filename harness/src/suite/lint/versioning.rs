@@ -3,14 +3,15 @@
 //! stands, and each change weighed by the charter's own versioning rules ("patch = wording;
 //! minor = new protocol or case; major = Core Invariant change").
 //!
-//! - Any change in the Core Invariants (a block in, out, moved, reordered or reworded): major.
+//! - Any change in the Core Invariants (a block in, out, moved, reordered or reworded beyond
+//!   form): major.
 //! - A block added or deleted (a rule, a protocol, a case, a registry row): minor.
 //! - A rule's text changed in what it requires (a number or unit, a threshold, a negation, a
 //!   quantifier, a modal, a list's members or order, a defined term): minor.
 //! - A rule moved across the runtime marker (it changed when it applies): minor; a list's items
 //!   reordered: minor; a rule moved to another section: patch, reported as moved.
 //! - A change of form only (case, punctuation, emphasis, re-wrap, a split with the same words):
-//!   wording, a patch.
+//!   wording, a patch, in every section (a Core Invariant's punctuation too).
 //! - Content words changed with none of the above: a question for a reviewer (wording on one
 //!   reading, a rule change on the other).
 
@@ -351,8 +352,12 @@ fn reworded(
 fn rewrite(o: &Block, n: &Block) -> Change {
     let core = in_core(o) || in_core(n);
     let mut c = change(0, String::new(), n, Some(&o.text), Some(&n.text));
+    let mut form_only = false;
     match compare(&o.text, &n.text) {
-        Reading::Wording => c.what = format!("{} was reworded (form only)", noun(n)),
+        Reading::Wording => {
+            form_only = true;
+            c.what = format!("{} was reworded (form only)", noun(n));
+        }
         Reading::Decided(why) => {
             c.level = 1;
             c.what = format!("{} changed what it requires: {why}", noun(n));
@@ -366,7 +371,9 @@ fn rewrite(o: &Block, n: &Block) -> Change {
         c.level = c.level.max(m.level);
         c.what = format!("{}; {}", c.what, m.what);
     }
-    if core {
+    // A change of form only is wording in every section, the Core Invariants too (issue 49:
+    // case, punctuation, emphasis, quotes, re-wrap); anything more there is major.
+    if core && !(form_only && c.level == 0) {
         c.level = 2;
     }
     c

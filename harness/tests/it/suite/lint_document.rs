@@ -309,3 +309,25 @@ fn two_version_lines_or_a_version_going_down_is_a_finding_naming_the_lines() {
         "{f}"
     );
 }
+
+#[test]
+fn a_core_invariant_changed_in_punctuation_only_is_wording_and_a_patch_carries_it() {
+    let base = seed();
+    let head = base.replace(
+        "ground truth about the tool's actions — never about verification status",
+        "ground truth about the tool's actions, never about verification status",
+    );
+    assert_ne!(head, base);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("[charter/version"), "{out}");
+    let (code, out) = lint_edit(
+        &base,
+        &versioned(&head.replace("never about", "not about"), "0.1.1"),
+    );
+    assert_eq!(code, 1, "a changed word in an Invariant stays major: {out}");
+    assert!(
+        finding(&out, "charter/version-bump").contains("fix: bump to 1.0.0"),
+        "{out}"
+    );
+}
