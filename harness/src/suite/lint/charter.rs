@@ -6,6 +6,7 @@
 //! block (`versioning`).
 
 use super::blocks::{self, Doc, Kind};
+use super::rules::similarity;
 use super::versioning::{self, Change};
 use super::{line_where, Finding, Severity};
 use crate::suite::charter::RUNTIME_MARKER;
@@ -450,11 +451,22 @@ fn registry_finding(path: &str, text: &str, head: &Outline, base: &Outline) -> O
         .difference(&base.cases)
         .map(|c| format!("E{c}"))
         .collect();
-    let new_rows: Vec<&String> = head
+    let mut new_rows: Vec<&String> = head
         .registry_rows
         .iter()
         .filter(|r| !base.registry_rows.contains(r) && !base.registry_text.contains(r.as_str()))
         .collect();
+    // A row identified by its content: a base row gone from the head and a new row holding
+    // most of its words are one row edited (a typo fixed, a word added), not a row added.
+    let mut gone: Vec<&String> = base
+        .registry_rows
+        .iter()
+        .filter(|r| !head.registry_rows.contains(r))
+        .collect();
+    new_rows.retain(|r| {
+        let edited = gone.iter().position(|g| similarity(g, r) >= 0.5);
+        edited.map(|k| gone.remove(k)).is_none()
+    });
     if new_cases.len() > new_rows.len() {
         let line = line_where(text, |l| l.contains("Failure-Mode Registry"));
         Some(f(line, "charter/case-needs-registry-row", format!("{} new E-case(s) ({}) but {} new Failure-Mode Registry row(s)", new_cases.len(), new_cases.join(", "), new_rows.len()), "add one registry row (failure mode | signature | mitigation) per new E-case in the same change".into()))

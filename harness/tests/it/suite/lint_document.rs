@@ -331,3 +331,26 @@ fn a_core_invariant_changed_in_punctuation_only_is_wording_and_a_patch_carries_i
         "{out}"
     );
 }
+
+#[test]
+fn a_registry_row_with_a_typo_fixed_is_the_same_row_edited_not_a_new_row_needing_a_case() {
+    let base = seed();
+    let head = base.replace(
+        "Delta over the wrong endpoint A.1–A.2: name base",
+        "Delta taken over the wrong endpoint A.1–A.2: name base",
+    );
+    assert_ne!(head, base);
+    let (_, out) = lint_edit(&base, &versioned(&head, "0.2.0"));
+    assert!(!out.contains("[charter/registry-row-needs-case]"), "{out}");
+    let added = head.replace(
+        "Over-verification Checklists",
+        "Unit slip Kilometres read as miles A.2: reverse-check\nOver-verification Checklists",
+    );
+    assert_ne!(added, head);
+    let (code, out) = lint_edit(&base, &versioned(&added, "0.2.0"));
+    assert_eq!(code, 1, "a row added without its case still fails: {out}");
+    assert!(
+        finding(&out, "charter/registry-row-needs-case").contains("Unit slip"),
+        "{out}"
+    );
+}
