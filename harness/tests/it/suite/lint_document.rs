@@ -354,3 +354,19 @@ fn a_registry_row_with_a_typo_fixed_is_the_same_row_edited_not_a_new_row_needing
         "{out}"
     );
 }
+
+#[test]
+fn a_deleted_case_whose_checker_the_harness_keeps_is_a_warning_and_a_minor_bump_carries_it() {
+    let base = seed();
+    let start = base.find("  • E13 — Vacuity laundering.").unwrap();
+    let end = start + base[start..].find('\n').unwrap() + 1;
+    let head = format!("{}{}", &base[..start], &base[end..]);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.2.0"));
+    assert!(
+        finding(&out, "charter/checker-without-case").contains("WARN"),
+        "{out}"
+    );
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 1, "a deleted case still needs a minor bump: {out}");
+}
