@@ -100,7 +100,7 @@ const OPERATORS: [(&str, &[(&str, &str)]); 7] = [
     (
         "prohibition",
         &[(
-            r"\b(?:never|must not|mustn't|do not|don't|does not|doesn't|may not|shall not|cannot|can't|forbidden|under no circumstances)\b",
+            r"\b(?:never|must not|mustn't|do not|don't|may not|shall not|cannot|can't|forbidden|under no circumstances)\b",
             "never",
         )],
     ),

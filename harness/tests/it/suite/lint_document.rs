@@ -370,3 +370,21 @@ fn a_deleted_case_whose_checker_the_harness_keeps_is_a_warning_and_a_minor_bump_
     let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
     assert_eq!(code, 1, "a deleted case still needs a minor bump: {out}");
 }
+
+#[test]
+fn is_not_said_as_does_not_is_the_same_negation_not_a_new_prohibition() {
+    let base = seed();
+    let head = base.replace(
+        "N models repeating a figure is not verification",
+        "N models repeating a figure does not count as verification",
+    );
+    assert_ne!(head, base);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert!(!out.contains("prohibition changed"), "{out}");
+    // New content words ("count as") with the same operators: a reviewer's question.
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        finding(&out, "charter/reworded-rule").contains("{+count as+}"),
+        "{out}"
+    );
+}
