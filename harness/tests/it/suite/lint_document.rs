@@ -388,3 +388,13 @@ fn is_not_said_as_does_not_is_the_same_negation_not_a_new_prohibition() {
         "{out}"
     );
 }
+
+#[test]
+fn a_plain_text_charter_resaved_with_trailing_blanks_keeps_its_bullets_and_needs_no_bump() {
+    let base = seed();
+    // Two trailing blanks are a Markdown hard break: each bullet line must stay its own case.
+    let head: String = base.lines().map(|l| format!("{l}  \r\n")).collect();
+    let (code, out) = lint_edit(&base, &head);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("[charter/version"), "{out}");
+}
