@@ -167,6 +167,7 @@ pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
         },
     );
     splits(&o, &n, &mut gone, &mut added, &mut out);
+    merges(&o, &n, &mut gone, &mut added, &mut out);
     reworded(&o, &n, &mut gone, &mut added, &mut out);
     for i in gone {
         let b = o[i];
@@ -305,6 +306,52 @@ fn splits(
             }
             None => k += 1,
         }
+    }
+}
+
+/// Consecutive base blocks merged into one head block with the same words (a bullet line
+/// joined to the item above it, two sentences made one rule): wording, in the Core Invariants
+/// a major change all the same, as a split is.
+fn merges(
+    o: &[&Block],
+    n: &[&Block],
+    gone: &mut Vec<usize>,
+    added: &mut Vec<usize>,
+    out: &mut Vec<Change>,
+) {
+    let mut k = 0;
+    while k < added.len() {
+        let j = added[k];
+        let want = normal_words(&n[j].text);
+        let run = gone.iter().find_map(|&i| {
+            (2..=4).find_map(|len| {
+                let idx: Vec<usize> = (i..i + len).collect();
+                (idx.iter().all(|x| gone.contains(x))
+                    && idx
+                        .iter()
+                        .flat_map(|&x| normal_words(&o[x].text))
+                        .eq(want.iter().cloned()))
+                .then_some(idx)
+            })
+        });
+        let Some(idx) = run else {
+            k += 1;
+            continue;
+        };
+        let core = idx.iter().any(|&x| in_core(o[x])) || in_core(n[j]);
+        out.push(change(
+            if core { 2 } else { 0 },
+            format!(
+                "{} blocks were merged into {} with the same words",
+                idx.len(),
+                noun(n[j])
+            ),
+            n[j],
+            Some(&o[idx[0]].text),
+            Some(&n[j].text),
+        ));
+        gone.retain(|x| !idx.contains(x));
+        added.remove(k);
     }
 }
 

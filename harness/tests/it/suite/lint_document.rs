@@ -398,3 +398,21 @@ fn a_plain_text_charter_resaved_with_trailing_blanks_keeps_its_bullets_and_needs
     assert_eq!(code, 0, "{out}");
     assert!(!out.contains("[charter/version"), "{out}");
 }
+
+#[test]
+fn two_rules_merged_into_one_block_with_the_same_words_are_wording() {
+    let base = seed();
+    let head = base.replace(
+        "\n  • Each new failure mode adds",
+        " Each new failure mode adds",
+    );
+    assert_ne!(head, base);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("[charter/version"), "{out}");
+    let (code, out) = lint_edit(
+        &base,
+        &versioned(&head.replace("one E-case", "two E-cases"), "0.1.1"),
+    );
+    assert_eq!(code, 1, "a merge that changes a number is decided: {out}");
+}
