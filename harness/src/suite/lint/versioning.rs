@@ -102,19 +102,50 @@ fn same_place(a: &Block, b: &Block) -> bool {
     a.section.eq_ignore_ascii_case(&b.section) && a.sub.eq_ignore_ascii_case(&b.sub)
 }
 
-/// The blocks compared: all but the version lines (compared as versions).
-fn body(d: &Doc) -> Vec<&Block> {
+/// The blocks compared: all but the version lines (compared as versions). A registry set as a
+/// Markdown table, compared with one rendered as lines (one paragraph, as a Markdown reader
+/// renders it), is read as that paragraph: its rows joined, cell borders left out, so a
+/// re-save between the two with the same words is the same registry.
+fn body(d: &Doc, other: &Doc) -> Vec<Block> {
+    const REGISTRY: &str = "Failure-Mode Registry";
     let versions = d.version_lines();
-    d.blocks
-        .iter()
-        .filter(|b| !versions.iter().any(|v| std::ptr::eq(*v, *b)))
-        .collect()
+    let rows = |d: &Doc| d.section(REGISTRY).any(|b| b.kind == Kind::Row);
+    let collapse = rows(d) && !rows(other) && other.section(REGISTRY).next().is_some();
+    let mut out: Vec<Block> = Vec::new();
+    let mut joined: Option<usize> = None;
+    for b in d.blocks.iter() {
+        if versions.iter().any(|v| std::ptr::eq(*v, b)) {
+            continue;
+        }
+        if !(collapse && b.kind == Kind::Row && b.section.eq_ignore_ascii_case(REGISTRY)) {
+            out.push(b.clone());
+            continue;
+        }
+        let row = b.text.replace(" | ", " ");
+        match joined {
+            Some(k) => {
+                out[k].text = format!("{} {row}", out[k].text);
+                out[k].lines.push(row);
+            }
+            None => {
+                joined = Some(out.len());
+                out.push(Block {
+                    kind: Kind::Paragraph,
+                    text: row.clone(),
+                    lines: vec![row],
+                    ..b.clone()
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Every change from `base` to `head`; none when they are the same charter.
 pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
     use similar::{capture_diff_slices, Algorithm, DiffOp};
-    let (o, n) = (body(base), body(head));
+    let (ob, nb) = (body(base, head), body(head, base));
+    let (o, n): (Vec<&Block>, Vec<&Block>) = (ob.iter().collect(), nb.iter().collect());
     let ok: Vec<&str> = o.iter().map(|b| b.text.as_str()).collect();
     let nk: Vec<&str> = n.iter().map(|b| b.text.as_str()).collect();
     let (mut pairs, mut gone, mut added) = (Vec::new(), Vec::new(), Vec::new());

@@ -416,3 +416,33 @@ fn two_rules_merged_into_one_block_with_the_same_words_are_wording() {
     );
     assert_eq!(code, 1, "a merge that changes a number is decided: {out}");
 }
+
+#[test]
+fn a_registry_rendered_as_lines_resaved_as_a_markdown_table_is_the_same_rows() {
+    let base = seed();
+    let start = base.find("Failure mode Signature Mitigation\n").unwrap();
+    let end = start + base[start..].find("\n\n").unwrap();
+    let table: Vec<String> = base[start..end]
+        .lines()
+        .enumerate()
+        .flat_map(|(k, l)| {
+            // Each rendered line as a one-cell row: the words, not the cell borders, compare.
+            let row = format!("| {l} |");
+            if k == 0 {
+                vec![row, "|---|".to_string()]
+            } else {
+                vec![row]
+            }
+        })
+        .collect();
+    let head = format!("{}{}{}", &base[..start], table.join("\n"), &base[end..]);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("[charter/version"), "{out}");
+    let moved = head.replace(
+        "| Over-verification Checklists",
+        "| Over-verification checklists and more",
+    );
+    let (code, out) = lint_edit(&base, &versioned(&moved, "0.1.1"));
+    assert_ne!(code, 0, "a row's words changed is still seen: {out}");
+}
