@@ -70,8 +70,9 @@ fn the_blind_49a_corpus_is_judged_no_worse_than_its_recorded_figures() {
 /// case the charter deleted a warning (29, 3 wrong); "does not" read as a negation, not a
 /// prohibition (29, 2 wrong, 3 handed: case 26 moved from decided wrong to a reviewer, as
 /// issue 49 asks for new content words with the same operators); a hard break ends a line
-/// (30, 1 wrong, 3 handed); a registry table read as its rendered lines (31, 0 wrong, 3 handed).
-const BOUNDS_49B: [(&str, usize, usize); 2] = [("charter", 0, 3), ("capsule", 0, 1)];
+/// (30, 1 wrong, 3 handed); a registry table read as its rendered lines (31, 0 wrong, 3 handed);
+/// "into" and "vs." read as function words (32, 0 wrong, 2 handed).
+const BOUNDS_49B: [(&str, usize, usize); 2] = [("charter", 0, 2), ("capsule", 0, 1)];
 
 #[test]
 fn the_blind_49b_corpus_is_judged_no_worse_than_its_recorded_figures() {

@@ -446,3 +446,17 @@ fn a_registry_rendered_as_lines_resaved_as_a_markdown_table_is_the_same_rows() {
     let (code, out) = lint_edit(&base, &versioned(&moved, "0.1.1"));
     assert_ne!(code, 0, "a row's words changed is still seen: {out}");
 }
+
+#[test]
+fn vs_said_as_into_and_is_wording_not_a_question_for_a_reviewer() {
+    let base = seed();
+    let head = base.replace(
+        "Partition unknowns: self-resolvable (research, compute, or test now) vs. human-gated",
+        "Partition unknowns into self-resolvable (research, compute, or test now) and human-gated",
+    );
+    assert_ne!(head, base);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = lint_edit(&base, &head);
+    assert_eq!(code, 1, "wording still needs its patch bump: {out}");
+}
