@@ -226,8 +226,10 @@ fn inline(ev: Event, cur: &mut Option<Raw>) {
             r.text.push_str(&t);
             r.text.push('`');
         }
-        Event::SoftBreak => r.text.push('\n'),
-        Event::HardBreak => r.text.push(' '),
+        // A hard break (two trailing spaces, a backslash) ends a line as a soft break does: a
+        // plain-text rendering's lines (bullets, registry rows) stay lines when re-saved with
+        // trailing blanks. Both fold to one space in the compared text.
+        Event::SoftBreak | Event::HardBreak => r.text.push('\n'),
         Event::Start(Tag::Emphasis) | Event::End(TagEnd::Emphasis) => r.text.push('*'),
         Event::Start(Tag::Strong) | Event::End(TagEnd::Strong) => r.text.push_str("**"),
         Event::Start(Tag::Strikethrough) | Event::End(TagEnd::Strikethrough) => {

@@ -100,7 +100,7 @@ const OPERATORS: [(&str, &[(&str, &str)]); 7] = [
     (
         "prohibition",
         &[(
-            r"\b(?:never|must not|mustn't|do not|don't|does not|doesn't|may not|shall not|cannot|can't|forbidden|under no circumstances)\b",
+            r"\b(?:never|must not|mustn't|do not|don't|may not|shall not|cannot|can't|forbidden|under no circumstances)\b",
             "never",
         )],
     ),
@@ -381,9 +381,9 @@ pub fn normal_words(text: &str) -> Vec<String> {
 /// Words that carry no rule of their own: a rephrasing that only moves content words around
 /// them ("each step's verification" → "the verification for each step") keeps every word that
 /// could carry a requirement, and every clause class is already counted equal.
-const FUNCTION_WORDS: [&str; 24] = [
+const FUNCTION_WORDS: [&str; 27] = [
     "a", "an", "the", "of", "for", "to", "in", "on", "at", "by", "with", "from", "as", "is", "are",
-    "be", "it", "its", "this", "that", "these", "those", "them", "their",
+    "be", "it", "its", "this", "that", "these", "those", "them", "their", "into", "vs", "versus",
 ];
 
 /// The content words of a text, possessives read as their noun, sorted.

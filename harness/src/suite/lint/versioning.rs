@@ -3,14 +3,15 @@
 //! stands, and each change weighed by the charter's own versioning rules ("patch = wording;
 //! minor = new protocol or case; major = Core Invariant change").
 //!
-//! - Any change in the Core Invariants (a block in, out, moved, reordered or reworded): major.
+//! - Any change in the Core Invariants (a block in, out, moved, reordered or reworded beyond
+//!   form): major.
 //! - A block added or deleted (a rule, a protocol, a case, a registry row): minor.
 //! - A rule's text changed in what it requires (a number or unit, a threshold, a negation, a
 //!   quantifier, a modal, a list's members or order, a defined term): minor.
 //! - A rule moved across the runtime marker (it changed when it applies): minor; a list's items
 //!   reordered: minor; a rule moved to another section: patch, reported as moved.
 //! - A change of form only (case, punctuation, emphasis, re-wrap, a split with the same words):
-//!   wording, a patch.
+//!   wording, a patch, in every section (a Core Invariant's punctuation too).
 //! - Content words changed with none of the above: a question for a reviewer (wording on one
 //!   reading, a rule change on the other).
 
@@ -101,19 +102,50 @@ fn same_place(a: &Block, b: &Block) -> bool {
     a.section.eq_ignore_ascii_case(&b.section) && a.sub.eq_ignore_ascii_case(&b.sub)
 }
 
-/// The blocks compared: all but the version lines (compared as versions).
-fn body(d: &Doc) -> Vec<&Block> {
+/// The blocks compared: all but the version lines (compared as versions). A registry set as a
+/// Markdown table, compared with one rendered as lines (one paragraph, as a Markdown reader
+/// renders it), is read as that paragraph: its rows joined, cell borders left out, so a
+/// re-save between the two with the same words is the same registry.
+fn body(d: &Doc, other: &Doc) -> Vec<Block> {
+    const REGISTRY: &str = "Failure-Mode Registry";
     let versions = d.version_lines();
-    d.blocks
-        .iter()
-        .filter(|b| !versions.iter().any(|v| std::ptr::eq(*v, *b)))
-        .collect()
+    let rows = |d: &Doc| d.section(REGISTRY).any(|b| b.kind == Kind::Row);
+    let collapse = rows(d) && !rows(other) && other.section(REGISTRY).next().is_some();
+    let mut out: Vec<Block> = Vec::new();
+    let mut joined: Option<usize> = None;
+    for b in d.blocks.iter() {
+        if versions.iter().any(|v| std::ptr::eq(*v, b)) {
+            continue;
+        }
+        if !(collapse && b.kind == Kind::Row && b.section.eq_ignore_ascii_case(REGISTRY)) {
+            out.push(b.clone());
+            continue;
+        }
+        let row = b.text.replace(" | ", " ");
+        match joined {
+            Some(k) => {
+                out[k].text = format!("{} {row}", out[k].text);
+                out[k].lines.push(row);
+            }
+            None => {
+                joined = Some(out.len());
+                out.push(Block {
+                    kind: Kind::Paragraph,
+                    text: row.clone(),
+                    lines: vec![row],
+                    ..b.clone()
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Every change from `base` to `head`; none when they are the same charter.
 pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
     use similar::{capture_diff_slices, Algorithm, DiffOp};
-    let (o, n) = (body(base), body(head));
+    let (ob, nb) = (body(base, head), body(head, base));
+    let (o, n): (Vec<&Block>, Vec<&Block>) = (ob.iter().collect(), nb.iter().collect());
     let ok: Vec<&str> = o.iter().map(|b| b.text.as_str()).collect();
     let nk: Vec<&str> = n.iter().map(|b| b.text.as_str()).collect();
     let (mut pairs, mut gone, mut added) = (Vec::new(), Vec::new(), Vec::new());
@@ -166,6 +198,7 @@ pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
         },
     );
     splits(&o, &n, &mut gone, &mut added, &mut out);
+    merges(&o, &n, &mut gone, &mut added, &mut out);
     reworded(&o, &n, &mut gone, &mut added, &mut out);
     for i in gone {
         let b = o[i];
@@ -307,6 +340,52 @@ fn splits(
     }
 }
 
+/// Consecutive base blocks merged into one head block with the same words (a bullet line
+/// joined to the item above it, two sentences made one rule): wording, in the Core Invariants
+/// a major change all the same, as a split is.
+fn merges(
+    o: &[&Block],
+    n: &[&Block],
+    gone: &mut Vec<usize>,
+    added: &mut Vec<usize>,
+    out: &mut Vec<Change>,
+) {
+    let mut k = 0;
+    while k < added.len() {
+        let j = added[k];
+        let want = normal_words(&n[j].text);
+        let run = gone.iter().find_map(|&i| {
+            (2..=4).find_map(|len| {
+                let idx: Vec<usize> = (i..i + len).collect();
+                (idx.iter().all(|x| gone.contains(x))
+                    && idx
+                        .iter()
+                        .flat_map(|&x| normal_words(&o[x].text))
+                        .eq(want.iter().cloned()))
+                .then_some(idx)
+            })
+        });
+        let Some(idx) = run else {
+            k += 1;
+            continue;
+        };
+        let core = idx.iter().any(|&x| in_core(o[x])) || in_core(n[j]);
+        out.push(change(
+            if core { 2 } else { 0 },
+            format!(
+                "{} blocks were merged into {} with the same words",
+                idx.len(),
+                noun(n[j])
+            ),
+            n[j],
+            Some(&o[idx[0]].text),
+            Some(&n[j].text),
+        ));
+        gone.retain(|x| !idx.contains(x));
+        added.remove(k);
+    }
+}
+
 /// Base and head blocks that hold most of the same words: one rule rewritten, compared by what
 /// it requires.
 fn reworded(
@@ -351,8 +430,12 @@ fn reworded(
 fn rewrite(o: &Block, n: &Block) -> Change {
     let core = in_core(o) || in_core(n);
     let mut c = change(0, String::new(), n, Some(&o.text), Some(&n.text));
+    let mut form_only = false;
     match compare(&o.text, &n.text) {
-        Reading::Wording => c.what = format!("{} was reworded (form only)", noun(n)),
+        Reading::Wording => {
+            form_only = true;
+            c.what = format!("{} was reworded (form only)", noun(n));
+        }
         Reading::Decided(why) => {
             c.level = 1;
             c.what = format!("{} changed what it requires: {why}", noun(n));
@@ -366,7 +449,9 @@ fn rewrite(o: &Block, n: &Block) -> Change {
         c.level = c.level.max(m.level);
         c.what = format!("{}; {}", c.what, m.what);
     }
-    if core {
+    // A change of form only is wording in every section, the Core Invariants too (issue 49:
+    // case, punctuation, emphasis, quotes, re-wrap); anything more there is major.
+    if core && !(form_only && c.level == 0) {
         c.level = 2;
     }
     c

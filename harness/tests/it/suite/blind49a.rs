@@ -65,8 +65,14 @@ fn the_blind_49a_corpus_is_judged_no_worse_than_its_recorded_figures() {
 /// 36 charter edits, 14 capsules), measured on the merged tree (4a571ba) before anything was
 /// fixed against it: charter 26 of 36 right, 6 decided wrong, 2 handed to a reviewer (2
 /// labelled review and decided); capsules 12 of 14 right, 0 wrong, 1 handed (1 labelled review
-/// and decided).
-const BOUNDS_49B: [(&str, usize, usize); 2] = [("charter", 6, 2), ("capsule", 0, 1)];
+/// and decided). Since: a Core Invariant's form-only change read as wording (charter 27, 5
+/// wrong); a registry row edited in place read as the same row (28, 4 wrong); a checker whose
+/// case the charter deleted a warning (29, 3 wrong); "does not" read as a negation, not a
+/// prohibition (29, 2 wrong, 3 handed: case 26 moved from decided wrong to a reviewer, as
+/// issue 49 asks for new content words with the same operators); a hard break ends a line
+/// (30, 1 wrong, 3 handed); a registry table read as its rendered lines (31, 0 wrong, 3 handed);
+/// "into" and "vs." read as function words (32, 0 wrong, 2 handed).
+const BOUNDS_49B: [(&str, usize, usize); 2] = [("charter", 0, 2), ("capsule", 0, 1)];
 
 #[test]
 fn the_blind_49b_corpus_is_judged_no_worse_than_its_recorded_figures() {

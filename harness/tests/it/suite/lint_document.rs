@@ -309,3 +309,154 @@ fn two_version_lines_or_a_version_going_down_is_a_finding_naming_the_lines() {
         "{f}"
     );
 }
+
+#[test]
+fn a_core_invariant_changed_in_punctuation_only_is_wording_and_a_patch_carries_it() {
+    let base = seed();
+    let head = base.replace(
+        "ground truth about the tool's actions — never about verification status",
+        "ground truth about the tool's actions, never about verification status",
+    );
+    assert_ne!(head, base);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("[charter/version"), "{out}");
+    let (code, out) = lint_edit(
+        &base,
+        &versioned(&head.replace("never about", "not about"), "0.1.1"),
+    );
+    assert_eq!(code, 1, "a changed word in an Invariant stays major: {out}");
+    assert!(
+        finding(&out, "charter/version-bump").contains("fix: bump to 1.0.0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_registry_row_with_a_typo_fixed_is_the_same_row_edited_not_a_new_row_needing_a_case() {
+    let base = seed();
+    let head = base.replace(
+        "Delta over the wrong endpoint A.1–A.2: name base",
+        "Delta taken over the wrong endpoint A.1–A.2: name base",
+    );
+    assert_ne!(head, base);
+    let (_, out) = lint_edit(&base, &versioned(&head, "0.2.0"));
+    assert!(!out.contains("[charter/registry-row-needs-case]"), "{out}");
+    let added = head.replace(
+        "Over-verification Checklists",
+        "Unit slip Kilometres read as miles A.2: reverse-check\nOver-verification Checklists",
+    );
+    assert_ne!(added, head);
+    let (code, out) = lint_edit(&base, &versioned(&added, "0.2.0"));
+    assert_eq!(code, 1, "a row added without its case still fails: {out}");
+    assert!(
+        finding(&out, "charter/registry-row-needs-case").contains("Unit slip"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_deleted_case_whose_checker_the_harness_keeps_is_a_warning_and_a_minor_bump_carries_it() {
+    let base = seed();
+    let start = base.find("  • E13 — Vacuity laundering.").unwrap();
+    let end = start + base[start..].find('\n').unwrap() + 1;
+    let head = format!("{}{}", &base[..start], &base[end..]);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.2.0"));
+    assert!(
+        finding(&out, "charter/checker-without-case").contains("WARN"),
+        "{out}"
+    );
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 1, "a deleted case still needs a minor bump: {out}");
+}
+
+#[test]
+fn is_not_said_as_does_not_is_the_same_negation_not_a_new_prohibition() {
+    let base = seed();
+    let head = base.replace(
+        "N models repeating a figure is not verification",
+        "N models repeating a figure does not count as verification",
+    );
+    assert_ne!(head, base);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert!(!out.contains("prohibition changed"), "{out}");
+    // New content words ("count as") with the same operators: a reviewer's question.
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        finding(&out, "charter/reworded-rule").contains("{+count as+}"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_plain_text_charter_resaved_with_trailing_blanks_keeps_its_bullets_and_needs_no_bump() {
+    let base = seed();
+    // Two trailing blanks are a Markdown hard break: each bullet line must stay its own case.
+    let head: String = base.lines().map(|l| format!("{l}  \r\n")).collect();
+    let (code, out) = lint_edit(&base, &head);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("[charter/version"), "{out}");
+}
+
+#[test]
+fn two_rules_merged_into_one_block_with_the_same_words_are_wording() {
+    let base = seed();
+    let head = base.replace(
+        "\n  • Each new failure mode adds",
+        " Each new failure mode adds",
+    );
+    assert_ne!(head, base);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("[charter/version"), "{out}");
+    let (code, out) = lint_edit(
+        &base,
+        &versioned(&head.replace("one E-case", "two E-cases"), "0.1.1"),
+    );
+    assert_eq!(code, 1, "a merge that changes a number is decided: {out}");
+}
+
+#[test]
+fn a_registry_rendered_as_lines_resaved_as_a_markdown_table_is_the_same_rows() {
+    let base = seed();
+    let start = base.find("Failure mode Signature Mitigation\n").unwrap();
+    let end = start + base[start..].find("\n\n").unwrap();
+    let table: Vec<String> = base[start..end]
+        .lines()
+        .enumerate()
+        .flat_map(|(k, l)| {
+            // Each rendered line as a one-cell row: the words, not the cell borders, compare.
+            let row = format!("| {l} |");
+            if k == 0 {
+                vec![row, "|---|".to_string()]
+            } else {
+                vec![row]
+            }
+        })
+        .collect();
+    let head = format!("{}{}{}", &base[..start], table.join("\n"), &base[end..]);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("[charter/version"), "{out}");
+    let moved = head.replace(
+        "| Over-verification Checklists",
+        "| Over-verification checklists and more",
+    );
+    let (code, out) = lint_edit(&base, &versioned(&moved, "0.1.1"));
+    assert_ne!(code, 0, "a row's words changed is still seen: {out}");
+}
+
+#[test]
+fn vs_said_as_into_and_is_wording_not_a_question_for_a_reviewer() {
+    let base = seed();
+    let head = base.replace(
+        "Partition unknowns: self-resolvable (research, compute, or test now) vs. human-gated",
+        "Partition unknowns into self-resolvable (research, compute, or test now) and human-gated",
+    );
+    assert_ne!(head, base);
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = lint_edit(&base, &head);
+    assert_eq!(code, 1, "wording still needs its patch bump: {out}");
+}
