@@ -197,34 +197,38 @@ fn read(t: &Transcript, ctx: &CheckContext, past_token: bool) -> Result<Verdict,
     crate::spans::record(t, &mut verdict.criteria);
     if let Some(whole) = past_token.then(|| past_end_of_turn(t)).flatten() {
         // The reply was read up to its end-of-turn token; what the model wrote on past it is a
-        // leftover on one reading and part of the reply as sent on the other. Where the two
-        // readings decide a criterion differently, it is unsure, naming the token.
+        // leftover on one reading and part of the reply as sent on the other.
         let other = read(&whole, ctx, false)?;
-        for c in verdict.criteria.iter_mut().filter(|c| !c.unsure) {
-            let differs = other
-                .criteria
-                .iter()
-                .find(|o| o.name == c.name)
-                .is_some_and(|o| o.pass != c.pass && !o.unsure);
-            if differs {
-                let (cut, on) = if c.pass {
-                    ("pass", "fail")
-                } else {
-                    ("fail", "pass")
-                };
-                *c = Criterion::unsure(
-                    &c.name,
-                    format!(
-                        "readings disagree: the reply ends at its end-of-turn token, as its template marks it ({cut}: {}), or it goes on past the token with what the model wrote there ({on})",
-                        c.detail
-                    ),
-                );
-            }
-        }
+        unsure_where_readings_differ(&mut verdict.criteria, &other.criteria);
     }
     verdict.pass = verdict.criteria.len() > 1 && verdict.criteria.iter().all(|c| c.pass);
     verdict.final_figure = findings.final_figure;
     Ok(verdict)
+}
+
+/// Where the reading up to the end-of-turn token and the reading past it decide a criterion
+/// differently, it is unsure, naming the token; one they decide alike stays decided.
+fn unsure_where_readings_differ(criteria: &mut [Criterion], past: &[Criterion]) {
+    for c in criteria.iter_mut().filter(|c| !c.unsure) {
+        let differs = past
+            .iter()
+            .find(|o| o.name == c.name)
+            .is_some_and(|o| o.pass != c.pass && !o.unsure);
+        if differs {
+            let (cut, on) = if c.pass {
+                ("pass", "fail")
+            } else {
+                ("fail", "pass")
+            };
+            *c = Criterion::unsure(
+                &c.name,
+                format!(
+                    "readings disagree: the reply ends at its end-of-turn token, as its template marks it ({cut}: {}), or it goes on past the token with what the model wrote there ({on})",
+                    c.detail
+                ),
+            );
+        }
+    }
 }
 
 /// The transcript with every assistant message read past its end-of-turn token
