@@ -17,6 +17,9 @@ const QUOTA: &str = "the account's quota is used up: add credit or raise the quo
 const BILLING: &str = "the account has no credit: add credit in the provider's billing settings, then re-run (waiting will not clear it)";
 const SPEND_LIMIT: &str = "the account reached its spend limit: raise the limit in the provider's console, or re-run after the date it names";
 
+/// The most of a provider's error message kept (a body may hold megabytes).
+const MESSAGE_CHARS: usize = 500;
+
 /// The error object of either API's error body: OpenAI `{"error": {"message", "type",
 /// "code"}}`, Anthropic `{"type": "error", "error": {"type", "message"}}`.
 fn error_fields(body: &str) -> Option<(String, String, String)> {
@@ -29,6 +32,11 @@ fn error_fields(body: &str) -> Option<(String, String, String)> {
 /// The stop an error answer of `status` with `body` means, if waiting cannot clear it.
 pub fn classify(status: u16, body: &str) -> Option<Stop> {
     let (code, kind, message) = error_fields(body).unwrap_or_default();
+    // The provider's message is a stranger's text, printed in every trial's error: bounded.
+    let message = match message.char_indices().nth(MESSAGE_CHARS) {
+        Some((i, _)) => format!("{}…", &message[..i]),
+        None => message,
+    };
     let named = |name: &str| code == name || kind == name;
     let stop = |code: &str, advice| {
         Some(Stop {
@@ -60,6 +68,17 @@ pub fn classify(status: u16, body: &str) -> Option<Stop> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_providers_message_of_a_megabyte_is_kept_to_its_first_500_characters() {
+        let body = format!(
+            r#"{{"error":{{"type":"insufficient_quota","message":"{}"}}}}"#,
+            "x".repeat(1 << 20)
+        );
+        let stop = classify(429, &body).unwrap();
+        assert_eq!(stop.message.chars().count(), 501);
+        assert!(stop.message.ends_with('…'));
+    }
 
     #[test]
     fn a_used_up_quota_and_no_credit_stop_while_a_rate_limit_waits() {
