@@ -129,6 +129,10 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
             signal_hook::consts::SIGTERM => "terminated (SIGTERM)",
             _ => "interrupted",
         };
+        // Held until the process ends: a trial cut short by its removed folder reports on
+        // another thread, and its line must not land after the command this ends with (the
+        // lock is reentrant, so this thread's own `errln!` still writes).
+        let _last_word = std::io::stderr().lock();
         errln!(
             "{}",
             message(now.saturating_sub(before), now, &run_dir, removed, &command).replacen(
