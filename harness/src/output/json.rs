@@ -15,54 +15,32 @@ pub struct Schema {
     pub version: u32,
 }
 
+impl Schema {
+    const fn new(name: &'static str, version: u32, printed_by: &'static str) -> Schema {
+        Schema {
+            name,
+            printed_by,
+            version,
+        }
+    }
+}
+
 /// A run's gate: summary.json, and what `run --json` and `gate --json` print.
-pub const SUMMARY: Schema = Schema {
-    name: "summary",
-    printed_by: "summary.json, `run --json`, `gate --json`",
-    version: 1,
-};
+pub const SUMMARY: Schema = Schema::new("summary", 1, "summary.json, `run --json`, `gate --json`");
 /// One transcript's verdict a line (`check --json`, `show --json`).
-pub const VERDICT: Schema = Schema {
-    name: "verdict",
-    printed_by: "`check --json`, `show --json`",
-    version: 1,
-};
+pub const VERDICT: Schema = Schema::new("verdict", 1, "`check --json`, `show --json`");
 /// One labelled transcript a line, then the tallies (`calibrate --json`).
-pub const CALIBRATE: Schema = Schema {
-    name: "calibrate",
-    printed_by: "`calibrate --json`",
-    version: 1,
-};
+pub const CALIBRATE: Schema = Schema::new("calibrate", 1, "`calibrate --json`");
 /// Two runs side by side (`compare --json`).
-pub const COMPARE: Schema = Schema {
-    name: "compare",
-    printed_by: "`compare --json`",
-    version: 1,
-};
+pub const COMPARE: Schema = Schema::new("compare", 1, "`compare --json`");
 /// One lint finding a line (`lint charter --json`, `lint capsule --json`).
-pub const LINT: Schema = Schema {
-    name: "lint",
-    printed_by: "`lint charter --json`, `lint capsule --json`",
-    version: 1,
-};
+pub const LINT: Schema = Schema::new("lint", 1, "`lint charter --json`, `lint capsule --json`");
 /// One run folder a line (`runs --json`).
-pub const RUNS: Schema = Schema {
-    name: "runs",
-    printed_by: "`runs --json`",
-    version: 1,
-};
+pub const RUNS: Schema = Schema::new("runs", 1, "`runs --json`");
 /// One case a line (`cases --json`).
-pub const CASES: Schema = Schema {
-    name: "cases",
-    printed_by: "`cases --json`",
-    version: 1,
-};
+pub const CASES: Schema = Schema::new("cases", 1, "`cases --json`");
 /// The inputs key (`key --json`).
-pub const KEY: Schema = Schema {
-    name: "key",
-    printed_by: "`key --json`",
-    version: 1,
-};
+pub const KEY: Schema = Schema::new("key", 1, "`key --json`");
 
 /// Every document type, as docs/formats.md lists them.
 pub const ALL: [Schema; 8] = [SUMMARY, VERDICT, CALIBRATE, COMPARE, LINT, RUNS, CASES, KEY];
