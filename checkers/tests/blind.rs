@@ -62,6 +62,8 @@ fn at_least(name: &str) -> usize {
         "blind50a" => 117,
         "blind50b" => 123,
         "blind50c" => 64,
+        "blind50d" => 84,
+        "blind50e" => 65,
         _ => 1,
     }
 }
@@ -128,11 +130,28 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;
     // 2 of 6 `either` unsure. On this round's merged checkers: the same, reply for reply.
     ("blind50c", 1, 4),
+    // blind50d (issue 50's third author: languages with numerals in words, local notations,
+    // answers as JSON, YAML or HTML, tool calls written as text, truncated and looping replies),
+    // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
+    // 80 pass/fail-labelled (six of the unsure in a language with no lexicon: Ukrainian,
+    // Indonesian, Vietnamese, Greek); 0 of 4 `either` unsure.
+    ("blind50d", 6, 4),
+    // blind50e (a fourth author: claims against the tool record, parallel calls with one
+    // failing, stance, footnotes, LaTeX, very long replies, unusual paths to the end state),
+    // measured on 8a35f84 before any checker read it: 61 right, 1 wrong decided, 1 unsure of 63
+    // pass/fail-labelled; 0 of 2 `either` unsure.
+    ("blind50e", 1, 2),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
 /// [`NOT_YET_HELD`] is.
 const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
+    (
+        "blind50d",
+        7,
+        "written for issue 50 with 22 replies in ten languages; six of its unsure replies are \
+         in a language the readers hold no lexicon for (Ukrainian, Indonesian, Vietnamese, Greek)",
+    ),
     (
         "blind50a",
         15,
