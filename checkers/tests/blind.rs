@@ -153,6 +153,12 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
 /// [`NOT_YET_HELD`] is.
 const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
     (
+        "blind50f",
+        2,
+        "two unsure of 58 (3.4 %): one reply in Ukrainian, a language with no lexicon, and \
+         one whose prose and table conclude different figures",
+    ),
+    (
         "blind50d",
         7,
         "written for issue 50 with 22 replies in ten languages; six of its unsure replies are \
