@@ -5,10 +5,10 @@
 mod common;
 
 mod cli;
-mod decide;
 mod house;
 mod inspect;
 mod provider;
+mod regate;
 mod report;
 mod run;
 mod suite;

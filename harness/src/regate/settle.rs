@@ -5,10 +5,10 @@
 //! changes. Every look at the data spends some of the 5% error rate: a round's label is
 //! significant below 0.05 / (rounds + 1) (Bonferroni over the planned looks).
 
-use crate::decide::base::{Change, UnitChange};
 use crate::error::{Error, Result};
 use crate::gate::stats::{self, Rate};
 use crate::gate::Gate;
+use crate::regate::base::{Change, UnitChange};
 use crate::run::options::RunOptions;
 use crate::run::session;
 use crate::suite::Suite;
