@@ -4,6 +4,7 @@
 
 mod common;
 
+mod ci;
 mod cli;
 mod house;
 mod inspect;
