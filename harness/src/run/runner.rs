@@ -30,7 +30,7 @@ pub struct RunPlan {
     pub trials: u32,
     pub run_dir: Arc<std::path::Path>,
     pub fixtures: crate::trial::workspace::FixtureStore,
-    pub budget: Option<Arc<crate::trial::budget::Budget>>,
+    pub budget: Option<Arc<crate::trial::spending_limit::SpendingLimit>>,
     /// Run without the charter (the control arm): no system prompt; transcripts say `arm:
     /// control`. Checkers still judge against the charter's ground truth.
     pub control_arm: bool,

@@ -491,7 +491,7 @@ fn charter_plan(
         budget: manifest
             .run
             .budget_usd
-            .map(|b| Arc::new(crate::trial::budget::Budget::new(b))),
+            .map(|b| Arc::new(crate::trial::spending_limit::SpendingLimit::new(b))),
         plan: selection.clone(),
         sent: runner::Sent::new(inputs.providers.len()),
         fail_fast: opts.fail_fast,
