@@ -94,7 +94,8 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
     };
     let Some((b, planned)) = base else {
         say_when_no_regression_lacks_a_base(&run);
-        return crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts);
+        let resume = crate::run::interrupt::finish_command(&opts.run_dir);
+        return crate::run::outcome::conclude(&opts.run_dir, &resume, &gate, &records, &facts);
     };
     let head = Head {
         gate: &gate,
@@ -126,7 +127,8 @@ fn conclude_without_base(
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> u8 {
-    let _ = crate::run::outcome::conclude_before_verdict(run_dir, gate, records, facts);
+    let resume = crate::run::interrupt::finish_command(run_dir);
+    let _ = crate::run::outcome::conclude_before_verdict(run_dir, &resume, gate, records, facts);
     e.say();
     let o = crate::gate::policy::not_compared(policy, gate, rev);
     crate::run::outcome::print_verdict(e.exit_code(), false, &o);

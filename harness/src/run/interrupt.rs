@@ -69,6 +69,15 @@ fn install() {
 pub struct Guard {
     /// The run folder's lock file: which of [`HELD`] is this run's.
     lock: PathBuf,
+    /// The command that finishes the run (`--resume`).
+    command: String,
+}
+
+impl Guard {
+    /// The command line that finishes this run folder: this one, resumed.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
 }
 
 impl Drop for Guard {
@@ -102,8 +111,11 @@ pub fn wait_if_interrupted() {
 /// Catch Ctrl-C and SIGTERM for the run in `run_dir`, holding its folder's `lock` until the
 /// run ends, however it ends.
 pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
+    let command = resume_command(argv(), run_dir);
+    let shown = crate::suite::embedded::shown(run_dir);
     let guard = Guard {
         lock: lock.path().to_path_buf(),
+        command: command.clone(),
     };
     held().push(lock);
     let mut fds = [0 as libc::c_int; 2];
@@ -111,7 +123,6 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
         return guard;
     }
     let before = trials_written(run_dir);
-    let command = resume_command(argv(), run_dir);
     let run_dir = run_dir.to_path_buf();
     std::thread::spawn(move || {
         let mut b = [0u8; 1];
@@ -135,7 +146,7 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
         let _last_word = std::io::stderr().lock();
         errln!(
             "{}",
-            message(now.saturating_sub(before), now, &run_dir, removed, &command).replacen(
+            message(now.saturating_sub(before), now, &shown, removed, &command).replacen(
                 "interrupted",
                 by,
                 1
@@ -149,11 +160,11 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
     guard
 }
 
-/// What an interrupted run says.
+/// What an interrupted run says; `shown` is the run folder as printed.
 pub fn message(
     written: usize,
     in_folder: usize,
-    run_dir: &Path,
+    shown: &str,
     removed: usize,
     command: &str,
 ) -> String {
@@ -162,7 +173,7 @@ pub fn message(
         "\ninterrupted: {written} trial{} finished by this run ({in_folder} in {}), kept; \
          {removed} trial folder{} removed from {}.\nFinish the run (finished trials are kept, never repeated):\n  {command}",
         s(written),
-        crate::suite::embedded::shown(run_dir),
+        shown,
         s(removed),
         crate::trial::workspace::scratch_root().display(),
     )
