@@ -61,18 +61,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         .system_prompt()
         .unwrap_or_default()
         .to_string();
-    err!(
-        "{}",
-        crate::run::banner::for_gate(&run, &system_prompt, &root)
-    );
-    err!(
-        "{}",
-        crate::run::banner::models(
-            &crate::run::banner::recorded_models(&run),
-            &suite,
-            &system_prompt
-        )
-    );
+    announce(&run, &system_prompt, &root, &suite);
     let facts = RunFacts {
         charter_source: or_unknown(&run.charter.source),
         charter_sha256: or_unknown(&run.charter.sha256),
@@ -115,6 +104,17 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
             &facts,
         )),
     }
+}
+
+/// What the gate reads, before anything else: the charter, matrix and suite the run recorded,
+/// and which models read the charter.
+fn announce(run: &RunRecord, system_prompt: &str, root: &Path, suite: &Suite) {
+    err!("{}", crate::run::banner::for_gate(run, system_prompt, root));
+    let models = crate::run::banner::recorded_models(run);
+    err!(
+        "{}",
+        crate::run::banner::models(&models, suite, system_prompt)
+    );
 }
 
 /// The end of `gate --charter-base` when the comparison with the base failed: it hides nothing
@@ -340,22 +340,7 @@ fn rerun_base(
         &base::scripted_models(head.run),
         &held,
     );
-    let settled = match (b.settle, settle) {
-        (Some(n), Some((head_arm, base_arm, matrix))) => {
-            let inputs = settle::Inputs {
-                max_trials: n,
-                head: head.gate,
-                run: head.run,
-                matrix,
-                suite: opts.suite.as_deref(),
-                suite_loaded: head.suite,
-                head_arm,
-                base_arm,
-            };
-            settle::settle(&mut changes, &inputs, &opts.run_dir)?
-        }
-        _ => None,
-    };
+    let settled = settle_if_asked(opts, b.settle, settle, head, &mut changes)?;
     let hunks = crate::gate::attribute::charter_hunks(&base.runtime, head.system_prompt);
     let rules_of = |case: &str| {
         head.suite
@@ -364,22 +349,8 @@ fn rerun_base(
             .unwrap_or_default()
     };
     crate::gate::attribute::attribute(&mut changes, head.gate, &base_gate, &hunks, &rules_of);
-    let mut text = crate::report::comparison::terminal(&changes, &b.rev);
     let notes = presence_notes(&base.runtime, head, &changes);
-    for n in &notes {
-        text.push_str(&format!("{n}\n"));
-    }
-    if let Some(s) = &settled {
-        text.push_str(&format!(
-            "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
-            s.max_trials,
-            s.rounds.len(),
-            s.rounds_planned,
-            s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
-            s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
-            s.worst_case.trials
-        ));
-    }
+    let text = comparison_text(&changes, &b.rev, &notes, settled.as_ref());
     Ok(Compared {
         rev: b.rev.clone(),
         text,
@@ -391,6 +362,57 @@ fn rerun_base(
         policy: GatePolicy::AllPass,
         notes,
     })
+}
+
+/// `--settle N` when asked (and its arms planned): the units the comparison left unsure rerun
+/// on both sides, `changes` updated; what it did.
+fn settle_if_asked(
+    opts: &GateOptions,
+    max_trials: Option<u32>,
+    arms: Option<SettleArms>,
+    head: &Head,
+    changes: &mut [UnitChange],
+) -> Result<Option<settle::Report>> {
+    let (Some(n), Some((head_arm, base_arm, matrix))) = (max_trials, arms) else {
+        return Ok(None);
+    };
+    let inputs = settle::Inputs {
+        max_trials: n,
+        head: head.gate,
+        run: head.run,
+        matrix,
+        suite: opts.suite.as_deref(),
+        suite_loaded: head.suite,
+        head_arm,
+        base_arm,
+    };
+    settle::settle(changes, &inputs, &opts.run_dir)
+}
+
+/// The comparison as the terminal shows it: the units, what the offline gate cannot see, and
+/// what `--settle` ran.
+fn comparison_text(
+    changes: &[UnitChange],
+    rev: &str,
+    notes: &[String],
+    settled: Option<&settle::Report>,
+) -> String {
+    let mut text = crate::report::comparison::terminal(changes, rev);
+    for n in notes {
+        text.push_str(&format!("{n}\n"));
+    }
+    if let Some(s) = settled {
+        text.push_str(&format!(
+            "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
+            s.max_trials,
+            s.rounds.len(),
+            s.rounds_planned,
+            s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
+            s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
+            s.worst_case.trials
+        ));
+    }
+    text
 }
 
 /// What the offline gate cannot see: rules reworded from `base_runtime` while the

@@ -36,6 +36,10 @@ pub fn conclude_before_verdict(
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> Option<u8> {
+    // What stopped trials and the control arm's lift read the records alone: taken first,
+    // printed in their places below.
+    let stops = crate::report::files::provider_stops(records);
+    let lift = (facts.lift.as_deref()).map(crate::report::lift::table);
     // The verdict is printed first: a report that cannot be written must not hide it.
     {
         use std::io::Write;
@@ -45,7 +49,7 @@ pub fn conclude_before_verdict(
             .and_then(|_| table::write(gate, Some(resume), &mut stdout))
             .and_then(|_| stdout.write_all(b"\n"));
     }
-    for (line, what) in crate::report::files::provider_stops(records) {
+    for (line, what) in stops {
         outln!("{line}: {what}");
     }
     out!(
@@ -63,11 +67,8 @@ pub fn conclude_before_verdict(
         );
     }
     needs_labels(records);
-    if let Some(l) = &facts.lift {
-        out!(
-            "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
-            crate::report::lift::table(l)
-        );
+    if let Some(l) = lift {
+        out!("\nControl arm: lift per case (pass rate with the charter minus without)\n{l}");
     }
     write_reports(run_dir, gate, records, facts)
 }

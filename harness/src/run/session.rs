@@ -1,6 +1,7 @@
-//! A run of the matrix from its options, end to end: load and validate the manifest, charter,
-//! suite and providers before any model is called, run the charter arm (and the control arm),
-//! and record run.json. The caller prints the gate and writes the reports.
+//! A run of the matrix, driven from its selection resolved once ([`crate::run::selection`]):
+//! what the run tests announced, the run folder locked, the arms planned and priced, the
+//! charter arm (and the control arm) run, run.json recorded, the gate decided. `command` is
+//! `harness run` itself: it ends with [`crate::run::outcome::conclude`].
 
 use crate::error::{Error, Result};
 use crate::gate::Gate;
