@@ -76,7 +76,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
     };
     // The base comparison's inputs (revision, charter, manifest, stored results) are checked
     // before anything is written: bad input leaves the run folder as it was.
-    crate::run::session::untestable(&gate.untestable);
+    crate::run::banner::untestable(&gate.untestable);
     let base = match &opts.base {
         Some(b) => Some((b, plan(opts, b, &run, &gate)?)),
         None => None,

@@ -7,7 +7,7 @@
 
 use crate::store::run_folder::RunLock;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// The pipe's write end the signal handler wakes the watcher thread through.
@@ -19,6 +19,14 @@ static FIRED: AtomicBool = AtomicBool::new(false);
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// While a run holds a [`Guard`]: the signals end the run as described above.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Completed transcripts the run has written since it was armed (the runner counts each as it
+/// writes it): what an interrupt says this run finished, without reading the folder again.
+static WRITTEN: AtomicUsize = AtomicUsize::new(0);
+
+/// A completed trial's transcript is written (the runner says so after each write).
+pub fn completed_written() {
+    WRITTEN.fetch_add(1, Ordering::SeqCst);
+}
 
 /// The run folders' locks this process's runs hold. A run's end drops its own (removing the
 /// lock file); an interrupt ends the process with `exit`, which runs no destructor, so it drops
@@ -122,8 +130,10 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
     if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
         return guard;
     }
+    // Completed transcripts the folder holds already (a resumed run's); the run's own are
+    // counted as it writes them.
     let before = trials_written(run_dir);
-    let run_dir = run_dir.to_path_buf();
+    WRITTEN.store(0, Ordering::SeqCst);
     std::thread::spawn(move || {
         let mut b = [0u8; 1];
         loop {
@@ -135,7 +145,7 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
             }
         }
         let removed = crate::trial::workspace::remove_own();
-        let now = trials_written(&run_dir);
+        let written = WRITTEN.load(Ordering::SeqCst);
         let by = match SIGNAL.load(Ordering::SeqCst) {
             signal_hook::consts::SIGTERM => "terminated (SIGTERM)",
             _ => "interrupted",
@@ -146,7 +156,7 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
         let _last_word = std::io::stderr().lock();
         errln!(
             "{}",
-            message(now.saturating_sub(before), now, &shown, removed, &command).replacen(
+            message(written, before + written, &shown, removed, &command).replacen(
                 "interrupted",
                 by,
                 1

@@ -378,6 +378,9 @@ fn checked_and_stored(
     transcript.checker = Some(verdict.clone());
     let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant_id, trial);
     write_json_atomic(&path, &transcript)?;
+    if transcript.outcome == checkers::Outcome::Completed {
+        crate::run::interrupt::completed_written();
+    }
     let names = (
         plan.names.models[mi].clone(),
         plan.names.cases[ui].clone(),

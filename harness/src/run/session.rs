@@ -74,7 +74,7 @@ pub fn command(opts: &RunOptions) -> Result<u8> {
 /// reports.
 pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let r = resolve_run(opts)?;
-    announce(&r.inputs);
+    crate::run::banner::announce(&r.inputs);
     let started = SystemTime::now();
     let run_dir = run_dir_of(&r.opts, started)?;
     // Held until the run ends (an interrupt included): a second run, or a resume, in this
@@ -156,7 +156,7 @@ type Gated = (
 /// printed; nothing sent, no run folder made or written.
 pub fn dry_run(opts: &RunOptions) -> Result<u8> {
     let r = resolve_run(opts)?;
-    announce(&r.inputs);
+    crate::run::banner::announce(&r.inputs);
     // Where the run would write; only a resumed folder is read (its completed trials).
     let run_dir = match (&r.opts.resume, &r.opts.out) {
         (Some(dir), _) | (None, Some(dir)) => dir.clone(),
@@ -342,81 +342,6 @@ fn run_arms(
         control_records,
         sent: SentTally { sent, at_most },
     })
-}
-
-/// Where the models' requests go, when any goes through a proxy or `NO_PROXY` sends one
-/// directly: a line per route, naming the models, the proxy (its credentials masked) and the
-/// variable or key it comes from. The same decision routes each model's client.
-fn proxy_lines(inputs: &Inputs) -> Vec<String> {
-    let mut routes: Vec<(crate::provider::proxy::Route, Vec<&str>)> = Vec::new();
-    for m in (inputs.providers.iter().map(|(m, _)| m))
-        .filter(|m| m.provider != manifest::ProviderKind::Scripted)
-    {
-        let Ok(r) = crate::provider::proxy::route(m, &crate::provider::proxy::process_env) else {
-            continue;
-        };
-        match routes.iter_mut().find(|(seen, _)| *seen == r) {
-            Some((_, names)) => names.push(m.name()),
-            None => routes.push((r, vec![m.name()])),
-        }
-    }
-    if routes
-        .iter()
-        .all(|(r, _)| *r == crate::provider::proxy::Route::Direct)
-    {
-        return Vec::new();
-    }
-    routes
-        .iter()
-        .map(|(r, names)| format!("proxy: {} {}", names.join(", "), r.describe()))
-        .collect()
-}
-
-/// What the run tests, before anything else: the charter, matrix and suite, then which models
-/// read the charter and which are fixed scripts, and the proxy each model goes through.
-fn announce(inputs: &Inputs) {
-    err!(
-        "{}",
-        crate::run::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
-    );
-    let shown: Vec<crate::run::banner::ModelShown> = inputs
-        .providers
-        .iter()
-        .map(|(m, _)| crate::run::banner::ModelShown {
-            name: m.name(),
-            provider: m.provider.as_str(),
-            model: &m.model,
-            script: m.script.as_deref(),
-        })
-        .collect();
-    err!(
-        "{}",
-        crate::run::banner::models(&shown, &inputs.suite, &inputs.charter.runtime)
-    );
-    for line in proxy_lines(inputs) {
-        errln!("{line}");
-    }
-    untestable(&crate::suite::lint::charter::untestable_cases(
-        &inputs.charter.full_text,
-    ));
-    // Page chrome above the title reaches every model as part of the system prompt: said as
-    // `lint charter` says it, before anything is sent.
-    let source = crate::suite::embedded::shown(std::path::Path::new(&inputs.charter.source));
-    if let Some(f) =
-        crate::suite::lint::charter::text_before_title(&source, &inputs.charter.runtime)
-    {
-        errln!("{f}");
-    }
-}
-
-/// Said before any model is called: the cases the charter lists that this harness cannot test
-/// (the gate fails for them); the cases it has are run.
-pub fn untestable(cases: &[String]) {
-    for case in cases {
-        errln!(
-            "case {case} cannot be tested by this harness version: the charter lists it, and this harness has no checker for it (a new case needs a harness release that ships one); the cases it has are run, and the gate fails for {case}"
-        );
-    }
 }
 
 /// The run folder: the resumed one, `--out`, or a new `results/<run-id>` (then also
