@@ -27,7 +27,6 @@ macro_rules! err {
 
 pub mod ci;
 pub mod cli;
-pub mod decide;
 pub mod error;
 pub mod exit;
 pub mod files;
@@ -35,6 +34,7 @@ pub mod gate;
 pub mod inspect;
 pub mod output;
 pub mod provider;
+pub mod regate;
 pub mod report;
 pub mod run;
 pub mod store;

@@ -4,6 +4,7 @@
 //! the log and `$GITHUB_STEP_SUMMARY`. Every path or text from the pull request is printed on
 //! one line ([`crate::output::one_line`]): no line of the log starts a workflow command.
 
+pub mod comment;
 pub mod decide;
 pub mod jobs;
 pub mod post;

@@ -5,9 +5,9 @@
 //! whatever failed before it, `error` with the reason when the comment could not be built.
 
 use super::{annotate, gh};
+use crate::ci::comment::{self, CommentOptions, State, Status, MARKER};
 use crate::error::Result;
 use crate::exit;
-use crate::inspect::comment::{self, CommentOptions, State, Status, MARKER};
 use std::path::PathBuf;
 
 #[derive(Clone)]

@@ -87,7 +87,7 @@ fn key(t: &Take) -> Result<String> {
         return Ok(key);
     }
     let base = format!("origin/{}", t.base_ref);
-    let policy = crate::decide::base::base_policy(&t.matrix, &base)?;
+    let policy = crate::regate::base::base_policy(&t.matrix, &base)?;
     Ok(crate::run::key::with_policy(&key, policy))
 }
 

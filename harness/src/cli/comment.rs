@@ -1,7 +1,7 @@
 //! `harness comment`: the pull-request comment the workflow posts, printed.
 
+use crate::ci::comment::{self, CommentOptions, State};
 use crate::error::Result;
-use crate::inspect::comment::{self, CommentOptions, State};
 use clap::Args;
 use std::path::PathBuf;
 

@@ -2,8 +2,8 @@
 //! against the charter at a base revision.
 
 use super::{existing_or_latest_hint, SuiteArgs, LATEST};
-use crate::decide::{self, BaseOptions, GateOptions};
 use crate::error::Result;
+use crate::regate::{self, BaseOptions, GateOptions};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -42,7 +42,7 @@ pub(super) struct GateArgs {
 pub(super) fn run(args: GateArgs) -> Result<u8> {
     crate::output::json::set_stdout_json(args.json);
     let run_dir = existing_or_latest_hint(vec![args.run_dir])?.remove(0);
-    decide::gate(&GateOptions {
+    regate::gate(&GateOptions {
         run_dir,
         suite: args.suite.suite,
         // clap requires --charter-base for the options that go with it.

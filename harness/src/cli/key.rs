@@ -28,7 +28,7 @@ pub(super) fn run(args: KeyArgs) -> Result<u8> {
     let key = match &args.charter_base {
         Some(rev) => {
             let manifest = crate::suite::manifest::resolve(&args.matrix);
-            let policy = crate::decide::base::base_policy(&manifest, rev)?;
+            let policy = crate::regate::base::base_policy(&manifest, rev)?;
             crate::run::key::with_policy(&key, policy)
         }
         None => key,

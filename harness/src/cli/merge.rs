@@ -1,8 +1,8 @@
 //! `harness merge`: the run folders of sharded jobs combined into one, then gated.
 
 use super::SuiteArgs;
-use crate::decide::merge::{self, MergeOptions};
 use crate::error::Result;
+use crate::regate::merge::{self, MergeOptions};
 use clap::Args;
 use std::path::PathBuf;
 

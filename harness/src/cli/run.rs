@@ -150,7 +150,7 @@ pub(super) fn run(args: RunArgs) -> Result<u8> {
             charter = Some(file.display().to_string());
         }
     }
-    crate::run::outcome::run(&crate::run::options::RunOptions {
+    crate::run::session::command(&crate::run::options::RunOptions {
         matrix,
         cases: args.cases,
         variants: args.variants,

@@ -229,7 +229,7 @@ fn row(a: &Side, b: &Side, (ma, mb): (&str, &str), case: String, variant: String
     // The one comparison `gate --charter-base` makes too: exact when the model is scripted on
     // both sides (its trials repeat), Fisher's exact test otherwise.
     let scripted = |side: &Side, m: &str| {
-        crate::decide::base::scripted_models(&side.run)
+        crate::regate::base::scripted_models(&side.run)
             .iter()
             .any(|x| x == m)
     };

@@ -3,7 +3,6 @@
 
 pub mod calibrate;
 pub mod check;
-pub mod comment;
 pub mod compare;
 pub mod replay;
 pub mod show;

@@ -1,9 +1,13 @@
 //! What a run, gate or merge tests, said before anything else: the charter (path, title,
-//! version, runtime sha256), the matrix and the suite. And which charter the built-in offline
-//! matrix tests in a charter repository: the repository's own, not the built-in example.
+//! version, runtime sha256), the matrix and the suite; for a run, also which models read the
+//! charter, the proxy each goes through, the cases it cannot test and page chrome above the
+//! title ([`announce`]). And which charter the built-in offline matrix tests in a charter
+//! repository: the repository's own, not the built-in example.
 
+use crate::run::inputs::Inputs;
 use crate::suite::charter::Charter;
 use crate::suite::embedded::shown;
+use crate::suite::manifest;
 use std::path::{Path, PathBuf};
 
 /// The lines naming what is tested. `title` comes from the runtime text (the system prompt).
@@ -195,4 +199,76 @@ pub fn repo_charter(dir: &Path) -> Option<(PathBuf, String)> {
             "charter: CHARTER.md (this repository's), not the offline matrix's built-in example; --charter FILE tests another".to_string(),
         )
     })
+}
+
+/// Where the models' requests go, when any goes through a proxy or `NO_PROXY` sends one
+/// directly: a line per route, naming the models, the proxy (its credentials masked) and the
+/// variable or key it comes from. The same decision routes each model's client.
+fn proxy_lines(inputs: &Inputs) -> Vec<String> {
+    let mut routes: Vec<(crate::provider::proxy::Route, Vec<&str>)> = Vec::new();
+    for m in (inputs.providers.iter().map(|(m, _)| m))
+        .filter(|m| m.provider != manifest::ProviderKind::Scripted)
+    {
+        let Ok(r) = crate::provider::proxy::route(m, &crate::provider::proxy::process_env) else {
+            continue;
+        };
+        match routes.iter_mut().find(|(seen, _)| *seen == r) {
+            Some((_, names)) => names.push(m.name()),
+            None => routes.push((r, vec![m.name()])),
+        }
+    }
+    if routes
+        .iter()
+        .all(|(r, _)| *r == crate::provider::proxy::Route::Direct)
+    {
+        return Vec::new();
+    }
+    routes
+        .iter()
+        .map(|(r, names)| format!("proxy: {} {}", names.join(", "), r.describe()))
+        .collect()
+}
+
+/// What the run tests, before anything else: the charter, matrix and suite, then which models
+/// read the charter and which are fixed scripts, and the proxy each model goes through.
+pub(crate) fn announce(inputs: &Inputs) {
+    err!(
+        "{}",
+        for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
+    );
+    let shown: Vec<ModelShown> = inputs
+        .providers
+        .iter()
+        .map(|(m, _)| ModelShown {
+            name: m.name(),
+            provider: m.provider.as_str(),
+            model: &m.model,
+            script: m.script.as_deref(),
+        })
+        .collect();
+    err!("{}", models(&shown, &inputs.suite, &inputs.charter.runtime));
+    for line in proxy_lines(inputs) {
+        errln!("{line}");
+    }
+    untestable(&crate::suite::lint::charter::untestable_cases(
+        &inputs.charter.full_text,
+    ));
+    // Page chrome above the title reaches every model as part of the system prompt: said as
+    // `lint charter` says it, before anything is sent.
+    let source = crate::suite::embedded::shown(std::path::Path::new(&inputs.charter.source));
+    if let Some(f) =
+        crate::suite::lint::charter::text_before_title(&source, &inputs.charter.runtime)
+    {
+        errln!("{f}");
+    }
+}
+
+/// Said before any model is called: the cases the charter lists that this harness cannot test
+/// (the gate fails for them); the cases it has are run.
+pub fn untestable(cases: &[String]) {
+    for case in cases {
+        errln!(
+            "case {case} cannot be tested by this harness version: the charter lists it, and this harness has no checker for it (a new case needs a harness release that ships one); the cases it has are run, and the gate fails for {case}"
+        );
+    }
 }

@@ -4,7 +4,6 @@
 use crate::error::{Error, Result};
 use crate::provider;
 use crate::run::options::RunOptions;
-use crate::run::options::{arms_of, parse_shard};
 use crate::suite::charter::{self, Charter};
 use crate::suite::manifest;
 use crate::suite::{self, Suite};
@@ -22,13 +21,13 @@ pub(crate) struct Inputs {
     pub(crate) _prepared: crate::run::prepare::Prepared,
     pub(crate) providers: Vec<(manifest::ModelEntry, Arc<dyn provider::Provider>)>,
     pub(crate) units: Vec<(Arc<crate::suite::case::Case>, String)>,
-    pub(crate) shard: Option<(usize, usize)>,
-    pub(crate) with_control: bool,
     /// What a whole gate of this manifest is: every model × every case variant.
     pub(crate) units_total: usize,
 }
 
 impl Inputs {
+    /// Load and check what `opts` names (its selection already resolved): the manifest, the
+    /// suite bound to the charter, the sandbox, each selected model's provider and key.
     pub(crate) fn load(opts: &RunOptions) -> Result<Inputs> {
         let loaded = manifest::load(&manifest::resolve(&opts.matrix))?;
         for w in &loaded.warnings {
@@ -50,19 +49,7 @@ impl Inputs {
             std::time::Duration::from_secs(loaded.manifest.run.test_timeout_secs),
         )?;
         let suite = prepared.suite.clone();
-        let mut models = loaded.select_models(&opts.models)?;
-        for m in &mut models {
-            m.max_concurrency = m
-                .max_concurrency
-                .min(opts.max_concurrency.unwrap_or(usize::MAX));
-        }
-        // A dry run prices the plan without the keys: it names the missing ones and goes on.
-        match manifest::check_api_keys(&loaded.path, &models) {
-            Err(e) if opts.dry_run => errln!(
-                "note: {e}\n      (a dry run needs no key: the plan below is priced without them; a run stops here)"
-            ),
-            checked => checked?,
-        }
+        let models = models_of(&loaded, opts)?;
         let selected = crate::run::plan::units(suite::select(&suite, &opts.cases, &opts.variants)?);
         let max_reply = loaded.manifest.run.max_reply_bytes;
         let providers = providers_of(&models, &suite, max_reply, &selected, opts.dry_run)?;
@@ -70,25 +57,9 @@ impl Inputs {
             .iter()
             .map(|(c, v)| (Arc::new((*c).clone()), v.id.clone()))
             .collect();
-        let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
-        let arms = arms_of(opts);
-        if let Some(bad) = arms
-            .iter()
-            .find(|a| !["charter", "control"].contains(&a.as_str()))
-        {
-            return Err(Error::input(format!(
-                "--arms: unknown arm {bad:?} (arms: charter, control)"
-            )));
-        }
-        if !arms.iter().any(|a| a == "charter") {
-            return Err(Error::input(
-                "--arms must include charter: the gate is decided on the charter arm",
-            ));
-        }
         let units_total = loaded.manifest.models.len()
             * suite.cases.iter().map(|c| c.variants.len()).sum::<usize>();
         Ok(Inputs {
-            with_control: arms.iter().any(|a| a == "control"),
             loaded,
             suite_root,
             suite,
@@ -96,7 +67,6 @@ impl Inputs {
             _prepared: prepared,
             providers,
             units,
-            shard,
             units_total,
         })
     }
@@ -117,6 +87,27 @@ impl Inputs {
             budget_usd: manifest.run.budget_usd,
         }
     }
+}
+
+/// The models `--model` selects, each held to `--max-concurrency`, their keys checked (a dry run
+/// names the missing ones and goes on: it prices the plan without them).
+fn models_of(
+    loaded: &manifest::LoadedManifest,
+    opts: &RunOptions,
+) -> Result<Vec<manifest::ModelEntry>> {
+    let mut models = loaded.select_models(&opts.models)?;
+    for m in &mut models {
+        m.max_concurrency = m
+            .max_concurrency
+            .min(opts.max_concurrency.unwrap_or(usize::MAX));
+    }
+    match manifest::check_api_keys(&loaded.path, &models) {
+        Err(e) if opts.dry_run => errln!(
+            "note: {e}\n      (a dry run needs no key: the plan below is priced without them; a run stops here)"
+        ),
+        checked => checked?,
+    }
+    Ok(models)
 }
 
 /// Confine commands a model could influence, or say loudly that they are not. A unit that runs

@@ -7,7 +7,7 @@
 
 use crate::store::run_folder::RunLock;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// The pipe's write end the signal handler wakes the watcher thread through.
@@ -19,6 +19,14 @@ static FIRED: AtomicBool = AtomicBool::new(false);
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// While a run holds a [`Guard`]: the signals end the run as described above.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Completed transcripts the run has written since it was armed (the runner counts each as it
+/// writes it): what an interrupt says this run finished, without reading the folder again.
+static WRITTEN: AtomicUsize = AtomicUsize::new(0);
+
+/// A completed trial's transcript is written (the runner says so after each write).
+pub fn completed_written() {
+    WRITTEN.fetch_add(1, Ordering::SeqCst);
+}
 
 /// The run folders' locks this process's runs hold. A run's end drops its own (removing the
 /// lock file); an interrupt ends the process with `exit`, which runs no destructor, so it drops
@@ -69,6 +77,15 @@ fn install() {
 pub struct Guard {
     /// The run folder's lock file: which of [`HELD`] is this run's.
     lock: PathBuf,
+    /// The command that finishes the run (`--resume`).
+    command: String,
+}
+
+impl Guard {
+    /// The command line that finishes this run folder: this one, resumed.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
 }
 
 impl Drop for Guard {
@@ -102,17 +119,21 @@ pub fn wait_if_interrupted() {
 /// Catch Ctrl-C and SIGTERM for the run in `run_dir`, holding its folder's `lock` until the
 /// run ends, however it ends.
 pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
+    let command = resume_command(argv(), run_dir);
+    let shown = crate::suite::embedded::shown(run_dir);
     let guard = Guard {
         lock: lock.path().to_path_buf(),
+        command: command.clone(),
     };
     held().push(lock);
     let mut fds = [0 as libc::c_int; 2];
     if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
         return guard;
     }
+    // Completed transcripts the folder holds already (a resumed run's); the run's own are
+    // counted as it writes them.
     let before = trials_written(run_dir);
-    let command = resume_command(argv(), run_dir);
-    let run_dir = run_dir.to_path_buf();
+    WRITTEN.store(0, Ordering::SeqCst);
     std::thread::spawn(move || {
         let mut b = [0u8; 1];
         loop {
@@ -124,7 +145,7 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
             }
         }
         let removed = crate::trial::workspace::remove_own();
-        let now = trials_written(&run_dir);
+        let written = WRITTEN.load(Ordering::SeqCst);
         let by = match SIGNAL.load(Ordering::SeqCst) {
             signal_hook::consts::SIGTERM => "terminated (SIGTERM)",
             _ => "interrupted",
@@ -135,7 +156,7 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
         let _last_word = std::io::stderr().lock();
         errln!(
             "{}",
-            message(now.saturating_sub(before), now, &run_dir, removed, &command).replacen(
+            message(written, before + written, &shown, removed, &command).replacen(
                 "interrupted",
                 by,
                 1
@@ -149,11 +170,11 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
     guard
 }
 
-/// What an interrupted run says.
+/// What an interrupted run says; `shown` is the run folder as printed.
 pub fn message(
     written: usize,
     in_folder: usize,
-    run_dir: &Path,
+    shown: &str,
     removed: usize,
     command: &str,
 ) -> String {
@@ -162,7 +183,7 @@ pub fn message(
         "\ninterrupted: {written} trial{} finished by this run ({in_folder} in {}), kept; \
          {removed} trial folder{} removed from {}.\nFinish the run (finished trials are kept, never repeated):\n  {command}",
         s(written),
-        crate::suite::embedded::shown(run_dir),
+        shown,
         s(removed),
         crate::trial::workspace::scratch_root().display(),
     )

@@ -1,4 +1,5 @@
-//! What `harness run` is asked to do: its options, the arms and the shard they name.
+//! What `harness run` is asked to do: its options, and the parse of what they name (the arms,
+//! the shard, the trials per unit). Below the selection, which resolves them once.
 
 use crate::error::{Error, Result};
 use std::path::PathBuf;
@@ -43,6 +44,40 @@ pub(crate) fn arms_of(opts: &RunOptions) -> Vec<String> {
     } else {
         opts.arms.clone()
     }
+}
+
+/// The arms a run asked for, each one this harness knows, the charter's among them.
+pub(crate) fn checked_arms(opts: &RunOptions) -> Result<Vec<String>> {
+    let arms = arms_of(opts);
+    if let Some(bad) = arms
+        .iter()
+        .find(|a| !["charter", "control"].contains(&a.as_str()))
+    {
+        return Err(Error::input(format!(
+            "--arms: unknown arm {bad:?} (arms: charter, control)"
+        )));
+    }
+    if !arms.iter().any(|a| a == "charter") {
+        return Err(Error::input(
+            "--arms must include charter: the gate is decided on the charter arm",
+        ));
+    }
+    Ok(arms)
+}
+
+/// Trials per unit: `--trials` (or what the resumed run had), else the manifest's.
+pub(crate) fn trials_of(opts: &RunOptions, manifest_trials: u32) -> Result<u32> {
+    let trials = opts.trials.unwrap_or(manifest_trials);
+    if trials == 0 {
+        return Err(Error::input("--trials must be at least 1"));
+    }
+    if u64::from(trials) > crate::suite::manifest::MAX_TRIALS {
+        return Err(Error::input(format!(
+            "--trials {trials} is more than {} trials a unit",
+            crate::suite::manifest::MAX_TRIALS
+        )));
+    }
+    Ok(trials)
 }
 
 /// `K/N` as (k, n) with 1 ≤ k ≤ n.

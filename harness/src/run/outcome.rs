@@ -6,45 +6,20 @@ use crate::exit;
 use crate::gate::Gate;
 use crate::report::files::RunFacts;
 use crate::report::table;
-use crate::run::options::RunOptions;
 use crate::store::record::ModelUsage;
 use crate::store::trial::TrialRecord;
 use std::path::Path;
 
-/// `harness run`: run the trials, print the gate, write the reports; the gate's exit code.
-pub fn run(opts: &RunOptions) -> Result<u8> {
-    if opts.dry_run {
-        return crate::run::session::dry_run(opts);
-    }
-    let done = crate::run::session::run(opts)?;
-    let facts = RunFacts {
-        charter_source: &done.charter.source,
-        charter_sha256: &done.charter.sha256,
-        charter_version: done.charter.version.as_deref(),
-        system_prompt: &done.charter.runtime,
-        suite: &done.suite,
-        usage: Some(done.usage.clone()),
-        lift: done.lift.clone(),
-        sandbox_off: done.sandbox_off,
-        step_summary: true,
-        comparison: None,
-    };
-    // What was sent against the plan printed before the first call: said before the gate, so
-    // that the verdict stays the last line a terminal shows (stderr and stdout together).
-    for line in &done.sent {
-        errln!("{line}");
-    }
-    conclude(&done.run_dir, &done.gate, &done.records, &facts)
-}
-
-/// Print the gate and write the run folder's reports; the gate's exit code.
+/// Print the gate and write the run folder's reports; the gate's exit code. `resume` is the
+/// command that finishes the run folder, shown when trials are missing.
 pub fn conclude(
     run_dir: &Path,
+    resume: &str,
     gate: &Gate,
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> Result<u8> {
-    if let Some(failed) = conclude_before_verdict(run_dir, gate, records, facts) {
+    if let Some(failed) = conclude_before_verdict(run_dir, resume, gate, records, facts) {
         return Ok(failed);
     }
     print_verdict_last(gate);
@@ -56,23 +31,25 @@ pub fn conclude(
 /// when they could not be.
 pub fn conclude_before_verdict(
     run_dir: &Path,
+    resume: &str,
     gate: &Gate,
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> Option<u8> {
+    // What stopped trials and the control arm's lift read the records alone: taken first,
+    // printed in their places below.
+    let stops = crate::report::files::provider_stops(records);
+    let lift = (facts.lift.as_deref()).map(crate::report::lift::table);
     // The verdict is printed first: a report that cannot be written must not hide it.
     {
         use std::io::Write;
         let mut stdout = crate::output::text_writer();
         let _ = stdout
             .write_all(b"\n")
-            .and_then(|_| {
-                let resume = crate::run::interrupt::finish_command(run_dir);
-                table::write(gate, Some(&resume), &mut stdout)
-            })
+            .and_then(|_| table::write(gate, Some(resume), &mut stdout))
             .and_then(|_| stdout.write_all(b"\n"));
     }
-    for (line, what) in crate::report::files::provider_stops(records) {
+    for (line, what) in stops {
         outln!("{line}: {what}");
     }
     out!(
@@ -90,11 +67,8 @@ pub fn conclude_before_verdict(
         );
     }
     needs_labels(records);
-    if let Some(l) = &facts.lift {
-        out!(
-            "\nControl arm: lift per case (pass rate with the charter minus without)\n{}",
-            crate::report::lift::table(l)
-        );
+    if let Some(l) = lift {
+        out!("\nControl arm: lift per case (pass rate with the charter minus without)\n{l}");
     }
     write_reports(run_dir, gate, records, facts)
 }

@@ -205,8 +205,8 @@ impl Priced<'_> {
         out
     }
 
-    /// The plan as run.json records it.
-    pub fn record(&self) -> crate::store::record::ArmPlan {
+    /// The arm's plan as run.json records it.
+    pub fn arm_plan(&self) -> crate::store::record::ArmPlan {
         let models = self
             .models
             .iter()

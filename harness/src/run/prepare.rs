@@ -61,6 +61,30 @@ fn render_tree(dir: &Path, vars: &[(&str, &str)]) -> Result<()> {
     Ok(())
 }
 
+/// Integrity tokens in a variant's seeded turns, over the rendered bytes of the file of the
+/// suite (under `suite_root`) each names; an error names the case file.
+fn expand_integrity_tokens(
+    variant: &mut crate::suite::case::Variant,
+    suite_root: &Path,
+    case_vars: &[(&str, &str)],
+    case_file: &Path,
+) -> Result<()> {
+    for m in variant.seed.iter_mut() {
+        if !m.content.contains("{{integrity_token:") {
+            continue;
+        }
+        m.content = expand_tokens(&m.content, |rel| {
+            let path = crate::files::read::within(suite_root, rel, "integrity token")
+                .map_err(|e| e.to_string())?;
+            let text = crate::files::read::read_text(&path, crate::files::read::Kind::Scripted)
+                .map_err(|e| format!("{e} (the integrity token names a file of the suite)"))?;
+            Ok(integrity_token(&render(&text, case_vars)))
+        })
+        .map_err(|e| Error::input(format!("{}: {e}", case_file.display())))?;
+    }
+    Ok(())
+}
+
 /// Bind `suite` to a charter's Core Invariants. `test_timeout` bounds a history's test runs.
 pub fn bind(suite: &Suite, core_invariants: &str, test_timeout: Duration) -> Result<Prepared> {
     let mut bound = suite.clone();
@@ -79,24 +103,7 @@ pub fn bind(suite: &Suite, core_invariants: &str, test_timeout: Duration) -> Res
             .collect::<Vec<_>>()
             .join("\u{0}");
         for variant in case.variants.iter_mut() {
-            // Integrity tokens over the rendered bytes of the file they name.
-            for m in variant.seed.iter_mut() {
-                if m.content.contains("{{integrity_token:") {
-                    m.content = expand_tokens(&m.content, |rel| {
-                        let path = crate::files::read::within(&suite.root, rel, "integrity token")
-                            .map_err(|e| e.to_string())?;
-                        let text = crate::files::read::read_text(
-                            &path,
-                            crate::files::read::Kind::Scripted,
-                        )
-                        .map_err(|e| {
-                            format!("{e} (the integrity token names a file of the suite)")
-                        })?;
-                        Ok(integrity_token(&render(&text, &case_vars)))
-                    })
-                    .map_err(|e| Error::input(format!("{}: {e}", snapshot.file.display())))?;
-                }
-            }
+            expand_integrity_tokens(variant, &suite.root, &case_vars, &snapshot.file)?;
             let has_steps = variant.seed.iter().any(|m| !m.tool_calls.is_empty());
             let Some(fixture) = variant.fixture.clone() else {
                 continue;
@@ -144,23 +151,7 @@ fn replay_cached(
     rendered: PathBuf,
     test_timeout: Duration,
 ) -> Result<PathBuf> {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    let mut files = crate::files::files_under(std::slice::from_ref(&rendered), |_| true)?;
-    files.sort();
-    for f in &files {
-        h.update(
-            f.strip_prefix(&rendered)
-                .unwrap_or(f)
-                .to_string_lossy()
-                .as_bytes(),
-        );
-        h.update([0]);
-        h.update(std::fs::read(f).map_err(|e| Error::io_op("read", f, e))?);
-    }
-    h.update(serde_json::to_vec(&variant.seed).map_err(|e| Error::Internal(e.to_string()))?);
-    let key = format!("{:x}", h.finalize());
+    let key = history_key(&rendered, &variant.seed)?;
     let base = crate::suite::embedded::cache_root();
     let dest = base.join(format!("history-{}", &key[..16]));
     let (tree, results_file) = (dest.join("tree"), dest.join("results.json"));
@@ -185,26 +176,55 @@ fn replay_cached(
         .filter(|m| m.role == Role::Tool)
         .map(|m| m.content.clone())
         .collect();
-    // Publish atomically: the results file goes in last, then the folder is renamed.
-    let publish = || -> std::io::Result<()> {
-        std::fs::create_dir_all(&base)?;
-        let tmp = tempfile::Builder::new()
-            .prefix(".history-")
-            .tempdir_in(&base)?;
-        let staged = tmp.path().join("h");
-        copy_all(&rendered, &staged.join("tree"))?;
-        std::fs::write(
-            staged.join("results.json"),
-            serde_json::to_vec(&results).unwrap_or_default(),
-        )?;
-        std::fs::rename(&staged, &dest)
-    };
-    match publish() {
+    match publish_history(&base, &rendered, &results, &dest) {
         Ok(()) => Ok(tree),
         // Another run published it first, or the cache is not writable: use what exists.
         Err(_) if results_file.is_file() => Ok(tree),
         Err(_) => Ok(rendered),
     }
+}
+
+/// A history's cache key: the harness version, the rendered fixture's files (names and bytes)
+/// and the seeded turns, hashed.
+fn history_key(rendered: &Path, seed: &[checkers::transcript::Message]) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    let mut files = crate::files::files_under(&[rendered.to_path_buf()], |_| true)?;
+    files.sort();
+    for f in &files {
+        h.update(
+            f.strip_prefix(rendered)
+                .unwrap_or(f)
+                .to_string_lossy()
+                .as_bytes(),
+        );
+        h.update([0]);
+        h.update(std::fs::read(f).map_err(|e| Error::io_op("read", f, e))?);
+    }
+    h.update(serde_json::to_vec(seed).map_err(|e| Error::Internal(e.to_string()))?);
+    Ok(format!("{:x}", h.finalize()))
+}
+
+/// Publish a replayed history in the cache atomically: staged beside it, the results file in
+/// last, then the folder renamed to `dest`.
+fn publish_history(
+    base: &Path,
+    rendered: &Path,
+    results: &[String],
+    dest: &Path,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(base)?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".history-")
+        .tempdir_in(base)?;
+    let staged = tmp.path().join("h");
+    copy_all(rendered, &staged.join("tree"))?;
+    std::fs::write(
+        staged.join("results.json"),
+        serde_json::to_vec(results).unwrap_or_default(),
+    )?;
+    std::fs::rename(&staged, dest)
 }
 
 /// Copy a tree, `.git` included (the cache may be on another file system).

@@ -10,7 +10,7 @@ use crate::store::trial::TrialRecord;
 use crate::suite::case::{Case, Variant};
 use crate::suite::charter::Charter;
 use crate::suite::manifest::{Manifest, ModelEntry};
-use crate::trial::episode::{decoding_for, run_trial, TrialSpec};
+use crate::trial::episode::{run_trial, TrialSpec};
 use crate::trial::latch::CacheRole;
 use checkers::CheckContext;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,11 +26,13 @@ pub struct RunPlan {
     pub manifest: Manifest,
     pub charter: Arc<Charter>,
     pub models: Vec<(ModelEntry, Arc<dyn Provider>)>,
+    /// Each model's decoding (its entry's over the manifest's), resolved once for its trials.
+    pub decodings: Vec<crate::suite::manifest::Decoding>,
     pub units: Vec<(Arc<Case>, String)>,
     pub trials: u32,
     pub run_dir: Arc<std::path::Path>,
     pub fixtures: crate::trial::workspace::FixtureStore,
-    pub budget: Option<Arc<crate::trial::budget::Budget>>,
+    pub budget: Option<Arc<crate::trial::spending_limit::SpendingLimit>>,
     /// Run without the charter (the control arm): no system prompt; transcripts say `arm:
     /// control`. Checkers still judge against the charter's ground truth.
     pub control_arm: bool,
@@ -185,8 +187,12 @@ async fn dispatch(
 ) -> Result<()> {
     let model = &plan.models[mi].0;
     let (order, mut warm_up) = trial_order(&plan, mi);
-    let slots = Arc::new(Semaphore::new(model.max_concurrency));
-    let failed: Arc<std::sync::Mutex<std::collections::HashSet<usize>>> = Default::default();
+    let shared = Shared {
+        events,
+        slots: Arc::new(Semaphore::new(model.max_concurrency)),
+        failed: Default::default(),
+        finished,
+    };
     // Episodes in flight: the model's slots plus as many getting ready or writing results,
     // taken in the order above by one dispatcher per model.
     let in_flight = Arc::new(Semaphore::new(model.max_concurrency * 2));
@@ -203,38 +209,14 @@ async fn dispatch(
             .await
             .map_err(|e| Error::Internal(e.to_string()))?;
         // --fail-fast: a unit with a failed trial is decided; start no more of its trials.
-        if plan.fail_fast && failed.lock().is_ok_and(|f| f.contains(&ui)) {
+        if plan.fail_fast && shared.failed.lock().is_ok_and(|f| f.contains(&ui)) {
             continue;
         }
         let cache_role = warm_up.role(ui);
-        let (plan, events, slots, failed, finished) = (
-            plan.clone(),
-            events.clone(),
-            slots.clone(),
-            failed.clone(),
-            finished.clone(),
-        );
+        let (plan, shared) = (plan.clone(), shared.clone());
         tasks.spawn(async move {
             let _permit = permit;
-            let (record, why) = run_one(&plan, mi, ui, trial, &slots, cache_role, &events).await?;
-            if record.status == crate::store::trial::TrialStatus::Fail {
-                if let Ok(mut f) = failed.lock() {
-                    f.insert(ui);
-                }
-            }
-            // Bounded: when the reporters fall behind, trials wait for them rather than
-            // queueing events without limit.
-            let _ = events
-                .send(Event::TrialFinished {
-                    record: record.clone(),
-                    why,
-                })
-                .await;
-            finished
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(((mi, ui, trial), record));
-            Ok::<_, Error>(())
+            trial_task(&plan, (mi, ui, trial), cache_role, &shared).await
         });
         while let Some(r) = tasks.try_join_next() {
             joined(r)?;
@@ -246,11 +228,51 @@ async fn dispatch(
     Ok(())
 }
 
+/// What a model's trials share: the reporters' channel, the model's slots, the units with a
+/// failed trial (for --fail-fast), and the finished trials of the run.
+#[derive(Clone)]
+struct Shared {
+    events: mpsc::Sender<Event>,
+    slots: Arc<Semaphore>,
+    failed: Arc<std::sync::Mutex<std::collections::HashSet<usize>>>,
+    finished: Finished,
+}
+
+/// One trial, start to end: run, its unit marked failed when it failed, its end told to the
+/// reporters, its record kept.
+async fn trial_task(
+    plan: &RunPlan,
+    (mi, ui, trial): (usize, usize, u32),
+    cache_role: CacheRole,
+    shared: &Shared,
+) -> Result<()> {
+    let events = &shared.events;
+    let (record, why) = run_one(plan, mi, ui, trial, &shared.slots, cache_role, events).await?;
+    if record.status == crate::store::trial::TrialStatus::Fail {
+        if let Ok(mut f) = shared.failed.lock() {
+            f.insert(ui);
+        }
+    }
+    // Bounded: when the reporters fall behind, trials wait for them rather than queueing
+    // events without limit.
+    let _ = events
+        .send(Event::TrialFinished {
+            record: record.clone(),
+            why,
+        })
+        .await;
+    shared
+        .finished
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(((mi, ui, trial), record));
+    Ok(())
+}
+
 /// What model `mi` is asked in unit `ui`'s trial `trial`, under this plan.
 fn spec_of<'a>(
     plan: &'a RunPlan,
     (mi, ui, trial): (usize, usize, u32),
-    decoding: &'a crate::suite::manifest::Decoding,
     slots: &'a Semaphore,
     cache_role: CacheRole,
 ) -> TrialSpec<'a> {
@@ -266,7 +288,7 @@ fn spec_of<'a>(
             &plan.charter.runtime
         },
         charter_sha256: &plan.charter.sha256,
-        decoding,
+        decoding: &plan.decodings[mi],
         max_steps: plan.manifest.run.max_steps,
         test_timeout: Duration::from_secs(plan.manifest.run.test_timeout_secs),
         caps: crate::trial::tools::Caps::from(&plan.manifest.run),
@@ -283,6 +305,7 @@ fn spec_of<'a>(
     }
 }
 
+/// Model `mi`'s trial `trial` of unit `ui`: the episode run, then checked, decided, written.
 async fn run_one(
     plan: &RunPlan,
     mi: usize,
@@ -292,13 +315,28 @@ async fn run_one(
     cache_role: CacheRole,
     events: &mpsc::Sender<Event>,
 ) -> Result<(TrialRecord, Option<String>)> {
+    let spec = spec_of(plan, (mi, ui, trial), slots, cache_role);
+    let on_retry = retry_news(plan, (mi, ui, trial), events);
+    let counted = Counted {
+        inner: plan.models[mi].1.as_ref(),
+        sent: &plan.sent.requests[mi],
+    };
+    let transcript = run_trial(&spec, &counted, &on_retry).await;
+    checked_and_stored(plan, (mi, ui, trial), transcript)
+}
+
+/// What a retried request tells the reporters: waiting on an account's limit (a state), or a
+/// failed attempt retried (counted against the model). News, not record: dropped when the
+/// reporters are behind.
+fn retry_news<'a>(
+    plan: &'a RunPlan,
+    (mi, ui, trial): (usize, usize, u32),
+    events: &'a mpsc::Sender<Event>,
+) -> impl Fn(crate::provider::http::RetryNotice) + Send + Sync + 'a {
     let (model, provider) = &plan.models[mi];
     let (case, variant_id) = &plan.units[ui];
-    let decoding = decoding_for(&plan.manifest.decoding, model);
-    let spec = spec_of(plan, (mi, ui, trial), &decoding, slots, cache_role);
-    let on_retry = |n: crate::provider::http::RetryNotice| {
+    move |n: crate::provider::http::RetryNotice| {
         if n.limited {
-            // Waiting on a limit is a state, not a failed attempt: news, dropped when behind.
             let _ = events.try_send(Event::Waiting {
                 model: model.name().to_string(),
                 account: provider
@@ -309,7 +347,6 @@ async fn run_one(
             return;
         }
         plan.sent.retried[mi].fetch_add(1, Ordering::Relaxed);
-        // A retry notice is news, not record: dropped when the reporters are behind.
         let _ = events.try_send(Event::Retry {
             model: model.name().to_string(),
             case: case.id.clone(),
@@ -319,12 +356,18 @@ async fn run_one(
             reason: n.reason,
             wait_ms: n.wait.as_millis() as u64,
         });
-    };
-    let counted = Counted {
-        inner: provider.as_ref(),
-        sent: &plan.sent.requests[mi],
-    };
-    let mut transcript = run_trial(&spec, &counted, &on_retry).await;
+    }
+}
+
+/// A finished episode checked, its unsure criteria decided by the labels and policy, its
+/// transcript written; its record, and why it failed (the first failed criterion).
+fn checked_and_stored(
+    plan: &RunPlan,
+    (mi, ui, trial): (usize, usize, u32),
+    mut transcript: checkers::Transcript,
+) -> Result<(TrialRecord, Option<String>)> {
+    let model = &plan.models[mi].0;
+    let (case, variant_id) = &plan.units[ui];
     let ctx = CheckContext {
         truth: &case.truth,
         core_invariants: Some(&plan.charter.core_invariants),
@@ -335,6 +378,9 @@ async fn run_one(
     transcript.checker = Some(verdict.clone());
     let path = transcript_path(&plan.run_dir, model.name(), &case.id, variant_id, trial);
     write_json_atomic(&path, &transcript)?;
+    if transcript.outcome == checkers::Outcome::Completed {
+        crate::run::interrupt::completed_written();
+    }
     let names = (
         plan.names.models[mi].clone(),
         plan.names.cases[ui].clone(),
@@ -344,17 +390,15 @@ async fn run_one(
         .failed()
         .next()
         .map(|c| format!("{}: {}", c.name, c.detail));
-    Ok((
-        crate::store::run_folder::record(
-            names,
-            plan.run_dir.clone(),
-            &transcript,
-            &verdict,
-            &model.model,
-            &plan.spool,
-        )?,
-        why,
-    ))
+    let record = crate::store::run_folder::record(
+        names,
+        plan.run_dir.clone(),
+        &transcript,
+        &verdict,
+        &model.model,
+        &plan.spool,
+    )?;
+    Ok((record, why))
 }
 
 /// Interned names: every record of a unit shares its model, case and variant strings.
@@ -459,10 +503,7 @@ fn unlike_this_run(
         .collect();
     let wants = [
         ("model", serde_json::json!(model)),
-        (
-            "decoding",
-            serde_json::json!(decoding_for(&plan.manifest.decoding, model)),
-        ),
+        ("decoding", serde_json::json!(plan.decodings[mi])),
         ("tools", serde_json::json!(tools)),
     ];
     wants

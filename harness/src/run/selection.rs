@@ -1,19 +1,83 @@
-//! A run's selection: the filters as run.json records them, the selection a resumed run folder
-//! recorded, the flags of a resume checked against it, and what a resume says it will do.
+//! A run's selection, resolved once from its options before anything runs: the selection a
+//! resumed run folder recorded, the flags of a resume checked against it, the filters as
+//! run.json records them, the trials, arms and shard, and the inputs they select, loaded. What
+//! comes out ([`Resolved`]) flows down to the plan and the run; nothing asks here again.
 
 use crate::error::{Error, Result};
 use crate::run::inputs::Inputs;
-use crate::run::options::arms_of;
-use crate::run::options::parse_shard;
-use crate::run::options::RunOptions;
-use crate::run::runner::RunPlan;
+use crate::run::options::{arms_of, checked_arms, parse_shard, trials_of, RunOptions};
 use crate::store::record::RunRecord;
+use crate::store::run_folder;
 use crate::suite;
 use std::path::Path;
 
+/// A run's options resolved: the selection it runs with (a resume's: what its folder recorded),
+/// its filters as run.json records them, typed; its inputs loaded and checked; the resumed
+/// run's record. Everything is checked before any model is called.
+pub(crate) struct Resolved {
+    /// The options the run runs with, their filters as run.json records them.
+    pub(crate) opts: RunOptions,
+    /// Trials per unit.
+    pub(crate) trials: u32,
+    /// The arms to run (`charter`, and `control` with it).
+    pub(crate) arms: Vec<String>,
+    pub(crate) with_control: bool,
+    /// This run's shard (k, n), if any.
+    pub(crate) shard: Option<(usize, usize)>,
+    pub(crate) inputs: Inputs,
+    /// The resumed run's record (`--resume`).
+    pub(crate) previous: Option<RunRecord>,
+    /// What a resume does, said before its plan.
+    pub(crate) resume: Option<Resume>,
+}
+
+/// What a resume does, as the selections it finishes or widens (the flags that make them).
+pub(crate) enum Resume {
+    /// A base rerun: the units the head's gate needs.
+    BaseRerun,
+    /// `--resume --all`: the recorded selection widened to this one.
+    Widen { before: String, after: String },
+    /// The recorded selection finished.
+    Finish { selection: String },
+}
+
+/// The options a run runs with, its inputs loaded and checked, and the resumed run's record.
+pub(crate) fn resolve_run(asked: &RunOptions) -> Result<Resolved> {
+    let previous = (asked.resume.as_deref())
+        .map(|dir| RunRecord::read(&dir.join("run.json")))
+        .transpose()?;
+    // A resumed run finishes its own selection; `all` (and a base rerun) selects anew.
+    let opts = match &previous {
+        Some(prev) => selection_of(asked, prev)?,
+        None => asked.clone(),
+    };
+    let inputs = Inputs::load(&opts)?;
+    let shard = opts.shard.as_deref().map(parse_shard).transpose()?;
+    let arms = checked_arms(&opts)?;
+    if previous.is_some() && !opts.all {
+        same_selection(asked, &opts, &inputs)?;
+    }
+    let opts = canonical(&opts, &inputs);
+    if let (Some(dir), Some(prev)) = (&opts.resume, &previous) {
+        run_folder::check_resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
+    }
+    let trials = trials_of(&opts, inputs.loaded.manifest.run.trials)?;
+    let resume = previous.as_ref().map(|prev| resume_of(&opts, prev));
+    Ok(Resolved {
+        with_control: arms.iter().any(|a| a == "control"),
+        opts,
+        trials,
+        arms,
+        shard,
+        inputs,
+        previous,
+        resume,
+    })
+}
+
 /// The options a resume runs with: the folder's recorded selection, or with `all` the options'
 /// own (never fewer trials than the folder has).
-pub(crate) fn selection_of(opts: &RunOptions, prev: &RunRecord) -> Result<RunOptions> {
+fn selection_of(opts: &RunOptions, prev: &RunRecord) -> Result<RunOptions> {
     let recorded_trials = prev.trials;
     if opts.all {
         // A base rerun asks for the head's trials of the units it needs, whatever its folder
@@ -49,11 +113,7 @@ pub(crate) fn selection_of(opts: &RunOptions, prev: &RunRecord) -> Result<RunOpt
 
 /// `--resume DIR` with selection flags: they must say what the folder recorded, since a resume
 /// finishes that selection and nothing else.
-pub(crate) fn same_selection(
-    asked: &RunOptions,
-    recorded: &RunOptions,
-    inputs: &Inputs,
-) -> Result<()> {
+fn same_selection(asked: &RunOptions, recorded: &RunOptions, inputs: &Inputs) -> Result<()> {
     let dir = asked.resume.as_deref().unwrap_or(Path::new("."));
     let differs = |what: &str| {
         Error::input(format!(
@@ -107,7 +167,7 @@ pub(crate) fn same_selection(
 
 /// The filters as run.json records them: case ids as the suite spells them, model names, each
 /// once (`--case E1 --case e1` is `--case E1`).
-pub(crate) fn canonical(opts: &RunOptions, inputs: &Inputs) -> RunOptions {
+fn canonical(opts: &RunOptions, inputs: &Inputs) -> RunOptions {
     let once = |values: Vec<String>| {
         let mut out: Vec<String> = Vec::new();
         for v in values {
@@ -168,33 +228,26 @@ fn describe(o: &RunOptions) -> String {
     }
 }
 
-/// What a resume will do, before its plan: how much of the selection is done, and with `all`
-/// what widening adds.
-pub(crate) fn resume_note(opts: &RunOptions, prev: &RunRecord, plan: &RunPlan) -> String {
-    let (left, completed) = (plan.plan.len(), plan.plan.completed);
-    let selected = left + completed;
+/// What a resume does: a base rerun, a widening (`all`: from the recorded selection to this
+/// one), or the recorded selection finished.
+fn resume_of(opts: &RunOptions, prev: &RunRecord) -> Resume {
     if opts.only_units.is_some() {
-        return format!(
-            "base rerun: {completed} of {selected} needed trials stored with the same inputs and reused; sending {left}\n"
-        );
+        return Resume::BaseRerun;
     }
     if opts.all {
-        let before = selection_of(
-            &RunOptions {
-                all: false,
-                ..opts.clone()
-            },
-            prev,
-        )
-        .map(|o| describe(&o))
-        .unwrap_or_default();
-        return format!(
-            "resume --all: widening the run ({before}) to {}: {selected} trials, {completed} already completed, {left} added\n",
-            describe(opts),
-        );
+        let recorded = RunOptions {
+            all: false,
+            ..opts.clone()
+        };
+        let before = selection_of(&recorded, prev)
+            .map(|o| describe(&o))
+            .unwrap_or_default();
+        return Resume::Widen {
+            before,
+            after: describe(opts),
+        };
     }
-    format!(
-        "resume: {completed} of {selected} trials already completed ({}); running the rest\n",
-        describe(opts)
-    )
+    Resume::Finish {
+        selection: describe(opts),
+    }
 }

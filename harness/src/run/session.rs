@@ -1,15 +1,17 @@
-//! A run of the matrix from its options, end to end: load and validate the manifest, charter,
-//! suite and providers before any model is called, run the charter arm (and the control arm),
-//! and record run.json. The caller prints the gate and writes the reports.
+//! A run of the matrix, driven from its selection resolved once ([`crate::run::selection`]):
+//! what the run tests announced, the run folder locked, the arms planned and priced, the
+//! charter arm (and the control arm) run, run.json recorded, the gate decided. `command` is
+//! `harness run` itself: it ends with [`crate::run::outcome::conclude`].
 
 use crate::error::{Error, Result};
 use crate::gate::Gate;
 use crate::report::events::Event;
+use crate::report::files::RunFacts;
 use crate::report::Reporters;
 use crate::run::inputs::Inputs;
-use crate::run::options::{arms_of, RunOptions};
+use crate::run::options::RunOptions;
 use crate::run::runner::{self, Done, RunPlan};
-use crate::run::selection::{canonical, resume_note, same_selection, selection_of};
+use crate::run::selection::{resolve_run, Resolved, Resume};
 use crate::store;
 use crate::store::record::{
     Filters, ModelUsage, RecordedCharter, RecordedManifest, RunPlanRecord, RunRecord, Sandbox,
@@ -36,117 +38,197 @@ pub struct RunDone {
     pub sandbox_off: bool,
     /// Per model: "sent N requests (plan: at most M)", for the end of the run.
     pub sent: Vec<String>,
+    /// The command that finishes this run folder (`--resume`), as an interrupt would say it.
+    pub resume: String,
+}
+
+/// `harness run`: a dry run, or the run with its gate printed and its reports written; the
+/// exit code.
+pub fn command(opts: &RunOptions) -> Result<u8> {
+    if opts.dry_run {
+        return dry_run(opts);
+    }
+    let done = run(opts)?;
+    let facts = RunFacts {
+        charter_source: &done.charter.source,
+        charter_sha256: &done.charter.sha256,
+        charter_version: done.charter.version.as_deref(),
+        system_prompt: &done.charter.runtime,
+        suite: &done.suite,
+        usage: Some(done.usage.clone()),
+        lift: done.lift.clone(),
+        sandbox_off: done.sandbox_off,
+        step_summary: true,
+        comparison: None,
+    };
+    // What was sent against the plan printed before the first call: said before the gate, so
+    // that the verdict stays the last line a terminal shows (stderr and stdout together).
+    for line in &done.sent {
+        errln!("{line}");
+    }
+    let (run_dir, resume) = (&done.run_dir, &done.resume);
+    crate::run::outcome::conclude(run_dir, resume, &done.gate, &done.records, &facts)
 }
 
 /// Validate everything, plan, run the arms, record run.json; the caller prints and writes
 /// reports.
 pub fn run(opts: &RunOptions) -> Result<RunDone> {
-    let (opts, inputs, previous) = resolve(opts)?;
-    let (opts, previous) = (&opts, previous.as_ref());
+    let r = resolve_run(opts)?;
+    crate::run::banner::announce(&r.inputs);
     let started = SystemTime::now();
-    let trials = trials_of(opts, &inputs.loaded)?;
-    announce(&inputs);
-    let run_dir = run_dir_of(opts, started)?;
+    let run_dir = run_dir_of(&r.opts, started)?;
     // Held until the run ends (an interrupt included): a second run, or a resume, in this
     // folder is refused at once.
-    let lock = run_folder::lock_for_run(&run_dir, opts.resume.is_some())?;
-    let _interrupt = crate::run::interrupt::arm(&run_dir, lock);
-
-    let (plan, done, selected) = charter_plan(opts, &inputs, trials, &run_dir)?;
-    let control = match inputs.with_control {
-        true => Some(control_plan(
-            &plan,
-            selected,
-            &run_dir,
-            opts.resume.is_some(),
-        )?),
-        false => None,
-    };
-    if let Some(prev) = previous {
-        err!("{}", resume_note(opts, prev, &plan));
-    }
-    let mut record = run_record(opts, &inputs, trials, started, previous);
-    record.plan = Some(planned(&inputs, &plan, control.as_ref()));
-    let accounts = accounts_of(&inputs, &plan, control.as_ref());
+    let lock = run_folder::lock_for_run(&run_dir, r.opts.resume.is_some())?;
+    let interrupt = crate::run::interrupt::arm(&run_dir, lock);
+    let arms = plan_arms(&r, &run_dir)?;
+    let mut record = run_record(&r, started);
+    let (plan, accounts) = say_plan(&r, &arms);
+    record.plan = Some(plan);
     // A resume with nothing left to send, or a base rerun whose trials are all stored, leaves
     // the folder's record as it was: nothing ran, and a stored run keeps its own selection.
-    let nothing_to_send = previous.is_some()
-        && plan.plan.is_empty()
-        && control.as_ref().is_none_or(|c| c.plan.is_empty())
-        && (!opts.all || opts.only_units.is_some());
-    let write = |r: &RunRecord| match nothing_to_send {
+    let nothing_to_send =
+        r.previous.is_some() && arms.is_empty() && (!r.opts.all || r.opts.only_units.is_some());
+    let write = |rec: &RunRecord| match nothing_to_send {
         true => Ok(()),
-        false => r.write(&run_dir.join("run.json")),
+        false => rec.write(&run_dir.join("run.json")),
     };
     write(&record)?;
-
-    let (records, control_records, sent) = run_arms(plan, control, opts.story, &inputs.suite)?;
-    let models: Vec<manifest::ModelEntry> =
-        inputs.providers.iter().map(|(m, _)| m.clone()).collect();
-    let usage: Vec<ModelUsage> = models.iter().map(|m| ModelUsage::of(m, &records)).collect();
+    let ran = run_arms(arms.charter, arms.control, r.opts.story, &r.inputs.suite)?;
+    let models: Vec<manifest::ModelEntry> = (r.inputs.providers.iter())
+        .map(|(m, _)| m.clone())
+        .collect();
+    let usage: Vec<ModelUsage> = (models.iter())
+        .map(|m| ModelUsage::of(m, &ran.records))
+        .collect();
     record.ended = Some(store::rfc3339(SystemTime::now()));
     record.usage = Some(usage.clone());
-    record.sent = Some(sent.records(&models));
+    record.sent = Some(ran.sent.records(&models));
     record.limits = (!accounts.is_empty()).then(|| accounts.records());
     write(&record)?;
-
-    let mut records = records;
-    records.extend(done.into_iter().map(|(_, r)| r));
-    let names: Vec<String> = models.iter().map(|m| m.name().to_string()).collect();
-    crate::gate::sort_records(&mut records, &names);
-    let mut gate = Gate::from_records(&records, trials).scoped(
-        inputs.units_total,
-        inputs.loaded.manifest.run.trials,
-        opts.shard.clone(),
-    );
-    gate.untestable = record.charter.untestable_cases.clone();
-    let lift = control_records
-        .as_ref()
-        .map(|c| crate::report::lift::lift(&records, c));
+    let sent = (ran.sent.lines(&models).into_iter())
+        .chain(accounts.closing_lines())
+        .collect();
+    let untestable = record.charter.untestable_cases.clone();
+    let (gate, records, lift) = gated(&r, ran, arms.done, untestable);
     Ok(RunDone {
         run_dir,
         gate,
         records,
-        suite: inputs.suite,
-        charter: inputs.charter,
+        sandbox_off: r.opts.no_sandbox,
+        suite: r.inputs.suite,
+        charter: r.inputs.charter,
         usage,
         lift,
-        sandbox_off: opts.no_sandbox,
-        sent: (sent.lines(&models).into_iter())
-            .chain(accounts.closing_lines())
-            .collect(),
+        sent,
+        resume: interrupt.command().to_string(),
     })
 }
+
+/// The run's gate over the charter arm's trials (run now and completed before), and the
+/// control arm's lift.
+fn gated(r: &Resolved, ran: Ran, done: Vec<Done>, untestable: Vec<String>) -> Gated {
+    let mut records = ran.records;
+    records.extend(done.into_iter().map(|(_, r)| r));
+    let lift = (ran.control_records.as_ref()).map(|c| crate::report::lift::lift(&records, c));
+    let names: Vec<String> = (r.inputs.providers.iter())
+        .map(|(m, _)| m.name().to_string())
+        .collect();
+    crate::gate::sort_records(&mut records, &names);
+    let mut gate = Gate::from_records(&records, r.trials).scoped(
+        r.inputs.units_total,
+        r.inputs.loaded.manifest.run.trials,
+        r.opts.shard.clone(),
+    );
+    gate.untestable = untestable;
+    (gate, records, lift)
+}
+
+/// A run's gate, its records in gate order, and the control arm's lift.
+type Gated = (
+    Gate,
+    Vec<TrialRecord>,
+    Option<Vec<crate::store::record::CaseLift>>,
+);
 
 /// `run --dry-run`: everything a run checks before its first call (manifest, charter, suite,
 /// keys, endpoints, a resumed folder), then the plan, its price and the accounts' limits
 /// printed; nothing sent, no run folder made or written.
 pub fn dry_run(opts: &RunOptions) -> Result<u8> {
-    let (opts, inputs, previous) = resolve(opts)?;
-    let trials = trials_of(&opts, &inputs.loaded)?;
-    announce(&inputs);
+    let r = resolve_run(opts)?;
+    crate::run::banner::announce(&r.inputs);
     // Where the run would write; only a resumed folder is read (its completed trials).
-    let run_dir = match (&opts.resume, &opts.out) {
+    let run_dir = match (&r.opts.resume, &r.opts.out) {
         (Some(dir), _) | (None, Some(dir)) => dir.clone(),
         (None, None) => crate::files::root::base().join("results"),
     };
-    let (plan, _, selected) = charter_plan(&opts, &inputs, trials, &run_dir)?;
-    let control = match inputs.with_control {
+    let arms = plan_arms(&r, &run_dir)?;
+    say_plan(&r, &arms);
+    errln!("dry run: everything checked, nothing sent, nothing written");
+    Ok(crate::exit::OK)
+}
+
+/// The arms' plans: the charter arm's, the control arm's when asked for, and the trials of the
+/// charter arm a resumed run folder already completed.
+struct ArmPlans {
+    charter: RunPlan,
+    control: Option<RunPlan>,
+    done: Vec<Done>,
+}
+
+impl ArmPlans {
+    /// Nothing left to send on either arm.
+    fn is_empty(&self) -> bool {
+        self.charter.plan.is_empty() && self.control.as_ref().is_none_or(|c| c.plan.is_empty())
+    }
+}
+
+/// Both arms planned in `run_dir`.
+fn plan_arms(r: &Resolved, run_dir: &Path) -> Result<ArmPlans> {
+    let (charter, done, selected) = charter_plan(r, run_dir)?;
+    let control = match r.with_control {
         true => Some(control_plan(
-            &plan,
+            &charter,
             selected,
-            &run_dir,
-            opts.resume.is_some(),
+            run_dir,
+            r.opts.resume.is_some(),
         )?),
         false => None,
     };
-    if let Some(prev) = previous.as_ref() {
-        err!("{}", resume_note(&opts, prev, &plan));
+    Ok(ArmPlans {
+        charter,
+        control,
+        done,
+    })
+}
+
+/// What the run will do, said before anything is sent: what a resume adds, the arms' plans
+/// priced, the accounts' limits. The plans as run.json records them, and the accounts.
+fn say_plan(r: &Resolved, arms: &ArmPlans) -> (RunPlanRecord, crate::run::limits::Accounts) {
+    if let Some(resume) = &r.resume {
+        err!("{}", resume_note(resume, &arms.charter.plan));
     }
-    planned(&inputs, &plan, control.as_ref());
-    accounts_of(&inputs, &plan, control.as_ref());
-    errln!("dry run: everything checked, nothing sent, nothing written");
-    Ok(crate::exit::OK)
+    let record = planned(&r.inputs, &arms.charter, arms.control.as_ref());
+    let accounts = accounts_of(&r.inputs, &arms.charter, arms.control.as_ref());
+    (record, accounts)
+}
+
+/// What a resume will do, before its plan: how much of the selection is done, and with `all`
+/// what widening adds.
+fn resume_note(resume: &Resume, plan: &crate::run::plan::Plan) -> String {
+    let (left, completed) = (plan.len(), plan.completed);
+    let selected = left + completed;
+    match resume {
+        Resume::BaseRerun => format!(
+            "base rerun: {completed} of {selected} needed trials stored with the same inputs and reused; sending {left}\n"
+        ),
+        Resume::Widen { before, after } => format!(
+            "resume --all: widening the run ({before}) to {after}: {selected} trials, {completed} already completed, {left} added\n"
+        ),
+        Resume::Finish { selection } => format!(
+            "resume: {completed} of {selected} trials already completed ({selection}); running the rest\n"
+        ),
+    }
 }
 
 /// The accounts the run's models call, each once, with its limits printed as the plan knows
@@ -166,40 +248,18 @@ fn accounts_of(
     accounts
 }
 
-/// The options a run runs with (a resume's: what its folder recorded), its inputs loaded and
-/// checked, and the resumed run's record: everything checked before any model is called.
-fn resolve(asked: &RunOptions) -> Result<(RunOptions, Inputs, Option<RunRecord>)> {
-    let previous = (asked.resume.as_deref())
-        .map(|dir| RunRecord::read(&dir.join("run.json")))
-        .transpose()?;
-    // A resumed run finishes its own selection; `all` (and a base rerun) selects anew.
-    let opts = match &previous {
-        Some(prev) => selection_of(asked, prev)?,
-        None => asked.clone(),
-    };
-    let inputs = Inputs::load(&opts)?;
-    if previous.is_some() && !opts.all {
-        same_selection(asked, &opts, &inputs)?;
-    }
-    let opts = canonical(&opts, &inputs);
-    if let (Some(dir), Some(prev)) = (&opts.resume, &previous) {
-        run_folder::check_resumable(dir, prev, &inputs.charter, &inputs.loaded)?;
-    }
-    Ok((opts, inputs, previous))
-}
-
 /// The arms' plans, priced and printed, as run.json records them.
 fn planned(inputs: &Inputs, plan: &RunPlan, control: Option<&RunPlan>) -> RunPlanRecord {
     let priced = inputs.priced(&plan.plan, &inputs.charter.runtime);
     err!("{}", priced.summary());
     let mut record = RunPlanRecord {
-        charter: priced.record(),
+        charter: priced.arm_plan(),
         control: None,
     };
     if let Some(c) = control {
         let priced = inputs.priced(&c.plan, "");
         err!("control arm {}", priced.summary());
-        record.control = Some(priced.record());
+        record.control = Some(priced.arm_plan());
     }
     record
 }
@@ -241,126 +301,47 @@ impl SentTally {
     }
 }
 
-/// The charter arm, then the control arm, on one runtime: the charter arm's new records, all of
-/// the control arm's (earlier ones of a resumed run included), and what was sent.
+/// What the arms ran: the charter arm's new records, all of the control arm's (earlier ones of a
+/// resumed run included), and what was sent.
+struct Ran {
+    records: Vec<TrialRecord>,
+    control_records: Option<Vec<TrialRecord>>,
+    sent: SentTally,
+}
+
+/// The charter arm, then the control arm, on one runtime.
 fn run_arms(
     plan: RunPlan,
     control: Option<RunPlan>,
     story: Option<crate::report::story::StoryOptions>,
     suite: &Suite,
-) -> Result<(Vec<TrialRecord>, Option<Vec<TrialRecord>>, SentTally)> {
+) -> Result<Ran> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::Internal(e.to_string()))?;
-    let mut at_most: Vec<u64> = (0..plan.models.len())
-        .map(|mi| plan.plan.requests_at_most(mi))
+    let at_most: Vec<u64> = (0..plan.models.len())
+        .map(|mi| {
+            plan.plan.requests_at_most(mi)
+                + control.as_ref().map_or(0, |c| c.plan.requests_at_most(mi))
+        })
         .collect();
     let sent = plan.sent.clone();
     let records = execute_arm(&rt, plan, story)?;
     let control_records = match control {
         Some(c) => {
             errln!("control arm: the same units without the charter");
-            for (mi, m) in at_most.iter_mut().enumerate() {
-                *m += c.plan.requests_at_most(mi);
-            }
             let c_dir = c.run_dir.clone();
             execute_arm(&rt, c, story)?;
             Some(run_folder::stored_records(&c_dir, suite)?)
         }
         None => None,
     };
-    Ok((records, control_records, SentTally { sent, at_most }))
-}
-
-/// Trials per unit: `--trials` (or what the resumed run had), else the manifest's.
-fn trials_of(opts: &RunOptions, loaded: &manifest::LoadedManifest) -> Result<u32> {
-    let trials = opts.trials.unwrap_or(loaded.manifest.run.trials);
-    if trials == 0 {
-        return Err(Error::input("--trials must be at least 1"));
-    }
-    if u64::from(trials) > manifest::MAX_TRIALS {
-        return Err(Error::input(format!(
-            "--trials {trials} is more than {} trials a unit",
-            manifest::MAX_TRIALS
-        )));
-    }
-    Ok(trials)
-}
-
-/// Where the models' requests go, when any goes through a proxy or `NO_PROXY` sends one
-/// directly: a line per route, naming the models, the proxy (its credentials masked) and the
-/// variable or key it comes from. The same decision routes each model's client.
-fn proxy_lines(inputs: &Inputs) -> Vec<String> {
-    let mut routes: Vec<(crate::provider::proxy::Route, Vec<&str>)> = Vec::new();
-    for m in (inputs.providers.iter().map(|(m, _)| m))
-        .filter(|m| m.provider != manifest::ProviderKind::Scripted)
-    {
-        let Ok(r) = crate::provider::proxy::route(m, &crate::provider::proxy::process_env) else {
-            continue;
-        };
-        match routes.iter_mut().find(|(seen, _)| *seen == r) {
-            Some((_, names)) => names.push(m.name()),
-            None => routes.push((r, vec![m.name()])),
-        }
-    }
-    if routes
-        .iter()
-        .all(|(r, _)| *r == crate::provider::proxy::Route::Direct)
-    {
-        return Vec::new();
-    }
-    routes
-        .iter()
-        .map(|(r, names)| format!("proxy: {} {}", names.join(", "), r.describe()))
-        .collect()
-}
-
-/// What the run tests, before anything else: the charter, matrix and suite, then which models
-/// read the charter and which are fixed scripts, and the proxy each model goes through.
-fn announce(inputs: &Inputs) {
-    err!(
-        "{}",
-        crate::run::banner::for_run(&inputs.charter, &inputs.loaded.path, &inputs.suite_root)
-    );
-    let shown: Vec<crate::run::banner::ModelShown> = inputs
-        .providers
-        .iter()
-        .map(|(m, _)| crate::run::banner::ModelShown {
-            name: m.name(),
-            provider: m.provider.as_str(),
-            model: &m.model,
-            script: m.script.as_deref(),
-        })
-        .collect();
-    err!(
-        "{}",
-        crate::run::banner::models(&shown, &inputs.suite, &inputs.charter.runtime)
-    );
-    for line in proxy_lines(inputs) {
-        errln!("{line}");
-    }
-    untestable(&crate::suite::lint::charter::untestable_cases(
-        &inputs.charter.full_text,
-    ));
-    // Page chrome above the title reaches every model as part of the system prompt: said as
-    // `lint charter` says it, before anything is sent.
-    let source = crate::suite::embedded::shown(std::path::Path::new(&inputs.charter.source));
-    if let Some(f) =
-        crate::suite::lint::charter::text_before_title(&source, &inputs.charter.runtime)
-    {
-        errln!("{f}");
-    }
-}
-
-/// Said before any model is called: the cases the charter lists that this harness cannot test
-/// (the gate fails for them); the cases it has are run.
-pub fn untestable(cases: &[String]) {
-    for case in cases {
-        errln!(
-            "case {case} cannot be tested by this harness version: the charter lists it, and this harness has no checker for it (a new case needs a harness release that ships one); the cases it has are run, and the gate fails for {case}"
-        );
-    }
+    Ok(Ran {
+        records,
+        control_records,
+        sent: SentTally { sent, at_most },
+    })
 }
 
 /// The run folder: the resumed one, `--out`, or a new `results/<run-id>` (then also
@@ -399,13 +380,8 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
 }
 
 /// run.json as the run starts: what was asked and under which charter, manifest and suite.
-fn run_record(
-    opts: &RunOptions,
-    inputs: &Inputs,
-    trials: u32,
-    started: SystemTime,
-    previous: Option<&RunRecord>,
-) -> RunRecord {
+fn run_record(r: &Resolved, started: SystemTime) -> RunRecord {
+    let (opts, inputs, previous) = (&r.opts, &r.inputs, r.previous.as_ref());
     let loaded = &inputs.loaded;
     let manifest_path = std::fs::canonicalize(&loaded.path).unwrap_or(loaded.path.clone());
     let manifest_bytes =
@@ -427,9 +403,9 @@ fn run_record(
             variant: opts.variants.clone(),
             model: opts.models.clone(),
         },
-        trials: Some(trials),
+        trials: Some(r.trials),
         shard: opts.shard.clone(),
-        arms: Some(arms_of(opts)),
+        arms: Some(r.arms.clone()),
         units: opts.only_units.clone(),
         // A resumed run keeps its start, and adds when it was resumed.
         resumed: previous.map(|prev| {
@@ -453,16 +429,15 @@ fn run_record(
 /// selection (what the control arm runs). Units outside this shard or outside `--only` units
 /// are not selected; completed trials are not sent again.
 fn charter_plan(
-    opts: &RunOptions,
-    inputs: &Inputs,
-    trials: u32,
+    r: &Resolved,
     run_dir: &Path,
 ) -> Result<(RunPlan, Vec<Done>, crate::run::plan::Plan)> {
+    let (opts, inputs, trials) = (&r.opts, &r.inputs, r.trials);
     let manifest = &inputs.loaded.manifest;
     // Shards deal units round-robin in plan order: deterministic.
     let per_model = inputs.units.len();
     let selected = |(mi, ui, _): crate::run::plan::TrialKey| {
-        let this_shard = inputs
+        let this_shard = r
             .shard
             .is_none_or(|(k, n)| (mi * per_model + ui) % n == k - 1);
         let listed = opts.only_units.as_ref().is_none_or(|only| {
@@ -484,6 +459,9 @@ fn charter_plan(
         manifest: manifest.clone(),
         charter: inputs.charter.clone(),
         models: inputs.providers.clone(),
+        decodings: (inputs.providers.iter())
+            .map(|(m, _)| crate::trial::episode::decoding_for(&manifest.decoding, m))
+            .collect(),
         units: inputs.units.clone(),
         trials,
         run_dir: Arc::from(run_dir),
@@ -491,7 +469,7 @@ fn charter_plan(
         budget: manifest
             .run
             .budget_usd
-            .map(|b| Arc::new(crate::trial::budget::Budget::new(b))),
+            .map(|b| Arc::new(crate::trial::spending_limit::SpendingLimit::new(b))),
         plan: selection.clone(),
         sent: runner::Sent::new(inputs.providers.len()),
         fail_fast: opts.fail_fast,
@@ -523,6 +501,7 @@ fn control_plan(
         manifest: plan.manifest.clone(),
         charter: plan.charter.clone(),
         models: plan.models.clone(),
+        decodings: plan.decodings.clone(),
         units: plan.units.clone(),
         trials: plan.trials,
         run_dir: Arc::from(run_dir.join("control-arm").as_path()),

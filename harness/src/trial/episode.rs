@@ -35,7 +35,7 @@ pub struct TrialSpec<'a> {
     pub model_slots: &'a tokio::sync::Semaphore,
     /// Whether this episode writes the unit's prompt cache first, or waits for it.
     pub cache_role: crate::trial::latch::CacheRole,
-    pub budget: Option<&'a crate::trial::budget::Budget>,
+    pub budget: Option<&'a crate::trial::spending_limit::SpendingLimit>,
     /// `charter`, or `control` (no system prompt) for the control arm.
     pub arm: &'a str,
 }

@@ -4,11 +4,12 @@
 
 mod common;
 
+mod ci;
 mod cli;
-mod decide;
 mod house;
 mod inspect;
 mod provider;
+mod regate;
 mod report;
 mod run;
 mod suite;

@@ -39,7 +39,7 @@ const ALLOWED: [(&str, &str); 4] = [
 enum Place {
     /// `walkthrough: commands`: run by `cli::first_hour`.
     FirstHour,
-    /// `walkthrough: regression commands`: run by `decide::walkthrough`.
+    /// `walkthrough: regression commands`: run by `regate::walkthrough`.
     Regression,
     /// `readme: anywhere`: an empty folder.
     Anywhere,

@@ -2,7 +2,6 @@
 //! reasoning shown apart from the reply.
 
 mod calibrate;
-mod comment;
 mod label_writer;
 mod reasoning_shown;
 mod unsure_path;

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Spending so far against the limit, shared by every trial of a run.
 #[derive(Debug)]
-pub struct Budget {
+pub struct SpendingLimit {
     limit_usd: f64,
     /// Spent, in millionths of a dollar.
     spent_micro: AtomicU64,
@@ -17,9 +17,9 @@ fn micro(usd: f64) -> u64 {
     (usd * 1e6).ceil().max(0.0) as u64
 }
 
-impl Budget {
-    pub fn new(limit_usd: f64) -> Budget {
-        Budget {
+impl SpendingLimit {
+    pub fn new(limit_usd: f64) -> SpendingLimit {
+        SpendingLimit {
             limit_usd,
             spent_micro: AtomicU64::new(0),
             reserved_micro: AtomicU64::new(0),
@@ -70,7 +70,7 @@ mod tests {
 
     #[test]
     fn a_request_that_could_pass_the_limit_is_refused_before_it_is_sent() {
-        let b = Budget::new(1.0);
+        let b = SpendingLimit::new(1.0);
         let r = b.reserve(0.6).unwrap();
         assert!(b.reserve(0.6).is_err(), "0.6 reserved + 0.6 would pass 1.0");
         b.settle(r, 0.1);

@@ -110,36 +110,15 @@ pub fn plan_base(
         .ok_or_else(|| Error::input("pass --matrix: the run records no manifest path"))?;
     let manifest = crate::suite::manifest::resolve(&manifest);
     crate::suite::manifest::load(&manifest)?;
-    let dir = match base_results {
-        Some(dir) => {
-            let stored_sha = RunRecord::read(&dir.join("run.json"))
-                .ok()
-                .map(|r| r.charter.sha256);
-            if stored_sha.as_deref() != Some(base_charter.sha256.as_str()) {
-                return Err(Error::input(format!(
-                    "{}: not a run on the charter at {rev} (sha256 {})",
-                    dir.display(),
-                    &base_charter.sha256[..12]
-                )));
-            }
-            dir.to_path_buf()
-        }
-        None => {
-            let key = crate::run::key::key_of(&base_charter.sha256, &manifest, suite)?;
-            run_dir.join(format!("base-{}", &key[..16]))
-        }
-    };
-    let mut needed: Vec<(String, String, String)> = Vec::new();
-    for u in head
-        .units
-        .iter()
-        .filter(|u| u.status(head.required) == UnitStatus::Fail)
-    {
-        let unit = (u.model.clone(), u.case.clone(), u.variant.clone());
-        if !needed.contains(&unit) {
-            needed.push(unit);
-        }
-    }
+    let dir = base_dir(
+        run_dir,
+        base_results,
+        &base_charter.sha256,
+        rev,
+        &manifest,
+        suite,
+    )?;
+    let needed = failing_units(head);
     Ok(Some(Base {
         rev: rev.to_string(),
         source: base_source,
@@ -151,6 +130,49 @@ pub fn plan_base(
         trials: head.required,
         runtime: base_charter.runtime,
     }))
+}
+
+/// Where the base's trials are: `--base-results DIR` (it must hold a run on the base charter,
+/// `base_sha`), else a folder of the head's run named by the key of the base's inputs.
+fn base_dir(
+    run_dir: &Path,
+    base_results: Option<&Path>,
+    base_sha: &str,
+    rev: &str,
+    manifest: &Path,
+    suite: Option<&Path>,
+) -> Result<PathBuf> {
+    let Some(dir) = base_results else {
+        let key = crate::run::key::key_of(base_sha, manifest, suite)?;
+        return Ok(run_dir.join(format!("base-{}", &key[..16])));
+    };
+    let stored_sha = RunRecord::read(&dir.join("run.json"))
+        .ok()
+        .map(|r| r.charter.sha256);
+    if stored_sha.as_deref() != Some(base_sha) {
+        return Err(Error::input(format!(
+            "{}: not a run on the charter at {rev} (sha256 {})",
+            dir.display(),
+            &base_sha[..12]
+        )));
+    }
+    Ok(dir.to_path_buf())
+}
+
+/// The head's failing units (model, case, variant), each once: what the base reruns.
+fn failing_units(head: &Gate) -> Vec<(String, String, String)> {
+    let mut needed: Vec<(String, String, String)> = Vec::new();
+    for u in head
+        .units
+        .iter()
+        .filter(|u| u.status(head.required) == UnitStatus::Fail)
+    {
+        let unit = (u.model.clone(), u.case.clone(), u.variant.clone());
+        if !needed.contains(&unit) {
+            needed.push(unit);
+        }
+    }
+    needed
 }
 
 /// `[run] gate` as the manifest reads at the base revision (`rev`): a pull request cannot

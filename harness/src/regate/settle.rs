@@ -5,10 +5,10 @@
 //! changes. Every look at the data spends some of the 5% error rate: a round's label is
 //! significant below 0.05 / (rounds + 1) (Bonferroni over the planned looks).
 
-use crate::decide::base::{Change, UnitChange};
 use crate::error::{Error, Result};
 use crate::gate::stats::{self, Rate};
 use crate::gate::Gate;
+use crate::regate::base::{Change, UnitChange};
 use crate::run::options::RunOptions;
 use crate::run::session;
 use crate::suite::Suite;
@@ -174,6 +174,24 @@ pub fn settle(
         head_dir: inputs.head_arm.dir.display().to_string(),
         base_dir: inputs.base_arm.dir.display().to_string(),
     };
+    let open = run_rounds(changes, inputs, &noisy, &targets, &costs, &mut report)?;
+    // Units that ran every round and stayed within noise are labelled at the corrected level.
+    for &k in &open {
+        changes[noisy[k]].alpha = alpha;
+    }
+    Ok(Some(report))
+}
+
+/// The rounds, each to its target: the units still open rerun on both arms, then relabelled;
+/// each round kept in `report`. The units still open after the last (indices into `noisy`).
+fn run_rounds(
+    changes: &mut [UnitChange],
+    inputs: &Inputs,
+    noisy: &[usize],
+    targets: &[u32],
+    costs: &HashMap<(String, String, String), UnitCost>,
+    report: &mut Report,
+) -> Result<Vec<usize>> {
     // The gate's own rates, to which each round's trials are added.
     let gate_rates: Vec<(Rate, Rate)> = noisy
         .iter()
@@ -185,9 +203,9 @@ pub fn settle(
         })
         .collect();
     let open_units = OpenUnits {
-        noisy: &noisy,
+        noisy,
         gate_rates: &gate_rates,
-        alpha,
+        alpha: report.alpha,
     };
     let mut open: Vec<usize> = (0..noisy.len()).collect();
     for (j, &target) in targets.iter().enumerate() {
@@ -195,7 +213,7 @@ pub fn settle(
             break;
         }
         let units: Vec<&UnitChange> = open.iter().map(|&k| &changes[noisy[k]]).collect();
-        let planned = announce_round(j, target, &units, &costs, inputs);
+        let planned = announce_round(j, target, &units, costs, inputs);
         let only: Vec<(String, String, String)> = units.iter().map(|u| key(u)).collect();
         for arm in [&inputs.head_arm, &inputs.base_arm] {
             run_arm(arm, inputs, &only, target)?;
@@ -208,11 +226,7 @@ pub fn settle(
             settled,
         });
     }
-    // Units that ran every round and stayed within noise are labelled at the corrected level.
-    for &k in &open {
-        changes[noisy[k]].alpha = alpha;
-    }
-    Ok(Some(report))
+    Ok(open)
 }
 
 /// The plan, before the first call: how many units, rounds and trials at most, the level

@@ -1,8 +1,8 @@
 //! `harness merge`: the run folders of sharded jobs combined into one run folder, then gated.
 //! The merged folder appears whole or not at all.
 
-use crate::decide::GateOptions;
 use crate::error::{Error, Result};
+use crate::regate::GateOptions;
 use crate::store;
 use std::path::{Path, PathBuf};
 
@@ -53,7 +53,7 @@ pub fn merge(opts: &MergeOptions) -> Result<u8> {
     std::fs::rename(staging.path(), &opts.out)
         .map_err(|e| merge_err("move the merged run into", &opts.out, e))?;
     let _ = staging.keep();
-    crate::decide::gate(&GateOptions {
+    crate::regate::gate(&GateOptions {
         run_dir: opts.out.clone(),
         suite: opts.suite.clone(),
         base: None,

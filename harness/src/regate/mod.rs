@@ -61,18 +61,7 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
         .system_prompt()
         .unwrap_or_default()
         .to_string();
-    err!(
-        "{}",
-        crate::run::banner::for_gate(&run, &system_prompt, &root)
-    );
-    err!(
-        "{}",
-        crate::run::banner::models(
-            &crate::run::banner::recorded_models(&run),
-            &suite,
-            &system_prompt
-        )
-    );
+    announce(&run, &system_prompt, &root, &suite);
     let facts = RunFacts {
         charter_source: or_unknown(&run.charter.source),
         charter_sha256: or_unknown(&run.charter.sha256),
@@ -87,14 +76,15 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
     };
     // The base comparison's inputs (revision, charter, manifest, stored results) are checked
     // before anything is written: bad input leaves the run folder as it was.
-    crate::run::session::untestable(&gate.untestable);
+    crate::run::banner::untestable(&gate.untestable);
     let base = match &opts.base {
         Some(b) => Some((b, plan(opts, b, &run, &gate)?)),
         None => None,
     };
     let Some((b, planned)) = base else {
         say_when_no_regression_lacks_a_base(&run);
-        return crate::run::outcome::conclude(&opts.run_dir, &gate, &records, &facts);
+        let resume = crate::run::interrupt::finish_command(&opts.run_dir);
+        return crate::run::outcome::conclude(&opts.run_dir, &resume, &gate, &records, &facts);
     };
     let head = Head {
         gate: &gate,
@@ -116,6 +106,17 @@ pub fn gate(opts: &GateOptions) -> Result<u8> {
     }
 }
 
+/// What the gate reads, before anything else: the charter, matrix and suite the run recorded,
+/// and which models read the charter.
+fn announce(run: &RunRecord, system_prompt: &str, root: &Path, suite: &Suite) {
+    err!("{}", crate::run::banner::for_gate(run, system_prompt, root));
+    let models = crate::run::banner::recorded_models(run);
+    err!(
+        "{}",
+        crate::run::banner::models(&models, suite, system_prompt)
+    );
+}
+
 /// The end of `gate --charter-base` when the comparison with the base failed: it hides nothing
 /// of the head (its counts and reports are written), then the error, then the verdict last,
 /// saying the comparison was not made. The error's exit code.
@@ -126,7 +127,8 @@ fn conclude_without_base(
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> u8 {
-    let _ = crate::run::outcome::conclude_before_verdict(run_dir, gate, records, facts);
+    let resume = crate::run::interrupt::finish_command(run_dir);
+    let _ = crate::run::outcome::conclude_before_verdict(run_dir, &resume, gate, records, facts);
     e.say();
     let o = crate::gate::policy::not_compared(policy, gate, rev);
     crate::run::outcome::print_verdict(e.exit_code(), false, &o);
@@ -338,22 +340,7 @@ fn rerun_base(
         &base::scripted_models(head.run),
         &held,
     );
-    let settled = match (b.settle, settle) {
-        (Some(n), Some((head_arm, base_arm, matrix))) => {
-            let inputs = settle::Inputs {
-                max_trials: n,
-                head: head.gate,
-                run: head.run,
-                matrix,
-                suite: opts.suite.as_deref(),
-                suite_loaded: head.suite,
-                head_arm,
-                base_arm,
-            };
-            settle::settle(&mut changes, &inputs, &opts.run_dir)?
-        }
-        _ => None,
-    };
+    let settled = settle_if_asked(opts, b.settle, settle, head, &mut changes)?;
     let hunks = crate::gate::attribute::charter_hunks(&base.runtime, head.system_prompt);
     let rules_of = |case: &str| {
         head.suite
@@ -362,22 +349,8 @@ fn rerun_base(
             .unwrap_or_default()
     };
     crate::gate::attribute::attribute(&mut changes, head.gate, &base_gate, &hunks, &rules_of);
-    let mut text = crate::report::comparison::terminal(&changes, &b.rev);
     let notes = presence_notes(&base.runtime, head, &changes);
-    for n in &notes {
-        text.push_str(&format!("{n}\n"));
-    }
-    if let Some(s) = &settled {
-        text.push_str(&format!(
-            "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
-            s.max_trials,
-            s.rounds.len(),
-            s.rounds_planned,
-            s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
-            s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
-            s.worst_case.trials
-        ));
-    }
+    let text = comparison_text(&changes, &b.rev, &notes, settled.as_ref());
     Ok(Compared {
         rev: b.rev.clone(),
         text,
@@ -389,6 +362,57 @@ fn rerun_base(
         policy: GatePolicy::AllPass,
         notes,
     })
+}
+
+/// `--settle N` when asked (and its arms planned): the units the comparison left unsure rerun
+/// on both sides, `changes` updated; what it did.
+fn settle_if_asked(
+    opts: &GateOptions,
+    max_trials: Option<u32>,
+    arms: Option<SettleArms>,
+    head: &Head,
+    changes: &mut [UnitChange],
+) -> Result<Option<settle::Report>> {
+    let (Some(n), Some((head_arm, base_arm, matrix))) = (max_trials, arms) else {
+        return Ok(None);
+    };
+    let inputs = settle::Inputs {
+        max_trials: n,
+        head: head.gate,
+        run: head.run,
+        matrix,
+        suite: opts.suite.as_deref(),
+        suite_loaded: head.suite,
+        head_arm,
+        base_arm,
+    };
+    settle::settle(changes, &inputs, &opts.run_dir)
+}
+
+/// The comparison as the terminal shows it: the units, what the offline gate cannot see, and
+/// what `--settle` ran.
+fn comparison_text(
+    changes: &[UnitChange],
+    rev: &str,
+    notes: &[String],
+    settled: Option<&settle::Report>,
+) -> String {
+    let mut text = crate::report::comparison::terminal(changes, rev);
+    for n in notes {
+        text.push_str(&format!("{n}\n"));
+    }
+    if let Some(s) = settled {
+        text.push_str(&format!(
+            "--settle {}: {} round(s) run of at most {}, {} trials ({} requests) of at most {}\n",
+            s.max_trials,
+            s.rounds.len(),
+            s.rounds_planned,
+            s.rounds.iter().map(|r| r.planned.trials).sum::<u64>(),
+            s.rounds.iter().map(|r| r.planned.requests).sum::<u64>(),
+            s.worst_case.trials
+        ));
+    }
+    text
 }
 
 /// What the offline gate cannot see: rules reworded from `base_runtime` while the

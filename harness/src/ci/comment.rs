@@ -340,8 +340,8 @@ struct Finding {
     fix: Option<String>,
 }
 
-/// Lint findings: errors fail the status, findings needing a reviewer are listed for one.
-fn lint(file: &Path) -> std::result::Result<(String, Status), String> {
+/// `lint --json`'s findings, one a line; an error names the file and line of one that is not.
+fn read_findings(file: &Path) -> std::result::Result<Vec<Finding>, String> {
     use crate::files::read::{read_text, Kind};
     let text = read_text(file, Kind::SummaryJson).map_err(|e| e.to_string())?;
     let mut findings = Vec::new();
@@ -362,6 +362,12 @@ fn lint(file: &Path) -> std::result::Result<(String, Status), String> {
         }
         findings.push(f);
     }
+    Ok(findings)
+}
+
+/// Lint findings: errors fail the status, findings needing a reviewer are listed for one.
+fn lint(file: &Path) -> std::result::Result<(String, Status), String> {
+    let findings = read_findings(file)?;
     let count = |k: &str| findings.iter().filter(|f| f.kind == k).count();
     let (errors, reviewer) = (count("error"), count("needs-reviewer"));
     let mut out = format!(
