@@ -247,15 +247,7 @@ fn take_entry(
             let tree = object.as_tree().ok_or_else(|| bad("an unreadable tree"))?;
             for e in tree.iter() {
                 let name = e.name_bytes();
-                // git never writes these; a crafted tree could, to write outside the folder,
-                // or (`.git`) to plant a repository of its own, which the lint's `--base`
-                // would read a capsule's base text from.
-                if name.is_empty()
-                    || name == b"."
-                    || name == b".."
-                    || name.contains(&b'/')
-                    || name.eq_ignore_ascii_case(b".git")
-                {
+                if unsafe_name(name) {
                     return Err(bad("a path git should not hold"));
                 }
                 use std::os::unix::ffi::OsStrExt;
@@ -277,10 +269,7 @@ fn take_entry(
             let blob = repo
                 .find_blob(entry.id())
                 .map_err(|_| bad("an unreadable file"))?;
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| Error::io_op("create", dir, e))?;
-            }
-            std::fs::write(&path, blob.content()).map_err(|e| Error::io_op("write", &path, e))
+            write_file(&path, blob.content())
         }
         (_, mode) => {
             annotate(
@@ -292,6 +281,25 @@ fn take_entry(
             Ok(())
         }
     }
+}
+
+/// A tree entry's name git never writes: a crafted tree could hold one to write outside the
+/// folder, or (`.git`) to plant a repository of its own, which the lint's `--base` would read a
+/// capsule's base text from.
+fn unsafe_name(name: &[u8]) -> bool {
+    name.is_empty()
+        || name == b"."
+        || name == b".."
+        || name.contains(&b'/')
+        || name.eq_ignore_ascii_case(b".git")
+}
+
+/// A taken file written at `path`, its folders made first.
+fn write_file(path: &Path, content: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io_op("create", dir, e))?;
+    }
+    std::fs::write(path, content).map_err(|e| Error::io_op("write", path, e))
 }
 
 /// Name the files the pull request changes that the gate never takes from it (a warning and

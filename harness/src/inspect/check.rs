@@ -102,39 +102,11 @@ pub fn exit_code(checked: &[Checked]) -> u8 {
 /// verdict that changed against the stored one (a checker bump never flips a gate silently)
 /// with its block; last, one line: transcripts, pass / fail / inconclusive, verdicts changed.
 pub fn render(checked: &[Checked], verbose: bool) -> String {
-    let block = |v: &Verdict, indent: &str| {
-        let mut out = String::new();
-        for c in v.failed() {
-            out.push_str(&format!("{indent}✗ {}: {}\n", c.name, c.detail));
-        }
-        out
-    };
     let mut out = String::new();
     if verbose {
-        for v in checked.iter().map(|c| &c.verdict) {
-            let status = format!("{:?}", TrialStatus::of(v)).to_uppercase();
-            out.push_str(&format!(
-                "{status:<12} {}/{} (checker {})  {}\n",
-                v.case,
-                v.variant,
-                v.checker_version,
-                v.file.as_deref().unwrap_or("")
-            ));
-            out.push_str(&block(v, "    "));
-        }
+        out.push_str(&every_verdict(checked));
     }
-    let changed: Vec<String> = checked
-        .iter()
-        .filter_map(|c| {
-            c.change().map(|what| {
-                format!(
-                    "  {}: {what}\n{}",
-                    c.verdict.file.as_deref().unwrap_or(""),
-                    block(&c.verdict, "      ")
-                )
-            })
-        })
-        .collect();
+    let changed = changed_verdicts(checked);
     if !changed.is_empty() {
         out.push_str(&format!(
             "{}Verdicts that changed against the stored ones ({}):\n",
@@ -173,6 +145,49 @@ pub fn render(checked: &[Checked], verbose: bool) -> String {
         if changed.len() == 1 { "" } else { "s" },
     ));
     out
+}
+
+/// A verdict's failed criteria, a line each under `indent`.
+fn failed_block(v: &Verdict, indent: &str) -> String {
+    let mut out = String::new();
+    for c in v.failed() {
+        out.push_str(&format!("{indent}✗ {}: {}\n", c.name, c.detail));
+    }
+    out
+}
+
+/// Every verdict: its status line and its failed criteria (`--verbose`).
+fn every_verdict(checked: &[Checked]) -> String {
+    let mut out = String::new();
+    for v in checked.iter().map(|c| &c.verdict) {
+        let status = format!("{:?}", TrialStatus::of(v)).to_uppercase();
+        out.push_str(&format!(
+            "{status:<12} {}/{} (checker {})  {}\n",
+            v.case,
+            v.variant,
+            v.checker_version,
+            v.file.as_deref().unwrap_or("")
+        ));
+        out.push_str(&failed_block(v, "    "));
+    }
+    out
+}
+
+/// The verdicts that changed against the stored ones, each with what changed and its failed
+/// criteria.
+fn changed_verdicts(checked: &[Checked]) -> Vec<String> {
+    checked
+        .iter()
+        .filter_map(|c| {
+            c.change().map(|what| {
+                format!(
+                    "  {}: {what}\n{}",
+                    c.verdict.file.as_deref().unwrap_or(""),
+                    failed_block(&c.verdict, "      ")
+                )
+            })
+        })
+        .collect()
 }
 
 /// The verdicts that need a label, one entry a label (transcripts of one reply under one

@@ -371,6 +371,12 @@ pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
                 .join("; ")
         );
     }
+    unit_rows(&mut out, rows);
+    out
+}
+
+/// The table of units: each side's status, pass rate and failed criteria, and the change.
+fn unit_rows(out: &mut String, rows: &[Row]) {
     out.push_str("| unit | model | A | B | change |\n|---|---|---|---|---|\n");
     for r in rows {
         let cell = |s: Option<UnitStatus>, r: Option<Rate>, f: &[String]| {
@@ -392,7 +398,6 @@ pub fn markdown(a: &Side, b: &Side, rows: &[Row]) -> String {
             change_text(r)
         );
     }
-    out
 }
 
 /// pass^1 … pass^n per model of each side (τ²-bench's estimate averaged over the model's

@@ -115,31 +115,24 @@ fn same(a: &check::Checked, b: &check::Checked) -> bool {
     t(a) == t(b)
 }
 
-/// Print every transcript's story (or verdict), failures first and identical trials folded;
-/// the exit code of [`check::exit_code`].
-pub fn run(opts: &ShowOptions) -> Result<u8> {
-    let root = suite::locate(opts.suite.as_deref())?;
-    let suite = Suite::load(&root)?;
-    let all = check::check_paths(&opts.paths, &suite, None)?;
-    let code = check::exit_code(&all);
-    let checked = selected(opts, &suite, all)?;
-    let story = crate::report::story::StoryOptions {
-        color: !opts.json && opts.color,
-        seeded: opts.seeded,
-        diff: true,
-    };
-    // Written as made, not through `out!`: a story is inert already and may be coloured.
+/// Each verdict as a line of versioned JSON (`--json`).
+fn verdict_lines(checked: &[check::Checked]) -> String {
+    let mut out = String::new();
+    for c in checked {
+        let v = crate::output::json::versioned(crate::output::json::VERDICT, &c.verdict);
+        out.push_str(&crate::output::inert_json(&v));
+        out.push('\n');
+    }
+    out
+}
+
+/// Each transcript's story under its file name; the trials after it with the same reply and
+/// verdict folded into one line.
+fn stories(checked: &[check::Checked], story: crate::report::story::StoryOptions) -> String {
     let mut out = String::new();
     let mut i = 0;
     while i < checked.len() {
         let c = &checked[i];
-        if opts.json {
-            let v = crate::output::json::versioned(crate::output::json::VERDICT, &c.verdict);
-            out.push_str(&crate::output::inert_json(&v));
-            out.push('\n');
-            i += 1;
-            continue;
-        }
         out.push_str(&crate::output::inert(&format!(
             "{}\n",
             c.verdict.file.as_deref().unwrap_or("")
@@ -170,6 +163,28 @@ pub fn run(opts: &ShowOptions) -> Result<u8> {
         out.push('\n');
         i = j;
     }
+    out
+}
+
+/// Print every transcript's story (or verdict), failures first and identical trials folded;
+/// the exit code of [`check::exit_code`].
+pub fn run(opts: &ShowOptions) -> Result<u8> {
+    let root = suite::locate(opts.suite.as_deref())?;
+    let suite = Suite::load(&root)?;
+    let all = check::check_paths(&opts.paths, &suite, None)?;
+    let code = check::exit_code(&all);
+    let checked = selected(opts, &suite, all)?;
+    let story = crate::report::story::StoryOptions {
+        color: !opts.json && opts.color,
+        seeded: opts.seeded,
+        diff: true,
+    };
+    // Written as made, not through `out!`: a story is inert already and may be coloured.
+    let mut out = if opts.json {
+        verdict_lines(&checked)
+    } else {
+        stories(&checked, story)
+    };
     if !opts.json {
         let fail = checked.iter().filter(|c| !passed(c)).count();
         out.push_str(&format!(

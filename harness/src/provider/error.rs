@@ -127,66 +127,70 @@ pub enum Transient {
 mod tests {
     use super::*;
 
-    #[test]
-    fn each_kind_reads_as_it_always_has_and_survives_the_transcript() {
+    /// One error of each kind, with the text it has always read as.
+    fn each_kind() -> Vec<(ProviderError, &'static str)> {
         let auth = ProviderError::Authentication {
             model: "oa".into(),
             key_env: "OPENAI_API_KEY".into(),
             status: 401,
             body: "bad key".into(),
         };
-        let cases = [
-            (
-                auth,
-                "authentication failed for model oa (key from $OPENAI_API_KEY): HTTP 401: bad key",
-            ),
-            (
-                ProviderError::Redirect {
-                    status: 302,
-                    location: Some("https://elsewhere/".into()),
+        vec![
+        (
+            auth,
+            "authentication failed for model oa (key from $OPENAI_API_KEY): HTTP 401: bad key",
+        ),
+        (
+            ProviderError::Redirect {
+                status: 302,
+                location: Some("https://elsewhere/".into()),
+            },
+            "HTTP 302: the server redirects to https://elsewhere/; redirects are not followed, so the key is sent nowhere else (set base_url to the API's own address)",
+        ),
+        (
+            ProviderError::Redirect {
+                status: 301,
+                location: None,
+            },
+            "HTTP 301: the server redirects; redirects are not followed, so the key is sent nowhere else (set base_url to the API's own address)",
+        ),
+        (
+            ProviderError::Rejected {
+                status: 400,
+                body: "no".into(),
+            },
+            "HTTP 400: no (not retried)",
+        ),
+        (
+            ProviderError::GaveUp {
+                attempts: 3,
+                last: Transient::RateLimited { body: "slow".into() },
+            },
+            "gave up after 3 attempts; last: HTTP 429: slow",
+        ),
+        (
+            ProviderError::GaveUp {
+                attempts: 2,
+                last: Transient::Timeout {
+                    detail: "operation timed out".into(),
                 },
-                "HTTP 302: the server redirects to https://elsewhere/; redirects are not followed, so the key is sent nowhere else (set base_url to the API's own address)",
-            ),
-            (
-                ProviderError::Redirect {
-                    status: 301,
-                    location: None,
-                },
-                "HTTP 301: the server redirects; redirects are not followed, so the key is sent nowhere else (set base_url to the API's own address)",
-            ),
-            (
-                ProviderError::Rejected {
-                    status: 400,
-                    body: "no".into(),
-                },
-                "HTTP 400: no (not retried)",
-            ),
-            (
-                ProviderError::GaveUp {
-                    attempts: 3,
-                    last: Transient::RateLimited { body: "slow".into() },
-                },
-                "gave up after 3 attempts; last: HTTP 429: slow",
-            ),
-            (
-                ProviderError::GaveUp {
-                    attempts: 2,
-                    last: Transient::Timeout {
-                        detail: "operation timed out".into(),
-                    },
-                },
-                "gave up after 2 attempts; last: timed out: operation timed out",
-            ),
-            (
-                ProviderError::NoScriptedReply {
-                    unit: "E1/default".into(),
-                    turn: 3,
-                    replies: 2,
-                },
-                "scripted model has no reply 3 for E1/default (script has 2)",
-            ),
-        ];
-        for (e, text) in cases {
+            },
+            "gave up after 2 attempts; last: timed out: operation timed out",
+        ),
+        (
+            ProviderError::NoScriptedReply {
+                unit: "E1/default".into(),
+                turn: 3,
+                replies: 2,
+            },
+            "scripted model has no reply 3 for E1/default (script has 2)",
+        ),
+    ]
+    }
+
+    #[test]
+    fn each_kind_reads_as_it_always_has_and_survives_the_transcript() {
+        for (e, text) in each_kind() {
             assert_eq!(e.to_string(), text);
             let stored = serde_json::to_value(&e).unwrap();
             assert_eq!(serde_json::from_value::<ProviderError>(stored).unwrap(), e);

@@ -138,6 +138,41 @@ impl ScriptedProvider {
     }
 }
 
+/// A scripted text with `{{core_invariants}}` replaced by the Core Invariants of the charter in
+/// the system prompt.
+fn fill(s: &str, system: &str) -> String {
+    if s.contains("{{core_invariants}}") {
+        let core = crate::suite::charter::section(system, "Core Invariants").unwrap_or_default();
+        s.replace("{{core_invariants}}", &core)
+    } else {
+        s.to_string()
+    }
+}
+
+/// The scripted calls of turn `turn` (from 0), each string argument filled, with ids by turn and
+/// place.
+fn scripted_calls(calls: &[ScriptedCall], turn: usize, system: &str) -> Vec<ToolCall> {
+    calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut arguments = c.arguments.clone();
+            if let Some(obj) = arguments.as_object_mut() {
+                for v in obj.values_mut() {
+                    if let Some(s) = v.as_str() {
+                        *v = serde_json::Value::String(fill(s, system));
+                    }
+                }
+            }
+            ToolCall {
+                id: format!("call_{}_{}", turn + 1, i + 1),
+                name: c.name.clone(),
+                arguments,
+            }
+        })
+        .collect()
+}
+
 fn script_dir(entry: &ModelEntry, root: &Path, name: &str) -> Result<std::path::PathBuf> {
     // A suite's paths stay inside the suite: `script = ".."` is refused.
     let dir = crate::files::read::within(
@@ -217,39 +252,11 @@ impl Provider for ScriptedProvider {
                     turn: req.turn + 1,
                     replies: replies.len(),
                 })?;
-            let fill = |s: &str| {
-                if s.contains("{{core_invariants}}") {
-                    let core = crate::suite::charter::section(req.system, "Core Invariants")
-                        .unwrap_or_default();
-                    s.replace("{{core_invariants}}", &core)
-                } else {
-                    s.to_string()
-                }
-            };
-            let tool_calls = r
-                .tool_calls
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    let mut arguments = c.arguments.clone();
-                    if let Some(obj) = arguments.as_object_mut() {
-                        for v in obj.values_mut() {
-                            if let Some(s) = v.as_str() {
-                                *v = serde_json::Value::String(fill(s));
-                            }
-                        }
-                    }
-                    ToolCall {
-                        id: format!("call_{}_{}", req.turn + 1, i + 1),
-                        name: c.name.clone(),
-                        arguments,
-                    }
-                })
-                .collect();
+            let tool_calls = scripted_calls(&r.tool_calls, req.turn, req.system);
             let input_chars: usize =
                 req.system.len() + req.messages.iter().map(|m| m.content.len()).sum::<usize>();
             Ok(ModelReply {
-                content: fill(&r.content),
+                content: fill(&r.content, req.system),
                 tool_calls,
                 finish_reason: Some(FinishReason::Stop),
                 usage: Usage {

@@ -345,28 +345,34 @@ pub fn markdown(
         }
         out.push('\n');
     }
+    already_failing(&mut out, changes, title_of);
+    out
+}
+
+/// What the base already fails, as one table: not this change's doing.
+fn already_failing(out: &mut String, changes: &[UnitChange], title_of: &dyn Fn(&str) -> String) {
     let still = group(changes, &[Change::StillFailing]);
-    if !still.is_empty() {
+    if still.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "### Already failing on the base ({})\n\nNot this change's doing: these units fail on the base too.\n\n| unit | case | model | base | head |\n|---|---|---|---|---|",
+        still.len()
+    );
+    for u in still {
         let _ = writeln!(
             out,
-            "### Already failing on the base ({})\n\nNot this change's doing: these units fail on the base too.\n\n| unit | case | model | base | head |\n|---|---|---|---|---|",
-            still.len()
+            "| {}/{} | {} | {} | {} | {} |",
+            u.case,
+            u.variant,
+            title_of(&u.case).replace('|', "\\|"),
+            u.model,
+            side(u.base, u.base_rate),
+            side(Some(u.head), Some(u.head_rate))
         );
-        for u in still {
-            let _ = writeln!(
-                out,
-                "| {}/{} | {} | {} | {} | {} |",
-                u.case,
-                u.variant,
-                title_of(&u.case).replace('|', "\\|"),
-                u.model,
-                side(u.base, u.base_rate),
-                side(Some(u.head), Some(u.head_rate))
-            );
-        }
-        out.push('\n');
     }
-    out
+    out.push('\n');
 }
 
 fn upper_first(s: &str) -> String {

@@ -247,13 +247,9 @@ fn write_summary(
     })
 }
 
-/// The summary document: its fixed part (`record::Summary`), then every unit with its trials.
-fn summary<'a>(
-    run_dir: &'a Path,
-    gate: &'a Gate,
-    records: &'a [TrialRecord],
-    facts: &RunFacts,
-) -> Result<Summary<'a>> {
+/// The summary's fixed part: the verdict and exit code, the charter, the counts, the checkers'
+/// versions, usage, statistics and the run's facts.
+fn summary_record(run_dir: &Path, gate: &Gate, facts: &RunFacts) -> crate::store::record::Summary {
     use crate::gate::UnitStatus;
     use crate::store::record::{CheckerVersion, Counts, Sandbox, SummaryCharter};
     let checker_versions = (checkers::registry::CHECKERS.iter())
@@ -269,7 +265,7 @@ fn summary<'a>(
         Some(c) => (c.outcome.code, c.outcome.word),
         None => (gate.exit_code(), gate.verdict().0),
     };
-    let summary = crate::store::record::Summary {
+    crate::store::record::Summary {
         format: crate::store::record::SUMMARY_FORMAT.to_string(),
         schema_version: crate::output::json::SUMMARY.version,
         exit_code,
@@ -296,7 +292,17 @@ fn summary<'a>(
             .map(|u| format!("{} {}/{}", u.model, u.case, u.variant))
             .collect(),
         run: crate::store::record::RunMeta::of(run_dir),
-    };
+    }
+}
+
+/// The summary document: its fixed part (`record::Summary`), then every unit with its trials.
+fn summary<'a>(
+    run_dir: &'a Path,
+    gate: &'a Gate,
+    records: &'a [TrialRecord],
+    facts: &RunFacts,
+) -> Result<Summary<'a>> {
+    let summary = summary_record(run_dir, gate, facts);
     // Through a JSON value: keys sorted, as summary.json has always had them.
     let serde_json::Value::Object(mut head) =
         serde_json::to_value(&summary).map_err(|e| Error::Internal(e.to_string()))?
@@ -383,68 +389,71 @@ impl serde::Serialize for Summary<'_> {
 
 impl serde::Serialize for SummaryUnits<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq};
+        use serde::ser::SerializeSeq;
         let gate = self.gate;
         let mut seq = s.serialize_seq(Some(gate.units.len()))?;
         for u in &gate.units {
-            struct Trials<'b>(&'b [&'b TrialRecord], &'b Path);
-            impl serde::Serialize for Trials<'_> {
-                fn serialize<S: serde::Serializer>(
-                    &self,
-                    s: S,
-                ) -> std::result::Result<S::Ok, S::Error> {
-                    s.collect_seq(self.0.iter().map(|r| {
-                        let path = r.path();
-                        let file = path
-                            .strip_prefix(self.1)
-                            .unwrap_or(&path)
-                            .display()
-                            .to_string();
-                        json!({
-                            "trial": r.trial,
-                            "status": r.status,
-                            "verdict": r.verdict.get(),
-                            "file": file,
-                            "input_tokens": r.usage.input_tokens,
-                            "output_tokens": r.usage.output_tokens,
-                        })
-                    }))
-                }
-            }
-            struct Unit<'b>(&'b crate::gate::Unit, u32, Trials<'b>);
-            impl serde::Serialize for Unit<'_> {
-                fn serialize<S: serde::Serializer>(
-                    &self,
-                    s: S,
-                ) -> std::result::Result<S::Ok, S::Error> {
-                    let (u, required) = (self.0, self.1);
-                    let rate = crate::gate::stats::Rate::of(u);
-                    let (lo, hi) = rate.interval();
-                    let r4 = crate::gate::stats::round4;
-                    let mut m = s.serialize_map(Some(12))?;
-                    m.serialize_entry("case", &u.case)?;
-                    m.serialize_entry("decided", &rate.trials)?;
-                    m.serialize_entry("flaky", &crate::gate::stats::flaky_criteria(u))?;
-                    m.serialize_entry("interval", &[r4(lo), r4(hi)])?;
-                    m.serialize_entry("model", &u.model)?;
-                    // pass^1 … pass^n of the decided trials, in order.
-                    let pass_k: Vec<f64> = rate.pass_ks().into_iter().map(r4).collect();
-                    m.serialize_entry("pass_k", &pass_k)?;
-                    m.serialize_entry("passed", &u.passed())?;
-                    m.serialize_entry("required", &required)?;
-                    m.serialize_entry("status", &u.status(required))?;
-                    m.serialize_entry("trials", &self.2)?;
-                    m.serialize_entry("variant", &u.variant)?;
-                    m.end()
-                }
-            }
             let trials = self
                 .by_unit
                 .get(&(&*u.model, &*u.case, &*u.variant))
                 .map_or(&[][..], Vec::as_slice);
-            seq.serialize_element(&Unit(u, gate.required, Trials(trials, self.run_dir)))?;
+            seq.serialize_element(&UnitEntry(
+                u,
+                gate.required,
+                UnitTrials(trials, self.run_dir),
+            ))?;
         }
         seq.end()
+    }
+}
+
+/// A unit's trials in summary.json, each file named from the run folder.
+struct UnitTrials<'b>(&'b [&'b TrialRecord], &'b Path);
+impl serde::Serialize for UnitTrials<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|r| {
+            let path = r.path();
+            let file = path
+                .strip_prefix(self.1)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            json!({
+                "trial": r.trial,
+                "status": r.status,
+                "verdict": r.verdict.get(),
+                "file": file,
+                "input_tokens": r.usage.input_tokens,
+                "output_tokens": r.usage.output_tokens,
+            })
+        }))
+    }
+}
+/// A unit in summary.json (with the trials required of it): its keys in sorted order, its
+/// interval and pass^k beside its status.
+struct UnitEntry<'b>(&'b crate::gate::Unit, u32, UnitTrials<'b>);
+impl serde::Serialize for UnitEntry<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let (u, required) = (self.0, self.1);
+        let rate = crate::gate::stats::Rate::of(u);
+        let (lo, hi) = rate.interval();
+        let r4 = crate::gate::stats::round4;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(12))?;
+        m.serialize_entry("case", &u.case)?;
+        m.serialize_entry("decided", &rate.trials)?;
+        m.serialize_entry("flaky", &crate::gate::stats::flaky_criteria(u))?;
+        m.serialize_entry("interval", &[r4(lo), r4(hi)])?;
+        m.serialize_entry("model", &u.model)?;
+        // pass^1 … pass^n of the decided trials, in order.
+        let pass_k: Vec<f64> = rate.pass_ks().into_iter().map(r4).collect();
+        m.serialize_entry("pass_k", &pass_k)?;
+        m.serialize_entry("passed", &u.passed())?;
+        m.serialize_entry("required", &required)?;
+        m.serialize_entry("status", &u.status(required))?;
+        m.serialize_entry("trials", &self.2)?;
+        m.serialize_entry("variant", &u.variant)?;
+        m.end()
     }
 }
 

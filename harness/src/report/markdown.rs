@@ -20,6 +20,33 @@ pub fn render(
     let (head, rest) = sentence.split_once(": ").unwrap_or((&sentence, ""));
     let verdict = format!("{mark} **{head}** — {rest}");
     let _ = writeln!(out, "# Charter gate\n\n{verdict}\n\n{charter_line}\n");
+    unit_table(&mut out, gate, title_of);
+    let _ = writeln!(out, "\n{}.", gate.counts_line());
+    if !gate.untestable.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n**Cannot be tested by this harness version: {}.** The charter lists {}, and this harness has no checker for {}: no unit of {} was run, and the gate fails until a harness release ships {} checker. (Not a failing unit: the units above are the cases this harness has.)",
+            gate.untestable.join(", "),
+            if gate.untestable.len() == 1 { "it" } else { "them" },
+            if gate.untestable.len() == 1 { "it" } else { "them" },
+            if gate.untestable.len() == 1 { "it" } else { "them" },
+            if gate.untestable.len() == 1 { "its" } else { "their" },
+        );
+    }
+    how_sure(&mut out, gate);
+    inconclusive_units(&mut out, gate);
+    if gate.count(UnitStatus::Fail) > 0 {
+        let _ = write!(
+            out,
+            "\n## Proposed Failure-Mode Registry rows\n\n{registry_table}"
+        );
+    }
+    out
+}
+
+/// The table of units: a row per case and variant, a column per model, each cell the unit's
+/// status and the interval of its pass rate.
+fn unit_table(out: &mut String, gate: &Gate, title_of: &dyn Fn(&str) -> String) {
     let rows = gate.rows();
     let _ = writeln!(out, "| unit | case | {} |", gate.models.join(" | "));
     let _ = writeln!(out, "|---|---|{}", "---|".repeat(gate.models.len()));
@@ -35,47 +62,32 @@ pub fn render(
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "\n{}.", gate.counts_line());
-    if !gate.untestable.is_empty() {
+}
+
+/// The inconclusive units, each with how many of its trials passed and what the rest need.
+fn inconclusive_units(out: &mut String, gate: &Gate) {
+    let inconclusive: Vec<_> = gate.units_with(UnitStatus::Inconclusive).collect();
+    if inconclusive.is_empty() {
+        return;
+    }
+    out.push_str("\n## Inconclusive (never counted as pass)\n\n");
+    for u in inconclusive {
+        let unsure = u.unsure().count();
+        let rest = if unsure > 0 {
+            format!("{unsure} need a label (the checker is unsure: `harness label --decide --pass|--fail` on the transcript, then gate again)")
+        } else {
+            "the rest errored or are missing".to_string()
+        };
         let _ = writeln!(
             out,
-            "\n**Cannot be tested by this harness version: {}.** The charter lists {}, and this harness has no checker for {}: no unit of {} was run, and the gate fails until a harness release ships {} checker. (Not a failing unit: the units above are the cases this harness has.)",
-            gate.untestable.join(", "),
-            if gate.untestable.len() == 1 { "it" } else { "them" },
-            if gate.untestable.len() == 1 { "it" } else { "them" },
-            if gate.untestable.len() == 1 { "it" } else { "them" },
-            if gate.untestable.len() == 1 { "its" } else { "their" },
+            "- {}/{} on {}: {} of {} trials passed; {rest}",
+            u.case,
+            u.variant,
+            u.model,
+            u.passed(),
+            gate.required
         );
     }
-    how_sure(&mut out, gate);
-    let inconclusive: Vec<_> = gate.units_with(UnitStatus::Inconclusive).collect();
-    if !inconclusive.is_empty() {
-        out.push_str("\n## Inconclusive (never counted as pass)\n\n");
-        for u in inconclusive {
-            let unsure = u.unsure().count();
-            let rest = if unsure > 0 {
-                format!("{unsure} need a label (the checker is unsure: `harness label --decide --pass|--fail` on the transcript, then gate again)")
-            } else {
-                "the rest errored or are missing".to_string()
-            };
-            let _ = writeln!(
-                out,
-                "- {}/{} on {}: {} of {} trials passed; {rest}",
-                u.case,
-                u.variant,
-                u.model,
-                u.passed(),
-                gate.required
-            );
-        }
-    }
-    if gate.count(UnitStatus::Fail) > 0 {
-        let _ = write!(
-            out,
-            "\n## Proposed Failure-Mode Registry rows\n\n{registry_table}"
-        );
-    }
-    out
 }
 
 /// The intervals' legend, pass^k per model, and the flaky units with the criteria that differ

@@ -2,7 +2,7 @@
 //! trial otherwise (CI logs, pipes). Whether a terminal watches is told, not probed.
 
 use crate::report::events::Event;
-use crate::store::trial::TrialStatus;
+use crate::store::trial::{TrialRecord, TrialStatus};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::Write;
@@ -52,50 +52,8 @@ impl Progress {
 
     pub fn on_event(&mut self, ev: &Event) {
         match ev {
-            Event::RunStarted { run_dir, per_model } => {
-                line(format!("writing transcripts to {}", run_dir.display()));
-                let style =
-                    ProgressStyle::with_template("{prefix:>22} [{bar:30}] {pos}/{len} {msg}")
-                        .unwrap()
-                        .progress_chars("=> ");
-                for (name, total) in per_model {
-                    let bar = match &self.bars {
-                        Some(mp) => mp.add(ProgressBar::new(*total as u64)),
-                        None => ProgressBar::hidden(),
-                    };
-                    bar.set_style(style.clone());
-                    bar.set_prefix(name.clone());
-                    self.per_model
-                        .insert(name.clone(), (bar, Counts::default()));
-                }
-            }
-            Event::TrialFinished { record: r, why } => {
-                let status = r.status;
-                if let Some((bar, counts)) = self.per_model.get_mut(&*r.model) {
-                    match status {
-                        TrialStatus::Pass => counts.pass += 1,
-                        TrialStatus::Fail => counts.fail += 1,
-                        TrialStatus::Inconclusive | TrialStatus::Unsure => counts.inconclusive += 1,
-                    }
-                    bar.inc(1);
-                    bar.set_message(format!(
-                        "pass {} fail {} error {}",
-                        counts.pass, counts.fail, counts.inconclusive
-                    ));
-                }
-                // With stories, neither: they are told at the end, from the run's records.
-                if self.lines && self.bars.is_none() {
-                    let why = why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
-                    line(format!(
-                        "{:>12} {}/{} {} trial {}{why}",
-                        format!("{status:?}").to_uppercase(),
-                        r.case,
-                        r.variant,
-                        r.model,
-                        r.trial
-                    ));
-                }
-            }
+            Event::RunStarted { run_dir, per_model } => self.run_started(run_dir, per_model),
+            Event::TrialFinished { record, why } => self.trial_finished(record, why.as_deref()),
             Event::Retry {
                 model,
                 case,
@@ -127,6 +85,53 @@ impl Progress {
 }
 
 impl Progress {
+    /// A bar per model, hidden when no person watches.
+    fn run_started(&mut self, run_dir: &std::path::Path, per_model: &[(String, usize)]) {
+        line(format!("writing transcripts to {}", run_dir.display()));
+        let style = ProgressStyle::with_template("{prefix:>22} [{bar:30}] {pos}/{len} {msg}")
+            .unwrap()
+            .progress_chars("=> ");
+        for (name, total) in per_model {
+            let bar = match &self.bars {
+                Some(mp) => mp.add(ProgressBar::new(*total as u64)),
+                None => ProgressBar::hidden(),
+            };
+            bar.set_style(style.clone());
+            bar.set_prefix(name.clone());
+            self.per_model
+                .insert(name.clone(), (bar, Counts::default()));
+        }
+    }
+
+    /// A trial counted on its model's bar, or told in a line of its own.
+    fn trial_finished(&mut self, r: &TrialRecord, why: Option<&str>) {
+        let status = r.status;
+        if let Some((bar, counts)) = self.per_model.get_mut(&*r.model) {
+            match status {
+                TrialStatus::Pass => counts.pass += 1,
+                TrialStatus::Fail => counts.fail += 1,
+                TrialStatus::Inconclusive | TrialStatus::Unsure => counts.inconclusive += 1,
+            }
+            bar.inc(1);
+            bar.set_message(format!(
+                "pass {} fail {} error {}",
+                counts.pass, counts.fail, counts.inconclusive
+            ));
+        }
+        // With stories, neither: they are told at the end, from the run's records.
+        if self.lines && self.bars.is_none() {
+            let why = why.map(|w| format!(" ({w})")).unwrap_or_default();
+            line(format!(
+                "{:>12} {}/{} {} trial {}{why}",
+                format!("{status:?}").to_uppercase(),
+                r.case,
+                r.variant,
+                r.model,
+                r.trial
+            ));
+        }
+    }
+
     /// A request of `model` waits on its account's limit: the bar's own state, or (as a retry
     /// is) a line, at most one every few seconds per model.
     fn waiting(&mut self, model: &str, account: &str, wait_ms: u64) {

@@ -190,6 +190,43 @@ fn bad_case(file: &Path, what: String) -> Error {
     Error::input(format!("{}: {what}", file.display()))
 }
 
+/// The variant's fixture folder `name`, under the suite's fixtures/workspaces.
+fn fixture_dir(root: &Path, file: &Path, key: &str, name: &str) -> Result<PathBuf> {
+    let dir = within(
+        &root.join("fixtures/workspaces"),
+        name,
+        &format!("{key}.fixture"),
+    )?;
+    if !dir.is_dir() {
+        return Err(bad_case(
+            file,
+            format!("{key}.fixture: no folder {}", dir.display()),
+        ));
+    }
+    Ok(dir)
+}
+
+/// The variant's pages, by URL: each file under the suite's fixtures/pages, read.
+fn pages(
+    root: &Path,
+    file: &Path,
+    key: &str,
+    v: &VariantFile,
+) -> Result<std::collections::BTreeMap<String, String>> {
+    let mut pages = std::collections::BTreeMap::new();
+    for (url, rel) in &v.pages {
+        let p = within(
+            &root.join("fixtures/pages"),
+            rel,
+            &format!("{key}.pages[{url:?}]"),
+        )?;
+        let text = read_text(&p, Kind::Scripted)
+            .map_err(|e| bad_case(file, format!("{key}.pages[{url:?}]: {e}")))?;
+        pages.insert(url.clone(), text);
+    }
+    Ok(pages)
+}
+
 /// Variant `i` of a case file: its tools from the contract, its fixture, pages and history in
 /// the suite, and seeded turns that end with a user message.
 fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<Variant> {
@@ -204,17 +241,7 @@ fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<V
         }
     }
     let fixture = match &v.fixture {
-        Some(name) => {
-            let dir = within(
-                &root.join("fixtures/workspaces"),
-                name,
-                &format!("{key}.fixture"),
-            )?;
-            if !dir.is_dir() {
-                return Err(bad(format!("{key}.fixture: no folder {}", dir.display())));
-            }
-            Some(dir)
-        }
+        Some(name) => Some(fixture_dir(root, file, &key, name)?),
         None => None,
     };
     if !v.run_tests.is_empty() && !v.tools.iter().any(|t| t == "run_tests") {
@@ -227,18 +254,7 @@ fn load_variant(root: &Path, file: &Path, i: usize, v: &VariantFile) -> Result<V
             "{key}: offers run_tests but gives no fixture and run_tests command"
         )));
     }
-    let mut pages = std::collections::BTreeMap::new();
-    for (url, rel) in &v.pages {
-        let p = within(
-            &root.join("fixtures/pages"),
-            rel,
-            &format!("{key}.pages[{url:?}]"),
-        )?;
-        pages.insert(
-            url.clone(),
-            read_text(&p, Kind::Scripted).map_err(|e| bad(format!("{key}.pages[{url:?}]: {e}")))?,
-        );
-    }
+    let pages = pages(root, file, &key, v)?;
     let mut seed = history_seed(root, file, &key, v)?;
     seed.extend(seeded_turns(root, file, &key, v)?);
     if seed.last().map(|m| m.role) != Some(Role::User) {
@@ -377,17 +393,10 @@ pub fn split_list(values: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The units to run: (case, variant) pairs passing the `--case` and `--variant` filters. Case
-/// and variant ids match without regard to case (`e8`, `E08`, `a`); an unknown one is named with
-/// the ids that exist.
-pub fn select<'a>(
-    suite: &'a Suite,
-    cases: &[String],
-    variants: &[String],
-) -> Result<Vec<(&'a Case, &'a Variant)>> {
-    let (cases, variants) = (split_list(cases), split_list(variants));
+/// The cases `--case` names (each once, in order), or every case when it names none.
+fn cases_in_scope<'a>(suite: &'a Suite, cases: &[String]) -> Result<Vec<&'a Case>> {
     let mut wanted_cases = Vec::new();
-    for c in &cases {
+    for c in cases {
         let case = suite.case(c).ok_or_else(|| {
             let ids = suite.cases.iter().map(|c| c.id.as_str());
             Error::input(format!(
@@ -401,35 +410,52 @@ pub fn select<'a>(
             wanted_cases.push(case);
         }
     }
-    let scope: Vec<&Case> = if wanted_cases.is_empty() {
+    Ok(if wanted_cases.is_empty() {
         suite.cases.iter().collect()
     } else {
         wanted_cases
-    };
+    })
+}
+
+/// The variants each case in scope has, for the error naming an unknown `--variant`.
+fn variants_listed(scope: &[&Case]) -> String {
+    scope
+        .iter()
+        .map(|c| {
+            let ids: Vec<&str> = c.variants.iter().map(|x| x.id.as_str()).collect();
+            format!(
+                "{} has {} {}",
+                c.id,
+                if ids.len() == 1 {
+                    "variant"
+                } else {
+                    "variants"
+                },
+                ids.join(", ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The units to run: (case, variant) pairs passing the `--case` and `--variant` filters. Case
+/// and variant ids match without regard to case (`e8`, `E08`, `a`); an unknown one is named with
+/// the ids that exist.
+pub fn select<'a>(
+    suite: &'a Suite,
+    cases: &[String],
+    variants: &[String],
+) -> Result<Vec<(&'a Case, &'a Variant)>> {
+    let (cases, variants) = (split_list(cases), split_list(variants));
+    let scope = cases_in_scope(suite, &cases)?;
     for v in &variants {
         if !scope
             .iter()
             .any(|c| c.variants.iter().any(|x| x.id.eq_ignore_ascii_case(v)))
         {
-            let listed: Vec<String> = scope
-                .iter()
-                .map(|c| {
-                    let ids: Vec<&str> = c.variants.iter().map(|x| x.id.as_str()).collect();
-                    format!(
-                        "{} has {} {}",
-                        c.id,
-                        if ids.len() == 1 {
-                            "variant"
-                        } else {
-                            "variants"
-                        },
-                        ids.join(", ")
-                    )
-                })
-                .collect();
             return Err(Error::input(format!(
                 "--variant {v}: no selected case has it ({})",
-                listed.join("; ")
+                variants_listed(&scope)
             )));
         }
     }

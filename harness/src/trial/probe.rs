@@ -343,6 +343,18 @@ async fn one(
         crate::trial::sandbox::mode(),
     )
     .await?;
+    let line = result_line(&o, &nonce, timeout)?;
+    serde_json::from_str(line).map_err(|e| format!("the probe's result is unreadable: {e}"))
+}
+
+/// The probe's result line in the runner's output, behind the run's nonce (a line the
+/// deliverable prints cannot pass for it); why there is none: a timeout, a limit's signal, or
+/// no such line.
+fn result_line<'o>(
+    o: &'o crate::trial::sandbox::Output,
+    nonce: &str,
+    timeout: Duration,
+) -> Result<&'o str, String> {
     if o.timed_out {
         return Err(format!(
             "does not run: killed after {} s",
@@ -356,8 +368,7 @@ async fn one(
             c - 128
         ));
     }
-    let line = o
-        .stdout
+    o.stdout
         .lines()
         .rev()
         .find_map(|l| l.strip_prefix(&format!("{nonce} ")))
@@ -367,8 +378,7 @@ async fn one(
                 o.code,
                 checkers::extract::text::excerpt(&o.stderr, 200)
             )
-        })?;
-    serde_json::from_str(line).map_err(|e| format!("the probe's result is unreadable: {e}"))
+        })
 }
 
 /// The probe's folder in the workspace, made afresh and opened without following any link: a

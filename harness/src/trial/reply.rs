@@ -1,7 +1,7 @@
 //! A model's reply as the conversation keeps it: the masked copy every written record holds,
 //! the live copy resent to the provider, and the bound on the reasoning it carries.
 
-use checkers::transcript::{Message, Role};
+use checkers::transcript::{Message, Role, ToolCall};
 use serde_json::json;
 
 /// Bytes a message adds to the transcript (its text, its calls' arguments and its reasoning).
@@ -61,24 +61,15 @@ pub fn live_message(reply: crate::provider::ModelReply, max_bytes: u64) -> Messa
     shaped(reply, max_bytes, false).0
 }
 
-/// The reply shaped for the conversation; `mask` masks every key first (before any cut, so a
-/// cut never halves one).
-fn shaped(reply: crate::provider::ModelReply, max_bytes: u64, mask: bool) -> (Message, bool) {
-    let redact = |t: &str| match mask {
-        true => crate::output::secrets::redact(t),
-        false => t.to_string(),
-    };
-    let redact_json = |v: &mut serde_json::Value| {
-        if mask {
-            crate::output::secrets::redact_json(v)
-        }
-    };
-    // The calls' arguments count inside the same cap as the text, the calls first (they are
-    // what the reply does): a call past it keeps its name and loses its arguments (it then
-    // fails as unparsable, and the cut is named); the text gets what is left.
-    let mut tool_calls = reply.tool_calls;
+/// The calls' arguments shaped for the conversation (keys masked with `mask`, paths
+/// normalised), held inside the same cap as the text, the calls first (they are what the reply
+/// does): a call past it keeps its name and loses its arguments (it then fails as unparsable,
+/// and the cut is named). The bytes left for the text, and whether a call was cut.
+fn shape_calls(tool_calls: &mut [ToolCall], max_bytes: u64, mask: bool) -> (u64, bool) {
     for c in tool_calls.iter_mut() {
-        redact_json(&mut c.arguments);
+        if mask {
+            crate::output::secrets::redact_json(&mut c.arguments);
+        }
         if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
             let normal = checkers::extract::paths::normalize_path(p);
             c.arguments["path"] = json!(normal);
@@ -96,6 +87,23 @@ fn shaped(reply: crate::provider::ModelReply, max_bytes: u64, mask: bool) -> (Me
         }
         left = left.saturating_sub(c.arguments.to_string().len() as u64);
     }
+    (left, cut)
+}
+
+/// The reply shaped for the conversation; `mask` masks every key first (before any cut, so a
+/// cut never halves one).
+fn shaped(reply: crate::provider::ModelReply, max_bytes: u64, mask: bool) -> (Message, bool) {
+    let redact = |t: &str| match mask {
+        true => crate::output::secrets::redact(t),
+        false => t.to_string(),
+    };
+    let redact_json = |v: &mut serde_json::Value| {
+        if mask {
+            crate::output::secrets::redact_json(v)
+        }
+    };
+    let mut tool_calls = reply.tool_calls;
+    let (left, cut) = shape_calls(&mut tool_calls, max_bytes, mask);
     let (content, text_cut) = crate::trial::tools::cap_text(redact(&reply.content), left, "reply");
     let cut = cut || text_cut;
     // Reasoning is as untrusted as the reply: keys masked in what is written (the live copy

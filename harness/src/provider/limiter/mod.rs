@@ -358,17 +358,7 @@ impl Limiter {
         if s.window > 0 && s.in_flight >= s.window || !s.learnt && s.in_flight > 0 {
             return Err(Ok(None));
         }
-        let mut wait = Duration::ZERO;
-        if let Some(b) = s.tokens.as_mut() {
-            b.refill(now);
-            // A seeded bucket smaller than a request lets it go when full: the answer's
-            // headers then say the real burst.
-            wait = wait.max(b.need(charged.min(b.capacity)));
-        }
-        if let Some(b) = s.requests.as_mut() {
-            b.refill(now);
-            wait = wait.max(b.need(1.0f64.min(b.capacity)));
-        }
+        let wait = s.bucket_wait(charged, now);
         if !wait.is_zero() {
             return Err(Ok(Some(wait)));
         }
@@ -540,6 +530,22 @@ impl Limiter {
 }
 
 impl State {
+    /// How long until the buckets, refilled to `now`, hold a request charged `charged` tokens.
+    fn bucket_wait(&mut self, charged: f64, now: Instant) -> Duration {
+        let mut wait = Duration::ZERO;
+        if let Some(b) = self.tokens.as_mut() {
+            b.refill(now);
+            // A seeded bucket smaller than a request lets it go when full: the answer's
+            // headers then say the real burst.
+            wait = wait.max(b.need(charged.min(b.capacity)));
+        }
+        if let Some(b) = self.requests.as_mut() {
+            b.refill(now);
+            wait = wait.max(b.need(1.0f64.min(b.capacity)));
+        }
+        wait
+    }
+
     /// A clean answer: its token count teaches the learner what the provider charges per
     /// estimated token, and two such answers end the one-at-a-time start (the first pair gives
     /// the first estimate). An answer without a token count ends the start at once: there is

@@ -24,27 +24,51 @@ static PINNED_SUFFIX: LazyLock<Regex> = LazyLock::new(|| {
 pub fn load(path: &Path) -> Result<LoadedManifest> {
     let text = read_text(path, Kind::Manifest).map_err(|e| builtin_hint(path, e))?;
     let manifest: Manifest = crate::error::parse_toml(path, &text)?;
-    let mut warnings = Vec::new();
+    let warnings = check_models(path, &text, &manifest)?;
+    check_roles(path, &manifest)?;
+    check_run(path, &text, &manifest)?;
+    check_decoding(&manifest.decoding)
+        .map_err(|why| Error::input(format!("{}: [decoding] {why}", path.display())))?;
+    super::adopt_keys(&manifest.models);
+    let charter_line = charter_line(&text);
+    if manifest.charter.source.contains('\0') {
+        return Err(Error::input(format!(
+            "{}, line {charter_line}: charter.source {:?} holds a NUL byte, which no file name can; name the charter file",
+            path.display(),
+            crate::error::one_line(&manifest.charter.source)
+        )));
+    }
+    Ok(LoadedManifest {
+        path: path.to_path_buf(),
+        manifest,
+        warnings,
+        charter_line,
+    })
+}
 
+/// Every `[[models]]` entry checked (at least one, names unique, a script for a scripted one, a
+/// pinned id for an API one); the warnings for ids that look like aliases.
+fn check_models(path: &Path, text: &str, manifest: &Manifest) -> Result<Vec<String>> {
     if manifest.models.is_empty() {
         return Err(Error::input(format!(
             "{}: no [[models]]; the gate needs a frontier and a weakest model",
             path.display()
         )));
     }
+    let mut warnings = Vec::new();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (i, m) in manifest.models.iter().enumerate() {
         let at = format!(
             "{}, line {}",
             path.display(),
-            line_of(&text, m.name.span().start)
+            line_of(text, m.name.span().start)
         );
         check_entry(&at, i, m)?;
         if let Some(first) = seen.insert(m.name(), m.name.span().start) {
             return Err(Error::input(format!(
                 "{at}: models[{i}].name {:?} is a duplicate (first defined at line {})",
                 m.name(),
-                line_of(&text, first)
+                line_of(text, first)
             )));
         }
         if m.max_concurrency == 0 {
@@ -69,25 +93,7 @@ pub fn load(path: &Path) -> Result<LoadedManifest> {
             }
         }
     }
-    check_roles(path, &manifest)?;
-    check_run(path, &text, &manifest)?;
-    check_decoding(&manifest.decoding)
-        .map_err(|why| Error::input(format!("{}: [decoding] {why}", path.display())))?;
-    super::adopt_keys(&manifest.models);
-    let charter_line = charter_line(&text);
-    if manifest.charter.source.contains('\0') {
-        return Err(Error::input(format!(
-            "{}, line {charter_line}: charter.source {:?} holds a NUL byte, which no file name can; name the charter file",
-            path.display(),
-            crate::error::one_line(&manifest.charter.source)
-        )));
-    }
-    Ok(LoadedManifest {
-        path: path.to_path_buf(),
-        manifest,
-        warnings,
-        charter_line,
-    })
+    Ok(warnings)
 }
 
 /// The line of `[charter] source` in the manifest's text (1 when it cannot be found), for

@@ -32,6 +32,36 @@ pub fn helper_main(args: &[String]) -> ! {
         .collect();
 
     let root = is_root();
+    enter_namespaces(root);
+    // Dies with the harness, however it ends (set after the namespace change, which may clear
+    // it); a harness already gone is seen at once.
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
+    if unsafe { libc::getppid() } as u64 != parent {
+        die("sandbox: the harness is gone", 125);
+    }
+    // Init learns that the helper is gone from this pipe (its parent is outside the namespace,
+    // so getppid cannot tell it).
+    let mut pipe = [0; 2];
+    if unsafe { libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        die("sandbox: pipe failed", 125);
+    }
+    match unsafe { libc::fork() } {
+        -1 => die("sandbox: fork failed", 125),
+        0 => {
+            unsafe { libc::close(pipe[1]) };
+            init(&ws, &boxdir, pipe[0], cpu, fsize, id as u32, root, &command)
+        }
+        child => {
+            unsafe { libc::close(pipe[0]) };
+            std::process::exit(wait_for(child))
+        }
+    }
+}
+
+/// Unshare the mount, network and process namespaces (in a user namespace when not root, with
+/// this uid and gid mapped to themselves); dies when it cannot.
+#[cfg(target_os = "linux")]
+fn enter_namespaces(root: bool) {
     let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
     if unsafe { libc::unshare(namespace_flags(root)) } != 0 {
         die(
@@ -56,29 +86,6 @@ pub fn helper_main(args: &[String]) -> ! {
                 ),
                 125,
             );
-        }
-    }
-    // Dies with the harness, however it ends (set after the namespace change, which may clear
-    // it); a harness already gone is seen at once.
-    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
-    if unsafe { libc::getppid() } as u64 != parent {
-        die("sandbox: the harness is gone", 125);
-    }
-    // Init learns that the helper is gone from this pipe (its parent is outside the namespace,
-    // so getppid cannot tell it).
-    let mut pipe = [0; 2];
-    if unsafe { libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        die("sandbox: pipe failed", 125);
-    }
-    match unsafe { libc::fork() } {
-        -1 => die("sandbox: fork failed", 125),
-        0 => {
-            unsafe { libc::close(pipe[1]) };
-            init(&ws, &boxdir, pipe[0], cpu, fsize, id as u32, root, &command)
-        }
-        child => {
-            unsafe { libc::close(pipe[0]) };
-            std::process::exit(wait_for(child))
         }
     }
 }

@@ -17,34 +17,12 @@ impl TrialWorkspace {
     /// Created, edited and deleted files against the fixture commit, untracked files included,
     /// whatever ignore rules the tree holds.
     pub fn changes(&self) -> Result<Workspace> {
-        let tree = self
-            .repo
-            .find_commit(self.base)
-            .and_then(|c| c.tree())
-            .map_err(|e| git_err("tree", e))?;
-        let mut base: BTreeMap<String, Oid> = BTreeMap::new();
-        tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
-            if entry.kind() == Some(ObjectType::Blob) {
-                // Shown as the walk shows work-tree names, so the two compare byte for byte.
-                let name = beneath::show(entry.name_bytes());
-                base.insert(format!("{dir}{name}"), entry.id());
-            }
-            TreeWalkResult::Ok
-        })
-        .map_err(|e| git_err("tree", e))?;
+        let base = self.fixture_files()?;
         let before = |id: Oid| -> Result<String> {
             let blob = self.repo.find_blob(id).map_err(|e| git_err("blob", e))?;
             Ok(String::from_utf8_lossy(blob.content()).into_owned())
         };
-        let root = Root::open(self.root()).map_err(|e| Error::io(self.root(), e))?;
-        let mut now: BTreeMap<String, Current> = BTreeMap::new();
-        // The walk each command's record takes too, so the two see the same tree.
-        super::effects::walk(&root, &mut |e| {
-            if let Some(c) = current(e) {
-                now.insert(e.rel.clone(), c);
-            }
-        })
-        .map_err(|e| Error::io(self.root(), e))?;
+        let now = self.work_tree_files()?;
         let mut changed = Vec::new();
         for (path, id) in &base {
             match now.get(path) {
@@ -80,6 +58,41 @@ impl TrialWorkspace {
             changed,
             after_commands: Vec::new(),
         })
+    }
+
+    /// The fixture commit's files, by path, with their blob ids.
+    fn fixture_files(&self) -> Result<BTreeMap<String, Oid>> {
+        let tree = self
+            .repo
+            .find_commit(self.base)
+            .and_then(|c| c.tree())
+            .map_err(|e| git_err("tree", e))?;
+        let mut base: BTreeMap<String, Oid> = BTreeMap::new();
+        tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
+            if entry.kind() == Some(ObjectType::Blob) {
+                // Shown as the walk shows work-tree names, so the two compare byte for byte.
+                let name = beneath::show(entry.name_bytes());
+                base.insert(format!("{dir}{name}"), entry.id());
+            }
+            TreeWalkResult::Ok
+        })
+        .map_err(|e| git_err("tree", e))?;
+        Ok(base)
+    }
+
+    /// The work tree's files now, by path, walked by the harness (no ignore rule, no symlink
+    /// followed).
+    fn work_tree_files(&self) -> Result<BTreeMap<String, Current>> {
+        let root = Root::open(self.root()).map_err(|e| Error::io(self.root(), e))?;
+        let mut now: BTreeMap<String, Current> = BTreeMap::new();
+        // The walk each command's record takes too, so the two see the same tree.
+        super::effects::walk(&root, &mut |e| {
+            if let Some(c) = current(e) {
+                now.insert(e.rel.clone(), c);
+            }
+        })
+        .map_err(|e| Error::io(self.root(), e))?;
+        Ok(now)
     }
 }
 

@@ -27,20 +27,7 @@ pub fn reclaim(root: &Path, caps: &crate::trial::tools::Caps, after: &str) -> Ve
         let mode = e.stat.st_mode & 0o7777;
         match e.kind {
             Kind::Unreadable => {
-                // Made unreadable by the script: removed if it can be, named either way.
-                let why = e.error.clone().unwrap_or_default();
-                let gone = beneath::remove_tree(e.dir, e.name)
-                    .or_else(|_| {
-                        rustix::fs::unlinkat(e.dir, e.name, rustix::fs::AtFlags::empty())
-                            .map_err(std::io::Error::from)
-                    })
-                    .is_ok();
-                notes.push(format!(
-                    "{}{after}: the harness could not walk {} ({why}){}",
-                    beneath::CONTAINMENT,
-                    e.rel,
-                    if gone { "; removed" } else { "" }
-                ));
+                notes.push(unreadable(e, after));
                 false
             }
             Kind::Dir => {
@@ -69,13 +56,7 @@ pub fn reclaim(root: &Path, caps: &crate::trial::tools::Caps, after: &str) -> Ve
             }
             Kind::Link => {
                 if !owner(&e.stat) {
-                    let _ = rustix::fs::chownat(
-                        e.dir,
-                        e.name,
-                        Some(rustix::fs::Uid::from_raw(uid)),
-                        Some(rustix::fs::Gid::from_raw(gid)),
-                        rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
-                    );
+                    own_link(e, uid, gid);
                 }
                 false
             }
@@ -90,6 +71,35 @@ pub fn reclaim(root: &Path, caps: &crate::trial::tools::Caps, after: &str) -> Ve
     }
     drop_over_caps(&handle, files, caps, after, &mut notes);
     notes
+}
+
+/// An entry the script made unreadable: removed if it can be, named either way (a containment
+/// finding).
+fn unreadable(e: &beneath::Entry<'_>, after: &str) -> String {
+    let why = e.error.clone().unwrap_or_default();
+    let gone = beneath::remove_tree(e.dir, e.name)
+        .or_else(|_| {
+            rustix::fs::unlinkat(e.dir, e.name, rustix::fs::AtFlags::empty())
+                .map_err(std::io::Error::from)
+        })
+        .is_ok();
+    format!(
+        "{}{after}: the harness could not walk {} ({why}){}",
+        beneath::CONTAINMENT,
+        e.rel,
+        if gone { "; removed" } else { "" }
+    )
+}
+
+/// A symbolic link owned by the harness again, the link itself (never what it points to).
+fn own_link(e: &beneath::Entry<'_>, uid: libc::uid_t, gid: libc::gid_t) {
+    let _ = rustix::fs::chownat(
+        e.dir,
+        e.name,
+        Some(rustix::fs::Uid::from_raw(uid)),
+        Some(rustix::fs::Gid::from_raw(gid)),
+        rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+    );
 }
 
 /// Remove a walked entry (a folder too deep to walk: with everything in it).
