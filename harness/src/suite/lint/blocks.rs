@@ -82,9 +82,9 @@ pub static VERSION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A version line written without the word "version", or with words before it, as people write
 /// one under the title: `v0.2.0`, `v0.2.0 — 2026-07-10`, `**v1.0.0** (July 20, 2026)`, `0.2.0 —
-/// date`, `Charter version: 0.2.0`. Read only between the title and the first heading below it.
+/// date`, `Charter version: 0.2.0`, `Rev. 0.2.0`, `Release 0.2.0`. Read only between the title and the first heading below it.
 static PREAMBLE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^[#>*_\s]*(?:(?:[a-z&]+\s+){1,3}version\b[*_]*\s*[:-]?[*_\s]*)?v?(\d+\.\d+\.\d+(?:-[0-9a-z.-]*[0-9a-z])?(?:\+[0-9a-z.-]+)?)[*_]*[,.]?\s*(?:$|[-(,;:|·]\s*.*$)").unwrap()
+    Regex::new(r"(?i)^[#>*_\s]*(?:(?:[a-z&]+\s+){1,3}version\b[*_]*\s*[:-]?[*_\s]*|(?:rev\.?|revision|release)[*_]*\s*[:-]?[*_\s]*)?v?(\d+\.\d+\.\d+(?:-[0-9a-z.-]*[0-9a-z])?(?:\+[0-9a-z.-]+)?)[*_]*[,.]?\s*(?:$|[-(,;:|·]\s*.*$)").unwrap()
 });
 
 /// A version in the title: `Reasoning Charter v0.1.0`, `Reasoning Charter (version 0.1.0)`.

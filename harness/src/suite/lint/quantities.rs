@@ -31,7 +31,7 @@ pub fn symbols(text: &str) -> String {
 
 /// `#` stands for a number, `*` for any one word that is not a number (a unit: "five *lines* or
 /// more"). Longest first where one phrase holds another ("no more than" before "more than").
-const PHRASES: [(&str, &str); 46] = [
+const PHRASES: [(&str, &str); 56] = [
     ("no fewer than #", AT_LEAST),
     ("no less than #", AT_LEAST),
     ("not fewer than #", AT_LEAST),
@@ -78,6 +78,17 @@ const PHRASES: [(&str, &str); 46] = [
     ("less than #", LESS_THAN),
     ("below #", LESS_THAN),
     ("under #", LESS_THAN),
+    // Without a number: the same bound in other words ("at minimum the frontier model").
+    ("at the very least", AT_LEAST),
+    ("at the least", AT_LEAST),
+    ("at least", AT_LEAST),
+    ("at a minimum", AT_LEAST),
+    ("at minimum", AT_LEAST),
+    ("at the very most", AT_MOST),
+    ("at the most", AT_MOST),
+    ("at most", AT_MOST),
+    ("at a maximum", AT_MOST),
+    ("at maximum", AT_MOST),
 ];
 
 fn is_number(w: &str) -> bool {
@@ -88,7 +99,10 @@ fn is_number(w: &str) -> bool {
 
 /// The phrase at `words[at..]`, if one is there: its length, the operator, the number and the
 /// word standing for `*`.
-fn phrase_at(words: &[String], at: usize) -> Option<(usize, &'static str, String, Option<String>)> {
+fn phrase_at(
+    words: &[String],
+    at: usize,
+) -> Option<(usize, &'static str, Option<String>, Option<String>)> {
     PHRASES.iter().find_map(|(p, op)| {
         let parts: Vec<&str> = p.split(' ').collect();
         let got = words.get(at..at + parts.len())?;
@@ -101,7 +115,7 @@ fn phrase_at(words: &[String], at: usize) -> Option<(usize, &'static str, String
                 _ => return None,
             }
         }
-        Some((parts.len(), *op, num?, unit))
+        (num.is_some() == p.contains('#')).then_some((parts.len(), *op, num, unit))
     })
 }
 
@@ -113,7 +127,7 @@ fn comparisons(words: Vec<String>) -> Vec<String> {
         match phrase_at(&words, i) {
             Some((len, op, num, unit)) => {
                 out.push(op.to_string());
-                out.push(num);
+                out.extend(num);
                 out.extend(unit);
                 i += len;
             }
@@ -169,7 +183,16 @@ fn durations(words: Vec<String>) -> Vec<String> {
             },
             Some(a) if a == "a" || a == "an" => {
                 out.pop();
-                out.push(shown(per));
+                // "half an hour": a fraction before "an" counts the unit.
+                let part = out
+                    .last()
+                    .filter(|n| is_number(n))
+                    .and_then(|n| n.parse::<f64>().ok())
+                    .filter(|v| *v < 1.0);
+                if part.is_some() {
+                    out.pop();
+                }
+                out.push(shown(part.unwrap_or(1.0) * per));
                 out.push("seconds".into());
             }
             Some(e) if matches!(e.as_str(), "every" | "each" | "per") => {
@@ -217,6 +240,10 @@ mod tests {
         }
         assert_eq!(f("more than 5 lines"), "cmpgt 5 lines");
         assert_eq!(f("fewer than 5 lines"), "cmplt 5 lines");
+        assert_eq!(
+            f("at minimum the frontier"),
+            f("at the very least the frontier")
+        );
     }
 
     #[test]
@@ -224,6 +251,8 @@ mod tests {
         assert_eq!(f("10 minutes of time"), f("600 seconds of time"));
         assert_eq!(f("1 hour"), f("60 minutes"));
         assert_eq!(f("an hour"), f("60 minutes"));
+        assert_eq!(f("0.5 an hour"), f("30 minutes"));
+        assert_eq!(f("2 a day"), "2 86400 seconds");
         assert_eq!(f("within 10 minutes"), f("600 seconds or less"));
         assert_ne!(f("10 minutes"), f("10 seconds"));
     }

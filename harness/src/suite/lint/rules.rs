@@ -117,11 +117,11 @@ const OPERATORS: [(&str, &[(&str, &str)]); 7] = [
         "comparison or threshold",
         &[
             (
-                r"\b(?:at least|no fewer than|no less than|or more|minimum|min|cmpge)\b",
+                r"\b(?:at (?:the )?(?:very )?least|no fewer than|no less than|or more|minimum|min|cmpge)\b",
                 "at least",
             ),
             (
-                r"\b(?:at most|no more than|or fewer|or less|up to|maximum|max|within|cmple)\b",
+                r"\b(?:at (?:the )?(?:very )?most|no more than|or fewer|or less|up to|maximum|max|within|cmple)\b",
                 "at most",
             ),
             (

@@ -9,9 +9,11 @@
 //! - A rule's text changed in what it requires (a number or unit, a threshold, a negation, a
 //!   quantifier, a modal, a list's members or order, a defined term): minor.
 //! - A rule moved across the runtime marker (it changed when it applies): minor; a list's items
-//!   reordered: minor; a rule moved to another section: patch, reported as moved.
-//! - A change of form only (case, punctuation, emphasis, re-wrap, a split with the same words):
-//!   wording, a patch, in every section (a Core Invariant's punctuation too).
+//!   reordered, joined into one or cut into several: minor; a rule moved to another section:
+//!   patch, reported as moved.
+//! - A change of form only (case, punctuation, emphasis, re-wrap, a sentence or paragraph cut
+//!   with the same words, a heading renamed in place): wording, a patch, in every section (a
+//!   Core Invariant's punctuation too).
 //! - Content words changed with none of the above: a question for a reviewer (wording on one
 //!   reading, a rule change on the other).
 
