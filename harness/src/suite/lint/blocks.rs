@@ -95,7 +95,7 @@ static TITLE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
 /// A short block that is a version line in the preamble form.
 fn preamble_version(b: &Block) -> Option<String> {
     let t = b.text.replace('*', "");
-    (b.kind == Kind::Paragraph && t.chars().count() <= 80)
+    (matches!(b.kind, Kind::Paragraph | Kind::Item) && t.chars().count() <= 80)
         .then(|| PREAMBLE_VERSION.captures(&t).map(|c| c[1].to_string()))
         .flatten()
 }

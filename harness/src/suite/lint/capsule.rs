@@ -591,7 +591,9 @@ fn signed_lock_break(b: &Hash, h: &Hash, base_body: &str, body: &str) -> bool {
     let in_front = h.iter().any(|(k, v)| {
         let Some(key) = k.as_str() else { return false };
         let new_or_changed = !b.get(k).is_some_and(|w| same(v, w));
-        signoff::is_record_key(key) && new_or_changed && signoff::signs(&yaml_words(v))
+        // The key says what the record is ("lock_break_approved_by: mike-a121").
+        let record = format!("{} {}", key.replace(['_', '-'], " "), yaml_words(v));
+        signoff::is_record_key(key) && new_or_changed && signoff::signs(&record)
     });
     in_front || signoff::body_records(base_body, body)
 }

@@ -205,9 +205,22 @@ fn durations(words: Vec<String>) -> Vec<String> {
     out
 }
 
+/// "3 out of 3" is "3 of 3".
+fn out_of(words: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    for (k, w) in words.iter().enumerate() {
+        let counted = k > 0 && is_number(&words[k - 1]);
+        if w == "out" && counted && words.get(k + 1).is_some_and(|n| n == "of") {
+            continue;
+        }
+        out.push(w.clone());
+    }
+    out
+}
+
 /// A rule's words with its quantities read as one reader would compare them.
 pub fn fold(words: Vec<String>) -> Vec<String> {
-    comparisons(durations(words))
+    comparisons(durations(out_of(words)))
 }
 
 #[cfg(test)]
@@ -239,6 +252,10 @@ mod tests {
             assert_eq!(f(t), "cmple 5 lines", "{t}");
         }
         assert_eq!(f("more than 5 lines"), "cmpgt 5 lines");
+        assert_eq!(
+            f("passes 3 out of 3 transcripts"),
+            "passes 3 of 3 transcripts"
+        );
         assert_eq!(f("fewer than 5 lines"), "cmplt 5 lines");
         assert_eq!(
             f("at minimum the frontier"),

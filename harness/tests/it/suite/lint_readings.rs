@@ -289,6 +289,8 @@ fn a_lock_break_recorded_with_mikes_signoff_signs_and_one_without_it_does_not() 
         "lock_break: \"Mike-A121 signed lock-break ('approved') 2026-08-02 — role renamed\"",
         "lock_break_note: v1 → v1.1 2026-08-02 per Mike-A121 signed lock-break ('yes, proceed')",
         "v1_0_1_amendment_note: \"2026-08-02 per Mike-A121 signed lock-break ('approved')\"",
+        "lock_break:\n  approved_by: Mike-A121\n  date: 2026-08-02",
+        "lock_break_approved_by: mike-a121",
     ] {
         let (code, out) = lint_edit_as("capsule", &base, &record(signed));
         assert!(!out.contains("[capsule/lock-break]"), "{signed}: {out}");
