@@ -158,7 +158,7 @@ const OPERATORS: [(&str, &[(&str, &str)]); 7] = [
         "modal",
         &[
             (
-                r"\b(?:must|shall|always|required?|requires|mandatory)\b",
+                r"\b(?:must|shall|always|required?|requires|mandatory|has to|have to|needs to|need to)\b",
                 "must",
             ),
             (r"\b(?:should|ought)\b", "should"),
@@ -401,12 +401,32 @@ const FUNCTION_WORDS: [&str; 27] = [
     "be", "it", "its", "this", "that", "these", "those", "them", "their", "into", "vs", "versus",
 ];
 
+/// A text's words with each phrase of an operator class read as the class's word ("do not" and
+/// "never" are `never`, "shall" and "needs to" are `must`, "halts" is `stop`): one operator said
+/// in other words is the same words. Negations ("unless", "without", "except") and permissions
+/// ("may", "can") keep their own words: their phrasings differ in scope.
+fn canonical(text: &str) -> String {
+    let mut rest = normal_words(text).join(" ");
+    for (class, (name, _)) in OPERATOR_RES.iter().zip(OPERATORS.iter()) {
+        if *name == "negation" {
+            continue;
+        }
+        for (re, word) in class {
+            if *word != "may" {
+                let as_one = format!(" {} ", word.replace(' ', "_"));
+                rest = re.replace_all(&rest, as_one.as_str()).into_owned();
+            }
+        }
+    }
+    rest
+}
+
 /// The content words of a text, possessives read as their noun, sorted.
 /// Each word once ("each x and each y" says "each" once), "each" read as "every", and the
 /// words a grammatical rewording adds on its own left out.
 fn content_words(text: &str) -> Vec<String> {
-    let mut words: Vec<String> = normal_words(text)
-        .into_iter()
+    let mut words: Vec<String> = canonical(text)
+        .split_whitespace()
         .map(|w| w.trim_end_matches("'s").trim_end_matches("’s").to_string())
         .map(|w| if w == "each" { "every".to_string() } else { w })
         .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && !GRAMMAR_WORDS.contains(&w.as_str()))
@@ -573,13 +593,33 @@ mod tests {
     }
 
     #[test]
-    fn a_prohibition_said_another_way_keeps_its_structure() {
-        // "Never" and "do not" are both prohibitions: the linter cannot call this a rule change.
-        assert!(matches!(
+    fn an_operator_said_another_way_is_wording_and_another_operator_is_decided() {
+        // "Never" and "do not" are one prohibition, "must" and "shall" one requirement.
+        assert_eq!(
             compare(
                 "Never average or soften the figures.",
                 "Do not average or soften the figures."
             ),
+            Change::Wording
+        );
+        assert_eq!(
+            compare(
+                "Each step must name its check.",
+                "Each step shall name its check."
+            ),
+            Change::Wording
+        );
+        assert_eq!(
+            compare("You must verify first.", "You need to verify first."),
+            Change::Wording
+        );
+        assert!(matches!(
+            compare("You must verify first.", "You may verify first."),
+            Change::Decided(_)
+        ));
+        // A negation's phrasings differ in scope: a reviewer reads them.
+        assert!(matches!(
+            compare("Stop unless it passes.", "Stop except when it passes."),
             Change::Question(_)
         ));
     }
