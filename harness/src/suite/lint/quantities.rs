@@ -218,9 +218,30 @@ fn out_of(words: Vec<String>) -> Vec<String> {
     out
 }
 
+/// A multiplier word (`×1000` for "thousand") times the number before it ("one thousand",
+/// "5 thousand"), else its own value ("a thousand" is 1000).
+fn multipliers(words: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    for w in words {
+        let Some(by) = w.strip_prefix('×').and_then(|m| m.parse::<f64>().ok()) else {
+            out.push(w);
+            continue;
+        };
+        let before = out
+            .last()
+            .filter(|n| is_number(n))
+            .and_then(|n| n.replace(',', "").parse::<f64>().ok());
+        if before.is_some() {
+            out.pop();
+        }
+        out.push(shown(before.unwrap_or(1.0) * by));
+    }
+    out
+}
+
 /// A rule's words with its quantities read as one reader would compare them.
 pub fn fold(words: Vec<String>) -> Vec<String> {
-    comparisons(durations(out_of(words)))
+    comparisons(durations(out_of(multipliers(words))))
 }
 
 #[cfg(test)]

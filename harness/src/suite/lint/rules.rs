@@ -338,7 +338,7 @@ const TENS: [&str; 8] = [
     "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
 ];
 
-const NUMBER_WORDS: [(&str, &str); 24] = [
+const NUMBER_WORDS: [(&str, &str); 26] = [
     ("zero", "0"),
     ("one", "1"),
     ("once", "1"),
@@ -360,7 +360,10 @@ const NUMBER_WORDS: [(&str, &str); 24] = [
     ("twenty", "20"),
     ("thirty", "30"),
     ("fifty", "50"),
-    ("hundred", "100"),
+    // A multiplier: "one thousand" is 1000, "a hundred" 100 (`quantities`).
+    ("hundred", "×100"),
+    ("thousand", "×1000"),
+    ("million", "×1000000"),
     ("half", "0.5"),
     ("single", "1"),
 ];
@@ -369,7 +372,9 @@ const NUMBER_WORDS: [(&str, &str); 24] = [
 /// gone, numbers in words written in digits, `%` kept as a word, a comparison read as its
 /// operator and number and a duration in seconds (`quantities`).
 pub fn normal_words(text: &str) -> Vec<String> {
-    let lower = quantities::symbols(&text.to_lowercase()).replace('%', " percent ");
+    let lower = quantities::symbols(&text.to_lowercase())
+        .replace('%', " percent ")
+        .replace("per cent", "percent");
     // "twenty-five" is one number, 25, not 20 and 5.
     let lower = COMPOUND.replace_all(&lower, |c: &regex::Captures| {
         let tens = 20 + 10 * TENS.iter().position(|t| *t == &c[1]).unwrap_or(0);
@@ -569,6 +574,24 @@ mod tests {
     fn a_compound_number_word_is_one_number() {
         assert_eq!(
             compare("every twenty-five tool results", "every 25 tool results"),
+            Change::Wording
+        );
+        assert_eq!(
+            compare(
+                "a factor of 1,000 in a conversion",
+                "a factor of one thousand in a conversion"
+            ),
+            Change::Wording
+        );
+        assert!(matches!(
+            compare(
+                "a factor of 1,000 in a conversion",
+                "a factor of ten thousand in a conversion"
+            ),
+            Change::Decided(_)
+        ));
+        assert_eq!(
+            compare("25% of runs", "25 per cent of runs"),
             Change::Wording
         );
     }
