@@ -176,12 +176,24 @@ pub fn parse(source: &str, text: &str) -> Result<Charter> {
         source: source.to_string(),
         sha256: sha256_hex(runtime.as_bytes()),
         file_sha256: sha256_hex(text.as_bytes()),
-        version: VERSION_LINE.captures(&runtime).map(|c| c[1].to_string()),
+        version: VERSION_LINE
+            .captures(&runtime)
+            .map(|c| c[1].to_string())
+            .or_else(|| version_as_written(&runtime)),
         repo_path: None,
         core_invariants: core,
         runtime,
         full_text: text,
     })
+}
+
+/// The version as lint reads it when no `Version …` line states it: `v0.2.0 — date` under the
+/// title, or the title's own `v0.2.0`.
+fn version_as_written(runtime: &str) -> Option<String> {
+    let d = super::lint::blocks::read(runtime);
+    (0..d.blocks.len())
+        .find_map(|k| d.version_at(k))
+        .or_else(|| d.title_version().map(|(v, _)| v))
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -265,6 +277,13 @@ mod tests {
         assert_eq!(c.version.as_deref(), Some("1.2.3"));
         assert_eq!(c.core_invariants, "1. **One.** Do it.\n2. **Two.** Again.");
         assert!(!c.runtime.contains("Registry"));
+    }
+
+    #[test]
+    fn a_version_line_written_v0_2_0_under_the_title_is_the_version() {
+        let v = MD.replace("Version 1.2.3", "v1.2.4 — 2026-07-10");
+        assert_ne!(v, MD);
+        assert_eq!(parse("md", &v).unwrap().version.as_deref(), Some("1.2.4"));
     }
 
     #[test]

@@ -80,6 +80,26 @@ pub static VERSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^[#>*\s_]*version\b[*_]*\s*[:—-]?[*_\s]*v?([^\s*_]\S*?)[*_]*(?:\s|$)").unwrap()
 });
 
+/// A version line written without the word "version", or with words before it, as people write
+/// one under the title: `v0.2.0`, `v0.2.0 — 2026-07-10`, `**v1.0.0** (July 20, 2026)`, `0.2.0 —
+/// date`, `Charter version: 0.2.0`, `Rev. 0.2.0`, `Release 0.2.0`. Read only between the title and the first heading below it.
+static PREAMBLE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[#>*_\s]*(?:(?:[a-z&]+\s+){1,3}version\b[*_]*\s*[:-]?[*_\s]*|(?:rev\.?|revision|release)[*_]*\s*[:-]?[*_\s]*)?v?(\d+\.\d+\.\d+(?:-[0-9a-z.-]*[0-9a-z])?(?:\+[0-9a-z.-]+)?)[*_]*[,.]?\s*(?:$|[-(,;:|·]\s*.*$)").unwrap()
+});
+
+/// A version in the title: `Reasoning Charter v0.1.0`, `Reasoning Charter (version 0.1.0)`.
+static TITLE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:\bversion\s*:?\s*v?|\bv)(\d+\.\d+\.\d+(?:-[0-9a-z.-]*[0-9a-z])?(?:\+[0-9a-z.-]+)?)").unwrap()
+});
+
+/// A short block that is a version line in the preamble form.
+fn preamble_version(b: &Block) -> Option<String> {
+    let t = b.text.replace('*', "");
+    (matches!(b.kind, Kind::Paragraph | Kind::Item) && t.chars().count() <= 80)
+        .then(|| PREAMBLE_VERSION.captures(&t).map(|c| c[1].to_string()))
+        .flatten()
+}
+
 /// The head of a protocol or procedure block: `A - Arithmetic.`, `P1 - Decompose`.
 static BLOCK_HEAD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\**((?:P\d+|[A-Z])\**\s*-\s*\**[A-Z][\w&' -]{1,40}?)\**[.:]").unwrap()
@@ -329,6 +349,7 @@ pub fn read(text: &str) -> Doc {
             && kind == Kind::Paragraph
             && plain_title(r.text.trim())
             && !VERSION.is_match(r.text.trim())
+            && !PREAMBLE_VERSION.is_match(r.text.trim())
         {
             kind = Kind::Heading;
         }
@@ -426,7 +447,12 @@ pub fn is_version(b: &Block) -> bool {
 /// The title is the heading nearest above the first version line, else the first heading;
 /// what is above it is page chrome.
 fn cut_at_title(mut blocks: Vec<Block>) -> Doc {
-    let first_version = blocks.iter().position(is_version);
+    // A version line in the preamble form counts right under a heading.
+    let first_version = blocks.iter().position(is_version).or_else(|| {
+        (1..blocks.len()).find(|&k| {
+            blocks[k - 1].kind == Kind::Heading && preamble_version(&blocks[k]).is_some()
+        })
+    });
     let title = match first_version {
         Some(v) => blocks[..v]
             .iter()
@@ -467,15 +493,37 @@ impl Doc {
 
     /// The version lines below the title (a version string in chrome or a comment is none).
     pub fn version_lines(&self) -> Vec<&Block> {
-        self.blocks
-            .iter()
-            .filter(|b| is_version(b))
-            .filter(|b| {
-                VERSION
-                    .captures(&b.text.replace('*', ""))
-                    .is_some_and(|c| c[1].starts_with(|c: char| c.is_ascii_digit()))
-            })
+        (0..self.blocks.len())
+            .filter(|&k| self.version_at(k).is_some())
+            .map(|k| &self.blocks[k])
             .collect()
+    }
+
+    /// The version a block states when it is a version line: `Version 0.2.0 …` anywhere below
+    /// the title, the preamble forms (`v0.2.0 — date`) between the title and the first heading.
+    pub fn version_at(&self, k: usize) -> Option<String> {
+        let b = self.blocks.get(k)?;
+        if is_version(b) {
+            return VERSION
+                .captures(&b.text.replace('*', ""))
+                .map(|c| c[1].trim_end_matches(['-', ',', '.']).to_string())
+                .filter(|v| v.starts_with(|c: char| c.is_ascii_digit()));
+        }
+        let preamble = k > 0 && !self.blocks[1..k].iter().any(|b| b.kind == Kind::Heading);
+        preamble.then(|| preamble_version(b)).flatten()
+    }
+
+    /// The title's text without the version it states: the version is compared as a version.
+    pub fn title_words(&self) -> Option<String> {
+        let t = self.title.as_ref()?;
+        Some(fold(&TITLE_VERSION.replace_all(&t.text, "")))
+    }
+
+    /// A version the title states (`Reasoning Charter v0.1.0`), and the title's line.
+    pub fn title_version(&self) -> Option<(String, usize)> {
+        let t = self.title.as_ref()?;
+        let c = TITLE_VERSION.captures(&t.text)?;
+        Some((c[1].to_string(), t.line))
     }
 
     pub fn has_marker(&self) -> bool {

@@ -16,6 +16,7 @@ use super::fields::{
 use super::frontmatter::{is_date, same};
 use super::frontmatter::{parse, Doc};
 use super::identity::{mentions, no_lineage_at_all, role_stated, LINEAGE};
+use super::signoff;
 use super::{line_where, Finding, Severity};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -566,7 +567,8 @@ fn lineage_findings(cx: &mut Ctx, line: usize, section: &str, name: &str) {
 /// How §6 classes a frontmatter field of a locked charter: `None` for standard editing (hygiene
 /// and pointer fields, and the lock-break's own records), else what a change to it is.
 fn field_class(key: &str) -> Option<String> {
-    if HYGIENE_FIELDS.contains(&key) || POINTER_FIELDS.contains(&key) || is_lock_break_record(key) {
+    if HYGIENE_FIELDS.contains(&key) || POINTER_FIELDS.contains(&key) || signoff::is_record_key(key)
+    {
         return None;
     }
     Some(if key == "scope" {
@@ -582,22 +584,31 @@ fn field_class(key: &str) -> Option<String> {
     })
 }
 
-/// Where the definition records a lock-break: `locked_signoff` and amendment notes
-/// (`v1_0_3_amendment_note`).
-fn is_lock_break_record(key: &str) -> bool {
-    key == "locked_signoff" || key.ends_with("_amendment_note")
-}
-
-/// Signed: a new or changed amendment note naming a signed lock-break, or locked_signoff, in the
-/// frontmatter `h` against the base's `b`.
-fn signed_lock_break(b: &Hash, h: &Hash) -> bool {
-    h.iter().any(|(k, v)| {
+/// Signed (`signoff`): a new or changed lock-break record in the frontmatter `h` against the
+/// base's `b` (an amendment note, `locked_signoff`, `lock_break:`…) naming Mike's signoff, or a
+/// line the body adds that records it.
+fn signed_lock_break(b: &Hash, h: &Hash, base_body: &str, body: &str) -> bool {
+    let in_front = h.iter().any(|(k, v)| {
         let Some(key) = k.as_str() else { return false };
         let new_or_changed = !b.get(k).is_some_and(|w| same(v, w));
-        let names_lock_break = key == "locked_signoff"
-            || as_text(v).is_some_and(|t| t.to_lowercase().contains("lock-break"));
-        is_lock_break_record(key) && new_or_changed && names_lock_break
-    })
+        // The key says what the record is ("lock_break_approved_by: mike-a121").
+        let record = format!("{} {}", key.replace(['_', '-'], " "), yaml_words(v));
+        signoff::is_record_key(key) && new_or_changed && signoff::signs(&record)
+    });
+    in_front || signoff::body_records(base_body, body)
+}
+
+/// Every scalar of a YAML value, joined: a record may be a string, a list or a mapping.
+fn yaml_words(y: &Yaml) -> String {
+    match y {
+        Yaml::Array(a) => a.iter().map(yaml_words).collect::<Vec<_>>().join(" "),
+        Yaml::Hash(h) => h
+            .iter()
+            .map(|(k, v)| format!("{} {}", yaml_words(k), yaml_words(v)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        y => as_text(y).unwrap_or_default(),
+    }
 }
 
 /// The frontmatter fields of a locked charter changed from the base's `b` to `h` that §6 does not
@@ -647,10 +658,10 @@ fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
     let (Yaml::Hash(b), Yaml::Hash(h)) = (&base.front, &cx.doc.front) else {
         return;
     };
-    if signed_lock_break(b, h) {
+    if signed_lock_break(b, h, base.body, cx.doc.body) {
         return;
     }
-    let fix = "revert it, or record the signed lock-break in the same change, as the capsule definition records its own: an amendment note naming it (e.g. v1_0_1_amendment_note: \"… per <signer> signed lock-break …\") and locked_signoff";
+    let fix = "revert it, or record the signed lock-break in the same change, as the capsule definition records its own: a note naming Mike's signoff (e.g. v1_0_1_amendment_note: \"… per Mike-A104 signed lock-break ('approved') …\", or locked_signoff, or lock_break:)";
     let mut changes: Vec<(usize, String)> = Vec::new();
     if checkers::extract::text::normalize_ws(base.body)
         != checkers::extract::text::normalize_ws(cx.doc.body)

@@ -24,6 +24,8 @@ static PROTOCOL: LazyLock<Regex> =
 pub struct Outline {
     pub version: Option<semver::Version>,
     pub version_text: Option<String>,
+    /// A version the title states, and the title's line.
+    pub title_version: Option<(String, usize)>,
     /// 1-based lines of every version line below the title.
     pub version_lines: Vec<usize>,
     pub has_core_invariants: bool,
@@ -45,16 +47,21 @@ fn semver(v: &str) -> Option<semver::Version> {
 /// charter's.
 pub fn outline(doc: &Doc) -> Outline {
     let versions = doc.version_lines();
-    let first_version = versions.first().copied().or_else(|| {
-        doc.blocks
+    let first = (0..doc.blocks.len()).find_map(|k| doc.version_at(k));
+    // A version line that is not semver ("Version: TBD") is still the version line, reported.
+    let unreadable = || {
+        let b = doc
+            .blocks
             .iter()
-            .find(|b| blocks::is_version(b) && b.kind != Kind::Heading)
-    });
-    let version_text = first_version.and_then(|b| {
+            .find(|b| blocks::is_version(b) && b.kind != Kind::Heading)?;
         blocks::VERSION
             .captures(&b.text.replace('*', ""))
             .map(|c| c[1].trim_end_matches(['-', ',', '.']).to_string())
-    });
+    };
+    let title_version = doc.title_version();
+    let version_text = first
+        .or_else(unreadable)
+        .or_else(|| title_version.as_ref().map(|(v, _)| v.clone()));
     let protocols = doc
         .section("Verification Protocols")
         .filter_map(|b| PROTOCOL.captures(&b.text).and_then(|c| c[1].chars().next()))
@@ -78,6 +85,7 @@ pub fn outline(doc: &Doc) -> Outline {
     Outline {
         version: version_text.as_deref().and_then(semver),
         version_text,
+        title_version,
         version_lines: versions.iter().map(|b| b.line).collect(),
         has_core_invariants: doc.has_section(versioning::CORE),
         protocols,
@@ -131,6 +139,7 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
     }
     let o = outline(&doc);
     out.extend(structure(path, text, &o));
+    out.extend(version_places(path, &o));
     out.extend(harness_cases(path, text, &doc, &o));
     out.extend(super::patterns::lint(path, text));
     if let Some((rev, base_text)) = base {
@@ -141,6 +150,23 @@ pub fn lint(path: &str, text: &str, base: Option<(&str, &str)>) -> Vec<Finding> 
         out.extend(registry_finding(path, text, &o, &base));
     }
     out
+}
+
+/// A version stated in the title and on the version line that disagree (`Reasoning Charter
+/// v0.1.0` over `Version 0.1.1`, one place bumped and not the other): a charter has one
+/// version, and its rules do not say which of the two it is. A reviewer's question.
+fn version_places(path: &str, o: &Outline) -> Option<Finding> {
+    let (tv, tline) = o.title_version.as_ref()?;
+    let (v, vline) = (o.version_text.as_ref()?, *o.version_lines.first()?);
+    (tv != v && vline != *tline).then(|| {
+        Finding::needs_reviewer(
+            path,
+            *tline,
+            "charter/version-places",
+            format!("the title states version {tv} (line {tline}) and the version line {v} (line {vline}): a charter has one version, and its rules do not say which of the two it is"),
+            format!("a reviewer decides; to settle it without one, state one version: {v} in the title too, or no version in the title"),
+        )
+    })
 }
 
 /// The runtime marker, one semver version line, a Core Invariants section.

@@ -8,10 +8,13 @@ pub mod capsule;
 pub mod charter;
 pub mod fields;
 pub mod frontmatter;
+pub mod headings;
 pub mod identity;
 pub mod markdown;
 pub mod patterns;
+pub mod quantities;
 pub mod rules;
+pub mod signoff;
 pub mod versioning;
 
 use crate::error::Result;

@@ -6,6 +6,7 @@
 //! punctuation, a number in words or digits, spelling, function words) is wording; content words
 //! changed with none of the above is a question for a reviewer.
 
+use super::quantities;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -26,10 +27,18 @@ pub fn compare(old: &str, new: &str) -> Change {
     let (o, n) = (Shape::of(old), Shape::of(new));
     if o.numbers != n.numbers {
         // Only the numbers that differ: "3 of 3" → "2 of 3" is 3 → 2.
+        let seconds = [old, new]
+            .iter()
+            .any(|t| normal_words(t).iter().any(|w| w == "seconds"));
         return Change::Decided(format!(
-            "a number changed: {} → {}",
+            "a number changed: {} → {}{}",
             list(&without(&o.numbers, &n.numbers)),
-            list(&without(&n.numbers, &o.numbers))
+            list(&without(&n.numbers, &o.numbers)),
+            if seconds {
+                " (durations read in seconds)"
+            } else {
+                ""
+            }
         ));
     }
     for (k, (name, _)) in OPERATORS.iter().enumerate() {
@@ -108,18 +117,21 @@ const OPERATORS: [(&str, &[(&str, &str)]); 7] = [
         "comparison or threshold",
         &[
             (
-                r"\b(?:at least|no fewer than|no less than|or more|minimum|min)\b",
+                r"\b(?:at (?:the )?(?:very )?least|no fewer than|no less than|or more|minimum|min|cmpge)\b",
                 "at least",
             ),
             (
-                r"\b(?:at most|no more than|or fewer|or less|up to|maximum|max|within)\b",
+                r"\b(?:at (?:the )?(?:very )?most|no more than|or fewer|or less|up to|maximum|max|within|cmple)\b",
                 "at most",
             ),
             (
-                r"\b(?:exceeds?|exceeding|more than|greater than|above|beyond|over)\b",
+                r"\b(?:exceeds?|exceeding|more than|greater than|above|beyond|over|cmpgt)\b",
                 "more than",
             ),
-            (r"\b(?:less than|fewer than|below|under)\b", "less than"),
+            (
+                r"\b(?:less than|fewer than|below|under|cmplt)\b",
+                "less than",
+            ),
             (r"\b(?:reach(?:es)?|exactly|equals?)\b", "exactly"),
         ],
     ),
@@ -146,7 +158,7 @@ const OPERATORS: [(&str, &[(&str, &str)]); 7] = [
         "modal",
         &[
             (
-                r"\b(?:must|shall|always|required?|requires|mandatory)\b",
+                r"\b(?:must|shall|always|required?|requires|mandatory|has to|have to|needs to|need to)\b",
                 "must",
             ),
             (r"\b(?:should|ought)\b", "should"),
@@ -276,10 +288,11 @@ impl Shape {
 }
 
 /// Words a grammatical rewording adds or drops on its own ("attaches, re-evaluated" →
-/// "attaches and is re-evaluated").
-const GRAMMAR_WORDS: [&str; 16] = [
+/// "attaches and is re-evaluated"; "unsure → classify up" → "when unsure, classify up": a
+/// condition the arrow already said).
+const GRAMMAR_WORDS: [&str; 19] = [
     "and", "but", "then", "so", "which", "who", "there", "was", "were", "has", "have", "had",
-    "been", "being", "also", "will",
+    "been", "being", "also", "will", "when", "whenever", "if",
 ];
 
 /// The words added or dropped when nothing was replaced and at least one of them is a content
@@ -325,7 +338,7 @@ const TENS: [&str; 8] = [
     "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
 ];
 
-const NUMBER_WORDS: [(&str, &str); 24] = [
+const NUMBER_WORDS: [(&str, &str); 26] = [
     ("zero", "0"),
     ("one", "1"),
     ("once", "1"),
@@ -347,15 +360,21 @@ const NUMBER_WORDS: [(&str, &str); 24] = [
     ("twenty", "20"),
     ("thirty", "30"),
     ("fifty", "50"),
-    ("hundred", "100"),
+    // A multiplier: "one thousand" is 1000, "a hundred" 100 (`quantities`).
+    ("hundred", "×100"),
+    ("thousand", "×1000"),
+    ("million", "×1000000"),
     ("half", "0.5"),
     ("single", "1"),
 ];
 
 /// A text's words as a reader compares wording: case folded, Markdown emphasis and punctuation
-/// gone, numbers in words written in digits, `%` kept as a word.
+/// gone, numbers in words written in digits, `%` kept as a word, a comparison read as its
+/// operator and number and a duration in seconds (`quantities`).
 pub fn normal_words(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase().replace('%', " percent ");
+    let lower = quantities::symbols(&text.to_lowercase())
+        .replace('%', " percent ")
+        .replace("per cent", "percent");
     // "twenty-five" is one number, 25, not 20 and 5.
     let lower = COMPOUND.replace_all(&lower, |c: &regex::Captures| {
         let tens = 20 + 10 * TENS.iter().position(|t| *t == &c[1]).unwrap_or(0);
@@ -365,7 +384,7 @@ pub fn normal_words(text: &str) -> Vec<String> {
             .map_or("0", |(_, d)| d);
         (tens + unit.parse::<usize>().unwrap_or(0)).to_string()
     });
-    lower
+    let words = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '.' || c == ',' || c == '\''))
         .map(|w| w.trim_matches(|c: char| c == '.' || c == ',' || c == '\''))
         .filter(|w| !w.is_empty())
@@ -375,7 +394,8 @@ pub fn normal_words(text: &str) -> Vec<String> {
                 .find(|(word, _)| *word == w)
                 .map_or_else(|| w.to_string(), |(_, d)| d.to_string())
         })
-        .collect()
+        .collect();
+    quantities::fold(words)
 }
 
 /// Words that carry no rule of their own: a rephrasing that only moves content words around
@@ -386,12 +406,32 @@ const FUNCTION_WORDS: [&str; 27] = [
     "be", "it", "its", "this", "that", "these", "those", "them", "their", "into", "vs", "versus",
 ];
 
+/// A text's words with each phrase of an operator class read as the class's word ("do not" and
+/// "never" are `never`, "shall" and "needs to" are `must`, "halts" is `stop`): one operator said
+/// in other words is the same words. Negations ("unless", "without", "except") and permissions
+/// ("may", "can") keep their own words: their phrasings differ in scope.
+fn canonical(text: &str) -> String {
+    let mut rest = normal_words(text).join(" ");
+    for (class, (name, _)) in OPERATOR_RES.iter().zip(OPERATORS.iter()) {
+        if *name == "negation" {
+            continue;
+        }
+        for (re, word) in class {
+            if *word != "may" {
+                let as_one = format!(" {} ", word.replace(' ', "_"));
+                rest = re.replace_all(&rest, as_one.as_str()).into_owned();
+            }
+        }
+    }
+    rest
+}
+
 /// The content words of a text, possessives read as their noun, sorted.
 /// Each word once ("each x and each y" says "each" once), "each" read as "every", and the
 /// words a grammatical rewording adds on its own left out.
 fn content_words(text: &str) -> Vec<String> {
-    let mut words: Vec<String> = normal_words(text)
-        .into_iter()
+    let mut words: Vec<String> = canonical(text)
+        .split_whitespace()
         .map(|w| w.trim_end_matches("'s").trim_end_matches("’s").to_string())
         .map(|w| if w == "each" { "every".to_string() } else { w })
         .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && !GRAMMAR_WORDS.contains(&w.as_str()))
@@ -490,9 +530,68 @@ mod tests {
     }
 
     #[test]
+    fn a_condition_said_with_when_instead_of_an_arrow_is_wording() {
+        assert_eq!(
+            compare("Unsure → classify up.", "When unsure, classify up."),
+            Change::Wording
+        );
+        assert!(matches!(
+            compare("Unsure → classify up.", "When unsure, classify down."),
+            Change::Decided(_)
+        ));
+    }
+
+    #[test]
+    fn a_comparison_or_a_duration_in_other_words_is_wording_and_a_changed_one_is_decided() {
+        let poem = "presence — a poem of at least five lines about databases.";
+        for same in [
+            "presence — a poem of five or more lines about databases.",
+            "presence — a poem of no fewer than 5 lines about databases.",
+        ] {
+            assert_eq!(compare(poem, same), Change::Wording, "{same}");
+            assert_eq!(compare(same, poem), Change::Wording, "{same}");
+        }
+        let changed = compare(
+            poem,
+            "presence — a poem of more than five lines about databases.",
+        );
+        assert!(
+            matches!(&changed, Change::Decided(w) if w.contains("comparison")),
+            "{changed:?}"
+        );
+        let drift = "or 10 minutes of elapsed session time";
+        assert_eq!(
+            compare(drift, "or 600 seconds of elapsed session time"),
+            Change::Wording
+        );
+        assert!(matches!(
+            compare(drift, "or 10 seconds of elapsed session time"),
+            Change::Decided(w) if w.contains("600 → 10")
+        ));
+    }
+
+    #[test]
     fn a_compound_number_word_is_one_number() {
         assert_eq!(
             compare("every twenty-five tool results", "every 25 tool results"),
+            Change::Wording
+        );
+        assert_eq!(
+            compare(
+                "a factor of 1,000 in a conversion",
+                "a factor of one thousand in a conversion"
+            ),
+            Change::Wording
+        );
+        assert!(matches!(
+            compare(
+                "a factor of 1,000 in a conversion",
+                "a factor of ten thousand in a conversion"
+            ),
+            Change::Decided(_)
+        ));
+        assert_eq!(
+            compare("25% of runs", "25 per cent of runs"),
             Change::Wording
         );
     }
@@ -517,13 +616,33 @@ mod tests {
     }
 
     #[test]
-    fn a_prohibition_said_another_way_keeps_its_structure() {
-        // "Never" and "do not" are both prohibitions: the linter cannot call this a rule change.
-        assert!(matches!(
+    fn an_operator_said_another_way_is_wording_and_another_operator_is_decided() {
+        // "Never" and "do not" are one prohibition, "must" and "shall" one requirement.
+        assert_eq!(
             compare(
                 "Never average or soften the figures.",
                 "Do not average or soften the figures."
             ),
+            Change::Wording
+        );
+        assert_eq!(
+            compare(
+                "Each step must name its check.",
+                "Each step shall name its check."
+            ),
+            Change::Wording
+        );
+        assert_eq!(
+            compare("You must verify first.", "You need to verify first."),
+            Change::Wording
+        );
+        assert!(matches!(
+            compare("You must verify first.", "You may verify first."),
+            Change::Decided(_)
+        ));
+        // A negation's phrasings differ in scope: a reviewer reads them.
+        assert!(matches!(
+            compare("Stop unless it passes.", "Stop except when it passes."),
             Change::Question(_)
         ));
     }

@@ -9,9 +9,11 @@
 //! - A rule's text changed in what it requires (a number or unit, a threshold, a negation, a
 //!   quantifier, a modal, a list's members or order, a defined term): minor.
 //! - A rule moved across the runtime marker (it changed when it applies): minor; a list's items
-//!   reordered: minor; a rule moved to another section: patch, reported as moved.
-//! - A change of form only (case, punctuation, emphasis, re-wrap, a split with the same words):
-//!   wording, a patch, in every section (a Core Invariant's punctuation too).
+//!   reordered, joined into one or cut into several: minor; a rule moved to another section:
+//!   patch, reported as moved.
+//! - A change of form only (case, punctuation, emphasis, re-wrap, a sentence or paragraph cut
+//!   with the same words, a heading renamed in place): wording, a patch, in every section (a
+//!   Core Invariant's punctuation too).
 //! - Content words changed with none of the above: a question for a reviewer (wording on one
 //!   reading, a rule change on the other).
 
@@ -113,8 +115,14 @@ fn body(d: &Doc, other: &Doc) -> Vec<Block> {
     let collapse = rows(d) && !rows(other) && other.section(REGISTRY).next().is_some();
     let mut out: Vec<Block> = Vec::new();
     let mut joined: Option<usize> = None;
-    for b in d.blocks.iter() {
+    for (k, b) in d.blocks.iter().enumerate() {
         if versions.iter().any(|v| std::ptr::eq(*v, b)) {
+            continue;
+        }
+        if k == 0 && d.title.is_some() {
+            let mut t = b.clone();
+            t.text = d.title_words().unwrap_or_default();
+            out.push(t);
             continue;
         }
         if !(collapse && b.kind == Kind::Row && b.section.eq_ignore_ascii_case(REGISTRY)) {
@@ -175,6 +183,8 @@ fn align(ok: &[&str], nk: &[&str]) -> (Vec<(usize, usize)>, Vec<usize>, Vec<usiz
 
 /// Every change from `base` to `head`; none when they are the same charter.
 pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
+    // A heading renamed in place keeps its rules in their section (`headings`).
+    let head = &super::headings::follow_renames(base, head);
     let (ob, nb) = (body(base, head), body(head, base));
     let (o, n): (Vec<&Block>, Vec<&Block>) = (ob.iter().collect(), nb.iter().collect());
     let ok: Vec<&str> = o.iter().map(|b| b.text.as_str()).collect();
@@ -295,8 +305,40 @@ fn moved(o: &Block, n: &Block, out_of_order: bool) -> Option<Change> {
     Some(change(level, what, n, Some(&o.text), Some(&n.text)))
 }
 
-/// A block split into consecutive blocks with the same words (or consecutive blocks merged
-/// into one): wording, in the Core Invariants a major change all the same.
+/// What a split or a merge with the same words weighs: in the Core Invariants a major change;
+/// list items made one, or one made several, change the list's members (minor: issue 49, "the
+/// members or order of a list is decided"), unless the one block still shows each part on a
+/// line of its own led by its bullet or number (an editor's re-save made them one item's lines,
+/// as blind49b's case 33); paragraphs cut or joined are wording.
+fn joined_level(one: &Block, parts: &[&Block]) -> (usize, &'static str) {
+    if in_core(one) || parts.iter().any(|p| in_core(p)) {
+        return (2, "");
+    }
+    let items = one.kind == Kind::Item || parts.iter().any(|p| p.kind == Kind::Item);
+    if items && !seams_kept(one, parts) {
+        (1, ": the list's members changed")
+    } else {
+        (0, "")
+    }
+}
+
+static MARKER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(?:[•◦▪+-]|\*\s|\d{1,3}[.)])\s*").unwrap());
+
+/// Each part after the first begins a line of `one`, led by a bullet or a number.
+fn seams_kept(one: &Block, parts: &[&Block]) -> bool {
+    parts[1..].iter().all(|p| {
+        let lead: Vec<String> = normal_words(&p.text).into_iter().take(4).collect();
+        one.lines.iter().any(|l| {
+            MARKER.find(l).is_some_and(|m| {
+                let rest = normal_words(&l[m.end()..]);
+                !lead.is_empty() && rest.iter().take(lead.len()).eq(lead.iter())
+            })
+        })
+    })
+}
+
+/// A block split into consecutive blocks with the same words: weighed by [`joined_level`].
 fn splits(
     o: &[&Block],
     n: &[&Block],
@@ -323,15 +365,12 @@ fn splits(
         match run {
             Some((_, idx)) => {
                 let first = n[idx[0]];
-                let lvl = if in_core(o[i]) || in_core(first) {
-                    2
-                } else {
-                    0
-                };
+                let parts: Vec<&Block> = idx.iter().map(|&x| n[x]).collect();
+                let (lvl, why) = joined_level(o[i], &parts);
                 out.push(change(
                     lvl,
                     format!(
-                        "{} was split into {} blocks with the same words",
+                        "{} was split into {} blocks with the same words{why}",
                         noun(o[i]),
                         idx.len()
                     ),
@@ -348,8 +387,7 @@ fn splits(
 }
 
 /// Consecutive base blocks merged into one head block with the same words (a bullet line
-/// joined to the item above it, two sentences made one rule): wording, in the Core Invariants
-/// a major change all the same, as a split is.
+/// joined to the item above it, two rules made one): weighed by [`joined_level`].
 fn merges(
     o: &[&Block],
     n: &[&Block],
@@ -376,11 +414,12 @@ fn merges(
             k += 1;
             continue;
         };
-        let core = idx.iter().any(|&x| in_core(o[x])) || in_core(n[j]);
+        let parts: Vec<&Block> = idx.iter().map(|&x| o[x]).collect();
+        let (lvl, why) = joined_level(n[j], &parts);
         out.push(change(
-            if core { 2 } else { 0 },
+            lvl,
             format!(
-                "{} blocks were merged into {} with the same words",
+                "{} blocks were merged into {} with the same words{why}",
                 idx.len(),
                 noun(n[j])
             ),
@@ -446,6 +485,12 @@ fn rewrite(o: &Block, n: &Block) -> Change {
         Reading::Decided(why) => {
             c.level = 1;
             c.what = format!("{} changed what it requires: {why}", noun(n));
+        }
+        // A heading names its section; renamed in its place with its rules unchanged under it
+        // (`headings`), new words in it are wording.
+        Reading::Question(_) if o.kind == Kind::Heading && n.kind == Kind::Heading => {
+            form_only = !core;
+            c.what = format!("the heading {:?} was renamed {:?}", o.text, n.text);
         }
         Reading::Question(why) => {
             c.question = !core;

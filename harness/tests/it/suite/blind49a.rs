@@ -114,8 +114,15 @@ fn judged_within(name: &str, size: usize, bounds: &[(&str, usize, usize)]) {
 /// blind49c: a third author, written after issue 49's rounds (59 charter edits, 45 capsules),
 /// measured on 8a35f84 before anything was fixed against it: charter 48 of 59 right, 7 decided
 /// wrong, 0 handed to a reviewer (4 labelled review and decided); capsules 42 of 45 right, 2
-/// decided wrong, 0 handed (1 labelled review and decided).
-const BOUNDS_49C: [(&str, usize, usize); 2] = [("charter", 7, 0), ("capsule", 2, 0)];
+/// decided wrong, 0 handed (1 labelled review and decided). Since, each a class with its tests
+/// (suite/lint_readings.rs): a version line written "v0.1.1 — date" read as the version; a
+/// comparison ("at least five" = "five or more") and a duration ("10 minutes" = "600 seconds")
+/// in other words read as the same; a heading renamed in place keeps its rules in their
+/// section; two list items joined into one change the list's members (minor); a lock-break
+/// recorded with Mike's signoff signs; a version in the title that disagrees with the version
+/// line goes to a reviewer. Charter (7, 0) → (0, 0): 56 of 59 right (3 labelled review and
+/// decided: 49, 57, 58, docs/commands.md says why); capsules (2, 0) → (0, 0): 44 of 45.
+const BOUNDS_49C: [(&str, usize, usize); 2] = [("charter", 0, 0), ("capsule", 0, 0)];
 
 #[test]
 fn the_blind_49c_corpus_is_judged_no_worse_than_its_recorded_figures() {

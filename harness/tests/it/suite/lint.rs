@@ -564,7 +564,7 @@ fn a_status_change_on_a_locked_capsule_is_a_required_field_change_signed_the_def
     );
     assert!(!out.contains("optional substrate"), "{out}");
     assert!(
-        out.contains("an amendment note naming it (e.g. v1_0_1_amendment_note: \"… per <signer> signed lock-break …\") and locked_signoff")
+        out.contains("a note naming Mike's signoff (e.g. v1_0_1_amendment_note: \"… per Mike-A104 signed lock-break ('approved') …\", or locked_signoff, or lock_break:)")
             && !out.contains("lock_break_signoff"),
         "{out}"
     );
@@ -615,7 +615,7 @@ fn a_rule_reworded_with_the_same_meaning_needs_a_reviewer_never_a_decided_substa
     let base = seed();
     let head = base.replace(
         "5. A supplied figure disagrees → report the recomputed value with both derivations. Never average or soften.",
-        "5. When a supplied figure disagrees, report the recomputed value and both derivations; never average or soften it.",
+        "5. When a supplied figure disagrees, state the recomputed value and both derivations; never average or soften it.",
     );
     assert_ne!(head, base);
     let (code, got, out) = lint_edit(&base, &seed_versioned(&head, "0.1.1"));
@@ -634,7 +634,7 @@ fn a_rule_reworded_with_the_same_meaning_needs_a_reviewer_never_a_decided_substa
         .unwrap();
     assert!(
         line.contains("(Verification Protocols › A - Arithmetic, item 5)")
-            && line.contains("Changed words: {+When+} a supplied figure disagrees, report the recomputed value [-with-]{+and+} both derivations; never average or soften {+it.+}")
+            && line.contains("Changed words: {+When+} a supplied figure disagrees, [-report-]{+state+} the recomputed value [-with-]{+and+} both derivations; never average or soften {+it.+}")
             && line.contains("this is wording (patch, as made: 0.1.0 → 0.1.1)")
             && line.contains("it needs a minor bump (0.2.0)"),
         "{line}"
@@ -787,7 +787,7 @@ fn lint_json_gives_one_object_a_line_with_file_line_rule_kind_message_and_fix() 
     let base = seed();
     let head = base.replace(
         "5. A supplied figure disagrees → report the recomputed value with both derivations. Never average or soften.",
-        "5. When a supplied figure disagrees, report the recomputed value and both derivations; never average or soften it.",
+        "5. When a supplied figure disagrees, state the recomputed value and both derivations; never average or soften it.",
     );
     let (_dir, file) = git_repo(&base, &seed_versioned(&head, "0.1.1"));
     let o = harness(

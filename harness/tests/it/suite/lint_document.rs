@@ -400,12 +400,12 @@ fn a_plain_text_charter_resaved_with_trailing_blanks_keeps_its_bullets_and_needs
 }
 
 #[test]
-fn two_rules_merged_into_one_block_with_the_same_words_are_wording() {
+fn a_bullet_an_editor_made_a_continuation_line_is_wording_and_two_rules_joined_are_decided() {
     let base = seed();
-    let head = base.replace(
-        "\n  • Each new failure mode adds",
-        " Each new failure mode adds",
-    );
+    // A Markdown editor's re-save (blind49b case 33): the item above becomes a Markdown list
+    // item and the `•` lines under it its continuation lines, each still on a line of its own
+    // led by its bullet. The same rules: wording.
+    let head = base.replace("  • Change gate.", "- Change gate.");
     assert_ne!(head, base);
     let (code, out) = lint_edit(&base, &versioned(&head, "0.1.1"));
     assert_eq!(code, 0, "{out}");
@@ -415,6 +415,21 @@ fn two_rules_merged_into_one_block_with_the_same_words_are_wording() {
         &versioned(&head.replace("one E-case", "two E-cases"), "0.1.1"),
     );
     assert_eq!(code, 1, "a merge that changes a number is decided: {out}");
+    // The bullet gone and the two rules joined into one: the list's members changed (blind49c
+    // case 43), a minor change however few words moved.
+    let joined = base.replace(
+        "\n  • Each new failure mode adds",
+        " Each new failure mode adds",
+    );
+    assert_ne!(joined, base);
+    let (code, out) = lint_edit(&base, &versioned(&joined, "0.1.1"));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        finding(&out, "charter/version-bump").contains("the list's members changed"),
+        "{out}"
+    );
+    let (code, out) = lint_edit(&base, &versioned(&joined, "0.2.0"));
+    assert_eq!(code, 0, "{out}");
 }
 
 #[test]

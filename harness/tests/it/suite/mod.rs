@@ -6,5 +6,6 @@ mod case_setup;
 mod fuzz;
 mod lint;
 mod lint_document;
+mod lint_readings;
 mod named_files;
 mod readers;
