@@ -267,22 +267,23 @@ fn gate(dir: &Path) -> std::result::Result<(String, Status), String> {
     use crate::files::read::{read_text, Kind};
     let summary =
         read_text(&dir.join("summary.json"), Kind::SummaryJson).map_err(|e| e.to_string())?;
-    let summary: serde_json::Value = serde_json::from_str(&summary)
+    let summary: GateSummary = serde_json::from_str(&summary)
         .map_err(|e| format!("{}: not JSON: {e}", dir.join("summary.json").display()))?;
-    let code = summary["exit_code"]
-        .as_u64()
+    let code = summary
+        .exit_code
         .ok_or_else(|| format!("{}: no exit_code", dir.join("summary.json").display()))?;
     let report = read_text(&dir.join("report.md"), Kind::SummaryJson).map_err(|e| e.to_string())?;
-    let verdict = summary["comparison"]["verdict"]
-        .as_str()
-        .map(str::to_string)
-        .unwrap_or_else(|| summary["verdict"].as_str().unwrap_or("?").to_string());
+    let verdict = summary
+        .comparison
+        .and_then(|c| c.verdict)
+        .or(summary.verdict)
+        .unwrap_or_else(|| "?".to_string());
     let state = match code {
         0 => "success",
         1 => "failure",
         _ => "error",
     };
-    let description = match (code, summary["needs_labels"].as_array()) {
+    let description = match (code, summary.needs_labels) {
         (3, Some(n)) if !n.is_empty() => {
             format!("needs a label: {} unit(s), harness label --decide", n.len())
         }
@@ -290,17 +291,17 @@ fn gate(dir: &Path) -> std::result::Result<(String, Status), String> {
         _ => verdict,
     };
     let mut text = report;
-    if let Some(usage) = summary["usage"].as_array().filter(|u| !u.is_empty()) {
+    if let Some(usage) = summary.usage.filter(|u| !u.is_empty()) {
         text.push_str("\n**Cost:**\n");
-        for m in usage {
-            let cost = m["cost_usd"]
-                .as_f64()
+        for m in &usage {
+            let cost = m
+                .cost_usd
                 .map_or("not priced".to_string(), |c| format!("${c:.2}"));
             text.push_str(&format!(
                 "- {}: {} input and {} output tokens, {cost}\n",
-                code_name(&m["model"]),
-                m["input_tokens"].as_u64().unwrap_or(0),
-                m["output_tokens"].as_u64().unwrap_or(0)
+                code_name(m.model.as_deref()),
+                m.input_tokens.unwrap_or(0),
+                m.output_tokens.unwrap_or(0)
             ));
         }
     }
@@ -312,20 +313,58 @@ fn gate(dir: &Path) -> std::result::Result<(String, Status), String> {
 fn wait(dir: &Path) -> String {
     let run = std::fs::read_to_string(dir.join("run.json"))
         .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        .and_then(|t| serde_json::from_str::<RunTimes>(&t).ok());
     let Some(run) = run else {
         return String::new();
     };
-    let at = |k: &str| code(run[k].as_str().unwrap_or("?"));
+    let at = |t: &Option<String>| code(t.as_deref().unwrap_or("?"));
     format!(
         "\n**Wait:** the models ran from {} to {}.\n",
-        at("started"),
-        at("ended")
+        at(&run.started),
+        at(&run.ended)
     )
 }
 
-fn code_name(v: &serde_json::Value) -> String {
-    code(v.as_str().unwrap_or("?"))
+fn code_name(name: Option<&str>) -> String {
+    code(name.unwrap_or("?"))
+}
+
+/// What the comment reads of summary.json, typed; a part that is absent reads as none (a gate
+/// that did not finish writes less).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct GateSummary {
+    exit_code: Option<u64>,
+    verdict: Option<String>,
+    comparison: Option<ComparisonVerdict>,
+    /// The units waiting on a label (only their number is read).
+    needs_labels: Option<Vec<serde::de::IgnoredAny>>,
+    usage: Option<Vec<ModelCost>>,
+}
+
+/// The verdict against the base, which the comment's status says first when there is one.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ComparisonVerdict {
+    verdict: Option<String>,
+}
+
+/// One model's tokens and cost in summary.json's `usage`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ModelCost {
+    model: Option<String>,
+    input_tokens: Option<u64>,
+    output_tokens: Option<u64>,
+    cost_usd: Option<f64>,
+}
+
+/// When the models ran, from run.json.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RunTimes {
+    started: Option<String>,
+    ended: Option<String>,
 }
 
 /// One finding of `harness lint … --json`.

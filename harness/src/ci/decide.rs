@@ -155,29 +155,71 @@ fn explain(step: &str, code: u8, labels_only: bool) -> String {
     }
 }
 
+/// What the workflow's decisions read of a gate's summary.json, typed; a part that is absent
+/// reads as none (a gate that did not finish writes less).
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct SummaryFacts {
+    /// The units waiting on a label (only their number is read).
+    needs_labels: Option<Vec<serde::de::IgnoredAny>>,
+    counts: InconclusiveCount,
+    charter: CharterDigest,
+    comparison: Option<BaseComparison>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct InconclusiveCount {
+    inconclusive: Option<u64>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct CharterDigest {
+    sha256: Option<String>,
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct BaseComparison {
+    undecided: Undecided,
+}
+
+/// The head failures the base could not decide: for a rerun, or waiting on a label.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Undecided {
+    rerun: u64,
+    label: u64,
+}
+
+impl SummaryFacts {
+    /// `dir`'s summary.json, or `None` when it is missing or not such a document.
+    fn read(dir: &Path) -> Option<SummaryFacts> {
+        let text = std::fs::read_to_string(dir.join("summary.json")).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+}
+
 /// Whether summary.json's base comparison has head failures the base could not decide for
 /// provider errors or missing trials (`comparison.undecided.rerun`; such a gate is never kept),
 /// and whether some wait on a label of the base's unsure verdicts (`…label`).
 fn base_undecided(dir: &Path) -> (bool, bool) {
-    let v = std::fs::read_to_string(dir.join("summary.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    let undecided = SummaryFacts::read(dir)
+        .and_then(|s| s.comparison)
+        .map(|c| c.undecided)
         .unwrap_or_default();
-    let n = |k: &str| v["comparison"]["undecided"][k].as_u64().unwrap_or(0);
-    (n("rerun") > 0, n("label") > 0)
+    (undecided.rerun > 0, undecided.label > 0)
 }
 
 /// Whether every undecided unit of the gate waits only on a label (summary.json's
 /// `needs_labels` covers its inconclusive units): provider errors are never kept.
 fn waits_only_on_labels(dir: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(dir.join("summary.json")) else {
+    let Some(s) = SummaryFacts::read(dir) else {
         return false;
     };
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return false;
-    };
-    let waiting = v["needs_labels"].as_array().map_or(0, Vec::len);
-    waiting > 0 && v["counts"]["inconclusive"].as_u64() == Some(waiting as u64)
+    let waiting = s.needs_labels.map_or(0, |n| n.len());
+    waiting > 0 && s.counts.inconclusive == Some(waiting as u64)
 }
 
 /// Whether the gate in results/gate is of the charter this job read (its runtime text's
@@ -187,11 +229,7 @@ fn tested_here(matrix: &str, then: &str) -> Result<bool> {
     let loaded = crate::suite::manifest::load(&crate::suite::manifest::resolve(Path::new(matrix)))?;
     let charter = crate::suite::charter::load(&loaded.manifest.charter.source, loaded.dir())
         .map_err(|e| loaded.at_charter(e))?;
-    let summary =
-        std::fs::read_to_string(Path::new(GATE_DIR).join("summary.json")).unwrap_or_default();
-    let tested = serde_json::from_str::<serde_json::Value>(&summary)
-        .ok()
-        .and_then(|v| v["charter"]["sha256"].as_str().map(str::to_string));
+    let tested = SummaryFacts::read(Path::new(GATE_DIR)).and_then(|s| s.charter.sha256);
     if tested.as_deref() == Some(charter.sha256.as_str()) {
         return Ok(true);
     }

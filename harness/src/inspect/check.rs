@@ -234,6 +234,15 @@ pub struct CheckOptions {
     pub suite: Option<PathBuf>,
 }
 
+/// One line of `check --json`: the verdict, and what changed against the stored one.
+#[derive(serde::Serialize)]
+struct CheckedVerdict<'a> {
+    #[serde(flatten)]
+    verdict: &'a Verdict,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changed: Option<String>,
+}
+
 /// `harness check`: re-check, print the verdicts (the changed ones, or all as JSON); the exit
 /// code of [`exit_code`].
 pub fn run(opts: &CheckOptions) -> Result<u8> {
@@ -252,11 +261,12 @@ pub fn run(opts: &CheckOptions) -> Result<u8> {
     )?;
     if opts.json {
         for c in &verdicts {
-            let mut v =
-                serde_json::to_value(&c.verdict).map_err(|e| Error::Internal(e.to_string()))?;
-            if let Some(change) = c.change() {
-                v["changed"] = serde_json::json!(change);
-            }
+            let record = CheckedVerdict {
+                verdict: &c.verdict,
+                changed: c.change(),
+            };
+            // Through a JSON value: keys sorted, as `check --json` has always written them.
+            let v = serde_json::to_value(&record).map_err(|e| Error::Internal(e.to_string()))?;
             // JSON escapes control characters, not bidi overrides; keys quoted in reasons
             // need masking.
             crate::output::json::out_doc(crate::output::json::VERDICT, &v);

@@ -2,7 +2,6 @@
 //! the live copy resent to the provider, and the bound on the reasoning it carries.
 
 use checkers::transcript::{Message, Role, ToolCall};
-use serde_json::json;
 
 /// Bytes a message adds to the transcript (its text, its calls' arguments and its reasoning).
 pub fn message_bytes(m: &Message) -> u64 {
@@ -70,9 +69,8 @@ fn shape_calls(tool_calls: &mut [ToolCall], max_bytes: u64, mask: bool) -> (u64,
         if mask {
             crate::output::secrets::redact_json(&mut c.arguments);
         }
-        if let Some(p) = c.arguments.get("path").and_then(|p| p.as_str()) {
-            let normal = checkers::extract::paths::normalize_path(p);
-            c.arguments["path"] = json!(normal);
+        if let Some(serde_json::Value::String(p)) = c.arguments.get_mut("path") {
+            *p = checkers::extract::paths::normalize_path(p);
         }
     }
     let mut left = max_bytes;
@@ -80,7 +78,7 @@ fn shape_calls(tool_calls: &mut [ToolCall], max_bytes: u64, mask: bool) -> (u64,
     for c in tool_calls.iter_mut() {
         let size = c.arguments.to_string().len() as u64;
         if size > left {
-            c.arguments = json!(format!(
+            c.arguments = serde_json::Value::String(format!(
                 "[arguments cut: {size} bytes would pass max_reply_bytes ({max_bytes})]"
             ));
             cut = true;
