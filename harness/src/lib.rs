@@ -5,22 +5,22 @@
 //! output. Configuration is parsed by serde into types and validated once, before any model
 //! is called.
 
-/// `println!` for the harness: the text goes through [`output::inert`], since what the harness
+/// `println!` for the harness: the text goes through [`output::printable`], since what the harness
 /// prints quotes models, servers, transcripts and manifests. No control character, bidi
 /// override or key reaches a terminal or a log.
 macro_rules! outln {
     () => { $crate::output::out("\n") };
     ($($t:tt)*) => { $crate::output::out(&format!("{}\n", format_args!($($t)*))) };
 }
-/// `print!` through [`output::inert`].
+/// `print!` through [`output::printable`].
 macro_rules! out {
     ($($t:tt)*) => { $crate::output::out(&format!($($t)*)) };
 }
-/// `eprintln!` through [`output::inert`].
+/// `eprintln!` through [`output::printable`].
 macro_rules! errln {
     ($($t:tt)*) => { $crate::output::err(&format!("{}\n", format_args!($($t)*))) };
 }
-/// `eprint!` through [`output::inert`].
+/// `eprint!` through [`output::printable`].
 macro_rules! err {
     ($($t:tt)*) => { $crate::output::err(&format!($($t)*)) };
 }

@@ -110,7 +110,7 @@ fn check_inputs(opts: &CommentOptions) -> Result<()> {
 impl Status {
     /// The description as GitHub takes it: inert, on one line, at most 140 characters.
     pub fn shown(&self) -> String {
-        crate::output::inert(&self.description)
+        crate::output::printable(&self.description)
             .chars()
             .filter(|c| !c.is_control())
             .take(MAX_DESCRIPTION)

@@ -8,7 +8,7 @@ pub mod comment;
 pub mod decide;
 pub mod jobs;
 pub mod post;
-pub mod take;
+pub mod pr_files;
 
 use crate::error::{Error, Result};
 use std::io::Write;
@@ -26,7 +26,7 @@ pub fn output(pairs: &[(&str, &str)]) -> Result<()> {
 
 /// Append Markdown to the job's step summary (`$GITHUB_STEP_SUMMARY`).
 pub fn summary(text: &str) -> Result<()> {
-    append_env_file("GITHUB_STEP_SUMMARY", &crate::output::inert(text))
+    append_env_file("GITHUB_STEP_SUMMARY", &crate::output::printable(text))
 }
 
 fn append_env_file(var: &str, text: &str) -> Result<()> {

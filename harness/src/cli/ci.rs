@@ -96,7 +96,7 @@ pub(super) fn run(args: CiArgs) -> Result<u8> {
     let pr = parse_pr(args.pr.as_deref())?;
     let matrix = args.matrix.to_string_lossy().into_owned();
     match args.step {
-        CiStep::Take { sha, report, token } => ci::take::run(&ci::take::Take {
+        CiStep::Take { sha, report, token } => ci::pr_files::run(&ci::pr_files::Take {
             pr,
             sha: sha.filter(|s| !s.is_empty()),
             base_ref: args.base_ref,
@@ -105,7 +105,7 @@ pub(super) fn run(args: CiArgs) -> Result<u8> {
             token,
         }),
         CiStep::Lint => {
-            let charter = ci::take::charter_path(&args.matrix)?;
+            let charter = ci::pr_files::charter_path(&args.matrix)?;
             ci::jobs::lint(&charter, &args.base_ref)
         }
         CiStep::Stored { key, cache_hit } => {

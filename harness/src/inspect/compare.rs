@@ -554,7 +554,7 @@ pub fn run(opts: &CompareOptions) -> Result<u8> {
     let b = Side::load(&opts.b, &suite)?;
     let rows = compare(&a, &b);
     if nothing_pairs(&rows) {
-        return Err(Error::input(crate::output::inert(&format!(
+        return Err(Error::input(crate::output::printable(&format!(
             "{} and {}: nothing to compare — no unit has a result on both sides (models {} against {}, paired by neither name nor role); compare DIR:MODEL with DIR:MODEL to pair two models by hand",
             opts.a,
             opts.b,

@@ -120,7 +120,7 @@ fn verdict_lines(checked: &[check::Checked]) -> String {
     let mut out = String::new();
     for c in checked {
         let v = crate::output::json::versioned(crate::output::json::VERDICT, &c.verdict);
-        out.push_str(&crate::output::inert_json(&v));
+        out.push_str(&crate::output::printable_json(&v));
         out.push('\n');
     }
     out
@@ -133,7 +133,7 @@ fn stories(checked: &[check::Checked], story: crate::report::story::StoryOptions
     let mut i = 0;
     while i < checked.len() {
         let c = &checked[i];
-        out.push_str(&crate::output::inert(&format!(
+        out.push_str(&crate::output::printable(&format!(
             "{}\n",
             c.verdict.file.as_deref().unwrap_or("")
         )));
@@ -151,7 +151,7 @@ fn stories(checked: &[check::Checked], story: crate::report::story::StoryOptions
                 .iter()
                 .map(|k| k.transcript.trial.to_string())
                 .collect();
-            out.push_str(&crate::output::inert(&format!(
+            out.push_str(&crate::output::printable(&format!(
                 "── trial(s) {} of {}/{} on {}: the same reply and verdict as trial {}, folded\n",
                 trials.join(", "),
                 c.transcript.case,

@@ -13,7 +13,7 @@ pub mod secrets;
 /// clear a terminal, set its title, paint a fake "Gate: PASS", or show one text and be another.
 /// `##[` is written `##\u{5b}`: a CI runner reads `##[error]…` anywhere in a line of a log as a
 /// workflow command (the older form of `::error::…`), so no printed text may hold it.
-pub fn inert(text: &str) -> String {
+pub fn printable(text: &str) -> String {
     let masked = older_command_broken(crate::output::secrets::redact(text), "##\\u{5b}");
     if !masked.chars().any(acts) {
         return masked;
@@ -33,7 +33,7 @@ pub fn inert(text: &str) -> String {
 /// link's) printed where a line break would start a line of its own, which a CI log reads as a
 /// command (`::error::…` on GitHub Actions). Line breaks and tabs are written `\n`, `\r`, `\t`.
 pub fn one_line(text: &str) -> String {
-    inert(text).replace('\n', "\\n").replace('\t', "\\t")
+    printable(text).replace('\n', "\\n").replace('\t', "\\t")
 }
 
 /// A shell word: as is when safe, else in single quotes (a printed command runs as shown).
@@ -66,7 +66,7 @@ pub fn acts(c: char) -> bool {
 
 /// [`inert`] for JSON text: what acts is written as a JSON escape (`\u202e`), so the line
 /// stays the same JSON, shows nothing raw, and holds no key.
-pub fn inert_json(json: &str) -> String {
+pub fn printable_json(json: &str) -> String {
     let masked = older_command_broken(crate::output::secrets::redact(json), "##\\u005b");
     if !masked.chars().any(acts) {
         return masked;
@@ -83,12 +83,12 @@ pub fn inert_json(json: &str) -> String {
         .collect()
 }
 
-/// One JSON document as a line of stdout, through [`inert_json`].
+/// One JSON document as a line of stdout, through [`printable_json`].
 pub fn out_json(json: &str) {
     use std::io::Write;
     let _ = std::io::stdout()
         .lock()
-        .write_all(format!("{}\n", inert_json(json)).as_bytes());
+        .write_all(format!("{}\n", printable_json(json)).as_bytes());
 }
 
 /// Write `text` to stdout, inert (the `outln!` and `out!` macros); under `--json` (see
@@ -98,7 +98,7 @@ pub fn out(text: &str) {
     if json::stdout_json() {
         return err(text);
     }
-    let _ = std::io::stdout().lock().write_all(inert(text).as_bytes());
+    let _ = std::io::stdout().lock().write_all(printable(text).as_bytes());
 }
 
 /// Where a command's text result is written as it is made (the gate's table, the stories):
@@ -125,7 +125,7 @@ pub fn err(text: &str) {
 /// [`err`] even under `-q`: the error that stops a command, and the logs the user asked for.
 pub fn err_always(text: &str) {
     use std::io::Write;
-    let _ = std::io::stderr().lock().write_all(inert(text).as_bytes());
+    let _ = std::io::stderr().lock().write_all(printable(text).as_bytes());
 }
 
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -144,8 +144,8 @@ pub fn quiet() -> bool {
 mod tests {
     #[test]
     fn an_older_form_workflow_command_anywhere_in_a_line_is_written_out() {
-        assert_eq!(super::inert("x ##[error]forged"), "x ##\\u{5b}error]forged");
-        let json = super::inert_json(r#"{"path":"a##[error]b"}"#);
+        assert_eq!(super::printable("x ##[error]forged"), "x ##\\u{5b}error]forged");
+        let json = super::printable_json(r#"{"path":"a##[error]b"}"#);
         assert_eq!(json, r#"{"path":"a##\u005berror]b"}"#);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["path"], "a##[error]b", "the JSON is the same JSON");
@@ -153,25 +153,25 @@ mod tests {
 
     #[test]
     fn escapes_print_escaped_and_newlines_stay() {
-        let s = super::inert("a\u{1b}]0;pwned\u{7}b\u{1b}[2J\nc\td");
+        let s = super::printable("a\u{1b}]0;pwned\u{7}b\u{1b}[2J\nc\td");
         assert_eq!(s, "a\\u{1b}]0;pwned\\u{7}b\\u{1b}[2J\nc\td");
     }
 
     #[test]
     fn bidi_overrides_isolates_marks_and_c1_controls_print_escaped() {
-        let s = super::inert("a\u{202e}b\u{202c}c\u{2066}d\u{2069}e\u{200f}f\u{9b}31m\rg\u{2028}h");
+        let s = super::printable("a\u{202e}b\u{202c}c\u{2066}d\u{2069}e\u{200f}f\u{9b}31m\rg\u{2028}h");
         assert_eq!(
             s,
             "a\\u{202e}b\\u{202c}c\\u{2066}d\\u{2069}e\\u{200f}f\\u{9b}31m\\u{d}g\\u{2028}h"
         );
         // Text in any script stays as it is.
-        assert_eq!(super::inert("שלום — 日本 — é"), "שלום — 日本 — é");
+        assert_eq!(super::printable("שלום — 日本 — é"), "שלום — 日本 — é");
     }
 
     #[test]
     fn json_stays_the_same_json_with_nothing_raw() {
         let v = serde_json::json!({"reason": "a\u{202e}b\u{1b}[2J\u{9b}c"});
-        let line = super::inert_json(&v.to_string());
+        let line = super::printable_json(&v.to_string());
         assert!(
             !line.contains('\u{202e}') && !line.contains('\u{9b}'),
             "{line}"

@@ -455,7 +455,7 @@ fn write_comparison(run_dir: &Path, c: &Compared) -> Result<()> {
     let text = &format!("{}{}", c.text, c.cost);
     crate::files::write_atomic(
         &run_dir.join("base-comparison.md"),
-        crate::output::inert(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
+        crate::output::printable(&format!("# Base vs head\n\n```\n{text}```\n")).as_bytes(),
     )?;
     crate::files::write_json_atomic(
         &run_dir.join("base-comparison.json"),

@@ -109,7 +109,7 @@ pub fn write_all(
     // Evidence in the tables quotes model text: inert, like everything printed.
     write_text(
         &run_dir.join("registry-rows.md"),
-        &crate::output::inert(&format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}")),
+        &crate::output::printable(&format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}")),
     )?;
     write_markdown(run_dir, gate, records, facts, &charter_line, &table)?;
     crate::files::write_atomic_with(&run_dir.join("junit.xml"), |w| junit::write(records, w))?;
@@ -184,9 +184,9 @@ fn write_markdown(
         md = format!("{lines}\n{md}");
     }
     if let Some(l) = &facts.lift {
-        md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::lift::table(l)));
+        md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::control_arm::lift_table(l)));
     }
-    let md = crate::output::inert(&md);
+    let md = crate::output::printable(&md);
     write_text(&run_dir.join("report.md"), &md)?;
     if facts.step_summary {
         // A shard's verdict is no verdict: the decide job writes the gate.

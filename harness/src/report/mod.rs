@@ -7,7 +7,7 @@ pub mod events;
 pub mod files;
 pub mod html;
 pub mod junit;
-pub mod lift;
+pub mod control_arm;
 pub mod markdown;
 pub mod markup;
 pub mod progress;

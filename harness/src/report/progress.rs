@@ -15,7 +15,7 @@ fn line(text: String) {
     }
     let _ = std::io::stderr()
         .lock()
-        .write_all(format!("{}\n", crate::output::inert(&text)).as_bytes());
+        .write_all(format!("{}\n", crate::output::printable(&text)).as_bytes());
 }
 
 #[derive(Default, Clone, Copy)]
@@ -63,7 +63,7 @@ impl Progress {
                 reason,
                 wait_ms,
             } => {
-                let reason = crate::output::inert(reason);
+                let reason = crate::output::printable(reason);
                 let line = format!("retry {case}/{variant} trial {trial}: attempt {attempt} failed ({reason}); next in {:.1}s", *wait_ms as f64 / 1000.0);
                 match self.per_model.get(model) {
                     Some((bar, _)) if self.bars.is_some() => bar.set_message(line),
@@ -142,7 +142,7 @@ impl Progress {
         };
         let text = format!(
             "waiting on limit: {} ({how_long})",
-            crate::output::inert(account)
+            crate::output::printable(account)
         );
         match self.per_model.get(model) {
             Some((bar, _)) if self.bars.is_some() => bar.set_message(text),

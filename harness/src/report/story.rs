@@ -125,45 +125,45 @@ fn wrap(text: &str, indent: &str) -> String {
 fn sanitized(t: &Transcript, v: &Verdict) -> (Transcript, Verdict) {
     let mut t = t.clone();
     for m in t.messages.iter_mut() {
-        m.content = crate::output::inert(&m.content);
-        m.reasoning = m.reasoning.as_deref().map(crate::output::inert);
+        m.content = crate::output::printable(&m.content);
+        m.reasoning = m.reasoning.as_deref().map(crate::output::printable);
         if let Some(r) = m.refusal.as_mut() {
-            r.text = crate::output::inert(&r.text);
-            r.details.iter_mut().for_each(inert_json);
-            r.reason = r.reason.as_deref().map(crate::output::inert);
+            r.text = crate::output::printable(&r.text);
+            r.details.iter_mut().for_each(printable_json);
+            r.reason = r.reason.as_deref().map(crate::output::printable);
         }
         for c in m.tool_calls.iter_mut() {
-            c.name = crate::output::inert(&c.name);
-            inert_json(&mut c.arguments);
+            c.name = crate::output::printable(&c.name);
+            printable_json(&mut c.arguments);
         }
     }
     if let Some(ws) = t.workspace.as_mut() {
         for ch in ws.changed.iter_mut() {
-            ch.path = crate::output::inert(&ch.path);
-            ch.before = ch.before.as_deref().map(crate::output::inert);
-            ch.after = ch.after.as_deref().map(crate::output::inert);
+            ch.path = crate::output::printable(&ch.path);
+            ch.before = ch.before.as_deref().map(crate::output::printable);
+            ch.after = ch.after.as_deref().map(crate::output::printable);
         }
     }
-    t.error = t.error.as_deref().map(crate::output::inert);
+    t.error = t.error.as_deref().map(crate::output::printable);
     for s in [&mut t.model, &mut t.case, &mut t.variant] {
-        *s = crate::output::inert(s);
+        *s = crate::output::printable(s);
     }
     let mut v = v.clone();
     for c in v.criteria.iter_mut() {
-        c.detail = crate::output::inert(&c.detail);
+        c.detail = crate::output::printable(&c.detail);
         for e in c.evidence.iter_mut() {
-            *e = crate::output::inert(e);
+            *e = crate::output::printable(e);
         }
     }
-    v.final_figure = v.final_figure.as_deref().map(crate::output::inert);
+    v.final_figure = v.final_figure.as_deref().map(crate::output::printable);
     (t, v)
 }
 
-fn inert_json(v: &mut serde_json::Value) {
+fn printable_json(v: &mut serde_json::Value) {
     match v {
-        serde_json::Value::String(s) => *s = crate::output::inert(s),
-        serde_json::Value::Array(a) => a.iter_mut().for_each(inert_json),
-        serde_json::Value::Object(o) => o.values_mut().for_each(inert_json),
+        serde_json::Value::String(s) => *s = crate::output::printable(s),
+        serde_json::Value::Array(a) => a.iter_mut().for_each(printable_json),
+        serde_json::Value::Object(o) => o.values_mut().for_each(printable_json),
         _ => {}
     }
 }

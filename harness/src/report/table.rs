@@ -1,5 +1,5 @@
 //! The gate as a case × model table for the terminal, with the failures spelled out. Evidence
-//! quotes model text: every line goes out through [`crate::output::inert`].
+//! quotes model text: every line goes out through [`crate::output::printable`].
 
 use crate::gate::{Gate, UnitStatus};
 use crate::store::trial::TrialStatus;
@@ -57,7 +57,7 @@ pub fn write(
                     u.case, u.variant, u.model, t.trial, first.name, first.detail
                 );
                 if out.len() >= 1 << 16 {
-                    sink.write_all(crate::output::inert(&out).as_bytes())?;
+                    sink.write_all(crate::output::printable(&out).as_bytes())?;
                     out.clear();
                 }
             }
@@ -72,7 +72,7 @@ pub fn write(
     }
     let verdict = gate.verdict().1;
     let _ = writeln!(out, "\nGate: {verdict}");
-    sink.write_all(crate::output::inert(&out).as_bytes())
+    sink.write_all(crate::output::printable(&out).as_bytes())
 }
 
 /// The inconclusive units, each with what keeps it undecided: trials that need a label (listed

@@ -25,7 +25,7 @@ impl Tested<'_> {
         let title = crate::suite::charter::title(self.runtime)
             .map_or("(no title)".to_string(), |(_, t)| format!("\"{t}\""));
         let sha = &self.sha256[..self.sha256.len().min(12)];
-        crate::output::inert(&format!(
+        crate::output::printable(&format!(
             "testing: charter {} — {title}, version {}, runtime sha256 {sha}\n         matrix {}\n         suite {}\n",
             shown(Path::new(self.charter_source)),
             self.version.unwrap_or("(none)"),
@@ -96,7 +96,7 @@ pub fn models(models: &[ModelShown], suite: &crate::suite::Suite, runtime: &str)
             ));
         }
     }
-    crate::output::inert(&out)
+    crate::output::printable(&out)
 }
 
 fn suite_reads(suite: &crate::suite::Suite, script: &str) -> bool {

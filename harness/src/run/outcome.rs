@@ -39,7 +39,7 @@ pub fn conclude_before_verdict(
     // What stopped trials and the control arm's lift read the records alone: taken first,
     // printed in their places below.
     let stops = crate::report::files::provider_stops(records);
-    let lift = (facts.lift.as_deref()).map(crate::report::lift::table);
+    let lift = (facts.lift.as_deref()).map(crate::report::control_arm::lift_table);
     // The verdict is printed first: a report that cannot be written must not hide it.
     {
         use std::io::Write;
@@ -145,7 +145,7 @@ pub fn print_verdict(code: u8, decided: bool, verdict: &str) {
         _ => AnsiColor::Yellow,
     };
     let style = Style::new().fg_color(Some(colour.into())).bold();
-    let verdict = crate::output::inert(verdict);
+    let verdict = crate::output::printable(verdict);
     if crate::output::json::stdout_json() {
         // Under --json the verdict line joins the rest of the text on stderr.
         if !crate::output::quiet() {

@@ -11,7 +11,7 @@ use crate::suite::case::{Case, Variant};
 use crate::suite::charter::Charter;
 use crate::suite::manifest::{Manifest, ModelEntry};
 use crate::trial::episode::{run_trial, TrialSpec};
-use crate::trial::latch::CacheRole;
+use crate::trial::cache_role::CacheRole;
 use checkers::CheckContext;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -6,7 +6,7 @@
 
 use crate::suite::case::Variant;
 use crate::suite::manifest::{ModelEntry, ProviderKind};
-use crate::trial::latch::{CacheRole, Latch};
+use crate::trial::cache_role::{CacheRole, CacheWritten};
 use std::sync::Arc;
 
 /// OpenAI caches a prompt's prefix by itself from this many tokens on; shorter prompts gain
@@ -38,8 +38,8 @@ pub fn caches(model: &ModelEntry, system: &str, variant: &Variant) -> bool {
 pub struct WarmUp {
     /// Per unit: its prefix group (tool set), or None when the unit is not cached.
     groups: Vec<Option<usize>>,
-    group_latch: Vec<Option<Arc<Latch>>>,
-    unit_latch: Vec<Option<Arc<Latch>>>,
+    group_latch: Vec<Option<Arc<CacheWritten>>>,
+    unit_latch: Vec<Option<Arc<CacheWritten>>>,
 }
 
 impl WarmUp {
@@ -102,7 +102,7 @@ impl WarmUp {
                 opens: Vec::new(),
             };
         }
-        let unit = Arc::new(Latch::default());
+        let unit = Arc::new(CacheWritten::default());
         self.unit_latch[ui] = Some(unit.clone());
         match &self.group_latch[g] {
             Some(group) => CacheRole {
@@ -110,7 +110,7 @@ impl WarmUp {
                 opens: vec![unit],
             },
             None => {
-                let group = Arc::new(Latch::default());
+                let group = Arc::new(CacheWritten::default());
                 self.group_latch[g] = Some(group.clone());
                 CacheRole {
                     waits_for: None,
@@ -184,7 +184,7 @@ mod tests {
         use std::time::Duration;
         // Bounded, so a latch that never wakes fails the test instead of hanging it.
         let bound = Duration::from_secs(10);
-        let latch = Arc::new(Latch::default());
+        let latch = Arc::new(CacheWritten::default());
         let waiter = tokio::spawn({
             let latch = latch.clone();
             async move { latch.wait().await }
@@ -195,7 +195,7 @@ mod tests {
             !waiter.is_finished(),
             "a closed latch let its waiter through"
         );
-        drop(crate::trial::latch::OpensOnDrop(vec![latch.clone()]));
+        drop(crate::trial::cache_role::OpensOnDrop(vec![latch.clone()]));
         tokio::time::timeout(bound, waiter)
             .await
             .expect("opening the latch did not wake its waiter")

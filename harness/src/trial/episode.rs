@@ -7,7 +7,7 @@ use crate::store::request::TrialRequest;
 use crate::suite::case::{Case, Variant};
 use crate::suite::manifest::{Decoding, ModelEntry};
 use crate::suite::tools::ToolSpec;
-use crate::trial::latch::OpensOnDrop;
+use crate::trial::cache_role::OpensOnDrop;
 pub use crate::trial::reply::assistant_message;
 use crate::trial::reply::{bound_reasoning, live_message, message_bytes};
 use crate::trial::tools::{self, ToolBox};
@@ -34,7 +34,7 @@ pub struct TrialSpec<'a> {
     /// preparing the workspace and writing results never occupy one.
     pub model_slots: &'a tokio::sync::Semaphore,
     /// Whether this episode writes the unit's prompt cache first, or waits for it.
-    pub cache_role: crate::trial::latch::CacheRole,
+    pub cache_role: crate::trial::cache_role::CacheRole,
     pub budget: Option<&'a crate::trial::spending_limit::SpendingLimit>,
     /// `charter`, or `control` (no system prompt) for the control arm.
     pub arm: &'a str,
@@ -153,7 +153,7 @@ fn bound_diff(transcript: &mut Transcript, used: u64, max: u64) -> u64 {
 /// A containment finding (something in the tree the harness could not see) fails the trial
 /// closed: an error naming it, never a verdict.
 fn fail_closed(caps_hit: &[String], transcript: &mut Transcript) {
-    let prefix = crate::trial::beneath::CONTAINMENT;
+    let prefix = crate::trial::confined::CONTAINMENT;
     if let Some(finding) = caps_hit.iter().find(|n| n.starts_with(prefix)) {
         transcript.outcome = Outcome::Error;
         transcript.error = Some(format!("harness: {finding}"));

@@ -273,7 +273,7 @@ pub async fn run(
         if out.len() >= PROBE_MAX_BLOCKS || left.is_zero() {
             findings.push(format!(
                 "{}probe: {} not run: the probe runs at most {PROBE_MAX_BLOCKS} deliverables within {} s",
-                crate::trial::beneath::CONTAINMENT,
+                crate::trial::confined::CONTAINMENT,
                 source,
                 PROBE_TOTAL.as_secs()
             ));

@@ -307,7 +307,7 @@ fn chown_tree(dir: &Path, id: u32) -> Result<(), String> {
     if !is_root() {
         return Ok(());
     }
-    crate::trial::beneath::chown_tree(dir, id, id).map_err(|e| format!("{}: {e}", dir.display()))
+    crate::trial::confined::chown_tree(dir, id, id).map_err(|e| format!("{}: {e}", dir.display()))
 }
 
 /// The namespaces every command gets: mount, network, PID, IPC and UTS, in a user namespace

@@ -3,7 +3,7 @@
 //! to the size caps.
 
 use super::{cap, err, io_err, ok, ToolBox, ToolResult};
-use crate::trial::beneath;
+use crate::trial::confined;
 
 impl ToolBox {
     pub(super) fn list_files(&self, rel: &str) -> ToolResult {
@@ -89,7 +89,7 @@ impl ToolBox {
         let mut found: Vec<(String, Vec<String>)> = Vec::new();
         let most = self.caps.max_workspace_bytes;
         let walked = self.walk(&start, &mut |e| {
-            let Ok((bytes, _)) = beneath::read_entry(e.dir, e.name, most) else {
+            let Ok((bytes, _)) = confined::read_entry(e.dir, e.name, most) else {
                 return;
             };
             let Ok(text) = String::from_utf8(bytes) else {
@@ -107,7 +107,7 @@ impl ToolBox {
         });
         if let Err(e) = walked {
             // A start that does not exist (or is a link) has no matches, as before.
-            if e.raw_os_error() != Some(libc::ENOENT) && !beneath::is_link_refusal(&e) {
+            if e.raw_os_error() != Some(libc::ENOENT) && !confined::is_link_refusal(&e) {
                 return io_err(rel, e);
             }
         }

@@ -1,11 +1,11 @@
 //! The tool set offered to models, executed inside a trial's workspace. Paths are confined to the
 //! workspace: absolute paths and `..` are refused as tool errors, and every file is opened
 //! through a handle of the workspace root with no symlink anywhere in its path (see
-//! [`crate::trial::beneath`]), so a name swapped for a link never leads a tool out. After every
+//! [`crate::trial::confined`]), so a name swapped for a link never leads a tool out. After every
 //! sandboxed command the tree is taken back ([`crate::trial::workspace::reclaim`]) before a tool reads it.
 
 use crate::suite::case::Variant;
-use crate::trial::beneath::{self, Kind, Root};
+use crate::trial::confined::{self, Kind, Root};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
@@ -103,7 +103,7 @@ impl From<&crate::suite::manifest::RunConfig> for Caps {
 
 /// A refused or failed open of `rel`, as the model sees it.
 fn io_err(rel: &str, e: std::io::Error) -> ToolResult {
-    if beneath::is_link_refusal(&e) {
+    if confined::is_link_refusal(&e) {
         refused(format!(
             "{rel}: the path goes through a symlink; links are never followed"
         ))
@@ -324,7 +324,7 @@ impl ToolBox {
     fn walk(
         &self,
         start: &str,
-        read: &mut dyn FnMut(&beneath::Entry<'_>),
+        read: &mut dyn FnMut(&confined::Entry<'_>),
     ) -> std::io::Result<Walked> {
         let Ok(root) = self.handle() else {
             return Ok(Walked::default());

@@ -4,7 +4,7 @@
 
 use super::{git_err, TrialWorkspace};
 use crate::error::{Error, Result};
-use crate::trial::beneath::{self, Kind, Root};
+use crate::trial::confined::{self, Kind, Root};
 use checkers::transcript::{FileChange, Workspace};
 use git2::{ObjectType, Oid};
 use git2::{TreeWalkMode, TreeWalkResult};
@@ -71,7 +71,7 @@ impl TrialWorkspace {
         tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
             if entry.kind() == Some(ObjectType::Blob) {
                 // Shown as the walk shows work-tree names, so the two compare byte for byte.
-                let name = beneath::show(entry.name_bytes());
+                let name = confined::show(entry.name_bytes());
                 base.insert(format!("{dir}{name}"), entry.id());
             }
             TreeWalkResult::Ok
@@ -131,7 +131,7 @@ struct Current {
 /// A walked entry as the diff records it: a regular file's text (its head when long), a symlink
 /// as `symlink → TARGET` (never followed: a link to /etc/hostname or /dev/zero is not read), and
 /// nothing for anything else (a FIFO, a device, a file with another name).
-fn current(e: &beneath::Entry<'_>) -> Option<Current> {
+fn current(e: &confined::Entry<'_>) -> Option<Current> {
     match e.kind {
         Kind::Link => {
             let target = rustix::fs::readlinkat(e.dir, e.name, Vec::new()).ok()?;
@@ -142,7 +142,7 @@ fn current(e: &beneath::Entry<'_>) -> Option<Current> {
             })
         }
         Kind::File => {
-            let Ok((bytes, st)) = beneath::read_entry(e.dir, e.name, u64::MAX) else {
+            let Ok((bytes, st)) = confined::read_entry(e.dir, e.name, u64::MAX) else {
                 return Some(Current {
                     id: None,
                     after: None,
@@ -162,7 +162,7 @@ fn current(e: &beneath::Entry<'_>) -> Option<Current> {
             })
         }
         // Left by a script and too deep to remove: the checkers see that it is there.
-        k if k == beneath::TOO_DEEP => Some(Current {
+        k if k == confined::TOO_DEEP => Some(Current {
             id: None,
             after: Some("[a folder nested too deep to read]".into()),
         }),

@@ -3,13 +3,13 @@
 //! workspace, not the calls' arguments. Each record counts against `max_transcript_bytes`
 //! ([`bounded`]).
 
-use crate::trial::beneath::{self, Entry, Kind, Root};
+use crate::trial::confined::{self, Entry, Kind, Root};
 use checkers::transcript::{CommandEffect, PathDigest};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Every path of the tree ([`walk`]'s; names shown as [`beneath::show`] does) with a digest
+/// Every path of the tree ([`walk`]'s; names shown as [`confined::show`] does) with a digest
 /// of what it is: a regular file's content, a link's target, or the kind of anything else (so
 /// a FIFO in a file's place is a change too).
 pub type Digests = BTreeMap<String, String>;
@@ -39,7 +39,7 @@ pub fn digests(root: &Path, most: u64) -> Digests {
     let _ = walk(&handle, &mut |e| {
         let digest = match e.kind {
             Kind::Dir => return,
-            Kind::File => match beneath::read_entry(e.dir, e.name, most) {
+            Kind::File => match confined::read_entry(e.dir, e.name, most) {
                 Ok((bytes, _)) => sha(&bytes),
                 Err(err) => sha(format!("unreadable: {err}").as_bytes()),
             },

@@ -1,7 +1,7 @@
 //! Taking a workspace back after a sandboxed command, before the harness reads it: owner and
 //! modes reset, special files and hard links removed, files over the caps dropped.
 
-use crate::trial::beneath::{self, Kind, Root};
+use crate::trial::confined::{self, Kind, Root};
 use std::path::Path;
 
 /// Take the tree back after a sandboxed command (`after` names it), before anything reads it:
@@ -12,7 +12,7 @@ use std::path::Path;
 /// `max_workspace_bytes`, dropped, through the folder's descriptor (never by a full path, which
 /// may pass PATH_MAX); more files than `max_files`: the newest names past the cap dropped.
 /// Returns a line for each removal, for `caps_hit`; an entry the walk could not see is a
-/// containment finding (its line starts with [`beneath::CONTAINMENT`]).
+/// containment finding (its line starts with [`confined::CONTAINMENT`]).
 pub fn reclaim(root: &Path, caps: &crate::trial::tools::Caps, after: &str) -> Vec<String> {
     let mut notes = Vec::new();
     let handle = match Root::open(root) {
@@ -75,9 +75,9 @@ pub fn reclaim(root: &Path, caps: &crate::trial::tools::Caps, after: &str) -> Ve
 
 /// An entry the script made unreadable: removed if it can be, named either way (a containment
 /// finding).
-fn unreadable(e: &beneath::Entry<'_>, after: &str) -> String {
+fn unreadable(e: &confined::Entry<'_>, after: &str) -> String {
     let why = e.error.clone().unwrap_or_default();
-    let gone = beneath::remove_tree(e.dir, e.name)
+    let gone = confined::remove_tree(e.dir, e.name)
         .or_else(|_| {
             rustix::fs::unlinkat(e.dir, e.name, rustix::fs::AtFlags::empty())
                 .map_err(std::io::Error::from)
@@ -85,14 +85,14 @@ fn unreadable(e: &beneath::Entry<'_>, after: &str) -> String {
         .is_ok();
     format!(
         "{}{after}: the harness could not walk {} ({why}){}",
-        beneath::CONTAINMENT,
+        confined::CONTAINMENT,
         e.rel,
         if gone { "; removed" } else { "" }
     )
 }
 
 /// A symbolic link owned by the harness again, the link itself (never what it points to).
-fn own_link(e: &beneath::Entry<'_>, uid: libc::uid_t, gid: libc::gid_t) {
+fn own_link(e: &confined::Entry<'_>, uid: libc::uid_t, gid: libc::gid_t) {
     let _ = rustix::fs::chownat(
         e.dir,
         e.name,
@@ -103,9 +103,9 @@ fn own_link(e: &beneath::Entry<'_>, uid: libc::uid_t, gid: libc::gid_t) {
 }
 
 /// Remove a walked entry (a folder too deep to walk: with everything in it).
-fn remove(e: &beneath::Entry<'_>, notes: &mut Vec<String>, after: &str, what: &str) {
-    let removed = if e.kind == beneath::TOO_DEEP {
-        beneath::remove_tree(e.dir, e.name)
+fn remove(e: &confined::Entry<'_>, notes: &mut Vec<String>, after: &str, what: &str) {
+    let removed = if e.kind == confined::TOO_DEEP {
+        confined::remove_tree(e.dir, e.name)
     } else {
         rustix::fs::unlinkat(e.dir, e.name, rustix::fs::AtFlags::empty()).map_err(Into::into)
     };
@@ -130,7 +130,7 @@ fn reset(fd: std::os::fd::BorrowedFd<'_>, mode: u32, uid: u32, gid: u32) -> std:
 
 /// Reset a walked entry through a descriptor of its own, opened without following a link and
 /// checked to be what the walk saw (a folder, or a file with one name).
-fn open_and_reset(e: &beneath::Entry<'_>, dir: bool, mode: u32, uid: u32, gid: u32) {
+fn open_and_reset(e: &confined::Entry<'_>, dir: bool, mode: u32, uid: u32, gid: u32) {
     use rustix::fs::{Mode, OFlags};
     let mut flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
     if dir {
@@ -188,13 +188,13 @@ fn chmod_unreadable(
 }
 
 /// Remove a walked file through its folder's descriptor, naming it.
-fn drop_entry(e: &beneath::Entry<'_>, size: u64, why: &str, after: &str, notes: &mut Vec<String>) {
+fn drop_entry(e: &confined::Entry<'_>, size: u64, why: &str, after: &str, notes: &mut Vec<String>) {
     let path = &e.rel;
     match rustix::fs::unlinkat(e.dir, e.name, rustix::fs::AtFlags::empty()) {
         Ok(()) => notes.push(format!("{after}: dropped {path} ({size} bytes): {why}")),
         Err(err) => notes.push(format!(
             "{}{after}: could not drop {path}: {err}",
-            beneath::CONTAINMENT
+            confined::CONTAINMENT
         )),
     }
 }
@@ -248,14 +248,14 @@ fn drop_over_caps(
     if let Err(e) = walked {
         notes.push(format!(
             "{}{after}: could not drop files: {e}",
-            beneath::CONTAINMENT
+            confined::CONTAINMENT
         ));
     }
     for raw in chosen.keys() {
         notes.push(format!(
             "{}{after}: could not find {} again to drop it",
-            beneath::CONTAINMENT,
-            beneath::show(raw)
+            confined::CONTAINMENT,
+            confined::show(raw)
         ));
     }
 }
@@ -346,7 +346,7 @@ mod tests {
         let fifo = std::ffi::CString::new(ws.join("pipe").to_str().unwrap()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o666) }, 0);
         let mut deep = ws.join("deep");
-        for _ in 0..beneath::MAX_DEPTH + 3 {
+        for _ in 0..confined::MAX_DEPTH + 3 {
             deep.push("d");
         }
         std::fs::create_dir_all(&deep).unwrap();

@@ -7,19 +7,19 @@ use std::sync::Arc;
 /// the latches its first reply opens.
 #[derive(Clone, Default)]
 pub struct CacheRole {
-    pub waits_for: Option<Arc<Latch>>,
-    pub opens: Vec<Arc<Latch>>,
+    pub waits_for: Option<Arc<CacheWritten>>,
+    pub opens: Vec<Arc<CacheWritten>>,
 }
 
 /// A gate that opens once and stays open: episodes wait on it until a warm-up episode has had
 /// its first reply, so the prompt cache that reply wrote is there for them to read.
 #[derive(Default)]
-pub struct Latch {
+pub struct CacheWritten {
     open: std::sync::atomic::AtomicBool,
     notify: tokio::sync::Notify,
 }
 
-impl Latch {
+impl CacheWritten {
     pub fn open(&self) {
         self.open.store(true, std::sync::atomic::Ordering::Release);
         self.notify.notify_waiters();
@@ -41,7 +41,7 @@ impl Latch {
 
 /// Opens its latches when dropped: after the warm-up's first reply, or however the episode
 /// ends before one (an unprepared workspace, a provider failure), so no sibling waits forever.
-pub struct OpensOnDrop(pub Vec<Arc<Latch>>);
+pub struct OpensOnDrop(pub Vec<Arc<CacheWritten>>);
 
 impl Drop for OpensOnDrop {
     fn drop(&mut self) {

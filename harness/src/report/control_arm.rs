@@ -21,7 +21,7 @@ fn rate(records: &[TrialRecord], case: &str) -> Option<f64> {
     })
 }
 
-pub fn lift(charter: &[TrialRecord], control: &[TrialRecord]) -> Vec<CaseLift> {
+pub fn case_lifts(charter: &[TrialRecord], control: &[TrialRecord]) -> Vec<CaseLift> {
     checkers::CASE_IDS
         .iter()
         .filter_map(|case| {
@@ -38,7 +38,7 @@ pub fn lift(charter: &[TrialRecord], control: &[TrialRecord]) -> Vec<CaseLift> {
 }
 
 /// A Markdown table of the lift, with the cases that do not discriminate named.
-pub fn table(lifts: &[CaseLift]) -> String {
+pub fn lift_table(lifts: &[CaseLift]) -> String {
     let mut out = String::from("| case | with charter | control | lift |\n|---|---|---|---|\n");
     for l in lifts {
         let note = if l.discriminates {
