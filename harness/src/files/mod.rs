@@ -16,11 +16,23 @@ use std::path::{Path, PathBuf};
 /// Write JSON through a temp file in the same folder and rename it into place, so a reader
 /// (or a killed run) never sees a half-written file.
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    // Serialize first, then one write: an unbuffered writer would make a syscall per token.
-    let mut bytes = serde_json::to_vec_pretty(value)
+    // Serialized first, then one write (an unbuffered writer would make a syscall per token),
+    // into the thread's buffer of the last write: a run writes thousands of transcripts of
+    // much the same size, and a new buffer would grow by copying for each.
+    thread_local! {
+        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut bytes = BUFFER.take();
+    bytes.clear();
+    serde_json::to_writer_pretty(&mut bytes, value)
         .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
     bytes.push(b'\n');
-    write_atomic(path, &bytes)
+    let written = write_atomic(path, &bytes);
+    // Kept unless a rare large document made it large.
+    if bytes.capacity() <= 1 << 20 {
+        BUFFER.set(bytes);
+    }
+    written
 }
 
 /// The lock file a run holds in its folder while it runs (see `run_folder::lock_for_run`).

@@ -165,7 +165,8 @@ pub(crate) fn record(
     pinned: &str,
     spool: &Arc<crate::store::spool::Spool>,
 ) -> Result<TrialRecord> {
-    let request = crate::store::request::TrialRequest::of(t);
+    // Only what the record needs of the request, read in place.
+    let request = crate::store::request::TrialRequest::reported(t);
     let alias_drift = request
         .model_reported
         .iter()
