@@ -65,7 +65,7 @@ pub async fn run_trial(
         .filter_map(|t| crate::suite::tools::spec(t))
         .collect();
     let mut episode = Episode::seeded(spec, first_request(spec, provider, &tools));
-    let mut transcript = new_transcript(spec, episode.messages.len());
+    let transcript = new_transcript(spec, episode.messages.len());
     let workspace = match spec
         .variant
         .fixture
@@ -96,17 +96,7 @@ pub async fn run_trial(
         .converse(spec, provider, on_retry, &tools, &mut toolbox, warm_up)
         .await;
     drop(slot);
-
-    if let Some(why) = episode.error.take() {
-        transcript.outcome = Outcome::Error;
-        transcript.error = Some(why);
-    }
-    transcript.max_steps_reached = !episode.finished;
-    if let Some(ws) = &workspace {
-        record_changes(&mut transcript, ws);
-    }
-    let used = episode.record(spec, &mut transcript);
-    let used = bound_diff(&mut transcript, used, spec.caps.max_transcript_bytes);
+    let (mut transcript, used) = episode.finish(spec, transcript, workspace.as_ref());
     // The behavioural probe runs each deliverable after the diff was taken.
     if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
         if transcript.outcome == Outcome::Completed {
@@ -576,6 +566,27 @@ impl Episode {
                 self.effects.last().map_or("", |e| e.command.as_str())
             ));
         }
+    }
+
+    /// The episode over, the transcript: how it ended and what it changed in the workspace
+    /// (held to `max_transcript_bytes` with the conversation); the bytes it holds come back.
+    fn finish(
+        mut self,
+        spec: &TrialSpec<'_>,
+        mut transcript: Transcript,
+        workspace: Option<&TrialWorkspace>,
+    ) -> (Transcript, u64) {
+        if let Some(why) = self.error.take() {
+            transcript.outcome = Outcome::Error;
+            transcript.error = Some(why);
+        }
+        transcript.max_steps_reached = !self.finished;
+        if let Some(ws) = workspace {
+            record_changes(&mut transcript, ws);
+        }
+        let used = self.record(spec, &mut transcript);
+        let used = bound_diff(&mut transcript, used, spec.caps.max_transcript_bytes);
+        (transcript, used)
     }
 
     /// The conversation and its accounting into the transcript; the bytes it holds come back.
