@@ -249,12 +249,17 @@ fn same_file(file: &std::fs::File, path: &Path) -> bool {
 pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join(crate::files::LOCK_FILE);
+    // Opened before the lock is taken: failing, it leaves no lock file behind.
+    let held = crate::files::held::hold(dir)?;
     // A holder that ends removes the file it locked: a lock taken on that removed file would
     // guard nothing, so the name is opened again (a few times at most).
     for _ in 0..3 {
         if let Some(file) = try_lock(dir, &path)? {
-            let _held = crate::files::held::hold(dir)?;
-            return Ok(RunLock { file, path, _held });
+            return Ok(RunLock {
+                file,
+                path,
+                _held: held,
+            });
         }
     }
     Err(Error::input(format!(
