@@ -196,10 +196,10 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("serve") {
         return serve(args[2].parse().unwrap());
     }
-    // `scale ROUNDS N,N,… D,D,…`: single-turn E1 at N trials (default 9,600, 24,000 and
-    // 48,000 at D = 0, results on tmpfs), then whether user CPU per trial stays flat: the
-    // largest N against the smallest, which must be within 1.2×. Else the matrix at D = 0
-    // and 100.
+    // `scale ROUNDS N,N,… D,D,… [tmpfs|disk|disk,tmpfs]`: single-turn E1 at N trials
+    // (default 9,600, 24,000 and 48,000 at D = 0, results on tmpfs), then whether user CPU per
+    // trial stays flat: the largest N against the smallest, which must be within 1.2×. Else
+    // the matrix at D = 0 and 100, results on disk and on tmpfs.
     let scale = args.get(1).map(String::as_str) == Some("scale");
     let args: Vec<String> = if scale { args[1..].to_vec() } else { args };
     let rounds: usize = args.get(1).map_or(5, |r| r.parse().unwrap());
@@ -220,6 +220,11 @@ fn main() {
         )
     } else {
         (vec![Workload::Matrix], vec![0, 100])
+    };
+    let places: Vec<&str> = match (scale, args.get(4)) {
+        (true, Some(p)) => p.split(',').collect(),
+        (true, None) => vec!["tmpfs"],
+        (false, _) => vec!["disk", "tmpfs"],
     };
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -272,17 +277,15 @@ fn main() {
         let url = url.trim().to_string();
         // Results on the disk (as users run it) and, for the matrix, on tmpfs (the harness
         // without the disk).
-        let places: &[(&str, PathBuf)] = if scale {
-            // On tmpfs, so the figure is the harness's own work, not the disk's.
-            if shm.is_dir() {
-                &[("tmpfs", shm.to_path_buf())]
-            } else {
-                &[("disk", std::env::temp_dir())]
-            }
-        } else {
-            &[("disk", std::env::temp_dir()), ("tmpfs", shm.to_path_buf())]
-        };
-        for (label, parent) in places {
+        // Scale on tmpfs unless told, so the figure is the harness's own work, not the disk's.
+        let places: Vec<(&str, PathBuf)> = places
+            .iter()
+            .map(|p| match *p {
+                "tmpfs" if shm.is_dir() => ("tmpfs", shm.to_path_buf()),
+                _ => ("disk", std::env::temp_dir()),
+            })
+            .collect();
+        for (label, parent) in &places {
             if !parent.is_dir() {
                 continue;
             }

@@ -2,6 +2,7 @@
 //! mask keys and never write through a planted link (a run folder, marked by its lock file or
 //! its run.json, holds no links), opens that follow no link at the name, and the sorted walk of a folder.
 
+pub mod held;
 pub mod limits;
 pub mod read;
 pub mod root;
@@ -15,11 +16,23 @@ use std::path::{Path, PathBuf};
 /// Write JSON through a temp file in the same folder and rename it into place, so a reader
 /// (or a killed run) never sees a half-written file.
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    // Serialize first, then one write: an unbuffered writer would make a syscall per token.
-    let mut bytes = serde_json::to_vec_pretty(value)
+    // Serialized first, then one write (an unbuffered writer would make a syscall per token),
+    // into the thread's buffer of the last write: a run writes thousands of transcripts of
+    // much the same size, and a new buffer would grow by copying for each.
+    thread_local! {
+        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut bytes = BUFFER.take();
+    bytes.clear();
+    serde_json::to_writer_pretty(&mut bytes, value)
         .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
     bytes.push(b'\n');
-    write_atomic(path, &bytes)
+    let written = write_atomic(path, &bytes);
+    // Kept unless a rare large document made it large.
+    if bytes.capacity() <= 1 << 20 {
+        BUFFER.set(bytes);
+    }
+    written
 }
 
 /// The lock file a run holds in its folder while it runs (see `run_folder::lock_for_run`).
@@ -99,8 +112,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         _ => bytes,
     };
     let mut tmp = temp_beside(path)?;
-    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    publish(tmp, path)
+    tmp.file()
+        .write_all(bytes)
+        .map_err(|e| Error::io(path, e))?;
+    tmp.publish(path)
 }
 
 /// Write a file atomically from a writer, for documents too large to hold in memory: streamed
@@ -109,34 +124,69 @@ pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let tmp = temp_beside(path)?;
+    let mut tmp = temp_beside(path)?;
     let mut out = MaskLines {
         line: Vec::new(),
-        inner: std::io::BufWriter::with_capacity(1 << 16, tmp),
+        inner: std::io::BufWriter::with_capacity(1 << 16, tmp.file()),
     };
     fill(&mut out)
         .and_then(|_| out.finish())
         .map_err(|e| Error::io(path, e))?;
-    let tmp = out
-        .inner
-        .into_inner()
-        .map_err(|e| Error::io(path, e.into_error()))?;
-    publish(tmp, path)
+    drop(out);
+    tmp.publish(path)
+}
+
+/// A temp file beside the file it will become: in a run folder this process holds, created
+/// through the folder's descriptor ([`held`]); elsewhere by name, after the walk for links.
+enum Temp {
+    Held(held::Temp),
+    Named(tempfile::NamedTempFile),
+}
+
+impl Temp {
+    fn file(&mut self) -> &mut std::fs::File {
+        match self {
+            Temp::Held(t) => &mut t.file,
+            Temp::Named(t) => t.as_file_mut(),
+        }
+    }
+
+    /// Rename the finished temp file into place. A temp file made by name is private (0600);
+    /// what the harness writes is an ordinary file (0644).
+    fn publish(self, path: &Path) -> Result<()> {
+        match self {
+            Temp::Held(t) => t.publish(path),
+            Temp::Named(tmp) => {
+                use std::os::unix::fs::PermissionsExt;
+                let _ = tmp
+                    .as_file()
+                    .set_permissions(std::fs::Permissions::from_mode(0o644));
+                tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+                Ok(())
+            }
+        }
+    }
 }
 
 /// A temp file in `path`'s folder (created if missing), so the rename that publishes it is
 /// atomic.
-fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile> {
+fn temp_beside(path: &Path) -> Result<Temp> {
+    if let Some(held) = held::temp_beside(path) {
+        return held.map(Temp::Held);
+    }
     let dir = path.parent().unwrap_or(Path::new("."));
     refuse_links_below_run_dir(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))
+    tempfile::NamedTempFile::new_in(dir)
+        .map(Temp::Named)
+        .map_err(|e| Error::io(dir, e))
 }
 
 /// Folders of a run folder (`transcripts/<model>/<unit>`) must be folders, not links: a link
 /// planted there (in a folder resumed, or copied from elsewhere) would have the harness write a
 /// transcript wherever it points. The run folder is the nearest one holding a `.lock` or a
-/// `run.json`; its own path, and any folder outside a run folder, is the user's to choose.
+/// `run.json`; its own path, and any folder outside a run folder, is the user's to choose. (A
+/// run folder this process holds is written through its descriptor instead: [`held`].)
 fn refuse_links_below_run_dir(dir: &Path) -> Result<()> {
     let mut below = Vec::new();
     for a in dir.ancestors().take(4) {
@@ -157,20 +207,6 @@ fn refuse_links_below_run_dir(dir: &Path) -> Result<()> {
         }
         below.push(a);
     }
-    Ok(())
-}
-
-/// Rename a finished temp file into place. A temp file is private (0600); what the harness
-/// writes is an ordinary file.
-fn publish(tmp: tempfile::NamedTempFile, path: &Path) -> Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = tmp
-            .as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644));
-    }
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
 }
 

@@ -67,10 +67,67 @@ impl TrialRequest {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
+    /// The JSON the transcript stores, the same as [`Self::to_value`]'s, built by moving the
+    /// parts into it: a trial builds its request once, not through a copy of every value.
+    pub fn into_value(self) -> Value {
+        let json = |v: serde_json::Result<Value>| v.unwrap_or(Value::Null);
+        let mut map = self.other;
+        let mut put = |key: &str, v: Value| {
+            map.insert(key.to_string(), v);
+        };
+        put("model", self.model);
+        put("decoding", self.decoding);
+        put("decoding_sent", self.decoding_sent);
+        put(
+            "tools",
+            Value::Array(self.tools.into_iter().map(Value::String).collect()),
+        );
+        if let Some(t) = self.truncated {
+            put("truncated", Value::Bool(t));
+        }
+        if let Some(f) = self.finish_reasons {
+            put("finish_reasons", json(serde_json::to_value(f)));
+        }
+        if let Some(m) = self.model_reported {
+            put(
+                "model_reported",
+                Value::Array(m.into_iter().map(Value::String).collect()),
+            );
+        }
+        if let Some(d) = self.alias_drift {
+            put("alias_drift", Value::Bool(d));
+        }
+        if let Some(e) = self.provider_error {
+            put("provider_error", json(serde_json::to_value(e)));
+        }
+        if let Some(r) = self.replay_of {
+            put("replay_of", Value::String(r));
+        }
+        Value::Object(map)
+    }
+
+    /// What a trial's record needs of its transcript's request (the model ids the API reported,
+    /// the provider's failure), read in place: the rest of the request is not copied.
+    pub fn reported(t: &checkers::Transcript) -> Reported {
+        t.request
+            .as_ref()
+            .and_then(|v| Reported::deserialize(v).ok())
+            .unwrap_or_default()
+    }
+
     /// The pinned model id of the entry (`model.model`).
     pub fn pinned_model(&self) -> &str {
         self.model["model"].as_str().unwrap_or_default()
     }
+}
+
+/// The part of a transcript's request a trial's record reads ([`TrialRequest::reported`]).
+#[derive(Debug, Default, Deserialize)]
+pub struct Reported {
+    #[serde(default, deserialize_with = "lenient")]
+    pub model_reported: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub provider_error: Option<ProviderError>,
 }
 
 fn lenient<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(
@@ -101,8 +158,38 @@ mod tests {
             "an unknown kind reads as absent"
         );
         assert_eq!(r.other["later_field"], json!(7));
+        assert_eq!(
+            TrialRequest::reported(&t).model_reported.unwrap(),
+            ["gpt-x"]
+        );
         let text = serde_json::to_string(&r.to_value()).unwrap();
+        assert_eq!(r.clone().into_value(), r.to_value());
         assert!(text.find("\"alias_drift\"").unwrap() < text.find("\"decoding\"").unwrap());
         assert!(text.find("\"later_field\"").unwrap() < text.find("\"model\"").unwrap());
+    }
+
+    #[test]
+    fn a_request_built_by_moving_its_parts_is_the_request_serialized() {
+        let full = TrialRequest {
+            model: json!({"name": "m", "model": "gpt-x", "price_input_per_mtok": null}),
+            decoding: json!({"temperature": 0.0}),
+            decoding_sent: json!({"temperature": 0.0, "max_tokens": 10}),
+            tools: vec!["read_file".into(), "search".into()],
+            truncated: Some(true),
+            finish_reasons: Some(vec![FinishReason::Length, FinishReason::Stop]),
+            model_reported: Some(vec!["gpt-x-2026".into()]),
+            alias_drift: Some(true),
+            provider_error: Some(ProviderError::Rejected {
+                status: 400,
+                body: "bad".into(),
+            }),
+            replay_of: Some("trial-1.json".into()),
+            other: [("later_field".to_string(), json!([1, 2]))]
+                .into_iter()
+                .collect(),
+        };
+        for r in [full, TrialRequest::default()] {
+            assert_eq!(r.clone().into_value(), r.to_value());
+        }
     }
 }

@@ -165,7 +165,8 @@ pub(crate) fn record(
     pinned: &str,
     spool: &Arc<crate::store::spool::Spool>,
 ) -> Result<TrialRecord> {
-    let request = crate::store::request::TrialRequest::of(t);
+    // Only what the record needs of the request, read in place.
+    let request = crate::store::request::TrialRequest::reported(t);
     let alias_drift = request
         .model_reported
         .iter()
@@ -201,10 +202,13 @@ pub(crate) fn record(
 /// process dies, however it dies). A run that ends removes its lock file: a finished or
 /// interrupted run folder holds none (its run.json marks it as a run folder for the link-safe
 /// writes). Only a process killed by a signal a run does not catch (SIGKILL) leaves it, for the
-/// next run to take over.
+/// next run to take over. While it is held, the run folder is held open too: the run writes
+/// its files through the folder's descriptor, each folder below checked for links once
+/// ([`crate::files::held`]).
 pub struct RunLock {
     file: std::fs::File,
     path: PathBuf,
+    _held: crate::files::held::Holding,
 }
 
 impl RunLock {
@@ -245,11 +249,17 @@ fn same_file(file: &std::fs::File, path: &Path) -> bool {
 pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let path = dir.join(crate::files::LOCK_FILE);
+    // Opened before the lock is taken: failing, it leaves no lock file behind.
+    let held = crate::files::held::hold(dir)?;
     // A holder that ends removes the file it locked: a lock taken on that removed file would
     // guard nothing, so the name is opened again (a few times at most).
     for _ in 0..3 {
         if let Some(file) = try_lock(dir, &path)? {
-            return Ok(RunLock { file, path });
+            return Ok(RunLock {
+                file,
+                path,
+                _held: held,
+            });
         }
     }
     Err(Error::input(format!(
@@ -451,5 +461,71 @@ mod tests {
             lock_for_run(dir.path(), true).is_ok(),
             "a resume may use it"
         );
+    }
+
+    fn files_in(dir: &Path) -> Vec<PathBuf> {
+        crate::files::files_under(&[dir.to_path_buf()], |_| true).unwrap()
+    }
+
+    #[test]
+    fn a_link_planted_in_a_held_run_folder_after_its_folders_were_checked_is_never_followed() {
+        let results = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let run = results.path().join("run");
+        let _lock = lock_for_run(&run, false).unwrap();
+        let trial = |model: &str, n: u32| {
+            let path = crate::store::transcript_path(&run, model, "E1", "default", n);
+            crate::files::write_atomic(&path, b"{}\n")
+        };
+        trial("a", 1).unwrap();
+        trial("b", 1).unwrap();
+        let transcripts = run.join("transcripts");
+        // The model's folder moved aside and a link to the outside put in its place.
+        std::fs::rename(transcripts.join("a"), run.join("moved")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), transcripts.join("a")).unwrap();
+        // The unit's folder removed and a link put in its place.
+        std::fs::remove_dir_all(transcripts.join("b/E1-default")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), transcripts.join("b/E1-default")).unwrap();
+        // A link where a folder the run has not written in yet will be.
+        std::os::unix::fs::symlink(outside.path(), transcripts.join("c")).unwrap();
+        // The run goes on writing (into the folder it opened, wherever that now is), or
+        // refuses naming the link; it never writes through one.
+        let _ = trial("a", 2);
+        for (model, link) in [("b", "b/E1-default"), ("c", "c")] {
+            let e = trial(model, 2).unwrap_err().to_string();
+            let link = transcripts.join(link);
+            assert!(
+                e.contains(&format!(
+                    "{}: is a symlink inside the run folder",
+                    link.display()
+                )),
+                "{e}"
+            );
+        }
+        assert!(
+            files_in(outside.path()).is_empty(),
+            "{:?}",
+            files_in(outside.path())
+        );
+    }
+
+    #[test]
+    fn a_run_folder_resumed_with_a_planted_link_refuses_it_before_writing() {
+        let results = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let run = results.path().join("run");
+        std::fs::create_dir_all(run.join("transcripts")).unwrap();
+        std::fs::write(run.join("run.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(outside.path(), run.join("transcripts/m")).unwrap();
+        let _lock = lock_for_run(&run, true).unwrap();
+        let path = crate::store::transcript_path(&run, "m", "E1", "default", 1);
+        let e = crate::files::write_atomic(&path, b"{}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is a symlink inside the run folder"), "{e}");
+        assert!(files_in(outside.path()).is_empty());
+        // The run's own files at its top level are written through the folder too.
+        crate::files::write_atomic(&run.join("run.json"), b"{\"x\": 1}").unwrap();
+        assert_eq!(std::fs::read(run.join("run.json")).unwrap(), b"{\"x\": 1}");
     }
 }

@@ -64,8 +64,8 @@ pub async fn run_trial(
         .iter()
         .filter_map(|t| crate::suite::tools::spec(t))
         .collect();
-    let mut episode = Episode::seeded(spec);
-    let mut transcript = new_transcript(spec, provider, &tools, episode.messages.len());
+    let mut episode = Episode::seeded(spec, first_request(spec, provider, &tools));
+    let transcript = new_transcript(spec, episode.messages.len());
     let workspace = match spec
         .variant
         .fixture
@@ -96,17 +96,7 @@ pub async fn run_trial(
         .converse(spec, provider, on_retry, &tools, &mut toolbox, warm_up)
         .await;
     drop(slot);
-
-    if let Some(why) = episode.error.take() {
-        transcript.outcome = Outcome::Error;
-        transcript.error = Some(why);
-    }
-    transcript.max_steps_reached = !episode.finished;
-    if let Some(ws) = &workspace {
-        record_changes(&mut transcript, ws);
-    }
-    let used = episode.record(spec, &mut transcript);
-    let used = bound_diff(&mut transcript, used, spec.caps.max_transcript_bytes);
+    let (mut transcript, used) = episode.finish(spec, transcript, workspace.as_ref());
     // The behavioural probe runs each deliverable after the diff was taken.
     if let (Some(script), Some(ws)) = (&spec.case.probe, &workspace) {
         if transcript.outcome == Outcome::Completed {
@@ -204,27 +194,29 @@ async fn run_probe(
     }
 }
 
-/// The transcript before the first request: who, what, under which charter and decoding.
-fn new_transcript(
+/// The trial's request as the transcript records it, before any request: the model entry, the
+/// decoding asked and sent, the tools offered. Built once; what the requests report is added at
+/// the end ([`Episode::record`]) and the whole turned into JSON once.
+fn first_request(
     spec: &TrialSpec<'_>,
     provider: &dyn Provider,
     tools: &[ToolSpec],
-    seeded: usize,
-) -> Transcript {
+) -> TrialRequest {
+    TrialRequest {
+        model: json!(spec.model),
+        decoding: json!(spec.decoding),
+        decoding_sent: provider.decoding_sent(spec.decoding),
+        tools: tools.iter().map(|t| t.name.to_string()).collect(),
+        ..TrialRequest::default()
+    }
+}
+
+/// The transcript before the first request: who, what, under which charter.
+fn new_transcript(spec: &TrialSpec<'_>, seeded: usize) -> Transcript {
     Transcript {
         trial: spec.trial,
         arm: spec.arm.to_string(),
         charter_sha256: spec.charter_sha256.to_string(),
-        request: Some(
-            TrialRequest {
-                model: json!(spec.model),
-                decoding: json!(spec.decoding),
-                decoding_sent: provider.decoding_sent(spec.decoding),
-                tools: tools.iter().map(|t| t.name.to_string()).collect(),
-                ..TrialRequest::default()
-            }
-            .to_value(),
-        ),
         case_sha256: Some(spec.case.sha256.clone()),
         ..Transcript::new(
             &spec.case.id,
@@ -244,6 +236,8 @@ struct Episode {
     /// The conversation as resent to the provider: the model's own turns as it sent them,
     /// unmasked ([`live_message`]); never written.
     live: Vec<Message>,
+    /// The transcript's `request`, written into it once when the episode ends.
+    request: TrialRequest,
     usage: crate::provider::Usage,
     requests: Vec<RequestRecord>,
     finish_reasons: Vec<crate::provider::FinishReason>,
@@ -267,7 +261,7 @@ struct Episode {
 
 impl Episode {
     /// The system prompt (unless the control arm) and the variant's seeded turns.
-    fn seeded(spec: &TrialSpec<'_>) -> Episode {
+    fn seeded(spec: &TrialSpec<'_>, request: TrialRequest) -> Episode {
         let mut messages = if spec.system_prompt.is_empty() {
             Vec::new()
         } else {
@@ -277,6 +271,7 @@ impl Episode {
         Episode {
             live: messages.clone(),
             messages,
+            request,
             usage: Default::default(),
             requests: Vec::new(),
             finish_reasons: Vec::new(),
@@ -294,6 +289,7 @@ impl Episode {
 
     /// The trial ends before any request: the seeded turns and why.
     fn abandoned(self, mut transcript: Transcript, why: String) -> Transcript {
+        transcript.request = Some(self.request.into_value());
         transcript.messages = self.messages;
         transcript.outcome = Outcome::Error;
         transcript.error = Some(why);
@@ -572,6 +568,27 @@ impl Episode {
         }
     }
 
+    /// The episode over, the transcript: how it ended and what it changed in the workspace
+    /// (held to `max_transcript_bytes` with the conversation); the bytes it holds come back.
+    fn finish(
+        mut self,
+        spec: &TrialSpec<'_>,
+        mut transcript: Transcript,
+        workspace: Option<&TrialWorkspace>,
+    ) -> (Transcript, u64) {
+        if let Some(why) = self.error.take() {
+            transcript.outcome = Outcome::Error;
+            transcript.error = Some(why);
+        }
+        transcript.max_steps_reached = !self.finished;
+        if let Some(ws) = workspace {
+            record_changes(&mut transcript, ws);
+        }
+        let used = self.record(spec, &mut transcript);
+        let used = bound_diff(&mut transcript, used, spec.caps.max_transcript_bytes);
+        (transcript, used)
+    }
+
     /// The conversation and its accounting into the transcript; the bytes it holds come back.
     fn record(self, spec: &TrialSpec<'_>, transcript: &mut Transcript) -> u64 {
         let bytes = self.bytes;
@@ -583,19 +600,17 @@ impl Episode {
         transcript.messages = self.messages;
         transcript.usage = Some(self.usage.into());
         let drift = self.reported_models.iter().any(|m| *m != spec.model.model);
-        if transcript.request.is_some() {
-            let mut req = TrialRequest::of(transcript);
-            req.truncated = Some(
-                self.finish_reasons
-                    .iter()
-                    .any(crate::provider::FinishReason::truncated),
-            );
-            req.finish_reasons = Some(self.finish_reasons);
-            req.model_reported = Some(self.reported_models);
-            req.alias_drift = Some(drift);
-            req.provider_error = self.provider_error.clone();
-            transcript.request = Some(req.to_value());
-        }
+        let mut req = self.request;
+        req.truncated = Some(
+            self.finish_reasons
+                .iter()
+                .any(crate::provider::FinishReason::truncated),
+        );
+        req.finish_reasons = Some(self.finish_reasons);
+        req.model_reported = Some(self.reported_models);
+        req.alias_drift = Some(drift);
+        req.provider_error = self.provider_error;
+        transcript.request = Some(req.into_value());
         transcript.request_ids = Some(self.requests);
         bytes
     }
