@@ -117,7 +117,16 @@ impl TrialRequest {
 
     /// The pinned model id of the entry (`model.model`).
     pub fn pinned_model(&self) -> &str {
-        self.model["model"].as_str().unwrap_or_default()
+        /// The one field of the manifest's model entry read here, borrowed from the record.
+        #[derive(Deserialize)]
+        struct Entry<'a> {
+            #[serde(borrow, default)]
+            model: Option<&'a str>,
+        }
+        Entry::deserialize(&self.model)
+            .ok()
+            .and_then(|e| e.model)
+            .unwrap_or_default()
     }
 }
 
