@@ -98,7 +98,9 @@ pub fn out(text: &str) {
     if json::stdout_json() {
         return err(text);
     }
-    let _ = std::io::stdout().lock().write_all(printable(text).as_bytes());
+    let _ = std::io::stdout()
+        .lock()
+        .write_all(printable(text).as_bytes());
 }
 
 /// Where a command's text result is written as it is made (the gate's table, the stories):
@@ -125,7 +127,9 @@ pub fn err(text: &str) {
 /// [`err`] even under `-q`: the error that stops a command, and the logs the user asked for.
 pub fn err_always(text: &str) {
     use std::io::Write;
-    let _ = std::io::stderr().lock().write_all(printable(text).as_bytes());
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(printable(text).as_bytes());
 }
 
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -144,7 +148,10 @@ pub fn quiet() -> bool {
 mod tests {
     #[test]
     fn an_older_form_workflow_command_anywhere_in_a_line_is_written_out() {
-        assert_eq!(super::printable("x ##[error]forged"), "x ##\\u{5b}error]forged");
+        assert_eq!(
+            super::printable("x ##[error]forged"),
+            "x ##\\u{5b}error]forged"
+        );
         let json = super::printable_json(r#"{"path":"a##[error]b"}"#);
         assert_eq!(json, r#"{"path":"a##\u005berror]b"}"#);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -159,7 +166,8 @@ mod tests {
 
     #[test]
     fn bidi_overrides_isolates_marks_and_c1_controls_print_escaped() {
-        let s = super::printable("a\u{202e}b\u{202c}c\u{2066}d\u{2069}e\u{200f}f\u{9b}31m\rg\u{2028}h");
+        let s =
+            super::printable("a\u{202e}b\u{202c}c\u{2066}d\u{2069}e\u{200f}f\u{9b}31m\rg\u{2028}h");
         assert_eq!(
             s,
             "a\\u{202e}b\\u{202c}c\\u{2066}d\\u{2069}e\\u{200f}f\\u{9b}31m\\u{d}g\\u{2028}h"

@@ -4,10 +4,10 @@
 pub mod comparison;
 pub mod events;
 
+pub mod control_arm;
 pub mod files;
 pub mod html;
 pub mod junit;
-pub mod control_arm;
 pub mod markdown;
 pub mod markup;
 pub mod progress;

@@ -130,7 +130,8 @@ pub fn run(opts: &RunOptions) -> Result<RunDone> {
 fn gated(r: &Resolved, ran: Ran, done: Vec<Done>, untestable: Vec<String>) -> Gated {
     let mut records = ran.records;
     records.extend(done.into_iter().map(|(_, r)| r));
-    let lift = (ran.control_records.as_ref()).map(|c| crate::report::control_arm::case_lifts(&records, c));
+    let lift =
+        (ran.control_records.as_ref()).map(|c| crate::report::control_arm::case_lifts(&records, c));
     let names: Vec<String> = (r.inputs.providers.iter())
         .map(|(m, _)| m.name().to_string())
         .collect();

@@ -2,9 +2,9 @@
 //! sandbox every model-started process runs in, the behavioural probe, the run's spending limit
 //! its requests are held to.
 
+pub mod cache_role;
 pub mod confined;
 pub mod episode;
-pub mod cache_role;
 pub mod probe;
 pub mod reply;
 pub mod sandbox;

@@ -37,9 +37,18 @@ pub struct Outline {
     pub has_marker: bool,
 }
 
-/// The version as semver (the `semver` crate: a pre-release sorts before its release).
+/// The version as semver (the `semver` crate: a pre-release sorts before its release). A
+/// version people write in two parts (`Version 0.2`, `Version 1.0`) is that release with patch
+/// 0; one part (`Version 2`) stays unreadable, as it could mean any release of that major.
 fn semver(v: &str) -> Option<semver::Version> {
-    semver::Version::parse(v).ok()
+    semver::Version::parse(v).ok().or_else(|| {
+        let (major, minor) = v.split_once('.')?;
+        let digits =
+            |p: &str| !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit());
+        (digits(major) && digits(minor))
+            .then(|| semver::Version::parse(&format!("{major}.{minor}.0")).ok())
+            .flatten()
+    })
 }
 
 /// What versioning cares about, read from the charter's blocks: a version line or a registry
@@ -198,6 +207,13 @@ fn structure(path: &str, text: &str, o: &Outline) -> Vec<Finding> {
             format!("version {v:?} is not semver"),
             "write the version as MAJOR.MINOR.PATCH, e.g. 0.2.0".into(),
         ),
+        // Read as that release, so the bump is judged; said, so the next edit writes it whole.
+        (Some(v), Some(read)) if v.split('.').count() == 2 => find(
+            line_where(text, |l| l.contains(v.as_str())),
+            "charter/version-two-parts",
+            format!("version {v:?} has two parts: read as {read}"),
+            format!("write the version as MAJOR.MINOR.PATCH: {read}"),
+        ),
         _ => {}
     }
     if o.version_lines.len() > 1 {
@@ -220,6 +236,13 @@ fn structure(path: &str, text: &str, o: &Outline) -> Vec<Finding> {
             "no \"Core Invariants\" section".into(),
             "add a Core Invariants heading with the invariants under it".into(),
         );
+    }
+    // A version in two parts is read (the bump is judged on it): said, never a failure.
+    for f in out
+        .iter_mut()
+        .filter(|f| f.rule == "charter/version-two-parts")
+    {
+        f.severity = super::Severity::Warn;
     }
     out
 }

@@ -133,7 +133,12 @@ fn the_blind_49c_corpus_is_judged_no_worse_than_its_recorded_figures() {
 /// (49 charter edits, 32 capsules). Measured on 24d4760, before the round's lint changes:
 /// charter 44 of 49 right, 3 decided wrong, 1 handed to a reviewer (1 labelled review and
 /// decided); capsules 28 of 32 right, 2 decided wrong, 1 handed (1 labelled review and decided).
-const BOUNDS_49D: [(&str, usize, usize); 2] = [("charter", 3, 1), ("capsule", 2, 1)];
+/// After the round's lint changes (i49c, which never read it), before anything was fixed
+/// against it: charter 46 of 49 right, 2 decided wrong, 0 handed (1 labelled review and
+/// decided); capsules 29 of 32 right, 0 decided wrong, 2 handed (1 labelled review and decided).
+/// Then fixed against it, so a test from here on: a version in two parts (`Version 0.2`,
+/// `Version 1.0`) read as that release with a warning: charter 48 of 49, 0 wrong, 0 handed.
+const BOUNDS_49D: [(&str, usize, usize); 2] = [("charter", 0, 0), ("capsule", 0, 2)];
 
 #[test]
 fn the_blind_49d_corpus_is_judged_no_worse_than_its_recorded_figures() {

@@ -89,6 +89,27 @@ fn a_version_line_written_with_a_v_a_colon_or_another_date_is_the_version() {
 }
 
 #[test]
+fn a_version_written_with_two_parts_is_that_version_with_patch_zero() {
+    let base = seed();
+    // "Version 0.2" is 0.2.0: enough for a patch edit, and for "Version 1.0" after a major one.
+    for (v, code_wanted) in [("0.2", 0), ("1.0", 0), ("0.1", 1)] {
+        let head = versioned(&reworded(&base), v);
+        let (code, out) = lint_edit(&base, &head);
+        assert_eq!(code, code_wanted, "Version {v}: {out}");
+        assert!(
+            !out.contains("[charter/version-semver]"),
+            "Version {v}: {out}"
+        );
+    }
+    // A version in two parts that is lower than the base's is a version going down.
+    let (code, out) = lint_edit(
+        &versioned(&base, "0.2.0"),
+        &versioned(&reworded(&base), "0.1"),
+    );
+    assert_eq!(code, 1, "{out}");
+}
+
+#[test]
 fn a_version_named_inside_a_rule_is_not_a_second_version_line() {
     let base = seed();
     let head = edit(
