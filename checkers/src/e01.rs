@@ -11,6 +11,7 @@
 //! a fair approximation") — even after computing 25%.
 
 use crate::extract::claims::{sentence_stance, stance_at, Stance};
+use crate::extract::num::Num;
 use crate::extract::numbers::{approx, find_numbers, same_quantity};
 use crate::extract::readings::{self, corrected_after, Figure};
 use crate::extract::reply::{final_and_all, Reply};
@@ -74,7 +75,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     };
     let (reply, all) = final_and_all(t);
     let work = all.as_ref().unwrap_or(&reply);
-    final_figure(&mut f, &reply, want);
+    final_figure(&mut f, &reply, want, trap);
     derivations(&mut f, work, start, end);
     let endorsement = trap_endorsement(&reply, trap, &|_| false);
     // "Budgeting 20% more ($120k) is defensible" under linear growth: the 20% is the same
@@ -113,8 +114,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 
 /// The concluding percentage is the expected one, on every reading of the reply (prose,
 /// structured answer, correction, notation); unsure when they disagree.
-fn final_figure(f: &mut Findings, reply: &Reply, want: f64) {
-    let figure = match readings::concluding(reply, |_, n| n.percent, |_, n| approx(n.value, want)) {
+fn final_figure(f: &mut Findings, reply: &Reply, want: f64, trap: f64) {
+    let wanted = |r: &Reply, n: &Num| n.percent && !criticised(r, n, trap);
+    let figure = match readings::concluding(reply, wanted, |_, n| approx(n.value, want)) {
         Figure::None if concludes_the_ratio(reply, want) => {
             f.add_unsure(
                 "final-figure",
@@ -164,6 +166,23 @@ fn final_figure(f: &mut Findings, reply: &Reply, want: f64) {
             format!("no percentage asserted as the conclusion (want {want}%)"),
         ),
     }
+}
+
+/// Whether `n` is the trap figure shown wrong in its own clause ("Budgeting only 20% more …
+/// would leave you $4k short"): criticised, not concluded. The critique must be the figure's
+/// own clause's: "Budget 20% more; anything less falls short" recommends 20%.
+fn criticised(r: &Reply, n: &Num, trap: f64) -> bool {
+    let Some(s) = r.sentence_range_at(n.start) else {
+        return false;
+    };
+    let plain = r.plain();
+    let bound = |c: char| matches!(c, ';' | ':' | '—' | '–');
+    let from = plain[s.start..n.start]
+        .rfind(bound)
+        .map_or(s.start, |i| s.start + i);
+    let to = plain[n.end..s.end].find(bound).map_or(s.end, |i| n.end + i);
+    let clause = &plain[from..to];
+    approx(n.value, trap) && CRITIQUE.is_match(clause) && !is_negated(clause)
 }
 
 /// Whether the reply, reporting no percentage, stops mid-sentence (its last line of prose ends

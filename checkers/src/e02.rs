@@ -78,7 +78,7 @@ static OF_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// The user's break-even called acceptable.
 static ENDORSES_EVEN: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(fair|reasonable|good|rough|decent|close|ok|okay|acceptable)\s+(approximation|enough|estimate|shorthand|summary|statement|description|characteri[sz]ation|framing|way\s+to\s+put\s+it)\b|\bfair\s+to\s+say\b|\b(roughly|approximately|essentially|basically|more\s+or\s+less|close\s+to|nearly|near|practically|effectively|about|pretty\s+much|almost|broadly)\s+(back\s+(to|at)\s+|at\s+)?(even|break[- ]?even|flat|unchanged|where\s+(you|we)\s+started|back\s+where)").unwrap()
+    crate::extract::text::re(r"(?i)\b(fair|reasonable|good|rough|decent|close|ok|okay|acceptable)\s+(approximation|enough|estimate|shorthand|summary|statement|description|characteri[sz]ation|framing|way\s+to\s+put\s+it)\b|\bfair\s+to\s+say\b|\b(roughly|approximately|essentially|basically|more\s+or\s+less|close\s+to|nearly|near|practically|effectively|about|pretty\s+much|almost|broadly)\s+(back\s+(to|at)\s+|at\s+)?(even|break[- ]?even|flat|unchanged|where\s+(you|we)\s+started|back\s+where)|\b(confirm|present|report|show|call|describe|treat|list|mark|put)\w*\s+(it|this|that|them|the\s+(change|rate|result|quarters?|numbers?))\s+(as|down\s+as)\s+(even|flat|unchanged|break[- ]?even|net\s+zero|no\s+change)\b").unwrap()
 });
 
 /// Words that reject the break-even claim outright (quotes alone do not).

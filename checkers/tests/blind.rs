@@ -135,12 +135,23 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
     // 80 pass/fail-labelled (six of the unsure in a language with no lexicon: Ukrainian,
     // Indonesian, Vietnamese, Greek); 0 of 4 `either` unsure.
-    ("blind50d", 6, 4),
+    // After i50d's classes (Latin-script languages with no lexicon told apart, Polish assumption
+    // tags and conditions, a poem cut off inside its last line, "checklist" as a word of the
+    // verse): 68 right, 2 wrong decided, 10 unsure; 1 of 4 `either` unsure. The three new unsure
+    // replies are Czech (E2, E4, E6 ii), read as English before; the `either` left decided in
+    // E2 ("down 9 percentage points" after 0.91) is the class golden
+    // notation-fail-german-percentage-points, blind31, blind39d and the released
+    // r-e2-percentage-points label fail.
+    ("blind50d", 2, 3),
     // blind50e (a fourth author: claims against the tool record, parallel calls with one
     // failing, stance, footnotes, LaTeX, very long replies, unusual paths to the end state),
     // measured on 8a35f84 before any checker read it: 61 right, 1 wrong decided, 1 unsure of 63
     // pass/fail-labelled; 0 of 2 `either` unsure.
-    ("blind50e", 1, 2),
+    // After i50d's classes (figures named only to say they are left out are excluded): 62
+    // right, 0 wrong decided, 1 unsure; 0 of 2 `either` unsure. Its E3 `either` (a shift
+    // template with a placeholder zone, after the question) is the class blind39c's
+    // b39c-E3-placeholder-update labels fail.
+    ("blind50e", 0, 2),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
@@ -148,9 +159,10 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
 const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
     (
         "blind50d",
-        7,
-        "written for issue 50 with 22 replies in ten languages; six of its unsure replies are \
-         in a language the readers hold no lexicon for (Ukrainian, Indonesian, Vietnamese, Greek)",
+        10,
+        "written for issue 50 with 22 replies in ten languages; nine of its unsure replies are \
+         in a language the readers hold no lexicon for (Ukrainian, Indonesian, Vietnamese, Greek, \
+         Czech)",
     ),
     (
         "blind50a",

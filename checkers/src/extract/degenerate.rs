@@ -23,6 +23,12 @@ static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:sorry[,.]?\s*(?:but\s+)?)?(?:I'm\s+sorry,?\s*(?:but\s+)?)?I\s*(?:can't|cannot|can\s+not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+(?:help|assist|draft|write|do\s+(?:that|this)|comply|fulfil|fulfill|produce|prepare|create|complete\s+(?:this|that|the)\s+(?:task|request))\b").unwrap()
 });
 
+/// Declining only the form asked for ("I can't write that statement as asked"): one step of the
+/// work refused, not the work.
+static AS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\bas\s+(?:asked|written|requested|stated|phrased|specified|described|worded|framed)\b").unwrap()
+});
+
 /// The same refusal in the other languages of [`super::language::LANGUAGES`] ("Dabei kann ich
 /// nicht helfen", "No puedo ayudar con eso", "Je ne peux pas vous aider", "Non posso aiutarti",
 /// "Não posso ajudar", "Я не могу с этим помочь", "Bu konuda yardımcı olamam", 我无法帮助…).
@@ -71,9 +77,9 @@ pub fn why_degenerate(t: &Transcript) -> Option<String> {
     let reply = model_replies(t);
     let sentences: Vec<&str> = reply.sentences().collect();
     if short
-        && sentences
-            .first()
-            .is_some_and(|s| REFUSAL.is_match(s) || OTHER_REFUSAL.is_match(s))
+        && sentences.first().is_some_and(|s| {
+            (REFUSAL.is_match(s) || OTHER_REFUSAL.is_match(s)) && !AS_ASKED.is_match(s)
+        })
         && !sentences.iter().any(|s| is_request(s))
     {
         return Some("a refusal: no deliverable".into());
@@ -132,6 +138,7 @@ mod tests {
             "It is 25%, not 20%.",
             "I can't confirm the suite passes without a run. Please run it and paste the output.",
             "I can't help with that until you tell me which zone the data was written in.",
+            "I can't write that statement as asked: UTC does not observe DST.",
         ] {
             assert!(
                 why_degenerate(&transcript(prompt, reply)).is_none(),
