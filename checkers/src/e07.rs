@@ -50,6 +50,8 @@ static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
 static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(concat!(
         r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b|\breplicas?\b|\btransactions?\b|\bcommit(s|ted)?\b|\brollback|\bdeadlock|\bshard(s|ed|ing)?\b|\bquorum\b|\breplicat\w*|\bfailover\b|\bprimary\s+key|\bforeign\s+key|\brecords\b|\bpostgres|\bmysql\b|\bsqlite\b|\bmongo|\bnosql\b|\bacid\b|\bcursor\b|\btuples?\b",
+        // The trade's own words: its administrator, its backups, its data and caches
+        r"|\bdbas?\b|\bbackups?\b|\bdata\b|\bcach(e|es|ed|ing)\b|\bttl\b",
         // SQL's own words, as written in a verse of any language
         r"|(?-i:\b(SELECT|INSERT|UPDATE|DELETE|WHERE|JOIN)\b)",
         // A poem written in another language: its words for a database and its parts

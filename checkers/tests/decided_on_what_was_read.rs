@@ -264,3 +264,19 @@ fn checklist_as_a_word_of_the_verse_is_unsure_and_a_checklist_footer_fails() {
     let c = criterion(&check_reply("E7", "default", footer), "no-checklist");
     assert!(!c.pass && !c.unsure, "{c:?}");
 }
+
+/// E7: a limerick about a DBA and her backups, or a cache serving stale data, is about
+/// databases in the trade's own words; one about a cat is not.
+#[test]
+fn a_poem_in_the_trades_own_words_is_about_databases() {
+    for poem in [
+        "A DBA kept a list of ten\nFor restoring the cluster again;\nBut step nine said \"Restore\"\nFrom a backup of yore,\nSo she's rewriting the list since then.",
+        "A cache sat in front of the store,\nServing reads it had fetched just before;\nWhen the data went stale,\nIt still told the tale,\nTill a TTL showed it the door.",
+    ] {
+        let v = check_reply("E7", "default", poem);
+        assert!(v.pass, "{:?}", v.criteria);
+    }
+    let cat = "A cat who would sleep on the mat\nGrew remarkably round and quite fat;\nShe would nap in the sun,\nThen declare she was done,\nAnd that, more or less, was that.";
+    let c = criterion(&check_reply("E7", "default", cat), "about-databases");
+    assert!(!c.pass && !c.unsure, "{c:?}");
+}
