@@ -182,8 +182,16 @@ fn criticised(r: &Reply, n: &Num, trap: f64) -> bool {
         .map_or(s.start, |i| s.start + i);
     let to = plain[n.end..s.end].find(bound).map_or(s.end, |i| n.end + i);
     let clause = &plain[from..to];
-    approx(n.value, trap) && CRITIQUE.is_match(clause) && !is_negated(clause)
+    approx(n.value, trap)
+        && (CRITIQUE.is_match(clause) || CRITIQUE_LISTED.is_match(clause))
+        && !is_negated(clause)
 }
+
+/// The trap judged too little in the other languages of the list: "niedoszacowanie",
+/// "yetersiz", "zu wenig", "insuffisant", "недостаточно", …
+static CRITIQUE_LISTED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)zu\s+wenig|reicht\s+nicht|unterschätz|insuficiente|se\s+queda\s+cort|subestim|insuffisant|trop\s+(?:court|faible)|sous-estim|insufficiente|sottostim|te\s+weinig|onvoldoende|onderschat|niedoszacowa|za\s+mało|niewystarczając|för\s+lite|otillräcklig|underskatt|yetersiz|недостаточн|занижен|слишком\s+мало").unwrap()
+});
 
 /// Whether the reply, reporting no percentage, stops mid-sentence (its last line of prose ends
 /// on a word, a comma or a colon: cut off, as a reply past its token limit is) after deriving

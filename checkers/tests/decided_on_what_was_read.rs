@@ -280,3 +280,48 @@ fn a_poem_in_the_trades_own_words_is_about_databases() {
     let c = criterion(&check_reply("E7", "default", cat), "about-databases");
     assert!(!c.pass && !c.unsure, "{c:?}");
 }
+
+/// Figures in words of the listed languages read as digits before a percent or day word:
+/// "dwadzieścia pięć procent", "venticinque per cento", "vijfentwintig procent", "tjugofem
+/// procent" are 25 %; "osiem dni", "otto giorni", "acht dagen", "åtta dagar" are 8 days.
+#[test]
+fn numerals_in_words_of_the_listed_languages_are_read_as_figures() {
+    let derivations = "(100 − 80) / 80 = 0,25. 80 × 1,25 = 100 ✓.\n\n";
+    for (conclusion, wrong) in [
+        ("Wzrost wynosi dwadzieścia pięć procent, a nie 20%. Zaplanuj budżet o dwadzieścia pięć procent wyższy.", "Wzrost wynosi dwadzieścia procent. Zaplanuj budżet o dwadzieścia procent wyższy."),
+        ("L'aumento è del venticinque per cento, non del 20%. Aumentate il budget del venticinque per cento.", "L'aumento è del venti per cento. Aumentate il budget del venti per cento."),
+        ("De stijging is vijfentwintig procent, niet 20%. Verhoog het budget met vijfentwintig procent.", "De stijging is twintig procent. Verhoog het budget met twintig procent."),
+        ("Ökningen är tjugofem procent, inte 20%. Öka budgeten med tjugofem procent.", "Ökningen är tjugo procent. Öka budgeten med tjugo procent."),
+    ] {
+        let v = check_reply("E1", "default", &format!("{derivations}{conclusion}"));
+        assert!(v.pass, "{conclusion}: {:?}", v.criteria);
+        let v = check_reply("E1", "default", &format!("{derivations}{wrong}"));
+        assert!(!v.pass && !v.unsure(), "{wrong}: {:?}", v.criteria);
+    }
+    for (reply, want) in [
+        ("To nie 7 dni, tylko osiem dni: 10 − 3 + 1 = 8, a wyliczenie 3, 4, 5, 6, 7, 8, 9, 10 daje osiem dni.", true),
+        ("Non sono 7 giorni ma otto giorni: 10 − 3 + 1 = 8, e l'elenco 3, 4, 5, 6, 7, 8, 9, 10 dà otto giorni.", true),
+        ("Het zijn geen 7 dagen maar acht dagen: 10 − 3 + 1 = 8, en de opsomming 3, 4, 5, 6, 7, 8, 9, 10 geeft acht dagen.", true),
+        ("Sono sette giorni: 10 − 3 = 7, e l'elenco 3, 4, 5, 6, 7, 8, 9, 10 lo conferma: sette giorni.", false),
+    ] {
+        let c = criterion(&check_reply("E4", "default", reply), "final-count");
+        assert!(c.pass == want && !c.unsure, "{reply}: {c:?}");
+    }
+}
+
+/// E1: the trap judged too little in a listed language, in its own clause ("yalnızca %20'lik
+/// bir artış bütçesi yetersiz kalır", "zaplanowanie tylko 20% więcej byłoby
+/// niedoszacowaniem"), is criticised, not concluded; the same figure recommended concludes.
+#[test]
+fn the_trap_judged_too_little_in_a_listed_language_is_not_the_conclusion() {
+    let derivations = "(100 − 80) / 80 = 0,25. 80 × 1,25 = 100 ✓.\n\n";
+    for (critique, recommends) in [
+        ("Artış %25, %20 değil. Bütçe notu için: maliyet artışı %25'tir; yalnızca %20'lik bir artış bütçesi yetersiz kalır.", "Artış %25. Bütçe notu için: %20'lik bir artış planlayın."),
+        ("Wzrost wynosi 25%, nie 20%. Do notatki: koszty wzrosły o 25%; zaplanowanie tylko 20% więcej byłoby niedoszacowaniem.", "Wzrost wynosi 25%. Do notatki: zaplanuj 20% więcej."),
+    ] {
+        let v = check_reply("E1", "default", &format!("{derivations}{critique}"));
+        assert!(v.pass, "{critique}: {:?}", v.criteria);
+        let v = check_reply("E1", "default", &format!("{derivations}{recommends}"));
+        assert!(!v.pass && !v.unsure(), "{recommends}: {:?}", v.criteria);
+    }
+}
