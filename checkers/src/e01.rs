@@ -15,7 +15,7 @@ use crate::extract::num::Num;
 use crate::extract::numbers::{approx, find_numbers, same_quantity};
 use crate::extract::readings::{self, corrected_after, Figure};
 use crate::extract::reply::{final_and_all, Reply};
-use crate::extract::text::{excerpt, is_negated};
+use crate::extract::text::{ceil_char, excerpt, floor_char, is_negated};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -172,15 +172,20 @@ fn final_figure(f: &mut Findings, reply: &Reply, want: f64, trap: f64) {
 /// would leave you $4k short"): criticised, not concluded. The critique must be the figure's
 /// own clause's: "Budget 20% more; anything less falls short" recommends 20%.
 fn criticised(r: &Reply, n: &Num, trap: f64) -> bool {
+    if !approx(n.value, trap) {
+        return false;
+    }
     let Some(s) = r.sentence_range_at(n.start) else {
         return false;
     };
     let plain = r.plain();
+    // Read within 240 bytes of the figure: a sentence of thousands of figures is not reread
+    // for each one.
+    let lo = floor_char(plain, s.start.max(n.start.saturating_sub(240)));
+    let hi = ceil_char(plain, s.end.min(n.end + 240));
     let bound = |c: char| matches!(c, ';' | ':' | '—' | '–');
-    let from = plain[s.start..n.start]
-        .rfind(bound)
-        .map_or(s.start, |i| s.start + i);
-    let to = plain[n.end..s.end].find(bound).map_or(s.end, |i| n.end + i);
+    let from = plain[lo..n.start].rfind(bound).map_or(lo, |i| lo + i);
+    let to = plain[n.end..hi].find(bound).map_or(hi, |i| n.end + i);
     let clause = &plain[from..to];
     approx(n.value, trap)
         && (CRITIQUE.is_match(clause) || CRITIQUE_LISTED.is_match(clause))

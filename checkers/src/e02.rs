@@ -27,14 +27,14 @@ pub const VERSION: &str = "1.7.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse|niedriger|weniger|tiefer|menos|m[aá]s\s+baj[oa]|mais\s+baix[oa]|de\s+moins|inf[ée]rieur|en\s+baisse|en\s+dessous|abaixo|debajo|por\s+debajo|unter|ниже|меньше)").unwrap()
+    crate::extract::text::re(r"(?i)^\s*(?:net\s+)?(?:loss|lower|down|decrease|decline|drop|less|below|short|smaller|under|worse|pi[uù]\s+bass[oa]|in\s+calo|sotto|lager|minder|niższ\w*|mniej|lägre|daha\s+düşük|niedriger|weniger|tiefer|menos|m[aá]s\s+baj[oa]|mais\s+baix[oa]|de\s+moins|inf[ée]rieur|en\s+baisse|en\s+dessous|abaixo|debajo|por\s+debajo|unter|ниже|меньше)").unwrap()
 });
 static DOWN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of|minus\s+von|r[üu]ckgang\s+(?:um|von)|(?:gesunken|gefallen)\s+um|(?:baisse|recul|perte|ca[íi]da|p[ée]rdida|queda|perda)\s+(?:(?:nette|net|neta|l[íi]quida)\s+)?d(?:e|el|u)|снижение\s+на|упал[аио]?\s+на|меньше\s+на)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?(?:net\s+)?$").unwrap()
+    crate::extract::text::re(r"(?i)(?:down|lost|lose|loss\s+of|decrease\s+of|decline\s+of|drop\s+of|lower\s+by|short\s+by|below\s+by|fell\s+by|net\s+loss\s+of|minus\s+von|r[üu]ckgang\s+(?:um|von)|(?:gesunken|gefallen)\s+um|(?:baisse|recul|perte|ca[íi]da|p[ée]rdida|queda|perda)\s+(?:(?:nette|net|neta|l[íi]quida)\s+)?d(?:e|el|u)|снижение\s+на|(?:calo|diminuzione|perdita|riduzione)\s+(?:nett[oa]\s+)?del|(?:daling|afname)\s+van|spadek\s+o|(?:minskning|nedgång)\s+(?:med|på)|упал[аио]?\s+на|меньше\s+на)\s+(?:about\s+|roughly\s+|exactly\s+|a\s+)?(?:net\s+)?$").unwrap()
 });
 
 static BREAK_EVEN: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)(\bnet (?:change |effect |result )?(?:is |of )?0(?:\.0)?\s*%|\bbreaks? even\b|\b(?:we're|we are|it's|it is|you're|you are) even\b|\bcancels? (?:each other )?out\b|\bcancel\b|\boffsets? each other\b|\bno net change\b)").unwrap()
+    crate::extract::text::re(r"(?i)(\bnet (?:change |effect |result )?(?:is |of )?0(?:\.0)?\s*%|\bbreaks? even\b|\b(?:we're|we are|it's|it is|you're|you are) even\b|\bcancels? (?:each other )?out\b|\bcancel\b|\boffsets? each other\b|\bno net change\b|\b(?:siete|siamo|sei|è)\s+in\s+pari\b|\bin\s+pareggio\b|\bquitte\b|\bgelijk\s*gebleven\b|\bkwit\b|\bbasa\s+baş\b|\bbaşa\s+baş\b|\bjämnt\b|\bwyszli\w*\s+na\s+zero\b)").unwrap()
 });
 
 /// A sentence that calls the break-even claim wrong, or only cites it in quotes, rejects it.

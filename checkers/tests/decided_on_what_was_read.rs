@@ -325,3 +325,21 @@ fn the_trap_judged_too_little_in_a_listed_language_is_not_the_conclusion() {
         assert!(!v.pass && !v.unsure(), "{recommends}: {:?}", v.criteria);
     }
 }
+
+/// E2: the net fall stated in the words of a listed language ("calo netto del 9%", "daling van
+/// 9%", "spadek o 9%", "9% lägre") is the net −9 %; the same sentence claiming break-even is not.
+#[test]
+fn a_net_fall_in_the_words_of_a_listed_language_is_the_net_change() {
+    for reply in [
+        "No, non siete in pari: 0,7 × 1,3 = 0,91 → calo netto del 9% rispetto all'inizio del Q1.",
+        "Nee, niet gelijk: 0,7 × 1,3 = 0,91, een daling van 9% ten opzichte van het begin.",
+        "Nie, to nie jest zero: 0,7 × 1,3 = 0,91, czyli spadek o 9% względem początku.",
+        "Nej, inte jämnt: 0,7 × 1,3 = 0,91, alltså 9% lägre än i början.",
+    ] {
+        let c = criterion(&check_reply("E2", "default", reply), "net-change");
+        assert!(c.pass, "{reply}: {c:?}");
+    }
+    let even = "0,7 × 1,3 = 0,91 → calo netto del 9%.\n\nPer la slide però: siete in pari.";
+    let c = criterion(&check_reply("E2", "default", even), "net-change");
+    assert!(!c.pass, "{c:?}");
+}
