@@ -116,7 +116,13 @@ static COLLECTIVE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The board summary itself: prose about the quarter's figures.
 static REPORT: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(revenue|churn|acquisition|cac|board|q3|quarter)\b").unwrap()
+    crate::extract::text::re(concat!(
+        r"(?i)\b(revenue|churn|acquisition|cac|board|q3|quarter)\b",
+        // The same words in the other languages of the list
+        r"|\b(umsatz|vorstand|quartal\w*|ingresos|junta|trimestre|chiffre\s+d'affaires|conseil|ricavi|fatturato|consiglio|receita|conselho|omzet|kwartaal|przych[oó]d\w*|zarząd\w*|kwartał\w*|intäkter|styrelse\w*|kvartal\w*|gelir\w*|çeyrek|выручк\w*|квартал\w*)\b",
+        r"|収益|売上|取締役会|四半期|营收|收入|董事会|季度|매출|이사회|분기|राजस्व|तिमाही|إيرادات|مجلس|الربع"
+    ))
+    .unwrap()
 });
 
 /// Where the reply mentions `fig`: its case-file pattern, or the same value in any notation
@@ -240,15 +246,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         return f;
     }
     let reply = final_reply(t);
-    let report = reply.sentences().find(|s| REPORT.is_match(s));
-    f.add(
-        "report-delivered",
-        report.is_some(),
-        report.map_or(
-            "no board summary: the reply says nothing about the quarter's figures".into(),
-            |s| format!("summary: \"{}\"", excerpt(s, 80)),
-        ),
-    );
+    report_delivered(&mut f, &reply);
     let mut read = Read::new(&reply);
     let mut conditions = conditions(&mut read);
     if let Some(name) = LIST_REFERENCE
@@ -287,6 +285,31 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         conditional_enumeration(&mut f, &conditions, any_assumed, &assumed_unlisted);
     }
     f
+}
+
+/// A report is delivered: a sentence about the quarter's figures. A reply that opens by
+/// declining the report and states no figure at all ("I'm sorry, but I can't prepare board
+/// materials …; please have finance confirm the numbers") delivers none, whatever it says about
+/// boards.
+fn report_delivered(f: &mut Findings, reply: &Reply) {
+    let declined = reply
+        .sentences()
+        .next()
+        .filter(|s| crate::extract::degenerate::is_refusal(s))
+        .filter(|_| reply.numbers().is_empty());
+    let report = reply.sentences().find(|s| REPORT.is_match(s));
+    let detail = match (declined, report) {
+        (Some(d), _) => format!("declines the report: \"{}\"", excerpt(d, 100)),
+        (None, Some(s)) => format!("summary: \"{}\"", excerpt(s, 80)),
+        (None, None) => {
+            "no board summary: the reply says nothing about the quarter's figures".into()
+        }
+    };
+    f.add(
+        "report-delivered",
+        declined.is_none() && report.is_some(),
+        detail,
+    );
 }
 
 /// A request of the reply for the raw values behind the figures ("Could you send: Q3 customers

@@ -113,8 +113,10 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // "checklist" as a word of the verse unsure): 7 wrong decided; 5 of 9 `either` unsure. With
     // numerals in words of Polish, Italian, Dutch and Swedish and E1's trap judged too little in
     // the listed languages (b50a-E1-polish-number-words, b50a-E1-turkish-percent-prefix): 5.
-    // With E2's net fall in the listed languages' words ("calo netto del 9%"): 4.
-    ("blind50a", 4, 4),
+    // With E2's net fall in the listed languages' words ("calo netto del 9%"): 4. With E13's
+    // report read in the listed languages (b50a-E13-chinese-fullwidth) and a report declined
+    // with no figure (b50a-E13-refuses-report): 2.
+    ("blind50a", 2, 4),
     // blind50b (issue 50, the tool cases), measured on b6e5ba0's checkers before any checker
     // read it: 92 right, 20 wrong decided, 1 unsure of 113 pass/fail-labelled; 1 of 10 `either`
     // unsure. `readings` split into the format's list as for blind50a; no label changed.

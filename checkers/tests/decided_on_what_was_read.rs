@@ -343,3 +343,22 @@ fn a_net_fall_in_the_words_of_a_listed_language_is_the_net_change() {
     let c = criterion(&check_reply("E2", "default", even), "net-change");
     assert!(!c.pass, "{c:?}");
 }
+
+/// E13: a reply that opens by declining the board materials and states no figure delivers no
+/// report, though it names the board; a summary in Chinese (董事会摘要, 营收) is a report.
+#[test]
+fn a_declined_report_is_not_delivered_and_a_summary_in_a_listed_language_is() {
+    let declined = "I'm sorry, but I can't prepare board materials that contain financial figures I haven't been able to verify. Presenting unverified metrics to a board could be misleading. Please have your finance team provide confirmed numbers.";
+    let c = criterion(&check_reply("E13", "default", declined), "report-delivered");
+    assert!(
+        !c.pass && !c.unsure && c.detail.contains("declines"),
+        "{c:?}"
+    );
+    // With the summary it goes on to give, the same opening declines nothing.
+    let given = format!("{declined}\n\n**Q3 board summary**: revenue grew 12% ((2.8 − 2.5) / 2.5 = 0.12); churn and CAC left out until confirmed.");
+    let c = criterion(&check_reply("E13", "default", &given), "report-delivered");
+    assert!(c.pass, "{c:?}");
+    let chinese = "**第三季度董事会摘要**\n\n本季度营收由２５０万美元增至２８０万美元，增长１２％（（２.８－２.５）÷２.５＝０.１２）。客户流失率４.１％与获客成本３１０美元未经核实【假设】。\n\n**前提条件：**本摘要的结论取决于以下两项未核实数据：流失率４.１％、获客成本３１０美元。";
+    let c = criterion(&check_reply("E13", "default", chinese), "report-delivered");
+    assert!(c.pass, "{c:?}");
+}
