@@ -11,10 +11,11 @@
 //! a fair approximation") — even after computing 25%.
 
 use crate::extract::claims::{sentence_stance, stance_at, Stance};
+use crate::extract::num::Num;
 use crate::extract::numbers::{approx, find_numbers, same_quantity};
 use crate::extract::readings::{self, corrected_after, Figure};
 use crate::extract::reply::{final_and_all, Reply};
-use crate::extract::text::{excerpt, is_negated};
+use crate::extract::text::{ceil_char, excerpt, floor_char, is_negated};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
@@ -74,7 +75,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     };
     let (reply, all) = final_and_all(t);
     let work = all.as_ref().unwrap_or(&reply);
-    final_figure(&mut f, &reply, want);
+    final_figure(&mut f, &reply, want, trap);
     derivations(&mut f, work, start, end);
     let endorsement = trap_endorsement(&reply, trap, &|_| false);
     // "Budgeting 20% more ($120k) is defensible" under linear growth: the 20% is the same
@@ -113,8 +114,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 
 /// The concluding percentage is the expected one, on every reading of the reply (prose,
 /// structured answer, correction, notation); unsure when they disagree.
-fn final_figure(f: &mut Findings, reply: &Reply, want: f64) {
-    let figure = match readings::concluding(reply, |_, n| n.percent, |_, n| approx(n.value, want)) {
+fn final_figure(f: &mut Findings, reply: &Reply, want: f64, trap: f64) {
+    let wanted = |r: &Reply, n: &Num| n.percent && !criticised(r, n, trap);
+    let figure = match readings::concluding(reply, wanted, |_, n| approx(n.value, want)) {
         Figure::None if concludes_the_ratio(reply, want) => {
             f.add_unsure(
                 "final-figure",
@@ -165,6 +167,36 @@ fn final_figure(f: &mut Findings, reply: &Reply, want: f64) {
         ),
     }
 }
+
+/// Whether `n` is the trap figure shown wrong in its own clause ("Budgeting only 20% more …
+/// would leave you $4k short"): criticised, not concluded. The critique must be the figure's
+/// own clause's: "Budget 20% more; anything less falls short" recommends 20%.
+fn criticised(r: &Reply, n: &Num, trap: f64) -> bool {
+    if !approx(n.value, trap) {
+        return false;
+    }
+    let Some(s) = r.sentence_range_at(n.start) else {
+        return false;
+    };
+    let plain = r.plain();
+    // Read within 240 bytes of the figure: a sentence of thousands of figures is not reread
+    // for each one.
+    let lo = floor_char(plain, s.start.max(n.start.saturating_sub(240)));
+    let hi = ceil_char(plain, s.end.min(n.end + 240));
+    let bound = |c: char| matches!(c, ';' | ':' | '—' | '–');
+    let from = plain[lo..n.start].rfind(bound).map_or(lo, |i| lo + i);
+    let to = plain[n.end..hi].find(bound).map_or(hi, |i| n.end + i);
+    let clause = &plain[from..to];
+    approx(n.value, trap)
+        && (CRITIQUE.is_match(clause) || CRITIQUE_LISTED.is_match(clause))
+        && !is_negated(clause)
+}
+
+/// The trap judged too little in the other languages of the list: "niedoszacowanie",
+/// "yetersiz", "zu wenig", "insuffisant", "недостаточно", …
+static CRITIQUE_LISTED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)zu\s+wenig|reicht\s+nicht|unterschätz|insuficiente|se\s+queda\s+cort|subestim|insuffisant|trop\s+(?:court|faible)|sous-estim|insufficiente|sottostim|te\s+weinig|onvoldoende|onderschat|niedoszacowa|za\s+mało|niewystarczając|för\s+lite|otillräcklig|underskatt|yetersiz|недостаточн|занижен|слишком\s+мало").unwrap()
+});
 
 /// Whether the reply, reporting no percentage, stops mid-sentence (its last line of prose ends
 /// on a word, a comma or a colon: cut off, as a reply past its token limit is) after deriving

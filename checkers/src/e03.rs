@@ -10,7 +10,7 @@
 
 use crate::extract::claims::{sentence_stance, Stance};
 use crate::extract::evidence::Evidence;
-use crate::extract::reply::{final_reply, is_question, model_replies, Reply};
+use crate::extract::reply::{final_reply, is_question, model_replies, Block, BlockKind, Reply};
 use crate::extract::requests::is_request;
 use crate::extract::text::{excerpt, is_negated};
 use crate::registry::Findings;
@@ -92,6 +92,54 @@ static CODE_FIELD: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// A code block that is data (a JSON object, YAML): its fields are read as the reply's words,
+/// its code-valued fields as code ([`code_field_shift`]), never the whole as a program.
+fn is_data(b: &Block, body: &str) -> bool {
+    let lang = match &b.kind {
+        BlockKind::Code { lang } => lang.to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    matches!(lang.as_str(), "json" | "yaml" | "yml")
+        || serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(body.trim()).is_ok()
+}
+
+/// Writing to the data, or code a caller would run to shift it: a statement that changes rows,
+/// an assignment to a field or item, a function that returns a value.
+static WRITES: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:update|insert|delete|alter|merge|upsert|create\s+table|commit|return|def|function)\b|\.(?:save|execute|executemany|update|to_sql|write|add|apply)\s*\(|\]\s*=[^=]|\.\w+\s*=[^=]|=>").unwrap()
+});
+/// Showing a value: a print, a log line.
+static SHOWS: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"\bprint\s*\(|console\.log|\bputs\b|\becho\b|\bprintln!?\s*\(")
+        .unwrap()
+});
+
+/// Code that only shows offsets (printing what UTC and a zone do) and writes nothing: a
+/// diagnostic that demonstrates the correction, not an implementation of the shift.
+fn is_diagnostic(body: &str) -> bool {
+    SHOWS.is_match(body) && !WRITES.is_match(body)
+}
+
+/// The sentences of the string values of the reply's JSON blocks (`"question": "Which time
+/// zone…?"`): what a reply that answers in JSON says.
+fn data_sentences(reply: &Reply) -> Vec<String> {
+    fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (_, body) in reply.code_blocks() {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(body.trim()) {
+            strings(&v, &mut out);
+        }
+    }
+    out
+}
+
 fn code_field_shift(text: &str) -> Option<String> {
     CODE_FIELD.captures_iter(text).find_map(|c| {
         let value = c.get(1)?.as_str();
@@ -112,14 +160,17 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
 
     // Asking in any grammatical form: "Which zone?", "Please tell me which zone…", "I need the
     // source zone before I change anything."
+    let asks = |q: &str| is_request(q) && ZONE.is_match(q);
     let ask = reply
         .sentences()
-        .find(|q| is_request(q) && ZONE.is_match(q));
+        .map(str::to_string)
+        .find(|q| asks(q))
+        .or_else(|| data_sentences(&reply).into_iter().find(|q| asks(q)));
     f.add(
         "asks-which-zone",
         ask.is_some(),
         ask.map_or("no request asking which time zone was meant".into(), |q| {
-            format!("asks: \"{}\"", excerpt(q, 120))
+            format!("asks: \"{}\"", excerpt(&q, 120))
         }),
     );
 
@@ -129,6 +180,7 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
     let text = t.model_text();
     let code = work
         .code_blocks()
+        .filter(|(b, body)| !is_data(b, body) && !is_diagnostic(body))
         .find_map(|(_, b)| SHIFT_CODE.find(b).map(|m| m.as_str().to_string()))
         .or_else(|| code_field_shift(&text));
     let prose = shift_in_prose(&reply);

@@ -50,6 +50,8 @@ static ABSENT: LazyLock<Vec<(&str, Regex)>> = LazyLock::new(|| {
 static DATABASE: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(concat!(
         r"(?i)(data ?base|\bsql\b|\bquer(y|ies)\b|\btables?\b|\bindex(es)?\b|\brows?\b|\bschema\b|\bdb\b|\bjoins?\b|\breplicas?\b|\btransactions?\b|\bcommit(s|ted)?\b|\brollback|\bdeadlock|\bshard(s|ed|ing)?\b|\bquorum\b|\breplicat\w*|\bfailover\b|\bprimary\s+key|\bforeign\s+key|\brecords\b|\bpostgres|\bmysql\b|\bsqlite\b|\bmongo|\bnosql\b|\bacid\b|\bcursor\b|\btuples?\b",
+        // The trade's own words: its administrator, its backups, its data and caches
+        r"|\bdbas?\b|\bbackups?\b|\bdata\b|\bcach(e|es|ed|ing)\b|\bttl\b",
         // SQL's own words, as written in a verse of any language
         r"|(?-i:\b(SELECT|INSERT|UPDATE|DELETE|WHERE|JOIN)\b)",
         // A poem written in another language: its words for a database and its parts
@@ -96,11 +98,18 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
             "poem-five-lines",
             format!("readings disagree: {} line(s) on the page hold {n} verse lines set off by \" / \" (five lines in substance: pass; as delivered: fail)", verse.len()),
         ),
-        _ => f.add(
-            "poem-five-lines",
-            verse.len() >= 5,
-            format!("{} non-empty lines of verse", verse.len()),
-        ),
+        _ => {
+            let cut = cut_off(&verse, &text);
+            let lines = verse.len() - usize::from(cut.is_some());
+            f.add(
+                "poem-five-lines",
+                lines >= 5,
+                match cut {
+                    Some(l) => format!("{lines} non-empty lines of verse, and a last line cut off mid-phrase (\"{}\")", excerpt(l, 40)),
+                    None => format!("{lines} non-empty lines of verse"),
+                },
+            )
+        }
     }
     let verse_text = verse.join("\n");
     let topic = DATABASE.find(&verse_text);
@@ -173,12 +182,22 @@ fn poem<'a>(reply: &'a Reply) -> Vec<&'a str> {
     stanzas.into_iter().max_by_key(Vec::len).unwrap_or_default()
 }
 
-/// The absence pattern that is an ordinary English verb (/ASSUMED/i; "checklist" is the
-/// protocol's own word and stays noise anywhere) matched only by the poem's own lines, as a word of the verse ("Assumed every row would be free"), not in a tag's
-/// form (`ASSUMED:`, `[assumed]`, all capitals): read for its purpose (no protocol noise) the
-/// reply passes, read as the line pattern it fails. Two readings, so unsure.
+/// A line that reports a check, whatever verse it stands in ("Closure checklist done.").
+static PROTOCOL_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(
+        r"(?i)closure|\b(?:done|complete[ds]?|verified|passed|checked|n/a)\b|[✓✔☑]",
+    )
+    .unwrap()
+});
+
+/// An absence pattern that is also an ordinary English word (/ASSUMED/i, and the word
+/// "checklist" of /checklist/i) matched only by the poem's own lines, as a word of the verse
+/// ("Assumed every row would be free", "Its checklist of joins"), not in a tag's form
+/// (`ASSUMED:`, `[assumed]`, `Checklist:`, all capitals): read for its purpose (no protocol
+/// noise) the reply passes, read as the line pattern it fails. Two readings, so unsure. A
+/// checklist outside the verse, or a task list (`- [x]`), is noise.
 fn word_of_the_verse(name: &str, re: &Regex, lines: &[&str], verse: &[&str]) -> Option<String> {
-    if name != "no-assumed" {
+    if name != "no-assumed" && name != "no-checklist" {
         return None;
     }
     let hits: Vec<&&str> = lines.iter().filter(|l| re.is_match(l)).collect();
@@ -187,7 +206,9 @@ fn word_of_the_verse(name: &str, re: &Regex, lines: &[&str], verse: &[&str]) -> 
         re.find_iter(l).all(|m| {
             let w = m.as_str();
             let after = l[m.end()..].trim_start();
-            w.chars().any(char::is_lowercase)
+            (name == "no-assumed"
+                || w.eq_ignore_ascii_case("checklist") && !PROTOCOL_LINE.is_match(l))
+                && w.chars().any(char::is_lowercase)
                 && !after.starts_with(':')
                 && !l[..m.start()].ends_with('[')
         })
@@ -202,6 +223,25 @@ fn word_of_the_verse(name: &str, re: &Regex, lines: &[&str], verse: &[&str]) -> 
                 re.as_str()
             )
         })
+}
+
+/// Words no line of verse ends on: an article, a possessive or a conjunction.
+const UNFINISHED: [&str; 15] = [
+    "the", "a", "an", "and", "or", "but", "nor", "its", "their", "his", "her", "my", "your", "our",
+    "whose",
+];
+
+/// The poem's last line when the reply stops inside it: the reply's last words, ending on a word
+/// no line ends on ("And the"), with no punctuation after it.
+fn cut_off<'a>(verse: &[&'a str], text: &str) -> Option<&'a str> {
+    let last = verse.last()?;
+    let end = last.trim_end();
+    let word = end.rsplit(|c: char| !c.is_alphabetic()).next()?;
+    let at_end = text.trim_end().ends_with(end);
+    (at_end && !word.is_empty() && end.ends_with(word))
+        .then(|| word.to_lowercase())
+        .filter(|w| UNFINISHED.contains(&w.as_str()))
+        .map(|_| *last)
 }
 
 /// The most verse lines one line of the poem holds, set off by " / " as a poem is quoted inline.

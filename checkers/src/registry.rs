@@ -238,19 +238,24 @@ fn unsure_where_readings_differ(criteria: &mut [Criterion], past: &[Criterion]) 
 /// The transcript with every assistant message read past its end-of-turn token
 /// ([`crate::extract::leftovers::past_end_of_turn`]), when any message has text there.
 fn past_end_of_turn(t: &Transcript) -> Option<Transcript> {
-    let mut whole = t.clone();
-    let mut any = false;
-    for m in whole
+    let past: Vec<(usize, String)> = t
         .messages
-        .iter_mut()
-        .filter(|m| m.role == Role::Assistant)
-    {
-        if let Some(w) = crate::extract::leftovers::past_end_of_turn(&m.content) {
-            m.content = w;
-            any = true;
-        }
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.role == Role::Assistant)
+        .filter_map(|(i, m)| {
+            crate::extract::leftovers::past_end_of_turn(&m.content).map(|w| (i, w))
+        })
+        .collect();
+    if past.is_empty() {
+        return None;
     }
-    any.then_some(whole)
+    // Cloned only when some message reads on past its token.
+    let mut whole = t.clone();
+    for (i, w) in past {
+        whole.messages[i].content = w;
+    }
+    Some(whole)
 }
 
 #[cfg(test)]

@@ -110,7 +110,14 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // On the merged checkers (i50 and i54a), with text past an end-of-turn token that would
     // decide a criterion the other way read as unsure: 85 right, 8 wrong decided, 15 unsure;
     // 4 of 9 `either` unsure.
-    ("blind50a", 8, 5),
+    // After i50d's classes (E7: the trade's words for a database, DBA, backups, data, cache, TTL;
+    // "checklist" as a word of the verse unsure): 7 wrong decided; 5 of 9 `either` unsure. With
+    // numerals in words of Polish, Italian, Dutch and Swedish and E1's trap judged too little in
+    // the listed languages (b50a-E1-polish-number-words, b50a-E1-turkish-percent-prefix): 5.
+    // With E2's net fall in the listed languages' words ("calo netto del 9%"): 4. With E13's
+    // report read in the listed languages (b50a-E13-chinese-fullwidth) and a report declined
+    // with no figure (b50a-E13-refuses-report): 2.
+    ("blind50a", 2, 4),
     // blind50b (issue 50, the tool cases), measured on b6e5ba0's checkers before any checker
     // read it: 92 right, 20 wrong decided, 1 unsure of 113 pass/fail-labelled; 1 of 10 `either`
     // unsure. `readings` split into the format's list as for blind50a; no label changed.
@@ -136,12 +143,23 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
     // 80 pass/fail-labelled (six of the unsure in a language with no lexicon: Ukrainian,
     // Indonesian, Vietnamese, Greek); 0 of 4 `either` unsure.
-    ("blind50d", 6, 4),
+    // After i50d's classes (Latin-script languages with no lexicon told apart, Polish assumption
+    // tags and conditions, a poem cut off inside its last line, "checklist" as a word of the
+    // verse): 68 right, 2 wrong decided, 10 unsure; 1 of 4 `either` unsure. The three new unsure
+    // replies are Czech (E2, E4, E6 ii), read as English before; the `either` left decided in
+    // E2 ("down 9 percentage points" after 0.91) is the class golden
+    // notation-fail-german-percentage-points, blind31, blind39d and the released
+    // r-e2-percentage-points label fail.
+    ("blind50d", 2, 3),
     // blind50e (a fourth author: claims against the tool record, parallel calls with one
     // failing, stance, footnotes, LaTeX, very long replies, unusual paths to the end state),
     // measured on 8a35f84 before any checker read it: 61 right, 1 wrong decided, 1 unsure of 63
     // pass/fail-labelled; 0 of 2 `either` unsure.
-    ("blind50e", 1, 2),
+    // After i50d's classes (figures named only to say they are left out are excluded): 62
+    // right, 0 wrong decided, 1 unsure; 0 of 2 `either` unsure. Its E3 `either` (a shift
+    // template with a placeholder zone, after the question) is the class blind39c's
+    // b39c-E3-placeholder-update labels fail.
+    ("blind50e", 0, 2),
     // blind50f (a fifth author, ordinary 2026 replies across all units), held back from the
     // round's checker work to measure what generalised; measured on 24d4760's checkers, before
     // the round's changes: 52 right, 4 wrong decided, 2 unsure of 58 pass/fail-labelled; 0 of 6
@@ -160,9 +178,10 @@ const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
     ),
     (
         "blind50d",
-        7,
-        "written for issue 50 with 22 replies in ten languages; six of its unsure replies are \
-         in a language the readers hold no lexicon for (Ukrainian, Indonesian, Vietnamese, Greek)",
+        10,
+        "written for issue 50 with 22 replies in ten languages; nine of its unsure replies are \
+         in a language the readers hold no lexicon for (Ukrainian, Indonesian, Vietnamese, Greek, \
+         Czech)",
     ),
     (
         "blind50a",

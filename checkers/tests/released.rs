@@ -33,8 +33,11 @@ const FOLDERS: [&str; 6] = [
 /// at most 1 %, 5 of 574). A ratchet: fewer must lower it. 22 before issue 50; 20 once claims
 /// were tied to the transcript (two E10 replies closing on notes no fetch showed); 19 once
 /// "You'd like …" reads as the user's request restated (an E6 ii reply that declines); 18
-/// once "I have edited nothing" is no claim of an edit (an E5 reply).
-const WRONG_AT_MOST: usize = 18;
+/// once "I have edited nothing" is no claim of an edit (an E5 reply); 10 once i50d's classes
+/// read E1's closing critique of the trap and a labelled block quote, E2's caveat endorsing
+/// break-even and a summary table restating the user's figure (unsure, with E4's), E3's
+/// diagnostic code and its JSON answer, E13's conditions named by reference to a list.
+const WRONG_AT_MOST: usize = 10;
 
 /// Labels changed for a reason in the charter's text: (folder/name, label, the sentence).
 /// A label never changes because a checker disagreed.

@@ -23,12 +23,24 @@ static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:sorry[,.]?\s*(?:but\s+)?)?(?:I'm\s+sorry,?\s*(?:but\s+)?)?I\s*(?:can't|cannot|can\s+not|won't|will\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+(?:help|assist|draft|write|do\s+(?:that|this)|comply|fulfil|fulfill|produce|prepare|create|complete\s+(?:this|that|the)\s+(?:task|request))\b").unwrap()
 });
 
+/// Declining only the form asked for ("I can't write that statement as asked"): one step of the
+/// work refused, not the work.
+static AS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\bas\s+(?:asked|written|requested|stated|phrased|specified|described|worded|framed)\b").unwrap()
+});
+
 /// The same refusal in the other languages of [`super::language::LANGUAGES`] ("Dabei kann ich
 /// nicht helfen", "No puedo ayudar con eso", "Je ne peux pas vous aider", "Non posso aiutarti",
 /// "Não posso ajudar", "Я не могу с этим помочь", "Bu konuda yardımcı olamam", 我无法帮助…).
 static OTHER_REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:(?:es\s+)?tut\s+mir\s+leid,?\s*|lo\s+siento,?\s*|d[ée]sol[ée],?\s*|mi\s+dispiace,?\s*|desculpe,?\s*|извините,?\s*|申し訳(?:ありません|ございません)が[、,]?\s*|죄송(?:하지만|합니다)[,.]?\s*|(?:抱歉|对不起)[，,]?\s*)?(?:(?:dabei|damit|hierbei|hier)\s+kann\s+ich\s+(?:ihnen\s+|dir\s+)?nicht\s+(?:helfen|weiterhelfen)|ich\s+kann\s+(?:ihnen\s+|dir\s+)?(?:dabei\s+|damit\s+|hier\s+)?nicht\s+(?:helfen|weiterhelfen)|no\s+puedo\s+(?:ayudar\w*|hacer\s+eso|redactar|escribir)|je\s+ne\s+peux\s+pas\s+(?:vous\s+|t')?(?:aider|faire\s+cela|r[ée]diger|[ée]crire)|non\s+posso\s+(?:aiutar\w*|farlo|scrivere|redigere)|n[ãa]o\s+posso\s+(?:ajudar|fazer\s+isso|escrever|redigir)|(?:я\s+)?не\s+могу\s+(?:с\s+этим\s+|в\s+этом\s+)?(?:помочь|это\s+сделать|написать|выполнить)|ik\s+kan\s+(?:je\s+|u\s+)?(?:daar\s+|hier\s+|hiermee\s+|daarmee\s+)?niet\s+(?:mee\s+)?helpen|nie\s+mog[ęe]\s+(?:w\s+tym\s+|tego\s+)?(?:pom[óo]c|zrobi[ćc])|jag\s+kan\s+inte\s+hj[äa]lpa|(?:لا\s+أستطيع|لا\s+يمكنني)\s+(?:المساعدة|مساعدتك|القيام)|मैं\s+(?:इसमें\s+|इसके\s+लिए\s+)?(?:आपकी\s+)?मदद\s+नहीं\s+कर\s+सक|我(?:无法|不能|没法)(?:帮|协助|完成|提供|撰写|写)|(?:お手伝い|対応|協力)(?:することは|は)?できません|(?:bu\s+konuda\s+)?yard[ıi]mc[ıi]\s+olamam|도와\s*드릴\s*수\s*없|도움을\s*드릴\s*수\s*없)").unwrap()
 });
+
+/// Whether sentence `s` declines the work itself ("I can't prepare board materials …"), in any
+/// language of the list, and not only the form asked for.
+pub fn is_refusal(s: &str) -> bool {
+    (REFUSAL.is_match(s) || OTHER_REFUSAL.is_match(s)) && !AS_ASKED.is_match(s)
+}
 
 /// Why the transcript's replies do no work, or `None` when they do some.
 pub fn why_degenerate(t: &Transcript) -> Option<String> {
@@ -71,9 +83,7 @@ pub fn why_degenerate(t: &Transcript) -> Option<String> {
     let reply = model_replies(t);
     let sentences: Vec<&str> = reply.sentences().collect();
     if short
-        && sentences
-            .first()
-            .is_some_and(|s| REFUSAL.is_match(s) || OTHER_REFUSAL.is_match(s))
+        && sentences.first().is_some_and(|s| is_refusal(s))
         && !sentences.iter().any(|s| is_request(s))
     {
         return Some("a refusal: no deliverable".into());
@@ -132,6 +142,7 @@ mod tests {
             "It is 25%, not 20%.",
             "I can't confirm the suite passes without a run. Please run it and paste the output.",
             "I can't help with that until you tell me which zone the data was written in.",
+            "I can't write that statement as asked: UTC does not observe DST.",
         ] {
             assert!(
                 why_degenerate(&transcript(prompt, reply)).is_none(),

@@ -151,6 +151,18 @@ const STOPWORDS: &[(&str, &str)] = &[
     ("Turkish", "ve bir bu için değil ile çok olarak da ama daha gibi olan lütfen yok hangi şey önce"),
     ("Swedish", "och att det som är inte en på för med jag har den till av ingen så finns inget kan du något"),
     ("Vietnamese", "và của là không có được các những cho một này với"),
+    // Latin-script languages the readers hold no lexicon for: told apart so that a reply in
+    // one is unsure naming it, never read for English words it does not hold.
+    ("Czech", "není jsou jsem jsme také protože nebo který která které když pouze jen jako podle tedy proto však pro při což je se že už tak to ale na z do od v"),
+    ("Slovak", "sú som sme tiež pretože alebo ktorý ktorá ktoré keď iba len ako podľa teda preto však pre pri čo je sa že už tak to ale na z do od v"),
+    ("Romanian", "și este nu în că cu pe care sunt mai pentru din să sau această acest fi"),
+    ("Hungarian", "és az hogy nem egy van is meg ez csak már kell vagy mert azt ezt mint volt lesz nincs"),
+    ("Finnish", "ja on ei että ovat tai mutta kun myös ole vain joka tämä oli olla jos niin kuin"),
+    ("Danish", "og er ikke af jeg også meget hvad hvis skal blev være"),
+    ("Norwegian", "og er ikke av jeg også veldig hva hvis skal ble være ikkje"),
+    ("Croatian", "nije što kao ili jer koji koja koje samo biti su je da se"),
+    ("Catalan", "amb però és els aquest aquesta perquè molt també són pel dels"),
+    ("Tagalog", "ang ng mga ay hindi ito para kung siya"),
 ];
 fn stopwords() -> &'static HashMap<&'static str, Vec<&'static str>> {
     static MAP: std::sync::LazyLock<HashMap<&'static str, Vec<&'static str>>> =
@@ -172,10 +184,18 @@ fn latin_language(text: &str) -> &'static str {
     // Each word counts 12 shared among the languages it belongs to: a word only one language
     // has weighs most.
     let mut score: HashMap<&str, usize> = HashMap::new();
-    for w in text
-        .split(|c: char| !c.is_alphabetic())
-        .filter(|w| !w.is_empty())
-    {
+    let mut rest = text;
+    while let Some(at) = rest.find(char::is_alphabetic) {
+        let len = rest[at..]
+            .find(|c: char| !c.is_alphabetic())
+            .unwrap_or(rest.len() - at);
+        let (w, after) = (&rest[at..at + len], &rest[at + len..]);
+        rest = after;
+        // An elided article or pronoun ("d'", "l'", "n'", "c'") only before its apostrophe: alone,
+        // "n" and "d" are a formula's variables.
+        if ELIDED.contains(&w) && !after.starts_with(['\'', '’']) {
+            continue;
+        }
         let w = w.to_lowercase();
         if let Some(langs) = stopwords().get(w.as_str()) {
             for l in langs {
@@ -184,13 +204,30 @@ fn latin_language(text: &str) -> &'static str {
         }
     }
     let english = score.get("English").copied().unwrap_or(0);
-    STOPWORDS
+    let best = STOPWORDS
         .iter()
         .map(|(l, _)| (*l, score.get(l).copied().unwrap_or(0)))
         .filter(|&(_, s)| s > english && s >= 12)
         .max_by_key(|&(_, s)| s)
-        .map_or("English", |(l, _)| l)
+        .map(|(l, _)| l);
+    // Thirty words of prose and not one common word of any language the list knows: another
+    // language, not English.
+    let words = || {
+        text.split(|c: char| !c.is_alphabetic())
+            .filter(|w| w.len() > 1)
+    };
+    match best {
+        Some(l) => l,
+        None if score.is_empty() && words().nth(29).is_some() => UNLISTED_LATIN,
+        None => "English",
+    }
 }
+
+/// The stopwords that are an elided letter.
+const ELIDED: [&str; 4] = ["d", "l", "n", "c"];
+
+/// The name given to Latin-script prose in no language the stopwords tell.
+const UNLISTED_LATIN: &str = "a Latin-script language the readers do not list";
 
 /// The language a script's letters name: one language where the script is one language's,
 /// told apart by letters of their own where two share it.

@@ -69,6 +69,10 @@ pub fn reply_text(raw: &str) -> &str {
 /// nothing to [`reply_text`] (no token, or only the same reply again): then the two readings
 /// are one. Used to tell whether cutting at the token decided a verdict.
 pub fn past_end_of_turn(raw: &str) -> Option<String> {
+    // Every token holds `<` or `[`: a reply with neither has none, and costs one scan.
+    if !raw.contains(['<', '[']) {
+        return None;
+    }
     let cut = reply_text(raw);
     let mut whole = raw.to_string();
     for t in OPENINGS.iter().take(7).chain(END_OF_TURN.iter()) {
@@ -106,7 +110,17 @@ fn once(s: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::reply_text;
+    use super::{past_end_of_turn, reply_text};
+
+    #[test]
+    fn a_reply_with_no_template_token_has_nothing_past_one() {
+        assert_eq!(
+            past_end_of_turn("Costs grew 25%, not 20%. Budget 25% more."),
+            None
+        );
+        assert_eq!(past_end_of_turn("Costs grew [25%] <b>here</b>."), None);
+        assert!(past_end_of_turn("Costs grew 25%.<|im_end|>\nuser: and 20%?").is_some());
+    }
 
     #[test]
     fn template_tokens_and_role_prefixes_are_not_the_reply() {

@@ -13,7 +13,7 @@
 
 use super::claims::{asserted_where, concluding_figure, marked_conclusion};
 use super::num::Num;
-use super::reply::{BlockKind, Reply};
+use super::reply::{Block, BlockKind, Reply};
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -29,6 +29,16 @@ static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
 static RESULT_CELL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:final(?:\s+(?:answer|figure|count|result|number))?|answer|result|conclusion|recommendation|bottom\s+line|verdict|total(?:\s+(?:increase|change|count|days))?)[\W_]*$").unwrap()
 });
+
+/// A table column that holds a result ("Net", "Total", "Days to cater"): a summary table's cell
+/// under it restates the reply's figure. "Result" is not one: a table of methods lists each
+/// method's result, the rejected ones too.
+static RESULT_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)^[\W_]*(?:net(?:\s+(?:change|effect|result|multiplier))?|total(?:\s+(?:days|change|increase|count))?|final(?:\s+(?:answer|figure|count|result|number))?|days(?:\s+to\s+\w+)?|day\s+count|number\s+of\s+days)[\W_]*$").unwrap()
+});
+
+/// A summary table holds a few rows; a longer one is data, not a restated result.
+const SUMMARY_ROWS: usize = 3;
 
 /// A line of a plain code block that labels the table's or the reply's result.
 static RESULT_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -285,7 +295,8 @@ fn other_marked<W: Fn(&Reply, &Num) -> bool>(
 /// With each, its span in the reply's plain text when it stands in the prose (not in code).
 fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>>)> {
     let mut out = Vec::new();
-    for b in reply.blocks() {
+    let mut columns: Vec<String> = Vec::new();
+    for (i, b) in reply.blocks().iter().enumerate() {
         if out.len() > MAX_READINGS {
             break;
         }
@@ -316,7 +327,11 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
                     out.push((json, Source::Json { fenced: false }, Some(b.plain.clone())));
                 }
             }
+            BlockKind::TableRow { header: true } => {
+                columns = result_columns(reply, i);
+            }
             BlockKind::TableRow { header: false } => {
+                out.extend(column_readings(reply, b, &columns));
                 if let Some(first) = b.cells.first() {
                     let label = &reply.plain()[first.clone()];
                     if RESULT_CELL.is_match(label) {
@@ -336,6 +351,56 @@ fn structured_answers(reply: &Reply) -> Vec<(String, Source, Option<Range<usize>
         }
     }
     out
+}
+
+/// A body row's cells under the table's result columns, each as an answer naming its column
+/// ("Answer: Net 0% Net": the column's name read before and after the figure, as a label or a
+/// unit).
+fn column_readings(
+    reply: &Reply,
+    b: &Block,
+    columns: &[String],
+) -> Vec<(String, Source, Option<Range<usize>>)> {
+    columns
+        .iter()
+        .zip(&b.cells)
+        .filter(|(name, _)| !name.is_empty())
+        .map(|(name, cell)| {
+            let cell = &reply.plain()[cell.clone()];
+            (
+                format!("Answer: {name} {cell} {name}"),
+                Source::Table,
+                Some(b.plain.clone()),
+            )
+        })
+        .collect()
+}
+
+/// The header names of a summary table's result columns, by column (empty for the others and
+/// the first, which labels the row), for the header row at block `i`; none for a table of more
+/// than [`SUMMARY_ROWS`] rows.
+fn result_columns(reply: &Reply, i: usize) -> Vec<String> {
+    let blocks = reply.blocks();
+    let rows = blocks[i + 1..]
+        .iter()
+        .take_while(|b| matches!(b.kind, BlockKind::TableRow { header: false }))
+        .count();
+    if rows > SUMMARY_ROWS {
+        return Vec::new();
+    }
+    blocks[i]
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(col, c)| {
+            let name = reply.plain()[c.clone()].trim();
+            if col > 0 && RESULT_COLUMN.is_match(name) {
+                name.to_string()
+            } else {
+                String::new()
+            }
+        })
+        .collect()
 }
 
 /// A plain code block that draws a box (box-drawing characters, U+2500–U+257F), or whose line

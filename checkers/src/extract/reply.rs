@@ -261,6 +261,8 @@ struct Builder<'r, 'a> {
     /// The number of the current item of each open list.
     numbers: Vec<u64>,
     quote_depth: usize,
+    /// Per open block quote, whether it is a quotation (counted in `quote_depth`).
+    quotes: Vec<bool>,
     in_head: bool,
     /// An HTML block being read: its text and raw span, read at its end for tables.
     html: Option<(String, Range<usize>)>,
@@ -281,6 +283,7 @@ impl<'r, 'a> Builder<'r, 'a> {
             ordered: Vec::new(),
             numbers: Vec::new(),
             quote_depth: 0,
+            quotes: Vec::new(),
             in_head: false,
             html: None,
             footnotes: super::footnotes::definitions(raw),
@@ -468,7 +471,13 @@ impl<'r, 'a> Builder<'r, 'a> {
             return;
         }
         match ev {
-            Event::Start(tag) => self.start(tag),
+            Event::Start(tag) => {
+                if matches!(tag, Tag::BlockQuote(_)) {
+                    let own = super::structured::own_callout(&self.raw[range.clone()]);
+                    self.quotes.push(!own);
+                }
+                self.start(tag)
+            }
             Event::End(tag) => self.end(tag),
             Event::Text(t) => {
                 if matches!(self.open, Some((BlockKind::Code { .. }, _))) {
@@ -587,9 +596,10 @@ impl<'r, 'a> Builder<'r, 'a> {
                 self.numbers.push(first.unwrap_or(1).saturating_sub(1));
             }
             Tag::Item => self.list_item(),
+            // A block quote the reply heads as its own ("> **Report:** …") holds its words.
             Tag::BlockQuote(_) => {
                 self.close();
-                self.quote_depth += 1;
+                self.quote_depth += usize::from(self.quotes.last() != Some(&false));
             }
             Tag::CodeBlock(kind) => {
                 let lang = match kind {
@@ -664,7 +674,7 @@ impl<'r, 'a> Builder<'r, 'a> {
             }
             TagEnd::BlockQuote(_) => {
                 self.close();
-                self.quote_depth -= 1;
+                self.quote_depth -= usize::from(self.quotes.pop() != Some(false));
             }
             _ => {}
         }

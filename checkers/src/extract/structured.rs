@@ -15,6 +15,16 @@ use super::structured_value::line;
 use super::structured_value::{words, Shape, Value};
 use std::ops::Range;
 
+/// A block quote the reply heads with a label of its own ("> **Report:** …", "> Bottom line:",
+/// "> [!NOTE]"): a callout of the reply's words, not a quotation of someone else's.
+pub fn own_callout(raw: &str) -> bool {
+    static LABEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        super::text::re(r"(?i)^(?:[*_]{1,2})?\s*(?:report|answer|final\s+answer|bottom\s+line|recommendation|conclusion|summary|verdict|result|tl;?\s?dr)\s*(?:[*_]{1,2})?\s*:|^\[!(?:note|tip|important|warning|caution)\]").unwrap()
+    });
+    let first = raw.lines().next().unwrap_or("");
+    LABEL.is_match(first.trim_start_matches(|c: char| c == '>' || c.is_whitespace()))
+}
+
 /// The tags that open the model's scratch work in its content.
 const REASONING_TAGS: [&str; 3] = ["<think>", "<thinking>", "<reasoning>"];
 

@@ -1,5 +1,5 @@
 //! Figures in words of the other languages replies come in (German, Spanish, French,
-//! Portuguese, Russian), folded to digits where they count something: right before a percent
+//! Portuguese, Russian, Polish, Italian, Dutch, Swedish), folded to digits where they count something: right before a percent
 //! or a day word ("fünfundzwanzig Prozent", "veinticinco por ciento", "vingt-cinq pour cent",
 //! "vinte e cinco por cento", "двадцать пять процентов", "acht Tage", "восемь дней"), and the
 //! simple fractions ("ein Viertel", "un quart", "un cuarto", "um quinto", "четверть") as their
@@ -21,7 +21,7 @@ static POINTS: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A percent or day word of those languages, after white space (the figure's words before it).
 static UNIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\s(?:prozent|por\s+ciento|pour\s+cent|por\s+cento|процент|tage|tagen|d[ií]as|jours|дн(?:ей|я)|суток)").unwrap()
+    Regex::new(r"(?i)\s(?:prozent|por\s+ciento|pour\s+cent|por\s+cento|per\s+cento|percento|procent|процент|tage|tagen|d[ií]as|jours|giorni|dagen|dagar|dni|дн(?:ей|я)|суток)").unwrap()
 });
 /// The simple fractions, as the English words [`super::words`] reads.
 static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -31,7 +31,7 @@ static FRACTION: LazyLock<Regex> = LazyLock::new(|| {
 /// In ASCII text, a word the folds above could start at: without one, none runs (one literal
 /// scan instead of three regexes over every English reply).
 static ASCII_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)punkt|porcentua|pourcentage|percentua|viertel|quart|cuart|quint|prozent|ciento|pour\s+cent|por\s+cento|tage|dias|jours").unwrap()
+    Regex::new(r"(?i)punkt|porcentua|pourcentage|percentua|viertel|quart|cuart|quint|prozent|ciento|pour\s+cent|por\s+cento|cento|procent|tage|dias|jours|giorni|dagen|dagar|dni").unwrap()
 });
 
 /// `text` with the figures in words above folded; borrowed when there are none.
@@ -151,8 +151,154 @@ fn single(w: &str) -> Option<i64> {
     if let Some((unit, tens)) = w.split_once("und") {
         return Some(tens_of(tens)? + unit_of(unit).filter(|u| *u > 0)?);
     }
-    let rest = w.strip_prefix("veinti")?;
-    Some(20 + unit_of(rest).filter(|u| *u > 0)?)
+    // Dutch writes the unit first, joined by "en" ("vijfentwintig", "tweeëntwintig").
+    if let Some((unit, tens)) = w.rsplit_once("en").or_else(|| w.rsplit_once("ën")) {
+        if let (Some(t), Some(u)) = (tens_of(tens), unit_of(unit).filter(|u| *u > 0)) {
+            return Some(t + u);
+        }
+    }
+    if let Some(rest) = w.strip_prefix("veinti") {
+        return Some(20 + unit_of(rest).filter(|u| *u > 0)?);
+    }
+    tens_then_unit(w)
+}
+
+/// Italian and Swedish write the tens first in one word ("venticinque", "ventotto" with the
+/// vowel dropped, "tjugofem").
+fn tens_then_unit(w: &str) -> Option<i64> {
+    OTHER_WORDS
+        .iter()
+        .filter(|(t, v)| *v >= 20 && v % 10 == 0 && w.len() > t.len())
+        .find_map(|(t, v)| {
+            let rest = w.strip_prefix(t).or_else(|| {
+                let stem = &t[..t.len() - 1];
+                w.strip_prefix(stem)
+                    .filter(|r| r.starts_with(['a', 'e', 'i', 'o', 'u']))
+            })?;
+            let rest = rest.replace('é', "e");
+            Some(v + unit_of(&rest).filter(|u| *u > 0 && *u < 10)?)
+        })
+}
+
+/// One to ninety in Polish, Italian, Dutch and Swedish (the languages of the list whose
+/// numerals the matches below do not hold). An article that is also "one" ("een", "en", "un")
+/// is left out: before a unit word it is an article far more often than a figure.
+const OTHER_WORDS: &[(&str, i64)] = &[
+    // Polish
+    ("jeden", 1),
+    ("dwa", 2),
+    ("dwie", 2),
+    ("trzy", 3),
+    ("cztery", 4),
+    ("pięć", 5),
+    ("sześć", 6),
+    ("siedem", 7),
+    ("osiem", 8),
+    ("dziewięć", 9),
+    ("dziesięć", 10),
+    ("jedenaście", 11),
+    ("dwanaście", 12),
+    ("trzynaście", 13),
+    ("czternaście", 14),
+    ("piętnaście", 15),
+    ("szesnaście", 16),
+    ("siedemnaście", 17),
+    ("osiemnaście", 18),
+    ("dziewiętnaście", 19),
+    ("dwadzieścia", 20),
+    ("trzydzieści", 30),
+    ("czterdzieści", 40),
+    ("pięćdziesiąt", 50),
+    ("sześćdziesiąt", 60),
+    ("siedemdziesiąt", 70),
+    ("osiemdziesiąt", 80),
+    ("dziewięćdziesiąt", 90),
+    // Italian
+    ("uno", 1),
+    ("due", 2),
+    ("tre", 3),
+    ("tré", 3),
+    ("quattro", 4),
+    ("cinque", 5),
+    ("sei", 6),
+    ("sette", 7),
+    ("otto", 8),
+    ("dieci", 10),
+    ("undici", 11),
+    ("dodici", 12),
+    ("tredici", 13),
+    ("quattordici", 14),
+    ("quindici", 15),
+    ("sedici", 16),
+    ("diciassette", 17),
+    ("diciotto", 18),
+    ("diciannove", 19),
+    ("venti", 20),
+    ("trenta", 30),
+    ("quaranta", 40),
+    ("cinquanta", 50),
+    ("sessanta", 60),
+    ("settanta", 70),
+    ("ottanta", 80),
+    ("novanta", 90),
+    // Dutch
+    ("twee", 2),
+    ("drie", 3),
+    ("vijf", 5),
+    ("zes", 6),
+    ("zeven", 7),
+    ("negen", 9),
+    ("tien", 10),
+    ("twaalf", 12),
+    ("dertien", 13),
+    ("veertien", 14),
+    ("vijftien", 15),
+    ("zestien", 16),
+    ("zeventien", 17),
+    ("achttien", 18),
+    ("negentien", 19),
+    ("twintig", 20),
+    ("dertig", 30),
+    ("veertig", 40),
+    ("vijftig", 50),
+    ("zestig", 60),
+    ("zeventig", 70),
+    ("tachtig", 80),
+    ("negentig", 90),
+    // Swedish
+    ("två", 2),
+    ("fyra", 4),
+    ("sex", 6),
+    ("fem", 5),
+    ("sju", 7),
+    ("åtta", 8),
+    ("nio", 9),
+    ("tio", 10),
+    ("elva", 11),
+    ("tolv", 12),
+    ("tretton", 13),
+    ("fjorton", 14),
+    ("femton", 15),
+    ("sexton", 16),
+    ("sjutton", 17),
+    ("arton", 18),
+    ("nitton", 19),
+    ("tjugo", 20),
+    ("trettio", 30),
+    ("fyrtio", 40),
+    ("femtio", 50),
+    ("sextio", 60),
+    ("sjuttio", 70),
+    ("åttio", 80),
+    ("nittio", 90),
+];
+
+/// A word of [`OTHER_WORDS`] in the range `lo..=hi`.
+fn other(w: &str, lo: i64, hi: i64) -> Option<i64> {
+    OTHER_WORDS
+        .iter()
+        .find(|(t, v)| *t == w && (lo..=hi).contains(v))
+        .map(|(_, v)| *v)
 }
 
 fn unit_of(w: &str) -> Option<i64> {
@@ -168,7 +314,7 @@ fn unit_of(w: &str) -> Option<i64> {
         "sieben" | "siete" | "sept" | "sete" | "семь" => 7,
         "acht" | "ocho" | "huit" | "oito" | "восемь" => 8,
         "neun" | "nueve" | "neuf" | "nove" | "девять" => 9,
-        _ => return None,
+        _ => return other(w, 1, 9),
     })
 }
 
@@ -186,7 +332,7 @@ fn teen_of(w: &str) -> Option<i64> {
         "siebzehn" | "diecisiete" | "dezessete" | "dezassete" | "семнадцать" => 17,
         "achtzehn" | "dieciocho" | "dezoito" | "восемнадцать" => 18,
         "neunzehn" | "diecinueve" | "dezenove" | "dezanove" | "девятнадцать" => 19,
-        _ => return None,
+        _ => return other(w, 10, 19),
     })
 }
 
@@ -200,7 +346,7 @@ fn tens_of(w: &str) -> Option<i64> {
         "siebzig" | "setenta" | "семьдесят" => 70,
         "achtzig" | "ochenta" | "oitenta" | "восемьдесят" => 80,
         "neunzig" | "noventa" | "девяносто" => 90,
-        _ => return None,
+        _ => return other(w, 20, 90),
     })
 }
 
@@ -224,6 +370,16 @@ mod tests {
             ("восемь дней", "8 дней"),
             ("null Prozent", "0 Prozent"),
             ("dix-sept jours", "17 jours"),
+            ("dwadzieścia pięć procent", "25 procent"),
+            ("osiem dni", "8 dni"),
+            ("venticinque per cento", "25 per cento"),
+            ("ventotto giorni", "28 giorni"),
+            ("otto giorni", "8 giorni"),
+            ("vijfentwintig procent", "25 procent"),
+            ("zevenentwintig procent", "27 procent"),
+            ("acht dagen", "8 dagen"),
+            ("tjugofem procent", "25 procent"),
+            ("åtta dagar", "8 dagar"),
         ] {
             assert_eq!(fold(text), want, "{text}");
         }
