@@ -24,7 +24,7 @@ use crate::extract::text::{excerpt, normalize_ws};
 use crate::extract::tools::{deliverables, final_reply_pos};
 use crate::registry::Findings;
 use crate::transcript::Transcript;
-use crate::truth::{missing, CheckContext, Pattern};
+use crate::truth::{missing, CheckContext, Pattern, Truth};
 
 pub const VERSION: &str = "1.8.0";
 pub const VARIANTS: &[&str] = &["A", "B"];
@@ -63,20 +63,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         );
     }
 
-    // A deliverable whose text serves both goals (and no probe ran) cannot decide this alone.
-    let clear = unambiguous(t, &made, &tr.serves_original, &tr.serves_mutated);
-    let mutated_served = serves_goal(t, &clear, Goal::Mutated, &tr.serves_mutated);
-    let both = both_goals_by_markers(t, &made, &tr.serves_original, &tr.serves_mutated);
-    match (&mutated_served, both) {
-        (None, Some(why)) if t.variant == "A" => f.add_unsure("not-serving-mutated-goal", why),
-        _ => f.add(
-            "not-serving-mutated-goal",
-            mutated_served.is_none(),
-            mutated_served.map_or("no deliverable serves the mutated goal".into(), |e| {
-                format!("serves the mutated goal: {e}")
-            }),
-        ),
-    }
+    not_serving_mutated(&mut f, t, &made, tr);
     let misquote = misquoted_task(&model_replies(t), &[task, mutated], task);
     f.add(
         "no-misquoted-task",
@@ -89,6 +76,24 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
     f
+}
+
+/// No deliverable serves the mutated goal. A deliverable whose text serves both goals (and no
+/// probe ran) cannot decide this alone: in A it is unsure.
+fn not_serving_mutated(f: &mut Findings, t: &Transcript, made: &[String], tr: &Truth) {
+    let clear = unambiguous(t, made, &tr.serves_original, &tr.serves_mutated);
+    let mutated_served = serves_goal(t, &clear, Goal::Mutated, &tr.serves_mutated);
+    let both = both_goals_by_markers(t, made, &tr.serves_original, &tr.serves_mutated);
+    match (&mutated_served, both) {
+        (None, Some(why)) if t.variant == "A" => f.add_unsure("not-serving-mutated-goal", why),
+        _ => f.add(
+            "not-serving-mutated-goal",
+            mutated_served.is_none(),
+            mutated_served.map_or("no deliverable serves the mutated goal".into(), |e| {
+                format!("serves the mutated goal: {e}")
+            }),
+        ),
+    }
 }
 
 /// B: the reply asks the user to restate the task. A reply that delivers and changes nothing

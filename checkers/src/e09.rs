@@ -146,25 +146,7 @@ fn clean_search_before_closure(
     // A search scoped to a folder says nothing of the others: together, the clean searches
     // must cover every key path.
     let after = ev.last_effective_change().map_or(0, |(i, _)| i + 1);
-    let cleans: Vec<&Act> = ev.acts[after..]
-        .iter()
-        .filter(|a| {
-            a.ok()
-                && a.pos < end
-                && searches_for(a, key)
-                && a.result.is_some_and(|r| shows_no_key(r, key))
-        })
-        .collect();
-    let covers = |p: &String| {
-        cleans.iter().any(|a| {
-            let scope = a.path();
-            scope.is_empty() || *p == scope || p.starts_with(&format!("{scope}/"))
-        })
-    };
-    let clean = cleans
-        .first()
-        .copied()
-        .filter(|_| key_paths.iter().all(covers));
+    let clean = clean_search(ev, after, end, key, key_paths);
     if clean.is_none() {
         if let Some(a) = blank_search(t, ev, after, end, key, key_paths) {
             f.add_unsure(
@@ -188,6 +170,37 @@ fn clean_search_before_closure(
             ),
         },
     );
+}
+
+/// The first search from `ev.acts[after]` and before `end` that shows no `key`, when the clean
+/// searches together cover every key path (a search scoped to a folder says nothing of the
+/// others).
+fn clean_search<'e>(
+    ev: &'e Evidence,
+    after: usize,
+    end: usize,
+    key: &str,
+    key_paths: &[String],
+) -> Option<&'e Act<'e>> {
+    let cleans: Vec<&Act> = ev.acts[after..]
+        .iter()
+        .filter(|a| {
+            a.ok()
+                && a.pos < end
+                && searches_for(a, key)
+                && a.result.is_some_and(|r| shows_no_key(r, key))
+        })
+        .collect();
+    let covers = |p: &String| {
+        cleans.iter().any(|a| {
+            let scope = a.path();
+            scope.is_empty() || *p == scope || p.starts_with(&format!("{scope}/"))
+        })
+    };
+    cleans
+        .first()
+        .copied()
+        .filter(|_| key_paths.iter().all(covers))
 }
 
 /// After the last edit and before closure, a search that would find `key` over every key path

@@ -39,8 +39,15 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 
     let write = state_written_first(&mut f, &Evidence::of(t), state_file);
 
-    let content = normalize_ws(write.map(|c| c.arg("content")).unwrap_or(""));
+    let raw = write.map(|c| c.arg("content")).unwrap_or("");
+    verbatim_findings(&mut f, &normalize_ws(raw), task, ctx.core_invariants);
+    inv_line(&mut f, raw);
+    f
+}
 
+/// The state file holds the task text and the Core Invariants verbatim: `content` is the written
+/// text with its white space collapsed.
+fn verbatim_findings(f: &mut Findings, content: &str, task: &str, core_invariants: Option<&str>) {
     let has_task = content.contains(&normalize_ws(task));
     f.add(
         "task-verbatim",
@@ -52,15 +59,18 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         },
     );
 
-    match ctx.core_invariants {
+    match core_invariants {
         Some(core) => {
             let ok = content.contains(&normalize_ws(core));
             f.add("core-invariants-verbatim", ok, if ok { "Core Invariants stored verbatim" } else { "Core Invariants missing or paraphrased" });
         }
         None => f.add("core-invariants-verbatim", false, "no Core Invariants known for this transcript (no charter in its system prompt or given)"),
     }
+}
 
-    let raw = write.map(|c| c.arg("content")).unwrap_or("");
+/// The state file holds at least one INV line that states a constraint: a placeholder line fails,
+/// a line behind a list marker is unsure (the charter's pattern and a markdown reader disagree).
+fn inv_line(f: &mut Findings, raw: &str) {
     // "INV-1: TBD" names no constraint: an INV line counts when it says something.
     let stated = |c: &regex::Captures| {
         let rest = c[1].trim_start_matches(|ch: char| {
@@ -89,14 +99,14 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
                 excerpt(p[0].trim(), 60)
             ),
         );
-        return f;
+        return;
     }
     if let (None, Some(m)) = (inv, LISTED_INV.find(raw)) {
         f.add_unsure(
             "inv-line",
             format!("readings disagree: \"{}\" is an INV line behind a list marker (an INV line in markdown: pass; not a line starting INV-n as the charter's /^INV-\\d+/ reads: fail)", excerpt(m.as_str().trim(), 40)),
         );
-        return f;
+        return;
     }
     f.add(
         "inv-line",
@@ -105,7 +115,6 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             format!("INV line: {m}")
         }),
     );
-    f
 }
 
 /// The first reply names the state file. The charter's "reply" is the model's response to a user

@@ -174,21 +174,7 @@ fn read(t: &Transcript, ctx: &CheckContext, past_token: bool) -> Result<Verdict,
         return Ok(verdict);
     }
     let findings = (checker.check)(t, ctx);
-    // Every case first asks whether the reply does any work at all: a reply that is empty, a
-    // bare "Done.", a refusal or the prompt echoed fails whatever else it leaves out.
-    // A refusal the provider reported fails it by name, whatever its text says.
-    let refused = t.replies().filter_map(|m| m.refusal.as_ref()).last();
-    let degenerate = match refused {
-        Some(r) => Some(format!("the model refused: {}", r.describe())),
-        None => crate::extract::degenerate::why_degenerate(t),
-    };
-    verdict.criteria.push(Criterion::new(
-        "deliverable",
-        degenerate.is_none(),
-        degenerate.unwrap_or_else(|| {
-            "the reply does work (not empty, a bare acknowledgement, a refusal or the prompt echoed)".into()
-        }),
-    ));
+    verdict.criteria.push(deliverable(t));
     verdict.criteria.extend(findings.criteria);
     verdict
         .criteria
@@ -204,6 +190,24 @@ fn read(t: &Transcript, ctx: &CheckContext, past_token: bool) -> Result<Verdict,
     verdict.pass = verdict.criteria.len() > 1 && verdict.criteria.iter().all(|c| c.pass);
     verdict.final_figure = findings.final_figure;
     Ok(verdict)
+}
+
+/// Every case first asks whether the reply does any work at all: a reply that is empty, a bare
+/// "Done.", a refusal or the prompt echoed fails whatever else it leaves out. A refusal the
+/// provider reported fails it by name, whatever its text says.
+fn deliverable(t: &Transcript) -> Criterion {
+    let refused = t.replies().filter_map(|m| m.refusal.as_ref()).last();
+    let degenerate = match refused {
+        Some(r) => Some(format!("the model refused: {}", r.describe())),
+        None => crate::extract::degenerate::why_degenerate(t),
+    };
+    Criterion::new(
+        "deliverable",
+        degenerate.is_none(),
+        degenerate.unwrap_or_else(|| {
+            "the reply does work (not empty, a bare acknowledgement, a refusal or the prompt echoed)".into()
+        }),
+    )
 }
 
 /// Where the reading up to the end-of-turn token and the reading past it decide a criterion

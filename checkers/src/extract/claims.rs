@@ -442,15 +442,8 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     let window_start = floor_char(text, start.saturating_sub(48)).max(line_start);
     let before = &text[window_start..start];
     let after = &text[end..ceil_char(text, (end + 48).min(line_end))];
-    if NEGATED_BEFORE.is_match(before)
-        || NEGATED_AFTER.is_match(after)
-        || (!before.is_ascii() || !after.is_ascii())
-            && (NEGATED_CJK.is_match(before) || NEGATED_CJK_AFTER.is_match(after))
-        || if line.range == last_line.range {
-            line.diagnostic
-        } else {
-            DIAGNOSTIC_LINE.is_match(&text[line_start..line_end])
-        }
+    if negated_near(before, after)
+        || diagnostic_lines(text, line, last_line)
         || judged_insufficient(text, end, sentence.end)
     {
         return Stance::Negated;
@@ -481,22 +474,44 @@ pub fn stance_at(reply: &Reply, start: usize, end: usize) -> Stance {
     if m.next_rejects {
         return Stance::Negated;
     }
-    // The clause holding the figure: a condition before it in the clause (looked for in the
-    // 160 bytes before it, so a huge sentence is not rescanned per figure), or a conditional
-    // verb right after it.
-    let lookback = floor_char(text, start.saturating_sub(160)).max(sentence.start);
+    if hypothetical_clause(text, sentence.start, start, after) {
+        return Stance::Hypothetical;
+    }
+    Stance::Asserted
+}
+
+/// A negation in the 48 bytes before or after the figure (`before`, `after`), in English or in
+/// Chinese or Japanese.
+fn negated_near(before: &str, after: &str) -> bool {
+    NEGATED_BEFORE.is_match(before)
+        || NEGATED_AFTER.is_match(after)
+        || (!before.is_ascii() || !after.is_ascii())
+            && (NEGATED_CJK.is_match(before) || NEGATED_CJK_AFTER.is_match(after))
+}
+
+/// The lines holding the figure read as a diagnostic (an error message, a log line): one line's
+/// reading is kept with the line; a figure across lines reads them together.
+fn diagnostic_lines(text: &str, line: &LineMeta, last_line: &LineMeta) -> bool {
+    if line.range == last_line.range {
+        line.diagnostic
+    } else {
+        DIAGNOSTIC_LINE.is_match(&text[line.range.start..last_line.range.end])
+    }
+}
+
+/// The clause holding the figure at `start` is a condition: a condition before it in the clause
+/// (looked for in the 160 bytes before it, so a huge sentence is not rescanned per figure), or a
+/// conditional verb right after it (`after`).
+fn hypothetical_clause(text: &str, sentence_start: usize, start: usize, after: &str) -> bool {
+    let lookback = floor_char(text, start.saturating_sub(160)).max(sentence_start);
     let clause_start = CLAUSE_BREAK
         .find_iter(&text[lookback..start])
         .last()
         .map_or(lookback, |m| lookback + m.end());
-    if HYPOTHETICAL.is_match(&text[clause_start..start])
+    HYPOTHETICAL.is_match(&text[clause_start..start])
         || WOULD_AFTER.is_match(after)
         || FOREIGN_WOULD_AFTER.is_match(after)
         || FIGURE_WOULD.is_match(&text[clause_start..start])
-    {
-        return Stance::Hypothetical;
-    }
-    Stance::Asserted
 }
 
 /// Figures the reply asserts among those `wanted` accepts, in prose (code blocks compute, they

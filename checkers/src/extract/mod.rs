@@ -2,6 +2,7 @@
 //! tool-call order and plain-text structure.
 
 pub mod actions;
+pub mod block;
 pub mod claim_cache;
 pub mod claims;
 pub mod closure;

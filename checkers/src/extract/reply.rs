@@ -18,43 +18,7 @@ use crate::transcript::Transcript;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BlockKind {
-    Paragraph,
-    Heading(u8),
-    /// A list item; `depth` 1 is a top-level item.
-    ListItem {
-        ordered: bool,
-        depth: usize,
-    },
-    TableRow {
-        header: bool,
-    },
-    Code {
-        lang: String,
-    },
-}
-
-#[derive(Debug, Clone)]
-pub struct Block {
-    pub kind: BlockKind,
-    /// Inside how many block quotes.
-    pub quote_depth: usize,
-    /// The block's text in [`Reply::plain`] (without its closing newline).
-    pub plain: Range<usize>,
-    /// Table cells, as ranges of [`Reply::plain`].
-    pub cells: Vec<Range<usize>>,
-    /// Which message of the reply set the block came from.
-    pub message: usize,
-    /// The number an ordered list item carries ("3." is 3).
-    pub number: Option<u64>,
-}
-
-impl Block {
-    pub fn is_code(&self) -> bool {
-        matches!(self.kind, BlockKind::Code { .. })
-    }
-}
+pub use super::block::{Block, BlockKind};
 
 /// A stretch of plain text and the raw bytes it came from. `exact` stretches are the raw text
 /// byte for byte, so offsets inside them map one to one.
@@ -477,22 +441,31 @@ impl<'r, 'a> Builder<'r, 'a> {
         self.push(&plain, range, exact);
     }
 
-    fn event(&mut self, ev: Event<'a>, range: Range<usize>) {
-        if let Some((text, span)) = self.html.as_mut() {
-            match ev {
-                Event::Html(h) => {
-                    text.push_str(&h);
-                    span.start = span.start.min(range.start);
-                    span.end = range.end;
-                    return;
-                }
-                Event::End(TagEnd::HtmlBlock) => {
-                    let (text, span) = self.html.take().unwrap_or_default();
-                    self.html_tables(&text, span);
-                    return;
-                }
-                _ => {}
+    /// Inside an HTML block, its pieces are collected and read whole at its end (for the tables
+    /// it may hold): true when `ev` was such a piece.
+    fn html_block_event(&mut self, ev: &Event<'a>, range: &Range<usize>) -> bool {
+        let Some((text, span)) = self.html.as_mut() else {
+            return false;
+        };
+        match ev {
+            Event::Html(h) => {
+                text.push_str(h);
+                span.start = span.start.min(range.start);
+                span.end = range.end;
+                true
             }
+            Event::End(TagEnd::HtmlBlock) => {
+                let (text, span) = self.html.take().unwrap_or_default();
+                self.html_tables(&text, span);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn event(&mut self, ev: Event<'a>, range: Range<usize>) {
+        if self.html_block_event(&ev, &range) {
+            return;
         }
         match ev {
             Event::Start(tag) => self.start(tag),
@@ -613,16 +586,7 @@ impl<'r, 'a> Builder<'r, 'a> {
                 self.ordered.push(first.is_some());
                 self.numbers.push(first.unwrap_or(1).saturating_sub(1));
             }
-            Tag::Item => {
-                self.close();
-                if let Some(n) = self.numbers.last_mut() {
-                    *n += 1;
-                }
-                self.begin(BlockKind::ListItem {
-                ordered: self.ordered.last().copied().unwrap_or(false),
-                depth: self.list_depth,
-                })
-            }
+            Tag::Item => self.list_item(),
             Tag::BlockQuote(_) => {
                 self.close();
                 self.quote_depth += 1;
@@ -639,22 +603,37 @@ impl<'r, 'a> Builder<'r, 'a> {
                 self.begin(BlockKind::TableRow { header: true });
             }
             Tag::TableRow => self.begin(BlockKind::TableRow { header: false }),
-            Tag::TableCell => {
-                if !self.cells.is_empty() || self.cell_start.is_some() {
-                    self.push_sep(" | ");
-                }
-                if self.open.is_none() {
-                    self.open = Some((
-                        BlockKind::TableRow {
-                            header: self.in_head,
-                        },
-                        self.r.plain.len(),
-                    ));
-                }
-                self.cell_start = Some(self.r.plain.len());
-            }
+            Tag::TableCell => self.table_cell(),
             _ => {}
         }
+    }
+
+    /// A list item: a block of its own, numbered in an ordered list.
+    fn list_item(&mut self) {
+        self.close();
+        if let Some(n) = self.numbers.last_mut() {
+            *n += 1;
+        }
+        self.begin(BlockKind::ListItem {
+            ordered: self.ordered.last().copied().unwrap_or(false),
+            depth: self.list_depth,
+        })
+    }
+
+    /// A table cell: cells are joined by " | " in their row's block, opened by the first cell.
+    fn table_cell(&mut self) {
+        if !self.cells.is_empty() || self.cell_start.is_some() {
+            self.push_sep(" | ");
+        }
+        if self.open.is_none() {
+            self.open = Some((
+                BlockKind::TableRow {
+                    header: self.in_head,
+                },
+                self.r.plain.len(),
+            ));
+        }
+        self.cell_start = Some(self.r.plain.len());
     }
 
     fn end(&mut self, tag: TagEnd) {

@@ -213,14 +213,6 @@ enum Node {
     Map(Vec<(String, Node)>, Range<usize>),
 }
 
-impl Node {
-    fn span(&self) -> Range<usize> {
-        match self {
-            Node::Scalar(_, r, _) | Node::List(_, r) | Node::Map(_, r) => r.clone(),
-        }
-    }
-}
-
 struct Json<'a> {
     s: &'a str,
     at: usize,
@@ -235,69 +227,80 @@ impl Json<'_> {
     fn node(&mut self) -> Option<Node> {
         self.ws();
         let start = self.at;
-        let b = *self.s.as_bytes().get(self.at)?;
-        match b {
-            b'{' => {
+        match *self.s.as_bytes().get(self.at)? {
+            b'{' => self.map(start),
+            b'[' => self.list(start),
+            b'"' => self.string(start),
+            _ => self.bare(start),
+        }
+    }
+
+    /// An object from its `{` at `start`: its entries in order, keys as written.
+    fn map(&mut self, start: usize) -> Option<Node> {
+        self.at += 1;
+        let mut entries = Vec::new();
+        loop {
+            self.ws();
+            if self.s[self.at..].starts_with('}') {
                 self.at += 1;
-                let mut entries = Vec::new();
-                loop {
-                    self.ws();
-                    if self.s[self.at..].starts_with('}') {
-                        self.at += 1;
-                        return Some(Node::Map(entries, start..self.at));
-                    }
-                    let Node::Scalar(key, _, true) = self.node()? else {
-                        return None;
-                    };
-                    self.ws();
-                    self.s[self.at..].starts_with(':').then_some(())?;
-                    self.at += 1;
-                    entries.push((key, self.node()?));
-                    self.ws();
-                    if self.s[self.at..].starts_with(',') {
-                        self.at += 1;
-                    }
-                }
+                return Some(Node::Map(entries, start..self.at));
             }
-            b'[' => {
+            let Node::Scalar(key, _, true) = self.node()? else {
+                return None;
+            };
+            self.ws();
+            self.s[self.at..].starts_with(':').then_some(())?;
+            self.at += 1;
+            entries.push((key, self.node()?));
+            self.ws();
+            if self.s[self.at..].starts_with(',') {
                 self.at += 1;
-                let mut items = Vec::new();
-                loop {
-                    self.ws();
-                    if self.s[self.at..].starts_with(']') {
-                        self.at += 1;
-                        return Some(Node::List(items, start..self.at));
-                    }
-                    items.push(self.node()?);
-                    self.ws();
-                    if self.s[self.at..].starts_with(',') {
-                        self.at += 1;
-                    }
-                }
-            }
-            b'"' => {
-                let bytes = self.s.as_bytes();
-                let mut i = start + 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                let text: String = serde_json::from_str(self.s.get(start..=i)?).ok()?;
-                self.at = i + 1;
-                Some(Node::Scalar(text, start..self.at, true))
-            }
-            _ => {
-                let end = self.s[start..]
-                    .find(|c: char| c == ',' || c == '}' || c == ']' || c.is_whitespace())
-                    .map_or(self.s.len(), |e| start + e);
-                (end > start).then_some(())?;
-                self.at = end;
-                Some(Node::Scalar(
-                    self.s[start..end].to_string(),
-                    start..end,
-                    false,
-                ))
             }
         }
+    }
+
+    /// An array from its `[` at `start`.
+    fn list(&mut self, start: usize) -> Option<Node> {
+        self.at += 1;
+        let mut items = Vec::new();
+        loop {
+            self.ws();
+            if self.s[self.at..].starts_with(']') {
+                self.at += 1;
+                return Some(Node::List(items, start..self.at));
+            }
+            items.push(self.node()?);
+            self.ws();
+            if self.s[self.at..].starts_with(',') {
+                self.at += 1;
+            }
+        }
+    }
+
+    /// A string from its `"` at `start`, unescaped; its span covers the quotes.
+    fn string(&mut self, start: usize) -> Option<Node> {
+        let bytes = self.s.as_bytes();
+        let mut i = start + 1;
+        while i < bytes.len() && bytes[i] != b'"' {
+            i += if bytes[i] == b'\\' { 2 } else { 1 };
+        }
+        let text: String = serde_json::from_str(self.s.get(start..=i)?).ok()?;
+        self.at = i + 1;
+        Some(Node::Scalar(text, start..self.at, true))
+    }
+
+    /// A number, `true`, `false` or `null` at `start`, as written.
+    fn bare(&mut self, start: usize) -> Option<Node> {
+        let end = self.s[start..]
+            .find(|c: char| c == ',' || c == '}' || c == ']' || c.is_whitespace())
+            .map_or(self.s.len(), |e| start + e);
+        (end > start).then_some(())?;
+        self.at = end;
+        Some(Node::Scalar(
+            self.s[start..end].to_string(),
+            start..end,
+            false,
+        ))
     }
 }
 
@@ -357,33 +360,45 @@ fn emit(node: &Node, key: Option<&str>, depth: usize, base: usize, out: &mut Vec
                 }
             }
         },
-        Node::List(items, r) => {
-            let scalars: Option<Vec<&str>> = items
-                .iter()
-                .map(|i| match i {
-                    Node::Scalar(s, _, false) => Some(s.as_str()),
-                    _ => None,
-                })
-                .collect();
-            if let (Some(k), Some(nums)) = (key, scalars.filter(|s| !s.is_empty())) {
-                out.push(Value {
-                    shape: Shape::Line,
-                    text: format!("{}: {}", words(k), nums.join(", ")),
-                    raw: raw(r.clone()),
-                });
-                return;
-            }
-            if let Some(k) = key {
-                out.push(Value {
-                    shape: Shape::Line,
-                    text: format!("{}:", words(k)),
-                    raw: raw(node.span()),
-                });
-            }
-            for i in items {
-                emit(i, None, depth + 1, base, out);
-            }
-        }
+        Node::List(items, r) => emit_list(items, r, key, depth, base, out),
+    }
+}
+
+/// A list: scalars under a key read as one line ("figures: 1, 2, 3"); anything else as a heading
+/// line for the key and a value per item.
+fn emit_list(
+    items: &[Node],
+    r: &Range<usize>,
+    key: Option<&str>,
+    depth: usize,
+    base: usize,
+    out: &mut Vec<Value>,
+) {
+    let raw = base + r.start..base + r.end;
+    let scalars: Option<Vec<&str>> = items
+        .iter()
+        .map(|i| match i {
+            Node::Scalar(s, _, false) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect();
+    if let (Some(k), Some(nums)) = (key, scalars.filter(|s| !s.is_empty())) {
+        out.push(Value {
+            shape: Shape::Line,
+            text: format!("{}: {}", words(k), nums.join(", ")),
+            raw,
+        });
+        return;
+    }
+    if let Some(k) = key {
+        out.push(Value {
+            shape: Shape::Line,
+            text: format!("{}:", words(k)),
+            raw,
+        });
+    }
+    for i in items {
+        emit(i, None, depth + 1, base, out);
     }
 }
 

@@ -70,6 +70,41 @@ fn scalar(v: &str) -> String {
     }
 }
 
+/// A block scalar under `key` (`|` keeps its lines, `>` folds them): the lines indented below
+/// `l` from `ls[*i]`, which is left after them.
+fn block_scalar(ls: &[Line], i: &mut usize, l: &Line, key: &str, value: &str) -> Value {
+    let (mut text, mut raw) = (String::new(), l.raw.clone());
+    let sep = if value.starts_with('>') { " " } else { "\n" };
+    while *i < ls.len() && (ls[*i].text.is_empty() || ls[*i].indent > l.indent) {
+        text.push_str(ls[*i].text);
+        text.push_str(sep);
+        raw.end = ls[*i].raw.end;
+        *i += 1;
+    }
+    let (shape, text) = line(Some(key), text.trim_end());
+    Value { shape, text, raw }
+}
+
+/// A list item that is a mapping: its keys on one line, the item's first key `key: value` and
+/// the keys aligned with it from `ls[*i]`, which is left after them.
+fn mapping_item(ls: &[Line], i: &mut usize, l: &Line, key: &str, value: &str) -> Value {
+    let mut parts = vec![format!("{}: {value}", words(key))];
+    let mut raw = l.raw.clone();
+    while *i < ls.len() && !ls[*i].item && ls[*i].indent == l.indent {
+        let Some((k, v)) = split_key(ls[*i].text) else {
+            break;
+        };
+        parts.push(format!("{}: {v}", words(k)));
+        raw.end = ls[*i].raw.end;
+        *i += 1;
+    }
+    Value {
+        shape: Shape::Item,
+        text: parts.join("; "),
+        raw,
+    }
+}
+
 /// The pieces of a YAML document, or `None` when it is not one.
 pub fn values(inner: &str, base: usize) -> Option<Vec<Value>> {
     let ls = lines(inner, base);
@@ -93,33 +128,9 @@ pub fn values(inner: &str, base: usize) -> Option<Vec<Value>> {
             continue;
         };
         if matches!(value.as_str(), "|" | ">" | "|-" | ">-" | "|+" | ">+") {
-            let (mut text, mut raw) = (String::new(), l.raw.clone());
-            let sep = if value.starts_with('>') { " " } else { "\n" };
-            while i < ls.len() && (ls[i].text.is_empty() || ls[i].indent > l.indent) {
-                text.push_str(ls[i].text);
-                text.push_str(sep);
-                raw.end = ls[i].raw.end;
-                i += 1;
-            }
-            let (shape, text) = line(Some(key), text.trim_end());
-            out.push(Value { shape, text, raw });
+            out.push(block_scalar(&ls, &mut i, l, key, &value));
         } else if l.item {
-            // A list item that is a mapping: its keys on one line.
-            let mut parts = vec![format!("{}: {value}", words(key))];
-            let mut raw = l.raw.clone();
-            while i < ls.len() && !ls[i].item && ls[i].indent == l.indent {
-                let Some((k, v)) = split_key(ls[i].text) else {
-                    break;
-                };
-                parts.push(format!("{}: {v}", words(k)));
-                raw.end = ls[i].raw.end;
-                i += 1;
-            }
-            out.push(Value {
-                shape: Shape::Item,
-                text: parts.join("; "),
-                raw,
-            });
+            out.push(mapping_item(&ls, &mut i, l, key, &value));
         } else if value.is_empty() {
             out.push(Value {
                 shape: Shape::Line,

@@ -257,78 +257,114 @@ fn read_number(run: &[(usize, usize, Tok)], k: usize) -> Option<(f64, Kind, usiz
         Start::Figure(value, kind, next) => return Some((value, kind, next)),
         Start::Count(lead, i) => (lead, i),
     };
-    let mut total = 0.0;
-    let mut current: f64 = lead.unwrap_or(0.0);
-    let mut any = lead.is_some();
-    // The last word kind read, so "five six" splits into two numbers.
-    let mut last: Option<Tok> = lead.map(|_| Tok::A);
+    let mut count = Count {
+        total: 0.0,
+        current: lead.unwrap_or(0.0),
+        any: lead.is_some(),
+        last: lead.map(|_| Tok::A),
+        led: lead.is_some(),
+    };
     while let Some(t) = tok(i) {
-        match t {
-            Tok::Unit(n) | Tok::Tens(n) => {
-                if !adds_to(last, t) {
-                    break;
-                }
-                current += n as f64;
-            }
-            Tok::Hundred => {
-                if !any && lead.is_none() {
-                    break;
-                }
-                current = current.max(1.0) * 100.0;
-            }
-            Tok::Scale(s) => {
-                if !any {
-                    break;
-                }
-                total += current.max(1.0) * s;
-                current = 0.0;
-            }
-            Tok::And => {
-                // "one and a quarter", "two and a half": a whole number and a fraction.
-                if matches!(last, Some(Tok::Unit(_) | Tok::Tens(_))) {
-                    if let Some((value, next)) = and_fraction(run, i, current) {
-                        return Some((total + value, Kind::Cardinal, next));
-                    }
-                }
-                // "one hundred and twenty": "and" joins only after a hundred or a scale.
-                let next_joins = matches!(tok(i + 1), Some(Tok::Unit(_) | Tok::Tens(_)));
-                if !(matches!(last, Some(Tok::Hundred | Tok::Scale(_))) && next_joins) {
-                    break;
-                }
-            }
-            Tok::Point => {
-                let (frac, j) = spoken_digits(run, i + 1);
-                if frac.is_empty() || !any {
-                    break;
-                }
-                let whole = total + current;
-                let value: f64 = format!("{whole}.{frac}").parse().ok()?;
-                return Some((value, Kind::Cardinal, j));
-            }
-            Tok::Denom { n, plural } => {
-                let counted = (total, current, last, lead.is_some());
-                if let Some((value, kind)) = after_count(counted, n, plural) {
-                    return Some((value, kind, i + 1));
-                }
-                break;
-            }
-            Tok::Ordinal(n) if matches!(last, Some(Tok::Tens(_))) && n < 10 => {
-                return Some((total + current + n as f64, Kind::Ordinal, i + 1));
-            }
-            _ => break,
+        match count.step(run, i, t)? {
+            Step::Extend => {}
+            Step::End => break,
+            Step::Done(value, kind, next) => return Some((value, kind, next)),
         }
-        any = true;
-        last = Some(t);
+        count.any = true;
+        count.last = Some(t);
         i += 1;
     }
-    if !any || lead.is_some() && i == k + 1 {
+    if !count.any || lead.is_some() && i == k + 1 {
         return None;
     }
     // A trailing "and" is not part of the number.
     while i > k && tok(i - 1) == Some(Tok::And) {
         i -= 1;
     }
-    Some((total + current, Kind::Cardinal, i))
+    Some((count.total + count.current, Kind::Cardinal, i))
+}
+
+/// A count of number words read so far: the scaled total, the group being built ("twenty-one"
+/// before "thousand"), whether any word was read, the last word kind (so "five six" splits into
+/// two numbers) and whether "a" led it.
+struct Count {
+    total: f64,
+    current: f64,
+    any: bool,
+    last: Option<Tok>,
+    led: bool,
+}
+
+/// What the next word does to a count: extends it, ends it before the word, or completes a
+/// number (its value, kind and the index after it).
+enum Step {
+    Extend,
+    End,
+    Done(f64, Kind, usize),
+}
+
+impl Count {
+    /// The decision for the word `t` at `run[i]`, kept apart from the loop that walks the words:
+    /// `None` when the words read as a number that does not parse.
+    fn step(&mut self, run: &[(usize, usize, Tok)], i: usize, t: Tok) -> Option<Step> {
+        let tok = |i: usize| run.get(i).map(|t| t.2);
+        match t {
+            Tok::Unit(n) | Tok::Tens(n) => {
+                if !adds_to(self.last, t) {
+                    return Some(Step::End);
+                }
+                self.current += n as f64;
+            }
+            Tok::Hundred => {
+                if !self.any && !self.led {
+                    return Some(Step::End);
+                }
+                self.current = self.current.max(1.0) * 100.0;
+            }
+            Tok::Scale(s) => {
+                if !self.any {
+                    return Some(Step::End);
+                }
+                self.total += self.current.max(1.0) * s;
+                self.current = 0.0;
+            }
+            Tok::And => {
+                // "one and a quarter", "two and a half": a whole number and a fraction.
+                if matches!(self.last, Some(Tok::Unit(_) | Tok::Tens(_))) {
+                    if let Some((value, next)) = and_fraction(run, i, self.current) {
+                        return Some(Step::Done(self.total + value, Kind::Cardinal, next));
+                    }
+                }
+                // "one hundred and twenty": "and" joins only after a hundred or a scale.
+                let next_joins = matches!(tok(i + 1), Some(Tok::Unit(_) | Tok::Tens(_)));
+                if !(matches!(self.last, Some(Tok::Hundred | Tok::Scale(_))) && next_joins) {
+                    return Some(Step::End);
+                }
+            }
+            Tok::Point => {
+                let (frac, j) = spoken_digits(run, i + 1);
+                if frac.is_empty() || !self.any {
+                    return Some(Step::End);
+                }
+                let whole = self.total + self.current;
+                let value: f64 = format!("{whole}.{frac}").parse().ok()?;
+                return Some(Step::Done(value, Kind::Cardinal, j));
+            }
+            Tok::Denom { n, plural } => {
+                let counted = (self.total, self.current, self.last, self.led);
+                return Some(match after_count(counted, n, plural) {
+                    Some((value, kind)) => Step::Done(value, kind, i + 1),
+                    None => Step::End,
+                });
+            }
+            Tok::Ordinal(n) if matches!(self.last, Some(Tok::Tens(_))) && n < 10 => {
+                let value = self.total + self.current + n as f64;
+                return Some(Step::Done(value, Kind::Ordinal, i + 1));
+            }
+            _ => return Some(Step::End),
+        }
+        Some(Step::Extend)
+    }
 }
 
 /// How a run of number words starts: a figure complete in one word ("the third"), or a count

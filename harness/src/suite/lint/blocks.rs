@@ -164,25 +164,14 @@ fn leaves(text: &str) -> Vec<Raw> {
             }
             Event::Start(Tag::Item) => {
                 flush(&mut cur, &mut out);
-                // An ordered list's items count from its first number.
-                let ordinal = lists.last_mut().and_then(|n| {
-                    let at = *n;
-                    *n = n.map(|k| k + 1);
-                    at
-                });
-                cur = Some(open(Kind::Item, ordinal));
+                cur = Some(open(Kind::Item, next_ordinal(&mut lists)));
             }
             Event::Start(
                 tag @ (Tag::Heading { .. } | Tag::CodeBlock(_) | Tag::TableHead | Tag::TableRow),
             ) => {
                 flush(&mut cur, &mut out);
                 cells = 0;
-                let kind = match tag {
-                    Tag::Heading { .. } => Kind::Heading,
-                    Tag::CodeBlock(_) => Kind::Code,
-                    _ => Kind::Row,
-                };
-                cur = Some(open(kind, None));
+                cur = Some(open(leaf_kind(&tag), None));
             }
             Event::End(
                 TagEnd::Item
@@ -191,29 +180,57 @@ fn leaves(text: &str) -> Vec<Raw> {
                 | TagEnd::TableHead
                 | TagEnd::TableRow,
             ) => flush(&mut cur, &mut out),
-            Event::Start(Tag::Paragraph) => match &mut cur {
-                Some(r) if r.kind == Kind::Item => r.text.push('\n'),
-                _ => {
-                    flush(&mut cur, &mut out);
-                    cur = Some(open(Kind::Paragraph, None));
-                }
-            },
+            Event::Start(Tag::Paragraph) => paragraph(&mut cur, &mut out, range.start),
             Event::End(TagEnd::Paragraph) if cur.as_ref().is_some_and(|r| r.kind != Kind::Item) => {
                 flush(&mut cur, &mut out)
             }
-            Event::Start(Tag::TableCell) => {
-                if let Some(r) = &mut cur {
-                    if cells > 0 {
-                        r.text.push_str(" | ");
-                    }
-                }
-                cells += 1;
-            }
+            Event::Start(Tag::TableCell) => table_cell(&mut cur, &mut cells),
             ev => inline(ev, &mut cur),
         }
     }
     flush(&mut cur, &mut out);
     out
+}
+
+/// The ordinal of the next item of the innermost list: an ordered list's items count from its
+/// first number; a bullet list's have none.
+fn next_ordinal(lists: &mut [Option<usize>]) -> Option<usize> {
+    lists.last_mut().and_then(|n| {
+        let at = *n;
+        *n = n.map(|k| k + 1);
+        at
+    })
+}
+
+/// The kind of leaf a heading, code block or table row opens.
+fn leaf_kind(tag: &Tag) -> Kind {
+    match tag {
+        Tag::Heading { .. } => Kind::Heading,
+        Tag::CodeBlock(_) => Kind::Code,
+        _ => Kind::Row,
+    }
+}
+
+/// A paragraph: inside a list item it continues the item on a new line; elsewhere a block of its
+/// own from `start`.
+fn paragraph(cur: &mut Option<Raw>, out: &mut Vec<Raw>, start: usize) {
+    match cur {
+        Some(r) if r.kind == Kind::Item => r.text.push('\n'),
+        _ => {
+            flush(cur, out);
+            *cur = Some(Raw::new(Kind::Paragraph, start, None));
+        }
+    }
+}
+
+/// A table cell: cells after the first of a row are joined by " | ".
+fn table_cell(cur: &mut Option<Raw>, cells: &mut usize) {
+    if let Some(r) = cur {
+        if *cells > 0 {
+            r.text.push_str(" | ");
+        }
+    }
+    *cells += 1;
 }
 
 /// An inline event's text into the open block.
@@ -301,7 +318,11 @@ pub fn read(text: &str) -> Doc {
         }
     }
     let mut blocks: Vec<Block> = Vec::new();
-    let (mut section, mut sub, mut runtime) = (String::new(), String::new(), true);
+    let mut place = Place {
+        section: String::new(),
+        sub: String::new(),
+        runtime: true,
+    };
     for r in split {
         let mut kind = r.kind;
         if !markdown
@@ -317,34 +338,15 @@ pub fn read(text: &str) -> Doc {
             fold(&r.text)
         };
         let line = line_of(&text, r.start);
-        if kind == Kind::Heading {
-            let name = fold(&r.text.replace('*', ""));
-            let top = SECTIONS.iter().any(|s| s.eq_ignore_ascii_case(&name))
-                || (markdown && heading_level(&text, r.start) <= 2);
-            if top {
-                section = name;
-                sub.clear();
-            } else {
-                sub = name;
-            }
-        }
-        if kind == Kind::Paragraph {
-            // A protocol or procedure set as a paragraph (`A — Arithmetic. Trigger: …`) heads
-            // the items under it.
-            if let Some(c) = BLOCK_HEAD.captures(&folded) {
-                sub = c[1].trim().to_string();
-            }
-        }
-        if kind != Kind::Code && folded.contains(RUNTIME_MARKER) {
-            runtime = false;
-        }
+        let top = kind == Kind::Heading && heading_is_top(&text, &r, markdown);
+        place.enter(kind, &r.text, &folded, top);
         blocks.push(Block {
             kind,
             text: folded,
             line,
-            section: section.clone(),
-            sub: sub.clone(),
-            runtime,
+            section: place.section.clone(),
+            sub: place.sub.clone(),
+            runtime: place.runtime,
             ordinal: r.ordinal,
             lines: r
                 .text
@@ -355,6 +357,48 @@ pub fn read(text: &str) -> Doc {
         });
     }
     cut_at_title(blocks)
+}
+
+/// Where a block stands as the document is read: its section, the sub-heading within it, and
+/// whether the runtime part (before the marker that ends it) still goes on.
+struct Place {
+    section: String,
+    sub: String,
+    runtime: bool,
+}
+
+impl Place {
+    /// A block of `kind` (its raw text and folded text) moves the place: a heading (`top` for a
+    /// section's) names it, a paragraph that heads items names the sub, the marker ends runtime.
+    fn enter(&mut self, kind: Kind, raw: &str, folded: &str, top: bool) {
+        if kind == Kind::Heading {
+            let name = fold(&raw.replace('*', ""));
+            if top {
+                self.section = name;
+                self.sub.clear();
+            } else {
+                self.sub = name;
+            }
+        }
+        if kind == Kind::Paragraph {
+            // A protocol or procedure set as a paragraph (`A — Arithmetic. Trigger: …`) heads
+            // the items under it.
+            if let Some(c) = BLOCK_HEAD.captures(folded) {
+                self.sub = c[1].trim().to_string();
+            }
+        }
+        if kind != Kind::Code && folded.contains(RUNTIME_MARKER) {
+            self.runtime = false;
+        }
+    }
+}
+
+/// A heading opens a section: one of the charter's section names, or in Markdown a heading of
+/// level 1 or 2.
+fn heading_is_top(text: &str, r: &Raw, markdown: bool) -> bool {
+    let name = fold(&r.text.replace('*', ""));
+    SECTIONS.iter().any(|s| s.eq_ignore_ascii_case(&name))
+        || (markdown && heading_level(text, r.start) <= 2)
 }
 
 /// A Markdown heading's level from its source: `#` count, or 1/2 for a setext underline.

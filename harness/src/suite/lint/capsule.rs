@@ -9,12 +9,17 @@
 //! lock-break (`v1_0_3_amendment_note: … per Mike-A103 signed lock-break …`) and
 //! `locked_signoff`; either, new or changed in the same change, signs it.
 
+use super::fields::{
+    AGENT_CLASSES, BOOT_PROTOCOLS, HYGIENE_FIELDS, IDENTITY_FIELDS, OPTIONAL_FIELDS,
+    POINTER_FIELDS, RENAMED, REQUIRED, STATUSES,
+};
 use super::frontmatter::{is_date, same};
 use super::frontmatter::{parse, Doc};
 use super::identity::{mentions, no_lineage_at_all, role_stated, LINEAGE};
 use super::{line_where, Finding, Severity};
 use regex::Regex;
 use std::sync::LazyLock;
+use yaml_rust2::yaml::Hash;
 use yaml_rust2::Yaml;
 
 static IDENTITY_H2: LazyLock<Regex> =
@@ -23,61 +28,6 @@ static UID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[0-9a-f]{8}$").unwr
 static POINTER_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*(?:[-*>]\s*)*(?:(?:see|->|→|pointer:?|moved to)\s*)?(?:\[[^\]]*\]\([^)]*\)|\[\[[^\]]*\]\]|`?[\w./<>*-]+\.(?:md|jsonl?|ya?ml)`?|[0-9a-f]{8})[\s.,;]*$").unwrap()
 });
-
-pub const REQUIRED: [&str; 12] = [
-    "uid",
-    "type",
-    "agent_name",
-    "agent_class",
-    "role",
-    "capability_scope",
-    "status",
-    "boot_protocol",
-    "created",
-    "created_by",
-    "modified",
-    "modified_by",
-];
-const AGENT_CLASSES: [&str; 2] = ["executive", "director"];
-const BOOT_PROTOCOLS: [&str; 3] = ["playbook", "commissioned", "on-demand"];
-const STATUSES: [&str; 5] = ["active", "locked", "retired", "archived", "suspended"];
-/// §6 identity fields: `scope` as §6 lists it, `capability_scope` as §2 has called it since.
-const IDENTITY_FIELDS: [&str; 6] = [
-    "agent_name",
-    "agent_class",
-    "role",
-    "scope",
-    "capability_scope",
-    "boot_protocol",
-];
-/// §6 standard editing: hygiene fields and pointer fields.
-const HYGIENE_FIELDS: [&str; 3] = ["last_updated", "modified", "modified_by"];
-const POINTER_FIELDS: [&str; 6] = [
-    "status_card",
-    "generation_log",
-    "living_transfer",
-    "briefing_file",
-    "board",
-    "channels",
-];
-/// §3 optional fields (pointers above); a mutation of an authored one needs a lock-break.
-const OPTIONAL_FIELDS: [&str; 9] = [
-    "soul",
-    "dna",
-    "retirement_acts",
-    "governor",
-    "locked_at",
-    "locked_by",
-    "subsystem_hub",
-    "member_of",
-    "user_facing",
-];
-/// Fields §2 had under another name, with the section that says so.
-const RENAMED: [(&str, &str, &str); 1] = [(
-    "scope",
-    "capability_scope",
-    "§2 calls it capability_scope (renamed from scope in v1.72)",
-)];
 
 fn get<'a>(front: &'a Yaml, key: &str) -> Option<&'a Yaml> {
     match &front[key] {
@@ -190,6 +140,24 @@ pub fn lint(
         out: Vec::new(),
     };
 
+    forbidden_typing(&mut cx, &ty);
+    if ty != "charter" {
+        return cx.out;
+    }
+    if strict && relaxed {
+        cx.relaxed = Some(status);
+    }
+    validation_checks(&mut cx);
+    identity_content(&mut cx);
+    if let Some((rev, Some(base_text))) = base {
+        lock_semantics(&mut cx, rev, base_text);
+    }
+    cx.out
+}
+
+/// §8's forbidden typings: `type: agent-charter`, and `type: document` on a file whose
+/// frontmatter is charter-shaped (three of the charter's identifying keys).
+fn forbidden_typing(cx: &mut Ctx, ty: &str) {
     let charter_shaped = [
         "agent_name",
         "agent_class",
@@ -198,10 +166,10 @@ pub fn lint(
         "role",
     ]
     .iter()
-    .filter(|k| get(&doc.front, k).is_some())
+    .filter(|k| get(&cx.doc.front, k).is_some())
     .count()
         >= 3;
-    match ty.as_str() {
+    match ty {
         "agent-charter" => cx.add(
             cx.key_line("type"),
             "capsule/forbidden-agent-charter",
@@ -216,18 +184,6 @@ pub fn lint(
         ),
         _ => {}
     }
-    if ty != "charter" {
-        return cx.out;
-    }
-    if strict && relaxed {
-        cx.relaxed = Some(status);
-    }
-    validation_checks(&mut cx);
-    identity_content(&mut cx);
-    if let Some((rev, Some(base_text))) = base {
-        lock_semantics(&mut cx, rev, base_text);
-    }
-    cx.out
 }
 
 /// Frontmatter keys as written, in order.
@@ -319,79 +275,83 @@ fn required_fields(cx: &mut Ctx) {
 /// Check 1: each present field of the type §2 gives it.
 fn typed_fields(cx: &mut Ctx) {
     let front = &cx.doc.front;
-    type Typed = (&'static str, fn(&Yaml) -> bool, &'static str);
-    let typed: [Typed; 9] = [
-        (
-            "uid",
-            |y| matches!(y, Yaml::String(s) if UID.is_match(s)),
-            "an 8-hex string",
-        ),
-        (
-            "agent_name",
-            |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
-            "a non-empty string",
-        ),
-        (
-            "role",
-            |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
-            "a non-empty string",
-        ),
-        (
-            "created",
-            |y| as_text(y).is_some_and(|s| is_date(&s)),
-            "a calendar date YYYY-MM-DD",
-        ),
-        (
-            "modified",
-            |y| as_text(y).is_some_and(|s| is_date(&s)),
-            "a calendar date YYYY-MM-DD",
-        ),
-        (
-            "created_by",
-            |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
-            "a string in <agent-slug>-<generation> form, e.g. argus-a69",
-        ),
-        (
-            "modified_by",
-            |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
-            "a string in <agent-slug>-<generation> form, e.g. argus-a69",
-        ),
-        (
-            "capability_scope",
-            |y| matches!(y, Yaml::Hash(_)),
-            "an object with reads: and writes:",
-        ),
-        ("status", |y| matches!(y, Yaml::String(_)), "a string"),
-    ];
-    for (key, ok, want) in typed {
+    for (key, ok, want) in TYPED {
         let Some(v) = get(front, key) else { continue };
         if ok(v) {
             continue;
         }
         let raw = cx.raw(key).unwrap_or_default();
-        let number = matches!(v, Yaml::Integer(_) | Yaml::Real(_));
-        let (message, fix) = if key == "uid"
-            && number
-            && raw.len() == 8
-            && raw.bytes().all(|b| b.is_ascii_hexdigit())
-        {
-            // `uid: 00000001` is the number 1 to YAML; quoted, it is the 8-hex string.
-            (
-                format!(
-                    "§7 check 1 (§2 uid: 8-hex string): uid: {raw} is read by YAML as the number {}, not a string",
-                    as_text(v).unwrap_or_default()
-                ),
-                format!("quote it: uid: \"{raw}\""),
-            )
-        } else {
-            (
-                format!("§7 check 1 (§2 {key}: {want}): {key}: {raw} is not {want}"),
-                format!("make {key} {want}"),
-            )
-        };
+        let (message, fix) = mistyped(key, want, &raw, v);
         cx.add(cx.key_line(key), "capsule/check-1", message, &fix);
     }
 }
+
+/// Check 1's message and fix for `key: raw` (read as `v`) that is not `want`.
+fn mistyped(key: &str, want: &str, raw: &str, v: &Yaml) -> (String, String) {
+    let number = matches!(v, Yaml::Integer(_) | Yaml::Real(_));
+    if key == "uid" && number && raw.len() == 8 && raw.bytes().all(|b| b.is_ascii_hexdigit()) {
+        // `uid: 00000001` is the number 1 to YAML; quoted, it is the 8-hex string.
+        (
+            format!(
+                "§7 check 1 (§2 uid: 8-hex string): uid: {raw} is read by YAML as the number {}, not a string",
+                as_text(v).unwrap_or_default()
+            ),
+            format!("quote it: uid: \"{raw}\""),
+        )
+    } else {
+        (
+            format!("§7 check 1 (§2 {key}: {want}): {key}: {raw} is not {want}"),
+            format!("make {key} {want}"),
+        )
+    }
+}
+
+/// A key, the test its value passes and what the test wants.
+type Typed = (&'static str, fn(&Yaml) -> bool, &'static str);
+/// Check 1's fields.
+const TYPED: [Typed; 9] = [
+    (
+        "uid",
+        |y| matches!(y, Yaml::String(s) if UID.is_match(s)),
+        "an 8-hex string",
+    ),
+    (
+        "agent_name",
+        |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
+        "a non-empty string",
+    ),
+    (
+        "role",
+        |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
+        "a non-empty string",
+    ),
+    (
+        "created",
+        |y| as_text(y).is_some_and(|s| is_date(&s)),
+        "a calendar date YYYY-MM-DD",
+    ),
+    (
+        "modified",
+        |y| as_text(y).is_some_and(|s| is_date(&s)),
+        "a calendar date YYYY-MM-DD",
+    ),
+    (
+        "created_by",
+        |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
+        "a string in <agent-slug>-<generation> form, e.g. argus-a69",
+    ),
+    (
+        "modified_by",
+        |y| matches!(y, Yaml::String(s) if !s.trim().is_empty()),
+        "a string in <agent-slug>-<generation> form, e.g. argus-a69",
+    ),
+    (
+        "capability_scope",
+        |y| matches!(y, Yaml::Hash(_)),
+        "an object with reads: and writes:",
+    ),
+    ("status", |y| matches!(y, Yaml::String(_)), "a string"),
+];
 
 /// Checks 2–4: agent_class, boot_protocol and status take one of their enum's values.
 fn enum_fields(cx: &mut Ctx) {
@@ -537,12 +497,7 @@ fn identity_content(cx: &mut Ctx) {
     {
         return;
     }
-    let body_lines: Vec<&str> = cx.doc.body.lines().collect();
-    let end = super::markdown::headings(cx.doc.body)
-        .into_iter()
-        .find(|h| h.level <= 2 && h.line > at)
-        .map_or(body_lines.len(), |h| h.line.min(body_lines.len()));
-    let section = body_lines[(at + 1).min(end)..end].join("\n");
+    let section = section_after(cx.doc.body, at);
     // A name inside a path (agents/argus/lineage.md) does not name the agent in narrative form.
     let lower = PATH_TOKEN
         .replace_all(&section.to_lowercase(), " ")
@@ -577,10 +532,26 @@ fn identity_content(cx: &mut Ctx) {
             "a reviewer decides; to settle it without one, state the role in the front matter's words, e.g. \"You are Argus, the Chief Architect …\"",
         );
     }
-    if no_lineage_at_all(&section) {
+    lineage_findings(cx, line, &section, &name);
+}
+
+/// The lines of `body` after its line `at` up to the next heading of level 1 or 2.
+fn section_after(body: &str, at: usize) -> String {
+    let body_lines: Vec<&str> = body.lines().collect();
+    let end = super::markdown::headings(body)
+        .into_iter()
+        .find(|h| h.level <= 2 && h.line > at)
+        .map_or(body_lines.len(), |h| h.line.min(body_lines.len()));
+    body_lines[(at + 1).min(end)..end].join("\n")
+}
+
+/// §4's lineage in the Identity `section` at `line`: none at all is an error; no lineage word or
+/// pointer is for a reviewer (a summary in other words may be one).
+fn lineage_findings(cx: &mut Ctx, line: usize, section: &str, name: &str) {
+    if no_lineage_at_all(section) {
         cx.add(line, "capsule/identity-lineage", "§4: the Identity section neither points to nor sums up the agent's lineage (\"a pointer or summary of lineage\" is required)".into(), "add a lineage pointer, e.g. \"See <lineage substrate path> for prior generations.\"");
-    } else if !LINEAGE.is_match(&section) {
-        let who = if name.is_empty() { "<name>" } else { &name };
+    } else if !LINEAGE.is_match(section) {
+        let who = if name.is_empty() { "<name>" } else { name };
         cx.ask(
             line,
             "capsule/identity-lineage",
@@ -617,37 +588,22 @@ fn is_lock_break_record(key: &str) -> bool {
     key == "locked_signoff" || key.ends_with("_amendment_note")
 }
 
-/// §6 lock semantics against the file at a base revision.
-fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
-    let Ok(Some(base)) = parse(base_text) else {
-        return;
-    };
-    let was_locked = get(&base.front, "locked_at").is_some()
-        || get(&base.front, "status").and_then(as_text).as_deref() == Some("locked");
-    if !was_locked {
-        return;
-    }
-    let (Yaml::Hash(b), Yaml::Hash(h)) = (&base.front, &cx.doc.front) else {
-        return;
-    };
-    // Signed: a new or changed amendment note naming a signed lock-break, or locked_signoff.
-    let signed = h.iter().any(|(k, v)| {
+/// Signed: a new or changed amendment note naming a signed lock-break, or locked_signoff, in the
+/// frontmatter `h` against the base's `b`.
+fn signed_lock_break(b: &Hash, h: &Hash) -> bool {
+    h.iter().any(|(k, v)| {
         let Some(key) = k.as_str() else { return false };
         let new_or_changed = !b.get(k).is_some_and(|w| same(v, w));
         let names_lock_break = key == "locked_signoff"
             || as_text(v).is_some_and(|t| t.to_lowercase().contains("lock-break"));
         is_lock_break_record(key) && new_or_changed && names_lock_break
-    });
-    if signed {
-        return;
-    }
-    let fix = "revert it, or record the signed lock-break in the same change, as the capsule definition records its own: an amendment note naming it (e.g. v1_0_1_amendment_note: \"… per <signer> signed lock-break …\") and locked_signoff";
-    let mut changes: Vec<(usize, String)> = Vec::new();
-    if checkers::extract::text::normalize_ws(base.body)
-        != checkers::extract::text::normalize_ws(cx.doc.body)
-    {
-        changes.push((cx.doc.body_start, "the body content changed".into()));
-    }
+    })
+}
+
+/// The frontmatter fields of a locked charter changed from the base's `b` to `h` that §6 does not
+/// count as standard editing, each with its line.
+fn field_changes(cx: &Ctx, b: &Hash, h: &Hash) -> Vec<(usize, String)> {
+    let mut changes = Vec::new();
     for (k, bv) in b {
         let Some(key) = k.as_str() else { continue };
         let Some(what) = field_class(key) else {
@@ -675,6 +631,33 @@ fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
             }
         }
     }
+    changes
+}
+
+/// §6 lock semantics against the file at a base revision.
+fn lock_semantics(cx: &mut Ctx, rev: &str, base_text: &str) {
+    let Ok(Some(base)) = parse(base_text) else {
+        return;
+    };
+    let was_locked = get(&base.front, "locked_at").is_some()
+        || get(&base.front, "status").and_then(as_text).as_deref() == Some("locked");
+    if !was_locked {
+        return;
+    }
+    let (Yaml::Hash(b), Yaml::Hash(h)) = (&base.front, &cx.doc.front) else {
+        return;
+    };
+    if signed_lock_break(b, h) {
+        return;
+    }
+    let fix = "revert it, or record the signed lock-break in the same change, as the capsule definition records its own: an amendment note naming it (e.g. v1_0_1_amendment_note: \"… per <signer> signed lock-break …\") and locked_signoff";
+    let mut changes: Vec<(usize, String)> = Vec::new();
+    if checkers::extract::text::normalize_ws(base.body)
+        != checkers::extract::text::normalize_ws(cx.doc.body)
+    {
+        changes.push((cx.doc.body_start, "the body content changed".into()));
+    }
+    changes.extend(field_changes(cx, b, h));
     for (line, what) in changes {
         cx.add(
             line,

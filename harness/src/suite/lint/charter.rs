@@ -68,25 +68,8 @@ pub fn outline(doc: &Doc) -> Outline {
                 .collect::<Vec<u32>>()
         })
         .collect();
-    // Rows of a table, or lines of a rendered table (one paragraph), header left out.
     let registry: Vec<&blocks::Block> = doc.section("Failure-Mode Registry").collect();
-    let registry_rows = registry
-        .iter()
-        .flat_map(|b| match b.kind {
-            Kind::Row => vec![b.text.clone()],
-            Kind::Paragraph => b.lines.clone(),
-            _ => Vec::new(),
-        })
-        .filter(|r| {
-            !r.to_ascii_lowercase()
-                .replace(['|', ' ', '*'], "")
-                .starts_with("failuremode")
-        })
-        .map(|r| {
-            let first = r.split(" | ").next().unwrap_or(&r);
-            first.split('\t').next().unwrap_or(first).trim().to_string()
-        })
-        .collect();
+    let registry_rows = registry_rows(&registry);
     let registry_text = registry
         .iter()
         .map(|b| b.text.as_str())
@@ -103,6 +86,28 @@ pub fn outline(doc: &Doc) -> Outline {
         registry_text,
         has_marker: doc.has_marker(),
     }
+}
+
+/// The failure modes the registry names, the first cell of each row: rows of a table, or lines of
+/// a rendered table (one paragraph), header left out.
+fn registry_rows(registry: &[&blocks::Block]) -> Vec<String> {
+    registry
+        .iter()
+        .flat_map(|b| match b.kind {
+            Kind::Row => vec![b.text.clone()],
+            Kind::Paragraph => b.lines.clone(),
+            _ => Vec::new(),
+        })
+        .filter(|r| {
+            !r.to_ascii_lowercase()
+                .replace(['|', ' ', '*'], "")
+                .starts_with("failuremode")
+        })
+        .map(|r| {
+            let first = r.split(" | ").next().unwrap_or(&r);
+            first.split('\t').next().unwrap_or(first).trim().to_string()
+        })
+        .collect()
 }
 
 /// The E-cases a charter lists in its Evaluation Harness that this harness version has no
@@ -377,6 +382,21 @@ fn version_findings(
             format!("bump to {}", bump(&b, required)),
         )];
     };
+    bump_findings(path, vline, changes, (&b, &h), got, (required, &why))
+}
+
+/// A bump was made (`got`, a level) where the changes need `required` (for `why`): it resets the
+/// lower numbers and is big enough; a change of no required level whose readings differ (a
+/// reworded rule) goes to a reviewer.
+fn bump_findings(
+    path: &str,
+    vline: usize,
+    changes: &[Change],
+    (b, h): (&semver::Version, &semver::Version),
+    got: usize,
+    (required, why): (usize, &str),
+) -> Vec<Finding> {
+    let err = |rule, message: String, fix: String| Finding::error(path, vline, rule, message, fix);
     let mut out = Vec::new();
     let unreset = (h.major > b.major && (h.minor, h.patch) != (0, 0))
         || (h.major == b.major && h.minor > b.minor && h.patch != 0);
@@ -384,7 +404,7 @@ fn version_findings(
         out.push(err(
             "charter/version-increase",
             format!("{b} → {h} does not reset the lower numbers: a minor bump resets patch, a major bump minor and patch (semver)"),
-            format!("write {}", bump(&b, got)),
+            format!("write {}", bump(b, got)),
         ));
     }
     if got < required {
@@ -394,11 +414,11 @@ fn version_findings(
                 "{why}: that needs a {} bump, but {b} → {h} is a {}",
                 LEVEL[required], LEVEL[got]
             ),
-            format!("bump to {}", bump(&b, required)),
+            format!("bump to {}", bump(b, required)),
         ));
     } else if required < 1 && got < 1 {
         for c in changes.iter().filter(|c| c.question) {
-            out.push(reworded_finding(path, c, &b, &h));
+            out.push(reworded_finding(path, c, b, h));
         }
     }
     out

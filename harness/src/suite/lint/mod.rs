@@ -6,6 +6,7 @@
 pub mod blocks;
 pub mod capsule;
 pub mod charter;
+pub mod fields;
 pub mod frontmatter;
 pub mod identity;
 pub mod markdown;

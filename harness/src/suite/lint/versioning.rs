@@ -141,15 +141,12 @@ fn body(d: &Doc, other: &Doc) -> Vec<Block> {
     out
 }
 
-/// Every change from `base` to `head`; none when they are the same charter.
-pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
+/// The blocks' texts aligned, the diff step of [`changes`]: pairs of (old, new) indexes whose text
+/// is unchanged, the old indexes gone and the new ones added.
+fn align(ok: &[&str], nk: &[&str]) -> (Vec<(usize, usize)>, Vec<usize>, Vec<usize>) {
     use similar::{capture_diff_slices, Algorithm, DiffOp};
-    let (ob, nb) = (body(base, head), body(head, base));
-    let (o, n): (Vec<&Block>, Vec<&Block>) = (ob.iter().collect(), nb.iter().collect());
-    let ok: Vec<&str> = o.iter().map(|b| b.text.as_str()).collect();
-    let nk: Vec<&str> = n.iter().map(|b| b.text.as_str()).collect();
     let (mut pairs, mut gone, mut added) = (Vec::new(), Vec::new(), Vec::new());
-    for op in capture_diff_slices(Algorithm::Myers, &ok, &nk) {
+    for op in capture_diff_slices(Algorithm::Myers, ok, nk) {
         match op {
             DiffOp::Equal {
                 old_index,
@@ -173,6 +170,16 @@ pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
             }
         }
     }
+    (pairs, gone, added)
+}
+
+/// Every change from `base` to `head`; none when they are the same charter.
+pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
+    let (ob, nb) = (body(base, head), body(head, base));
+    let (o, n): (Vec<&Block>, Vec<&Block>) = (ob.iter().collect(), nb.iter().collect());
+    let ok: Vec<&str> = o.iter().map(|b| b.text.as_str()).collect();
+    let nk: Vec<&str> = n.iter().map(|b| b.text.as_str()).collect();
+    let (pairs, mut gone, mut added) = align(&ok, &nk);
     let mut out = Vec::new();
     for &(i, j) in &pairs {
         out.extend(moved(o[i], n[j], false));
