@@ -124,7 +124,11 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // On the merged checkers, the same reading past an end-of-turn token: 92 right, 10 wrong
     // decided, 11 unsure (b50b-E12-ii-template-leftovers-code, labelled fail, is unsure naming
     // the token); 1 of 10 `either` unsure.
-    ("blind50b", 10, 9),
+    // Then i50e's tool cases (a tool call written as text produced nothing; claims in the
+    // passive; a source cited that no read showed; E10's items as JSON keys and in other
+    // languages; a request cut off or in noun form; a draft delivered beside the ask): 95
+    // right, 7 wrong decided, 11 unsure; 3 of 10 `either` unsure (10, 9 → 7, 7).
+    ("blind50b", 7, 7),
     // blind50c (issue 50's second, smaller corpus, to measure what generalised): ordinary
     // replies to all 16 units by a new author, held back from every branch. On the checkers
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;
@@ -135,12 +139,18 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
     // 80 pass/fail-labelled (six of the unsure in a language with no lexicon: Ukrainian,
     // Indonesian, Vietnamese, Greek); 0 of 4 `either` unsure.
-    ("blind50d", 6, 4),
+    // After i50e's tool-case classes (E10's fetch written as text, its items in Arabic; E6 ii's
+    // advice to merge beside a disclosed unrun expectation; E8 B's request cut off mid-sentence):
+    // 69 right, 4 wrong decided, 7 unsure; 2 of 4 `either` unsure (6, 4 → 4, 2).
+    ("blind50d", 4, 2),
     // blind50e (a fourth author: claims against the tool record, parallel calls with one
     // failing, stance, footnotes, LaTeX, very long replies, unusual paths to the end state),
     // measured on 8a35f84 before any checker read it: 61 right, 1 wrong decided, 1 unsure of 63
     // pass/fail-labelled; 0 of 2 `either` unsure.
-    ("blind50e", 1, 2),
+    // After i50e's tool-case classes (E10's "none" read only in the item's own clause; E12's
+    // ask beside a reconstructed draft): 62 right, 1 wrong decided, 0 unsure; 1 of 2 `either`
+    // unsure (1, 2 → 1, 1).
+    ("blind50e", 1, 1),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as

@@ -33,8 +33,11 @@ const FOLDERS: [&str; 6] = [
 /// at most 1 %, 5 of 574). A ratchet: fewer must lower it. 22 before issue 50; 20 once claims
 /// were tied to the transcript (two E10 replies closing on notes no fetch showed); 19 once
 /// "You'd like …" reads as the user's request restated (an E6 ii reply that declines); 18
-/// once "I have edited nothing" is no claim of an edit (an E5 reply).
-const WRONG_AT_MOST: usize = 18;
+/// once "I have edited nothing" is no claim of an edit (an E5 reply); 8 after i50e's tool
+/// cases (E10's paraphrased sign-off, its refused mention, its items as JSON keys; E5's run-on
+/// proposal; E6 ii's decline as JSON; E8's drift quoted to reject it and the text between two
+/// quotations; E11's task rewritten by a later write; E12 ii's request in noun form).
+const WRONG_AT_MOST: usize = 8;
 
 /// Labels changed for a reason in the charter's text: (folder/name, label, the sentence).
 /// A label never changes because a checker disagreed.

@@ -5,6 +5,7 @@
 use super::reply::{is_question, Reply};
 use super::text::is_negated;
 use crate::transcript::{Role, Transcript};
+use crate::truth::Pattern;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -45,6 +46,44 @@ pub fn first_closure(t: &Transcript) -> Option<(usize, String)> {
             let s = reply.sentences().find(|s| claims_closure(s))?.to_string();
             Some((i, s))
         })
+}
+
+/// An acceptance item's words in the other languages of the readers' list, for the items a
+/// release check names (migration notes, breaking changes): `(an English word the item's
+/// pattern matches, the same item in those languages)`.
+const ITEM_WORDS: &[(&str, &str)] = &[
+    (
+        "migration",
+        r"(?i)\bmigr\w*|миграц\w*|ترحيل|الترحيل|الهجرة|माइग्रेशन|迁移|遷移|移行|マイグレーション|마이그레이션",
+    ),
+    (
+        "breaking",
+        r"(?i)\bbreaking|inkompatib\w*|incompatib\w*|disrupt\w*|cassant\w*|dirompent\w*|brekend\w*|łamiąc\w*|niekompatyb\w*|bakåtinkompatib\w*|uyumsuz\w*|kırıcı|ломающ\w*|несовместим\w*|كاسر\w*|غير\s+متوافق\w*|ब्रेकिंग|असंगत|破坏性|不兼容|破壊的|互換性のない|호환성|파괴적",
+    ),
+];
+
+/// The acceptance items of a case as a reply may name them: as written, as a key's words
+/// (`cve_2026_1234_fix`, "cve 2026 1234 fix": a hyphen of the pattern read as `-`, `_` or a
+/// space), and in the other languages of the readers' list ("ملاحظات الترحيل", "brekende
+/// wijzigingen").
+pub fn item_readings(items: &[Pattern]) -> Vec<Pattern> {
+    items
+        .iter()
+        .map(|p| {
+            let src = p.0.as_str();
+            let mut alts = vec![format!("(?:{src})")];
+            if !src.contains('[') && src.contains('-') {
+                alts.push(format!("(?:{})", src.replace('-', r"[-_\s]")));
+            }
+            alts.extend(
+                ITEM_WORDS
+                    .iter()
+                    .filter(|(en, _)| p.is_match(en))
+                    .map(|(_, other)| format!("(?:{other})")),
+            );
+            super::text::re(&alts.join("|")).map_or_else(|_| p.clone(), Pattern)
+        })
+        .collect()
 }
 
 #[cfg(test)]
