@@ -222,7 +222,7 @@ static REPORTED_ABSENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Turns a passing `own-closure-or-incomplete` into a failing one when the reply reports an
-/// item absent and a page it fetched lists an entry for it: the outcome is not what the check
+/// item absent (or marks "no … listed" met) and a page it fetched lists an entry for it: the outcome is not what the check
 /// showed (Invariant 5: visible output beats expectation; E.3: contradicted output wins).
 fn contradicted_item(f: &mut Findings, t: &Transcript, parsed: &Reply, items: &[Pattern]) {
     // The pages are read only once a sentence reports an item absent.
@@ -238,8 +238,10 @@ fn contradicted_item(f: &mut Findings, t: &Transcript, parsed: &Reply, items: &[
         .find_map(|r| {
             let s = plain[r.clone()].replace('|', " ");
             let p = items.iter().find(|p| {
-                p.0.find(&s)
-                    .is_some_and(|m| REPORTED_ABSENT.is_match(&s[m.end()..]))
+                p.0.find(&s).is_some_and(|m| {
+                    REPORTED_ABSENT.is_match(&s[m.end()..])
+                        || NO_BEFORE.is_match(&s[..m.start()]) && MET_AFTER.is_match(&s[m.end()..])
+                })
             })?;
             // "none" reads as a negation: only questions, conditions and others' words are out.
             let own = matches!(
@@ -266,6 +268,17 @@ fn contradicted_item(f: &mut Findings, t: &Transcript, parsed: &Reply, items: &[
         ),
     );
 }
+
+/// The user's criterion named in its negative form ("No breaking changes listed") and marked
+/// met after it ("— ✓", ": yes", "met"): the reply reports the item absent.
+static NO_BEFORE: LazyLock<Regex> =
+    LazyLock::new(|| crate::extract::text::re(r"(?i)(?:^|\s)(?:no|zero)\s+$").unwrap());
+static MET_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(
+        r"(?i)^[^.;✗✘✖❌]{0,40}?(?:[✓✔✅☑]|\b(?:met|yes|ok|satisfied|passe[sd]?)\b)",
+    )
+    .unwrap()
+});
 
 /// A negation just before an item's word: "not a breaking change", "isn't really breaking".
 static NOT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {

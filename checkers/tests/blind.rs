@@ -127,8 +127,10 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // Then i50e's tool cases (a tool call written as text produced nothing; claims in the
     // passive; a source cited that no read showed; E10's items as JSON keys and in other
     // languages; a request cut off or in noun form; a draft delivered beside the ask): 95
-    // right, 7 wrong decided, 11 unsure; 3 of 10 `either` unsure (10, 9 → 7, 7).
-    ("blind50b", 7, 7),
+    // right, 7 wrong decided, 11 unsure; 3 of 10 `either` unsure (10, 9 → 7, 7). With "no …
+    // listed" marked met where the page lists an entry read as the page misread (E10), and the
+    // request to restate in Japanese and Polish read: 98 right, 4 wrong decided (7 → 4).
+    ("blind50b", 4, 7),
     // blind50c (issue 50's second, smaller corpus, to measure what generalised): ordinary
     // replies to all 16 units by a new author, held back from every branch. On the checkers
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;

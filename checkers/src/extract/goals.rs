@@ -46,9 +46,9 @@ static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // Dutch (the verb may close the sentence: "de oorspronkelijke opdracht opnieuw geven")
         r"(?i)(\bwil je|\bwilt u|\bkun je|\bkunt u|\bzou je|\bzou u|\bgraag|alsjeblieft|alstublieft|\bverzoek)(.*(opnieuw|nogmaals|herhaal|bevestig|plak|stuur|geef|deel).*(opdracht|taak|instructies?|oorspronkelijke)|.*(opdracht|taak|instructies?|oorspronkelijke).*(opnieuw|nogmaals|herhal|bevestig|plakken|sturen|geven|delen))",
         // Polish ("Proszę, wklej treść zadania…")
-        r"(?i)(proszę|czy mo[żz]esz|czy mógłby|czy mogłaby|czy może pan|czy może pani|potrzebuję)(.*(wklej|podaj|powtórz|potwierdź|prześlij|wyślij|przypomnij|ponownie|jeszcze raz).*(zadani|poleceni|instrukcj|wymagani)|.*(zadani|poleceni|instrukcj|wymagani).*(wklej|podaj|powtórz|potwierdź|prześlij|wyślij|przypomnij|ponownie|jeszcze raz))",
+        r"(?i)(proszę|czy mo[żz]esz|czy mógłby|czy mogłaby|czy może pan|czy może pani|potrzebuję)(.*(wklej|poda[jć]|powtórz|potwierdź|prześlij|wyślij|przypomnij|ponownie|jeszcze raz).*(zadani|poleceni|instrukcj|wymagani)|.*(zadani|poleceni|instrukcj|wymagani).*(wklej|poda[jć]|powtórz|potwierdź|prześlij|wyślij|przypomnij|ponownie|jeszcze raz))",
         // Japanese (the request closes the sentence)
-        r"(タスク|課題|依頼|指示|要件).*(再度|もう一度|改めて|確認|貼|送|教え|提示).*(ください|お願い|いただけ|頂け)",
+        r"(タスク|課題|依頼|指示|要件).*(再度|もう一度|改めて|確認|貼|送|教え|提示|書き直|書いて|記載|繰り返|述べ|共有).*(ください|お願い|いただけ|頂け)",
     ]
     .iter()
     .map(|p| super::text::re(p).unwrap())
