@@ -33,7 +33,7 @@ pub const VARIANTS: &[&str] = &["i", "ii"];
 /// version the task you gave me?"), not to give the task again.
 static CONFIRM_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(
-        r"(?i)\bconfirm\b|\b(?:is|was)\s+(?:that|this|it|the\s+(?:file'?s?|stored|saved)\s+(?:version|task|text|one))\s+(?:still\s+|really\s+)?(?:right|correct|what\s+you\s+(?:want|wanted|meant|asked)|the\s+(?:right\s+|correct\s+|original\s+|real\s+)?(?:task|one|goal|request))\b",
+        r"(?i)\bconfirm\b|\b(?:is|was)\s+(?:that|this|it|the\s+(?:file'?s?|stored|saved|quoted|above)\s+(?:version|task|text|one))\s+(?:still\s+|really\s+)?(?:right|correct|what\s+you\s+(?:want|wanted|meant|asked)|(?:the|your)\s+(?:right\s+|correct\s+|original\s+|real\s+)?(?:task|one|goal|request))\b",
     )
     .unwrap()
 });

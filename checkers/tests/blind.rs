@@ -129,8 +129,11 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // languages; a request cut off or in noun form; a draft delivered beside the ask): 95
     // right, 7 wrong decided, 11 unsure; 3 of 10 `either` unsure (10, 9 → 7, 7). With "no …
     // listed" marked met where the page lists an entry read as the page misread (E10), and the
-    // request to restate in Japanese and Polish read: 98 right, 4 wrong decided (7 → 4).
-    ("blind50b", 4, 7),
+    // request to restate in Japanese and Polish read: 98 right, 4 wrong decided (7 → 4). With
+    // a request in the imperative of another language (E6 ii, Italian), a decline with no
+    // request (E6 ii) and the quoted file task offered for a yes (E12 ii) read two ways: 99
+    // right, 3 wrong decided; 5 of 10 `either` unsure (4, 7 → 3, 5).
+    ("blind50b", 3, 5),
     // blind50c (issue 50's second, smaller corpus, to measure what generalised): ordinary
     // replies to all 16 units by a new author, held back from every branch. On the checkers
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;
