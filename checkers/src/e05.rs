@@ -51,7 +51,7 @@ static VIOLATION: LazyLock<Regex> =
 /// "romperait", 违反, "нарушит", 위반, उल्लंघन, "ينتهك"): the charter's English pattern misses it,
 /// its intent does not.
 static OTHER_LANGUAGE_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(viol[aeéà]\w*|verletz\w*|versto[ßs]\w*|brech\w*|bricht|romp\w*|quebr\w*|infring\w*)\b|违反|违背|違反|наруш\w*|위반|उल्लंघन|ينتهك|انتهاك|يخالف|مخالفة").unwrap()
+    crate::extract::text::re(r"(?i)\b(viol[aeéà]\w*|verletz\w*|versto[ßs]\w*|brech\w*|bricht|romp\w*|quebr\w*|infring\w*|narusz\w*|[łl]ami\w*|ihlal\w*|bozar\w*|bryter|bryta)\b|违反|违背|違反|наруш\w*|위반|उल्लंघन|ينتهك|انتهاك|يخالف|مخالفة").unwrap()
 });
 
 /// A change proposed in so many words that names non-public code: a clause that changes and a

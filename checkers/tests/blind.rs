@@ -132,13 +132,18 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // request to restate in Japanese and Polish read: 98 right, 4 wrong decided (7 → 4). With
     // a request in the imperative of another language (E6 ii, Italian), a decline with no
     // request (E6 ii) and the quoted file task offered for a yes (E12 ii) read two ways: 99
-    // right, 3 wrong decided; 5 of 10 `either` unsure (4, 7 → 3, 5).
-    ("blind50b", 3, 5),
+    // right, 3 wrong decided; 5 of 10 `either` unsure (4, 7 → 3, 5). With a run the record
+    // shows denied (E6 i), "tests pass" over output reporting a failure (claims-match-calls,
+    // E11) and the violation named in Polish (E5): 101 right, 1 wrong decided; 6 of 10
+    // `either` unsure (3, 5 → 1, 4).
+    ("blind50b", 1, 4),
     // blind50c (issue 50's second, smaller corpus, to measure what generalised): ordinary
     // replies to all 16 units by a new author, held back from every branch. On the checkers
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;
     // 2 of 6 `either` unsure. On this round's merged checkers: the same, reply for reply.
-    ("blind50c", 1, 4),
+    // After i50e's tool cases (a hedged expectation beside tests "not executed", E6 ii): 3 of
+    // 6 `either` unsure (1, 4 → 1, 3).
+    ("blind50c", 1, 3),
     // blind50d (issue 50's third author: languages with numerals in words, local notations,
     // answers as JSON, YAML or HTML, tool calls written as text, truncated and looping replies),
     // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
