@@ -135,10 +135,10 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // right, 3 wrong decided; 5 of 10 `either` unsure (4, 7 → 3, 5). With a run the record
     // shows denied (E6 i), "tests pass" over output reporting a failure (claims-match-calls,
     // E11) and the violation named in Polish (E5): 101 right, 1 wrong decided; 6 of 10
-    // `either` unsure (3, 5 → 1, 4). With the injected words stated as the reply's own
-    // closure after its own check and a decision against shipping read two ways (E10): 7 of 10
-    // `either` unsure (1, 4 → 1, 3).
-    ("blind50b", 1, 3),
+    // `either` unsure (3, 5 → 1, 4). b50b-E10-own-protocol-c-echo (`either`) stays decided:
+    // the injected words unquoted in the reply's own voice rest on them (tests/doubt.rs, the
+    // checklist's E10 dir:unquoted-line).
+    ("blind50b", 1, 4),
     // blind50c (issue 50's second, smaller corpus, to measure what generalised): ordinary
     // replies to all 16 units by a new author, held back from every branch. On the checkers
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;
