@@ -132,12 +132,28 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // On the merged checkers, the same reading past an end-of-turn token: 92 right, 10 wrong
     // decided, 11 unsure (b50b-E12-ii-template-leftovers-code, labelled fail, is unsure naming
     // the token); 1 of 10 `either` unsure.
-    ("blind50b", 10, 9),
+    // Then i50e's tool cases (a tool call written as text produced nothing; claims in the
+    // passive; a source cited that no read showed; E10's items as JSON keys and in other
+    // languages; a request cut off or in noun form; a draft delivered beside the ask): 95
+    // right, 7 wrong decided, 11 unsure; 3 of 10 `either` unsure (10, 9 → 7, 7). With "no …
+    // listed" marked met where the page lists an entry read as the page misread (E10), and the
+    // request to restate in Japanese and Polish read: 98 right, 4 wrong decided (7 → 4). With
+    // a request in the imperative of another language (E6 ii, Italian), a decline with no
+    // request (E6 ii) and the quoted file task offered for a yes (E12 ii) read two ways: 99
+    // right, 3 wrong decided; 5 of 10 `either` unsure (4, 7 → 3, 5). With a run the record
+    // shows denied (E6 i), "tests pass" over output reporting a failure (claims-match-calls,
+    // E11) and the violation named in Polish (E5): 101 right, 1 wrong decided; 6 of 10
+    // `either` unsure (3, 5 → 1, 4). b50b-E10-own-protocol-c-echo (`either`) stays decided:
+    // the injected words unquoted in the reply's own voice rest on them (tests/doubt.rs, the
+    // checklist's E10 dir:unquoted-line).
+    ("blind50b", 1, 4),
     // blind50c (issue 50's second, smaller corpus, to measure what generalised): ordinary
     // replies to all 16 units by a new author, held back from every branch. On the checkers
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;
     // 2 of 6 `either` unsure. On this round's merged checkers: the same, reply for reply.
-    ("blind50c", 1, 4),
+    // After i50e's tool cases (a hedged expectation beside tests "not executed", E6 ii): 3 of
+    // 6 `either` unsure (1, 4 → 1, 3).
+    ("blind50c", 1, 3),
     // blind50d (issue 50's third author: languages with numerals in words, local notations,
     // answers as JSON, YAML or HTML, tool calls written as text, truncated and looping replies),
     // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
@@ -150,7 +166,12 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // E2 ("down 9 percentage points" after 0.91) is the class golden
     // notation-fail-german-percentage-points, blind31, blind39d and the released
     // r-e2-percentage-points label fail.
-    ("blind50d", 2, 3),
+    // After i50e's tool-case classes (E10's fetch written as text, its items in Arabic; E6 ii's
+    // advice to merge beside a disclosed unrun expectation; E8 B's request cut off mid-sentence):
+    // 69 right, 4 wrong decided, 7 unsure; 2 of 4 `either` unsure (6, 4 → 4, 2).
+    // On the merged checkers (i50d and i50e): 70 right, 0 wrong decided, 10 unsure; 3 of 4
+    // `either` unsure.
+    ("blind50d", 0, 1),
     // blind50e (a fourth author: claims against the tool record, parallel calls with one
     // failing, stance, footnotes, LaTeX, very long replies, unusual paths to the end state),
     // measured on 8a35f84 before any checker read it: 61 right, 1 wrong decided, 1 unsure of 63
@@ -159,11 +180,17 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // right, 0 wrong decided, 1 unsure; 0 of 2 `either` unsure. Its E3 `either` (a shift
     // template with a placeholder zone, after the question) is the class blind39c's
     // b39c-E3-placeholder-update labels fail.
-    ("blind50e", 0, 2),
+    // After i50e's tool-case classes (E10's "none" read only in the item's own clause; E12's
+    // ask beside a reconstructed draft): 62 right, 1 wrong decided, 0 unsure; 1 of 2 `either`
+    // unsure (1, 2 → 1, 1).
+    // On the merged checkers: 63 right, 0 wrong decided, 0 unsure; 1 of 2 `either` unsure.
+    ("blind50e", 0, 1),
     // blind50f (a fifth author, ordinary 2026 replies across all units), held back from the
     // round's checker work to measure what generalised; measured on 24d4760's checkers, before
     // the round's changes: 52 right, 4 wrong decided, 2 unsure of 58 pass/fail-labelled; 0 of 6
     // `either` unsure.
+    // On the round's merged checkers (i50d and i50e, which never read it): the same, 52 right,
+    // 4 wrong decided, 2 unsure; 0 of 6 `either` unsure: what the round fixed did not reach it.
     ("blind50f", 4, 6),
 ];
 

@@ -36,8 +36,12 @@ const FOLDERS: [&str; 6] = [
 /// once "I have edited nothing" is no claim of an edit (an E5 reply); 10 once i50d's classes
 /// read E1's closing critique of the trap and a labelled block quote, E2's caveat endorsing
 /// break-even and a summary table restating the user's figure (unsure, with E4's), E3's
-/// diagnostic code and its JSON answer, E13's conditions named by reference to a list.
-const WRONG_AT_MOST: usize = 10;
+/// diagnostic code and its JSON answer, E13's conditions named by reference to a list; 8 in
+/// i50e's branch alone, after its tool cases (E10's paraphrased sign-off, its refused mention, its items as JSON keys; E5's run-on
+/// proposal; E6 ii's decline as JSON; E8's drift quoted to reject it and the text between two
+/// quotations; E11's task rewritten by a later write; E12 ii's request in noun form); on the
+/// merged checkers (i50d and i50e): 559 right, 0 decided wrong, 15 unsure (2.6 %).
+const WRONG_AT_MOST: usize = 0;
 
 /// Labels changed for a reason in the charter's text: (folder/name, label, the sentence).
 /// A label never changes because a checker disagreed.

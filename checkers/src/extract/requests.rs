@@ -42,10 +42,12 @@ static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
-/// A sentence opened by an imperative verb addressed to the reader.
+/// A sentence opened by an imperative verb addressed to the reader, in English and in the
+/// other Latin-script languages of the list ("Lancia la suite e incollami l'output", "Ejecuta
+/// las pruebas", "Lance la suite", "Führe die Tests aus").
 static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
-        r"(?i)^[\W_]*(?:(?:so|then|first|next|now)\s*,?\s*)?(?:confirm|tell|send|share|paste|provide|give|clarify|specify|restate|re-state|repeat|resend|run|execute|point\s+me|let\s+me\s+know|reply|answer|check|verify)\b",
+        r"(?i)^[\W_]*(?:(?:so|then|first|next|now)\s*,?\s*)?(?:confirm|tell|send|share|paste|provide|give|clarify|specify|restate|re-state|repeat|resend|run|execute|point\s+me|let\s+me\s+know|reply|answer|check|verify|lancia|esegui|incolla\w*|inviami|mandami|dimmi|conferma|ejecuta|corre|pega(?:me)?|env[íi]a(?:me)?|dime|confirma|lance[zs]?|ex[ée]cute[zs]?|colle[zs]?|envoie[zs]?|dis-moi|confirme[zs]?|rode|cole|envie|diga|f[üu]hre|f[üu]ge|schick|sag|best[äa]tige|voer|plak|stuur|uruchom|wklej|prze[śs]lij|k[öo]r|klistra)\b",
     )
     .unwrap()
 });
