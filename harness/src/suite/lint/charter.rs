@@ -181,41 +181,21 @@ fn version_places(path: &str, o: &Outline) -> Option<Finding> {
 /// The runtime marker, one semver version line, a Core Invariants section.
 fn structure(path: &str, text: &str, o: &Outline) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut find = |line: usize, rule: &'static str, message: String, fix: String| {
-        out.push(Finding::error(path, line, rule, message, fix))
-    };
     if !o.has_marker {
-        find(
+        out.push(Finding::error(
+            path,
             text.lines().count().max(1),
             "charter/runtime-marker",
             format!("no line holds \"{RUNTIME_MARKER}\""),
             "add the runtime marker line between the runtime sections and the maintainers' part"
                 .into(),
-        );
+        ));
     }
     let vline = o.version_lines.first().copied().unwrap_or(1);
-    match (&o.version_text, &o.version) {
-        (None, _) => find(
-            1,
-            "charter/version-line",
-            "no version line".into(),
-            "add a line \"Version MAJOR.MINOR.PATCH — DATE\" under the title".into(),
-        ),
-        (Some(v), None) => find(
-            line_where(text, |l| l.contains(v.as_str())),
-            "charter/version-semver",
-            format!("version {v:?} is not semver"),
-            "write the version as MAJOR.MINOR.PATCH, e.g. 0.2.0".into(),
-        ),
-        // Read as that release, so the bump is judged; said, so the next edit writes it whole.
-        (Some(v), Some(read)) if v.split('.').count() == 2 => find(
-            line_where(text, |l| l.contains(v.as_str())),
-            "charter/version-two-parts",
-            format!("version {v:?} has two parts: read as {read}"),
-            format!("write the version as MAJOR.MINOR.PATCH: {read}"),
-        ),
-        _ => {}
-    }
+    out.extend(version_line(path, text, o));
+    let mut find = |line: usize, rule: &'static str, message: String, fix: String| {
+        out.push(Finding::error(path, line, rule, message, fix))
+    };
     if o.version_lines.len() > 1 {
         let lines: Vec<String> = o.version_lines.iter().map(usize::to_string).collect();
         find(
@@ -237,14 +217,40 @@ fn structure(path: &str, text: &str, o: &Outline) -> Vec<Finding> {
             "add a Core Invariants heading with the invariants under it".into(),
         );
     }
-    // A version in two parts is read (the bump is judged on it): said, never a failure.
-    for f in out
-        .iter_mut()
-        .filter(|f| f.rule == "charter/version-two-parts")
-    {
-        f.severity = super::Severity::Warn;
-    }
     out
+}
+
+/// The version line as read: missing, not semver, or in two parts (read as that release, so
+/// the bump is judged on it, and said as a warning, so the next edit writes it whole).
+fn version_line(path: &str, text: &str, o: &Outline) -> Option<Finding> {
+    let at = |v: &str| line_where(text, |l| l.contains(v));
+    match (&o.version_text, &o.version) {
+        (None, _) => Some(Finding::error(
+            path,
+            1,
+            "charter/version-line",
+            "no version line".into(),
+            "add a line \"Version MAJOR.MINOR.PATCH — DATE\" under the title".into(),
+        )),
+        (Some(v), None) => Some(Finding::error(
+            path,
+            at(v),
+            "charter/version-semver",
+            format!("version {v:?} is not semver"),
+            "write the version as MAJOR.MINOR.PATCH, e.g. 0.2.0".into(),
+        )),
+        (Some(v), Some(read)) if v.split('.').count() == 2 => Some(Finding {
+            severity: super::Severity::Warn,
+            ..Finding::error(
+                path,
+                at(v),
+                "charter/version-two-parts",
+                format!("version {v:?} has two parts: read as {read}"),
+                format!("write the version as MAJOR.MINOR.PATCH: {read}"),
+            )
+        }),
+        _ => None,
+    }
 }
 
 /// Whether this harness can test the charter's cases. A case without a checker is the
