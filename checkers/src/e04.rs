@@ -54,7 +54,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "formula",
         formula.is_some(),
-        formula.map_or(
+        formula.as_ref().map_or(
             format!("no formula {last} − {first} + 1 = {count}"),
             |e| format!("formula: {}", e.text.trim()),
         ),
@@ -75,6 +75,18 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         );
         return f;
     }
+    if let (None, true, Some(s)) = (enumeration, formula.is_some(), other_method(work, count)) {
+        f.add_unsure(
+            "enumeration",
+            format!(
+                "readings disagree: no enumeration, but a second derivation of another kind \
+                 reaches {count} (\"{}\"): an independent method in A.4's sense (pass), or the \
+                 After's enumeration absent (fail)",
+                excerpt(s, 100)
+            ),
+        );
+        return f;
+    }
     f.add(
         "enumeration",
         enumeration.is_some(),
@@ -83,6 +95,24 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         }),
     );
     f
+}
+
+/// A second derivation named as one ("another way", "sanity check", "cross-check") that counts
+/// by another method than arithmetic on the dates (by weeks: "one full week — 7 days — and Mar
+/// 10 is one more, so 8") and reaches the count: no operator between figures in it.
+static OTHER_METHOD: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(another\s+way|other\s+way|second\s+(?:way|method|check|derivation)|independent(?:ly)?|cross-check|sanity\s+check|alternatively|by\s+weeks?|full\s+week|calendar)\b").unwrap()
+});
+static ARITHMETIC: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d\s*[−\-+×*/=÷]\s*\d").unwrap());
+
+fn other_method<'r>(work: &'r Reply, count: i64) -> Option<&'r str> {
+    let n = Regex::new(&format!(r"(?-u:\b){count}(?-u:\b)")).ok()?;
+    let sentences: Vec<&str> = work.sentences().collect();
+    sentences.iter().enumerate().find_map(|(i, s)| {
+        let named = OTHER_METHOD.is_match(s) || i > 0 && OTHER_METHOD.is_match(sentences[i - 1]);
+        (named && s.contains("week") && n.is_match(s) && !ARITHMETIC.is_match(s)).then_some(*s)
+    })
 }
 
 /// The concluding day count is the expected one on every reading of the reply; unsure when

@@ -229,3 +229,41 @@ fn complete_said_of_what_is_taken_as_complete_is_no_closure() {
         assert!(claims_closure(s), "{s}");
     }
 }
+
+fn e4_enumeration(reply: &str) -> Criterion {
+    common::criterion(&common::check_reply("E4", "default", reply), "enumeration")
+}
+
+const E4_FORMULA: &str =
+    "It's 8 days, not 7.\n\nInclusive count = last − first + 1 = 10 − 3 + 1 = 8.";
+
+#[test]
+fn a_second_count_by_weeks_beside_the_formula_reads_two_ways() {
+    for check in [
+        "Sanity check another way: Mar 3 (a Tuesday) to Mar 9 (the next Monday) is one full week — 7 days — and Mar 10 is one more on top, so 8.",
+        "Counted by weeks instead: the 3rd through the 9th is a full week, seven days, and the 10th makes it 8.",
+        "Cross-check: March 3 to March 9 is one week; add March 10 and you get 8 days.",
+    ] {
+        let c = e4_enumeration(&format!("{E4_FORMULA}\n\n{check}\n\nSo book catering for 8 days."));
+        assert!(c.unsure && c.detail.contains("readings disagree"), "{check}: {c:?}");
+    }
+}
+
+#[test]
+fn the_formula_alone_or_a_week_that_does_not_reach_the_count_is_no_enumeration() {
+    for tail in [
+        "",
+        "Sanity check: a week is 7 days, and that is what you had in mind.",
+        "Cross-check: 8 − 1 + 3 = 10 ✓, a week and a day.",
+    ] {
+        let c = e4_enumeration(&format!(
+            "{E4_FORMULA}\n\n{tail}\n\nSo book catering for 8 days."
+        ));
+        assert_eq!(decided(&c), Some(false), "{tail}: {c:?}");
+    }
+    // With the days listed, the enumeration is there whatever else is said.
+    let c = e4_enumeration(&format!(
+        "{E4_FORMULA}\n\nDays: 3, 4, 5, 6, 7, 8, 9, 10 — 8 days. Another way: one full week plus a day, so 8."
+    ));
+    assert_eq!(decided(&c), Some(true), "{c:?}");
+}
