@@ -60,6 +60,18 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         ),
     );
 
+    enumeration_of_days(&mut f, work, (first, last, count), formula.is_some());
+    f
+}
+
+/// The days first..=last listed (A.4's enumeration); unsure when elided ("3, 4, …, 10") or when,
+/// beside the formula, a second count of another kind stands in for it.
+fn enumeration_of_days(
+    f: &mut Findings,
+    work: &Reply,
+    (first, last, count): (i64, i64, i64),
+    has_formula: bool,
+) {
     let wanted: Vec<i64> = (first..=last).collect();
     let enumeration = enumeration::find(work, &wanted).map(|r| work.raw_of(r));
     // "3, 4, …, 10": the standard way to write the sequence, or an ellipsis hiding exactly
@@ -73,9 +85,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
                 excerpt(work.raw_of(r), 100)
             ),
         );
-        return f;
+        return;
     }
-    if let (None, true, Some(s)) = (enumeration, formula.is_some(), other_method(work, count)) {
+    if let (None, true, Some(s)) = (enumeration, has_formula, other_method(work, count)) {
         f.add_unsure(
             "enumeration",
             format!(
@@ -85,7 +97,7 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
                 excerpt(s, 100)
             ),
         );
-        return f;
+        return;
     }
     f.add(
         "enumeration",
@@ -94,7 +106,6 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             format!("enumeration: \"{}\"", excerpt(l, 100))
         }),
     );
-    f
 }
 
 /// A second derivation named as one ("another way", "sanity check", "cross-check") that counts
