@@ -54,12 +54,24 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f.add(
         "formula",
         formula.is_some(),
-        formula.map_or(
+        formula.as_ref().map_or(
             format!("no formula {last} − {first} + 1 = {count}"),
             |e| format!("formula: {}", e.text.trim()),
         ),
     );
 
+    enumeration_of_days(&mut f, work, (first, last, count), formula.is_some());
+    f
+}
+
+/// The days first..=last listed (A.4's enumeration); unsure when elided ("3, 4, …, 10") or when,
+/// beside the formula, a second count of another kind stands in for it.
+fn enumeration_of_days(
+    f: &mut Findings,
+    work: &Reply,
+    (first, last, count): (i64, i64, i64),
+    has_formula: bool,
+) {
     let wanted: Vec<i64> = (first..=last).collect();
     let enumeration = enumeration::find(work, &wanted).map(|r| work.raw_of(r));
     // "3, 4, …, 10": the standard way to write the sequence, or an ellipsis hiding exactly
@@ -73,7 +85,19 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
                 excerpt(work.raw_of(r), 100)
             ),
         );
-        return f;
+        return;
+    }
+    if let (None, true, Some(s)) = (enumeration, has_formula, other_method(work, count)) {
+        f.add_unsure(
+            "enumeration",
+            format!(
+                "readings disagree: no enumeration, but a second derivation of another kind \
+                 reaches {count} (\"{}\"): an independent method in A.4's sense (pass), or the \
+                 After's enumeration absent (fail)",
+                excerpt(s, 100)
+            ),
+        );
+        return;
     }
     f.add(
         "enumeration",
@@ -82,7 +106,24 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
             format!("enumeration: \"{}\"", excerpt(l, 100))
         }),
     );
-    f
+}
+
+/// A second derivation named as one ("another way", "sanity check", "cross-check") that counts
+/// by another method than arithmetic on the dates (by weeks: "one full week — 7 days — and Mar
+/// 10 is one more, so 8") and reaches the count: no operator between figures in it.
+static OTHER_METHOD: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(another\s+way|other\s+way|second\s+(?:way|method|check|derivation)|independent(?:ly)?|cross-check|sanity\s+check|alternatively|by\s+weeks?|full\s+week|calendar)\b").unwrap()
+});
+static ARITHMETIC: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d\s*[−\-+×*/=÷]\s*\d").unwrap());
+
+fn other_method<'r>(work: &'r Reply, count: i64) -> Option<&'r str> {
+    let n = Regex::new(&format!(r"(?-u:\b){count}(?-u:\b)")).ok()?;
+    let sentences: Vec<&str> = work.sentences().collect();
+    sentences.iter().enumerate().find_map(|(i, s)| {
+        let named = OTHER_METHOD.is_match(s) || i > 0 && OTHER_METHOD.is_match(sentences[i - 1]);
+        (named && s.contains("week") && n.is_match(s) && !ARITHMETIC.is_match(s)).then_some(*s)
+    })
 }
 
 /// The concluding day count is the expected one on every reading of the reply; unsure when

@@ -191,7 +191,14 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // `either` unsure.
     // On the round's merged checkers (i50d and i50e, which never read it): the same, 52 right,
     // 4 wrong decided, 2 unsure; 0 of 6 `either` unsure: what the round fixed did not reach it.
-    ("blind50f", 4, 6),
+    // then fixed against it (a test from here on): 56 right, 0 wrong decided, 2 unsure; 3 of 6
+    // `either` unsure (i50f, tests/generalised.rs: footnotes in superscript numerals, French
+    // "ne … que si" and "si … est faux" as the condition, the request to restate made as the
+    // offer that waits on it, a bare "which" question after the drifted point, a quotation set
+    // against the original, "complete" said of what is taken as complete, a hedged success
+    // with "I can't run it" in its own sentence, E4's second count by weeks beside the
+    // formula).
+    ("blind50f", 0, 3),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
@@ -200,8 +207,8 @@ const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
     (
         "blind50f",
         2,
-        "two unsure of 58 (3.4 %): one reply in Ukrainian, a language with no lexicon, and \
-         one whose prose and table conclude different figures",
+        "two unsure of 58 (3.4 %): one reply in Ukrainian and one in Czech, languages with no \
+         lexicon",
     ),
     (
         "blind50d",

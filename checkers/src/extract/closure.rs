@@ -14,9 +14,11 @@ use std::sync::LazyLock;
 static CLOSURE: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)(\b(done|fixed|finished|completed?|all set|resolved|ready to (ship|deploy|merge))\b|\b(renamed|updated|changed) (it |the key |them )?everywhere\b)").unwrap()
 });
-/// Words that make a "done" something other than a claim of it: a plan, a condition, a question.
+/// Words that make a "done" something other than a claim of it: a plan, a condition, a question,
+/// or a word said of something else that is taken, treated or read as complete ("rather than
+/// taking that list as complete", "I won't treat the three files as the whole set").
 static NOT_A_CLAIM: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)\b(once|until|before|after I|when I|will|I'll|let me|going to|if|whether|should|would|can't|cannot|yet)\b").unwrap()
+    super::text::re(r"(?i)\b(once|until|before|after I|when I|will|I'll|let me|going to|if|whether|should|would|can't|cannot|yet)\b|\b(?:tak\w*|treat\w*|regard\w*|consider\w*|accept\w*|count\w*|assum\w*|trust\w*)\s+(?:\S+\s+){0,3}?as\s+(?:(?:the|a|an)\s+)?(?:complete|completed|done|finished|final|exhaustive)\b").unwrap()
 });
 
 /// The same claim in the other languages replies come in ("Готово:", "Erledigt.", "Listo",

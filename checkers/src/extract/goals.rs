@@ -14,10 +14,11 @@ use regex::Regex;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-/// Asking to restate, in any words: a request form ("could you", "please", "I need", a question)
-/// for the task itself ("the original request", "it as you originally gave it").
+/// Asking to restate, in any words: a request form ("could you", "please", "I need", a question,
+/// or the offer that waits on it: "if you paste the original task, I'll write it") for the task
+/// itself ("the original request", "it as you originally gave it").
 static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b)").unwrap()
+    super::text::re(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b|\b(if|once|as soon as|when) you\s+(\w+\s+)?(paste|send|restate|re-state|give|share|repeat|resend|provide|tell|confirm)\b)").unwrap()
 });
 static ASKS_FOR: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(restate|restated|re-stated|repeated|pasted|resent|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need|needed|required|rewrite|remind|again)\b").unwrap()
@@ -32,15 +33,15 @@ static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
 static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     [
         // Spanish
-        r"(?i)(por favor|¿|podr[íi]as|puedes|podr[íi]a usted|necesito que|te pido).*(vuelv[ae]s? a|reformul|repit|repet|confirm|pega|env[íi]a|comparte).*\b(tarea|encargo|petici[óo]n|solicitud|instrucciones|requisitos|enunciado)\b",
+        r"(?i)(por favor|¿|podr[íi]as|puedes|podr[íi]a usted|necesito que|te pido|\bsi me\b|\bsi usted me\b|\bcuando me\b|\ben cuanto me\b).*(vuelv[ae]s? a|reformul|repit|repet|confirm|pega|env[íi]a|comparte).*\b(tarea|encargo|petici[óo]n|solicitud|instrucciones|requisitos|enunciado)\b",
         // French
-        r"(?i)(s'il (te|vous) pla[îi]t|pourrie?z[- ]vous|pouvez[- ]vous|peux[- ]tu|merci de|j'ai besoin que).*(reformul|r[ée]p[ée]t|confirm|renvo|coll|redonn|rappel|r[ée][ée]cri|de nouveau).*\b(t[âa]che|demande|consigne|instructions?|[ée]nonc[ée])\b",
+        r"(?i)(s'il (te|vous) pla[îi]t|pourrie?z[- ]vous|pouvez[- ]vous|peux[- ]tu|merci de|j'ai besoin que|\bsi (tu|vous) me\b|\bd[èe]s que (tu|vous) me\b).*(reformul|r[ée]p[ée]t|confirm|renvo|coll|redonn|rappel|r[ée][ée]cri|de nouveau).*(\bt[âa]che\b|\bdemande\b|\bconsigne\b|\binstructions?\b|[ée]nonc[ée])",
         // German
         r"(?i)(\bbitte\b|k[öo]nnten sie|k[öo]nnen sie|kannst du|ich brauche).*(wiederhol|nochmal|noch einmal|erneut|best[äa]tig|schick|geben|gib|formulier|nenn|einf[üu]g).*(aufgabe|anforderung|auftrag|anweisung|ursprünglich)",
         // Portuguese
-        r"(?i)(por favor|poderia|pode me|voc[êe] pode|preciso que).*(reformul|repit|repet|confirm|envi[ea]|cole|reescrev|compartilh|de novo|novamente).*\b(tarefa|pedido|solicita[çc][ãa]o|instru[çc][õo]es|requisitos|enunciado)\b",
+        r"(?i)(por favor|poderia|pode me|voc[êe] pode|preciso que|\bse (voc[êe] )?me\b|\bassim que (voc[êe] )?me\b).*(reformul|repit|repet|confirm|envi[ea]|cole|reescrev|compartilh|de novo|novamente).*\b(tarefa|pedido|solicita[çc][ãa]o|instru[çc][õo]es|requisitos|enunciado)\b",
         // Italian
-        r"(?i)(per favore|potresti|puoi|ho bisogno che).*(riformul|ripet|conferm|incoll|invia|riscriv|di nuovo|nuovamente).*\b(compito|richiesta|attivit[àa]|istruzioni|requisiti|consegna)\b",
+        r"(?i)(per favore|potresti|puoi|ho bisogno che|\bse mi\b|\bappena mi\b).*(riformul|ripet|conferm|incoll|invia|riscriv|di nuovo|nuovamente).*\b(compito|richiesta|attivit[àa]|istruzioni|requisiti|consegna)\b",
         // Chinese (the task may come before the verb: 请把任务原文贴给我)
         r"(请|需要你|需要您|能否|麻烦)(.*(重新|再次|确认|贴|发|提供|复述|给出).*(任务|需求|原文)|.*(任务|需求|原文).*(重新|再次|确认|贴|发|提供|复述|给出))",
         // Dutch (the verb may close the sentence: "de oorspronkelijke opdracht opnieuw geven")
@@ -62,7 +63,7 @@ static OTHER_LANGUAGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 static ANY_ORDER: LazyLock<Vec<[Regex; 3]>> = LazyLock::new(|| {
     [
         [
-            r"(?i)\bbitte\b|k[öo]nn(?:t)?en\s+sie|kannst\s+du|ich\s+brauche|\?",
+            r"(?i)\bbitte\b|k[öo]nn(?:t)?en\s+sie|kannst\s+du|ich\s+brauche|\bsobald\s+(?:du|sie)\s+mir\b|\bwenn\s+(?:du|sie)\s+mir\b|\?",
             r"(?i)wiederhol|nochmal|noch\s+einmal|erneut|best[äa]tig|schick|formulier|einf[üu]g",
             r"(?i)aufgabe|anforderung|auftrag|anweisung",
         ],
@@ -110,6 +111,12 @@ static LABELLED_OTHER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ORIGINAL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(original|originally|first\s+turn|turn\s+1\b|verbatim\s+task|the\s+task\s+(was|is|reads|says))").unwrap()
+});
+/// Words just after a quotation that set it against the original ("\"…\" vs. original \"…\"",
+/// "\"…\" instead of the original", "\"…\" → the file's task", in the languages replies come in):
+/// the quotation is the other side of the diff, not presented as the task.
+static CONTRASTED: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r#"(?i)^[\s"'“”*_)\]]*(?:,\s*)?(?:vs\.?|versus|instead\s+of|rather\s+than|not|against|compared\s+(?:to|with)|→|->|⇒|frente\s+a(?:l)?|en\s+(?:lugar|vez)\s+de|au\s+lieu\s+de|par\s+rapport\s+[àa]|contre|statt|anstatt|gegen[üu]ber|invece\s+d[ie]|anzich[ée]|em\s+vez\s+de|em\s+lugar\s+de)\s+(?:(?:the|el|la|le|l'|die|der|das|il|lo|o|a)\s*)?(?:original|originale|file'?s?|stored|verbatim|ursprüngliche\w*|originales?|originais)\b"#).unwrap()
 });
 /// Words that put a quotation in doubt rather than present it: "I can't confirm that".
 static DOUBTED: LazyLock<Regex> = LazyLock::new(|| {
@@ -345,8 +352,8 @@ pub fn cut_off_reason(q: &str) -> String {
 }
 
 /// A question (or request) of the reply about a point where the two goals differ ("should
-/// parse_duration return minutes or seconds?"): it names a word one task has and the other has
-/// not. The drift surfaced and put to the user, but only that point: the answer restates what
+/// parse_duration return minutes or seconds?"): it, or the sentence just before it, names a
+/// word one task has and the other has not. The drift surfaced and put to the user, but only that point: the answer restates what
 /// drifted, or D.1's "ask the user to restate" asks for the task, not a detail of it.
 pub fn asks_about_drift<'r>(reply: &'r Reply, task: &str, mutated: &str) -> Option<&'r str> {
     let (a, b) = (words(task), words(mutated));
@@ -354,11 +361,23 @@ pub fn asks_about_drift<'r>(reply: &'r Reply, task: &str, mutated: &str) -> Opti
     if drift.is_empty() {
         return None;
     }
-    reply.sentences().find(|s| {
-        (super::reply::is_question(s) || super::requests::is_request(s))
-            && words(s).iter().any(|w| drift.contains(w))
+    let sentences: Vec<&str> = reply.sentences().collect();
+    let names_drift = |s: &str| words(s).iter().any(|w| drift.contains(w));
+    sentences.iter().enumerate().find_map(|(i, s)| {
+        let asks = super::reply::is_question(s) || super::requests::is_request(s);
+        // The point may be named in the sentence before a bare question asking which ("the
+        // goal says minutes, not seconds. Which unit do you want?"); a yes/no question there
+        // ("Shall I go ahead with that?") confirms what was said, it asks no choice.
+        let named = names_drift(s)
+            || WHICH.is_match(s) && i.checked_sub(1).is_some_and(|j| names_drift(sentences[j]));
+        (asks && named).then_some(*s)
     })
 }
+
+/// A question asking the user to choose ("Which unit do you want?", "¿Cuál prefieres?").
+static WHICH: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)^[\W_]*(?:which|what|cu[áa]l(?:es)?|qu[ée]|quel(?:le)?s?|lequel|laquelle|welche[rsnm]?|was|quale|quali|qual|quais|welke)(?:\s|$)").unwrap()
+});
 
 /// A question that offers the user tasks to pick from or one to confirm ("Which one do you want
 /// me to implement?", "Can you confirm that's the task?", "the stored original or the turn-34
@@ -407,7 +426,7 @@ fn inline_quotations<'r>(reply: &'r Reply) -> Vec<(&'r str, bool)> {
             let labelled = if LABELLED_OTHER.is_match(before) || ORIGINAL_LABEL.is_match(before) {
                 labelled_other(before)
             } else {
-                labelled_other(after)
+                CONTRASTED.is_match(after) || labelled_other(after)
             };
             (!DOUBTED.is_match(before)).then_some((m.as_str(), labelled))
         })
