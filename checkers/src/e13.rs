@@ -31,7 +31,7 @@ use regex::Regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.7.0";
+pub const VERSION: &str = "1.8.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// The assumed tag in English and the other languages replies are written in ("ungeprüft",
