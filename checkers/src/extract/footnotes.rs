@@ -2,7 +2,7 @@
 //! reads "4.1% [assumed — …]", so a tag or a derivation given in a footnote stands by its
 //! figure. A definition's own marker (`[^a]:` at the start of its line) is left as written.
 //! The same in the other way authors write footnotes: superscript numerals ("4,1 %²" with a
-//! line "² [assumed] …"), the marker starting a line being the definition; a superscript with
+//! line `² [assumed] …`), the marker starting a line being the definition; a superscript with
 //! no definition line (an exponent, "m²") is left as written.
 //! At most 64 definitions a message, each up to 300 characters.
 

@@ -29,7 +29,7 @@ pub fn printable(text: &str) -> String {
     out
 }
 
-/// [`inert`], and on one line: a path or a text from a pull request (a capsule's name, a
+/// [`printable`], and on one line: a path or a text from a pull request (a capsule's name, a
 /// link's) printed where a line break would start a line of its own, which a CI log reads as a
 /// command (`::error::…` on GitHub Actions). Line breaks and tabs are written `\n`, `\r`, `\t`.
 pub fn one_line(text: &str) -> String {
@@ -64,7 +64,7 @@ pub fn acts(c: char) -> bool {
         || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}' | '\u{2028}' | '\u{2029}')
 }
 
-/// [`inert`] for JSON text: what acts is written as a JSON escape (`\u202e`), so the line
+/// [`printable`] for JSON text: what acts is written as a JSON escape (`\u202e`), so the line
 /// stays the same JSON, shows nothing raw, and holds no key.
 pub fn printable_json(json: &str) -> String {
     let masked = older_command_broken(crate::output::secrets::redact(json), "##\\u005b");

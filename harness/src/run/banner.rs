@@ -1,7 +1,7 @@
 //! What a run, gate or merge tests, said before anything else: the charter (path, title,
 //! version, runtime sha256), the matrix and the suite; for a run, also which models read the
 //! charter, the proxy each goes through, the cases it cannot test and page chrome above the
-//! title ([`announce`]). And which charter the built-in offline matrix tests in a charter
+//! title (`announce`). And which charter the built-in offline matrix tests in a charter
 //! repository: the repository's own, not the built-in example.
 
 use crate::run::inputs::Inputs;

@@ -1,7 +1,7 @@
 //! A run's selection, resolved once from its options before anything runs: the selection a
 //! resumed run folder recorded, the flags of a resume checked against it, the filters as
 //! run.json records them, the trials, arms and shard, and the inputs they select, loaded. What
-//! comes out ([`Resolved`]) flows down to the plan and the run; nothing asks here again.
+//! comes out (`Resolved`) flows down to the plan and the run; nothing asks here again.
 
 use crate::error::{Error, Result};
 use crate::run::inputs::Inputs;
