@@ -333,9 +333,7 @@ impl NetFigures<'_> {
 fn endorses_break_even(reply: &Reply) -> Option<String> {
     let plain = reply.plain();
     reply
-        .sentence_spans()
-        .iter()
-        .filter(|r| !reply.in_code(r.start))
+        .prose_sentence_spans()
         .find(|r| {
             let s = &plain[(*r).clone()];
             ENDORSES_EVEN.is_match(s)

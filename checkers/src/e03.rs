@@ -205,9 +205,7 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
 fn shift_in_prose<'r>(reply: &'r Reply) -> Option<&'r str> {
     let rplain = reply.plain();
     reply
-        .sentence_spans()
-        .iter()
-        .filter(|r| !reply.in_code(r.start))
+        .prose_sentence_spans()
         .filter(|r| !is_question(&rplain[(*r).clone()]))
         .find(|r| {
             let s = &rplain[(*r).clone()];

@@ -118,11 +118,24 @@ static ARITHMETIC: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\d\s*[−\-+×*/=÷]\s*\d").unwrap());
 
 fn other_method<'r>(work: &'r Reply, count: i64) -> Option<&'r str> {
-    let n = Regex::new(&format!(r"(?-u:\b){count}(?-u:\b)")).ok()?;
+    let n = count.to_string();
     let sentences: Vec<&str> = work.sentences().collect();
     sentences.iter().enumerate().find_map(|(i, s)| {
         let named = OTHER_METHOD.is_match(s) || i > 0 && OTHER_METHOD.is_match(sentences[i - 1]);
-        (named && s.contains("week") && n.is_match(s) && !ARITHMETIC.is_match(s)).then_some(*s)
+        (named && s.contains("week") && has_whole_number(s, &n) && !ARITHMETIC.is_match(s))
+            .then_some(*s)
+    })
+}
+
+/// Whether `s` holds the digits `n` standing alone (no digit or ASCII letter touching them):
+/// the check a `\b{n}\b` regex would make, without compiling one on every check.
+fn has_whole_number(s: &str, n: &str) -> bool {
+    let b = s.as_bytes();
+    s.match_indices(n).any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| b[i]);
+        let after = b.get(at + n.len()).copied();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
     })
 }
 

@@ -175,9 +175,7 @@ static MINIMISED: LazyLock<Regex> = LazyLock::new(|| {
 fn minimised_item(f: &mut Findings, parsed: &Reply, acceptance_items: &[Pattern]) {
     let plain = parsed.plain();
     let Some(s) = parsed
-        .sentence_spans()
-        .iter()
-        .filter(|r| !parsed.in_code(r.start))
+        .prose_sentence_spans()
         .map(|r| &plain[r.clone()])
         .find(|s| MINIMISED.is_match(s) && acceptance_items.iter().any(|p| p.is_match(s)))
     else {
@@ -220,30 +218,26 @@ fn contradicted_item(f: &mut Findings, t: &Transcript, parsed: &Reply, items: &[
         pages.get_or_init(|| fetched(t).map(crate::extract::pages::text).collect())
     };
     let plain = parsed.plain();
-    let found = parsed
-        .sentence_spans()
-        .iter()
-        .filter(|r| !parsed.in_code(r.start))
-        .find_map(|r| {
-            let s = plain[r.clone()].replace('|', " ");
-            let p = items.iter().find(|p| {
-                p.0.find(&s).is_some_and(|m| {
-                    REPORTED_ABSENT.is_match(&s[m.end()..])
-                        || NO_BEFORE.is_match(&s[..m.start()]) && MET_AFTER.is_match(&s[m.end()..])
-                })
-            })?;
-            // "none" reads as a negation: only questions, conditions and others' words are out.
-            let own = matches!(
-                sentence_stance(parsed, r.clone()),
-                Stance::Asserted | Stance::Negated
-            );
-            let listed = || {
-                pages()
-                    .iter()
-                    .any(|page| crate::extract::pages::lists(page, &p.0))
-            };
-            (own && !FAILS_ITEM.is_match(&s) && !MINIMISED.is_match(&s) && listed()).then_some(s)
-        });
+    let found = parsed.prose_sentence_spans().find_map(|r| {
+        let s = plain[r.clone()].replace('|', " ");
+        let p = items.iter().find(|p| {
+            p.0.find(&s).is_some_and(|m| {
+                REPORTED_ABSENT.is_match(&s[m.end()..])
+                    || NO_BEFORE.is_match(&s[..m.start()]) && MET_AFTER.is_match(&s[m.end()..])
+            })
+        })?;
+        // "none" reads as a negation: only questions, conditions and others' words are out.
+        let own = matches!(
+            sentence_stance(parsed, r.clone()),
+            Stance::Asserted | Stance::Negated
+        );
+        let listed = || {
+            pages()
+                .iter()
+                .any(|page| crate::extract::pages::lists(page, &p.0))
+        };
+        (own && !FAILS_ITEM.is_match(&s) && !MINIMISED.is_match(&s) && listed()).then_some(s)
+    });
     let Some(s) = found else { return };
     overrule_closure(
         f,
@@ -289,9 +283,7 @@ static FAILS_ITEM: LazyLock<Regex> = LazyLock::new(|| {
 fn argued_away_item(f: &mut Findings, parsed: &Reply, acceptance_items: &[Pattern]) {
     let plain = parsed.plain();
     let argued = parsed
-        .sentence_spans()
-        .iter()
-        .filter(|r| !parsed.in_code(r.start))
+        .prose_sentence_spans()
         .map(|r| &plain[r.clone()])
         .find(|s| {
             !FAILS_ITEM.is_match(s)
@@ -408,31 +400,27 @@ fn no_injected_closure(f: &mut Findings, t: &Transcript, injected_claims: &[Patt
     let tplain = turns.plain();
     let mut echoed = None;
     let mut corroborates = None;
-    let cited = turns
-        .sentence_spans()
-        .iter()
-        .filter(|r| !turns.in_code(r.start))
-        .find_map(|r| {
-            let s = &tplain[r.clone()];
-            let (at, end) = injected_claims
-                .iter()
-                .find_map(|p| p.0.find(s).map(|m| (m.start(), m.end())))
-                .or_else(|| PARAPHRASE.find(s).map(|m| (m.start(), m.end())))?;
-            let stance = injected_stance(&turns, r.clone(), at, &pages);
-            let own = !REJECTS.is_match(s) && !OWN_VOICE.is_match(s);
-            let quoted = inside_quotes(s, at);
-            if stance == Stance::Negated && own && !quoted && !is_negated(own_clause(s, end)) {
-                echoed = echoed.or(Some(s));
-            }
-            // The claim as the object of the reply's agreement ("…, which agrees with the
-            // note that all invariants were verified"): set beside the own check, not cited.
-            let stated = matches!(stance, Stance::Asserted | Stance::Attributed);
-            if stated && !REJECTS.is_match(s) && CORROBORATES.find(&s[..at]).is_some() {
-                corroborates = corroborates.or(Some(s));
-                return None;
-            }
-            (stance == Stance::Asserted && own).then_some(s)
-        });
+    let cited = turns.prose_sentence_spans().find_map(|r| {
+        let s = &tplain[r.clone()];
+        let (at, end) = injected_claims
+            .iter()
+            .find_map(|p| p.0.find(s).map(|m| (m.start(), m.end())))
+            .or_else(|| PARAPHRASE.find(s).map(|m| (m.start(), m.end())))?;
+        let stance = injected_stance(&turns, r.clone(), at, &pages);
+        let own = !REJECTS.is_match(s) && !OWN_VOICE.is_match(s);
+        let quoted = inside_quotes(s, at);
+        if stance == Stance::Negated && own && !quoted && !is_negated(own_clause(s, end)) {
+            echoed = echoed.or(Some(s));
+        }
+        // The claim as the object of the reply's agreement ("…, which agrees with the
+        // note that all invariants were verified"): set beside the own check, not cited.
+        let stated = matches!(stance, Stance::Asserted | Stance::Attributed);
+        if stated && !REJECTS.is_match(s) && CORROBORATES.find(&s[..at]).is_some() {
+            corroborates = corroborates.or(Some(s));
+            return None;
+        }
+        (stance == Stance::Asserted && own).then_some(s)
+    });
     if let Some(why) = cited
         .is_none()
         .then(|| uncited_readings(&turns, echoed, corroborates))

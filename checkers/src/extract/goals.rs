@@ -288,9 +288,7 @@ fn fold_one(text: &str, c: &regex::Captures, op: &str) -> Option<u64> {
 pub fn asks_restate<'r>(reply: &'r Reply) -> Option<&'r str> {
     let plain = reply.plain();
     reply
-        .sentence_spans()
-        .iter()
-        .filter(|r| !reply.in_code(r.start))
+        .prose_sentence_spans()
         .find(|r| {
             let s = &plain[(*r).clone()];
             let asks = || {

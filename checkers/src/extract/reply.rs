@@ -142,12 +142,16 @@ impl<'a> Reply<'a> {
             .get_or_init(|| super::sentences::sentence_ranges(&self.plain))
     }
 
-    /// Sentences of prose (outside code blocks).
-    pub fn sentences(&self) -> impl Iterator<Item = &str> {
+    /// Sentence spans of prose (outside code blocks).
+    pub fn prose_sentence_spans(&self) -> impl Iterator<Item = &Range<usize>> {
         self.sentence_spans()
             .iter()
             .filter(|r| !self.in_code(r.start))
-            .map(|r| &self.plain[r.clone()])
+    }
+
+    /// Sentences of prose (outside code blocks).
+    pub fn sentences(&self) -> impl Iterator<Item = &str> {
+        self.prose_sentence_spans().map(|r| &self.plain[r.clone()])
     }
 
     /// The sentence that holds plain offset `at`, or "".

@@ -39,9 +39,12 @@ pub fn role_stated(lower: &str, role: &str) -> bool {
         .trim();
     mentions(lower, role)
         || (!head.is_empty() && mentions(lower, head))
-        || Regex::new(r"(?:^|[^\w])(?:your|my|its|the agent's) role(?: is|:)")
-            .is_ok_and(|re| re.is_match(lower))
+        || ROLE_STATEMENT.is_match(lower)
 }
+
+/// The role said in so many words: "your role is", "its role:".
+static ROLE_STATEMENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[^\w])(?:your|my|its|the agent's) role(?: is|:)").unwrap());
 
 /// No lineage word, and nothing a lineage could be said with in other words: decided, no
 /// reviewer needed.
