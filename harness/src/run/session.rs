@@ -352,13 +352,12 @@ fn run_dir_of(opts: &RunOptions, started: SystemTime) -> Result<PathBuf> {
         (Some(dir), _) => dir.clone(),
         (None, Some(out)) => out.clone(),
         // The repository's results/ (its root, as git finds it), else this folder's.
-        (None, None) => crate::files::root::base()
-            .join("results")
-            .join(store::run_id(started)),
+        (None, None) => {
+            let results = crate::files::root::base().join("results");
+            store::create_run_dir(&results, started)?
+        }
     };
     if opts.out.is_none() && opts.resume.is_none() {
-        std::fs::create_dir_all(&run_dir)
-            .map_err(|e| crate::store::run_folder_error(Error::io(&run_dir, e)))?;
         // results/latest: the newest whole run, for people and scripts; `gate`, `check`,
         // `show` and `--charter-base` read it, so a narrowed debugging run never moves it.
         let narrowed =

@@ -36,22 +36,44 @@ pub fn rfc3339(t: SystemTime) -> String {
         .to_string()
 }
 
-/// A run id from the start time and a random suffix, `<date>-<time>-<suffix>`:
-/// `20261130-001500-3fa2` (the folder `results/20261130-001500-3fa2`).
+/// A run id from the start time, `<date>-<time>-<suffix>`: `20261130-001500-3fa2` (the folder
+/// `results/20261130-001500-3fa2`). The suffix is the start's millisecond times 64 plus six
+/// random bits, as four hex digits: ids of runs started in the same second still sort in start
+/// order (which run is newer is read from the id), and two started in the same millisecond get
+/// their own folders (`create_run_dir` draws again if one is taken).
 pub fn run_id(t: SystemTime) -> String {
     let s = rfc3339(t);
-    // A short random suffix (fastrand, seeded per thread from the OS): two runs started in the
-    // same second get their own folders.
+    let millis = t
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_millis());
+    // fastrand is seeded per thread from the OS; 999 * 64 + 63 = 64_000 fits four hex digits.
+    let suffix = millis * 64 + u32::from(fastrand::u8(..64));
     format!(
-        "{}{}{}-{}{}{}-{:04x}",
+        "{}{}{}-{}{}{}-{suffix:04x}",
         &s[0..4],
         &s[5..7],
         &s[8..10],
         &s[11..13],
         &s[14..16],
         &s[17..19],
-        fastrand::u16(..)
     )
+}
+
+/// A new run folder `results/<run-id>` under `results`, made here and by nobody else: a folder
+/// already there (another run of the same millisecond) is never shared; another id is drawn.
+pub fn create_run_dir(results: &Path, started: SystemTime) -> Result<PathBuf> {
+    let mut tries = 0;
+    loop {
+        let dir = results.join(run_id(started));
+        match std::fs::create_dir_all(results).and_then(|()| std::fs::create_dir(&dir)) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 64 => tries += 1,
+            r => {
+                return r
+                    .map(|()| dir.clone())
+                    .map_err(|e| run_folder_error(Error::io(&dir, e)))
+            }
+        }
+    }
 }
 
 /// Run-level JSON files that sit beside the transcripts.
@@ -199,8 +221,41 @@ mod tests {
         assert_eq!(rfc3339(t), "2026-11-30T00:15:00Z");
         let id = run_id(t);
         assert!(id.starts_with("20261130-001500-"), "{id}");
-        // Same second, another run: another id (the suffix is random).
+        // Same millisecond, another run: another id (six random bits).
         let ids: std::collections::HashSet<String> = (0..20).map(|_| run_id(t)).collect();
         assert!(ids.len() > 1);
+    }
+
+    #[test]
+    fn run_ids_of_one_second_sort_in_start_order() {
+        let second = UNIX_EPOCH + Duration::from_secs(1_795_997_700);
+        let ids_at = |ms: u64| -> Vec<String> {
+            (0..50)
+                .map(|_| run_id(second + Duration::from_millis(ms)))
+                .collect()
+        };
+        let mut before: Vec<String> = Vec::new();
+        for ms in [0, 1, 2, 17, 500, 998, 999] {
+            let ids = ids_at(ms);
+            assert!(ids
+                .iter()
+                .all(|id| id.len() == "20261130-001500-0000".len()));
+            let (lo, hi) = (ids.iter().min().unwrap(), ids.iter().max().unwrap());
+            if let Some(prev) = before.iter().max() {
+                assert!(prev < lo, "{ms} ms: {lo} not after {prev}");
+            }
+            assert!(hi < &run_id(second + Duration::from_secs(1)), "{hi}");
+            before = ids;
+        }
+    }
+
+    #[test]
+    fn a_run_folder_of_the_same_millisecond_is_never_shared() {
+        let results = tempfile::tempdir().unwrap();
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_997_700);
+        let dirs: std::collections::HashSet<PathBuf> = (0..40)
+            .map(|_| create_run_dir(results.path(), t).unwrap())
+            .collect();
+        assert_eq!(dirs.len(), 40);
     }
 }
