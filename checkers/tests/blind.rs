@@ -66,6 +66,7 @@ fn at_least(name: &str) -> usize {
         "blind50e" => 65,
         "blind50f" => 64,
         "blind50g" => 99,
+        "blind50h" => 77,
         _ => 1,
     }
 }
@@ -205,6 +206,12 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // Thai, code-switching), measured on c75c3dc's checkers before any change: 79 right, 1 wrong
     // decided, 1 unsure of 81 pass/fail-labelled; 5 of 18 `either` unsure.
     ("blind50g", 1, 13),
+    // blind50h (a seventh author: how small and frontier models of 2026 write, agentic replies,
+    // stance, ranges and locales; 11 `either` of 77), held back from this round's checker work
+    // (branches i50g and i50t never had it) to measure what generalised; measured on 1d022ca's
+    // checkers before the round's changes: 66 right, 0 wrong decided, 0 unsure of 66
+    // pass/fail-labelled; 4 of 11 `either` unsure.
+    ("blind50h", 0, 7),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
