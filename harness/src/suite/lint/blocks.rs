@@ -100,10 +100,19 @@ fn preamble_version(b: &Block) -> Option<String> {
         .flatten()
 }
 
-/// The head of a protocol or procedure block: `A - Arithmetic.`, `P1 - Decompose`.
+/// The head of a protocol or procedure block: `A - Arithmetic.`, `P1 - Decompose`; its name (the
+/// second group) at most 41 characters, counted by `block_head` (a counted repetition of a
+/// Unicode class, `{1,40}`, compiles to forty copies of it: 2 MB of automaton for every run).
 static BLOCK_HEAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\**((?:P\d+|[A-Z])\**\s*-\s*\**[A-Z][\w&' -]{1,40}?)\**[.:]").unwrap()
+    Regex::new(r"^\**((?:P\d+|[A-Z])\**\s*-\s*\**([A-Z][\w&' -]+?))\**[.:]").unwrap()
 });
+
+/// A paragraph's protocol or procedure head (`A - Arithmetic`), if it opens with one. The lazy
+/// name stops at its first `.` or `:`: one longer than 41 characters is no head.
+fn block_head(folded: &str) -> Option<&str> {
+    let c = BLOCK_HEAD.captures(folded)?;
+    (c[2].chars().count() <= 41).then(|| c.get(1).map_or("", |m| m.as_str()))
+}
 
 /// Text as compared: NFC, typographic quotes, dashes, ellipses and spaces folded to plain,
 /// whitespace collapsed.
@@ -404,8 +413,8 @@ impl Place {
         if kind == Kind::Paragraph {
             // A protocol or procedure set as a paragraph (`A — Arithmetic. Trigger: …`) heads
             // the items under it.
-            if let Some(c) = BLOCK_HEAD.captures(folded) {
-                self.sub = c[1].trim().to_string();
+            if let Some(head) = block_head(folded) {
+                self.sub = head.trim().to_string();
             }
         }
         if kind != Kind::Code && folded.contains(RUNTIME_MARKER) {
@@ -539,6 +548,18 @@ fn is_heading_of(b: &Block, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_block_head_names_its_protocol_up_to_41_characters_in_any_script() {
+        assert_eq!(block_head("A - Arithmetic. Trigger: any figure"), Some("A - Arithmetic"));
+        assert_eq!(block_head("**P2 - Decompose**: steps"), Some("P2 - Decompose"));
+        assert_eq!(block_head("B - Aritmética básica: x"), Some("B - Aritmética básica"));
+        let name = format!("C - N{}", "a".repeat(40));
+        assert_eq!(block_head(&format!("{name}. x")), Some(name.as_str()));
+        assert_eq!(block_head(&format!("C - N{}. x", "a".repeat(41))), None);
+        assert_eq!(block_head("a - lower case. x"), None);
+        assert_eq!(block_head("Arithmetic. x"), None);
+    }
+
     use super::*;
 
     fn texts(d: &Doc) -> Vec<(Kind, String, String, bool)> {
