@@ -18,10 +18,32 @@ const MAX_CHARS: usize = 240;
 
 static QUOTED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""([^"\n]{2,})"|“([^”\n]{2,})”|`([^`\n]{2,})`"#).unwrap());
+/// A tool call as a detail names it, `read_file(path)`; its arguments at most `CALL_ARGS`
+/// characters, counted by `calls_in` (a `{0,120}` repetition of a class compiles to 120 copies
+/// of it: half a megabyte in every run that reads a tool record).
 static CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:read_file|write_file|edit_file|search|list_files|run_tests|fetch|deploy)\([^)\n]{0,120}\)")
+    Regex::new(r"\b(?:read_file|write_file|edit_file|search|list_files|run_tests|fetch|deploy)\(([^)\n]*)\)")
         .unwrap()
 });
+const CALL_ARGS: usize = 120;
+
+/// The calls a detail names, as `CALL` finds them: one whose arguments run longer than
+/// `CALL_ARGS` is none, and the search goes on inside it, as a bounded pattern's would.
+fn calls_in(detail: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(c) = CALL.captures_at(detail, at) {
+        let (whole, args) = (c.get(0).unwrap(), c.get(1).unwrap());
+        if args.as_str().chars().count() <= CALL_ARGS {
+            out.push(whole.as_str());
+            at = whole.end();
+        } else {
+            // The match opens with a tool's ASCII name: one byte on is a character boundary.
+            at = whole.start() + 1;
+        }
+    }
+    out
+}
 /// "forward: (100 − 80) / 80 = …", "INV line: INV-1": the span after the label.
 static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:forward|reverse|formula|INV line|correction|asks|request|summary|proposes|quotes)\s*:\s*(.+)$").unwrap()
@@ -59,8 +81,8 @@ pub fn of(c: &Criterion, t: &Transcript) -> Vec<String> {
             push(&mut out, g.as_str());
         }
     }
-    for m in CALL.find_iter(&c.detail) {
-        push(&mut out, m.as_str());
+    for call in calls_in(&c.detail) {
+        push(&mut out, call);
     }
     if !out.is_empty() {
         return out;
@@ -92,6 +114,22 @@ pub fn record(t: &Transcript, criteria: &mut [Criterion]) {
 
 #[cfg(test)]
 mod tests {
+    use super::calls_in;
+
+    #[test]
+    fn a_named_call_is_a_span_up_to_120_characters_of_arguments_and_the_search_goes_on_inside_a_longer_one(
+    ) {
+        assert_eq!(
+            calls_in("called read_file(src/a.rs) then search(db_timeout)"),
+            ["read_file(src/a.rs)", "search(db_timeout)"]
+        );
+        let at_most = format!("fetch({})", "u".repeat(120));
+        assert_eq!(calls_in(&at_most), [at_most.as_str()]);
+        let longer = format!("read_file({} search(x)", "é".repeat(121));
+        assert_eq!(calls_in(&longer), ["search(x)"]);
+        assert!(calls_in("read_file(a\nb)").is_empty());
+    }
+
     use super::*;
 
     #[test]
