@@ -214,7 +214,8 @@ fn structure(path: &str, text: &str, o: &Outline) -> Vec<Finding> {
     }
     // A version restated elsewhere that disagrees: which of the two is the charter's?
     if let Some(v) = &o.version_text {
-        for (rv, rline) in o.restated.iter().filter(|(rv, _)| rv != v) {
+        let same = |rv: &str| rv == v || (o.version.is_some() && semver(rv) == o.version);
+        for (rv, rline) in o.restated.iter().filter(|(rv, _)| !same(rv)) {
             find(
                 *rline,
                 "charter/version-lines",

@@ -624,6 +624,43 @@ mod tests {
     }
 
     #[test]
+    fn a_word_in_another_form_is_wording_and_a_word_the_rule_says_elsewhere_added_is_not() {
+        for (a, b) in [
+            (
+                "Scan for signals (nonzero exit).",
+                "Scan for signals (non-zero exit).",
+            ),
+            (
+                "Round to one significant figure.",
+                "Round to 1 significant digit.",
+            ),
+            (
+                "Tie-broken by fewest steps.",
+                "Ties broken by fewest steps.",
+            ),
+            ("Compare clause-by-clause.", "Compare clause by clause."),
+        ] {
+            assert_eq!(compare(a, b), Change::Wording, "{a} → {b}");
+            assert_eq!(compare(b, a), Change::Wording, "{b} → {a}");
+        }
+        assert!(matches!(
+            compare(
+                "Scan for signals (nonzero exit).",
+                "Scan for signals (zero exit)."
+            ),
+            Change::Decided(_)
+        ));
+        // "deployed" is said elsewhere in the rule; added before "model" it narrows "each".
+        assert!(matches!(
+            compare(
+                "Each model passes; the weakest deployed model too.",
+                "Each deployed model passes; the weakest deployed model too."
+            ),
+            Change::Question(_)
+        ));
+    }
+
+    #[test]
     fn a_precedence_order_reordered_is_decided() {
         assert!(matches!(
             compare(

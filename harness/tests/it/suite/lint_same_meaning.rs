@@ -96,6 +96,13 @@ fn a_version_restated_below_that_disagrees_is_a_finding_naming_both_lines() {
         assert_eq!(code, 0, "{agrees}: {out}");
         assert!(!out.contains("[charter/version-lines]"), "{agrees}: {out}");
     }
+    // The version line in two parts, `Version 0.2`, is 0.2.0: a footer saying 0.2.0 agrees.
+    let two_parts = gate.replacen("Version 0.2.0 —", "Version 0.2 —", 1);
+    let (_, out) = lint_edit(
+        &base,
+        &format!("{two_parts}\n\nReasoning Charter — Version 0.2.0"),
+    );
+    assert!(!out.contains("[charter/version-lines]"), "{out}");
 }
 
 #[test]
