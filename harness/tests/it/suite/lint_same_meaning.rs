@@ -233,3 +233,41 @@ fn a_role_said_in_another_form_of_its_words_or_under_a_role_label_is_stated() {
         assert!(out.contains("[capsule/identity-role]"), "{unstated}: {out}");
     }
 }
+
+#[test]
+fn an_html_comment_in_a_markdown_charter_is_no_part_of_it_either() {
+    let base = std::fs::read_to_string(
+        crate::common::repo_root().join("fixtures/charters/example-charter.md"),
+    )
+    .unwrap();
+    let derive = "2. **Derive twice.**";
+    for head in [
+        edit(&base, derive, "2. **Derive twice.** <!-- kept -->"),
+        edit(
+            &base,
+            derive,
+            "<!-- between items -->\n\n2. **Derive twice.**",
+        ),
+        edit(
+            &base,
+            "## Core Invariants\n",
+            "## Core Invariants <!-- major -->\n",
+        ),
+        edit(
+            &base,
+            "Runtime load ends here",
+            "<!-- marker -->Runtime load ends here",
+        ),
+    ] {
+        let (code, out) = lint_edit(&base, &head);
+        assert_eq!(code, 0, "{out}");
+    }
+    // A Core Invariant changed beside a comment is a Core Invariant changed: major.
+    let head = edit(&base, derive, "<!-- c -->\n\n2. **Derive three times.**");
+    let (code, out) = lint_edit(&base, &versioned(&head, "0.2.0"));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        finding(&out, "charter/version-bump").contains("fix: bump to 1.0.0"),
+        "{out}"
+    );
+}
