@@ -157,7 +157,8 @@ fn the_blind_49d_corpus_is_judged_no_worse_than_its_recorded_figures() {
 /// an HTML comment is no part of the charter, and the text beside one in an HTML block is; a
 /// version restated below (`Reasoning Charter — Version 0.1.0`) that disagrees with the version
 /// line is a finding naming both lines; a word in another form (a hyphen, a plural, "non-"
-/// joined), a function word ("along"), a pronoun replaced by the thing the rule names, a unit's
+/// joined), a function word ("along"), a pronoun replaced by the thing the rule names (or a
+/// phrase naming it added: "agrees with the claim"), a unit's
 /// synonym ("significant digit") or the charter's own fuller name ("evaluation harness") is
 /// wording; a capsule's role said in another form of its words, or under a "Role:" label, is
 /// stated. Case 44's label overridden pass → fail for semver's reset rule (labels.toml says
