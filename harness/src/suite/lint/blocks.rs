@@ -92,6 +92,24 @@ static TITLE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:\bversion\s*:?\s*v?|\bv)(\d+\.\d+\.\d+(?:-[0-9a-z.-]*[0-9a-z])?(?:\+[0-9a-z.-]+)?)").unwrap()
 });
 
+/// A version said as one part of a short line cut by dashes, bars, commas or brackets:
+/// `Version 0.1.0`, `Charter version: 0.1.0`.
+static RESTATED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:[\w&]+\s+){0,3}version\s*:?\s*v?(\d+\.\d+\.\d+(?:-[0-9a-z.-]*[0-9a-z])?(?:\+[0-9a-z.-]+)?)$").unwrap()
+});
+static PARTS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s+[-|·/]\s+|[,;()\[\]]").unwrap());
+
+/// The version a short line restates, when one of its parts is a version and nothing else.
+fn restated(b: &Block) -> Option<String> {
+    let t = b.text.replace(['*', '_'], "");
+    if b.kind == Kind::Code || t.chars().count() > 100 {
+        return None;
+    }
+    PARTS
+        .split(&t)
+        .find_map(|part| RESTATED.captures(part.trim()).map(|c| c[1].to_string()))
+}
+
 /// A short block that is a version line in the preamble form.
 fn preamble_version(b: &Block) -> Option<String> {
     let t = b.text.replace('*', "");
@@ -168,21 +186,26 @@ fn flush(cur: &mut Option<Raw>, out: &mut Vec<Raw>) {
 }
 
 /// The leaf blocks of a Markdown text in order, inline markup kept as markers (`*`, `**`,
-/// `` ` ``) so a change of emphasis is a change, HTML left out.
+/// `` ` ``) so a change of emphasis is a change, HTML comments and tags left out.
 fn leaves(text: &str) -> Vec<Raw> {
     let mut out: Vec<Raw> = Vec::new();
     let mut cur: Option<Raw> = None;
     let mut lists: Vec<Option<usize>> = Vec::new();
-    let mut in_html = 0usize;
+    let mut html: Option<Raw> = None;
     let mut cells = 0usize;
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     for (ev, range) in Parser::new_ext(text, opts).into_offset_iter() {
         let open = |kind, ordinal| Raw::new(kind, range.start, ordinal);
         match ev {
-            Event::Start(Tag::HtmlBlock) => in_html += 1,
-            Event::End(TagEnd::HtmlBlock) => in_html = in_html.saturating_sub(1),
-            Event::Html(_) | Event::InlineHtml(_) => {}
-            _ if in_html > 0 => {}
+            Event::Start(Tag::HtmlBlock) => html = Some(open(Kind::Paragraph, None)),
+            Event::End(TagEnd::HtmlBlock) => html_text(html.take(), &mut cur, &mut out),
+            Event::Html(t) => {
+                if let Some(h) = html.as_mut() {
+                    h.text.push_str(&t);
+                }
+            }
+            Event::InlineHtml(_) => {}
+            _ if html.is_some() => {}
             Event::Start(Tag::List(first)) => {
                 flush(&mut cur, &mut out);
                 lists.push(first.map(|n| n as usize));
@@ -219,6 +242,31 @@ fn leaves(text: &str) -> Vec<Raw> {
     }
     flush(&mut cur, &mut out);
     out
+}
+
+/// An HTML comment, closed or running to the end of its block, and a tag.
+static HTML_MARKUP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)<!--.*?(?:-->|$)|</?[A-Za-z][^>]*>").unwrap());
+
+/// An HTML block as a reader sees it: its comments and tags are not shown, and the text beside
+/// them (`<!-- note -->Runtime load ends here …`) is a paragraph of the charter, or a line of
+/// the list item it stands in.
+fn html_text(block: Option<Raw>, cur: &mut Option<Raw>, out: &mut Vec<Raw>) {
+    let Some(mut r) = block else { return };
+    let shown = HTML_MARKUP.replace_all(&r.text, "");
+    let shown = shown.trim();
+    match cur {
+        _ if shown.is_empty() => {}
+        Some(item) if item.kind == Kind::Item => {
+            item.text.push('\n');
+            item.text.push_str(shown);
+        }
+        _ => {
+            flush(cur, out);
+            r.text = shown.to_string();
+            out.push(r);
+        }
+    }
 }
 
 /// The ordinal of the next item of the innermost list: an ordered list's items count from its
@@ -520,6 +568,16 @@ impl Doc {
         }
         let preamble = k > 0 && !self.blocks[1..k].iter().any(|b| b.kind == Kind::Heading);
         preamble.then(|| preamble_version(b)).flatten()
+    }
+
+    /// The versions restated below the title on a line of their own, with words or a date
+    /// around them (`Reasoning Charter — Version 0.1.0 — date`, `Charter version: 0.1.0`), each
+    /// with its line: not the version line (that one is `version_at`), and said once more.
+    pub fn restated_versions(&self) -> Vec<(String, usize)> {
+        (1..self.blocks.len())
+            .filter(|&k| self.version_at(k).is_none())
+            .filter_map(|k| restated(&self.blocks[k]).map(|v| (v, self.blocks[k].line)))
+            .collect()
     }
 
     /// The title's text without the version it states: the version is compared as a version.

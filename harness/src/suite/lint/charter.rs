@@ -28,6 +28,8 @@ pub struct Outline {
     pub title_version: Option<(String, usize)>,
     /// 1-based lines of every version line below the title.
     pub version_lines: Vec<usize>,
+    /// Versions restated on other lines (`Reasoning Charter — Version 0.1.0`), with their lines.
+    pub restated: Vec<(String, usize)>,
     pub has_core_invariants: bool,
     pub protocols: BTreeSet<char>,
     pub cases: BTreeSet<u32>,
@@ -96,6 +98,7 @@ pub fn outline(doc: &Doc) -> Outline {
         version_text,
         title_version,
         version_lines: versions.iter().map(|b| b.line).collect(),
+        restated: doc.restated_versions(),
         has_core_invariants: doc.has_section(versioning::CORE),
         protocols,
         cases,
@@ -208,6 +211,18 @@ fn structure(path: &str, text: &str, o: &Outline) -> Vec<Finding> {
             ),
             format!("keep the version line at line {vline} and delete the others"),
         );
+    }
+    // A version restated elsewhere that disagrees: which of the two is the charter's?
+    if let Some(v) = &o.version_text {
+        let same = |rv: &str| rv == v || (o.version.is_some() && semver(rv) == o.version);
+        for (rv, rline) in o.restated.iter().filter(|(rv, _)| !same(rv)) {
+            find(
+                *rline,
+                "charter/version-lines",
+                format!("line {vline} states version {v} and line {rline} states version {rv}: a charter has one version"),
+                format!("state one version: {v} at line {rline} too, or delete line {rline}"),
+            );
+        }
     }
     if !o.has_core_invariants {
         find(

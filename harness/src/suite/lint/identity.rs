@@ -2,6 +2,7 @@
 //! agent's role and whether it points to or sums up its lineage. What the words settle is
 //! decided; what only meaning could settle is left to a reviewer.
 
+use super::forms::root;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -38,13 +39,28 @@ pub fn role_stated(lower: &str, role: &str) -> bool {
         .unwrap_or(role)
         .trim();
     mentions(lower, role)
-        || (!head.is_empty() && mentions(lower, head))
+        || (!head.is_empty() && (mentions(lower, head) || in_other_forms(lower, head)))
         || ROLE_STATEMENT.is_match(lower)
 }
 
-/// The role said in so many words: "your role is", "its role:".
-static ROLE_STATEMENT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:^|[^\w])(?:your|my|its|the agent's) role(?: is|:)").unwrap());
+/// Every content word of the role's head phrase stands in the text in some form of it:
+/// "product manager" in "the product-management director".
+fn in_other_forms(lower: &str, head: &str) -> bool {
+    let words = |t: &str| -> Vec<String> {
+        t.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() > 2 && !["the", "and", "for", "of"].contains(w))
+            .map(root)
+            .collect()
+    };
+    let (role, text) = (words(head), words(lower));
+    !role.is_empty() && role.iter().all(|w| text.contains(w))
+}
+
+/// The role said in so many words: "your role is", "its role:", a line headed "Role:".
+static ROLE_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)(?:^|[^\w])(?:your|my|its|the agent's) role(?: is|:)|^\s*(?:[-*]\s+)?\**role\s*:\**\s*\S").unwrap()
+});
 
 /// No lineage word, and nothing a lineage could be said with in other words: decided, no
 /// reviewer needed.

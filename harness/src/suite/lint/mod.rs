@@ -7,6 +7,7 @@ pub mod blocks;
 pub mod capsule;
 pub mod charter;
 pub mod fields;
+pub mod forms;
 pub mod frontmatter;
 pub mod headings;
 pub mod identity;
@@ -16,6 +17,7 @@ pub mod quantities;
 pub mod rules;
 pub mod signoff;
 pub mod versioning;
+pub mod words;
 
 use crate::error::Result;
 use std::fmt;

@@ -6,7 +6,8 @@
 //! punctuation, a number in words or digits, spelling, function words) is wording; content words
 //! changed with none of the above is a question for a reviewer.
 
-use super::quantities;
+use super::forms;
+pub use super::words::normal_words;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -24,6 +25,12 @@ pub enum Change {
 
 /// What the texts of one rule say of it.
 pub fn compare(old: &str, new: &str) -> Change {
+    compare_within(old, new, &[])
+}
+
+/// What the texts of one rule say of it, `known` the base charter's words (`normal_words`): a
+/// name made the one the charter gives the same thing elsewhere is wording (`forms`).
+pub fn compare_within(old: &str, new: &str, known: &[String]) -> Change {
     let (o, n) = (Shape::of(old), Shape::of(new));
     if o.numbers != n.numbers {
         // Only the numbers that differ: "3 of 3" → "2 of 3" is 3 → 2.
@@ -63,10 +70,7 @@ pub fn compare(old: &str, new: &str) -> Change {
     if o.chains != n.chains {
         return Change::Decided("a ranked order (a → b → c) changed".into());
     }
-    if normal_words(old) == normal_words(new)
-        || spelling_only(old, new)
-        || content_words(old) == content_words(new)
-    {
+    if same_words(old, new, known) {
         return Change::Wording;
     }
     if let Some(words) = only_added_or_dropped(old, new) {
@@ -77,6 +81,23 @@ pub fn compare(old: &str, new: &str) -> Change {
     Change::Question(
         "content words changed; its numbers, operators, terms and orders did not".into(),
     )
+}
+
+/// The same words in another form: spelling, function words, a word's other form or its
+/// hyphens, a pronoun for the thing it names, or the charter's own fuller name (`forms`).
+fn same_words(old: &str, new: &str, known: &[String]) -> bool {
+    let (o, n) = (normal_words(old), normal_words(new));
+    o == n
+        || spelling_only(old, new)
+        || content_words(old) == content_words(new)
+        || forms::same_joined(&o, &n)
+        || forms::named_again(&o, &n, minor)
+        || forms::named_in_full(&o, &n, known, minor)
+}
+
+/// A word that carries no rule of its own.
+fn minor(w: &str) -> bool {
+    FUNCTION_WORDS.contains(&w) || GRAMMAR_WORDS.contains(&w)
 }
 
 /// `a` less each of `b`'s items once.
@@ -331,79 +352,13 @@ fn only_added_or_dropped(old: &str, new: &str) -> Option<String> {
     })
 }
 
-static COMPOUND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](one|two|three|four|five|six|seven|eight|nine)\b").unwrap()
-});
-const TENS: [&str; 8] = [
-    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-];
-
-const NUMBER_WORDS: [(&str, &str); 26] = [
-    ("zero", "0"),
-    ("one", "1"),
-    ("once", "1"),
-    ("two", "2"),
-    ("twice", "2"),
-    ("three", "3"),
-    ("thrice", "3"),
-    ("four", "4"),
-    ("five", "5"),
-    ("six", "6"),
-    ("seven", "7"),
-    ("eight", "8"),
-    ("nine", "9"),
-    ("ten", "10"),
-    ("eleven", "11"),
-    ("twelve", "12"),
-    ("thirteen", "13"),
-    ("fifteen", "15"),
-    ("twenty", "20"),
-    ("thirty", "30"),
-    ("fifty", "50"),
-    // A multiplier: "one thousand" is 1000, "a hundred" 100 (`quantities`).
-    ("hundred", "×100"),
-    ("thousand", "×1000"),
-    ("million", "×1000000"),
-    ("half", "0.5"),
-    ("single", "1"),
-];
-
-/// A text's words as a reader compares wording: case folded, Markdown emphasis and punctuation
-/// gone, numbers in words written in digits, `%` kept as a word, a comparison read as its
-/// operator and number and a duration in seconds (`quantities`).
-pub fn normal_words(text: &str) -> Vec<String> {
-    let lower = quantities::symbols(&text.to_lowercase())
-        .replace('%', " percent ")
-        .replace("per cent", "percent");
-    // "twenty-five" is one number, 25, not 20 and 5.
-    let lower = COMPOUND.replace_all(&lower, |c: &regex::Captures| {
-        let tens = 20 + 10 * TENS.iter().position(|t| *t == &c[1]).unwrap_or(0);
-        let unit = NUMBER_WORDS
-            .iter()
-            .find(|(w, _)| *w == &c[2])
-            .map_or("0", |(_, d)| d);
-        (tens + unit.parse::<usize>().unwrap_or(0)).to_string()
-    });
-    let words = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '.' || c == ',' || c == '\''))
-        .map(|w| w.trim_matches(|c: char| c == '.' || c == ',' || c == '\''))
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            NUMBER_WORDS
-                .iter()
-                .find(|(word, _)| *word == w)
-                .map_or_else(|| w.to_string(), |(_, d)| d.to_string())
-        })
-        .collect();
-    quantities::fold(words)
-}
-
 /// Words that carry no rule of their own: a rephrasing that only moves content words around
 /// them ("each step's verification" → "the verification for each step") keeps every word that
 /// could carry a requirement, and every clause class is already counted equal.
-const FUNCTION_WORDS: [&str; 27] = [
-    "a", "an", "the", "of", "for", "to", "in", "on", "at", "by", "with", "from", "as", "is", "are",
-    "be", "it", "its", "this", "that", "these", "those", "them", "their", "into", "vs", "versus",
+const FUNCTION_WORDS: [&str; 28] = [
+    "a", "an", "the", "of", "for", "to", "in", "on", "at", "by", "with", "along", "from", "as",
+    "is", "are", "be", "it", "its", "this", "that", "these", "those", "them", "their", "into",
+    "vs", "versus",
 ];
 
 /// A text's words with each phrase of an operator class read as the class's word ("do not" and
@@ -426,18 +381,27 @@ fn canonical(text: &str) -> String {
     rest
 }
 
-/// The content words of a text, possessives read as their noun, sorted.
-/// Each word once ("each x and each y" says "each" once), "each" read as "every", and the
-/// words a grammatical rewording adds on its own left out.
+/// The content words of a text, possessives read as their noun and each word as its root, sorted.
+/// An operator once ("each x and each y" says "each" once), "each" read as "every", and the
+/// words a grammatical rewording adds on its own left out; any other word as often as it is
+/// said ("each model" → "each deployed model" adds a word the rule says elsewhere).
 fn content_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = canonical(text)
         .split_whitespace()
         .map(|w| w.trim_end_matches("'s").trim_end_matches("’s").to_string())
         .map(|w| if w == "each" { "every".to_string() } else { w })
         .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()) && !GRAMMAR_WORDS.contains(&w.as_str()))
+        // A word's forms are one word ("ties" and "tie"): its root.
+        .map(|w| forms::root(&w))
         .collect();
     words.sort();
-    words.dedup();
+    let operator = |w: &str| {
+        OPERATORS
+            .iter()
+            .flat_map(|(_, ps)| ps.iter())
+            .any(|(_, word)| word.replace(' ', "_") == w)
+    };
+    words.dedup_by(|a, b| a == b && operator(a));
     words
 }
 
@@ -657,6 +621,43 @@ mod tests {
             compare("Verfy each premise first.", "Verify each premise first."),
             Change::Wording
         );
+    }
+
+    #[test]
+    fn a_word_in_another_form_is_wording_and_a_word_the_rule_says_elsewhere_added_is_not() {
+        for (a, b) in [
+            (
+                "Scan for signals (nonzero exit).",
+                "Scan for signals (non-zero exit).",
+            ),
+            (
+                "Round to one significant figure.",
+                "Round to 1 significant digit.",
+            ),
+            (
+                "Tie-broken by fewest steps.",
+                "Ties broken by fewest steps.",
+            ),
+            ("Compare clause-by-clause.", "Compare clause by clause."),
+        ] {
+            assert_eq!(compare(a, b), Change::Wording, "{a} → {b}");
+            assert_eq!(compare(b, a), Change::Wording, "{b} → {a}");
+        }
+        assert!(matches!(
+            compare(
+                "Scan for signals (nonzero exit).",
+                "Scan for signals (zero exit)."
+            ),
+            Change::Decided(_)
+        ));
+        // "deployed" is said elsewhere in the rule; added before "model" it narrows "each".
+        assert!(matches!(
+            compare(
+                "Each model passes; the weakest deployed model too.",
+                "Each deployed model passes; the weakest deployed model too."
+            ),
+            Change::Question(_)
+        ));
     }
 
     #[test]

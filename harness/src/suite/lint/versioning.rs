@@ -18,7 +18,7 @@
 //!   reading, a rule change on the other).
 
 use super::blocks::{Block, Doc, Kind};
-use super::rules::{compare, normal_words, similarity, Change as Reading};
+use super::rules::{compare_within, normal_words, similarity, Change as Reading};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -111,12 +111,14 @@ fn same_place(a: &Block, b: &Block) -> bool {
 fn body(d: &Doc, other: &Doc) -> Vec<Block> {
     const REGISTRY: &str = "Failure-Mode Registry";
     let versions = d.version_lines();
+    // A version restated on another line is compared as a version too.
+    let restated: Vec<usize> = d.restated_versions().iter().map(|(_, l)| *l).collect();
     let rows = |d: &Doc| d.section(REGISTRY).any(|b| b.kind == Kind::Row);
     let collapse = rows(d) && !rows(other) && other.section(REGISTRY).next().is_some();
     let mut out: Vec<Block> = Vec::new();
     let mut joined: Option<usize> = None;
     for (k, b) in d.blocks.iter().enumerate() {
-        if versions.iter().any(|v| std::ptr::eq(*v, b)) {
+        if versions.iter().any(|v| std::ptr::eq(*v, b)) || restated.contains(&b.line) {
             continue;
         }
         if k == 0 && d.title.is_some() {
@@ -216,7 +218,9 @@ pub fn changes(base: &Doc, head: &Doc) -> Vec<Change> {
     );
     splits(&o, &n, &mut gone, &mut added, &mut out);
     merges(&o, &n, &mut gone, &mut added, &mut out);
-    reworded(&o, &n, &mut gone, &mut added, &mut out);
+    // The base's words: a name made the charter's own fuller name is wording (`forms`).
+    let known = normal_words(&ok.join("\n"));
+    reworded((&o, &n), &known, &mut gone, &mut added, &mut out);
     for i in gone {
         let b = o[i];
         out.push(change(
@@ -435,8 +439,8 @@ fn merges(
 /// Base and head blocks that hold most of the same words: one rule rewritten, compared by what
 /// it requires.
 fn reworded(
-    o: &[&Block],
-    n: &[&Block],
+    (o, n): (&[&Block], &[&Block]),
+    known: &[String],
     gone: &mut Vec<usize>,
     added: &mut Vec<usize>,
     out: &mut Vec<Change>,
@@ -469,15 +473,15 @@ fn reworded(
         }
         gone.retain(|&x| x != i);
         added.retain(|&x| x != j);
-        out.push(rewrite(o[i], n[j]));
+        out.push(rewrite(o[i], n[j], known));
     }
 }
 
-fn rewrite(o: &Block, n: &Block) -> Change {
+fn rewrite(o: &Block, n: &Block, known: &[String]) -> Change {
     let core = in_core(o) || in_core(n);
     let mut c = change(0, String::new(), n, Some(&o.text), Some(&n.text));
     let mut form_only = false;
-    match compare(&o.text, &n.text) {
+    match compare_within(&o.text, &n.text, known) {
         Reading::Wording => {
             form_only = true;
             c.what = format!("{} was reworded (form only)", noun(n));

@@ -7,19 +7,19 @@
 
 use crate::common::{git_repo_at, harness, repo_root, stdout};
 
-fn seed() -> String {
+pub(super) fn seed() -> String {
     std::fs::read_to_string(repo_root().join("fixtures/charters/reasoning-charter-0.1.0.md"))
         .unwrap()
 }
 
-const LINE: &str = "Version 0.1.0 — 2026-07-09";
+pub(super) const LINE: &str = "Version 0.1.0 — 2026-07-09";
 
-fn versioned(t: &str, v: &str) -> String {
+pub(super) fn versioned(t: &str, v: &str) -> String {
     t.replacen("Version 0.1.0 —", &format!("Version {v} —"), 1)
 }
 
 /// `harness lint KIND --base HEAD` of `head` over `base`: exit code and stdout.
-fn lint_edit_as(kind: &str, base: &str, head: &str) -> (i32, String) {
+pub(super) fn lint_edit_as(kind: &str, base: &str, head: &str) -> (i32, String) {
     let name = if kind == "charter" {
         "CHARTER.md"
     } else {
@@ -35,18 +35,18 @@ fn lint_edit_as(kind: &str, base: &str, head: &str) -> (i32, String) {
     (o.status.code().unwrap_or(-1), stdout(&o))
 }
 
-fn lint_edit(base: &str, head: &str) -> (i32, String) {
+pub(super) fn lint_edit(base: &str, head: &str) -> (i32, String) {
     lint_edit_as("charter", base, head)
 }
 
-fn finding<'a>(out: &'a str, rule: &str) -> &'a str {
+pub(super) fn finding<'a>(out: &'a str, rule: &str) -> &'a str {
     out.lines()
         .find(|l| l.contains(&format!("[{rule}]")))
         .unwrap_or_else(|| panic!("no [{rule}] finding:\n{out}"))
 }
 
 /// `base` with `from` replaced by `to`, which must be there.
-fn edit(base: &str, from: &str, to: &str) -> String {
+pub(super) fn edit(base: &str, from: &str, to: &str) -> String {
     assert!(base.contains(from), "{from:?} is not in the text");
     base.replacen(from, to, 1)
 }

@@ -7,5 +7,6 @@ mod fuzz;
 mod lint;
 mod lint_document;
 mod lint_readings;
+mod lint_same_meaning;
 mod named_files;
 mod readers;
