@@ -182,6 +182,87 @@ pub fn named_in_full(
     any
 }
 
+/// The kinds of thing the charter numbers, each with the shape of its identifiers (as
+/// `normal_words` writes them): "case E1", "Protocol C", "P2", "Invariant 3".
+const KINDS: [(&str, fn(&str) -> bool); 7] = [
+    ("case", is_case_id),
+    ("cases", is_case_id),
+    ("protocol", is_protocol_id),
+    ("procedure", is_procedure_id),
+    ("step", is_procedure_id),
+    ("invariant", is_number),
+    ("inv", is_number),
+];
+
+fn is_case_id(w: &str) -> bool {
+    w.strip_prefix('e')
+        .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+}
+fn is_procedure_id(w: &str) -> bool {
+    w.strip_prefix('p')
+        .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+}
+fn is_protocol_id(w: &str) -> bool {
+    (w.len() == 1 && w.chars().all(|c| c.is_ascii_lowercase())) || is_procedure_id(w)
+}
+fn is_number(w: &str) -> bool {
+    !w.is_empty() && w.chars().all(|c| c.is_ascii_digit())
+}
+
+/// A kind's name written before (or dropped from before) an identifier of that kind, and
+/// nothing else changed: "the trace for E1" → "the trace for case E1", "P2" → "Procedure P2".
+/// The identifier names the same thing with or without it; a kind before an identifier of
+/// another shape ("step E1") is not this.
+pub fn kind_named(o: &[String], n: &[String]) -> bool {
+    use similar::{capture_diff_slices, Algorithm, DiffOp};
+    let named = |long: &[String], at: usize, len: usize| {
+        len == 1
+            && long.get(at + 1).is_some_and(|id| {
+                KINDS
+                    .iter()
+                    .any(|(kind, shape)| long[at] == *kind && shape(id))
+            })
+    };
+    let mut any = false;
+    for op in capture_diff_slices(Algorithm::Myers, o, n) {
+        let ok = match op {
+            DiffOp::Equal { .. } => true,
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => named(n, new_index, new_len),
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => named(o, old_index, old_len),
+            DiffOp::Replace { .. } => false,
+        };
+        if !ok {
+            return false;
+        }
+        any |= !matches!(op, DiffOp::Equal { .. });
+    }
+    any
+}
+
+/// `old` is a misspelling of `new`: one letter added, dropped, changed or two swapped in a word
+/// of five letters or more, or two swapped in a word of four, and `new` a word the charter uses
+/// (`known_stems`, its words' stems), so "sentance" → "sentence" and "setps" → "steps" are
+/// typos fixed, while "steps" → "stops" (a letter changed in a short word) is another word.
+pub fn respelled(old: &str, new: &str, known_stems: &[String]) -> bool {
+    let len = old.chars().count();
+    let swapped = || {
+        let (a, b): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+        a.len() == b.len() && {
+            let diff: Vec<usize> = (0..a.len()).filter(|&k| a[k] != b[k]).collect();
+            diff.len() == 2 && diff[1] == diff[0] + 1 && a[diff[0]] == b[diff[1]]
+        }
+    };
+    old != new
+        && len >= 4
+        && strsim::damerau_levenshtein(old, new) == 1
+        && (len >= 5 || swapped())
+        && known_stems.iter().any(|k| k == new)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

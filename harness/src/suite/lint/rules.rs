@@ -64,7 +64,11 @@ pub fn compare_within(old: &str, new: &str, known: &[String]) -> Change {
             list(&n.terms)
         ));
     }
-    if let Some(unit) = o.units.iter().find(|u| !n.stems.contains(*u)) {
+    // A unit respelled ("one sentance" → "one sentence") is the same unit: a typo fixed.
+    let known_stems: Vec<String> = known.iter().map(|w| stem(w)).collect();
+    if let Some(unit) = o.units.iter().find(|u| {
+        !n.stems.contains(*u) && !n.units.iter().any(|v| forms::respelled(u, v, &known_stems))
+    }) {
         return Change::Decided(format!("a number's unit changed: {unit:?} is gone"));
     }
     if o.chains != n.chains {
@@ -88,11 +92,12 @@ pub fn compare_within(old: &str, new: &str, known: &[String]) -> Change {
 fn same_words(old: &str, new: &str, known: &[String]) -> bool {
     let (o, n) = (normal_words(old), normal_words(new));
     o == n
-        || spelling_only(old, new)
+        || spelling_only(old, new, known)
         || content_words(old) == content_words(new)
         || forms::same_joined(&o, &n)
         || forms::named_again(&o, &n, minor)
         || forms::named_in_full(&o, &n, known, minor)
+        || forms::kind_named(&o, &n)
 }
 
 /// A word that carries no rule of its own.
@@ -420,8 +425,11 @@ pub fn similarity(a: &str, b: &str) -> f64 {
 }
 
 /// Every changed word is a respelling of the word it replaces (a typo fixed), nothing added or
-/// removed.
-fn spelling_only(old: &str, new: &str) -> bool {
+/// removed. A letter changed in a word the charter uses outside this rule (`known`, the base's
+/// words) into one it never uses is another word ("steps" → "stops"); a letter changed in a
+/// word found only here ("sentance" → "sentence"), or into a word the charter uses, fixes a
+/// typo; two letters swapped, or one added or dropped, is a typo either way ("tier" → "teir").
+fn spelling_only(old: &str, new: &str, known: &[String]) -> bool {
     use similar::{capture_diff_slices, Algorithm, DiffOp};
     let (o, n) = (normal_words(old), normal_words(new));
     capture_diff_slices(Algorithm::Myers, &o, &n)
@@ -435,7 +443,13 @@ fn spelling_only(old: &str, new: &str) -> bool {
                 new_len,
             } if old_len == new_len => (0..old_len).all(|k| {
                 let (a, b) = (&o[old_index + k], &n[new_index + k]);
-                a.chars().count() >= 4 && strsim::normalized_damerau_levenshtein(a, b) >= 0.75
+                let used = |hay: &[String], w: &String| hay.iter().filter(|x| *x == w).count();
+                // Letters changed in place, not two adjacent letters swapped.
+                let substituted = a.chars().count() == b.chars().count()
+                    && strsim::damerau_levenshtein(a, b) == strsim::levenshtein(a, b);
+                a.chars().count() >= 4
+                    && strsim::normalized_damerau_levenshtein(a, b) >= 0.75
+                    && (!substituted || used(known, a) <= used(&o, a) || used(known, b) > 0)
             }),
             _ => false,
         })

@@ -271,3 +271,47 @@ fn an_html_comment_in_a_markdown_charter_is_no_part_of_it_either() {
         "{out}"
     );
 }
+
+#[test]
+fn a_typo_fixed_or_a_kind_named_before_its_id_is_wording_and_a_near_word_or_another_id_is_not() {
+    let seed = seed();
+    // blind49f's classes: a charter saved with typos, then fixed with a patch bump; a trace
+    // "for E1" written "for case E1".
+    for (from, to) in [
+        ("in one sentence; compare", "in one sentance; compare"),
+        ("Verification-first", "Verifcation-first"),
+        ("every five steps", "every five setps"),
+    ] {
+        let typo = edit(&seed, from, to);
+        let (code, out) = lint_edit(&typo, &versioned(&seed, "0.1.1"));
+        assert_eq!(code, 0, "{to} → {from}: {out}");
+        // Unbumped, a typo fixed is still a change of wording: a patch.
+        let (code, out) = lint_edit(&typo, &seed);
+        assert_eq!(code, 1, "{to} → {from} unbumped: {out}");
+        assert!(
+            finding(&out, "charter/version-increase").contains("fix: bump to 0.1.1"),
+            "{out}"
+        );
+    }
+    for (from, to) in [
+        ("Reference trace for E1", "Reference trace for case E1"),
+        ("Traces for E2–E13", "Traces for cases E2–E13"),
+    ] {
+        let (code, out) = lint_edit(&seed, &versioned(&edit(&seed, from, to), "0.1.1"));
+        assert_eq!(code, 0, "{from} → {to}: {out}");
+        let (code, out) = lint_edit(&edit(&seed, from, to), &versioned(&seed, "0.1.1"));
+        assert_eq!(code, 0, "{to} → {from}: {out}");
+    }
+    // Directional: a near word replacing one the charter uses elsewhere is another word (a
+    // reviewer reads "stops"; "section" changes a number's unit); another id, or a kind before
+    // an id of another shape, is not the same thing.
+    for (from, to, wanted) in [
+        ("every five steps", "every five stops", 3),
+        ("in one sentence; compare", "in one section; compare", 1),
+        ("Reference trace for E1", "Reference trace for E2", 1),
+        ("Reference trace for E1", "Reference trace for step E1", 3),
+    ] {
+        let (code, out) = lint_edit(&seed, &versioned(&edit(&seed, from, to), "0.1.1"));
+        assert_eq!(code, wanted, "{from} → {to}: {out}");
+    }
+}
