@@ -184,7 +184,8 @@ pub fn named_in_full(
 
 /// The kinds of thing the charter numbers, each with the shape of its identifiers (as
 /// `normal_words` writes them): "case E1", "Protocol C", "P2", "Invariant 3".
-const KINDS: [(&str, fn(&str) -> bool); 7] = [
+type IdShape = fn(&str) -> bool;
+const KINDS: [(&str, IdShape); 7] = [
     ("case", is_case_id),
     ("cases", is_case_id),
     ("protocol", is_protocol_id),
