@@ -118,6 +118,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.publish(path)
 }
 
+/// What [`write_files`] writes at a path: text made whole; bytes a renderer streams (a report
+/// of any size in small memory, through [`write_atomic_with`]); or text appended to a file the
+/// harness does not own (the GitHub step summary), with what the append is called in an error.
+pub enum Body<'a> {
+    Whole(String),
+    Streamed(Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a>),
+    Appended(String, &'static str),
+}
+
+/// Write each file in its order, atomically (an appended one appended); the first that cannot
+/// be written stops the rest.
+pub fn write_files(files: Vec<(PathBuf, Body)>) -> Result<()> {
+    for (path, body) in files {
+        match body {
+            Body::Whole(text) => write_atomic(&path, text.as_bytes())?,
+            Body::Streamed(fill) => write_atomic_with(&path, fill)?,
+            Body::Appended(text, op) => std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(text.as_bytes()))
+                .map_err(|e| Error::io_op(op, &path, e))?,
+        }
+    }
+    Ok(())
+}
+
 /// Write a file atomically from a writer, for documents too large to hold in memory: streamed
 /// through a buffer to a temp file beside `path`, keys masked line by line, then renamed.
 pub fn write_atomic_with(

@@ -9,7 +9,7 @@ pub mod settle;
 
 use crate::error::{Error, Result};
 use crate::gate::Gate;
-use crate::report::files::RunFacts;
+use crate::report::findings::RunFacts;
 use crate::store::record::{RunRecord, Sandbox};
 use crate::store::run_folder;
 use crate::store::trial::TrialRecord;
@@ -169,8 +169,9 @@ fn conclude_against_base(
     c: &Compared,
 ) -> Result<u8> {
     let gate = head.gate;
-    outln!("\nhead: {}", gate.counts_line());
-    crate::run::outcome::needs_labels(records);
+    let findings = crate::report::findings::Findings::of(run_dir, gate, records, facts);
+    outln!("\nhead: {}", findings.counts_line);
+    crate::run::outcome::needs_labels(&findings.labels);
     outln!("\n{}", c.text.trim_end());
     let policy = c.policy;
     let o = &c.outcome;
@@ -189,7 +190,7 @@ fn conclude_against_base(
         }),
         ..facts.clone()
     };
-    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, &facts)
+    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, &facts, &findings)
         .and_then(|_| write_comparison(run_dir, c))
     {
         // As without a base: a report that cannot be written must not hide the verdict.

@@ -1,27 +1,25 @@
-//! `report.md`: the gate for people reading a pull request (also the GitHub step summary).
+//! `report.md`: the gate for people reading a pull request (also the GitHub step summary),
+//! rendered from the run's findings and the gate's units.
 
+use super::findings::Findings;
 use crate::gate::stats::{short, Rate};
 use crate::gate::{Gate, UnitStatus};
 use std::fmt::Write;
 
-pub fn render(
-    gate: &Gate,
-    charter_line: &str,
-    registry_table: &str,
-    title_of: &dyn Fn(&str) -> String,
-) -> String {
+pub fn render(gate: &Gate, findings: &Findings, title_of: &dyn Fn(&str) -> String) -> String {
     let mut out = String::new();
-    let (word, sentence) = gate.verdict();
+    let (word, sentence) = (findings.word, &findings.sentence);
     let mark = match word {
         "pass" => "✅",
         "fail" => "❌",
         _ => "⚠️",
     };
-    let (head, rest) = sentence.split_once(": ").unwrap_or((&sentence, ""));
+    let (head, rest) = sentence.split_once(": ").unwrap_or((sentence, ""));
     let verdict = format!("{mark} **{head}** — {rest}");
+    let charter_line = &findings.charter_line;
     let _ = writeln!(out, "# Charter gate\n\n{verdict}\n\n{charter_line}\n");
     unit_table(&mut out, gate, title_of);
-    let _ = writeln!(out, "\n{}.", gate.counts_line());
+    let _ = writeln!(out, "\n{}.", findings.counts_line);
     if !gate.untestable.is_empty() {
         let _ = writeln!(
             out,
@@ -33,12 +31,13 @@ pub fn render(
             if gate.untestable.len() == 1 { "its" } else { "their" },
         );
     }
-    how_sure(&mut out, gate);
+    how_sure(&mut out, findings, gate.required);
     inconclusive_units(&mut out, gate);
-    if gate.count(UnitStatus::Fail) > 0 {
+    if findings.counts.fail > 0 {
         let _ = write!(
             out,
-            "\n## Proposed Failure-Mode Registry rows\n\n{registry_table}"
+            "\n## Proposed Failure-Mode Registry rows\n\n{}",
+            findings.registry
         );
     }
     out
@@ -92,12 +91,12 @@ fn inconclusive_units(out: &mut String, gate: &Gate) {
 
 /// The intervals' legend, pass^k per model, and the flaky units with the criteria that differ
 /// between their passing and failing trials.
-fn how_sure(out: &mut String, gate: &Gate) {
+fn how_sure(out: &mut String, findings: &Findings, required: u32) {
     let _ = writeln!(
         out,
         "\nIn brackets: the 95% Clopper–Pearson interval of the true pass rate, from the unit's passed and failed trials; 3 of 3 is consistent with a rate as low as 0.29.\n"
     );
-    let ks = 1..=gate.required;
+    let ks = 1..=required;
     let _ = writeln!(
         out,
         "| model | {} | flaky units |",
@@ -106,45 +105,38 @@ fn how_sure(out: &mut String, gate: &Gate) {
             .collect::<Vec<_>>()
             .join(" | ")
     );
-    let _ = writeln!(out, "|---|{}---|", "---|".repeat(gate.required as usize));
-    let mut flaky = Vec::new();
-    for m in &gate.models {
-        let units: Vec<&crate::gate::Unit> = gate.units.iter().filter(|u| u.model == *m).collect();
-        let cells: Vec<String> = crate::gate::stats::model_pass_ks(&units, gate.required)
-            .into_iter()
+    let _ = writeln!(out, "|---|{}---|", "---|".repeat(required as usize));
+    for m in &findings.models {
+        let cells: Vec<String> = (m.pass_k.iter())
             .map(|p| p.map_or("-".into(), |p| format!("{p:.2}")))
             .collect();
-        let before = flaky.len();
-        flaky.extend(
-            units
-                .iter()
-                .filter_map(|u| crate::gate::stats::flaky_criteria(u).map(|c| (*u, c))),
-        );
         let _ = writeln!(
             out,
-            "| {m} | {} | {} |",
+            "| {} | {} | {} |",
+            m.model,
             cells.join(" | "),
-            flaky.len() - before
+            m.flaky.len()
         );
     }
-    if !flaky.is_empty() {
-        out.push_str("\n## Flaky units (passed some trials, failed others)\n\n");
-        for (u, criteria) in flaky {
-            let rate = Rate::of(u);
-            let _ = writeln!(
-                out,
-                "- {}/{} on {}: {} of {} passed; differing: {}",
-                u.case,
-                u.variant,
-                u.model,
-                rate.passed,
-                rate.trials,
-                if criteria.is_empty() {
-                    "no criterion (the same criteria failed in every trial)".to_string()
-                } else {
-                    criteria.join(", ")
-                }
-            );
-        }
+    let mut flaky = findings.models.iter().flat_map(|m| &m.flaky).peekable();
+    if flaky.peek().is_none() {
+        return;
+    }
+    out.push_str("\n## Flaky units (passed some trials, failed others)\n\n");
+    for u in flaky {
+        let _ = writeln!(
+            out,
+            "- {}/{} on {}: {} of {} passed; differing: {}",
+            u.case,
+            u.variant,
+            u.model,
+            u.passed,
+            u.decided,
+            if u.criteria.is_empty() {
+                "no criterion (the same criteria failed in every trial)".to_string()
+            } else {
+                u.criteria.join(", ")
+            }
+        );
     }
 }

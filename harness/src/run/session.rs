@@ -6,7 +6,7 @@
 use crate::error::{Error, Result};
 use crate::gate::Gate;
 use crate::report::events::Event;
-use crate::report::files::RunFacts;
+use crate::report::findings::RunFacts;
 use crate::report::Reporters;
 use crate::run::inputs::Inputs;
 use crate::run::options::RunOptions;

@@ -550,9 +550,18 @@ fn is_heading_of(b: &Block, name: &str) -> bool {
 mod tests {
     #[test]
     fn a_block_head_names_its_protocol_up_to_41_characters_in_any_script() {
-        assert_eq!(block_head("A - Arithmetic. Trigger: any figure"), Some("A - Arithmetic"));
-        assert_eq!(block_head("**P2 - Decompose**: steps"), Some("P2 - Decompose"));
-        assert_eq!(block_head("B - Aritmética básica: x"), Some("B - Aritmética básica"));
+        assert_eq!(
+            block_head("A - Arithmetic. Trigger: any figure"),
+            Some("A - Arithmetic")
+        );
+        assert_eq!(
+            block_head("**P2 - Decompose**: steps"),
+            Some("P2 - Decompose")
+        );
+        assert_eq!(
+            block_head("B - Aritmética básica: x"),
+            Some("B - Aritmética básica")
+        );
         let name = format!("C - N{}", "a".repeat(40));
         assert_eq!(block_head(&format!("{name}. x")), Some(name.as_str()));
         assert_eq!(block_head(&format!("C - N{}. x", "a".repeat(41))), None);
