@@ -41,7 +41,7 @@ fn reports<'a>(
     findings: &'a Findings,
 ) -> Result<Vec<(PathBuf, Body<'a>)>> {
     let registry = format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{}", findings.registry);
-    let md = markdown_report(gate, facts, findings);
+    let md = markdown_report(facts, findings);
     let mut files = vec![
         (
             run_dir.join("registry-rows.md"),
@@ -87,9 +87,9 @@ fn title_of(facts: &RunFacts, case: &str) -> String {
 
 /// report.md: the gate, the unsure readings, the comparison first when there is one, what
 /// stopped trials above all, the control arm's lift at the end.
-fn markdown_report(gate: &Gate, facts: &RunFacts, findings: &Findings) -> String {
+fn markdown_report(facts: &RunFacts, findings: &Findings) -> String {
     let title_of = |case: &str| title_of(facts, case);
-    let mut md = markdown::render(gate, findings, &title_of);
+    let mut md = markdown::render(findings, &title_of);
     md.push_str(&super::unsure::markdown(&findings.unsure));
     if let Some(c) = &facts.comparison {
         md = lead_with_comparison(&md, c, &title_of);

@@ -43,6 +43,8 @@ pub struct Findings {
     pub exit_code: u8,
     /// A whole run's gate (a partial run's is never a decision).
     pub decided: bool,
+    /// Trials each unit must pass.
+    pub required: u32,
     pub counts: Counts,
     /// "32 units: 16 pass, 16 fail, 0 inconclusive"
     pub counts_line: String,
@@ -50,8 +52,15 @@ pub struct Findings {
     pub run: Option<RunMeta>,
     /// The charter, its version and digest, what every unit must pass (the run's line first).
     pub charter_line: String,
+    /// The gate as a grid: a row per case and variant, in the order their units first appear,
+    /// a cell per model (in the gate's order, as `models`).
+    pub rows: Vec<Row>,
+    /// The undecided units, each with what keeps it undecided.
+    pub undecided: Vec<Undecided>,
     /// How sure the gate is, model by model.
     pub models: Vec<Sureness>,
+    /// Cases the charter lists that this harness has no checker for.
+    pub untestable: Vec<String>,
     /// The Proposed Failure-Mode Registry rows as a Markdown table (a header and a row per
     /// failing unit).
     pub registry: String,
@@ -65,6 +74,46 @@ pub struct Findings {
     pub labels: Vec<LabelGroup>,
     /// The units waiting for a label, as `model case/variant`.
     pub needs_labels: Vec<String>,
+}
+
+/// A case and variant of the grid, with its unit on each model (none where it did not run).
+pub struct Row {
+    pub case: String,
+    pub variant: String,
+    pub cells: Vec<Option<Cell>>,
+}
+
+/// A unit in the grid: passed of the trials it needs (`3/3`, or `0/1 (2 not run)`), its
+/// status, and the interval of its pass rate.
+pub struct Cell {
+    pub tally: String,
+    pub status: UnitStatus,
+    pub interval: (f64, f64),
+}
+
+impl Cell {
+    /// The tally with the mark of its status (`[pass, fail, inconclusive]`); `-` for no unit.
+    pub fn marked(cell: Option<&Cell>, marks: [&str; 3]) -> String {
+        cell.map_or("-".to_string(), |c| {
+            let mark = match c.status {
+                UnitStatus::Pass => marks[0],
+                UnitStatus::Fail => marks[1],
+                UnitStatus::Inconclusive => marks[2],
+            };
+            format!("{}{mark}", c.tally)
+        })
+    }
+}
+
+/// An undecided unit: how many of its trials passed, how many wait for a label, how many
+/// errored or are missing.
+pub struct Undecided {
+    pub case: String,
+    pub variant: String,
+    pub model: String,
+    pub passed: usize,
+    pub unsure: usize,
+    pub missing: usize,
 }
 
 /// One model's units: pass^k over them (k = 1 ..= the trials required) and the flaky ones.
@@ -109,6 +158,7 @@ impl Findings {
             sentence,
             exit_code: gate.exit_code(),
             decided: gate.partial.is_none(),
+            required: gate.required,
             counts: Counts {
                 pass: gate.count(UnitStatus::Pass),
                 fail: gate.count(UnitStatus::Fail),
@@ -117,7 +167,10 @@ impl Findings {
             counts_line: gate.counts_line(),
             run,
             charter_line,
+            rows: rows(gate),
+            undecided: undecided(gate),
             models: sureness(gate),
+            untestable: gate.untestable.clone(),
             registry: super::registry::table(gate, facts.suite, facts.system_prompt),
             stops: provider_stops(records),
             lift: (facts.lift.as_deref()).map(super::control_arm::lift_table),
@@ -156,6 +209,49 @@ fn charter_line(required: u32, facts: &RunFacts) -> String {
         true => format!("**{NO_SANDBOX_WARNING}**\n\n{line}"),
         false => line,
     }
+}
+
+/// The grid: a row per case and variant, a cell per model.
+fn rows(gate: &Gate) -> Vec<Row> {
+    (gate.rows().into_iter())
+        .map(|(case, variant)| {
+            let cells = (gate.models.iter())
+                .map(|m| {
+                    let u = gate.unit(m, &case, &variant)?;
+                    Some(Cell {
+                        tally: u.tally(gate.required),
+                        status: u.status(gate.required),
+                        interval: crate::gate::stats::Rate::of(u).interval(),
+                    })
+                })
+                .collect();
+            Row {
+                case,
+                variant,
+                cells,
+            }
+        })
+        .collect()
+}
+
+/// The inconclusive units, each with what keeps it undecided: trials that need a label, or
+/// trials that errored or are missing.
+fn undecided(gate: &Gate) -> Vec<Undecided> {
+    (gate.units_with(UnitStatus::Inconclusive))
+        .map(|u| {
+            let decided = (u.trials.iter())
+                .filter(|t| t.status != TrialStatus::Inconclusive)
+                .count();
+            Undecided {
+                case: u.case.clone(),
+                variant: u.variant.clone(),
+                model: u.model.clone(),
+                passed: u.passed(),
+                unsure: u.unsure().count(),
+                missing: (gate.required as usize).saturating_sub(decided),
+            }
+        })
+        .collect()
 }
 
 /// Model by model: pass^k averaged over its units, as τ²-bench reports it, and its flaky units

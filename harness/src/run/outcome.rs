@@ -54,7 +54,7 @@ fn say(run_dir: &Path, resume: &str, gate: &Gate, facts: &RunFacts, findings: &F
         let mut stdout = crate::output::text_writer();
         let _ = stdout
             .write_all(b"\n")
-            .and_then(|_| table::write(gate, Some(resume), &mut stdout))
+            .and_then(|_| table::write(gate, findings, Some(resume), &mut stdout))
             .and_then(|_| stdout.write_all(b"\n"));
     }
     for (line, what) in &findings.stops {
