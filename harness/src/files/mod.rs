@@ -1,6 +1,8 @@
 //! Files the harness writes and walks, below every layer that names a file: atomic writes that
 //! mask keys and never write through a planted link (a run folder, marked by its lock file or
-//! its run.json, holds no links), opens that follow no link at the name, and the sorted walk of a folder.
+//! its run.json, holds no links), a run's reports written in order from (path, body) pairs
+//! (`write_files`; the CI's step summary, not the harness's, appended), opens that follow no
+//! link at the name, and the sorted walk of a folder.
 
 pub mod held;
 pub mod limits;

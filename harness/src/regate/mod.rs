@@ -190,7 +190,8 @@ fn conclude_against_base(
         }),
         ..facts.clone()
     };
-    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, &facts, &findings)
+    if let Err(e) = crate::report::files::print_summary(run_dir, gate, records, &facts, &findings)
+        .and_then(|_| crate::report::files::write_all(run_dir, gate, records, &facts, &findings))
         .and_then(|_| write_comparison(run_dir, c))
     {
         // As without a base: a report that cannot be written must not hide the verdict.

@@ -12,9 +12,21 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 
 /// Every report file of the run folder, rendered from the findings, then written in one place;
-/// summary.json last. Under `--json`, the summary is printed first, as one object on stdout: a
-/// report that cannot be written does not lose it.
+/// summary.json last.
 pub fn write_all(
+    run_dir: &Path,
+    gate: &Gate,
+    records: &[TrialRecord],
+    facts: &RunFacts,
+    findings: &Findings,
+) -> Result<()> {
+    let files = reports(run_dir, gate, records, facts, findings)?;
+    crate::files::write_files(files)
+}
+
+/// Under `--json`, the summary as one object on stdout, printed before the reports are written:
+/// a report that cannot be written does not lose it. Elsewhere nothing.
+pub fn print_summary(
     run_dir: &Path,
     gate: &Gate,
     records: &[TrialRecord],
@@ -27,7 +39,7 @@ pub fn write_all(
         doc.head.remove("schema_version");
         crate::output::json::out_doc(crate::output::json::SUMMARY, &doc);
     }
-    crate::files::write_files(reports(run_dir, gate, records, facts, findings)?)
+    Ok(())
 }
 
 /// The run folder's reports in the order they are written, each rendered from the findings

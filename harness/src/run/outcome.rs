@@ -30,8 +30,9 @@ pub fn conclude(
 }
 
 /// All of [`conclude`] but the verdict's last line, for a caller with more to say before it:
-/// the findings read, the gate, usage and registry rows printed, the reports written; the
-/// findings, and `Some(4)` (said on stderr) when the reports could not be written.
+/// the findings read, the gate, usage and registry rows printed (under `--json`, the summary
+/// on stdout), the reports written; the findings, and `Some(4)` (said on stderr) when the
+/// reports could not be written.
 pub fn conclude_before_verdict(
     run_dir: &Path,
     resume: &str,
@@ -41,7 +42,11 @@ pub fn conclude_before_verdict(
 ) -> (Findings, Option<u8>) {
     let findings = Findings::of(run_dir, gate, records, facts);
     say(run_dir, resume, gate, facts, &findings);
-    let failed = write_reports(run_dir, gate, records, facts, &findings);
+    let summary = crate::report::files::print_summary(run_dir, gate, records, facts, &findings);
+    let failed = match summary {
+        Ok(()) => write_reports(run_dir, gate, records, facts, &findings),
+        Err(e) => cannot_write(e),
+    };
     (findings, failed)
 }
 
@@ -87,14 +92,19 @@ fn write_reports(
     findings: &Findings,
 ) -> Option<u8> {
     if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts, findings) {
-        errln!("error: the reports could not be written: {e}");
-        return Some(exit::HARNESS_FAILED);
+        return cannot_write(e);
     }
     outln!(
         "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
         run_dir.display()
     );
     None
+}
+
+/// `Some(4)`, said on stderr: the reports could not be written.
+fn cannot_write(e: crate::error::Error) -> Option<u8> {
+    errln!("error: the reports could not be written: {e}");
+    Some(exit::HARNESS_FAILED)
 }
 
 /// The unsure trials, one entry a label: the trials one reply takes one label for, the
