@@ -125,9 +125,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// harness does not own (the GitHub step summary), with what the append is called in an error.
 pub enum Body<'a> {
     Whole(String),
-    Streamed(Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a>),
+    Streamed(Box<Fill<'a>>),
     Appended(String, &'static str),
 }
+
+/// What streams a file's bytes into its writer.
+pub type Fill<'a> = dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a;
 
 /// Write each file in its order, atomically (an appended one appended); the first that cannot
 /// be written stops the rest.
