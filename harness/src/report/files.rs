@@ -2,7 +2,7 @@
 //! junit.xml, report.html and registry-rows.md, rendered from the run's findings and written
 //! in one place, in order. Written by `run`, `gate` and `merge` alike.
 
-use super::findings::{Findings, RunFacts};
+use super::findings::{Findings, Reported, RunFacts};
 use super::{html, junit, markdown};
 use crate::error::{Error, Result};
 use crate::files::Body;
@@ -13,29 +13,17 @@ use std::path::{Path, PathBuf};
 
 /// Every report file of the run folder, rendered from the findings, then written in one place;
 /// summary.json last.
-pub fn write_all(
-    run_dir: &Path,
-    gate: &Gate,
-    records: &[TrialRecord],
-    facts: &RunFacts,
-    findings: &Findings,
-) -> Result<()> {
-    let files = reports(run_dir, gate, records, facts, findings)?;
+pub fn write_all(run: &Reported) -> Result<()> {
+    let files = reports(run)?;
     crate::files::write_files(files)
 }
 
 /// Under `--json`, the summary as one object on stdout, printed before the reports are written:
 /// a report that cannot be written does not lose it. Elsewhere nothing.
-pub fn print_summary(
-    run_dir: &Path,
-    gate: &Gate,
-    records: &[TrialRecord],
-    facts: &RunFacts,
-    findings: &Findings,
-) -> Result<()> {
+pub fn print_summary(run: &Reported) -> Result<()> {
     if crate::output::json::stdout_json() {
         // The file's keys are sorted; on stdout, as every JSON line, the version comes first.
-        let mut doc = summary(run_dir, gate, records, facts, findings)?;
+        let mut doc = summary(run)?;
         doc.head.remove("schema_version");
         crate::output::json::out_doc(crate::output::json::SUMMARY, &doc);
     }
@@ -45,13 +33,14 @@ pub fn print_summary(
 /// The run folder's reports in the order they are written, each rendered from the findings
 /// (junit.xml, report.html and summary.json streamed from the gate's units and the trials).
 /// Evidence in the tables quotes model text: inert, like everything printed.
-fn reports<'a>(
-    run_dir: &'a Path,
-    gate: &'a Gate,
-    records: &'a [TrialRecord],
-    facts: &'a RunFacts,
-    findings: &'a Findings,
-) -> Result<Vec<(PathBuf, Body<'a>)>> {
+fn reports<'a>(run: &'a Reported<'a>) -> Result<Vec<(PathBuf, Body<'a>)>> {
+    let Reported {
+        run_dir,
+        gate,
+        records,
+        facts,
+        findings,
+    } = run;
     let registry = format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{}", findings.registry);
     let md = markdown_report(facts, findings);
     let mut files = vec![
@@ -79,7 +68,7 @@ fn reports<'a>(
         html::write(gate, records, &page, w)
     };
     files.push((run_dir.join("report.html"), Body::Streamed(Box::new(page))));
-    let doc = summary(run_dir, gate, records, facts, findings)?;
+    let doc = summary(run)?;
     let summary = move |w: &mut dyn std::io::Write| {
         serde::Serialize::serialize(&doc, &mut serde_json::Serializer::pretty(&mut *w))
             .map_err(std::io::Error::other)?;
@@ -212,14 +201,9 @@ fn summary_record(
 }
 
 /// The summary document: its fixed part (`record::Summary`), then every unit with its trials.
-fn summary<'a>(
-    run_dir: &'a Path,
-    gate: &'a Gate,
-    records: &'a [TrialRecord],
-    facts: &RunFacts,
-    findings: &Findings,
-) -> Result<Summary<'a>> {
-    let summary = summary_record(gate, facts, findings);
+fn summary<'a>(run: &Reported<'a>) -> Result<Summary<'a>> {
+    let (run_dir, gate, facts) = (run.run_dir, run.gate, run.facts);
+    let summary = summary_record(gate, facts, &run.findings);
     // Through a JSON value: keys sorted, as summary.json has always had them.
     let serde_json::Value::Object(mut head) =
         serde_json::to_value(&summary).map_err(|e| Error::Internal(e.to_string()))?
@@ -233,7 +217,7 @@ fn summary<'a>(
         head,
         units: SummaryUnits {
             gate,
-            by_unit: crate::gate::records_by_unit(records),
+            by_unit: crate::gate::records_by_unit(run.records),
             run_dir,
         },
     })

@@ -76,6 +76,35 @@ pub struct Findings {
     pub needs_labels: Vec<String>,
 }
 
+/// A gated run as its reports read it: its folder, its gate and trial records (in gate order),
+/// the facts besides them, and the findings read from them once.
+pub struct Reported<'a> {
+    pub run_dir: &'a Path,
+    pub gate: &'a Gate,
+    pub records: &'a [TrialRecord],
+    pub facts: &'a RunFacts<'a>,
+    pub findings: Findings,
+}
+
+impl<'a> Reported<'a> {
+    /// The findings of `gate` over `records` in `run_dir`, read once, beside what they were
+    /// read from.
+    pub fn read(
+        run_dir: &'a Path,
+        gate: &'a Gate,
+        records: &'a [TrialRecord],
+        facts: &'a RunFacts<'a>,
+    ) -> Reported<'a> {
+        Reported {
+            run_dir,
+            gate,
+            records,
+            facts,
+            findings: Findings::of(run_dir, gate, records, facts),
+        }
+    }
+}
+
 /// A case and variant of the grid, with its unit on each model (none where it did not run).
 pub struct Row {
     pub case: String,

@@ -5,7 +5,7 @@
 
 use crate::exit;
 use crate::gate::Gate;
-use crate::report::findings::{Findings, LabelGroup, RunFacts};
+use crate::report::findings::{Findings, LabelGroup, Reported, RunFacts};
 use crate::report::table;
 use crate::store::record::ModelUsage;
 use crate::store::trial::TrialRecord;
@@ -40,26 +40,26 @@ pub fn conclude_before_verdict(
     records: &[TrialRecord],
     facts: &RunFacts,
 ) -> (Findings, Option<u8>) {
-    let findings = Findings::of(run_dir, gate, records, facts);
-    say(run_dir, resume, gate, facts, &findings);
-    let summary = crate::report::files::print_summary(run_dir, gate, records, facts, &findings);
-    let failed = match summary {
-        Ok(()) => write_reports(run_dir, gate, records, facts, &findings),
+    let run = Reported::read(run_dir, gate, records, facts);
+    say(&run, resume);
+    let failed = match crate::report::files::print_summary(&run) {
+        Ok(()) => write_reports(&run),
         Err(e) => cannot_write(e),
     };
-    (findings, failed)
+    (run.findings, failed)
 }
 
 /// The gate on the terminal: the table (the verdict first: a report that cannot be written
 /// must not hide it), what stopped trials, usage, the registry rows, the labels wanted, the
 /// control arm's lift.
-fn say(run_dir: &Path, resume: &str, gate: &Gate, facts: &RunFacts, findings: &Findings) {
+fn say(run: &Reported, resume: &str) {
+    let findings = &run.findings;
     {
         use std::io::Write;
         let mut stdout = crate::output::text_writer();
         let _ = stdout
             .write_all(b"\n")
-            .and_then(|_| table::write(gate, findings, Some(resume), &mut stdout))
+            .and_then(|_| table::write(run.gate, findings, Some(resume), &mut stdout))
             .and_then(|_| stdout.write_all(b"\n"));
     }
     for (line, what) in &findings.stops {
@@ -67,12 +67,12 @@ fn say(run_dir: &Path, resume: &str, gate: &Gate, facts: &RunFacts, findings: &F
     }
     out!(
         "{}",
-        usage_lines(facts.usage.as_deref().unwrap_or_default())
+        usage_lines(run.facts.usage.as_deref().unwrap_or_default())
     );
     if findings.counts.fail > 0 {
         outln!(
             "\nProposed Failure-Mode Registry rows ({}):",
-            run_dir.join("registry-rows.md").display()
+            run.run_dir.join("registry-rows.md").display()
         );
         out!("{}", findings.registry);
     }
@@ -84,16 +84,11 @@ fn say(run_dir: &Path, resume: &str, gate: &Gate, facts: &RunFacts, findings: &F
 
 /// Write the run folder's reports and name them; `Some(4)` (said on stderr) when they could
 /// not be written.
-fn write_reports(
-    run_dir: &Path,
-    gate: &Gate,
-    records: &[TrialRecord],
-    facts: &RunFacts,
-    findings: &Findings,
-) -> Option<u8> {
-    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts, findings) {
+fn write_reports(run: &Reported) -> Option<u8> {
+    if let Err(e) = crate::report::files::write_all(run) {
         return cannot_write(e);
     }
+    let run_dir = run.run_dir;
     outln!(
         "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
         run_dir.display()
