@@ -1,6 +1,8 @@
 //! Files the harness writes and walks, below every layer that names a file: atomic writes that
 //! mask keys and never write through a planted link (a run folder, marked by its lock file or
-//! its run.json, holds no links), opens that follow no link at the name, and the sorted walk of a folder.
+//! its run.json, holds no links), a run's reports written in order from (path, body) pairs
+//! (`write_files`; the CI's step summary, not the harness's, appended), opens that follow no
+//! link at the name, and the sorted walk of a folder.
 
 pub mod held;
 pub mod limits;
@@ -116,6 +118,36 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .write_all(bytes)
         .map_err(|e| Error::io(path, e))?;
     tmp.publish(path)
+}
+
+/// What [`write_files`] writes at a path: text made whole; bytes a renderer streams (a report
+/// of any size in small memory, through [`write_atomic_with`]); or text appended to a file the
+/// harness does not own (the GitHub step summary), with what the append is called in an error.
+pub enum Body<'a> {
+    Whole(String),
+    Streamed(Box<Fill<'a>>),
+    Appended(String, &'static str),
+}
+
+/// What streams a file's bytes into its writer.
+pub type Fill<'a> = dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a;
+
+/// Write each file in its order, atomically (an appended one appended); the first that cannot
+/// be written stops the rest.
+pub fn write_files(files: Vec<(PathBuf, Body)>) -> Result<()> {
+    for (path, body) in files {
+        match body {
+            Body::Whole(text) => write_atomic(&path, text.as_bytes())?,
+            Body::Streamed(fill) => write_atomic_with(&path, fill)?,
+            Body::Appended(text, op) => std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(text.as_bytes()))
+                .map_err(|e| Error::io_op(op, &path, e))?,
+        }
+    }
+    Ok(())
 }
 
 /// Write a file atomically from a writer, for documents too large to hold in memory: streamed

@@ -9,7 +9,7 @@ pub mod settle;
 
 use crate::error::{Error, Result};
 use crate::gate::Gate;
-use crate::report::files::RunFacts;
+use crate::report::findings::RunFacts;
 use crate::store::record::{RunRecord, Sandbox};
 use crate::store::run_folder;
 use crate::store::trial::TrialRecord;
@@ -169,27 +169,29 @@ fn conclude_against_base(
     c: &Compared,
 ) -> Result<u8> {
     let gate = head.gate;
-    outln!("\nhead: {}", gate.counts_line());
-    crate::run::outcome::needs_labels(records);
-    outln!("\n{}", c.text.trim_end());
-    let policy = c.policy;
-    let o = &c.outcome;
-    let verdict = || {
-        let pass = o.decided && o.code == crate::exit::OK && o.word == "pass";
-        crate::run::outcome::print_verdict(o.code, pass, &o.sentence);
-    };
+    // The reports lead with the comparison.
     let facts = RunFacts {
         comparison: Some(crate::report::comparison::View {
             rev: &c.rev,
             changes: &c.changes,
-            policy,
+            policy: c.policy,
             outcome: &c.outcome,
             cost: &c.cost,
             notes: &c.notes,
         }),
         ..facts.clone()
     };
-    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, &facts)
+    let run = crate::report::findings::Reported::read(run_dir, gate, records, &facts);
+    outln!("\nhead: {}", run.findings.counts_line);
+    crate::run::outcome::needs_labels(&run.findings.labels);
+    outln!("\n{}", c.text.trim_end());
+    let o = &c.outcome;
+    let verdict = || {
+        let pass = o.decided && o.code == crate::exit::OK && o.word == "pass";
+        crate::run::outcome::print_verdict(o.code, pass, &o.sentence);
+    };
+    if let Err(e) = crate::report::files::print_summary(&run)
+        .and_then(|_| crate::report::files::write_all(&run))
         .and_then(|_| write_comparison(run_dir, c))
     {
         // As without a base: a report that cannot be written must not hide the verdict.

@@ -1,206 +1,130 @@
 //! The report files of a run folder: summary.json, report.md (also the GitHub step summary),
-//! junit.xml, report.html and registry-rows.md. Written by `run`, `gate` and `merge` alike.
+//! junit.xml, report.html and registry-rows.md, rendered from the run's findings and written
+//! in one place, in order. Written by `run`, `gate` and `merge` alike.
 
-use super::{html, junit, markdown, registry};
+use super::findings::{Findings, Reported, RunFacts};
+use super::{html, junit, markdown};
 use crate::error::{Error, Result};
+use crate::files::Body;
 use crate::gate::Gate;
-use crate::provider::ProviderError;
 use crate::store::trial::TrialRecord;
 use serde_json::json;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// What the reports say about the run besides its trials.
-#[derive(Clone)]
-pub struct RunFacts<'a> {
-    pub charter_source: &'a str,
-    pub charter_sha256: &'a str,
-    pub charter_version: Option<&'a str>,
-    pub system_prompt: &'a str,
-    pub suite: &'a crate::suite::Suite,
-    /// Tokens and cost per model, as in run.json (none when the run recorded none).
-    pub usage: Option<Vec<crate::store::record::ModelUsage>>,
-    /// Per case: pass rate with the charter, without it (control arm), and the lift.
-    pub lift: Option<Vec<crate::store::record::CaseLift>>,
-    /// `--no-sandbox`: model-written code ran unconfined. Every report says so.
-    pub sandbox_off: bool,
-    /// Append report.md to `$GITHUB_STEP_SUMMARY` (off when a later step writes the summary).
-    pub step_summary: bool,
-    /// `gate --charter-base`: the comparison every report leads with, and the verdict under
-    /// the base's `[run] gate`.
-    pub comparison: Option<super::comparison::View<'a>>,
+/// Every report file of the run folder, rendered from the findings, then written in one place;
+/// summary.json last.
+pub fn write_all(run: &Reported) -> Result<()> {
+    let files = reports(run)?;
+    crate::files::write_files(files)
 }
 
-/// The line every report carries when the run gave up the sandbox.
-pub const NO_SANDBOX_WARNING: &str = "WARNING: run with --no-sandbox: test scripts and probes a model could write ran unconfined, with the harness's privileges, network and files.";
-
-/// What stopped trials in a way re-running as it is cannot fix, once each, with what to do: a
-/// refused key, an account that cannot be served (no quota, no credit), and trials the
-/// provider's content filter withheld (counted per model: the same prompt is filtered again).
-pub fn provider_stops(records: &[TrialRecord]) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    let mut filtered: Vec<(String, usize)> = Vec::new();
-    for r in records {
-        let line = match r.provider_error.as_deref() {
-            Some(ProviderError::Authentication { model, key_env, .. }) => (
-                format!("authentication failed for model {model} (key from ${key_env})"),
-                "fix the key, then re-run".to_string(),
-            ),
-            Some(ProviderError::AccountStopped {
-                model,
-                status,
-                code,
-                message,
-                advice,
-            }) => (
-                format!("model {model} cannot be served (HTTP {status} {code}: {message})"),
-                advice.clone(),
-            ),
-            Some(ProviderError::Filtered { .. }) => {
-                match filtered.iter_mut().find(|(m, _)| **m == *r.model) {
-                    Some((_, n)) => *n += 1,
-                    None => filtered.push((r.model.to_string(), 1)),
-                }
-                continue;
-            }
-            _ => continue,
-        };
-        if !out.contains(&line) {
-            out.push(line);
-        }
-    }
-    out.extend(filtered.into_iter().map(|(model, n)| {
-        (
-            format!("{n} trial{} of model {model} filtered by the provider (inconclusive)", if n == 1 { "" } else { "s" }),
-            "the provider's content filter withheld the reply; it will recur for the same prompt (the charter's text or the case may trip it), so running again will not help".to_string(),
-        )
-    }));
-    out
-}
-
-fn write_text(path: &Path, text: &str) -> Result<()> {
-    crate::files::write_atomic(path, text.as_bytes())
-}
-
-/// Every report file of the run folder; summary.json last. Under `--json`, the summary is
-/// printed first, as one object on stdout: a report that cannot be written does not lose it.
-pub fn write_all(
-    run_dir: &Path,
-    gate: &Gate,
-    records: &[TrialRecord],
-    facts: &RunFacts,
-) -> Result<()> {
+/// Under `--json`, the summary as one object on stdout, printed before the reports are written:
+/// a report that cannot be written does not lose it. Elsewhere nothing.
+pub fn print_summary(run: &Reported) -> Result<()> {
     if crate::output::json::stdout_json() {
         // The file's keys are sorted; on stdout, as every JSON line, the version comes first.
-        let mut doc = summary(run_dir, gate, records, facts)?;
+        let mut doc = summary(run)?;
         doc.head.remove("schema_version");
         crate::output::json::out_doc(crate::output::json::SUMMARY, &doc);
     }
-    let title_of = |case: &str| {
-        facts
-            .suite
-            .case(case)
-            .map_or(case.to_string(), |c| c.title.clone())
-    };
-    let charter_line = match crate::store::record::RunMeta::of(run_dir) {
-        Some(meta) => format!("{}\n\n{}", meta.line(), charter_line(gate, facts)),
-        None => charter_line(gate, facts),
-    };
-    let table = registry::table(gate, facts.suite, facts.system_prompt);
-    // Evidence in the tables quotes model text: inert, like everything printed.
-    write_text(
-        &run_dir.join("registry-rows.md"),
-        &crate::output::printable(&format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{table}")),
-    )?;
-    write_markdown(run_dir, gate, records, facts, &charter_line, &table)?;
-    crate::files::write_atomic_with(&run_dir.join("junit.xml"), |w| junit::write(records, w))?;
-    let page = html::Page {
-        title: "Charter gate",
-        charter_line: &charter_line.replace('`', "").replace("**", ""),
-        system_prompt: facts.system_prompt,
-        case_title: &title_of,
+    Ok(())
+}
+
+/// The run folder's reports in the order they are written, each rendered from the findings
+/// (junit.xml, report.html and summary.json streamed from the gate's units and the trials).
+/// Evidence in the tables quotes model text: inert, like everything printed.
+fn reports<'a>(run: &'a Reported<'a>) -> Result<Vec<(PathBuf, Body<'a>)>> {
+    let Reported {
         run_dir,
-        comparison: facts.comparison.as_ref(),
-    };
-    crate::files::write_atomic_with(&run_dir.join("report.html"), |w| {
-        html::write(gate, records, &page, w)
-    })?;
-    write_summary(run_dir, gate, records, facts)
-}
-
-/// The charter, its version and digest, and what every unit must pass; the sandbox warning
-/// first when the run gave the sandbox up.
-fn charter_line(gate: &Gate, facts: &RunFacts) -> String {
-    // A path of the machine that ran is noise in a report read elsewhere: its file name.
-    let source = Path::new(facts.charter_source);
-    let shown = if source.is_absolute() {
-        source
-            .file_name()
-            .map_or(facts.charter_source.to_string(), |n| {
-                n.to_string_lossy().into_owned()
-            })
-    } else {
-        facts.charter_source.to_string()
-    };
-    let line = format!(
-        "Charter `{}` version {} (runtime sha256 `{}`); every unit must pass {} of {} trials.",
-        shown,
-        facts.charter_version.unwrap_or("?"),
-        facts.charter_sha256,
-        gate.required,
-        gate.required
-    );
-    match facts.sandbox_off {
-        true => format!("**{NO_SANDBOX_WARNING}**\n\n{line}"),
-        false => line,
+        gate,
+        records,
+        facts,
+        findings,
+    } = run;
+    let registry = format!("# Proposed Failure-Mode Registry rows\n\nOne row per failing unit: the change gate never waives a failure; add these rows to the charter's registry.\n\n{}", findings.registry);
+    let md = markdown_report(facts, findings);
+    let mut files = vec![
+        (
+            run_dir.join("registry-rows.md"),
+            Body::Whole(crate::output::printable(&registry)),
+        ),
+        (run_dir.join("report.md"), Body::Whole(md.clone())),
+    ];
+    if let Some(summary) = step_summary(gate, facts, md) {
+        files.push(summary);
     }
+    let junit = move |w: &mut dyn std::io::Write| junit::write(records, w);
+    files.push((run_dir.join("junit.xml"), Body::Streamed(Box::new(junit))));
+    let page = move |w: &mut dyn std::io::Write| {
+        let title_of = |case: &str| title_of(facts, case);
+        let page = html::Page {
+            title: "Charter gate",
+            charter_line: &findings.charter_line.replace('`', "").replace("**", ""),
+            system_prompt: facts.system_prompt,
+            case_title: &title_of,
+            run_dir,
+            comparison: facts.comparison.as_ref(),
+        };
+        html::write(gate, records, &page, w)
+    };
+    files.push((run_dir.join("report.html"), Body::Streamed(Box::new(page))));
+    let doc = summary(run)?;
+    let summary = move |w: &mut dyn std::io::Write| {
+        serde::Serialize::serialize(&doc, &mut serde_json::Serializer::pretty(&mut *w))
+            .map_err(std::io::Error::other)?;
+        w.write_all(b"\n")
+    };
+    files.push((
+        run_dir.join("summary.json"),
+        Body::Streamed(Box::new(summary)),
+    ));
+    Ok(files)
 }
 
-/// report.md, and the GitHub step summary when asked for.
-fn write_markdown(
-    run_dir: &Path,
-    gate: &Gate,
-    records: &[TrialRecord],
-    facts: &RunFacts,
-    charter_line: &str,
-    table: &str,
-) -> Result<()> {
-    let title_of = |case: &str| {
-        facts
-            .suite
-            .case(case)
-            .map_or(case.to_string(), |c| c.title.clone())
-    };
-    let mut md = markdown::render(gate, charter_line, table, &title_of);
-    md.push_str(&super::unsure::markdown(gate, run_dir));
+/// A case's title in the suite, else its id.
+fn title_of(facts: &RunFacts, case: &str) -> String {
+    (facts.suite.case(case)).map_or(case.to_string(), |c| c.title.clone())
+}
+
+/// report.md: the gate, the unsure readings, the comparison first when there is one, what
+/// stopped trials above all, the control arm's lift at the end.
+fn markdown_report(facts: &RunFacts, findings: &Findings) -> String {
+    let title_of = |case: &str| title_of(facts, case);
+    let mut md = markdown::render(findings, &title_of);
+    md.push_str(&super::unsure::markdown(&findings.unsure));
     if let Some(c) = &facts.comparison {
         md = lead_with_comparison(&md, c, &title_of);
     }
-    let stops = provider_stops(records);
-    if !stops.is_empty() {
-        let lines: String = stops
-            .iter()
+    if !findings.stops.is_empty() {
+        let lines: String = (findings.stops.iter())
             .map(|(l, what)| format!("- **{l}**: {what}\n"))
             .collect();
         md = format!("{lines}\n{md}");
     }
-    if let Some(l) = &facts.lift {
-        md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{}", super::control_arm::lift_table(l)));
+    if let Some(l) = &findings.lift {
+        md.push_str(&format!("\n## Control arm: lift per case\n\nPass rate with the charter minus without it; a case the control passes too does not discriminate.\n\n{l}"));
     }
-    let md = crate::output::printable(&md);
-    write_text(&run_dir.join("report.md"), &md)?;
-    if facts.step_summary {
-        // A shard's verdict is no verdict: the decide job writes the gate.
-        let summary = match gate.partial.as_ref().and_then(|p| p.shard.as_deref()) {
-            Some(shard) => format!(
-                "shard {shard}: {} unit{} run\n",
-                gate.units.len(),
-                if gate.units.len() == 1 { "" } else { "s" }
-            ),
-            None => md.clone(),
-        };
-        append_step_summary(&summary)?;
+    crate::output::printable(&md)
+}
+
+/// report.md appended to the GitHub step summary when asked for and the job has one
+/// (`GITHUB_STEP_SUMMARY`): a shard's verdict is no verdict, so a shard says only what it ran
+/// (the decide job writes the gate).
+fn step_summary(gate: &Gate, facts: &RunFacts, md: String) -> Option<(PathBuf, Body<'static>)> {
+    let path = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty())?;
+    if !facts.step_summary {
+        return None;
     }
-    Ok(())
+    let text = match gate.partial.as_ref().and_then(|p| p.shard.as_deref()) {
+        Some(shard) => format!(
+            "shard {shard}: {} unit{} run\n",
+            gate.units.len(),
+            if gate.units.len() == 1 { "" } else { "s" }
+        ),
+        None => md,
+    };
+    let body = Body::Appended(text, "append the step summary to");
+    Some((PathBuf::from(path), body))
 }
 
 /// report.md with the comparison first: the title, the verdict under the base's policy, then
@@ -232,26 +156,14 @@ fn lead_with_comparison(
     )
 }
 
-/// summary.json: its fixed part (`record::Summary`), then every unit with its trials.
-fn write_summary(
-    run_dir: &Path,
-    gate: &Gate,
-    records: &[TrialRecord],
-    facts: &RunFacts,
-) -> Result<()> {
-    let doc = summary(run_dir, gate, records, facts)?;
-    crate::files::write_atomic_with(&run_dir.join("summary.json"), |w| {
-        serde::Serialize::serialize(&doc, &mut serde_json::Serializer::pretty(&mut *w))
-            .map_err(std::io::Error::other)?;
-        w.write_all(b"\n")
-    })
-}
-
 /// The summary's fixed part: the verdict and exit code, the charter, the counts, the checkers'
 /// versions, usage, statistics and the run's facts.
-fn summary_record(run_dir: &Path, gate: &Gate, facts: &RunFacts) -> crate::store::record::Summary {
-    use crate::gate::UnitStatus;
-    use crate::store::record::{CheckerVersion, Counts, Sandbox, SummaryCharter};
+fn summary_record(
+    gate: &Gate,
+    facts: &RunFacts,
+    findings: &Findings,
+) -> crate::store::record::Summary {
+    use crate::store::record::{CheckerVersion, Sandbox, SummaryCharter};
     let checker_versions = (checkers::registry::CHECKERS.iter())
         .map(|c| {
             let version = CheckerVersion {
@@ -263,7 +175,7 @@ fn summary_record(run_dir: &Path, gate: &Gate, facts: &RunFacts) -> crate::store
         .collect();
     let (exit_code, verdict) = match &facts.comparison {
         Some(c) => (c.outcome.code, c.outcome.word),
-        None => (gate.exit_code(), gate.verdict().0),
+        None => (findings.exit_code, findings.word),
     };
     crate::store::record::Summary {
         format: crate::store::record::SUMMARY_FORMAT.to_string(),
@@ -277,32 +189,21 @@ fn summary_record(run_dir: &Path, gate: &Gate, facts: &RunFacts) -> crate::store
             version: facts.charter_version.map(str::to_string),
         },
         required_trials: gate.required,
-        counts: Counts {
-            pass: gate.count(UnitStatus::Pass),
-            fail: gate.count(UnitStatus::Fail),
-            inconclusive: gate.count(UnitStatus::Inconclusive),
-        },
+        counts: findings.counts.clone(),
         checker_versions,
         usage: facts.usage.clone(),
         control_arm: facts.lift.clone(),
         sandbox: Sandbox::of(facts.sandbox_off),
-        statistics: statistics(gate),
-        needs_labels: gate
-            .needing_labels()
-            .map(|u| format!("{} {}/{}", u.model, u.case, u.variant))
-            .collect(),
-        run: crate::store::record::RunMeta::of(run_dir),
+        statistics: statistics(findings),
+        needs_labels: findings.needs_labels.clone(),
+        run: findings.run.clone(),
     }
 }
 
 /// The summary document: its fixed part (`record::Summary`), then every unit with its trials.
-fn summary<'a>(
-    run_dir: &'a Path,
-    gate: &'a Gate,
-    records: &'a [TrialRecord],
-    facts: &RunFacts,
-) -> Result<Summary<'a>> {
-    let summary = summary_record(run_dir, gate, facts);
+fn summary<'a>(run: &Reported<'a>) -> Result<Summary<'a>> {
+    let (run_dir, gate, facts) = (run.run_dir, run.gate, run.facts);
+    let summary = summary_record(gate, facts, &run.findings);
     // Through a JSON value: keys sorted, as summary.json has always had them.
     let serde_json::Value::Object(mut head) =
         serde_json::to_value(&summary).map_err(|e| Error::Internal(e.to_string()))?
@@ -316,7 +217,7 @@ fn summary<'a>(
         head,
         units: SummaryUnits {
             gate,
-            by_unit: crate::gate::records_by_unit(records),
+            by_unit: crate::gate::records_by_unit(run.records),
             run_dir,
         },
     })
@@ -324,27 +225,15 @@ fn summary<'a>(
 
 /// How sure the gate is, model by model: what the per-unit intervals are and pass^k averaged
 /// over the model's units, as τ²-bench reports it.
-fn statistics(gate: &Gate) -> crate::store::record::Statistics {
-    let models = gate
-        .models
-        .iter()
-        .map(|m| {
-            let units: Vec<&crate::gate::Unit> =
-                gate.units.iter().filter(|u| u.model == *m).collect();
-            let pass_k: Vec<Option<f64>> = crate::gate::stats::model_pass_ks(&units, gate.required)
-                .into_iter()
+fn statistics(findings: &Findings) -> crate::store::record::Statistics {
+    let models = (findings.models.iter())
+        .map(|m| crate::store::record::ModelStatistics {
+            model: m.model.clone(),
+            units: m.units,
+            flaky_units: m.flaky.len(),
+            pass_k: (m.pass_k.iter())
                 .map(|p| p.map(crate::gate::stats::round4))
-                .collect();
-            let flaky = units
-                .iter()
-                .filter(|u| crate::gate::stats::flaky_criteria(u).is_some())
-                .count();
-            crate::store::record::ModelStatistics {
-                model: m.clone(),
-                units: units.len(),
-                flaky_units: flaky,
-                pass_k,
-            }
+                .collect(),
         })
         .collect();
     crate::store::record::Statistics {
@@ -455,20 +344,4 @@ impl serde::Serialize for UnitEntry<'_> {
         m.serialize_entry("variant", &u.variant)?;
         m.end()
     }
-}
-
-/// Appends to the GitHub Actions step summary when the job has one (`GITHUB_STEP_SUMMARY`);
-/// outside Actions it does nothing.
-pub fn append_step_summary(text: &str) -> Result<()> {
-    use std::io::Write;
-    let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty()) else {
-        return Ok(());
-    };
-    let path = Path::new(&summary);
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(text.as_bytes()))
-        .map_err(|e| Error::io_op("append the step summary to", path, e))
 }

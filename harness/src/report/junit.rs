@@ -99,7 +99,8 @@ fn test_case<W: Write>(w: &mut Writer<W>, model: &str, r: &TrialRecord) -> std::
             })?;
         }
         TrialStatus::Unsure => {
-            let why = crate::store::labels::label_command(&r.path());
+            let transcript = r.path();
+            let why = crate::store::labels::label_command(&transcript);
             case.write_inner_content(|w| {
                 w.create_element("error")
                     .with_attributes([("message", "needs a label"), ("type", "unsure")])

@@ -6,6 +6,7 @@ pub mod events;
 
 pub mod control_arm;
 pub mod files;
+pub mod findings;
 pub mod html;
 pub mod junit;
 pub mod markdown;

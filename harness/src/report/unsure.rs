@@ -3,10 +3,8 @@
 //! the run folder (the run's artifact on GitHub) and the exact `harness label` command. Text a
 //! model wrote goes in code spans.
 
-use crate::gate::{Gate, UnitStatus};
 use crate::report::comparison::code;
 use std::fmt::Write;
-use std::path::Path;
 
 /// The heading of report.md's section (the comment finds it to link the run's artifact).
 pub const HEADING: &str = "## Unsure verdicts (each needs a label)";
@@ -48,36 +46,43 @@ pub fn transcript_path(model: &str, case: &str, variant: &str, trial: u32) -> St
     format!("transcripts/{model}/{case}-{variant}/trial-{trial}.json")
 }
 
+/// One unsure criterion of one trial: why, the readings that disagree, where its transcript
+/// is in the run folder and the command that settles it.
+pub struct UnsureReading {
+    pub case: String,
+    pub variant: String,
+    pub model: String,
+    pub trial: u32,
+    pub criterion: String,
+    pub why: String,
+    pub readings: Vec<String>,
+    pub transcript: String,
+    pub settle: String,
+}
+
 /// report.md's section listing every unsure criterion of the undecided units; empty when none.
-pub fn markdown(gate: &Gate, run_dir: &Path) -> String {
+pub fn markdown(unsure: &[UnsureReading]) -> String {
     let mut out = String::new();
-    for u in gate.units_with(UnitStatus::Inconclusive) {
-        for t in u.unsure() {
-            let v = t.verdict.get();
-            let rel = transcript_path(&u.model, &u.case, &u.variant, t.trial);
-            for c in v.criteria.iter().filter(|c| c.unsure) {
-                let (why, readings) = readings(&c.detail);
-                let _ = writeln!(
-                    out,
-                    "- **{}/{}** on {}, trial {}, criterion **{}**: {}",
-                    u.case,
-                    u.variant,
-                    code(&u.model),
-                    t.trial,
-                    c.name,
-                    code(&why)
-                );
-                for (i, r) in readings.iter().enumerate() {
-                    let _ = writeln!(out, "  - reading {}: {}", i + 1, code(r));
-                }
-                let _ = writeln!(
-                    out,
-                    "  - transcript: {} in the run folder (on GitHub: the run's artifact `charter-gate-results`)\n  - settle it: {}",
-                    code(&rel),
-                    code(&crate::store::labels::label_command(&run_dir.join(&rel)))
-                );
-            }
+    for r in unsure {
+        let _ = writeln!(
+            out,
+            "- **{}/{}** on {}, trial {}, criterion **{}**: {}",
+            r.case,
+            r.variant,
+            code(&r.model),
+            r.trial,
+            r.criterion,
+            code(&r.why)
+        );
+        for (i, reading) in r.readings.iter().enumerate() {
+            let _ = writeln!(out, "  - reading {}: {}", i + 1, code(reading));
         }
+        let _ = writeln!(
+            out,
+            "  - transcript: {} in the run folder (on GitHub: the run's artifact `charter-gate-results`)\n  - settle it: {}",
+            code(&r.transcript),
+            code(&r.settle)
+        );
     }
     if out.is_empty() {
         return out;

@@ -115,7 +115,7 @@ fn models_of(
 fn sandbox_for(suite: &Suite, opts: &RunOptions) -> Result<()> {
     if opts.no_sandbox {
         crate::trial::sandbox::set_unconfined(true);
-        errln!("{}", crate::report::files::NO_SANDBOX_WARNING);
+        errln!("{}", crate::report::findings::NO_SANDBOX_WARNING);
         return Ok(());
     }
     let runs_commands = suite::select(suite, &opts.cases, &opts.variants)?

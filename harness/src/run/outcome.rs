@@ -1,10 +1,11 @@
-//! The end of `run`, `gate` and `merge`: the gate and each model's usage printed, the run
-//! folder's reports written, the gate's exit code. One function, whichever command gated.
+//! The end of `run`, `gate` and `merge`: what the reports say read once from the gate and the
+//! records ([`Findings`]), then the gate and each model's usage printed, the run folder's
+//! reports written, the verdict last; the gate's exit code. One function, whichever command
+//! gated.
 
-use crate::error::Result;
 use crate::exit;
 use crate::gate::Gate;
-use crate::report::files::RunFacts;
+use crate::report::findings::{Findings, LabelGroup, Reported, RunFacts};
 use crate::report::table;
 use crate::store::record::ModelUsage;
 use crate::store::trial::TrialRecord;
@@ -18,73 +19,76 @@ pub fn conclude(
     gate: &Gate,
     records: &[TrialRecord],
     facts: &RunFacts,
-) -> Result<u8> {
-    if let Some(failed) = conclude_before_verdict(run_dir, resume, gate, records, facts) {
+) -> crate::error::Result<u8> {
+    let (findings, failed) = conclude_before_verdict(run_dir, resume, gate, records, facts);
+    if let Some(failed) = failed {
         return Ok(failed);
     }
-    print_verdict_last(gate);
-    Ok(gate.exit_code())
+    // The verdict again as the last line, coloured on a terminal.
+    print_verdict(findings.exit_code, findings.decided, &findings.sentence);
+    Ok(findings.exit_code)
 }
 
 /// All of [`conclude`] but the verdict's last line, for a caller with more to say before it:
-/// the gate, usage and registry rows printed, the reports written; `Some(4)` (said on stderr)
-/// when they could not be.
+/// the findings read, the gate, usage and registry rows printed (under `--json`, the summary
+/// on stdout), the reports written; the findings, and `Some(4)` (said on stderr) when the
+/// reports could not be written.
 pub fn conclude_before_verdict(
     run_dir: &Path,
     resume: &str,
     gate: &Gate,
     records: &[TrialRecord],
     facts: &RunFacts,
-) -> Option<u8> {
-    // What stopped trials and the control arm's lift read the records alone: taken first,
-    // printed in their places below.
-    let stops = crate::report::files::provider_stops(records);
-    let lift = (facts.lift.as_deref()).map(crate::report::control_arm::lift_table);
-    // The verdict is printed first: a report that cannot be written must not hide it.
+) -> (Findings, Option<u8>) {
+    let run = Reported::read(run_dir, gate, records, facts);
+    say(&run, resume);
+    let failed = match crate::report::files::print_summary(&run) {
+        Ok(()) => write_reports(&run),
+        Err(e) => cannot_write(e),
+    };
+    (run.findings, failed)
+}
+
+/// The gate on the terminal: the table (the verdict first: a report that cannot be written
+/// must not hide it), what stopped trials, usage, the registry rows, the labels wanted, the
+/// control arm's lift.
+fn say(run: &Reported, resume: &str) {
+    let findings = &run.findings;
     {
         use std::io::Write;
         let mut stdout = crate::output::text_writer();
         let _ = stdout
             .write_all(b"\n")
-            .and_then(|_| table::write(gate, Some(resume), &mut stdout))
+            .and_then(|_| table::write(run.gate, findings, Some(resume), &mut stdout))
             .and_then(|_| stdout.write_all(b"\n"));
     }
-    for (line, what) in stops {
+    for (line, what) in &findings.stops {
         outln!("{line}: {what}");
     }
     out!(
         "{}",
-        usage_lines(facts.usage.as_deref().unwrap_or_default())
+        usage_lines(run.facts.usage.as_deref().unwrap_or_default())
     );
-    if gate.count(crate::gate::UnitStatus::Fail) > 0 {
+    if findings.counts.fail > 0 {
         outln!(
             "\nProposed Failure-Mode Registry rows ({}):",
-            run_dir.join("registry-rows.md").display()
+            run.run_dir.join("registry-rows.md").display()
         );
-        out!(
-            "{}",
-            crate::report::registry::table(gate, facts.suite, facts.system_prompt)
-        );
+        out!("{}", findings.registry);
     }
-    needs_labels(records);
-    if let Some(l) = lift {
+    needs_labels(&findings.labels);
+    if let Some(l) = &findings.lift {
         out!("\nControl arm: lift per case (pass rate with the charter minus without)\n{l}");
     }
-    write_reports(run_dir, gate, records, facts)
 }
 
 /// Write the run folder's reports and name them; `Some(4)` (said on stderr) when they could
 /// not be written.
-pub fn write_reports(
-    run_dir: &Path,
-    gate: &Gate,
-    records: &[TrialRecord],
-    facts: &RunFacts,
-) -> Option<u8> {
-    if let Err(e) = crate::report::files::write_all(run_dir, gate, records, facts) {
-        errln!("error: the reports could not be written: {e}");
-        return Some(exit::HARNESS_FAILED);
+fn write_reports(run: &Reported) -> Option<u8> {
+    if let Err(e) = crate::report::files::write_all(run) {
+        return cannot_write(e);
     }
+    let run_dir = run.run_dir;
     outln!(
         "\nreports: {}/{{report.md,report.html,junit.xml,summary.json,registry-rows.md}}",
         run_dir.display()
@@ -92,47 +96,27 @@ pub fn write_reports(
     None
 }
 
+/// `Some(4)`, said on stderr: the reports could not be written.
+fn cannot_write(e: crate::error::Error) -> Option<u8> {
+    errln!("error: the reports could not be written: {e}");
+    Some(exit::HARNESS_FAILED)
+}
+
 /// The unsure trials, one entry a label: the trials one reply takes one label for, the
 /// criterion that is unsure and why, and the command that decides them.
-pub fn needs_labels(records: &[TrialRecord]) {
-    use crate::store::labels;
-    let unsure = records
-        .iter()
-        .filter(|r| r.status == crate::store::trial::TrialStatus::Unsure)
-        .map(|r| {
-            let v = r.verdict.get();
-            let key = r.transcript().ok().map(|t| labels::key_of(&t, &v));
-            (key, (r, v))
-        });
-    let groups = labels::by_label(unsure);
+pub fn needs_labels(groups: &[LabelGroup]) {
     if groups.is_empty() {
         return;
     }
     outln!("\nNeeds a label (the checker is unsure; a person decides, then the gate again):");
     for g in groups {
-        let (first, v) = &g[0];
-        let names = labels::trial_names(
-            g.iter()
-                .map(|(r, _)| (&*r.model, &*r.case, &*r.variant, r.trial)),
-        );
-        let why = v.criteria.iter().find(|c| c.unsure);
-        let one = if g.len() > 1 {
-            " (one reply: one label decides them all)"
-        } else {
-            ""
+        let one = match g.one_reply {
+            true => " (one reply: one label decides them all)",
+            false => "",
         };
-        outln!(
-            "  {names}{one}: {}",
-            why.map_or(String::new(), |c| format!("{}: {}", c.name, c.detail))
-        );
-        outln!("    {}", labels::label_command(&first.path()));
+        outln!("  {}{one}: {}", g.names, g.why);
+        outln!("    {}", g.command);
     }
-}
-
-/// The verdict again as the last line, coloured on a terminal (green pass, red fail, yellow
-/// otherwise); anstream drops the colour off a terminal and under NO_COLOR.
-fn print_verdict_last(gate: &Gate) {
-    print_verdict(gate.exit_code(), gate.partial.is_none(), &gate.verdict().1);
 }
 
 /// `Gate: <verdict>` as the last line: green for a decided pass, red for a fail, else yellow.

@@ -1,12 +1,13 @@
-//! A run of the matrix, driven from its selection resolved once ([`crate::run::selection`]):
-//! what the run tests announced, the run folder locked, the arms planned and priced, the
-//! charter arm (and the control arm) run, run.json recorded, the gate decided. `command` is
-//! `harness run` itself: it ends with [`crate::run::outcome::conclude`].
+//! A run of the matrix, one stage after the other from its selection resolved once
+//! ([`crate::run::selection`]): what the run tests announced; then a dry run's plan, or the run
+//! folder locked, the arms planned and priced, the charter arm (and the control arm) run,
+//! run.json recorded, the gate decided. `command` is `harness run` itself: it ends with
+//! [`crate::run::outcome::conclude`].
 
 use crate::error::{Error, Result};
 use crate::gate::Gate;
 use crate::report::events::Event;
-use crate::report::files::RunFacts;
+use crate::report::findings::RunFacts;
 use crate::report::Reporters;
 use crate::run::inputs::Inputs;
 use crate::run::options::RunOptions;
@@ -42,13 +43,15 @@ pub struct RunDone {
     pub resume: String,
 }
 
-/// `harness run`: a dry run, or the run with its gate printed and its reports written; the
-/// exit code.
+/// `harness run`: the selection resolved and announced, then a dry run, or the run with its
+/// gate printed and its reports written; the exit code.
 pub fn command(opts: &RunOptions) -> Result<u8> {
+    let r = resolve_run(opts)?;
+    crate::run::banner::announce(&r.inputs);
     if opts.dry_run {
-        return dry_run(opts);
+        return dry_run(&r);
     }
-    let done = run(opts)?;
+    let done = execute(r)?;
     let facts = RunFacts {
         charter_source: &done.charter.source,
         charter_sha256: &done.charter.sha256,
@@ -70,11 +73,17 @@ pub fn command(opts: &RunOptions) -> Result<u8> {
     crate::run::outcome::conclude(run_dir, resume, &done.gate, &done.records, &facts)
 }
 
-/// Validate everything, plan, run the arms, record run.json; the caller prints and writes
-/// reports.
+/// A run for another command (a base rerun, `--settle`'s rounds): validate everything, plan,
+/// run the arms, record run.json; the caller prints and writes reports.
 pub fn run(opts: &RunOptions) -> Result<RunDone> {
     let r = resolve_run(opts)?;
     crate::run::banner::announce(&r.inputs);
+    execute(r)
+}
+
+/// The run from its resolved selection: the folder chosen and locked, the arms planned, priced
+/// and run, run.json recorded as the run starts and ends, the gate decided.
+fn execute(r: Resolved) -> Result<RunDone> {
     let started = SystemTime::now();
     let run_dir = run_dir_of(&r.opts, started)?;
     // Held until the run ends (an interrupt included): a second run, or a resume, in this
@@ -155,16 +164,14 @@ type Gated = (
 /// `run --dry-run`: everything a run checks before its first call (manifest, charter, suite,
 /// keys, endpoints, a resumed folder), then the plan, its price and the accounts' limits
 /// printed; nothing sent, no run folder made or written.
-pub fn dry_run(opts: &RunOptions) -> Result<u8> {
-    let r = resolve_run(opts)?;
-    crate::run::banner::announce(&r.inputs);
+fn dry_run(r: &Resolved) -> Result<u8> {
     // Where the run would write; only a resumed folder is read (its completed trials).
     let run_dir = match (&r.opts.resume, &r.opts.out) {
         (Some(dir), _) | (None, Some(dir)) => dir.clone(),
         (None, None) => crate::files::root::base().join("results"),
     };
-    let arms = plan_arms(&r, &run_dir)?;
-    say_plan(&r, &arms);
+    let arms = plan_arms(r, &run_dir)?;
+    say_plan(r, &arms);
     errln!("dry run: everything checked, nothing sent, nothing written");
     Ok(crate::exit::OK)
 }
