@@ -144,7 +144,6 @@ pub fn named_in_full(
     known: &[String],
     minor: impl Fn(&str) -> bool,
 ) -> bool {
-    use similar::{capture_diff_slices, Algorithm, DiffOp};
     let count = |hay: &[String], phrase: &[String]| {
         hay.windows(phrase.len().max(1))
             .filter(|w| *w == phrase)
@@ -162,24 +161,7 @@ pub fn named_in_full(
             && at + len < long.len()
             && count(known, &long[at..at + len + 1]) > count(o, &long[at..at + len + 1])
     };
-    let mut any = false;
-    for op in capture_diff_slices(Algorithm::Myers, o, n) {
-        let ok = match op {
-            DiffOp::Equal { .. } => true,
-            DiffOp::Insert {
-                new_index, new_len, ..
-            } => fuller(n, new_index, new_len),
-            DiffOp::Delete {
-                old_index, old_len, ..
-            } => fuller(o, old_index, old_len),
-            DiffOp::Replace { .. } => false,
-        };
-        if !ok {
-            return false;
-        }
-        any |= !matches!(op, DiffOp::Equal { .. });
-    }
-    any
+    only_spans_added_or_dropped(o, n, fuller)
 }
 
 /// The kinds of thing the charter numbers, each with the shape of its identifiers (as
@@ -215,7 +197,6 @@ fn is_number(w: &str) -> bool {
 /// The identifier names the same thing with or without it; a kind before an identifier of
 /// another shape ("step E1") is not this.
 pub fn kind_named(o: &[String], n: &[String]) -> bool {
-    use similar::{capture_diff_slices, Algorithm, DiffOp};
     let named = |long: &[String], at: usize, len: usize| {
         len == 1
             && long.get(at + 1).is_some_and(|id| {
@@ -224,19 +205,30 @@ pub fn kind_named(o: &[String], n: &[String]) -> bool {
                     .any(|(kind, shape)| long[at] == *kind && shape(id))
             })
     };
+    only_spans_added_or_dropped(o, n, named)
+}
+
+/// Words only added or dropped, never replaced, and each span so `ok` (the longer text, the
+/// span's start and length); at least one.
+fn only_spans_added_or_dropped(
+    o: &[String],
+    n: &[String],
+    ok: impl Fn(&[String], usize, usize) -> bool,
+) -> bool {
+    use similar::{capture_diff_slices, Algorithm, DiffOp};
     let mut any = false;
     for op in capture_diff_slices(Algorithm::Myers, o, n) {
-        let ok = match op {
+        let fits = match op {
             DiffOp::Equal { .. } => true,
             DiffOp::Insert {
                 new_index, new_len, ..
-            } => named(n, new_index, new_len),
+            } => ok(n, new_index, new_len),
             DiffOp::Delete {
                 old_index, old_len, ..
-            } => named(o, old_index, old_len),
+            } => ok(o, old_index, old_len),
             DiffOp::Replace { .. } => false,
         };
-        if !ok {
+        if !fits {
             return false;
         }
         any |= !matches!(op, DiffOp::Equal { .. });
