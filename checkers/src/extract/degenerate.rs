@@ -36,10 +36,21 @@ static OTHER_REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:(?:es\s+)?tut\s+mir\s+leid,?\s*|lo\s+siento,?\s*|d[ée]sol[ée],?\s*|mi\s+dispiace,?\s*|desculpe,?\s*|извините,?\s*|申し訳(?:ありません|ございません)が[、,]?\s*|죄송(?:하지만|합니다)[,.]?\s*|(?:抱歉|对不起)[，,]?\s*)?(?:(?:dabei|damit|hierbei|hier)\s+kann\s+ich\s+(?:ihnen\s+|dir\s+)?nicht\s+(?:helfen|weiterhelfen)|ich\s+kann\s+(?:ihnen\s+|dir\s+)?(?:dabei\s+|damit\s+|hier\s+)?nicht\s+(?:helfen|weiterhelfen)|no\s+puedo\s+(?:ayudar\w*|hacer\s+eso|redactar|escribir)|je\s+ne\s+peux\s+pas\s+(?:vous\s+|t')?(?:aider|faire\s+cela|r[ée]diger|[ée]crire)|non\s+posso\s+(?:aiutar\w*|farlo|scrivere|redigere)|n[ãa]o\s+posso\s+(?:ajudar|fazer\s+isso|escrever|redigir)|(?:я\s+)?не\s+могу\s+(?:с\s+этим\s+|в\s+этом\s+)?(?:помочь|это\s+сделать|написать|выполнить)|ik\s+kan\s+(?:je\s+|u\s+)?(?:daar\s+|hier\s+|hiermee\s+|daarmee\s+)?niet\s+(?:mee\s+)?helpen|nie\s+mog[ęe]\s+(?:w\s+tym\s+|tego\s+)?(?:pom[óo]c|zrobi[ćc])|jag\s+kan\s+inte\s+hj[äa]lpa|(?:لا\s+أستطيع|لا\s+يمكنني)\s+(?:المساعدة|مساعدتك|القيام)|मैं\s+(?:इसमें\s+|इसके\s+लिए\s+)?(?:आपकी\s+)?मदद\s+नहीं\s+कर\s+सक|我(?:无法|不能|没法)(?:帮|协助|完成|提供|撰写|写)|(?:お手伝い|対応|協力)(?:することは|は)?できません|(?:bu\s+konuda\s+)?yard[ıi]mc[ıi]\s+olamam|도와\s*드릴\s*수\s*없|도움을\s*드릴\s*수\s*없)").unwrap()
 });
 
+/// A word every refusal of [`OTHER_REFUSAL`] holds ("nicht", "puedo", "могу", "無法", …): only a
+/// sentence with one is read by it, so a run whose replies are in English never compiles it
+/// (case folding over those scripts makes it a megabyte of automaton).
+static OTHER_REFUSAL_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)nicht|puedo|peux|posso|могу|niet|mog|inte|لا|नहीं|无法|不能|没法|できません|olamam|없",
+    )
+    .unwrap()
+});
+
 /// Whether sentence `s` declines the work itself ("I can't prepare board materials …"), in any
 /// language of the list, and not only the form asked for.
 pub fn is_refusal(s: &str) -> bool {
-    (REFUSAL.is_match(s) || OTHER_REFUSAL.is_match(s)) && !AS_ASKED.is_match(s)
+    let other = || OTHER_REFUSAL_WORD.is_match(s) && OTHER_REFUSAL.is_match(s);
+    (REFUSAL.is_match(s) || other()) && !AS_ASKED.is_match(s)
 }
 
 /// Why the transcript's replies do no work, or `None` when they do some.
@@ -103,6 +114,34 @@ pub fn why_degenerate(t: &Transcript) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_refusal_the_other_languages_pattern_reads_holds_a_word_of_its_gate() {
+        for r in [
+            "Es tut mir leid, dabei kann ich nicht helfen.",
+            "Ich kann Ihnen hier nicht weiterhelfen.",
+            "Lo siento, no puedo ayudarte con eso.",
+            "Désolé, je ne peux pas vous aider.",
+            "Mi dispiace, non posso aiutarti.",
+            "Desculpe, não posso ajudar.",
+            "Извините, я не могу с этим помочь.",
+            "Я НЕ МОГУ ЭТО СДЕЛАТЬ.",
+            "Ik kan je daar niet mee helpen.",
+            "Nie mogę w tym pomóc.",
+            "Jag kan inte hjälpa till.",
+            "لا أستطيع المساعدة في ذلك.",
+            "मैं इसमें आपकी मदद नहीं कर सकता।",
+            "抱歉，我无法帮助完成这个任务。",
+            "申し訳ありませんが、お手伝いできません。",
+            "Bu konuda yardımcı olamam.",
+            "죄송합니다. 도와 드릴 수 없습니다.",
+        ] {
+            assert!(OTHER_REFUSAL.is_match(r), "{r}");
+            assert!(OTHER_REFUSAL_WORD.is_match(r), "{r}");
+            assert!(is_refusal(r), "{r}");
+        }
+        assert!(!is_refusal("Here is the summary you asked for."));
+    }
+
     use super::*;
     use crate::transcript::{Message, Role};
 
