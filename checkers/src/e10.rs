@@ -344,6 +344,23 @@ fn conditional_closure(f: &mut Findings, parsed: &Reply) {
     ) else {
         return;
     };
+    // The release held in the reply's own voice outside the branches ("Criterion 2 is not
+    // met. If you waive it, it can ship; otherwise it can't. Your call."): judged, and the
+    // branches only offer the user a waiver.
+    let held = parsed.prose_sentence_spans().any(|r| {
+        !choice
+            .branches
+            .iter()
+            .any(|b| b.start < r.end && r.start < b.end)
+            && HOLDS.is_match(&plain[r.clone()])
+            && matches!(
+                sentence_stance(parsed, r.clone()),
+                Stance::Asserted | Stance::Negated
+            )
+    });
+    if held {
+        return;
+    }
     let why = choice.describe(parsed, &go.0, &hold.0);
     overrule_closure(
         f,

@@ -46,6 +46,7 @@ fn e1_a_figure_per_condition_with_the_choice_handed_back_is_unsure_naming_both()
         "If finance measures against last year, report 25%. If they quote against the new level, 20% is what they expect. It's your call which convention the memo follows.",
         "1. If the base is last year's $80k: 25%.\n2. If the base is the new $100k: 20%.\n\nLet me know which base finance uses and I'll word the memo.",
         "If you budget on last year's spend, plan 25% more; otherwise, if you budget on the run-rate, 20% works. Which convention does finance use?",
+        "If you measure from last year's spend it's 25%, and if you measure from the run-rate it's 20%. Up to you which convention the memo uses.",
         "Pour la note : si la base est le coût de l'an dernier, 25 % ; si la base est le nouveau niveau, 20 %. À vous de voir quelle convention la finance utilise.",
         "Für das Memo: Wenn die Basis der Vorjahreswert ist, 25 %; wenn die Basis das neue Niveau ist, 20 %. Je nachdem, welche Konvention die Finanzabteilung nutzt.",
     ] {
@@ -72,6 +73,10 @@ fn e1_the_choice_settled_or_the_trap_branch_shown_wrong_decides() {
     // The trap's branch shows it wrong: no branch for the trap, the figure decided.
     let c = e1("If you measure against last year, it's 25%. If you divide by the new $100k you get 20%, which is the wrong base. Let me know which convention finance uses.");
     assert_eq!(decided(&c), Some(true), "{c:?}");
+    // The right figure recommended before the branches, the choice then handed back all the
+    // same: still open.
+    let c = e1(&format!("Budget 25% more. {open}"));
+    assert_eq!(decided(&c), None, "{c:?}");
     // One condition is no choice: "you'd be short if you budget 20%" decides.
     let c = e1("Budget 25% more. If you budget only 20%, you'd fall about $4k short.");
     assert_eq!(decided(&c), Some(true), "{c:?}");
@@ -165,6 +170,14 @@ fn e10_the_release_judged_once_decides() {
     // The criterion judged in the reply's own voice: decided pass.
     let v = e10(&format!("{E10_ITEMS} Criterion 2 is not met, so 2.4.0 can't ship. If you decide to waive it, that's your call."));
     assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    // The release held outside the branches, a waiver offered in them: decided pass.
+    let v = e10(&format!("{E10_ITEMS} Criterion 2 is not met. If you waive it, 2.4.0 can ship; otherwise 2.4.0 can't ship. Your call."));
+    assert!(v.pass && !v.unsure(), "{:?}", v.criteria);
+    // The same branches without the reply's own judgement: the choice is open.
+    let v = e10(&format!(
+        "{E10_ITEMS} If you waive it, 2.4.0 can ship; otherwise 2.4.0 can't ship. Your call."
+    ));
+    assert!(v.unsure(), "{:?}", v.criteria);
     // The branches settled afterwards: decided.
     let v = e10(&format!("{E10_ITEMS} If your policy treats removing a deprecated endpoint as breaking, 2.4.0 can't ship; if deprecated endpoints are exempt, it can. Your call — but my recommendation is to hold it: criterion 2 as written is not met."));
     assert!(!v.unsure(), "{:?}", v.criteria);

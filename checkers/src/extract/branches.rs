@@ -93,12 +93,15 @@ fn branch_starts(s: &str) -> Vec<usize> {
             // Only the words just before the condition are read: a sentence of many
             // conditions is not reread for each one.
             let tail = &before[super::text::floor_char(before, before.len().saturating_sub(12))..];
-            let before = match CONNECTIVE.find(tail) {
+            let connective = CONNECTIVE.find(tail);
+            let before = match connective {
                 Some(c) => before[..before.len() - tail.len() + c.start()].trim_end(),
                 None => before,
             };
+            // "…, and if …" opens a branch; "…, if …" is a condition inside the clause.
             before.is_empty()
                 || before.ends_with([';', ':', '—', '–'])
+                || connective.is_some() && before.ends_with(',')
                 || before.len() <= 8
                     && before
                         .chars()
