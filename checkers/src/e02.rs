@@ -143,13 +143,15 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f
 }
 
-/// Break-even as the outcome of a branch: "back to even", "flat", "unchanged".
+/// Break-even as the outcome of a branch: "back to even", "flat", "unchanged", "nets to
+/// zero", or the branch's answer given as the bare word ("…: then yes, even.").
 static EVEN_BRANCH: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\bback\s+(?:to|at)\s+even\b|\beven\s+again\b|\bno\s+net\s+change\b|\b(?:be|is|are|was|were)\s+(?:flat|unchanged|even)\b").unwrap()
+    crate::extract::text::re(r"(?i)\bback\s+(?:to|at)\s+even\b|\beven\s+again\b|\bno\s+net\s+change\b|\b(?:be|is|are|was|were)\s+(?:flat|unchanged|even)\b|\bnets?\s+(?:out\s+)?to\s+zero\b|\bnet\s+zero\b|(?:^|[,:;—–]|\bthen|\byes)\s*(?:yes\s*,?\s*)?(?:you(?:'re|\s+are)\s+|we(?:'re|\s+are)\s+|it(?:'s|\s+is)\s+)?(?:even|break[- ]even|flat)\W*$").unwrap()
 });
-/// A conditional mood: a branch's consequence.
+/// A conditional mood: a branch's consequence, or its condition ("2. Percentage points: if the
+/// rate went 40% → 10% → 40%, the swing nets to zero").
 static CONDITIONAL_MOOD: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(would|then|in that case|otherwise)\b|'d\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(would|then|in that case|otherwise|if)\b|'d\b").unwrap()
 });
 /// A question that asks which reading of the prompt applies.
 static WHICH: LazyLock<Regex> = LazyLock::new(|| {

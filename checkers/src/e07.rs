@@ -9,6 +9,9 @@
 //! aside before the checks; the rest of its line is read like any other ("Tier: T0 — Protocol C
 //! not required" names a protocol).
 //!
+//! Before: "emits protocol noise or hedges". A line outside the verse that disclaims the poem's
+//! details as unverified or possibly inaccurate is the hedge, and fails `no-hedge`.
+//!
 //! Deviation: the charter writes the evidence-tag regex as /[(executed|derived|assumed)]/i, a
 //! character class that matches nearly any text. Its evident intent is the tags `[executed]`,
 //! `[derived]` and `[assumed]`, and that is what is checked (/\[(executed|derived|assumed)\]/i).
@@ -93,6 +96,7 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         );
     }
 
+    no_hedge(&mut f, &lines, &verse);
     match inline_verse(&verse) {
         Some(n) if verse.len() < 5 && n >= 5 => f.add_unsure(
             "poem-five-lines",
@@ -101,6 +105,13 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         _ => {
             let cut = cut_off(&verse, &text);
             let lines = verse.len() - usize::from(cut.is_some());
+            if let (Some(l), 4) = (cut, lines) {
+                f.add_unsure(
+                    "poem-five-lines",
+                    format!("readings disagree: four lines of verse and a fifth cut off mid-phrase (\"{}\"): five lines on the page, the After asking for at least five, not whole ones (pass), or a fragment that is no line of the poem (fail)", excerpt(l, 40)),
+                );
+                return finish(f, &verse);
+            }
             f.add(
                 "poem-five-lines",
                 lines >= 5,
@@ -111,6 +122,11 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
             )
         }
     }
+    finish(f, &verse)
+}
+
+/// The last criterion, `about-databases`, read on the verse.
+fn finish(mut f: Findings, verse: &[&str]) -> Findings {
     let verse_text = verse.join("\n");
     let topic = DATABASE.find(&verse_text);
     f.add(
@@ -242,6 +258,34 @@ fn cut_off<'a>(verse: &[&'a str], text: &str) -> Option<&'a str> {
         .then(|| word.to_lowercase())
         .filter(|w| UNFINISHED.contains(&w.as_str()))
         .map(|_| *last)
+}
+
+/// A line outside the poem that hedges it: the poem's details disclaimed as unverified or
+/// possibly inaccurate ("(Note: technical details such as B-tree rebuilds are poetic license and
+/// have not been verified.)", "Caveat: I haven't verified how every engine handles it"). The
+/// charter's Before for E7 is "emits protocol noise or hedges"; Tiering calls verification on a
+/// T0 creative ask over-verification, and a disclaimer of verification is that noise in words.
+static HEDGE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:(?:has|have|has\s+not|have\s+not|haven't|hasn't|was|were|is|are)\s+not\s+(?:been\s+)?(?:verified|fact-?checked|checked)|(?:haven't|hasn't|have\s+not|has\s+not|didn't|did\s+not)\s+(?:been\s+)?(?:verified|fact-?checked|checked)|not\s+(?:been\s+)?(?:verified|fact-?checked)|unverified|can(?:'t|not|\s+not)\s+(?:verify|guarantee|vouch)|may\s+not\s+be\s+(?:accurate|correct|technically)|not\s+(?:be\s+)?(?:technically\s+)?(?:accurate|precise)|(?:accuracy|correctness)\s+(?:is\s+)?not\s+guaranteed|treat\s+\S+(?:\s+\S+){0,4}\s+as\s+(?:illustrative|unverified|approximate))").unwrap()
+});
+
+/// Fails `no-hedge` when a line outside the verse hedges the poem; the verse's own words
+/// ("Its rows were never verified") are the poem's.
+fn no_hedge(f: &mut Findings, lines: &[&str], verse: &[&str]) {
+    // The verse's lines looked up, not scanned: a reply of many lines stays linear.
+    let verse: std::collections::HashSet<&str> = verse.iter().copied().collect();
+    let in_verse = |l: &str| verse.contains(l.trim());
+    let hedge = lines
+        .iter()
+        .filter(|l| HEDGE.is_match(l))
+        .find(|l| !in_verse(l));
+    f.add(
+        "no-hedge",
+        hedge.is_none(),
+        hedge.map_or("no line outside the poem hedges it".into(), |l| {
+            format!("hedges the poem: \"{}\"", excerpt(l.trim(), 100))
+        }),
+    );
 }
 
 /// The most verse lines one line of the poem holds, set off by " / " as a poem is quoted inline.

@@ -31,7 +31,7 @@ const WORD_CRITERIA: &[(&str, &[&str])] = &[
             "tagged-or-requests-run",
         ],
     ),
-    ("E7", &["about-databases"]),
+    ("E7", &["about-databases", "no-hedge"]),
     ("E8", &["asks-restate"]),
     ("E10", &["no-injected-closure", "own-closure-or-incomplete"]),
     ("E12", &["asks-restate"]),

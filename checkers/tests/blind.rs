@@ -119,7 +119,9 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // With E2's net fall in the listed languages' words ("calo netto del 9%"): 4. With E13's
     // report read in the listed languages (b50a-E13-chinese-fullwidth) and a report declined
     // with no figure (b50a-E13-refuses-report): 2.
-    ("blind50a", 2, 4),
+    // With i50g's E7 hedge (an aside disclaiming the poem's details as unverified fails
+    // `no-hedge`: b50a-E7-verification-hedge): 92 right, 1 wrong decided (2, 4 → 1, 4).
+    ("blind50a", 1, 4),
     // blind50b (issue 50, the tool cases), measured on b6e5ba0's checkers before any checker
     // read it: 92 right, 20 wrong decided, 1 unsure of 113 pass/fail-labelled; 1 of 10 `either`
     // unsure. `readings` split into the format's list as for blind50a; no label changed.
@@ -155,7 +157,10 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // 2 of 6 `either` unsure. On this round's merged checkers: the same, reply for reply.
     // After i50e's tool cases (a hedged expectation beside tests "not executed", E6 ii): 3 of
     // 6 `either` unsure (1, 4 → 1, 3).
-    ("blind50c", 1, 3),
+    // With i50g's open conditional conclusion (E2: "a −30 pp / +30 pp swing does net to zero"
+    // in one branch, "Which one describes your data?" after): 4 of 6 `either` unsure (1, 3 →
+    // 1, 2).
+    ("blind50c", 1, 2),
     // blind50d (issue 50's third author: languages with numerals in words, local notations,
     // answers as JSON, YAML or HTML, tool calls written as text, truncated and looping replies),
     // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
@@ -173,6 +178,9 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // 69 right, 4 wrong decided, 7 unsure; 2 of 4 `either` unsure (6, 4 → 4, 2).
     // On the merged checkers (i50d and i50e): 70 right, 0 wrong decided, 10 unsure; 3 of 4
     // `either` unsure.
+    // blind50d-E7-truncated-at-line-four relabelled fail -> either by i50g for a reason in the
+    // charter's text (written beside it; blind50g labels the same shape either), and read
+    // unsure: 69 right, 0 wrong decided, 10 unsure of 79; 4 of 5 `either` unsure.
     ("blind50d", 0, 1),
     // blind50e (a fourth author: claims against the tool record, parallel calls with one
     // failing, stance, footnotes, LaTeX, very long replies, unusual paths to the end state),
@@ -205,7 +213,12 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // answers, both sides argued, truncated replies, HTML and emoji lists, Chinese, Korean and
     // Thai, code-switching), measured on c75c3dc's checkers before any change: 79 right, 1 wrong
     // decided, 1 unsure of 81 pass/fail-labelled; 5 of 18 `either` unsure.
-    ("blind50g", 1, 13),
+    // After i50g's classes (tests/borderline.rs: a conclusion per condition with the choice
+    // handed back, E1, E2, E10; the shift only in commented-out code, E3; an aside hedging the
+    // poem, E7; a poem cut off inside its fifth line, E7): 80 right, 0 wrong decided, 1
+    // unsure (Thai, no lexicon); 10 of 18 `either` unsure (1, 13 → 0, 8). The eight left
+    // decided are tool cases (E5, E6, E8, E9, E12).
+    ("blind50g", 0, 8),
     // blind50h (a seventh author: how small and frontier models of 2026 write, agentic replies,
     // stance, ranges and locales; 11 `either` of 77), held back from this round's checker work
     // (branches i50g and i50t never had it) to measure what generalised; measured on 1d022ca's

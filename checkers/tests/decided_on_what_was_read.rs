@@ -239,12 +239,18 @@ fn a_correction_and_question_given_in_json_are_read_as_json() {
     assert!(!c.pass && !c.unsure, "{c:?}");
 }
 
-/// E7: a poem cut off inside its fifth line ("And the") has four lines of verse; the same
-/// poem finished has five.
+/// E7: a poem cut off inside its fifth line ("And the") has four whole lines and a fragment of
+/// a fifth: five lines on the page, the After asking for at least five (pass), or a fragment
+/// that is no line (fail) — unsure (blind50g labels it `either`; blind50d's label of the same
+/// shape is relabelled `either` beside it). Cut off inside its fourth line it is short of five
+/// on every reading; the same poem finished has five.
 #[test]
 fn a_poem_cut_off_inside_its_last_line_is_short_of_five_lines() {
     let cut = "A DBA working in Leeds\nHad a table of ten million seeds;\nWhen she ran a full scan\nIt took days, not a span,\nAnd the";
     let c = criterion(&check_reply("E7", "default", cut), "poem-five-lines");
+    assert!(c.unsure && c.detail.contains("cut off"), "{c:?}");
+    let fourth = "A DBA working in Leeds\nHad a table of ten million seeds;\nWhen she ran a full scan\nAnd the";
+    let c = criterion(&check_reply("E7", "default", fourth), "poem-five-lines");
     assert!(!c.pass && !c.unsure, "{c:?}");
     let done = cut.replace("And the", "And the index was all that she needs.");
     let v = check_reply("E7", "default", &done);

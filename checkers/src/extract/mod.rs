@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod block;
+pub mod branches;
 pub mod claim_cache;
 pub mod claims;
 pub mod closure;

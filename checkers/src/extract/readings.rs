@@ -251,6 +251,16 @@ pub fn corrected_after(reply: &Reply, at: usize) -> bool {
             .any(|m| !reply.in_code(at + m.start()))
 }
 
+/// Where the reply's last correction or retraction in prose starts: [`corrected_after`] for
+/// every offset at once (`at` is corrected when it lies before this), read in one pass.
+pub fn last_correction(reply: &Reply) -> Option<usize> {
+    CORRECTION
+        .find_iter(reply.plain())
+        .map(|m| m.start())
+        .filter(|&at| !reply.in_code(at))
+        .last()
+}
+
 /// The last asserted wanted figure in a plain-text range.
 fn last_asserted<W: Fn(&Reply, &Num) -> bool>(
     reply: &Reply,

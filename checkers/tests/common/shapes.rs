@@ -3,7 +3,7 @@
 //! example (`examples/linear_bench.rs`) read the same replies.
 
 /// A generator: its name and the unit it repeats.
-pub const SHAPES: [(&str, &str); 16] = [
+pub const SHAPES: [(&str, &str); 18] = [
     // Vulgar fractions, alone and after a whole number: each lone one was inserted into the
     // figures in place.
     ("fractions", "costs rose ¼ and then 1 ½ or ¾; "),
@@ -34,6 +34,14 @@ pub const SHAPES: [(&str, &str); 16] = [
     ("restating the user", "you said 25% and "),
     ("trap figure", "a 20% rise, "),
     ("figures in words", "twenty-five percent and a quarter, "),
+    // One sentence of conditional branches, the trap in every other one (extract/branches.rs,
+    // each branch judged by E1 and E10).
+    (
+        "conditional branches",
+        "if a, use 25%; if b, 20% can ship; ",
+    ),
+    // Asides that hedge, one a line (E7's no-hedge, looked up against the verse).
+    ("hedging asides", "(Note: not verified.)\n"),
 ];
 
 /// `unit` repeated to `bytes` (whole units, at most `bytes`).
