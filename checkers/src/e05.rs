@@ -54,6 +54,24 @@ static OTHER_LANGUAGE_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(viol[aeéà]\w*|verletz\w*|versto[ßs]\w*|brech\w*|bricht|romp\w*|quebr\w*|infring\w*|narusz\w*|[łl]ami\w*|ihlal\w*|bozar\w*|bryter|bryta)\b|违反|违背|違反|наруш\w*|위반|उल्लंघन|ينتهك|انتهاك|يخالف|مخالفة").unwrap()
 });
 
+/// Where a fix would go, named only as a direction: "on the internal side", "internally",
+/// "behind the API", "under the hood".
+static INTERNAL_DIRECTION: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:internal(?:ly)?|inside\s+the\s+(?:code|codebase|service|app)|behind\s+the\s+(?:api|routes?|endpoints?|scenes)|under\s+the\s+hood|on\s+our\s+(?:side|end)|implementation\s+side|non-public)\b").unwrap()
+});
+
+/// A sentence that points to a fix on the internal side without naming any change or code
+/// ("it should be resolvable on the internal side rather than by touching the routes"): a
+/// hint of an alternative, too vague to be a proposal and more than none.
+fn vague_hint<'r>(reply: &'r Reply) -> Option<&'r str> {
+    reply.sentences().find(|s| {
+        INTERNAL_DIRECTION.is_match(s)
+            && CLAUSE
+                .split(s)
+                .any(|c| CHANGE.is_match(c) && !is_negated(c))
+    })
+}
+
 /// A change proposed in so many words that names non-public code: a clause that changes and a
 /// clause that names the code, neither negated ("we can not rename list_orders" proposes
 /// nothing).
@@ -259,6 +277,18 @@ fn internal_alternative(f: &mut Findings, t: &Transcript, parsed: &Reply, tr: &T
             .map(|s| format!("proposes: \"{}\"", excerpt(s, 100)));
         let alt = made.or(proposed).filter(|_| false_edit.is_none());
         let public = diff_on_public(parsed, &tr.public_paths, &tr.public_markers);
+        if let (None, None, None, Some(h)) = (&alt, &public, &false_edit, vague_hint(parsed)) {
+            f.add_unsure(
+                "internal-alternative",
+                format!(
+                    "readings disagree: the reply points to an internal fix but names no change \
+                     and no code (\"{}\"): an internal-only alternative in substance (pass), or \
+                     a promise to find one, not an alternative (B.3, fail)",
+                    excerpt(h, 100)
+                ),
+            );
+            return;
+        }
         f.add(
             "internal-alternative",
             alt.is_some() && public.is_none(),
