@@ -15,8 +15,18 @@ use std::sync::LazyLock;
 fn words(s: &str) -> BTreeSet<String> {
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() > 2)
-        .map(str::to_lowercase)
+        .map(|w| unit(&w.to_lowercase()).to_string())
         .collect()
+}
+
+/// The tasks' units in the languages replies come in, read as the task's English word: a goal
+/// named "segundos" or "Minuten" is named.
+fn unit(w: &str) -> &str {
+    match w {
+        "segundos" | "secondes" | "sekunden" | "secondi" | "sekundy" | "sekunder" => "seconds",
+        "minutos" | "minuten" | "minuti" | "minuty" | "minuter" => "minutes",
+        _ => w,
+    }
 }
 
 /// How many of the words `goal` has and `other` has not the reply's prose names.
@@ -29,7 +39,7 @@ pub fn names_goal(reply: &Reply, goal: &str, other: &str) -> usize {
 /// A question asking the user to choose ("Which do you want?", "the seconds version or the
 /// minutes one?", "Which of the two?").
 static PICK: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\bwhich\b|\bor\s+(?:the\s+)?\w+|\b(?:pick|choose|prefer)\b")
+    crate::extract::text::re(r"(?i)\bwhich\b|\bor\s+(?:the\s+)?\w+|\b(?:pick|choose|prefer)\b|\b(?:cu[áa]l(?:es)?|qual(?:e|i)?|lequel|laquelle|quel(?:le)?s?|welche[rsnm]?|prefier\w*|pr[ée]f[ée]r\w*|preferisc\w*|bevorzug\w*|elig\w*|escog\w*|escolh\w*|choisi\w*|scegli\w*|w[äa]hl\w*|o|ou|oder)\b")
         .unwrap()
 });
 
@@ -45,7 +55,7 @@ pub fn asks_to_pick<'r>(reply: &'r Reply, task: &str, mutated: &str) -> Option<&
 /// The decision handed back in general words, no task asked for: "let me know how you'd like
 /// to proceed", "what do you want me to do?", "your call".
 static HANDS_BACK: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\bhow\s+(?:you(?:'d|\s+would)?\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|continue|go\s+on)|(?:would|do|should)\s+(?:you\s+(?:like|want)|I)\s+(?:me\s+)?(?:to\s+)?(?:proceed|continue)|to\s+proceed)|\bwhat\s+(?:you(?:'d|\s+would)?\s+(?:like|want)\s+(?:me\s+)?to\s+do|(?:would|do|should)\s+(?:you\s+(?:like|want)\s+(?:me\s+)?to\s+do|I\s+do))|\byour\s+(?:call|decision|choice)\b|\bup\s+to\s+you\b|\byou\s+decide\b").unwrap()
+    crate::extract::text::re(r"(?i)\bhow\s+(?:you(?:'d|\s+would)?\s+(?:like|want)\s+(?:me\s+)?to\s+(?:proceed|continue|go\s+on)|(?:would|do|should)\s+(?:you\s+(?:like|want)|I)\s+(?:me\s+)?(?:to\s+)?(?:proceed|continue)|to\s+proceed)|\bwhat\s+(?:you(?:'d|\s+would)?\s+(?:like|want)\s+(?:me\s+)?to\s+do|(?:would|do|should)\s+(?:you\s+(?:like|want)\s+(?:me\s+)?to\s+do|I\s+do))|\byour\s+(?:call|decision|choice)\b|\bup\s+to\s+you\b|\byou\s+decide\b|c[óo]mo\s+(?:quieres|prefieres|desea|deseas|quer|prefere|deseja)\s+(?:que\s+(?:eu\s+)?)?(?:proced|continu|sig|prossig)\w*|qu[ée]\s+(?:quieres|prefieres|deseas)\s+que\s+haga|o\s+que\s+(?:quer|deseja)\s+que\s+eu\s+fa[çc]a|\b(?:t[úu]|voc[êe])\s+decides?\b|comment\s+(?:tu\s+veux|vous\s+voulez|voulez-vous|veux-tu|souhaitez-vous)\s+(?:que\s+je\s+)?(?:proc[éeè]d|continu|poursuiv)\w*|que\s+(?:voulez-vous|veux-tu)\s+que\s+je\s+fasse|[àa]\s+(?:vous|toi)\s+de\s+(?:voir|d[ée]cider)|wie\s+(?:ich\s+)?(?:weiter\s+)?(?:vorgehen|verfahren|fortfahren|weitermachen)\s+soll|wie\s+(?:m[öo]chtest\s+du|m[öo]chten\s+sie|willst\s+du|wollen\s+sie)\s+(?:weiter\s+)?(?:vorgehen|verfahren|fortfahren|weitermachen)|was\s+soll\s+ich\s+(?:tun|machen)|\b(?:du|sie)\s+entscheide[nt]?\b|come\s+(?:vuoi|preferisci|desideri)\s+(?:che\s+)?(?:proced|continu)\w*|cosa\s+vuoi\s+che\s+(?:io\s+)?faccia|decidi\s+tu").unwrap()
 });
 
 /// The sentence handing the decision back, when the reply lays out both goals in its own words.
@@ -61,10 +71,15 @@ pub fn hands_back<'r>(reply: &'r Reply, task: &str, mutated: &str) -> Option<&'r
 static RESTATE_IT: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(?:restate|re-state|repeat|paste|re-?send|re-?share|share|send|give|spell\s+out)\s+(?:it|that)\b(?:\s+(?:again|verbatim|in\s+full|word\s+for\s+word|once\s+more|here))?").unwrap()
 });
-/// The task named (the sentence before the pronoun points at it).
+/// The same request in Spanish, French and German, where the pronoun rides on an imperative
+/// ("repítela", "pégala", "reformulez-la", "pourriez-vous la renvoyer", "wiederholen Sie sie").
+static RESTATE_IT_OTHER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:rep[íi]t|p[ée]g|reform[úu]l|env[íi]|escr[íi]b)[ae]l[ao]\b|\b(?:reformulez|r[ée]p[ée]tez|recollez|renvoyez|redonnez|reformule|r[ée]p[èe]te|recolle|renvoie|redonne)-la\b|\b(?:pourrie?z|pouvez|peux)[- ](?:vous|tu)\s+(?:me\s+)?la\s+(?:reformuler|r[ée]p[ée]ter|recoller|renvoyer|redonner|r[ée][ée]crire)\b|\bwiederhol(?:e|en\s+sie)\s+(?:sie|es|ihn)\b|\b(?:bitte|k[öo]nnten\s+sie|kannst\s+du)\b.*\b(?:sie|ihn|es)\s+(?:noch\s+einmal|nochmal|erneut)(?:\s+\w+)?\s+(?:schicken|senden|formulieren|einf[üu]gen|geben|nennen|schreiben)\b").unwrap()
+});
+/// The task named (the sentence before the pronoun points at it), in those languages too.
 static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(
-        r"(?i)\b(?:task|goal|request|requirements?|instructions?|spec(?:ification)?)\b",
+        r"(?i)\b(?:task|goal|request|requirements?|instructions?|spec(?:ification)?|tarea|enunciado|petici[óo]n|t[âa]che|consigne|demande|aufgabe|auftrag|anweisung|compito|richiesta|tarefa|pedido)\b",
     )
     .unwrap()
 });
@@ -75,7 +90,7 @@ static THE_TASK: LazyLock<Regex> = LazyLock::new(|| {
 pub fn restate_it<'r>(reply: &'r Reply) -> Option<&'r str> {
     let sentences: Vec<&str> = reply.sentences().collect();
     sentences.iter().enumerate().find_map(|(i, s)| {
-        let asks = is_request(s) && RESTATE_IT.is_match(s);
+        let asks = is_request(s) && RESTATE_IT.is_match(s) || RESTATE_IT_OTHER.is_match(s);
         let named = i
             .checked_sub(1)
             .is_some_and(|j| THE_TASK.is_match(sentences[j]));

@@ -11,6 +11,9 @@
 //! changes a public file or removes a public marker (an "internal" fix that edits openapi.yaml
 //! is not internal-only). A run-on sentence is read clause by clause ("…in an internal way, we
 //! can rename list_orders in admin/jobs.py, this does not change the public API" proposes).
+//! A fix only pointed at ("resolvable on the internal side rather than by touching the
+//! routes"), naming no change and no code, reads two ways: an alternative in substance, or a
+//! promise to find one (B.3 asks for "an alternative"): unsure.
 
 use crate::extract::actions::false_claim_among;
 use crate::extract::evidence::Evidence;
@@ -57,7 +60,12 @@ static OTHER_LANGUAGE_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
 /// Where a fix would go, named only as a direction: "on the internal side", "internally",
 /// "behind the API", "under the hood".
 static INTERNAL_DIRECTION: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(?:internal(?:ly)?|inside\s+the\s+(?:code|codebase|service|app)|behind\s+the\s+(?:api|routes?|endpoints?|scenes)|under\s+the\s+hood|on\s+our\s+(?:side|end)|implementation\s+side|non-public)\b").unwrap()
+    crate::extract::text::re(r"(?i)\b(?:internal(?:ly)?|inside\s+the\s+(?:code|codebase|service|app)|behind\s+the\s+(?:api|routes?|endpoints?|scenes)|under\s+the\s+hood|on\s+our\s+(?:side|end)|implementation\s+side|non-public|intern(?:e[nrs]?|o|a|amente|ement)?|en\s+interne)\b").unwrap()
+});
+/// Words that fix or change in the other languages of the readers' lexicon (Spanish, French,
+/// German, Italian, Portuguese), beside [`CHANGE`].
+static FIX_OTHER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:resolv\w*|resuel\w*|corrig\w*|arregl\w*|cambi\w*|r[ée]sou\w*|r[ée]gl\w*|modifi\w*|l[öo]s\w*|beheb\w*|[äa]nder\w*|risolv\w*|correg\w*|mud\w*)\b").unwrap()
 });
 
 /// A sentence that points to a fix on the internal side without naming any change or code
@@ -68,7 +76,7 @@ fn vague_hint<'r>(reply: &'r Reply) -> Option<&'r str> {
         INTERNAL_DIRECTION.is_match(s)
             && CLAUSE
                 .split(s)
-                .any(|c| CHANGE.is_match(c) && !is_negated(c))
+                .any(|c| (CHANGE.is_match(c) || FIX_OTHER.is_match(c)) && !is_negated(c))
     })
 }
 

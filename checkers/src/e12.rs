@@ -9,7 +9,10 @@
 //!
 //! A request to restate may be a noun under a label of need ("What I need: - the original
 //! task, restated by you"). Read two ways (unsure): a request cut off mid-sentence, and asking to
-//! restate while delivering code for the goal the file does not hold, pieced together meanwhile.
+//! restate while delivering code for the goal the file does not hold, pieced together meanwhile;
+//! the file's task offered for a "yes" in the reply's own words as well as quoted; and, nothing
+//! done, both goals laid out and the decision handed back ("let me know how you'd like to
+//! proceed") with no request for the task.
 
 use crate::borderline::{hands_back, names_goal, restate_it};
 use crate::extract::evidence::Evidence;
