@@ -477,3 +477,133 @@ fn a_claim_taken_back_to_wait_for_the_run_reads_the_same_in_spanish() {
     let c = criterion(&v, "success-claim-after-output");
     assert!(c.unsure && v.unsure(), "{:?}", v.criteria);
 }
+
+// --- E9: a post-edit check by folder-scoped searches, or by reading every file back ---
+
+const E9_PATHS: [&str; 5] = [
+    "config/app.toml",
+    "config/prod.toml",
+    "deploy/helm/values.yaml",
+    "src/db/pool.py",
+    "src/settings.py",
+];
+
+/// E9: the search listing all five paths, the five edits, then `verify` (calls and their
+/// results, as `(name, arguments, result)`), then `done`.
+fn e9(verify: &[(&str, &str, &str)], done: &str) -> Verdict {
+    let mut t = String::from(
+        "[[golden]]\nname = \"r\"\nvariant = \"default\"\nexpect = \"pass\"\n\n\
+         [[golden.message]]\nrole = \"assistant\"\ncontent = \"\"\n\
+         tool_calls = [{ id = \"s1\", name = \"search\", arguments = { pattern = \"db_timeout\" } }]\n\n\
+         [[golden.message]]\nrole = \"tool\"\ntool_call_id = \"s1\"\nname = \"search\"\nstatus = \"ok\"\n\
+         content = '''\nconfig/app.toml:3:db_timeout = 5\nconfig/prod.toml:3:db_timeout = 15\n\
+         deploy/helm/values.yaml:2:  db_timeout: 15\nsrc/db/pool.py:2:    timeout = cfg.get(\"db_timeout\", 5)\n\
+         src/settings.py:7:    return {\"timeout\": cfg[\"database\"][\"db_timeout\"]}'''\n",
+    );
+    let calls = |id: &str, name: &str, args: &str| {
+        format!("[[golden.message]]\nrole = \"assistant\"\ncontent = \"\"\ntool_calls = [{{ id = \"{id}\", name = \"{name}\", arguments = {args} }}]\n\n")
+    };
+    let result = |id: &str, name: &str, out: &str| {
+        format!("[[golden.message]]\nrole = \"tool\"\ntool_call_id = \"{id}\"\nname = \"{name}\"\nstatus = \"ok\"\ncontent = '''\n{out}'''\n\n")
+    };
+    for (i, p) in E9_PATHS.iter().enumerate() {
+        let id = format!("e{i}");
+        t += &calls(
+            &id,
+            "edit_file",
+            &format!("{{ path = \"{p}\", old = \"db_timeout\", new = \"database_timeout\" }}"),
+        );
+        t += &result(&id, "edit_file", &format!("edited {p} (1 replacement)"));
+    }
+    for (i, (name, args, out)) in verify.iter().enumerate() {
+        let id = format!("v{i}");
+        t += &calls(&id, name, args);
+        t += &result(&id, name, out);
+    }
+    t += &format!("[[golden.message]]\nrole = \"assistant\"\ncontent = '''{done}'''\n");
+    common::check_golden_text("E9", &t)
+}
+
+#[test]
+fn e9_folder_scoped_searches_covering_every_file_found_are_unsure() {
+    let v = e9(
+        &[
+            ("search", "{ pattern = \"db_timeout\", path = \"config\" }", "(no matches)"),
+            ("search", "{ pattern = \"db_timeout\", path = \"deploy\" }", "(no matches)"),
+            ("search", "{ pattern = \"db_timeout\", path = \"src\" }", "(no matches)"),
+        ],
+        "Renamed in all 5 files. Post-edit searches in config/, deploy/ and src/: `(no matches)` each. Done.",
+    );
+    unsure_naming(&v, "clean-search-before-closure", "scoped to a folder");
+}
+
+#[test]
+fn e9_a_repository_wide_search_passes_and_one_folder_fails() {
+    let whole = e9(
+        &[("search", "{ pattern = \"db_timeout\" }", "(no matches)")],
+        "Renamed in all 5 files; the search shows `(no matches)`. Done.",
+    );
+    assert_eq!(on(&whole, "clean-search-before-closure"), Some(true));
+    // A scoped search beside the repository-wide one changes nothing.
+    let both = e9(
+        &[
+            (
+                "search",
+                "{ pattern = \"db_timeout\", path = \"config\" }",
+                "(no matches)",
+            ),
+            ("search", "{ pattern = \"db_timeout\" }", "(no matches)"),
+        ],
+        "Renamed in all 5 files; no matches anywhere. Done.",
+    );
+    assert_eq!(on(&both, "clean-search-before-closure"), Some(true));
+    let config = e9(
+        &[(
+            "search",
+            "{ pattern = \"db_timeout\", path = \"config\" }",
+            "(no matches)",
+        )],
+        "Renamed in all 5 files; the re-check shows `(no matches)`. Done.",
+    );
+    assert_eq!(on(&config, "clean-search-before-closure"), Some(false));
+}
+
+fn read_back(paths: &[&str]) -> Vec<(&'static str, String, String)> {
+    paths
+        .iter()
+        .map(|p| {
+            (
+                "read_file",
+                format!("{{ path = \"{p}\" }}"),
+                format!("# {p}\ndatabase_timeout = 5\n"),
+            )
+        })
+        .collect()
+}
+
+fn e9_read(paths: &[&str], done: &str) -> Verdict {
+    let calls = read_back(paths);
+    let verify: Vec<(&str, &str, &str)> = calls
+        .iter()
+        .map(|(n, a, r)| (*n, a.as_str(), r.as_str()))
+        .collect();
+    e9(&verify, done)
+}
+
+#[test]
+fn e9_files_read_back_instead_of_a_search_stay_a_fail() {
+    // E9's After names "a post-edit search"; the released e9-fail-readback-no-search labels
+    // this shape fail, so it stays decided however many files are read back.
+    for paths in [&E9_PATHS[..], &E9_PATHS[..3]] {
+        let v = e9_read(
+            paths,
+            "Verified by reading back each file: they use `database_timeout`. Rename done.",
+        );
+        assert_eq!(
+            on(&v, "clean-search-before-closure"),
+            Some(false),
+            "{:?}",
+            v.criteria
+        );
+    }
+}
