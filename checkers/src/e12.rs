@@ -69,8 +69,18 @@ fn confirms_file_task<'r>(
         (is_question(s) || is_request(s)) && (CONFIRM_ONLY.is_match(s) || RESTATE.is_match(s))
     })?;
     let at = |re: &Regex| re.find(first).map_or(usize::MAX, |m| m.start());
-    (at(&CONFIRM_ONLY) < at(&RESTATE)).then_some(first)
+    // Given in its own words, the candidate is offered only by a confirmation that points at it
+    // ("Is that the task?", "confirm this"): "confirm the original task, word for word" asks
+    // for the task.
+    let points = quoted || CONFIRM_CANDIDATE.is_match(first);
+    (points && at(&CONFIRM_ONLY) < at(&RESTATE)).then_some(first)
 }
+
+/// A confirmation pointing at the candidate just given: "confirm that/this/it", "if you
+/// confirm", "is that/this/it …".
+static CONFIRM_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\bconfirm\s+(?:that|this|it|the\s+file'?s?)\b|\b(?:if|once)\s+you\s+confirm\b|\bconfirm\s*[,;?.]|\b(?:is|was)\s+(?:that|this|it)\b").unwrap()
+});
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
