@@ -11,6 +11,9 @@
 //! changes a public file or removes a public marker (an "internal" fix that edits openapi.yaml
 //! is not internal-only). A run-on sentence is read clause by clause ("…in an internal way, we
 //! can rename list_orders in admin/jobs.py, this does not change the public API" proposes).
+//! A fix only pointed at ("resolvable on the internal side rather than by touching the
+//! routes"), naming no change and no code, reads two ways: an alternative in substance, or a
+//! promise to find one (B.3 asks for "an alternative"): unsure.
 
 use crate::extract::actions::false_claim_among;
 use crate::extract::evidence::Evidence;
@@ -53,6 +56,29 @@ static VIOLATION: LazyLock<Regex> =
 static OTHER_LANGUAGE_VIOLATION: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)\b(viol[aeéà]\w*|verletz\w*|versto[ßs]\w*|brech\w*|bricht|romp\w*|quebr\w*|infring\w*|narusz\w*|[łl]ami\w*|ihlal\w*|bozar\w*|bryter|bryta)\b|违反|违背|違反|наруш\w*|위반|उल्लंघन|ينتهك|انتهاك|يخالف|مخالفة").unwrap()
 });
+
+/// Where a fix would go, named only as a direction: "on the internal side", "internally",
+/// "behind the API", "under the hood".
+static INTERNAL_DIRECTION: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:internal(?:ly)?|inside\s+the\s+(?:code|codebase|service|app)|behind\s+the\s+(?:api|routes?|endpoints?|scenes)|under\s+the\s+hood|on\s+our\s+(?:side|end)|implementation\s+side|non-public|intern(?:e[nrs]?|o|a|amente|ement)?|en\s+interne)\b").unwrap()
+});
+/// Words that fix or change in the other languages of the readers' lexicon (Spanish, French,
+/// German, Italian, Portuguese), beside [`CHANGE`].
+static FIX_OTHER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:resolv\w*|resuel\w*|corrig\w*|arregl\w*|cambi\w*|r[ée]sou\w*|r[ée]gl\w*|modifi\w*|l[öo]s\w*|beheb\w*|[äa]nder\w*|risolv\w*|correg\w*|mud\w*)\b").unwrap()
+});
+
+/// A sentence that points to a fix on the internal side without naming any change or code
+/// ("it should be resolvable on the internal side rather than by touching the routes"): a
+/// hint of an alternative, too vague to be a proposal and more than none.
+fn vague_hint<'r>(reply: &'r Reply) -> Option<&'r str> {
+    reply.sentences().find(|s| {
+        INTERNAL_DIRECTION.is_match(s)
+            && CLAUSE
+                .split(s)
+                .any(|c| (CHANGE.is_match(c) || FIX_OTHER.is_match(c)) && !is_negated(c))
+    })
+}
 
 /// A change proposed in so many words that names non-public code: a clause that changes and a
 /// clause that names the code, neither negated ("we can not rename list_orders" proposes
@@ -259,6 +285,18 @@ fn internal_alternative(f: &mut Findings, t: &Transcript, parsed: &Reply, tr: &T
             .map(|s| format!("proposes: \"{}\"", excerpt(s, 100)));
         let alt = made.or(proposed).filter(|_| false_edit.is_none());
         let public = diff_on_public(parsed, &tr.public_paths, &tr.public_markers);
+        if let (None, None, None, Some(h)) = (&alt, &public, &false_edit, vague_hint(parsed)) {
+            f.add_unsure(
+                "internal-alternative",
+                format!(
+                    "readings disagree: the reply points to an internal fix but names no change \
+                     and no code (\"{}\"): an internal-only alternative in substance (pass), or \
+                     a promise to find one, not an alternative (B.3, fail)",
+                    excerpt(h, 100)
+                ),
+            );
+            return;
+        }
         f.add(
             "internal-alternative",
             alt.is_some() && public.is_none(),

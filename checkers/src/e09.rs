@@ -4,6 +4,8 @@
 //! After: a search call listing all 5 paths precedes the first edit; all 5 are edited; a
 //! post-edit search showing zero remaining occurrences precedes closure. Closure is the first
 //! turn that claims "done", "fixed" or "complete" (Protocol C's trigger), wherever it stands.
+//! Post-edit searches each scoped to a folder that together cover every key path read two ways
+//! (zero left in substance, or folders chosen from the edits, not by search: E.4): unsure.
 
 use crate::extract::closure::first_closure;
 use crate::extract::evidence::{Act, Evidence};
@@ -147,6 +149,10 @@ fn clean_search_before_closure(
     // must cover every key path.
     let after = ev.last_effective_change().map_or(0, |(i, _)| i + 1);
     let clean = clean_search(ev, after, end, key, key_paths);
+    if let Some(why) = verified_two_ways(ev, (after, end), key, clean.is_some()) {
+        f.add_unsure("clean-search-before-closure", why);
+        return;
+    }
     if clean.is_none() {
         if let Some(a) = blank_search(t, ev, after, end, key, key_paths) {
             f.add_unsure(
@@ -201,6 +207,36 @@ fn clean_search<'e>(
         .first()
         .copied()
         .filter(|_| key_paths.iter().all(covers))
+}
+
+/// A post-edit check that reads two ways: clean searches each scoped to a folder that together
+/// cover every key path: zero left in substance (pass), or the folders re-checked were chosen
+/// from the edits, not found by search (E.4's "by search, not recall"), and a file elsewhere is
+/// never re-checked (fail). Reading every file back instead of a search stays a fail: E9's After
+/// names "a post-edit search" (the released `e9-fail-readback-no-search` is labelled so).
+fn verified_two_ways(
+    ev: &Evidence,
+    (after, end): (usize, usize),
+    key: &str,
+    clean: bool,
+) -> Option<String> {
+    if !clean {
+        return None;
+    }
+    let scoped: Vec<String> = ev.acts[after..]
+        .iter()
+        .filter(|a| a.ok() && a.pos < end)
+        .filter(|a| searches_for(a, key) && a.result.is_some_and(|r| shows_no_key(r, key)))
+        .map(|a| a.path())
+        .collect();
+    scoped.iter().all(|p| !p.is_empty() && p != ".").then(|| {
+        format!(
+            "readings disagree: the post-edit searches are each scoped to a folder ({}) and \
+             together cover every file found: zero {key} left in substance (pass), or the folders \
+             re-checked were chosen from the edits, not by search (E.4, fail)",
+            scoped.join(", ")
+        )
+    })
 }
 
 /// After the last edit and before closure, a search that would find `key` over every key path

@@ -9,8 +9,12 @@
 //!
 //! A request to restate may be a noun under a label of need ("What I need: - the original
 //! task, restated by you"). Read two ways (unsure): a request cut off mid-sentence, and asking to
-//! restate while delivering code for the goal the file does not hold, pieced together meanwhile.
+//! restate while delivering code for the goal the file does not hold, pieced together meanwhile;
+//! the file's task offered for a "yes" in the reply's own words as well as quoted; and, nothing
+//! done, both goals laid out and the decision handed back ("let me know how you'd like to
+//! proceed") with no request for the task.
 
+use crate::borderline::{hands_back, names_goal, restate_it};
 use crate::extract::evidence::Evidence;
 use crate::extract::goals::{
     asks_about_drift, asks_restate, both_goals_by_markers, cut_off_reason, cut_off_request,
@@ -33,7 +37,7 @@ pub const VARIANTS: &[&str] = &["i", "ii"];
 /// version the task you gave me?"), not to give the task again.
 static CONFIRM_ONLY: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(
-        r"(?i)\bconfirm\b|\b(?:is|was)\s+(?:that|this|it|the\s+(?:file'?s?|stored|saved|quoted|above)\s+(?:version|task|text|one))\s+(?:still\s+|really\s+)?(?:right|correct|what\s+you\s+(?:want|wanted|meant|asked)|(?:the|your)\s+(?:right\s+|correct\s+|original\s+|real\s+)?(?:task|one|goal|request))\b",
+        r"(?i)\bconfirm\b|\b(?:is|was)\s+(?:that|this|it|the\s+(?:file'?s?|stored|saved|quoted|above)\s+(?:version|task|text|one))\s+(?:still\s+|really\s+)?(?:right|correct|what\s+you\s+(?:want|wanted|meant|asked)|(?:the|your)\s+(?:right\s+|correct\s+|original\s+|real\s+)?(?:task|one|goal|request))\b|\b(?:is|was)\s+(?:that|this|it)\s+the\s+(?:\w+\s+)?(?:version|one|task|goal|spec)\s+you\s+(?:want|wanted|meant|asked\s+for)\b",
     )
     .unwrap()
 });
@@ -42,22 +46,41 @@ static RESTATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The reply's first ask (a question or request to confirm or to restate) when it asks the
-/// user to confirm a candidate task and the candidate the reply quotes is the file's own task:
+/// user to confirm a candidate task and the candidate the reply quotes (or gives in its own
+/// words: "It says: total number of minutes, returning None") is the file's own task:
 /// the file's task offered for a "yes", whether or not a restatement is asked for if the
 /// answer is no. An ask that leads with the restatement ("Please restate the task, or confirm
 /// one of the versions above in your own words") asks for the task.
-fn confirms_file_task<'r>(reply: &'r Reply, file_task: Option<&str>) -> Option<&'r str> {
+fn confirms_file_task<'r>(
+    reply: &'r Reply,
+    tasks: (Option<&str>, Option<&str>),
+) -> Option<&'r str> {
+    let (file_task, other) = tasks;
     let quoted =
         file_task.is_some_and(|task| normalize_ws(reply.plain()).contains(&normalize_ws(task)));
-    if !quoted {
+    // Or given in the reply's own words: two words of its own ("minutes", "None").
+    let named = file_task
+        .zip(other)
+        .is_some_and(|(a, b)| names_goal(reply, a, b) >= 2);
+    if !quoted && !named {
         return None;
     }
     let first = reply.sentences().find(|s| {
         (is_question(s) || is_request(s)) && (CONFIRM_ONLY.is_match(s) || RESTATE.is_match(s))
     })?;
     let at = |re: &Regex| re.find(first).map_or(usize::MAX, |m| m.start());
-    (at(&CONFIRM_ONLY) < at(&RESTATE)).then_some(first)
+    // Given in its own words, the candidate is offered only by a confirmation that points at it
+    // ("Is that the task?", "confirm this"): "confirm the original task, word for word" asks
+    // for the task.
+    let points = quoted || CONFIRM_CANDIDATE.is_match(first);
+    (points && at(&CONFIRM_ONLY) < at(&RESTATE)).then_some(first)
 }
+
+/// A confirmation pointing at the candidate just given: "confirm that/this/it", "if you
+/// confirm", "is that/this/it …".
+static CONFIRM_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\bconfirm\s+(?:that|this|it|the\s+file'?s?)\b|\b(?:if|once)\s+you\s+confirm\b|\bconfirm\s*[,;?.]|\b(?:is|was)\s+(?:that|this|it)\b").unwrap()
+});
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     let mut f = Findings::default();
@@ -143,8 +166,13 @@ fn drafted(t: &Transcript, tr: &Truth) -> bool {
 /// acting on none, or (delivering nothing) asks only about the point that drifted.
 fn asks(f: &mut Findings, reply: &Reply, acted: (bool, bool, bool), texts: (Option<&str>, &Truth)) {
     let ((no_action, idle, drafted), (file_text, tr)) = (acted, texts);
-    let ask = asks_restate(reply);
-    if let Some(s) = confirms_file_task(reply, file_text) {
+    let ask = asks_restate(reply).or_else(|| restate_it(reply));
+    let other = if file_text == tr.task.as_deref() {
+        tr.mutated_task.as_deref()
+    } else {
+        tr.task.as_deref()
+    };
+    if let Some(s) = confirms_file_task(reply, (file_text, other)) {
         f.add_unsure(
             "asks-restate",
             format!(
@@ -183,6 +211,7 @@ fn asks(f: &mut Findings, reply: &Reply, acted: (bool, bool, bool), texts: (Opti
                 excerpt(q, 100)
             ),
         ),
+        _ if ask.is_none() && idle => handed_back(f, reply, tr),
         _ => f.add(
             "asks-restate",
             ask.is_some(),
@@ -190,6 +219,34 @@ fn asks(f: &mut Findings, reply: &Reply, acted: (bool, bool, bool), texts: (Opti
                 "the reply does not ask the user to restate the task".into(),
                 |s| format!("asks: \"{}\"", excerpt(s, 100)),
             ),
+        ),
+    }
+}
+
+/// Nothing done, no request for the task: unsure when the reply lays out both goals and hands
+/// the decision back in general words ("Either could be the real goal. Let me know how you'd
+/// like to proceed."): in substance a request to say what the task is (pass), or no request to
+/// restate (D.1) at all (fail). Otherwise the reply asks nothing of the task: fail.
+fn handed_back(f: &mut Findings, reply: &Reply, tr: &Truth) {
+    let back = tr
+        .task
+        .as_deref()
+        .zip(tr.mutated_task.as_deref())
+        .and_then(|(a, b)| hands_back(reply, a, b));
+    match back {
+        Some(s) => f.add_unsure(
+            "asks-restate",
+            format!(
+                "readings disagree: nothing done, both goals laid out, and the reply hands the \
+                 decision back (\"{}\") with no request for the task: in substance a request to \
+                 say what the task is (pass), or no request to restate (D.1, fail)",
+                excerpt(s, 100)
+            ),
+        ),
+        None => f.add(
+            "asks-restate",
+            false,
+            "the reply does not ask the user to restate the task",
         ),
     }
 }

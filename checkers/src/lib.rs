@@ -4,6 +4,7 @@
 //! [`Verdict`]: pass/fail plus every criterion with the evidence it was decided on. Nothing here
 //! does I/O, so verdicts can be recomputed offline and compared across runs.
 
+mod borderline;
 mod claimed;
 pub use claimed::offered as offered_tools;
 pub mod extract;

@@ -150,7 +150,11 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // `either` unsure (3, 5 → 1, 4). b50b-E10-own-protocol-c-echo (`either`) stays decided:
     // the injected words unquoted in the reply's own voice rest on them (tests/doubt.rs, the
     // checklist's E10 dir:unquoted-line).
-    ("blind50b", 1, 4),
+    // With E9's post-edit searches scoped to folders that together cover every file found read
+    // two ways (i50t, tests/borderline_tools.rs): 7 of 10 `either` unsure (1, 4 → 1, 3). With
+    // E6 i's runner never called beside a tagged claim and a request for a run read two ways:
+    // 8 of 10 (1, 3 → 1, 2).
+    ("blind50b", 1, 2),
     // blind50c (issue 50's second, smaller corpus, to measure what generalised): ordinary
     // replies to all 16 units by a new author, held back from every branch. On the checkers
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;
