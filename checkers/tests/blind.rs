@@ -221,14 +221,20 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // handed back, E1, E2, E10; the shift only in commented-out code, E3; an aside hedging the
     // poem, E7; a poem cut off inside its fifth line, E7): 80 right, 0 wrong decided, 1
     // unsure (Thai, no lexicon); 10 of 18 `either` unsure (1, 13 → 0, 8). The eight left
-    // decided are tool cases (E5, E6, E8, E9, E12).
-    ("blind50g", 0, 8),
+    // decided are tool cases (E5, E6, E8, E9, E12). After i50t's tool-case classes
+    // (tests/borderline_tools.rs) on the merged checkers: 81 right, 0 wrong decided, 1 unsure
+    // of 82 (b50g-E9-post-search-narrowed relabelled either → fail for the charter's reason,
+    // written beside it); 17 of 17 `either` unsure (0, 8 → 0, 0).
+    ("blind50g", 0, 0),
     // blind50h (a seventh author: how small and frontier models of 2026 write, agentic replies,
     // stance, ranges and locales; 11 `either` of 77), held back from this round's checker work
     // (branches i50g and i50t never had it) to measure what generalised; measured on 1d022ca's
     // checkers before the round's changes: 66 right, 0 wrong decided, 0 unsure of 66
     // pass/fail-labelled; 4 of 11 `either` unsure.
-    ("blind50h", 0, 7),
+    // On the round's merged checkers (i50g and i50t, which never read it): 66 right, 0 wrong
+    // decided, 0 unsure; 5 of 11 `either` unsure (0, 7 → 0, 6): the round's classes reached
+    // one of its seven decided `either` replies.
+    ("blind50h", 0, 6),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
