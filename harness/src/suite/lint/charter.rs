@@ -53,6 +53,18 @@ fn semver(v: &str) -> Option<semver::Version> {
     })
 }
 
+/// The E-case numbers a charter's Evaluation Harness lists.
+fn listed_cases(doc: &Doc) -> BTreeSet<u32> {
+    doc.section("Evaluation Harness")
+        .flat_map(|b| {
+            E_CASE
+                .captures_iter(&b.text)
+                .filter_map(|c| c[1].parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
 /// What versioning cares about, read from the charter's blocks: a version line or a registry
 /// row inside a code block is an example, and one in page chrome or a comment is not the
 /// charter's.
@@ -77,15 +89,7 @@ pub fn outline(doc: &Doc) -> Outline {
         .section("Verification Protocols")
         .filter_map(|b| PROTOCOL.captures(&b.text).and_then(|c| c[1].chars().next()))
         .collect();
-    let cases = doc
-        .section("Evaluation Harness")
-        .flat_map(|b| {
-            E_CASE
-                .captures_iter(&b.text)
-                .filter_map(|c| c[1].parse().ok())
-                .collect::<Vec<u32>>()
-        })
-        .collect();
+    let cases = listed_cases(doc);
     let registry: Vec<&blocks::Block> = doc.section("Failure-Mode Registry").collect();
     let registry_rows = registry_rows(&registry);
     let registry_text = registry
@@ -134,8 +138,8 @@ fn registry_rows(registry: &[&blocks::Block]) -> Vec<String> {
 /// checker for (`E14`), in order: `run` and `gate` say so before any model is called and the gate
 /// fails for them. Read from the same block model as lint's `charter/case-without-checker`.
 pub fn untestable_cases(text: &str) -> Vec<String> {
-    let listed: BTreeSet<u32> = outline(&blocks::read(text)).cases.into_iter().collect();
-    listed
+    // The cases alone: the run's banner reads them, and nothing else of the outline.
+    listed_cases(&blocks::read(text))
         .into_iter()
         .map(|n| format!("E{n}"))
         .filter(|case| checkers::checker_for(case).is_err())
