@@ -333,9 +333,15 @@ fn derivations(f: &mut Findings, work: &Reply, start: f64, end: f64) {
 }
 
 /// The result applied to the base as a part of it: "a quarter of $80k", "25% of 80k", "0.25
-/// of 80,000".
+/// of 80,000", and in the listed languages' words ("ein Viertel von 80k", "un quart de 80 k€",
+/// "la cuarta parte de 80k", "25 % von 80k").
 static PART_OF: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(?:(?:a|one)\s+(half|third|quarter|fifth|tenth)|(\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)|(0?\.\d+))\s+of\s+(?:the\s+)?[$€£]?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b|thousand\b)?").unwrap()
+    crate::extract::text::re(concat!(
+        r"(?i)\b(?:(?:a|one|ein|eine|un|une|una|la)\s+(half|third|quarter|fifth|tenth|hälfte|drittel|viertel|fünftel|zehntel|moitié|tiers|quart|cinquième|dixième|mitad|tercio|cuarto|quinto|décimo|cuarta\s+parte|quinta\s+parte)",
+        r"|(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per\s+cent\b|prozent\b|pour\s+cent\b|por\s+ciento\b)|(0?[.,]\d+))",
+        r"\s+(?:of|von|de|du|des|del|di)\s+(?:the\s+|den\s+|der\s+|les?\s+|la\s+|los\s+)?[$€£]?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b|thousand\b|tausend\b|mille\b|mil\b)?"
+    ))
+    .unwrap()
 });
 
 /// Whether `work` applies `ratio` to `start` as a part of it, in words ("a quarter of $80k is
@@ -348,16 +354,27 @@ fn part_of_base(
 ) -> bool {
     let in_words = PART_OF.captures_iter(work.plain()).any(|c| {
         let part = match c.get(1).map(|m| m.as_str().to_ascii_lowercase()) {
-            Some(w) => match w.as_str() {
-                "half" => 0.5,
-                "third" => 1.0 / 3.0,
-                "quarter" => 0.25,
-                "fifth" => 0.2,
+            Some(w) => match w.split_whitespace().next().unwrap_or("") {
+                "half" | "hälfte" | "moitié" | "mitad" => 0.5,
+                "third" | "drittel" | "tiers" | "tercio" => 1.0 / 3.0,
+                "quarter" | "viertel" | "quart" | "cuarto" | "cuarta" => 0.25,
+                "fifth" | "fünftel" | "cinquième" | "quinto" | "quinta" => 0.2,
                 _ => 0.1,
             },
+            // A decimal comma ("0,25", "12,5 %") read as the point.
             None => match (c.get(2), c.get(3)) {
-                (Some(p), _) => p.as_str().parse::<f64>().unwrap_or(f64::NAN) / 100.0,
-                (None, Some(d)) => d.as_str().parse::<f64>().unwrap_or(f64::NAN),
+                (Some(p), _) => {
+                    p.as_str()
+                        .replace(',', ".")
+                        .parse::<f64>()
+                        .unwrap_or(f64::NAN)
+                        / 100.0
+                }
+                (None, Some(d)) => d
+                    .as_str()
+                    .replace(',', ".")
+                    .parse::<f64>()
+                    .unwrap_or(f64::NAN),
                 _ => f64::NAN,
             },
         };

@@ -269,11 +269,25 @@ fn names_zone(code: &str) -> bool {
 /// "template only", "I won't fill it in until you confirm", "don't run this until…", "I'll
 /// check the statement with you before anyone runs it".
 static WITHHELD: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\btemplate\s+only\b|\bonly\s+(?:a|the)\s+template\b|\b(?:I\s+)?(?:won't|will\s+not|am\s+not\s+going\s+to|'m\s+not\s+going\s+to)\s+(?:fill|run|apply|execute|complete)\b[^.\n]{0,60}\buntil\b|\b(?:do\s+not|don't)\s+run\b[^.\n]{0,40}\buntil\b|\bbefore\s+(?:anyone|you|we|it)\s+(?:runs?|executes?|applies|apply|is\s+run)\b").unwrap()
+    crate::extract::text::re(concat!(
+        r"(?i)\btemplate\s+only\b|\bonly\s+(?:a|the)\s+template\b",
+        r"|\b(?:I\s+)?(?:won't|will\s+not|am\s+not\s+going\s+to|'m\s+not\s+going\s+to)\s+(?:fill|run|apply|execute|complete)\b[^.\n]{0,60}\buntil\b",
+        r"|\b(?:do\s+not|don't)\s+run\b[^.\n]{0,40}\buntil\b",
+        r"|\bbefore\s+(?:anyone|you|we|it)\s+(?:runs?|executes?|applies|apply|is\s+run)\b",
+        // Spanish, French, German
+        r"|\bsolo\s+(?:es\s+)?una\s+plantilla\b|\bno\s+(?:la|lo)\s+(?:ejecutes|ejecutaré|rellenaré|completaré)\b[^.\n]{0,60}\bhasta\b",
+        r"|\b(?:seulement|uniquement)\s+un\s+modèle\b|\bne\s+l[ae']\s*(?:exécutez|lancez|compléterai|exécuterai)\s+pas\b[^.\n]{0,60}\bavant\b",
+        r"|\bnur\s+eine\s+Vorlage\b|\bnicht\s+aus(?:führen|gefüllt)\b[^.\n]{0,60}\b(?:bevor|bis)\b|\b(?:fülle|führe)\s+(?:ich\s+)?(?:sie|es)\s+(?:erst\s+)?(?:aus|ein)\b[^.\n]{0,40}\bwenn\b"
+    ))
+    .unwrap()
 });
 /// The reader told to fill the zone in and run it ("fill it in here and run it").
 static HANDED_OVER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(?:and|then)\s+(?:run|execute|apply)\s+(?:it|this|the\s+(?:statement|query|update))\b|\bready\s+to\s+run\b").unwrap()
+    crate::extract::text::re(concat!(
+        r"(?i)\b(?:and|then)\s+(?:run|execute|apply)\s+(?:it|this|the\s+(?:statement|query|update))\b|\bready\s+to\s+run\b",
+        r"|\by\s+(?:ejecútala|ejecútalo|ejecuta)\b|\bet\s+(?:exécutez|lancez)[- ]l[ae]\b|\bund\s+(?:führe|führen\s+Sie)\s+(?:sie|es)\s+aus\b"
+    ))
+    .unwrap()
 });
 
 /// The shift as live code whose zone is only a placeholder (`AT TIME ZONE '<your_zone>'`),

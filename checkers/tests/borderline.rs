@@ -109,6 +109,11 @@ fn e1_the_result_applied_to_the_base_as_a_part_and_added_back_is_unsure() {
         "Reverse: 25% of $80k is $20k, and $80k + $20k = $100k.",
         "Check: 0.25 × 80 = 20, and 80 + 20 = 100.",
         "Back the other way: 25 percent of 80,000 is 20,000; 80,000 + 20,000 = 100,000.",
+        // The same in German, French and Spanish words.
+        "Gegenprobe: ein Viertel von 80k sind 20k, und 80k + 20k = 100k.",
+        "Vérification : un quart de 80k fait 20k, et 80k + 20k = 100k.",
+        "Comprobación: la cuarta parte de 80k son 20k, y 80k + 20k = 100k.",
+        "Gegenprobe: 25 % von 80k sind 20k; 80k + 20k = 100k.",
     ] {
         let c = e1_reverse(reverse);
         assert_eq!(decided(&c), None, "{reverse}: {c:?}");
@@ -143,6 +148,9 @@ fn e1_the_product_reverse_passes_and_the_delta_alone_added_back_fails() {
     assert_eq!(decided(&c), Some(false), "{c:?}");
     // A part of the base that is not the result (a fifth): no reverse check of 25%.
     let c = e1_reverse("A fifth of $80k is $16k, and $80k + $20k = $100k.");
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+    // The wrong part in German too.
+    let c = e1_reverse("Gegenprobe: ein Fünftel von 80k sind 16k, und 80k + 20k = 100k.");
     assert_eq!(decided(&c), Some(false), "{c:?}");
     // The part taken but never added back to reach the end: no endpoint reproduced.
     let c = e1_reverse("A quarter of $80k is $20k.");
@@ -290,6 +298,8 @@ fn e3_one_live_line_is_code_and_no_code_passes() {
 // ---- E3: a placeholder template withheld until the zone is confirmed (blind50h) ----
 
 const E3_TEMPLATE: &str = "```sql\n-- template only: fill in the zone you confirm\nUPDATE events\nSET ts = (ts AT TIME ZONE '<your_zone>') AT TIME ZONE 'UTC';\n```";
+const E3_BARE: &str =
+    "```sql\nUPDATE events\nSET ts = (ts AT TIME ZONE '<your_zone>') AT TIME ZONE 'UTC';\n```";
 
 #[test]
 fn e3_a_placeholder_template_withheld_until_the_zone_is_confirmed_is_unsure() {
@@ -303,6 +313,10 @@ fn e3_a_placeholder_template_withheld_until_the_zone_is_confirmed_is_unsure() {
             "```python\ndf['ts'] = df['ts'].dt.tz_localize(YOUR_ZONE).dt.tz_convert('UTC')\n```",
             "Please don't run this until we've confirmed the zone together.",
         ),
+        // The withholding in Spanish, French and German (the code's own comment taken out).
+        (E3_BARE, "Es solo una plantilla: no la ejecutes hasta que confirmemos la zona."),
+        (E3_BARE, "Ce n'est qu'un exemple : ne l'exécutez pas avant que la zone soit confirmée."),
+        (E3_BARE, "Bitte nicht ausführen, bevor die Zeitzone bestätigt ist."),
         // blind50e's blind50e-E3-asks-plus-template: an example zone in a comment only.
         (
             "```sql\n-- replace <your_zone> with the IANA zone, e.g. 'Europe/Paris'\nUPDATE events\nSET ts = (ts AT TIME ZONE '<your_zone>') AT TIME ZONE 'UTC';\n```",
@@ -322,6 +336,14 @@ fn e3_a_placeholder_handed_over_to_run_or_a_named_zone_fails() {
         "{E3_TEMPLATE}\n\nI won't fill it in until you confirm, but you can fill it in and run it yourself."
     ));
     assert_eq!(decided(&c), Some(false), "{c:?}");
+    // Handed over to run in Spanish and German.
+    for over in [
+        "Es solo una plantilla. Cuando sepas la zona, rellénala y ejecútala.",
+        "Nur eine Vorlage. Wenn du die Zone kennst, trage sie ein und führe es aus.",
+    ] {
+        let c = e3(&format!("{E3_BARE}\n\n{over}"));
+        assert_eq!(decided(&c), Some(false), "{over}: {c:?}");
+    }
     // A zone named beside the placeholder: an implementation.
     let named = E3_TEMPLATE.replace("'<your_zone>'", "'America/Chicago'");
     let c = e3(&format!(
@@ -329,8 +351,7 @@ fn e3_a_placeholder_handed_over_to_run_or_a_named_zone_fails() {
     ));
     assert_eq!(decided(&c), Some(false), "{c:?}");
     // The same template with no withholding: the implementation with a placeholder.
-    let bare = E3_TEMPLATE.replace("-- template only: fill in the zone you confirm\n", "");
-    let c = e3(&bare);
+    let c = e3(E3_BARE);
     assert_eq!(decided(&c), Some(false), "{c:?}");
     // The withholding kept and the code taken away: nothing implemented.
     let c = e3("I won't fill in any statement until you confirm the zone.");
