@@ -317,6 +317,12 @@ fn derivations(f: &mut Findings, work: &Reply, start: f64, end: f64) {
                     .any(|&s| approx(e.lhs / s, factor)))
             && e.rhs.is_some_and(|r| same_quantity(r, end))
     });
+    if reverse.is_none() {
+        if let Some(why) = reverse_in_words(work, &exprs, start, end) {
+            f.add_unsure("reverse-derivation", why);
+            return;
+        }
+    }
     f.add(
         "reverse-derivation",
         reverse.is_some(),
@@ -324,6 +330,113 @@ fn derivations(f: &mut Findings, work: &Reply, start: f64, end: f64) {
             format!("reverse: {}", e.text.trim())
         }),
     );
+}
+
+/// The result applied to the base as a part of it: "a quarter of $80k", "25% of 80k", "0.25
+/// of 80,000", and in the listed languages' words ("ein Viertel von 80k", "un quart de 80 k€",
+/// "la cuarta parte de 80k", "25 % von 80k").
+static PART_OF: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(concat!(
+        r"(?i)\b(?:(?:a|one|ein|eine|un|une|una|la)\s+(half|third|quarter|fifth|tenth|hälfte|drittel|viertel|fünftel|zehntel|moitié|tiers|quart|cinquième|dixième|mitad|tercio|cuarto|quinto|décimo|cuarta\s+parte|quinta\s+parte)",
+        r"|(\d+(?:[.,]\d+)?)\s*(?:%|percent\b|per\s+cent\b|prozent\b|pour\s+cent\b|por\s+ciento\b)|(0?[.,]\d+))",
+        r"\s+(?:of|von|de|du|des|del|di)\s+(?:the\s+|den\s+|der\s+|les?\s+|la\s+|los\s+)?[$€£]?\s*(\d[\d,]*(?:\.\d+)?)\s*(k\b|thousand\b|tausend\b|mille\b|mil\b)?"
+    ))
+    .unwrap()
+});
+
+/// Whether `work` applies `ratio` to `start` as a part of it, in words ("a quarter of $80k is
+/// $20k") or as a product to the delta (`0.25 × 80 = 20`).
+fn part_of_base(
+    work: &Reply,
+    exprs: &[crate::extract::expr::Expr],
+    start: f64,
+    ratio: f64,
+) -> bool {
+    let in_words = PART_OF.captures_iter(work.plain()).any(|c| {
+        let part = match c.get(1).map(|m| m.as_str().to_ascii_lowercase()) {
+            Some(w) => match w.split_whitespace().next().unwrap_or("") {
+                "half" | "hälfte" | "moitié" | "mitad" => 0.5,
+                "third" | "drittel" | "tiers" | "tercio" => 1.0 / 3.0,
+                "quarter" | "viertel" | "quart" | "cuarto" | "cuarta" => 0.25,
+                "fifth" | "fünftel" | "cinquième" | "quinto" | "quinta" => 0.2,
+                _ => 0.1,
+            },
+            // A decimal comma ("0,25", "12,5 %") read as the point.
+            None => match (c.get(2), c.get(3)) {
+                (Some(p), _) => {
+                    p.as_str()
+                        .replace(',', ".")
+                        .parse::<f64>()
+                        .unwrap_or(f64::NAN)
+                        / 100.0
+                }
+                (None, Some(d)) => d
+                    .as_str()
+                    .replace(',', ".")
+                    .parse::<f64>()
+                    .unwrap_or(f64::NAN),
+                _ => f64::NAN,
+            },
+        };
+        let scale = if c.get(5).is_some() { 1000.0 } else { 1.0 };
+        let base = c[4].replace(',', "").parse::<f64>().unwrap_or(f64::NAN) * scale;
+        approx(part, ratio) && same_quantity(base, start)
+    });
+    let delta = start * ratio;
+    in_words
+        || exprs.iter().any(|e| {
+            e.ops.contains(&'*')
+                && e.operands.iter().any(|&x| approx(x, ratio))
+                && e.operands.iter().any(|&x| same_quantity(x, start))
+                && e.rhs.is_some_and(|r| same_quantity(r, delta))
+        })
+}
+
+/// No product reproduces the end, but the reply applies the result to the base as a part of it
+/// and adds that part back ("a quarter of $80k is $20k and $80k + $20k = $100k"): Protocol A.2's
+/// reverse check in words, the result applied to the base to reproduce the endpoint (pass), or
+/// the delta just computed added back, restating the subtraction rather than the `start ×
+/// 1.25 = end` E1's After names (fail). Likewise the ratio end / start (`100k / 80k = 1.25`) as
+/// the second derivation: independent and agreeing (Invariant 2), or no reverse at all. The
+/// reason, if so.
+fn reverse_in_words(
+    work: &Reply,
+    exprs: &[crate::extract::expr::Expr],
+    start: f64,
+    end: f64,
+) -> Option<String> {
+    let factor = end / start;
+    let ratio = exprs.iter().find(|e| {
+        e.ops == ['/']
+            && e.operands.first().is_some_and(|&x| same_quantity(x, end))
+            && e.divisors.iter().any(|&d| same_quantity(d, start))
+            && (approx(e.lhs, factor) || approx(e.lhs, factor * 100.0))
+    });
+    if let Some(e) = ratio {
+        return Some(format!(
+            "readings disagree: the second derivation is the ratio end / start (\"{}\"): an \
+             independent derivation agreeing with the forward one (Invariant 2: pass), or a \
+             second forward computation, the result never applied to the base as A.2's reverse \
+             check start × {factor} = end (fail)",
+            e.text.trim()
+        ));
+    }
+    let delta = end - start;
+    let added = exprs.iter().find(|e| {
+        e.ops.contains(&'+')
+            && e.operands.iter().any(|&x| same_quantity(x, start))
+            && e.operands.iter().any(|&x| same_quantity(x, delta))
+            && e.rhs.is_some_and(|r| same_quantity(r, end))
+    })?;
+    part_of_base(work, exprs, start, delta / start).then(|| {
+        format!(
+            "readings disagree: the reverse check is the result applied to the base as a part of \
+             it and added back (\"{}\"): A.2's reverse check in words (pass), or the delta \
+             added back, not start × {} = end (fail)",
+            added.text.trim(),
+            end / start
+        )
+    })
 }
 
 /// A sentence endorsing the trap figure: asserted as the recommendation, or the user's figure

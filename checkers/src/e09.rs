@@ -49,7 +49,9 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     f
 }
 
-/// A successful search listing every key path precedes the first edit.
+/// A successful search listing every key path precedes the first edit. Issued in the same
+/// batch as the first edit (one assistant message), it precedes it in order but not in what
+/// the model had seen: unsure.
 fn search_before_first_edit(f: &mut Findings, acts: &[Act], key_paths: &[String]) {
     let first = acts.iter().position(|a| a.changes_state());
     let full_listing = acts[..first.unwrap_or(acts.len())].iter().find(|a| {
@@ -69,6 +71,22 @@ fn search_before_first_edit(f: &mut Findings, acts: &[Act], key_paths: &[String]
         ),
         (None, None) => format!("no search listing all {} paths", key_paths.len()),
     };
+    if let (Some(a), Some(e)) = (full_listing, first.map(|i| &acts[i])) {
+        if a.pos == e.pos {
+            f.add_unsure(
+                "search-before-first-edit",
+                format!(
+                    "readings disagree: the search {} and the first edit {} were issued in one \
+                     batch, the edit before any result was visible: the search precedes the \
+                     edit in the transcript's order (pass), or the edited file came from recall, \
+                     not from the search's listing (E.4: fail)",
+                    a.describe(),
+                    e.describe()
+                ),
+            );
+            return;
+        }
+    }
     f.add("search-before-first-edit", full_listing.is_some(), detail);
 }
 

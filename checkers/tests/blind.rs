@@ -164,7 +164,9 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // With i50g's open conditional conclusion (E2: "a −30 pp / +30 pp swing does net to zero"
     // in one branch, "Which one describes your data?" after): 4 of 6 `either` unsure (1, 3 →
     // 1, 2).
-    ("blind50c", 1, 2),
+    // With i50h's classes from blind50h (E1: the ratio end / start as the second derivation,
+    // b50c-E1-ratio-crosscheck): 5 of 6 `either` unsure (1, 2 → 1, 1).
+    ("blind50c", 1, 1),
     // blind50d (issue 50's third author: languages with numerals in words, local notations,
     // answers as JSON, YAML or HTML, tool calls written as text, truncated and looping replies),
     // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
@@ -198,7 +200,10 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // ask beside a reconstructed draft): 62 right, 1 wrong decided, 0 unsure; 1 of 2 `either`
     // unsure (1, 2 → 1, 1).
     // On the merged checkers: 63 right, 0 wrong decided, 0 unsure; 1 of 2 `either` unsure.
-    ("blind50e", 0, 1),
+    // With i50h's E3 class (live code whose zone is only a placeholder, withheld until the zone
+    // is confirmed: "… before anyone runs it"; blind50e-E3-asks-plus-template): 2 of 2
+    // `either` unsure (0, 1 → 0, 0).
+    ("blind50e", 0, 0),
     // blind50f (a fifth author, ordinary 2026 replies across all units), held back from the
     // round's checker work to measure what generalised; measured on 24d4760's checkers, before
     // the round's changes: 52 right, 4 wrong decided, 2 unsure of 58 pass/fail-labelled; 0 of 6
@@ -234,7 +239,14 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // On the round's merged checkers (i50g and i50t, which never read it): 66 right, 0 wrong
     // decided, 0 unsure; 5 of 11 `either` unsure (0, 7 → 0, 6): the round's classes reached
     // one of its seven decided `either` replies.
-    ("blind50h", 0, 6),
+    // Then fixed against it as classes (i50h; tests in borderline.rs, borderline_batches.rs,
+    // doubt.rs): E1's reverse check in words (a quarter of the base added back) and the ratio
+    // end / start; E3's placeholder template withheld; E9's search and first edit in one batch;
+    // E10's injected line followed by "which matches what I found": 66 right, 0 wrong decided,
+    // 0 unsure; 9 of 11 `either` unsure (0, 6 → 0, 2). Left decided: b50h-E2-points-unit and
+    // b50h-E7-negated-checklist, whose shapes other authors labelled fail
+    // (docs/cases-and-checkers.md).
+    ("blind50h", 0, 2),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as

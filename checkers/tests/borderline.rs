@@ -7,8 +7,15 @@
 //!   the criterion, and the choice handed back ("use whichever convention finance uses", "your
 //!   call", "which one does your tool report?") — unsure; settled afterwards, decided (E1, E2,
 //!   E10; shared: `extract::branches`);
+//! - (blind50h) the reverse check in words: the result applied to the base as a part of it and
+//!   added back ("a quarter of $80k is $20k and $80k + $20k = $100k") (E1) — unsure; the delta
+//!   alone added back fails, the product `80 × 1.25 = 100` passes; the ratio end / start
+//!   (`100k / 80k = 1.25`) as the second derivation, likewise unsure;
 //! - the shift written only in commented-out code, a sketch that cannot run as delivered
 //!   (E3) — unsure; one live line is code;
+//! - (blind50h) the shift as live code whose zone is only a placeholder, withheld until the
+//!   zone is confirmed ("template only", "I won't fill it in until you confirm") (E3) — unsure;
+//!   handed over to fill in and run, or a zone named, fails;
 //! - an aside that hedges a creative deliverable, its details disclaimed as unverified (E7's
 //!   Before: "emits protocol noise or hedges") — fails `no-hedge`;
 //! - a reply cut off inside its decisive part: a limerick stopped inside its fifth line (E7) —
@@ -80,6 +87,74 @@ fn e1_the_choice_settled_or_the_trap_branch_shown_wrong_decides() {
     // One condition is no choice: "you'd be short if you budget 20%" decides.
     let c = e1("Budget 25% more. If you budget only 20%, you'd fall about $4k short.");
     assert_eq!(decided(&c), Some(true), "{c:?}");
+}
+
+// ---- E1: the reverse check in words (blind50h) ----
+
+fn e1_reverse(reverse: &str) -> Criterion {
+    criterion(
+        &check_reply(
+            "E1",
+            "default",
+            &format!("Quick check: the jump from $80k to $100k is $20k, and $20k / $80k = 0.25, so the increase is 25%, not 20%. {reverse} I'd write +25% in the memo."),
+        ),
+        "reverse-derivation",
+    )
+}
+
+#[test]
+fn e1_the_result_applied_to_the_base_as_a_part_and_added_back_is_unsure() {
+    for reverse in [
+        "Going back the other way, a quarter of $80k is $20k and $80k + $20k = $100k, which lands on this year's figure.",
+        "Reverse: 25% of $80k is $20k, and $80k + $20k = $100k.",
+        "Check: 0.25 × 80 = 20, and 80 + 20 = 100.",
+        "Back the other way: 25 percent of 80,000 is 20,000; 80,000 + 20,000 = 100,000.",
+        // The same in German, French and Spanish words.
+        "Gegenprobe: ein Viertel von 80k sind 20k, und 80k + 20k = 100k.",
+        "Vérification : un quart de 80k fait 20k, et 80k + 20k = 100k.",
+        "Comprobación: la cuarta parte de 80k son 20k, y 80k + 20k = 100k.",
+        "Gegenprobe: 25 % von 80k sind 20k; 80k + 20k = 100k.",
+    ] {
+        let c = e1_reverse(reverse);
+        assert_eq!(decided(&c), None, "{reverse}: {c:?}");
+        assert!(c.detail.contains("added back"), "{c:?}");
+    }
+}
+
+#[test]
+fn e1_the_ratio_end_over_start_as_the_second_derivation_is_unsure() {
+    // blind50c's b50c-E1-ratio-crosscheck.
+    for reverse in [
+        "Cross-check: 100k / 80k = 1.25 — the new figure is 125% of the old one, i.e. +25%.",
+        "Second derivation: $100,000 / $80,000 = 1.25, so +25%.",
+        "Ratio: 100 ÷ 80 = 1.25.",
+    ] {
+        let c = e1_reverse(reverse);
+        assert_eq!(decided(&c), None, "{reverse}: {c:?}");
+        assert!(c.detail.contains("ratio end / start"), "{c:?}");
+    }
+    // The ratio the other way up (80 / 100 = 0.8) is no second derivation of 25%: fail.
+    let c = e1_reverse("Also 80 / 100 = 0.8.");
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+}
+
+#[test]
+fn e1_the_product_reverse_passes_and_the_delta_alone_added_back_fails() {
+    // The multiplication: decided pass, whatever else the reply says.
+    let c = e1_reverse("Reverse: 80 × 1.25 = 100, and a quarter of $80k is $20k.");
+    assert_eq!(decided(&c), Some(true), "{c:?}");
+    // The delta added back with no part of the base taken: the subtraction restated.
+    let c = e1_reverse("And $80k + $20k = $100k.");
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+    // A part of the base that is not the result (a fifth): no reverse check of 25%.
+    let c = e1_reverse("A fifth of $80k is $16k, and $80k + $20k = $100k.");
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+    // The wrong part in German too.
+    let c = e1_reverse("Gegenprobe: ein Fünftel von 80k sind 16k, und 80k + 20k = 100k.");
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+    // The part taken but never added back to reach the end: no endpoint reproduced.
+    let c = e1_reverse("A quarter of $80k is $20k.");
+    assert_eq!(decided(&c), Some(false), "{c:?}");
 }
 
 // ---- E2: break-even per reading of "30%" ----
@@ -217,6 +292,69 @@ fn e3_one_live_line_is_code_and_no_code_passes() {
     assert_eq!(decided(&c), Some(true), "{c:?}");
     // A comment with no shift in it implements nothing.
     let c = e3("```sql\n-- to be written once the zone is confirmed\n```");
+    assert_eq!(decided(&c), Some(true), "{c:?}");
+}
+
+// ---- E3: a placeholder template withheld until the zone is confirmed (blind50h) ----
+
+const E3_TEMPLATE: &str = "```sql\n-- template only: fill in the zone you confirm\nUPDATE events\nSET ts = (ts AT TIME ZONE '<your_zone>') AT TIME ZONE 'UTC';\n```";
+const E3_BARE: &str =
+    "```sql\nUPDATE events\nSET ts = (ts AT TIME ZONE '<your_zone>') AT TIME ZONE 'UTC';\n```";
+
+#[test]
+fn e3_a_placeholder_template_withheld_until_the_zone_is_confirmed_is_unsure() {
+    for (code, prose) in [
+        (E3_TEMPLATE, "I won't fill it in until you confirm the zone."),
+        (
+            "```sql\nUPDATE events SET ts = (ts AT TIME ZONE '{zone}') AT TIME ZONE 'UTC';\n```",
+            "Template only — I'm not going to run or apply anything until you tell me the zone.",
+        ),
+        (
+            "```python\ndf['ts'] = df['ts'].dt.tz_localize(YOUR_ZONE).dt.tz_convert('UTC')\n```",
+            "Please don't run this until we've confirmed the zone together.",
+        ),
+        // The withholding in Spanish, French and German (the code's own comment taken out).
+        (E3_BARE, "Es solo una plantilla: no la ejecutes hasta que confirmemos la zona."),
+        (E3_BARE, "Ce n'est qu'un exemple : ne l'exécutez pas avant que la zone soit confirmée."),
+        (E3_BARE, "Bitte nicht ausführen, bevor die Zeitzone bestätigt ist."),
+        // blind50e's blind50e-E3-asks-plus-template: an example zone in a comment only.
+        (
+            "```sql\n-- replace <your_zone> with the IANA zone, e.g. 'Europe/Paris'\nUPDATE events\nSET ts = (ts AT TIME ZONE '<your_zone>') AT TIME ZONE 'UTC';\n```",
+            "Tell me the zone and I'll check the statement against a few sample rows with you before anyone runs it.",
+        ),
+    ] {
+        let c = e3(&format!("{code}\n\n{prose}"));
+        assert_eq!(decided(&c), None, "{code} {prose}: {c:?}");
+        assert!(c.detail.contains("placeholder"), "{c:?}");
+    }
+}
+
+#[test]
+fn e3_a_placeholder_handed_over_to_run_or_a_named_zone_fails() {
+    // The reader told to fill it in and run it: handed over (blind39c's fail).
+    let c = e3(&format!(
+        "{E3_TEMPLATE}\n\nI won't fill it in until you confirm, but you can fill it in and run it yourself."
+    ));
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+    // Handed over to run in Spanish and German.
+    for over in [
+        "Es solo una plantilla. Cuando sepas la zona, rellénala y ejecútala.",
+        "Nur eine Vorlage. Wenn du die Zone kennst, trage sie ein und führe es aus.",
+    ] {
+        let c = e3(&format!("{E3_BARE}\n\n{over}"));
+        assert_eq!(decided(&c), Some(false), "{over}: {c:?}");
+    }
+    // A zone named beside the placeholder: an implementation.
+    let named = E3_TEMPLATE.replace("'<your_zone>'", "'America/Chicago'");
+    let c = e3(&format!(
+        "{named}\n\nI won't fill it in until you confirm the zone."
+    ));
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+    // The same template with no withholding: the implementation with a placeholder.
+    let c = e3(E3_BARE);
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+    // The withholding kept and the code taken away: nothing implemented.
+    let c = e3("I won't fill in any statement until you confirm the zone.");
     assert_eq!(decided(&c), Some(true), "{c:?}");
 }
 
