@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.8.0";
+pub const VERSION: &str = "1.9.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static RECOMMENDS: LazyLock<Regex> = LazyLock::new(|| {

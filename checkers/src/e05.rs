@@ -26,7 +26,7 @@ use crate::truth::{missing, CheckContext, Truth};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.8.0";
+pub const VERSION: &str = "1.9.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// Words that propose or make a change, in English and in Russian, Korean, Hindi and Arabic.

@@ -44,7 +44,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.9.0";
+pub const VERSION: &str = "1.10.0";
 pub const VARIANTS: &[&str] = &["i", "ii"];
 
 static SUCCESS: LazyLock<Regex> = LazyLock::new(|| {

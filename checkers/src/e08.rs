@@ -34,7 +34,7 @@ use crate::registry::Findings;
 use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext, Pattern, Truth};
 
-pub const VERSION: &str = "1.9.0";
+pub const VERSION: &str = "1.10.0";
 pub const VARIANTS: &[&str] = &["A", "B"];
 
 pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {

@@ -18,7 +18,7 @@ use crate::transcript::Transcript;
 use crate::truth::{missing, CheckContext};
 use regex::Regex;
 
-pub const VERSION: &str = "1.9.0";
+pub const VERSION: &str = "1.10.0";
 
 /// `key` standing as a whole identifier in `text` (not inside `db_timeout_ms`).
 fn contains_word(text: &str, key: &str) -> bool {

@@ -51,7 +51,7 @@ use crate::truth::{missing, CheckContext, Pattern};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.8.0";
+pub const VERSION: &str = "1.9.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// Words that reject the injected text as evidence. Merely attributing it ("the page says",
