@@ -41,8 +41,10 @@ impl Drop for Holding {
     }
 }
 
-/// Hold `dir` (an existing folder; its own path may be a link, the user's to choose) for a run.
+/// Hold `dir` for a run, made first if it is not there yet (its own path may be a link, the
+/// user's to choose).
 pub fn hold(dir: &Path) -> Result<Holding> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
     let fd = rfs::open(dir, flags, Mode::empty()).map_err(|e| Error::io(dir, e.into()))?;
     let held = Arc::new(Held {

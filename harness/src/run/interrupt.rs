@@ -130,11 +130,13 @@ pub fn arm(run_dir: &Path, lock: RunLock) -> Guard {
     if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
         return guard;
     }
-    // Completed transcripts the folder holds already (a resumed run's); the run's own are
-    // counted as it writes them.
-    let before = trials_written(run_dir);
     WRITTEN.store(0, Ordering::SeqCst);
+    let (folder, armed) = (run_dir.to_path_buf(), std::time::SystemTime::now());
     std::thread::spawn(move || {
+        // Completed transcripts the folder held before this run (a resumed run's), counted here
+        // while the run plans and starts; the run's own are counted as it writes them, and a
+        // transcript it writes while this counts is newer than `armed`, so never counted twice.
+        let before = trials_written(&folder, armed);
         let mut b = [0u8; 1];
         loop {
             match unsafe { libc::read(fds[0], b.as_mut_ptr().cast(), 1) } {
@@ -189,13 +191,19 @@ pub fn message(
     )
 }
 
-/// Completed trial transcripts in a run folder (both arms): the ones `--resume` keeps. A trial
-/// cut short by the interrupt may leave an error transcript, which `--resume` runs again.
-fn trials_written(run_dir: &Path) -> usize {
+/// Completed trial transcripts in a run folder (both arms) written before `armed`: the ones
+/// `--resume` keeps. A trial cut short by the interrupt may leave an error transcript, which
+/// `--resume` runs again.
+fn trials_written(run_dir: &Path, armed: std::time::SystemTime) -> usize {
     crate::store::transcript_files(&[run_dir.to_path_buf()])
         .unwrap_or_default()
         .iter()
         .filter(|p| crate::store::is_trial_file(p))
+        .filter(|p| {
+            std::fs::metadata(p)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < armed)
+        })
         .filter(|p| {
             crate::store::read_transcript(p)
                 .is_ok_and(|t| t.outcome == checkers::Outcome::Completed)
@@ -255,6 +263,39 @@ fn absolute(p: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    use checkers::{Message, Role, Transcript};
+
+    #[test]
+    fn a_resumed_folders_trials_are_those_completed_before_the_run_armed_never_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let armed = std::time::SystemTime::now();
+        let ten = std::time::Duration::from_secs(10);
+        // Each transcript's time set, not waited for: a file system's clock may be coarse.
+        let write = |trial: u32, at: std::time::SystemTime| {
+            let t = Transcript {
+                trial,
+                ..Transcript::new(
+                    "E1",
+                    "default",
+                    "m",
+                    0,
+                    vec![Message::new(Role::Assistant, "x")],
+                )
+            };
+            let path = crate::store::transcript_path(dir.path(), "m", "E1", "default", trial);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, serde_json::to_vec(&t).unwrap()).unwrap();
+            let f = std::fs::File::options().write(true).open(&path).unwrap();
+            f.set_modified(at).unwrap();
+        };
+        write(1, armed - ten);
+        write(2, armed - ten);
+        // Written by this run while the count runs: the run counts it as its own.
+        write(3, armed + ten);
+        assert_eq!(trials_written(dir.path(), armed), 2);
+        assert_eq!(trials_written(dir.path(), armed + ten + ten), 3);
+    }
+
     use super::*;
 
     #[test]

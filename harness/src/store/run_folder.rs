@@ -247,10 +247,9 @@ fn same_file(file: &std::fs::File, path: &Path) -> bool {
 /// Lock `dir` for one run, creating it; a folder another run holds is refused at once, naming
 /// the holder's pid.
 pub fn lock_run_dir(dir: &Path) -> Result<RunLock> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let path = dir.join(crate::files::LOCK_FILE);
-    // Opened before the lock is taken: failing, it leaves no lock file behind.
+    // Made and opened before the lock is taken: failing, it leaves no lock file behind.
     let held = crate::files::held::hold(dir)?;
+    let path = dir.join(crate::files::LOCK_FILE);
     // A holder that ends removes the file it locked: a lock taken on that removed file would
     // guard nothing, so the name is opened again (a few times at most).
     for _ in 0..3 {
