@@ -1,4 +1,4 @@
-//! The blind lint corpora 49a–49f (harness/tests/lint/blind49a/ … blind49f/, each by its own
+//! The blind lint corpora 49a–49g (harness/tests/lint/blind49a/ … blind49g/, each by its own
 //! author). 49a: 78 charter edits and 46 capsules
 //! labelled pass, fail or review from the charter and the capsule definition alone, by someone
 //! who never read the linter. Every case is linted as CI lints it (see `blind::lint_as_ci`) and
@@ -187,4 +187,15 @@ const BOUNDS_49F: [(&str, usize, usize); 2] = [("charter", 0, 0), ("capsule", 0,
 #[test]
 fn the_blind_49f_corpus_is_judged_no_worse_than_its_recorded_figures() {
     judged_within("blind49f", 73, &BOUNDS_49F);
+}
+
+/// blind49g: a seventh author (53 charter edits, 33 capsules), written after this round's lint
+/// work was done and measured before anything was fixed against it, on d165dc9: charter 51 of
+/// 53 right, 0 decided wrong, 1 handed to a reviewer (1 labelled review and decided); capsules
+/// 32 of 33 right, 0 decided wrong, 0 handed (1 labelled review and decided).
+const BOUNDS_49G: [(&str, usize, usize); 2] = [("charter", 0, 1), ("capsule", 0, 0)];
+
+#[test]
+fn the_blind_49g_corpus_is_judged_no_worse_than_its_recorded_figures() {
+    judged_within("blind49g", 86, &BOUNDS_49G);
 }
