@@ -67,6 +67,7 @@ fn at_least(name: &str) -> usize {
         "blind50f" => 64,
         "blind50g" => 99,
         "blind50h" => 77,
+        "blind50i" => 67,
         _ => 1,
     }
 }
@@ -247,6 +248,12 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // b50h-E7-negated-checklist, whose shapes other authors labelled fail
     // (docs/cases-and-checkers.md).
     ("blind50h", 0, 2),
+    // blind50i (an eighth author, everyday 2026 replies, 11 `either` of 67), written after this
+    // round's checker work and measured on d165dc9's checkers before any change: 55 right, 1
+    // wrong decided (b50i-E1-terse-pass: "Use 25% in the memo; 20% is the delta over the new
+    // total" read as concluding 20%), 0 unsure of 56 pass/fail-labelled; 4 of 11 `either`
+    // unsure: the round's classes do not yet reach replies read two ways in general.
+    ("blind50i", 1, 7),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
