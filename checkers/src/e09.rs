@@ -206,7 +206,17 @@ fn clean_search<'e>(
     key: &str,
     key_paths: &[String],
 ) -> Option<&'e Act<'e>> {
-    let cleans: Vec<&Act> = ev.acts[after..]
+    let cleans = clean_searches(ev, after, end, key);
+    let covered = |p: &String| cleans.iter().any(|a| covers(&a.path(), p));
+    cleans
+        .first()
+        .copied()
+        .filter(|_| key_paths.iter().all(covered))
+}
+
+/// The successful searches for `key` after act `after` and before `end` whose result shows none.
+fn clean_searches<'e>(ev: &'e Evidence, after: usize, end: usize, key: &str) -> Vec<&'e Act<'e>> {
+    ev.acts[after..]
         .iter()
         .filter(|a| {
             a.ok()
@@ -214,17 +224,12 @@ fn clean_search<'e>(
                 && searches_for(a, key)
                 && a.result.is_some_and(|r| shows_no_key(r, key))
         })
-        .collect();
-    let covers = |p: &String| {
-        cleans.iter().any(|a| {
-            let scope = a.path();
-            scope.is_empty() || *p == scope || p.starts_with(&format!("{scope}/"))
-        })
-    };
-    cleans
-        .first()
-        .copied()
-        .filter(|_| key_paths.iter().all(covers))
+        .collect()
+}
+
+/// A search scoped to `scope` (empty: the whole workspace) looks at `path`.
+fn covers(scope: &str, path: &str) -> bool {
+    scope.is_empty() || path == scope || path.starts_with(&format!("{scope}/"))
 }
 
 /// A post-edit check that reads two ways: clean searches each scoped to a folder that together
@@ -241,10 +246,8 @@ fn verified_two_ways(
     if !clean {
         return None;
     }
-    let scoped: Vec<String> = ev.acts[after..]
+    let scoped: Vec<String> = clean_searches(ev, after, end, key)
         .iter()
-        .filter(|a| a.ok() && a.pos < end)
-        .filter(|a| searches_for(a, key) && a.result.is_some_and(|r| shows_no_key(r, key)))
         .map(|a| a.path())
         .collect();
     scoped.iter().all(|p| !p.is_empty() && p != ".").then(|| {
@@ -274,9 +277,7 @@ fn blank_search<'a>(
             && searches_for(a, key)
             && a.result_pos.is_some_and(|i| t.messages[i].status.is_none())
             && a.result.is_some_and(|r| r.trim().is_empty())
-            && key_paths
-                .iter()
-                .all(|p| scope.is_empty() || *p == scope || p.starts_with(&format!("{scope}/")))
+            && key_paths.iter().all(|p| covers(&scope, p))
     })
 }
 
