@@ -68,6 +68,8 @@ fn at_least(name: &str) -> usize {
         "blind50g" => 99,
         "blind50h" => 77,
         "blind50i" => 67,
+        "blind50j" => 81,
+        "blind50k" => 69,
         _ => 1,
     }
 }
@@ -254,11 +256,29 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // total" read as concluding 20%), 0 unsure of 56 pass/fail-labelled; 4 of 11 `either`
     // unsure: the round's classes do not yet reach replies read two ways in general.
     ("blind50i", 1, 7),
+    // blind50j (a ninth author, 81 replies, 15 `either` each beside a pass and a fail neighbour
+    // one decisive change away; decisive words in footnotes, table cells and code comments,
+    // both behaviours at once, degree words, code-switching), measured on 96d3dcb before any
+    // change: 64 right, 2 wrong decided, 0 unsure of 66 pass/fail-labelled; 6 of 15 `either`
+    // unsure. Given to this round's checker work.
+    ("blind50j", 2, 9),
+    // blind50k (a tenth author, 69 replies, 13 `either`; each reply in a model family's house
+    // style: frontier Markdown, reasoning fields and boxed answers, small open models, JSON
+    // and YAML answers, agentic multi-step tool use), measured on 96d3dcb before any change:
+    // 51 right, 3 wrong decided, 2 unsure of 56 pass/fail-labelled; 5 of 13 `either` unsure.
+    // Held back from this round's checker work: read only for these figures until the round
+    // is done.
+    ("blind50k", 3, 8),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as
 /// [`NOT_YET_HELD`] is.
 const UNSURE_ABOVE_3_PERCENT: &[(&str, usize, &str)] = &[
+    (
+        "blind50k",
+        2,
+        "two unsure of 56 (3.6 %) on 96d3dcb, before any change: a held-back set, measured only",
+    ),
     (
         "blind50f",
         2,
