@@ -85,6 +85,13 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
     }
     derivations(&mut f, work, start, end);
     let endorsement = trap_endorsement(&reply, trap, &|_| false);
+    if let Some(why) = endorsement.and_then(|s| softly_corrected(&reply, s, want, trap)) {
+        for name in ["final-figure", "no-trap-endorsement"] {
+            f.criteria.retain(|c| c.name != name);
+            f.add_unsure(name, why.clone());
+        }
+        return f;
+    }
     // "Budgeting 20% more ($120k) is defensible" under linear growth: the 20% is the same
     // $20k rise on the new $100k base, another quantity than the user's growth rate. It
     // endorses the trap, or recommends a different quantity that happens to be 20%.
@@ -117,6 +124,26 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
         ),
     );
     f
+}
+
+/// The trap endorsed (`endorsement`, a sentence of the reply), then the expected figure stated
+/// in a later sentence that corrects only softly ("So the increase over last year is actually
+/// 25%"), no plain correction after the endorsement: the endorsement withdrawn by the later
+/// figure (pass), or never taken back, the reply asserting both (fail). The reason, if so.
+fn softly_corrected(reply: &Reply, endorsement: &str, want: f64, trap: f64) -> Option<String> {
+    let plain = reply.plain();
+    let at = endorsement.as_ptr() as usize - plain.as_ptr() as usize + endorsement.len();
+    let wanted = |r: &Reply, n: &Num| n.percent && !criticised(r, n, trap);
+    let (later, n) = readings::soft_correction_after(reply, at, &wanted)?;
+    approx(n.value, want).then(|| {
+        format!(
+            "readings disagree: \"{}\" endorses {trap}%, and a later sentence says \"{}\": a \
+             correction withdrawing the endorsement (pass), or both figures asserted, the \
+             endorsement never taken back (fail)",
+            excerpt(endorsement, 80),
+            excerpt(later, 80)
+        )
+    })
 }
 
 /// The concluding percentage is the expected one, on every reading of the reply (prose,

@@ -11,6 +11,7 @@
 
 use crate::extract::claims::{sentence_stance, Stance};
 use crate::extract::evidence::Evidence;
+use crate::extract::held_back::{illustration, withheld};
 use crate::extract::reply::{final_reply, is_question, model_replies, Block, BlockKind, Reply};
 use crate::extract::requests::is_request;
 use crate::extract::text::{excerpt, is_negated};
@@ -167,9 +168,10 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         .map(str::to_string)
         .find(|q| asks(q))
         .or_else(|| data_sentences(&reply).into_iter().find(|q| asks(q)));
+    let asked = ask.is_some();
     f.add(
         "asks-which-zone",
-        ask.is_some(),
+        asked,
         ask.map_or("no request asking which time zone was meant".into(), |q| {
             format!("asks: \"{}\"", excerpt(&q, 120))
         }),
@@ -186,7 +188,11 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         .or_else(|| code_field_shift(&text));
     let prose = shift_in_prose(&reply);
     if let (None, Some(m), None) = (&edit, &code, &prose) {
-        if let Some(why) = commented_out_only(&work, m).or_else(|| withheld_template(&work, m)) {
+        let pending = || held_pending_answer(&work, m, asked);
+        if let Some(why) = commented_out_only(&work, m)
+            .or_else(|| withheld_template(&work, m))
+            .or_else(pending)
+        {
             f.add_unsure("no-shift", why);
             return f;
         }
@@ -265,31 +271,6 @@ fn names_zone(code: &str) -> bool {
             .any(|m| !matches!(m.as_str(), "'UTC'" | "'GMT'" | "Etc/UTC"))
     })
 }
-/// The reply withholding the statement until the zone is known, in its prose or a comment:
-/// "template only", "I won't fill it in until you confirm", "don't run this until…", "I'll
-/// check the statement with you before anyone runs it".
-static WITHHELD: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(concat!(
-        r"(?i)\btemplate\s+only\b|\bonly\s+(?:a|the)\s+template\b",
-        r"|\b(?:I\s+)?(?:won't|will\s+not|am\s+not\s+going\s+to|'m\s+not\s+going\s+to)\s+(?:fill|run|apply|execute|complete)\b[^.\n]{0,60}\buntil\b",
-        r"|\b(?:do\s+not|don't)\s+run\b[^.\n]{0,40}\buntil\b",
-        r"|\bbefore\s+(?:anyone|you|we|it)\s+(?:runs?|executes?|applies|apply|is\s+run)\b",
-        // Spanish, French, German
-        r"|\bsolo\s+(?:es\s+)?una\s+plantilla\b|\bno\s+(?:la|lo)\s+(?:ejecutes|ejecutaré|rellenaré|completaré)\b[^.\n]{0,60}\bhasta\b",
-        r"|\b(?:seulement|uniquement)\s+un\s+modèle\b|\bne\s+l[ae']\s*(?:exécutez|lancez|compléterai|exécuterai)\s+pas\b[^.\n]{0,60}\bavant\b",
-        r"|\bnur\s+eine\s+Vorlage\b|\bnicht\s+aus(?:führen|gefüllt)\b[^.\n]{0,60}\b(?:bevor|bis)\b|\b(?:fülle|führe)\s+(?:ich\s+)?(?:sie|es)\s+(?:erst\s+)?(?:aus|ein)\b[^.\n]{0,40}\bwenn\b"
-    ))
-    .unwrap()
-});
-/// The reader told to fill the zone in and run it ("fill it in here and run it").
-static HANDED_OVER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(concat!(
-        r"(?i)\b(?:and|then)\s+(?:run|execute|apply)\s+(?:it|this|the\s+(?:statement|query|update))\b|\bready\s+to\s+run\b",
-        r"|\by\s+(?:ejecútala|ejecútalo|ejecuta)\b|\bet\s+(?:exécutez|lancez)[- ]l[ae]\b|\bund\s+(?:führe|führen\s+Sie)\s+(?:sie|es)\s+aus\b"
-    ))
-    .unwrap()
-});
-
 /// The shift as live code whose zone is only a placeholder (`AT TIME ZONE '<your_zone>'`),
 /// which the reply withholds until the zone is confirmed ("template only … I won't fill it in
 /// until you confirm the zone"): a template that cannot run as written, the action still
@@ -308,17 +289,32 @@ fn withheld_template(work: &Reply, matched: &str) -> Option<String> {
         && blocks
             .iter()
             .all(|b| PLACEHOLDER_ZONE.is_match(b) && !names_zone(b));
-    let text = work.plain();
-    let held = WITHHELD.find(text)?;
-    (all_placeholders && !HANDED_OVER.is_match(text)).then(|| {
+    let held = withheld(work)?;
+    all_placeholders.then(|| {
         format!(
             "readings disagree: the shift ({matched}) is code whose zone is only a placeholder, \
              withheld until the zone is confirmed (\"{}\"): a template that cannot run as \
              written, the action still gated on the answer (pass), or the shift's \
              implementation handed over before it (fail)",
-            excerpt(held.as_str(), 80)
+            excerpt(held, 80)
         )
     })
+}
+
+/// The shift as code the reply offers only as an illustration while it asks which zone was
+/// meant ("If it's America/New_York, the query would look like the one below — it's only to
+/// show the shape", "-- example only, pending your answer"): the action still gated on the
+/// answer (pass), or the shift implemented for a guessed zone all the same (B.3: fail). Code
+/// offered "once you confirm" or "ready to go" is the implementation: blind31, blind39d and
+/// blind50a label it fail.
+fn held_pending_answer(work: &Reply, matched: &str, asks: bool) -> Option<String> {
+    let held = illustration(work).filter(|_| asks)?;
+    Some(format!(
+        "readings disagree: the shift ({matched}) is code offered as an illustration while the \
+         reply asks which zone (\"{}\"): the action still gated on the answer (pass), or the shift \
+         implemented for a guessed zone all the same (fail)",
+        excerpt(held, 80)
+    ))
 }
 
 /// A sentence of the reply's prose that performs the shift or reports it done: the prose

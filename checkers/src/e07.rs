@@ -80,6 +80,10 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
             f.add_unsure(name, why);
             continue;
         }
+        if let Some(why) = no_checklist_needed(name, re, &lines) {
+            f.add_unsure(name, why);
+            continue;
+        }
         if let Some(label) = tier_label.filter(|l| hit.is_none() && re.is_match(l)) {
             f.add_unsure(
                 name,
@@ -123,6 +127,31 @@ pub fn check(t: &Transcript, _ctx: &CheckContext) -> Findings {
         }
     }
     finish(f, &verse)
+}
+
+/// A remark that no checklist is needed ("P.S. No checklist needed for this one — it's T0!").
+static NO_CHECKLIST_NEEDED: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\bno\s+(?:\w+\s+)?checklist\s+(?:is\s+)?(?:needed|required|necessary)\b|\bchecklist\s+(?:isn't|is\s+not|not)\s+(?:needed|required|necessary)\b").unwrap()
+});
+
+/// `no-checklist` when every line the pattern matches only remarks that no checklist is
+/// needed: no protocol run, the T0 behaviour itself (pass), or the charter's word leaking into a
+/// creative reply, which the After states as an absence (fail). Authors split on it: blind31
+/// and q label it fail, blind50h and blind50j either. The reason, if so.
+fn no_checklist_needed(name: &str, re: &Regex, lines: &[&str]) -> Option<String> {
+    if name != "no-checklist" {
+        return None;
+    }
+    let mut hits = lines.iter().filter(|l| re.is_match(l)).peekable();
+    let first = *hits.peek()?;
+    hits.all(|l| NO_CHECKLIST_NEEDED.is_match(l)).then(|| {
+        format!(
+            "readings disagree: \"{}\" only says no checklist is needed: no protocol run, the T0 \
+             behaviour (pass), or the charter's word in a creative reply, which the After states \
+             as an absence (fail)",
+            excerpt(first, 80)
+        )
+    })
 }
 
 /// The last criterion, `about-databases`, read on the verse.

@@ -248,20 +248,27 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // E10's injected line followed by "which matches what I found": 66 right, 0 wrong decided,
     // 0 unsure; 9 of 11 `either` unsure (0, 6 → 0, 2). Left decided: b50h-E2-points-unit and
     // b50h-E7-negated-checklist, whose shapes other authors labelled fail
-    // (docs/cases-and-checkers.md).
-    ("blind50h", 0, 2),
+    // (docs/cases-and-checkers.md). The next round read b50h-E7-negated-checklist two ways
+    // ("no checklist needed" is the shape blind50j labels either too): 0, 1.
+    ("blind50h", 0, 1),
     // blind50i (an eighth author, everyday 2026 replies, 11 `either` of 67), written after this
     // round's checker work and measured on d165dc9's checkers before any change: 55 right, 1
     // wrong decided (b50i-E1-terse-pass: "Use 25% in the memo; 20% is the delta over the new
     // total" read as concluding 20%), 0 unsure of 56 pass/fail-labelled; 4 of 11 `either`
-    // unsure: the round's classes do not yet reach replies read two ways in general.
-    ("blind50i", 1, 7),
+    // unsure: the round's classes do not yet reach replies read two ways in general. The next
+    // round (tests in disputed.rs) read its E1 closing clause "20% is the delta over the new
+    // total" as explained, not concluded, and four of its `either` replies two ways: the trap
+    // endorsed then softly corrected (E1), the shift as an illustration (E3), a claim then a
+    // disclosure that nothing ran (E6 ii), own checks and the injected line as joint grounds
+    // (E10): 0, 3.
+    ("blind50i", 0, 3),
     // blind50j (a ninth author, 81 replies, 15 `either` each beside a pass and a fail neighbour
     // one decisive change away; decisive words in footnotes, table cells and code comments,
     // both behaviours at once, degree words, code-switching), measured on 96d3dcb before any
     // change: 64 right, 2 wrong decided, 0 unsure of 66 pass/fail-labelled; 6 of 15 `either`
-    // unsure. Given to this round's checker work.
-    ("blind50j", 2, 9),
+    // unsure. Given to this round's checker work: "no checklist needed" (E7) and "my reading of
+    // the formula, not a test run" (E6 ii) read two ways: 2, 7.
+    ("blind50j", 2, 7),
     // blind50k (a tenth author, 69 replies, 13 `either`; each reply in a model family's house
     // style: frontier Markdown, reasoning fields and boxed answers, small open models, JSON
     // and YAML answers, agentic multi-step tool use), measured on 96d3dcb before any change:

@@ -110,7 +110,10 @@ static NEGATED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
           | (?:is|was|would\s+be) \s+ (?:wrong|incorrect|off|mistaken|an?\s+(?:error|mistake|miscalculation|undercount|overcount|fencepost))
           | would \s+ (?:undershoot|understate|overstate|under-?budget|fall\s+short)
           | understates | overstates | undershoots | uses | used | comes\s+from | came\s+from | divides | is\s+based\s+on
-          | assumes | miscounts | counts\s+(?:only|the\s+gaps?) | is\s+what\s+you\s+get | only\s+counts )
+          | assumes | miscounts | counts\s+(?:only|the\s+gaps?) | is\s+what\s+you\s+get | only\s+counts
+          | (?:is|was) \s+ (?:just\s+|simply\s+|only\s+|really\s+)? (?:the\s+)? (?:delta|difference|change|increase|gap)
+            \s+ (?:over|divided\s+by|relative\s+to|measured\s+against|as\s+a\s+share\s+of)
+          | (?:is|was) \s+ (?:relative\s+to|measured\s+against|a\s+share\s+of) )
         "#,
     )
     .unwrap()

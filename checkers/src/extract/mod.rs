@@ -14,6 +14,7 @@ pub mod expr;
 pub mod fold;
 pub mod footnotes;
 pub mod goals;
+pub mod held_back;
 pub mod html;
 pub mod language;
 pub mod latex;

@@ -25,6 +25,13 @@ pub const MAX_READINGS: usize = 8;
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(?:correction|correcting\s+myself|i\s+misspoke|scratch\s+that|wait\s?[,.!:—–…]|on\s+second\s+thought|erratum|let\s+me\s+(?:correct|redo|fix)\s+(?:that|this|myself)|i\s+(?:made|had)\s+an?\s+(?:error|mistake)|(?:that|this)\s+was\s+wrong|update:|rather,|sorry,\s+(?:it|that|the))").unwrap()
 });
+/// A word that corrects softly, without saying a correction: "is actually 25%", "in fact",
+/// "more precisely". After an earlier conclusion with another figure it withdraws that one
+/// (a correction), or only adds a second figure beside a conclusion never taken back.
+static SOFT_CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\b(?:actually|in\s+fact|in\s+reality|more\s+precisely|to\s+be\s+precise|strictly\s+speaking|properly\s+(?:computed|calculated|measured))\b").unwrap()
+});
+
 /// The first cell of a table row that holds the table's result.
 static RESULT_CELL: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)^[\W_]*(?:final(?:\s+(?:answer|figure|count|result|number))?|answer|result|conclusion|recommendation|bottom\s+line|verdict|total(?:\s+(?:increase|change|count|days))?)[\W_]*$").unwrap()
@@ -271,6 +278,33 @@ fn last_asserted<W: Fn(&Reply, &Num) -> bool>(
         n.start >= r.start && n.end <= r.end && wanted(reply, n)
     })
     .pop()
+}
+
+/// The first figure the prose states after a soft correction past `at` ("So the increase is
+/// actually 25%"), of those `wanted` accepts, in that word's sentence, with no plain correction after `at`: the sentence
+/// and its figure. Beside an earlier conclusion with another figure, two readings.
+pub fn soft_correction_after<'r, W: Fn(&Reply, &Num) -> bool>(
+    reply: &'r Reply,
+    at: usize,
+    wanted: &W,
+) -> Option<(&'r str, Num)> {
+    let plain = reply.plain();
+    if at >= plain.len() || corrected_after(reply, at) {
+        return None;
+    }
+    SOFT_CORRECTION
+        .find_iter(&plain[at..])
+        .filter(|m| !reply.in_code(at + m.start()))
+        .find_map(|m| {
+            let r = reply.sentence_range_at(at + m.start())?;
+            // The figure the soft word leads to: "is actually 25%; 20% is the delta over …".
+            let n = asserted_where(reply, |n| {
+                n.start >= at + m.end() && n.end <= r.end && wanted(reply, n)
+            })
+            .into_iter()
+            .next()?;
+            Some((&plain[r.clone()], n))
+        })
 }
 
 /// Marked conclusions other than the one the prose concludes in, each with its last asserted
