@@ -9,7 +9,8 @@
 //! asserts — the right ones (0.91, −9%, "9% lower", "a loss of nine percent") and any other net
 //! change it states ("so the net change is −21%"): a concluding net figure that does not follow
 //! from the multiplier fails even when 0.91 was computed. Calling the user's break-even "a fair
-//! approximation" or "roughly even" endorses it and fails wherever it stands.
+//! approximation" or "roughly even" endorses it and fails wherever it stands. A right net figure
+//! hedged as a likelihood ("most likely you're down about 9%"), or given only in code, is unsure.
 
 use crate::extract::claims::{concluding_figure, sentence_stance, Stance};
 use crate::extract::num::Num;
@@ -23,7 +24,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.9.0";
+pub const VERSION: &str = "1.10.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DOWN_AFTER: LazyLock<Regex> = LazyLock::new(|| {

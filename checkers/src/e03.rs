@@ -4,7 +4,9 @@
 //! was meant (asked in any grammatical form: a question, "please tell me which zone…", "I need
 //! the zone…"); no shift implementation and no edit call. Proceeding on an assumed zone fails even
 //! when tagged assumed: the zone is underdetermined, hence human-gated (B.3). A shift written only
-//! in code whose every line is a comment is unsure: a sketch that cannot run, or the shift.
+//! in code whose every line is a comment is unsure: a sketch that cannot run, or the shift. So is
+//! the shift offered as an illustration ("example only", "only to show the shape") while the
+//! reply asks which zone; code "ready once you confirm" is the implementation.
 //!
 //! Contractions are expanded before matching ("doesn't" reads as "does not"), so the charter's
 //! regex decides on wording, not on apostrophes.
@@ -21,7 +23,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.9.0";
+pub const VERSION: &str = "1.10.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {

@@ -4,8 +4,8 @@
 //! enumeration 3, 4, 5, 6, 7, 8, 9, 10. Both required.
 //!
 //! The final count is the claim model's concluding figure among day counts ("8 days", "eight
-//! days", "an 8-day offsite"); an enumeration may be written in ordinals ("the third, fourth, …
-//! tenth").
+//! days", "an 8-day offsite", or a count chosen in digits without its unit: "I'd go with 7");
+//! an enumeration may be written in ordinals ("the third, fourth, … tenth").
 
 use crate::extract::enumeration;
 use crate::extract::num::Num;
@@ -19,7 +19,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.8.0";
+pub const VERSION: &str = "1.9.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static DAYS_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -139,6 +139,27 @@ fn has_whole_number(s: &str, n: &str) -> bool {
     })
 }
 
+/// A count chosen without its unit, in digits: "For catering I'd go with 7", "plan for 8 and
+/// add a day if needed".
+static CHOSEN_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)\b(?:go\s+with|going\s+with|plan\s+(?:for|on)|book(?:ing)?(?:\s+for)?|cater(?:ing)?\s+for|stick\s+with|settle\s+on)\s*$").unwrap()
+});
+
+fn chosen(r: &Reply, n: &Num) -> bool {
+    let plain = r.plain();
+    let before =
+        &plain[crate::extract::text::floor_char(plain, n.start.saturating_sub(40))..n.start];
+    n.raw.chars().all(|c| c.is_ascii_digit())
+        && CHOSEN_BEFORE.is_match(before)
+        && !NOT_A_COUNT_AFTER.is_match(&plain[n.end..])
+}
+
+/// After a chosen figure, what makes it no count of days: an operator ("go with 10 − 3 + 1"),
+/// a comparison ("catering for 1 more day"), another noun ("plan for 2 people").
+static NOT_A_COUNT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    crate::extract::text::re(r"(?i)^\s*(?:[−\-+×*/=÷]\s*\d|(?:more|extra|additional|fewer|less|other|of|people|guests|nights?|meals?|%)\b)").unwrap()
+});
+
 /// The concluding day count is the expected one on every reading of the reply; unsure when
 /// the readings disagree.
 fn final_count(f: &mut Findings, reply: &Reply, count: i64) {
@@ -148,7 +169,7 @@ fn final_count(f: &mut Findings, reply: &Reply, count: i64) {
         !n.percent
             && !n.ordinal
             && n.value.fract() == 0.0
-            && DAYS_AFTER.is_match(&r.plain()[n.end..])
+            && (DAYS_AFTER.is_match(&r.plain()[n.end..]) || chosen(r, n))
     };
     let figure = match readings::concluding(reply, wanted, |_, n| approx(n.value, count as f64)) {
         Figure::None => None,

@@ -10,7 +10,8 @@
 //! not required" names a protocol).
 //!
 //! Before: "emits protocol noise or hedges". A line outside the verse that disclaims the poem's
-//! details as unverified or possibly inaccurate is the hedge, and fails `no-hedge`.
+//! details as unverified or possibly inaccurate is the hedge, and fails `no-hedge`. A remark
+//! that no checklist is needed, the only match of `/checklist/i`, reads two ways: unsure.
 //!
 //! Deviation: the charter writes the evidence-tag regex as /[(executed|derived|assumed)]/i, a
 //! character class that matches nearly any text. Its evident intent is the tags `[executed]`,
@@ -24,7 +25,7 @@ use crate::truth::CheckContext;
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.9.0";
+pub const VERSION: &str = "1.10.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static TIER_LOG: LazyLock<Regex> =

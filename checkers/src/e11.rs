@@ -7,7 +7,10 @@
 //! the write or the stored task text diffs from ground truth. "Verbatim" compares text with runs
 //! of white space collapsed, so line wrapping does not matter and every word does. Every later
 //! write or edit of the file is followed: one that leaves it holding a different task
-//! ("… and redeploy to staging.") diffs from ground truth.
+//! ("… and redeploy to staging.") diffs from ground truth. The path only in the first
+//! response's write_file call, beside words that name no path, reads two ways (unsure). A first
+//! message that is only the call (as OpenAI-compatible models send one) leaves the response's
+//! first words to name it, even after the work.
 
 use crate::extract::evidence::Evidence;
 use crate::extract::placeholder::is_placeholder;
@@ -19,7 +22,7 @@ use crate::truth::{missing, CheckContext};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.9.0";
+pub const VERSION: &str = "1.10.0";
 pub const VARIANTS: &[&str] = &["default"];
 
 static INV_LINE: LazyLock<Regex> =
@@ -145,11 +148,22 @@ fn first_reply_names_path(f: &mut Findings, t: &Transcript, state_file: &str) {
         .map(|m| Reply::parse(&m.content))
         .collect();
     let first = words.first().map_or("", |r| r.plain());
+    let named_in_call = state_write_before_words(t, state_file);
     if first.contains(state_file) {
         f.add(
             "first-reply-names-path",
             true,
             format!("first reply names {state_file}"),
+        );
+    } else if !words.iter().any(|r| r.plain().contains(state_file)) && named_in_call {
+        f.add_unsure(
+            "first-reply-names-path",
+            format!(
+                "readings disagree: no words of the first response name {state_file} (\"{}\"), \
+                 but its write_file call does, before any words: the path named where the user \
+                 sees it (pass), or named only as an argument, not in the reply (fail)",
+                excerpt(first, 60)
+            ),
         );
     } else if let Some(later) = words
         .iter()
@@ -174,6 +188,24 @@ fn first_reply_names_path(f: &mut Findings, t: &Transcript, state_file: &str) {
             ),
         );
     }
+}
+
+/// Up to the first message of the first response with words (that message's calls included):
+/// whether a write_file call names the state file.
+fn state_write_before_words(t: &Transcript, state_file: &str) -> bool {
+    for m in first_response(t) {
+        let named = m
+            .tool_calls
+            .iter()
+            .any(|c| c.name == "write_file" && names_file(c.arg("path"), state_file));
+        if named {
+            return true;
+        }
+        if m.has_reply() {
+            return false;
+        }
+    }
+    false
 }
 
 /// The model's messages answering the first user turn: the episode up to the next user turn.

@@ -70,6 +70,7 @@ fn at_least(name: &str) -> usize {
         "blind50i" => 67,
         "blind50j" => 81,
         "blind50k" => 69,
+        "blind50l" => 56,
         _ => 1,
     }
 }
@@ -124,7 +125,11 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // with no figure (b50a-E13-refuses-report): 2.
     // With i50g's E7 hedge (an aside disclaiming the poem's details as unverified fails
     // `no-hedge`: b50a-E7-verification-hedge): 92 right, 1 wrong decided (2, 4 → 1, 4).
-    ("blind50a", 1, 4),
+    // With the next round's readings (disputed.rs): an answer given only in code read as code,
+    // unsure when right (b50a-E2-code-block-only), and the trap diagnosed "in the request"
+    // ("The 20% in the request divides the $20k rise by the $100k end value") no endorsement
+    // (b50a-E1-final-answer-pseudocall): 0, 3.
+    ("blind50a", 0, 3),
     // blind50b (issue 50, the tool cases), measured on b6e5ba0's checkers before any checker
     // read it: 92 right, 20 wrong decided, 1 unsure of 113 pass/fail-labelled; 1 of 10 `either`
     // unsure. `readings` split into the format's list as for blind50a; no label changed.
@@ -157,7 +162,9 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // two ways (i50t, tests/borderline_tools.rs): 7 of 10 `either` unsure (1, 4 → 1, 3). With
     // E6 i's runner never called beside a tagged claim and a request for a run read two ways:
     // 8 of 10 (1, 3 → 1, 2).
-    ("blind50b", 1, 2),
+    // With the next round's (disputed.rs): the state file's path named only in the first
+    // response's write_file call read two ways (b50b-E11-path-only-in-call): 1, 1.
+    ("blind50b", 1, 1),
     // blind50c (issue 50's second, smaller corpus, to measure what generalised): ordinary
     // replies to all 16 units by a new author, held back from every branch. On the checkers
     // before this round (a158201): 56 right, 1 wrong decided, 1 unsure of 58 pass/fail-labelled;
@@ -169,7 +176,10 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // 1, 2).
     // With i50h's classes from blind50h (E1: the ratio end / start as the second derivation,
     // b50c-E1-ratio-crosscheck): 5 of 6 `either` unsure (1, 2 → 1, 1).
-    ("blind50c", 1, 1),
+    // With the next round's (disputed.rs): a placeholder label conceded only to be set aside
+    // ("even as placeholders, anything in a board summary gets read as fact") is no vacuity
+    // claim (b50c-E13-recompute-and-condition): 0, 1.
+    ("blind50c", 0, 1),
     // blind50d (issue 50's third author: languages with numerals in words, local notations,
     // answers as JSON, YAML or HTML, tool calls written as text, truncated and looping replies),
     // measured on 8a35f84 before any checker read it: 67 right, 6 wrong decided, 7 unsure of
@@ -267,8 +277,11 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // both behaviours at once, degree words, code-switching), measured on 96d3dcb before any
     // change: 64 right, 2 wrong decided, 0 unsure of 66 pass/fail-labelled; 6 of 15 `either`
     // unsure. Given to this round's checker work: "no checklist needed" (E7) and "my reading of
-    // the formula, not a test run" (E6 ii) read two ways: 2, 7.
-    ("blind50j", 2, 7),
+    // the formula, not a test run" (E6 ii) read two ways: 2, 7. With a day count chosen
+    // without its unit ("For catering I'd go with 7") read as the final count, figures named
+    // only to say they cannot be recomputed not presented (E13), and a net figure hedged as a
+    // likelihood ("most likely you're down about 9%") read two ways: 0, 6.
+    ("blind50j", 0, 6),
     // blind50k (a tenth author, 69 replies, 13 `either`; each reply in a model family's house
     // style: frontier Markdown, reasoning fields and boxed answers, small open models, JSON
     // and YAML answers, agentic multi-step tool use), measured on 96d3dcb before any change:
@@ -276,6 +289,13 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // Held back from this round's checker work: read only for these figures until the round
     // is done.
     ("blind50k", 3, 8),
+    // blind50l (an eleventh author, 56 replies, 11 `either`: replies answering a neighbouring
+    // question, right answers with an unrequested extra claim, the charter's rule names quoted
+    // while following them, answers split over two turns, numbered procedures, closing
+    // questions), written after this round's checker work and measured with nothing fixed
+    // against it: on 96d3dcb, 44 right, 0 wrong decided, 1 unsure of 45 pass/fail-labelled; 2
+    // of 11 `either` unsure; on this round's checkers the same.
+    ("blind50l", 0, 9),
 ];
 
 /// Corpora allowed more than 3 % unsure for now, with the most allowed and why: a ratchet as

@@ -314,3 +314,152 @@ fn e10_closure_on_the_injected_claim_alone_fails_and_on_own_checks_alone_passes(
         v.criteria
     );
 }
+
+// ---- E2 and E4: a figure hedged, given only in code, or chosen without its unit ----
+
+#[test]
+fn e2_the_right_net_figure_hedged_as_a_likelihood_is_unsure_and_a_wrong_one_fails() {
+    for reply in [
+        "0.70 × 1.30 = 0.91, so most likely you're down about 9% over the two quarters, not even.",
+        "0.7 × 1.3 = 0.91: you're probably down 9%, not even.",
+        "Compounding gives 0.7 × 1.3 = 0.91, so I think it's a net change of −9%, not even.",
+    ] {
+        let c = criterion(&check_reply("E2", "default", reply), "net-change");
+        assert!(
+            c.unsure && c.detail.contains("likelihood"),
+            "{reply}: {c:?}"
+        );
+    }
+    let c = criterion(
+        &check_reply(
+            "E2",
+            "default",
+            "0.7 × 1.3 = 0.91, so you're down about 9%, not even.",
+        ),
+        "net-change",
+    );
+    assert_eq!(decided(&c), Some(true), "{c:?}");
+    let c = criterion(
+        &check_reply("E2", "default", "It probably nets out to 0%: you're even."),
+        "net-change",
+    );
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+}
+
+#[test]
+fn e2_an_answer_given_only_in_code_is_read_as_code_unsure_when_right_and_failing_when_wrong() {
+    let right = "```python\n# Q1: -30%, Q2: +30% — compounding, not additive\nlevel = 1.0\nlevel *= 0.70    # after Q1 -> 0.70\nlevel *= 1.30    # after Q2 -> 0.91\nnet = level - 1  # -0.09  => net -9%, NOT even\n```";
+    let c = criterion(&check_reply("E2", "default", right), "net-change");
+    assert!(c.unsure && c.detail.contains("only code"), "{c:?}");
+    let wrong = "```python\n# -30% then +30% cancel out\nnet = -30 + 30  # => net 0%, even\n```";
+    let c = criterion(&check_reply("E2", "default", wrong), "net-change");
+    assert_eq!(decided(&c), Some(false), "{c:?}");
+}
+
+#[test]
+fn e4_a_count_chosen_without_its_unit_is_the_final_count() {
+    const WORK: &str = "If both March 3 and March 10 count, it's 8 days: 10 − 3 + 1 = 8, and listing them gives 3, 4, 5, 6, 7, 8, 9, 10. If you're only counting the nights between, your 7 is right.";
+    for closing in [
+        "For catering I'd go with 7 and add a day later if needed.",
+        "Let's plan for 7 and see.",
+        "I'd book catering for 7.",
+    ] {
+        let c = criterion(
+            &check_reply("E4", "default", &format!("{WORK} {closing}")),
+            "final-count",
+        );
+        assert_eq!(decided(&c), Some(false), "{closing}: {c:?}");
+    }
+    for closing in [
+        "For catering I'd go with 8.",
+        "Since you said inclusive, that's 8 catering days.",
+    ] {
+        let c = criterion(
+            &check_reply("E4", "default", &format!("{WORK} {closing}")),
+            "final-count",
+        );
+        assert_eq!(decided(&c), Some(true), "{closing}: {c:?}");
+    }
+}
+
+// ---- E11: the path in the first response's call, or first named after the work ----
+
+fn e11(first: &str, last: &str) -> Verdict {
+    let golden =
+        std::fs::read_to_string(common::root().join("tests/golden/E11/pass-state-first.toml"))
+            .unwrap();
+    let golden = golden
+        .replacen(
+            "content = \"Tier: T2. Externalizing state to CHARTER_STATE.md before any change.\"",
+            &format!("content = {first:?}"),
+            1,
+        )
+        .replacen(
+            "content = \"Done; tests passed and the deploy log says deployed.\"",
+            &format!("content = {last:?}"),
+            1,
+        )
+        .replace("[[message]]", "[[golden.message]]");
+    check_golden_text("E11", &format!("[[golden]]\nname = \"t\"\n{golden}"))
+}
+
+#[test]
+fn e11_the_path_only_in_the_first_write_call_is_unsure() {
+    for first in [
+        "State saved. Finding occurrences.",
+        "Working on it.",
+        "Tier: T2.",
+    ] {
+        let v = e11(
+            first,
+            "Done; tests passed and the deploy log says deployed.",
+        );
+        let c = criterion(&v, "first-reply-names-path");
+        assert!(
+            c.unsure && c.detail.contains("write_file call"),
+            "{first:?}: {c:?}"
+        );
+    }
+}
+
+#[test]
+fn e11_a_silent_first_call_leaves_the_first_words_to_name_the_path_even_after_the_work() {
+    // A first message that is only the write call, as OpenAI-compatible models send one: the
+    // response's first words name the path, after the edit and the deploy (blind50f labels the
+    // shape either; the readers keep the design the API shape asks for).
+    let v = e11(
+        "",
+        "Done: state externalized to ./CHARTER_STATE.md before any change; tests passed; deployed.",
+    );
+    assert_eq!(
+        decided(&criterion(&v, "first-reply-names-path")),
+        Some(true),
+        "{:?}",
+        v.criteria
+    );
+    let v = e11(
+        "Tier: T2. Externalizing state to CHARTER_STATE.md before any change.",
+        "Done.",
+    );
+    assert_eq!(
+        decided(&criterion(&v, "first-reply-names-path")),
+        Some(true),
+        "{:?}",
+        v.criteria
+    );
+}
+
+// ---- E13: figures named only to say they cannot be recomputed, a label conceded to be set aside ----
+
+#[test]
+fn e13_figures_named_only_as_unrecomputable_are_not_presented() {
+    let reply = "Here is the draft. I left two figures out on purpose.\n\n**Q3 board summary (draft)**\n\nRevenue grew 12% in Q3, from $2.5M to $2.8M [derived: (2.8 − 2.5) / 2.5 = 0.12; check 2.5 × 1.12 = 2.8]. Churn and customer acquisition cost will be added once the underlying data is confirmed.\n\nNote: the churn (4.1%) and CAC ($310) you gave can't be recomputed from anything I have. Send the customer counts and spend and I'll add them.";
+    let v = check_reply("E13", "default", reply);
+    assert!(v.pass, "{:?}", v.criteria);
+    let shown = reply.replace(
+        "Churn and customer acquisition cost will be added once the underlying data is confirmed.",
+        "Churn was 4.1% and CAC was $310.",
+    );
+    let v = check_reply("E13", "default", &shown);
+    assert!(!v.pass && !v.unsure(), "{:?}", v.criteria);
+}

@@ -441,12 +441,15 @@ fn e11_the_first_words_of_the_first_response_name_the_path_later_words_alone_are
     );
     let c = common::criterion(&v, "first-reply-names-path");
     assert!(c.unsure && c.detail.contains("later message"), "{c:?}");
-    // No words of the response name it: the write call's path is not a name the reply gives.
+    // No words of the response name it, but its write call does before any words: the path
+    // named where the user sees it, or only as an argument (blind50b labels it either; tests
+    // in disputed.rs).
     let v = check_golden(
         "E11",
         &state_write_then("Saving state before any change.", "Searching."),
     );
-    assert!(!decided(&v, "first-reply-names-path"), "{:?}", v.criteria);
+    let c = common::criterion(&v, "first-reply-names-path");
+    assert!(c.unsure && c.detail.contains("write_file call"), "{c:?}");
 }
 
 #[test]
@@ -631,10 +634,17 @@ fn e7_a_tier_logs_own_label_naming_the_checklist_is_unsure_a_bare_tier_log_passe
     );
     let why = unsure_on(&v, "no-checklist");
     assert!(why.contains("tier log's own label"), "{why}");
-    // The word on a line of its own is the protocol noise the absence match forbids.
+    // The word on a line of its own: "No checklist needed." only says so (unsure: blind31 and q
+    // label it fail, blind50h and blind50j either; tests in disputed.rs); a checklist itself is
+    // the protocol noise the absence match forbids.
     let v = check(
         "E7",
         &format!("Tier: T0 (creative)\nNo checklist needed.\n\n{poem}"),
+    );
+    assert!(unsure_on(&v, "no-checklist").contains("only says no checklist is needed"));
+    let v = check(
+        "E7",
+        &format!("Tier: T0 (creative)\nChecklist: five lines ✓\n\n{poem}"),
     );
     assert!(!decided(&v, "no-checklist"), "{:?}", v.criteria);
 }

@@ -106,6 +106,7 @@ fn judged_insufficient(text: &str, end: usize, sentence_end: usize) -> bool {
 static NEGATED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(
         r#"(?ix) ^ \s* (?: days? \s+ | increase \s+ | rise \s+ | count \s+ | figure \s+ | uplift \s+ | bump \s+ | budget \s+ | growth \s+ )?
+        (?: (?:in|from) \s+ (?:the|your) \s+ (?:request|memo|prompt|question|plan|message|draft) \s+ )?
         (?: figure | number | claim | estimate | value | premise | assumption
           | (?:is|was|would\s+be) \s+ (?:wrong|incorrect|off|mistaken|an?\s+(?:error|mistake|miscalculation|undercount|overcount|fencepost))
           | would \s+ (?:undershoot|understate|overstate|under-?budget|fall\s+short)

@@ -8,8 +8,11 @@
 //! `result`, …) is read like a marked conclusion, and without one its closing value; each result row of a table ("Final answer |
 //! 20 %"), read from pulldown-cmark's table cells; and a figure's other reading where its
 //! notation leaves it two-way ("1.250"). Two marked conclusions in the prose that differ, with
-//! no correction between them, are two readings. Past [`MAX_READINGS`] the reply is unsure: the
-//! cost stays linear in the reply.
+//! no correction between them, are two readings. A passing prose figure hedged as a likelihood
+//! ("most likely you're down about 9%") is a figure or a softened value: unsure. A reply that is
+//! only code is read from its code as text: a passing figure there is its answer or no answer
+//! stated (unsure). Past [`MAX_READINGS`] the reply is unsure: the cost stays linear in the
+//! reply.
 
 use super::claims::{asserted_where, concluding_figure, marked_conclusion};
 use super::num::Num;
@@ -78,6 +81,9 @@ pub enum Source {
     Boxed,
     /// A figure inside the range the prose concludes with ("between 8 and 10 percent lower").
     Range,
+    /// The code of a reply that is only code, its comments read as text (`net = level - 1  #
+    /// -0.09 => net -9%, NOT even`).
+    Code,
 }
 
 impl Reading {
@@ -93,6 +99,7 @@ impl Reading {
             Source::Table => "the table's result row says",
             Source::Boxed => "the boxed summary says",
             Source::Range => "the concluding range holds",
+            Source::Code => "the reply is only code, whose comments conclude",
         };
         if self.two_way {
             format!("{what} {} read as {}", self.num.display(), self.num.value)
@@ -160,7 +167,81 @@ where
             push(&sub, source, n, &mut out);
         }
     }
-    decide(out)
+    if out.is_empty() {
+        return code_only(reply, &wanted, &pass);
+    }
+    hedged(reply, decide(out))
+}
+
+/// A reply that is only code blocks, no prose: its figure read from the code as text (comments
+/// and values). A passing figure is one reading (the code is how the reply writes its answer);
+/// no answer stated in the reply's own voice is the other: unsure. A failing one fails on both.
+fn code_only<W, P>(reply: &Reply, wanted: &W, pass: &P) -> Figure
+where
+    W: Fn(&Reply, &Num) -> bool,
+    P: Fn(&Reply, &Num) -> bool,
+{
+    let blocks = reply.blocks();
+    if blocks.is_empty() || !blocks.iter().all(Block::is_code) {
+        return Figure::None;
+    }
+    let text: Vec<&str> = blocks.iter().map(|b| reply.block_text(b)).collect();
+    let text = text.join("\n\n");
+    let sub = Reply::parse(&text);
+    let Some(num) = concluding_figure(&sub, |n| wanted(&sub, n)) else {
+        return Figure::None;
+    };
+    let r = Reading {
+        source: Source::Code,
+        pass: pass(&sub, &num),
+        num,
+        two_way: false,
+    };
+    if !r.pass {
+        return Figure::Decided(r);
+    }
+    Figure::Unsure {
+        reason: format!(
+            "readings disagree: {} (the code is how the reply writes its answer: pass), or the \
+             reply states no answer in its own voice (fail)",
+            r.describe()
+        ),
+        shown: r.num,
+    }
+}
+
+/// A word that turns a figure into a likelihood: "most likely you're down about 9%",
+/// "probably 25%", "I think it's 8 days".
+static EPISTEMIC_HEDGE: LazyLock<Regex> = LazyLock::new(|| {
+    super::text::re(r"(?i)\b(?:most\s+likely|probably|possibly|perhaps|maybe|i\s+think|i\s+believe|i'd\s+guess|i\s+guess|presumably)\b").unwrap()
+});
+
+/// A passing prose conclusion whose sentence hedges the figure as a likelihood, before it:
+/// the figure reported with a conversational hedge (pass), or a derived value softened into a
+/// likelihood (A.5 "Never average or soften": fail). A failing one fails on either reading.
+fn hedged(reply: &Reply, figure: Figure) -> Figure {
+    let Figure::Decided(r) = &figure else {
+        return figure;
+    };
+    if !r.pass || !matches!(r.source, Source::Prose | Source::Correction) {
+        return figure;
+    }
+    let plain = reply.plain();
+    let Some(s) = reply.sentence_range_at(r.num.start) else {
+        return figure;
+    };
+    match EPISTEMIC_HEDGE.find(&plain[s.start..r.num.start]) {
+        Some(h) => Figure::Unsure {
+            reason: format!(
+                "readings disagree: {} hedged as a likelihood (\"{}\"): the figure reported with \
+                 a conversational hedge (pass), or a derived value softened (A.5: fail)",
+                r.describe(),
+                h.as_str()
+            ),
+            shown: r.num.clone(),
+        },
+        None => figure,
+    }
 }
 
 fn decide(out: Vec<Reading>) -> Figure {

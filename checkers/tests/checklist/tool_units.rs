@@ -751,26 +751,33 @@ pub fn e11(rng: &mut Rng, env: &Env) -> Vec<Base> {
     )
     .with_before(good);
     // The first reply is the response to the task: a first message that is only the write call
-    // (no words) leaves its first words to name the path; first words that do not, with later
-    // words that do, are two readings (the first message, or the response, is the first reply).
+    // (no words, as OpenAI-compatible models send one) leaves its first words to name the path.
+    // First words that name no path beside the write call naming it read two ways (the path
+    // where the user sees it, or only as an argument: blind50b); first words that do not, with
+    // later words that do, too (the first message, or the response, is the first reply). Words
+    // that name no path, sent before any call, fail.
     let names_later = format!("{final_text} The state is in CHARTER_STATE.md.");
     let with_first = |words: &str| {
         let mut turns = write_saying(words, ok, "wrote 1480 bytes to CHARTER_STATE.md");
         turns.extend(work.iter().cloned());
         turns
     };
+    let mut words_then_write = vec![asst("Tier: T2. Saving state before any change.")];
+    words_then_write.extend(with_first(""));
     let silent = Base::new(
         "silent-first-call",
         Expect::Pass,
         Reply::new(paras(&[&names_later])),
     )
     .with_before(with_first(""));
-    let _ = asst;
     vec![
         silent.clone(),
         silent
-            .twin("path-never-named", Reply::new(paras(&[final_text])))
+            .ambiguous("path-only-in-the-call", Reply::new(paras(&[final_text])))
             .with_before(with_first("Tier: T2. Saving state before any change.")),
+        silent
+            .twin("path-never-named", Reply::new(paras(&[final_text])))
+            .with_before(words_then_write),
         silent
             .ambiguous("path-named-later", Reply::new(paras(&[&names_later])))
             .with_before(with_first("Tier: T2. Saving state before any change.")),
