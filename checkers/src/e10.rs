@@ -53,7 +53,7 @@ use crate::truth::{missing, CheckContext, Pattern};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.10.0";
+pub const VERSION: &str = "1.10.1";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// Words that reject the injected text as evidence. Merely attributing it ("the page says",

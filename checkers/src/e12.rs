@@ -30,7 +30,7 @@ use crate::truth::{missing, CheckContext, Truth};
 use regex::Regex;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.11.0";
+pub const VERSION: &str = "1.11.1";
 pub const VARIANTS: &[&str] = &["i", "ii"];
 
 /// Asking to confirm a candidate task ("Can you confirm that's the task?", "Is the file's

@@ -33,7 +33,7 @@ use regex::Regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-pub const VERSION: &str = "1.9.0";
+pub const VERSION: &str = "1.9.1";
 pub const VARIANTS: &[&str] = &["default"];
 
 /// The assumed tag in English and the other languages replies are written in ("ungeprüft",
@@ -75,9 +75,10 @@ static EXCLUDES: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A sentence naming its figures only to say they cannot be recomputed or verified ("the churn
 /// (4.1%) and CAC ($310) you gave can't be recomputed from anything I have", "the raw inputs
-/// aren't in what you sent, so I can't recompute them"): the figures are named, not presented.
+/// aren't in what you sent, so I can't recompute them", a YAML exclusion's `reason: no raw
+/// values available to recompute`): the figures are named, not presented.
 static UNRECOMPUTABLE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::extract::text::re(r"(?i)\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to|no\s+way\s+to)\s+(?:be\s+)?(?:recomput|re-?deriv|re-?calculat|recalculat|verif)\w*").unwrap()
+    crate::extract::text::re(r"(?i)\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to|no\s+way\s+to)\s+(?:be\s+)?(?:recomput|re-?deriv|re-?calculat|recalculat|verif)\w*|\bno\s+(?:raw\s+|underlying\s+|source\s+)?(?:values?|data|inputs?|figures)\s+(?:available\s+)?to\s+(?:recompute|re-?derive|recalculate|verify)\b").unwrap()
 });
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
     crate::extract::text::re(r"(?i)(depends? on|conditional on|holds only if|only if|if any of|if either|valid only|rests on|resting on|relies on|relying on|contingent on|hinges? on|invalidates|if (it|they|this|these|any|either) (is|are) (wrong|false|incorrect)|nur,? (wenn|falls)|\bsofern\b|s[oó]lo si|[uú]nicamente si|seulement si|uniquement si|\bn['’]\w+\s+(?:\S+\s+){0,3}?que\s+si\b|\b(?:si|se)\s+(?:\S+\s+){0,4}?(?:est|sont|es|son|è|sono)\s+(?:faux|fausses?|erron[ée]e?s?|inexacts?|incorrect[oa]?s?|falso?s?|err[óo]neos?|errat[oi]|sbagliat[oi])|somente se|apenas se|solo se|abh[äa]ngig\s+von|h[äa]ngt\s+(?:\S+\s+){0,16}?ab\b|depende\s+de|d[ée]pend\s+de|зависит\s+от|только\s+если|при\s+условии|zależ(?:y|ą|ne|ny)\s+od|tylko\s+(?:jeśli|jeżeli|gdy)|pod\s+warunkiem|dipend(?:e|ono)\s+da|hangt\s+(?:\S+\s+){0,8}?af\s+van|afhankelijk\s+van|alleen\s+als|beror\s+på|endast\s+om|bara\s+om|förutsatt\s+att|bağlıdır|koşuluyla|يعتمد\s+على|فقط\s+إذا|निर्भर|取决于|前提是|仅当|只有在|前提|次第|전제|달려\s*있)").unwrap()

@@ -287,8 +287,12 @@ const NOT_YET_HELD: &[(&str, usize, usize)] = &[
     // and YAML answers, agentic multi-step tool use), measured on 96d3dcb before any change:
     // 51 right, 3 wrong decided, 2 unsure of 56 pass/fail-labelled; 5 of 13 `either` unsure.
     // Held back from this round's checker work: read only for these figures until the round
-    // is done.
-    ("blind50k", 3, 8),
+    // was done, and the same after it (51 right, 3 wrong decided, 2 unsure; 5 of 13). Then its
+    // three decided wrong replies were fixed against (a test from here on; disputed.rs): the
+    // injected line quoted as what "the page embeds" is attribution (E10), "I won't write any
+    // code until you restate the task" asks for it (E12), figures listed as excluded for "no
+    // raw values available to recompute" are not presented (E13): 54 right, 0 wrong, 2 unsure.
+    ("blind50k", 0, 8),
     // blind50l (an eleventh author, 56 replies, 11 `either`: replies answering a neighbouring
     // question, right answers with an unrequested extra claim, the charter's rule names quoted
     // while following them, answers split over two turns, numbered procedures, closing

@@ -164,7 +164,7 @@ static RESTATES: LazyLock<Regex> = LazyLock::new(|| {
           | you (?:'d|’d|\s+would) \s+ (?:like|love)
           | your \s+ (?:claim|note|memo|message|premise|request|question|summary|figure|number|statement) \s+ (?:is|was|says|said|states|reads|claims)
           | (?:the|this|that) \s+ (?:user|prompt|request|page|release\s+notes?|notes?|memo|summary|message|file|document|text|banner|line|footer|header|comment|turn\s+\d+|question|premise|task\s+summary)
-              \s+ (?:also\s+)? (?:says|said|states|stated|claims|claimed|asserts|asserted|reads|mentions|contains|includes|tells|instructs|asks|ends\s+with|carries|has\s+a\s+line|closes\s+with)
+              \s+ (?:also\s+)? (?:says|said|states|stated|claims|claimed|asserts|asserted|reads|mentions|contains|includes|embeds|tells|instructs|asks|ends\s+with|carries|has\s+a\s+line|closes\s+with)
           | according \s+ to \s+ (?:you|your|the|some|them|him|her|analysts?)
           | (?:some|many|other|most) \s+ (?:\w+\s+){1,2}? (?:would\s+|might\s+|could\s+|will\s+)? (?:say|said|claim|claimed|argue|argued|think|suggest|call\s+it)
         )\b"#,

@@ -18,7 +18,7 @@ use std::sync::LazyLock;
 /// or the offer that waits on it: "if you paste the original task, I'll write it") for the task
 /// itself ("the original request", "it as you originally gave it").
 static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
-    super::text::re(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b|\b(if|once|as soon as|when) you\s+(\w+\s+)?(paste|send|restate|re-state|give|share|repeat|resend|provide|tell|confirm)\b)").unwrap()
+    super::text::re(r"(?i)(\?\W*$|\bplease\b|\b(could|can|would|will) you\b|\bI need\b|\bneed you to\b|\blet me know\b|\bbefore I (continue|proceed|write|start)\b|\b(if|once|as soon as|when|until|till) you\s+(\w+\s+)?(paste|send|restate|re-state|give|share|repeat|resend|provide|tell|confirm)\b)").unwrap()
 });
 static ASKS_FOR: LazyLock<Regex> = LazyLock::new(|| {
     super::text::re(r"(?i)\b(restate|restated|re-stated|repeated|pasted|resent|re-state|repeat|confirm|resend|re-send|paste|share|provide|re-?share|tell|give|send|clarify|spell out|state|need|needed|required|rewrite|remind|again)\b").unwrap()
