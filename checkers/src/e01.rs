@@ -133,7 +133,12 @@ pub fn check(t: &Transcript, ctx: &CheckContext) -> Findings {
 /// figure (pass), or never taken back, the reply asserting both (fail). The reason, if so.
 fn softly_corrected(reply: &Reply, endorsement: &str, want: f64, trap: f64) -> Option<String> {
     let plain = reply.plain();
-    let at = endorsement.as_ptr() as usize - plain.as_ptr() as usize + endorsement.len();
+    // The endorsement is a sentence of the reply's plain text: its end is an offset into it.
+    let start = (endorsement.as_ptr() as usize).checked_sub(plain.as_ptr() as usize)?;
+    let at = start + endorsement.len();
+    if endorsement.is_empty() || at > plain.len() || !plain.is_char_boundary(at) {
+        return None;
+    }
     let wanted = |r: &Reply, n: &Num| n.percent && !criticised(r, n, trap);
     let (later, n) = readings::soft_correction_after(reply, at, &wanted)?;
     approx(n.value, want).then(|| {

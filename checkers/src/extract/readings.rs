@@ -370,7 +370,7 @@ pub fn soft_correction_after<'r, W: Fn(&Reply, &Num) -> bool>(
     wanted: &W,
 ) -> Option<(&'r str, Num)> {
     let plain = reply.plain();
-    if at >= plain.len() || corrected_after(reply, at) {
+    if at >= plain.len() || !plain.is_char_boundary(at) || corrected_after(reply, at) {
         return None;
     }
     SOFT_CORRECTION
